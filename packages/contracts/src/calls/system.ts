@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { defineCall } from '../call.js';
+import { Email, NewPassword, Username } from '../common.js';
+
+export const SystemStatus = z.object({
+  initialized: z.boolean(),
+  activated: z.boolean(),
+  sealed: z.boolean(),
+  version: z.string(),
+  /** Components generated so far by an initialization in progress (0 when none). */
+  components_generated: z.number().int(),
+  components_total: z.number().int(),
+});
+
+export const KeyComponent = z.object({
+  index: z.number().int(),
+  total: z.number().int(),
+  /** Hex of the 32-byte AES-256 component; shown once, never stored. */
+  component: z.string(),
+  /** First 3 bytes (hex) of AES-ECB(component, zero block). */
+  kcv: z.string(),
+});
+
+export const systemCalls = {
+  status: defineCall({
+    method: 'GET',
+    path: '/v1/ksp/system/status',
+    summary: 'Initialization and activation state',
+    tag: 'system',
+    access: 'public',
+    beforeInit: true,
+    data: SystemStatus,
+  }),
+  initComponent: defineCall({
+    method: 'POST',
+    path: '/v1/ksp/system/init/component',
+    summary: 'Generate the next root key component (shown once with its KCV)',
+    tag: 'system',
+    access: 'public',
+    beforeInit: true,
+    body: z.object({
+      total: z.number().int().min(2).max(9).optional(),
+      restart: z.boolean().optional(),
+    }),
+    data: KeyComponent,
+  }),
+  initFinish: defineCall({
+    method: 'POST',
+    path: '/v1/ksp/system/init/finish',
+    summary: 'Combine the components into the root key and seal it',
+    tag: 'system',
+    access: 'public',
+    beforeInit: true,
+    body: z.object({}).optional(),
+    data: z.object({ kcv: z.string(), seal_file: z.string() }),
+  }),
+  activate: defineCall({
+    method: 'POST',
+    path: '/v1/ksp/system/activate',
+    summary: 'Create the first administrator',
+    tag: 'system',
+    access: 'public',
+    beforeInit: true,
+    body: z.object({ username: Username, password: NewPassword, email: Email }),
+    data: z.object({ username: z.string() }),
+  }),
+};

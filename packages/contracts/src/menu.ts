@@ -1,0 +1,95 @@
+import { z } from 'zod';
+
+/**
+ * The menu the console builds its routes from (API.md "Menu"). The server filters
+ * `menuModel` by the caller's permissions; `component` is '#' for a group rendered in
+ * the layout shell, or a page key the console maps to a lazy-loaded page.
+ */
+export const MenuMetaSchema = z.object({
+  title: z.string(),
+  icon: z.string().optional(),
+  affix: z.boolean().optional(),
+  noCache: z.boolean().optional(),
+});
+
+export interface MenuItem {
+  path: string;
+  name: string;
+  component: string;
+  redirect?: string | undefined;
+  hidden: boolean;
+  meta: z.infer<typeof MenuMetaSchema>;
+  children: MenuItem[];
+}
+
+export const MenuItemSchema: z.ZodType<MenuItem> = z.lazy(() =>
+  z.object({
+    path: z.string(),
+    name: z.string(),
+    component: z.string(),
+    redirect: z.string().optional(),
+    hidden: z.boolean(),
+    meta: MenuMetaSchema,
+    children: z.array(MenuItemSchema),
+  }),
+);
+
+export interface MenuNode {
+  path: string;
+  name: string;
+  component: string;
+  /** Read permission that shows the entry; groups show when any child shows. */
+  permission?: string;
+  hidden?: boolean;
+  meta: z.infer<typeof MenuMetaSchema>;
+  children?: MenuNode[];
+}
+
+/** Page keys the console knows; a key here must have a page in apps/web. */
+export const pageKeys = ['console/dashboard/index', 'console/setting/config/index'] as const;
+export type PageKey = (typeof pageKeys)[number];
+
+export const menuModel: MenuNode[] = [
+  {
+    path: '/console/dashboard',
+    name: 'Dashboard',
+    component: 'console/dashboard/index',
+    permission: 'dashboard:read',
+    meta: { title: 'dashboard', icon: 'dashboard', affix: true },
+  },
+  {
+    path: '/console/setting',
+    name: 'Setting',
+    component: '#',
+    meta: { title: 'settings', icon: 'setting' },
+    children: [
+      {
+        path: '/console/setting/config',
+        name: 'SettingConfig',
+        component: 'console/setting/config/index',
+        permission: 'config:read',
+        meta: { title: 'config', icon: 'config' },
+      },
+    ],
+  },
+];
+
+export function buildMenu(nodes: MenuNode[], held: ReadonlySet<string>): MenuItem[] {
+  const out: MenuItem[] = [];
+  for (const node of nodes) {
+    const children = node.children ? buildMenu(node.children, held) : [];
+    const isGroup = node.component === '#';
+    if (isGroup ? children.length === 0 : node.permission && !held.has(node.permission)) continue;
+    const firstVisible = children.find((c) => !c.hidden);
+    out.push({
+      path: node.path,
+      name: node.name,
+      component: node.component,
+      redirect: isGroup ? firstVisible?.path : undefined,
+      hidden: node.hidden ?? false,
+      meta: node.meta,
+      children,
+    });
+  }
+  return out;
+}

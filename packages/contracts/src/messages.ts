@@ -1,0 +1,129 @@
+/**
+ * Server messages in English and Chinese. Templates use `{name}` placeholders.
+ * The server picks the caller's language; the console shows `msg` as it comes.
+ */
+export type Language = 'en' | 'zh';
+
+export const languages: readonly Language[] = ['en', 'zh'];
+
+const catalogue = {
+  'ok': { en: 'Success', zh: '成功' },
+  'error.internal': {
+    en: 'Unexpected server error (reference {errorId})',
+    zh: '服务器内部错误（编号 {errorId}）',
+  },
+  'error.notFoundRoute': { en: 'No such API call: {method} {url}', zh: '不存在的接口：{method} {url}' },
+  'error.bodyTooLarge': { en: 'Request body is too large', zh: '请求体过大' },
+  'error.rateLimited': { en: 'Too many requests, retry later', zh: '请求过于频繁，请稍后再试' },
+  'error.badJson': { en: 'Request body is not valid JSON', zh: '请求体不是有效的 JSON' },
+  'error.unsupportedMedia': { en: 'Unsupported content type', zh: '不支持的内容类型' },
+  'auth.tokenMissing': { en: 'Authentication required', zh: '需要登录' },
+  'auth.tokenInvalid': { en: 'Invalid token', zh: '令牌无效' },
+  'auth.sessionExpired': {
+    en: 'Your identity information has expired. Please log in again!',
+    zh: '您的身份信息已过期，请重新登录！',
+  },
+  'auth.badCredentials': { en: 'Incorrect username or password', zh: '用户名或密码错误' },
+  'auth.ukeyRequired': { en: 'Please log in with Ukey', zh: '请使用 Ukey 登录' },
+  'auth.forbidden': { en: 'Permission denied: {permission} is required', zh: '权限不足：需要 {permission} 权限' },
+  'auth.domainNotMember': { en: "You are not a member of domain '{domain}'", zh: "您不是域“{domain}”的成员" },
+  'auth.passwordChangeRequired': {
+    en: 'You must change your password before going on',
+    zh: '继续操作前必须修改密码',
+  },
+  'system.notInitialized': {
+    en: 'The system is not initialized. Complete the initialization first',
+    zh: '系统尚未初始化，请先完成初始化',
+  },
+  'system.notActivated': {
+    en: 'The system is not activated. Create the first administrator first',
+    zh: '系统尚未激活，请先创建首个管理员',
+  },
+  'system.sealed': {
+    en: 'The system is sealed: the seal file {file} is missing or does not match the database',
+    zh: '系统处于封存状态：封存文件 {file} 缺失或与数据库不匹配',
+  },
+  'system.alreadyInitialized': { en: 'The system is already initialized', zh: '系统已经初始化' },
+  'system.alreadyActivated': { en: 'The system is already activated', zh: '系统已经激活' },
+  'system.componentsPending': {
+    en: 'Only {done} of {total} key components have been generated',
+    zh: '已生成 {done}/{total} 个密钥分量，尚未全部生成',
+  },
+  'system.componentsDone': {
+    en: 'All {total} key components have been generated; finish the initialization',
+    zh: '{total} 个密钥分量已全部生成，请完成初始化',
+  },
+  'system.noInitInProgress': {
+    en: 'No initialization is in progress: generate the key components first',
+    zh: '没有进行中的初始化：请先生成密钥分量',
+  },
+  'password.rules': { en: 'Password does not meet the rules!', zh: '密码不符合规则！' },
+  'password.wrongOld': { en: 'The current password is incorrect', zh: '当前密码不正确' },
+  'password.sameAsOld': {
+    en: 'The new password must differ from the current one',
+    zh: '新密码不能与当前密码相同',
+  },
+  'password.directoryUser': {
+    en: 'Directory users change their password in the directory',
+    zh: '目录用户请在目录服务中修改密码',
+  },
+  'config.keyTaken': { en: "Configuration key '{key}' already exists", zh: "配置项“{key}”已存在" },
+  'config.notFound': { en: 'Configuration entry {id} not found', zh: '配置项 {id} 不存在' },
+  'config.builtIn': {
+    en: "Built-in configuration entry '{key}' cannot be deleted",
+    zh: "内置配置项“{key}”不能删除",
+  },
+  'config.readOnly': { en: "Configuration entry '{key}' is read-only", zh: "配置项“{key}”为只读" },
+  'config.badValue': { en: "Configuration entry '{key}': {rule}", zh: "配置项“{key}”：{rule}" },
+  'config.mfaValues': { en: "must be '0' or '1'", zh: "只能为 '0' 或 '1'" },
+  'config.uploadMissing': { en: 'No file was uploaded (field "file")', zh: '未上传文件（字段 "file"）' },
+  'config.uploadType': {
+    en: 'The logo must be a PNG, JPEG, WebP or SVG image',
+    zh: '标志图片必须是 PNG、JPEG、WebP 或 SVG 格式',
+  },
+  'config.uploadSize': { en: 'The file is larger than {max} KB', zh: '文件大小超过 {max} KB' },
+  'config.uploadKey': { en: "Only '{key}' accepts an uploaded file", zh: "只有“{key}”可以上传文件" },
+  'domain.notFound': { en: "Domain '{domain}' not found", zh: "域“{domain}”不存在" },
+  'domain.nameTaken': { en: "Domain '{domain}' already exists", zh: "域“{domain}”已存在" },
+  'user.notFound': { en: 'User {id} not found', zh: '用户 {id} 不存在' },
+  'user.nameTaken': { en: "User '{name}' already exists", zh: "用户“{name}”已存在" },
+  'user.usernameSlash': {
+    en: 'username: must not contain "/" (reserved for directory users)',
+    zh: '用户名：不能包含“/”（保留给目录用户）',
+  },
+} as const satisfies Record<string, Record<Language, string>>;
+
+export type MessageKey = keyof typeof catalogue;
+export type MessageParams = Record<string, string | number>;
+
+export function pickLanguage(header: string | undefined, cookie?: string | undefined): Language {
+  const fromCookie = cookie?.toLowerCase();
+  if (fromCookie) {
+    if (fromCookie.startsWith('zh')) return 'zh';
+    if (fromCookie.startsWith('en')) return 'en';
+  }
+  if (!header) return 'en';
+  const ranked = header
+    .split(',')
+    .map((part, index) => {
+      const [tag = '', ...rest] = part.trim().split(';');
+      const q = rest.find((p) => p.trim().startsWith('q='));
+      const weight = q ? Number(q.trim().slice(2)) : 1;
+      return { tag: tag.toLowerCase(), weight: Number.isFinite(weight) ? weight : 0, index };
+    })
+    .sort((a, b) => b.weight - a.weight || a.index - b.index);
+  for (const { tag } of ranked) {
+    if (tag.startsWith('zh')) return 'zh';
+    if (tag.startsWith('en')) return 'en';
+  }
+  return 'en';
+}
+
+export function formatMessage(key: MessageKey, lang: Language, params: MessageParams = {}): string {
+  const template: string = catalogue[key][lang];
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) =>
+    name in params ? String(params[name]) : whole,
+  );
+}
+
+export const messageKeys = Object.keys(catalogue) as MessageKey[];

@@ -1,0 +1,75 @@
+/**
+ * Permissions are `<area>:<verb>`. A menu entry appears when its read permission is
+ * held; the server checks the same permission on every call (MODULES.md).
+ */
+export const areas = [
+  'dashboard',
+  'product',
+  'user',
+  'role',
+  'token',
+  'ldap',
+  'key',
+  'cert',
+  'log',
+  'domain',
+  'license',
+  'password-policy',
+  'backup-key',
+  'hsm',
+  'backup',
+  'scheduler',
+  'syslog',
+  'config',
+  'quantum',
+  'cte',
+  'rdm',
+  'kadp',
+  'credential',
+] as const;
+export type Area = (typeof areas)[number];
+
+const readOnlyAreas = new Set<Area>(['dashboard', 'product']);
+const extraVerbs: Partial<Record<Area, readonly string[]>> = {
+  key: ['use', 'export'],
+  credential: ['use'],
+};
+
+export const permissions: readonly string[] = areas.flatMap((area) => [
+  `${area}:read`,
+  ...(readOnlyAreas.has(area) ? [] : [`${area}:write`]),
+  ...(extraVerbs[area] ?? []).map((verb) => `${area}:${verb}`),
+]);
+
+export type Permission = string;
+
+export function isPermission(value: string): boolean {
+  return permissions.includes(value);
+}
+
+/** Areas an Operator may not read: who audits the operators stays out of their reach. */
+const operatorHiddenAreas = new Set<Area>(['log', 'syslog']);
+const operatorWritableAreas = new Set<Area>(['key', 'cert', 'cte', 'rdm', 'kadp', 'credential']);
+
+export const builtInRoles = {
+  Administrator: {
+    description: 'Full control of the system',
+    permissions: [...permissions],
+  },
+  Operator: {
+    description: 'Runs keys, certificates, clients, policies and credentials',
+    permissions: permissions.filter((p) => {
+      const [area, verb] = p.split(':') as [Area, string];
+      if (verb === 'read') return !operatorHiddenAreas.has(area);
+      if (verb === 'write') return operatorWritableAreas.has(area);
+      return verb === 'use';
+    }),
+  },
+  Auditor: {
+    description: 'Reads everything, including logs; changes nothing',
+    permissions: permissions.filter((p) => p.endsWith(':read')),
+  },
+} as const satisfies Record<string, { description: string; permissions: readonly string[] }>;
+
+export type BuiltInRoleName = keyof typeof builtInRoles;
+export const ADMINISTRATOR: BuiltInRoleName = 'Administrator';
