@@ -1,0 +1,144 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Fastify, { type FastifyInstance } from 'fastify';
+import helmet from '@fastify/helmet';
+import multipart from '@fastify/multipart';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { Code, formatMessage, PRODUCT_VERSION, TOKEN_HEADER, VERSION_HEADER } from '@ksp/contracts';
+import type { KspConfig } from './platform/config.js';
+import { migrate, type DatabaseHandle } from './platform/db/database.js';
+import { createSessionService, type Clock } from './platform/auth/session.service.js';
+import { installErrorHandler } from './platform/http/error-handler.js';
+import { requestLanguage } from './platform/http/language.js';
+import type { Gatekeeper } from './platform/http/route.js';
+import { Keyring, SealFile } from './platform/keyring/keyring.js';
+import { createConfigService } from './modules/config/config.service.js';
+import { configRoutes } from './modules/config/config.routes.js';
+import { createDashboardService } from './modules/dashboard/dashboard.service.js';
+import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
+import { createDomainService } from './modules/domain/domain.service.js';
+import { domainRoutes } from './modules/domain/domain.routes.js';
+import { ensureDefaultPolicy } from './modules/password-policy/password-policy.store.js';
+import { ensureBuiltInRoles } from './modules/role/role.store.js';
+import { createSystemService } from './modules/system/system.service.js';
+import { systemRoutes } from './modules/system/system.routes.js';
+import { createUserService, permissionsOf } from './modules/user/user.service.js';
+import { userRoutes } from './modules/user/user.routes.js';
+
+export interface AppOptions {
+  config: KspConfig;
+  database: DatabaseHandle;
+  /** Injected so tests can move time forward (session expiry). */
+  clock?: Clock;
+  logger?: boolean;
+}
+
+const defaultWebDir = fileURLToPath(new URL('../../web/dist', import.meta.url));
+
+/** Builds the whole server without listening: what main.ts runs and what tests inject into. */
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { config, database } = options;
+  const clock = options.clock ?? (() => new Date());
+  const https = config.tls ? { cert: readFileSync(config.tls.cert), key: readFileSync(config.tls.key) } : null;
+  const app = Fastify({
+    ...(https ? { https } : {}),
+    logger:
+      options.logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            redact: { paths: ['req.headers.token', 'req.headers.cookie', 'req.headers.authorization'], censor: '[redacted]' },
+          },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+  }) as unknown as FastifyInstance;
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/v1/') && !route.config?.access) {
+      throw new Error(`Route ${route.method.toString()} ${route.url} declares no access (permission or 'public')`);
+    }
+  });
+  app.addHook('onSend', async (_req, reply) => {
+    void reply.header(VERSION_HEADER, PRODUCT_VERSION);
+  });
+
+  await app.register(helmet, {
+    frameguard: false,
+    crossOriginEmbedderPolicy: false,
+    crossOriginResourcePolicy: { policy: 'same-origin' },
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'"],
+        frameAncestors: config.frameAncestors,
+        objectSrc: ["'none'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    strictTransportSecurity: config.tls ? { maxAge: 31_536_000 } : false,
+  });
+  await app.register(multipart, { limits: { files: 1, fields: 10, fileSize: 1024 * 1024 } });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'KSP API', version: PRODUCT_VERSION, description: 'Envelope { code, msg, data }; code 0 is success.' },
+      components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: TOKEN_HEADER } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  const { db } = database;
+  await migrate(db);
+  const now = clock().toISOString();
+  const sessions = createSessionService({ db, settings: config.session, clock, permissionsOf });
+  const keyring = new Keyring();
+  const users = createUserService({ db, sessions, clock });
+  const system = createSystemService({ db, keyring, sealFile: new SealFile(join(config.dataDir, 'seal.key')), clock, users });
+  const configService = createConfigService({ db, clock });
+  await ensureBuiltInRoles(db, now);
+  await ensureDefaultPolicy(db, now);
+  await configService.ensureDefaults(now);
+  await system.unseal();
+
+  const gate: Gatekeeper = { readiness: () => system.readiness(), authenticate: (t, m) => sessions.authenticate(t, m) };
+  systemRoutes(app, gate, system);
+  userRoutes(app, gate, users);
+  configRoutes(app, gate, configService);
+  domainRoutes(app, gate, createDomainService({ db, keyring, clock }));
+  dashboardRoutes(
+    app,
+    gate,
+    createDashboardService({ db, engine: database.engine, nodeName: config.nodeName, startedAt: clock(), clock, sessions }),
+  );
+
+  installErrorHandler(app);
+  const webDir = config.webDir ?? defaultWebDir;
+  const hasWeb = existsSync(join(webDir, 'index.html'));
+  if (hasWeb) {
+    await app.register(fastifyStatic, { root: webDir, wildcard: false, index: ['index.html'] });
+  }
+  app.setNotFoundHandler((req, reply) => {
+    const lang = requestLanguage(req);
+    const path = req.url.split('?')[0] ?? '';
+    if (hasWeb && req.method === 'GET' && !path.startsWith('/v1/') && !path.startsWith('/docs')) {
+      // History fallback: the SPA's router owns every other path.
+      return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
+    }
+    return reply
+      .status(404)
+      .send({ code: Code.NOT_FOUND, msg: formatMessage('error.notFoundRoute', lang, { method: req.method, url: path }), data: null });
+  });
+  app.addHook('onClose', async () => {
+    keyring.close();
+  });
+  return app;
+}

@@ -1,0 +1,19 @@
+import type { Executor } from '../../platform/db/database.js';
+
+export async function countAudit(db: Executor, domainId: string | null): Promise<number> {
+  let q = db.selectFrom('audit_log');
+  if (domainId) q = q.where('domain_id', '=', domainId);
+  const row = await q.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+export async function recentAudit(db: Executor, domainId: string | null, limit: number) {
+  let q = db.selectFrom('audit_log');
+  if (domainId) q = q.where('domain_id', '=', domainId);
+  return q
+    .select(['id', 'at', 'username', 'domain_name', 'action', 'target', 'result', 'source_ip'])
+    .orderBy('at', 'desc')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}

@@ -1,0 +1,148 @@
+import { randomUUID } from 'node:crypto';
+import { builtInConfig, LOGO_MAX_BYTES, PRODUCT_VERSION } from '@ksp/contracts';
+import { writeAudit } from '../../platform/audit.js';
+import type { Clock } from '../../platform/auth/session.service.js';
+import type { Db } from '../../platform/db/database.js';
+import type { ConfigTable } from '../../platform/db/schema.js';
+import { conflict, invalid, notFound, stateForbids } from '../../platform/errors.js';
+import type { Actor, RequestMeta } from '../../platform/http/route.js';
+import { subjectOf } from '../user/user.service.js';
+import {
+  deleteConfig,
+  ensureDefaultConfig,
+  findConfigById,
+  findConfigByIds,
+  findConfigByKey,
+  insertConfig,
+  listConfig,
+  publicConfig,
+  updateConfig,
+} from './config.store.js';
+
+export const DEFAULT_TITLE = '密钥管理系统';
+
+function toEntry(row: ConfigTable) {
+  return {
+    id: row.id,
+    key: row.key,
+    value: row.value,
+    public: row.is_public === 1,
+    built_in: row.built_in === 1,
+    read_only: row.read_only === 1,
+    description: row.description,
+    updated_at: row.updated_at,
+  };
+}
+
+/** Sniffs the image type from its bytes; the declared MIME type is not trusted. */
+export function sniffImage(bytes: Buffer): string | null {
+  if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
+  if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
+  if (bytes.subarray(0, 4).toString('latin1') === 'RIFF' && bytes.subarray(8, 12).toString('latin1') === 'WEBP')
+    return 'image/webp';
+  const head = bytes.subarray(0, 512).toString('utf8').replace(/^\uFEFF/, '').trimStart();
+  if (/^(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*(<!DOCTYPE svg[^>]*>\s*)?<svg[\s>]/i.test(head)) return 'image/svg+xml';
+  return null;
+}
+
+export function createConfigService(deps: { db: Db; clock: Clock }) {
+  const { db, clock } = deps;
+
+  function checkValue(key: string, value: string): void {
+    if (key === 'MFA' && value !== '0' && value !== '1') {
+      throw invalid('config.badValue', { key, rule: "'0' | '1'" });
+    }
+  }
+
+  async function change(actor: Actor, meta: RequestMeta, id: string, changes: { value: string; public?: boolean | undefined; description?: string | undefined }) {
+    const row = await findConfigById(db, id);
+    if (!row) throw notFound('config.notFound', { id });
+    if (row.read_only === 1) throw stateForbids('config.readOnly', { key: row.key });
+    checkValue(row.key, changes.value);
+    const updated_at = clock().toISOString();
+    await db.transaction().execute(async (trx) => {
+      await updateConfig(trx, id, {
+        value: changes.value,
+        updated_at,
+        ...(changes.public !== undefined && row.built_in === 0 ? { is_public: changes.public ? 1 : 0 } : {}),
+        ...(changes.description !== undefined ? { description: changes.description } : {}),
+      });
+      await writeAudit(trx, {
+        who: subjectOf(actor),
+        action: 'config.edit',
+        target: row.key,
+        result: 'success',
+        ip: meta.ip,
+        details: { bytes: changes.value.length },
+      });
+    });
+    return toEntry((await findConfigById(db, id))!);
+  }
+
+  return {
+    ensureDefaults: (now: string) =>
+      ensureDefaultConfig(db, { version: PRODUCT_VERSION, title: DEFAULT_TITLE, logo: '', MFA: '0' }, now),
+
+    async list(query: { page: number; page_size: number; key?: string | undefined }) {
+      const { rows, total } = await listConfig(db, {
+        key: query.key,
+        offset: (query.page - 1) * query.page_size,
+        limit: query.page_size,
+      });
+      return { data: rows.map(toEntry), total };
+    },
+
+    outlist: () => publicConfig(db),
+
+    async add(actor: Actor, meta: RequestMeta, body: { key: string; value: string; public: boolean; description: string }) {
+      if (body.key in builtInConfig || (await findConfigByKey(db, body.key))) throw conflict('config.keyTaken', { key: body.key });
+      const row: ConfigTable = {
+        id: randomUUID(),
+        key: body.key,
+        value: body.value,
+        is_public: body.public ? 1 : 0,
+        built_in: 0,
+        read_only: 0,
+        description: body.description,
+        updated_at: clock().toISOString(),
+      };
+      await db.transaction().execute(async (trx) => {
+        await insertConfig(trx, row);
+        await writeAudit(trx, { who: subjectOf(actor), action: 'config.add', target: row.key, result: 'success', ip: meta.ip });
+      });
+      return toEntry(row);
+    },
+
+    edit: (actor: Actor, meta: RequestMeta, body: { id: string; value: string; public?: boolean | undefined; description?: string | undefined }) =>
+      change(actor, meta, body.id, body),
+
+    async remove(actor: Actor, meta: RequestMeta, ids: string[]) {
+      const rows = await findConfigByIds(db, ids);
+      const missing = ids.find((id) => !rows.some((r) => r.id === id));
+      if (missing) throw notFound('config.notFound', { id: missing });
+      const builtIn = rows.find((r) => r.built_in === 1);
+      if (builtIn) throw stateForbids('config.builtIn', { key: builtIn.key });
+      return db.transaction().execute(async (trx) => {
+        const deleted = await deleteConfig(trx, ids);
+        for (const row of rows) {
+          await writeAudit(trx, { who: subjectOf(actor), action: 'config.delete', target: row.key, result: 'success', ip: meta.ip });
+        }
+        return { deleted };
+      });
+    },
+
+    async uploadLogo(actor: Actor, meta: RequestMeta, file: { field: string; bytes: Buffer; truncated: boolean } | null) {
+      if (!file) throw invalid('config.uploadMissing');
+      if (file.truncated || file.bytes.length > LOGO_MAX_BYTES) {
+        throw invalid('config.uploadSize', { max: LOGO_MAX_BYTES / 1024 });
+      }
+      const type = sniffImage(file.bytes);
+      if (!type) throw invalid('config.uploadType');
+      const row = await findConfigByKey(db, 'logo');
+      if (!row) throw notFound('config.notFound', { id: 'logo' });
+      return change(actor, meta, row.id, { value: `data:${type};base64,${file.bytes.toString('base64')}` });
+    },
+  };
+}
+
+export type ConfigService = ReturnType<typeof createConfigService>;

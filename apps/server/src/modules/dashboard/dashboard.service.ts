@@ -1,0 +1,58 @@
+import { PRODUCT_VERSION } from '@ksp/contracts';
+import type { Clock, SessionService } from '../../platform/auth/session.service.js';
+import type { Db, Engine } from '../../platform/db/database.js';
+import type { Actor } from '../../platform/http/route.js';
+import { countAudit, recentAudit } from '../audit/audit.store.js';
+import { ROOT_DOMAIN, countDomains } from '../domain/domain.store.js';
+import { countUsers } from '../user/user.store.js';
+
+/**
+ * Real figures of the running system. Audit figures are those of the caller's
+ * domain; the root domain sees the whole system's.
+ */
+export function createDashboardService(deps: {
+  db: Db;
+  engine: Engine;
+  nodeName: string;
+  startedAt: Date;
+  clock: Clock;
+  sessions: SessionService;
+}) {
+  const { db, clock } = deps;
+  return {
+    async summary(actor: Actor) {
+      const scope = actor.domainName === ROOT_DOMAIN ? null : actor.domainId;
+      const [users, domains, audit, recent, sessions] = await Promise.all([
+        countUsers(db),
+        countDomains(db),
+        countAudit(db, scope),
+        recentAudit(db, scope, 10),
+        deps.sessions.countActive(),
+      ]);
+      return {
+        version: PRODUCT_VERSION,
+        node: deps.nodeName,
+        database: deps.engine,
+        started_at: deps.startedAt.toISOString(),
+        uptime_seconds: Math.max(0, Math.floor((clock().getTime() - deps.startedAt.getTime()) / 1000)),
+        domain: actor.domainName,
+        users,
+        domains,
+        audit_records: audit,
+        active_sessions: sessions,
+        recent: recent.map((r) => ({
+          id: r.id,
+          at: r.at,
+          username: r.username,
+          domain: r.domain_name,
+          action: r.action,
+          target: r.target,
+          result: r.result,
+          source_ip: r.source_ip,
+        })),
+      };
+    },
+  };
+}
+
+export type DashboardService = ReturnType<typeof createDashboardService>;

@@ -1,0 +1,9 @@
+import type { FastifyInstance } from 'fastify';
+import { api } from '@ksp/contracts';
+import { registerCall, type Gatekeeper } from '../../platform/http/route.js';
+import type { DomainService } from './domain.service.js';
+
+export function domainRoutes(app: FastifyInstance, gate: Gatekeeper, domains: DomainService): void {
+  registerCall(app, gate, api.domain.list, ({ query }) => domains.list(query));
+  registerCall(app, gate, api.domain.create, ({ actor, meta, body }) => domains.create(actor, meta, body));
+}

@@ -1,0 +1,47 @@
+import { randomUUID } from 'node:crypto';
+import { writeAudit } from '../../platform/audit.js';
+import type { Clock } from '../../platform/auth/session.service.js';
+import type { Db } from '../../platform/db/database.js';
+import { conflict } from '../../platform/errors.js';
+import type { Actor, RequestMeta } from '../../platform/http/route.js';
+import type { Keyring } from '../../platform/keyring/keyring.js';
+import { subjectOf } from '../user/user.service.js';
+import { ROOT_DOMAIN, addMember, findDomainByName, insertDomain, listDomains } from './domain.store.js';
+
+/** Domains are tenant-like scopes; each has its own KEK wrapped by the root key. */
+export function createDomainService(deps: { db: Db; keyring: Keyring; clock: Clock }) {
+  const { db, keyring, clock } = deps;
+  return {
+    async list(query: { page: number; page_size: number; name?: string | undefined }) {
+      const { rows, total } = await listDomains(db, {
+        name: query.name,
+        offset: (query.page - 1) * query.page_size,
+        limit: query.page_size,
+      });
+      return { data: rows.map((r) => ({ ...r, users: Number(r.users) })), total };
+    },
+
+    async create(actor: Actor, meta: RequestMeta, body: { name: string; description: string }) {
+      if (await findDomainByName(db, body.name)) throw conflict('domain.nameTaken', { domain: body.name });
+      const root = await findDomainByName(db, ROOT_DOMAIN);
+      const id = randomUUID();
+      const row = {
+        id,
+        name: body.name,
+        description: body.description,
+        parent_id: root?.id ?? null,
+        kek_wrapped: keyring.newDomainKek(id),
+        created_at: clock().toISOString(),
+      };
+      await db.transaction().execute(async (trx) => {
+        await insertDomain(trx, row);
+        // The creator can act in the new domain straight away.
+        await addMember(trx, actor.userId, id);
+        await writeAudit(trx, { who: subjectOf(actor), action: 'domain.create', target: row.name, result: 'success', ip: meta.ip });
+      });
+      return { id, name: row.name, description: row.description, parent_id: row.parent_id, users: 1, created_at: row.created_at };
+    },
+  };
+}
+
+export type DomainService = ReturnType<typeof createDomainService>;

@@ -1,0 +1,69 @@
+import type { Executor } from '../../platform/db/database.js';
+import type { DomainTable } from '../../platform/db/schema.js';
+
+export const ROOT_DOMAIN = 'root';
+
+export async function insertDomain(db: Executor, row: DomainTable): Promise<void> {
+  await db.insertInto('domain').values(row).execute();
+}
+
+export async function findDomainByName(db: Executor, name: string) {
+  return db.selectFrom('domain').selectAll().where('name', '=', name).executeTakeFirst();
+}
+
+export async function findDomainById(db: Executor, id: string) {
+  return db.selectFrom('domain').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function listDomains(db: Executor, args: { name?: string; offset: number; limit: number }) {
+  let q = db.selectFrom('domain');
+  if (args.name) q = q.where('domain.name', 'like', `%${escapeLike(args.name)}%`);
+  const total = await q.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirst();
+  const rows = await q
+    .leftJoin('user_domain', 'user_domain.domain_id', 'domain.id')
+    .select((eb) => [
+      'domain.id',
+      'domain.name',
+      'domain.description',
+      'domain.parent_id',
+      'domain.created_at',
+      eb.fn.count<string | number>('user_domain.user_id').as('users'),
+    ])
+    .groupBy(['domain.id', 'domain.name', 'domain.description', 'domain.parent_id', 'domain.created_at'])
+    .orderBy('domain.created_at')
+    .orderBy('domain.name')
+    .offset(args.offset)
+    .limit(args.limit)
+    .execute();
+  return { rows, total: Number(total?.n ?? 0) };
+}
+
+export async function countDomains(db: Executor): Promise<number> {
+  const row = await db.selectFrom('domain').select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+export async function addMember(db: Executor, userId: string, domainId: string): Promise<boolean> {
+  const result = await db
+    .insertInto('user_domain')
+    .values({ user_id: userId, domain_id: domainId })
+    .onConflict((oc) => oc.columns(['user_id', 'domain_id']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+/** The user's domains, root first then by name. */
+export async function domainsOfUser(db: Executor, userId: string): Promise<{ id: string; name: string }[]> {
+  const rows = await db
+    .selectFrom('user_domain')
+    .innerJoin('domain', 'domain.id', 'user_domain.domain_id')
+    .select(['domain.id', 'domain.name'])
+    .where('user_domain.user_id', '=', userId)
+    .orderBy('domain.name')
+    .execute();
+  return rows.sort((a, b) => Number(b.name === ROOT_DOMAIN) - Number(a.name === ROOT_DOMAIN));
+}
+
+export function escapeLike(s: string): string {
+  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
+}

@@ -1,0 +1,342 @@
+import { randomUUID } from 'node:crypto';
+import { buildMenu, Code, formatMessage, menuModel, type Language, type MenuItem } from '@ksp/contracts';
+import type { z } from 'zod';
+import type { UserInfo } from '@ksp/contracts';
+import { writeAudit, type AuditSubject } from '../../platform/audit.js';
+import { clientHash, hashPassword, verifyPassword } from '../../platform/auth/password.js';
+import { checkPassword } from '../../platform/auth/password-policy.js';
+import type { Clock, SessionService } from '../../platform/auth/session.service.js';
+import type { Db, Executor } from '../../platform/db/database.js';
+import { KspError, conflict, forbidden, invalid, notFound, stateForbids } from '../../platform/errors.js';
+import type { Actor, RequestMeta } from '../../platform/http/route.js';
+import { configValue } from '../config/config.store.js';
+import { addMember, domainsOfUser, findDomainById, findDomainByName } from '../domain/domain.store.js';
+import { currentPolicy } from '../password-policy/password-policy.store.js';
+import { rolesOfUser } from '../role/role.store.js';
+import {
+  existingUserIds,
+  findUserById,
+  findUserByName,
+  insertUser,
+  recordLoginFailure,
+  recordLoginSuccess,
+  updateUser,
+} from './user.store.js';
+
+type UserInfoT = z.infer<typeof UserInfo>;
+export interface SignedIn {
+  token: string;
+  userinfo: UserInfoT;
+  menu: MenuItem[];
+}
+
+const LOCK_MINUTES = 30;
+
+export function subjectOf(actor: Actor): AuditSubject {
+  return { userId: actor.userId, username: actor.username, domainId: actor.domainId, domainName: actor.domainName };
+}
+
+export async function permissionsOf(db: Executor, userId: string): Promise<Set<string>> {
+  const roles = await rolesOfUser(db, userId);
+  return new Set(roles.flatMap((r) => r.permissions));
+}
+
+/** Sign-in, the session's user, password and e-mail of the signed-in user. */
+export function createUserService(deps: { db: Db; sessions: SessionService; clock: Clock }) {
+  const { db, sessions, clock } = deps;
+
+  async function assertPasswordAllowed(password: string, lang: Language): Promise<void> {
+    const policy = await currentPolicy(db);
+    const broken = checkPassword(password, policy);
+    if (broken.length > 0) {
+      const rules = broken
+        .map((b) => formatMessage(`password.rule.${b.rule}`, lang, { n: b.limit }))
+        .join(lang === 'zh' ? '；' : '; ');
+      throw invalid('password.rules', { rules });
+    }
+  }
+
+  /** Creates a local user with a policy-checked password (the caller holds the transaction). */
+  async function createLocalUser(
+    trx: Executor,
+    args: { username: string; password: string; email: string; domainIds: string[]; roleIds: string[] },
+  ): Promise<string> {
+    if (args.username.includes('/')) throw invalid('user.usernameSlash');
+    if (await findUserByName(trx, args.username)) throw conflict('user.nameTaken', { name: args.username });
+    const now = clock().toISOString();
+    const id = randomUUID();
+    await insertUser(trx, {
+      id,
+      username: args.username,
+      email: args.email,
+      phone: '',
+      password_hash: await hashPassword(clientHash(args.password)),
+      directory: null,
+      must_change_password: 0,
+      password_changed_at: now,
+      last_login_at: null,
+      login_count: 0,
+      last_failed_login_at: null,
+      failed_login_count: 0,
+      locked_until: null,
+      ip_whitelist: '[]',
+      app_secret_hash: null,
+      ukey_serial: null,
+      ukey_cert: null,
+      created_at: now,
+      updated_at: now,
+    });
+    for (const domainId of args.domainIds) await addMember(trx, id, domainId);
+    for (const roleId of args.roleIds) {
+      await trx.insertInto('user_role').values({ user_id: id, role_id: roleId }).execute();
+    }
+    return id;
+  }
+
+  async function describe(userId: string, domainName: string): Promise<{ userinfo: UserInfoT; menu: MenuItem[] }> {
+    const user = await findUserById(db, userId);
+    if (!user) throw notFound('user.notFound', { id: userId });
+    const [domains, roles] = await Promise.all([domainsOfUser(db, userId), rolesOfUser(db, userId)]);
+    const permissions = new Set(roles.flatMap((r) => r.permissions));
+    const { idleSeconds, maxSeconds } = sessions.settings;
+    return {
+      userinfo: {
+        id: user.id,
+        name: user.username,
+        email: user.email,
+        domain: domainName,
+        domains: domains.map((d) => d.name),
+        has_domains: domains.length > 1,
+        roles: roles.map((r) => r.name),
+        permissions: [...permissions].sort(),
+        directory: user.directory,
+        must_change_password: user.must_change_password === 1,
+        last_login_at: user.last_login_at,
+        session: {
+          idle_seconds: idleSeconds,
+          max_seconds: maxSeconds,
+          refresh_seconds: Math.max(30, Math.floor(idleSeconds / 2)),
+        },
+      },
+      menu: buildMenu(menuModel, permissions),
+    };
+  }
+
+  function decodeLocalUsername(encoded: string): string | null {
+    if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded)) return null;
+    const text = Buffer.from(encoded, 'base64').toString('utf8');
+    if (Buffer.from(text, 'utf8').toString('base64').replace(/=+$/, '') !== encoded.replace(/=+$/, '')) return null;
+    return text.trim();
+  }
+
+  async function login(body: { username: string; password: string }, meta: RequestMeta): Promise<SignedIn> {
+    const typed = body.username.trim();
+    const failure = async (who: { id: string; username: string } | null, reason: string) => {
+      await writeAudit(db, {
+        who: who ? { userId: who.id, username: who.username, domainId: null, domainName: '' } : null,
+        action: 'user.login',
+        target: who?.username ?? typed.slice(0, 64),
+        result: 'failure',
+        ip: meta.ip,
+        details: { reason },
+      });
+      return new KspError(Code.BAD_CREDENTIALS, 'auth.badCredentials');
+    };
+    if (typed.includes('/')) {
+      // Directory login (<connection>/<user>) arrives with LDAP connections; none exists yet.
+      throw await failure(null, 'unknown directory');
+    }
+    const username = decodeLocalUsername(typed);
+    const user = username ? await findUserByName(db, username) : undefined;
+    const ok = await verifyPassword(body.password, user?.password_hash ?? null);
+    if (!user) throw await failure(null, 'unknown user');
+    const now = clock();
+    if (user.locked_until && Date.parse(user.locked_until) > now.getTime()) {
+      await writeAudit(db, {
+        who: { userId: user.id, username: user.username, domainId: null, domainName: '' },
+        action: 'user.login',
+        target: user.username,
+        result: 'failure',
+        ip: meta.ip,
+        details: { reason: 'locked' },
+      });
+      throw new KspError(Code.ACCOUNT_LOCKED, 'auth.accountLocked', { until: user.locked_until });
+    }
+    if (!ok) {
+      const policy = await currentPolicy(db);
+      const failures = user.failed_login_count + 1;
+      const lock =
+        policy.lockout_disabled === 0 && policy.max_failed_attempts > 0 && failures >= policy.max_failed_attempts
+          ? new Date(now.getTime() + LOCK_MINUTES * 60_000).toISOString()
+          : null;
+      await recordLoginFailure(db, user.id, now.toISOString(), lock);
+      throw await failure(user, lock ? 'bad password, account locked' : 'bad password');
+    }
+    if ((await configValue(db, 'MFA')) === '1') {
+      // Password right, second factor still due: no token (the console runs the Ukey login).
+      throw new KspError(Code.UKEY_REQUIRED, 'auth.ukeyRequired');
+    }
+    const domains = await domainsOfUser(db, user.id);
+    const domain = domains[0];
+    if (!domain) throw await failure(user, 'no domain');
+    const token = await db.transaction().execute(async (trx) => {
+      await recordLoginSuccess(trx, user.id, now.toISOString());
+      const issued = await sessions.issue(trx, { userId: user.id, domainId: domain.id, ip: meta.ip });
+      await writeAudit(trx, {
+        who: { userId: user.id, username: user.username, domainId: domain.id, domainName: domain.name },
+        action: 'user.login',
+        target: user.username,
+        result: 'success',
+        ip: meta.ip,
+      });
+      return issued.token;
+    });
+    void sessions.purgeExpired().catch(() => undefined);
+    return { token, ...(await describe(user.id, domain.name)) };
+  }
+
+  async function logout(actor: Actor, meta: RequestMeta): Promise<null> {
+    await db.transaction().execute(async (trx) => {
+      await sessions.revoke(trx, actor.sessionId);
+      await writeAudit(trx, { who: subjectOf(actor), action: 'user.logout', target: actor.username, result: 'success', ip: meta.ip });
+    });
+    return null;
+  }
+
+  async function refresh(actor: Actor, meta: RequestMeta): Promise<string> {
+    const loginAt = await sessions.loginTimeOf(actor.sessionId);
+    return db.transaction().execute(async (trx) => {
+      await sessions.revoke(trx, actor.sessionId);
+      const { token } = await sessions.issue(trx, { userId: actor.userId, domainId: actor.domainId, ip: meta.ip, loginAt });
+      return token;
+    });
+  }
+
+  async function switchDomain(actor: Actor, domainName: string, meta: RequestMeta): Promise<SignedIn> {
+    const domain = await findDomainByName(db, domainName);
+    const member = domain && (await domainsOfUser(db, actor.userId)).some((d) => d.id === domain.id);
+    if (!domain || !member) throw forbidden('auth.domainNotMember', { domain: domainName });
+    const loginAt = await sessions.loginTimeOf(actor.sessionId);
+    const token = await db.transaction().execute(async (trx) => {
+      await sessions.revoke(trx, actor.sessionId);
+      const issued = await sessions.issue(trx, { userId: actor.userId, domainId: domain.id, ip: meta.ip, loginAt });
+      await writeAudit(trx, {
+        who: subjectOf(actor),
+        action: 'user.switch-domain',
+        target: domain.name,
+        result: 'success',
+        ip: meta.ip,
+        details: { from: actor.domainName },
+      });
+      return issued.token;
+    });
+    return { token, ...(await describe(actor.userId, domain.name)) };
+  }
+
+  async function updateEmail(actor: Actor, email: string, meta: RequestMeta): Promise<{ email: string }> {
+    await db.transaction().execute(async (trx) => {
+      await updateUser(trx, actor.userId, { email, updated_at: clock().toISOString() });
+      await writeAudit(trx, { who: subjectOf(actor), action: 'user.update-email', target: actor.username, result: 'success', ip: meta.ip });
+    });
+    return { email };
+  }
+
+  async function updateMyPassword(
+    actor: Actor,
+    body: { old_password: string; new_password: string },
+    meta: RequestMeta,
+  ): Promise<{ token: string }> {
+    const user = await findUserById(db, actor.userId);
+    if (!user) throw notFound('user.notFound', { id: actor.userId });
+    if (user.directory) throw stateForbids('password.directoryUser');
+    if (!(await verifyPassword(clientHash(body.old_password), user.password_hash))) {
+      await writeAudit(db, {
+        who: subjectOf(actor),
+        action: 'user.update-my-password',
+        target: actor.username,
+        result: 'failure',
+        ip: meta.ip,
+        details: { reason: 'wrong current password' },
+      });
+      throw invalid('password.wrongOld');
+    }
+    if (body.old_password === body.new_password) throw invalid('password.sameAsOld');
+    const policy = await currentPolicy(db);
+    const now = clock();
+    if (
+      policy.min_change_days > 0 &&
+      user.must_change_password === 0 &&
+      user.password_changed_at &&
+      now.getTime() - Date.parse(user.password_changed_at) < policy.min_change_days * 86_400_000
+    ) {
+      throw stateForbids('password.tooSoon', { days: policy.min_change_days });
+    }
+    await assertPasswordAllowed(body.new_password, meta.lang);
+    const hash = await hashPassword(clientHash(body.new_password));
+    const token = await db.transaction().execute(async (trx) => {
+      await updateUser(trx, user.id, {
+        password_hash: hash,
+        password_changed_at: now.toISOString(),
+        must_change_password: 0,
+        updated_at: now.toISOString(),
+      });
+      // Every other session of this user ends; this one continues under a new token.
+      await sessions.revokeAllOfUser(trx, user.id);
+      const issued = await sessions.issue(trx, { userId: user.id, domainId: actor.domainId, ip: meta.ip });
+      await writeAudit(trx, { who: subjectOf(actor), action: 'user.update-my-password', target: actor.username, result: 'success', ip: meta.ip });
+      return issued.token;
+    });
+    return { token };
+  }
+
+  async function addUsersToDomain(
+    actor: Actor,
+    body: { domain_id: string; user_ids: string[] },
+    meta: RequestMeta,
+  ): Promise<{ added: number }> {
+    const domain = await findDomainById(db, body.domain_id);
+    if (!domain) throw notFound('domain.notFound', { domain: body.domain_id });
+    const found = await existingUserIds(db, body.user_ids);
+    const missing = body.user_ids.find((id) => !found.includes(id));
+    if (missing) throw notFound('user.notFound', { id: missing });
+    return db.transaction().execute(async (trx) => {
+      let added = 0;
+      for (const id of found) if (await addMember(trx, id, domain.id)) added++;
+      await writeAudit(trx, {
+        who: subjectOf(actor),
+        action: 'user.domain.add-user',
+        target: domain.name,
+        result: 'success',
+        ip: meta.ip,
+        details: { users: found.length, added },
+      });
+      return { added };
+    });
+  }
+
+  return {
+    login,
+    logout,
+    refresh,
+    switchDomain,
+    updateEmail,
+    updateMyPassword,
+    addUsersToDomain,
+    describe,
+    createLocalUser,
+    assertPasswordAllowed,
+    passwordRules: async () => {
+      const p = await currentPolicy(db);
+      return {
+        min_length: p.min_length,
+        max_length: p.max_length,
+        min_lowercase: p.min_lowercase,
+        min_uppercase: p.min_uppercase,
+        min_digits: p.min_digits,
+        min_special: p.min_special,
+      };
+    },
+  };
+}
+
+export type UserService = ReturnType<typeof createUserService>;

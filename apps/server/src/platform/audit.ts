@@ -1,0 +1,45 @@
+import { randomUUID } from 'node:crypto';
+import type { Executor } from './db/database.js';
+
+export interface AuditSubject {
+  userId: string | null;
+  username: string;
+  domainId: string | null;
+  domainName: string;
+}
+
+export interface AuditEntry {
+  who: AuditSubject | null;
+  action: string;
+  target: string;
+  result: 'success' | 'failure';
+  ip: string;
+  /** Never secrets: names, ids, counts and reasons only. */
+  details?: Record<string, string | number | boolean | null>;
+}
+
+export const SYSTEM_SUBJECT: AuditSubject = { userId: null, username: 'system', domainId: null, domainName: '' };
+
+/**
+ * Writes one audit record. Mutating services call it with their open transaction, so the
+ * record and the change commit (or roll back) together.
+ */
+export async function writeAudit(db: Executor, entry: AuditEntry, at = new Date()): Promise<void> {
+  const who = entry.who ?? SYSTEM_SUBJECT;
+  await db
+    .insertInto('audit_log')
+    .values({
+      id: randomUUID(),
+      at: at.toISOString(),
+      user_id: who.userId,
+      username: who.username,
+      domain_id: who.domainId,
+      domain_name: who.domainName,
+      action: entry.action,
+      target: entry.target,
+      result: entry.result,
+      source_ip: entry.ip,
+      details: JSON.stringify(entry.details ?? {}),
+    })
+    .execute();
+}

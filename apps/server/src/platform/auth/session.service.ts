@@ -1,0 +1,119 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { Code } from '@ksp/contracts';
+import type { Db, Executor } from '../db/database.js';
+import { KspError, UnauthorizedError } from '../errors.js';
+import type { Actor, RequestMeta } from '../http/route.js';
+import {
+  countActiveSessions,
+  deleteSession,
+  deleteSessionsOfUser,
+  findSessionByHash,
+  insertSession,
+  purgeSessions,
+  touchSession,
+} from './session.store.js';
+
+export interface SessionSettings {
+  idleSeconds: number;
+  maxSeconds: number;
+}
+
+export type Clock = () => Date;
+
+/** Throttle for last-seen writes: an active session is written at most this often. */
+const TOUCH_EVERY_MS = 15_000;
+
+const hashToken = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
+
+/**
+ * Opaque 256-bit tokens; the database keeps only their SHA-256. A session ends after
+ * `idleSeconds` without a call, or `maxSeconds` after login (refresh and domain switch
+ * keep the original login time), and at logout or password change.
+ */
+export function createSessionService(deps: {
+  db: Db;
+  settings: SessionSettings;
+  clock: Clock;
+  permissionsOf: (db: Executor, userId: string) => Promise<Set<string>>;
+}) {
+  const { db, settings, clock } = deps;
+
+  async function issue(
+    trx: Executor,
+    args: { userId: string; domainId: string; ip: string; loginAt?: string },
+  ): Promise<{ token: string; sessionId: string }> {
+    const token = randomBytes(32).toString('base64url');
+    const now = clock().toISOString();
+    const sessionId = randomUUID();
+    await insertSession(trx, {
+      id: sessionId,
+      token_hash: hashToken(token),
+      user_id: args.userId,
+      domain_id: args.domainId,
+      login_at: args.loginAt ?? now,
+      last_seen_at: now,
+      source_ip: args.ip,
+    });
+    return { token, sessionId };
+  }
+
+  async function authenticate(token: string, _meta: RequestMeta): Promise<Actor> {
+    if (token.length > 128) throw new UnauthorizedError('auth.tokenInvalid');
+    const row = await findSessionByHash(db, hashToken(token));
+    if (!row) throw new UnauthorizedError('auth.tokenInvalid');
+    const now = clock().getTime();
+    const lastSeen = Date.parse(row.last_seen_at);
+    if (now - lastSeen > settings.idleSeconds * 1000 || now - Date.parse(row.login_at) > settings.maxSeconds * 1000) {
+      throw new KspError(Code.SESSION_EXPIRED, 'auth.sessionExpired');
+    }
+    if (now - lastSeen > TOUCH_EVERY_MS) await touchSession(db, row.session_id, new Date(now).toISOString());
+    return {
+      userId: row.user_id,
+      username: row.username,
+      domainId: row.domain_id,
+      domainName: row.domain_name,
+      sessionId: row.session_id,
+      permissions: await deps.permissionsOf(db, row.user_id),
+      mustChangePassword: row.must_change_password === 1,
+      directory: row.directory,
+    };
+  }
+
+  async function loginTimeOf(sessionId: string): Promise<string> {
+    const row = await db.selectFrom('session').select('login_at').where('id', '=', sessionId).executeTakeFirst();
+    if (!row) throw new UnauthorizedError('auth.tokenInvalid');
+    return row.login_at;
+  }
+
+  async function purgeExpired(): Promise<void> {
+    const now = clock().getTime();
+    const day = 86_400_000;
+    await purgeSessions(
+      db,
+      new Date(now - settings.idleSeconds * 1000 - day).toISOString(),
+      new Date(now - settings.maxSeconds * 1000 - day).toISOString(),
+    );
+  }
+
+  async function countActive(): Promise<number> {
+    const now = clock().getTime();
+    return countActiveSessions(
+      db,
+      new Date(now - settings.idleSeconds * 1000).toISOString(),
+      new Date(now - settings.maxSeconds * 1000).toISOString(),
+    );
+  }
+
+  return {
+    settings,
+    issue,
+    authenticate,
+    loginTimeOf,
+    revoke: (trx: Executor, sessionId: string) => deleteSession(trx, sessionId),
+    revokeAllOfUser: (trx: Executor, userId: string) => deleteSessionsOfUser(trx, userId),
+    purgeExpired,
+    countActive,
+  };
+}
+
+export type SessionService = ReturnType<typeof createSessionService>;

@@ -1,0 +1,99 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The only place that reads `process.env`. Values come from the environment, and
+ * optionally from a JSON file named by KSP_CONFIG_FILE (environment wins).
+ */
+const Schema = z.object({
+  KSP_HOST: z.string().default('127.0.0.1'),
+  KSP_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  KSP_TLS_CERT: z.string().optional(),
+  KSP_TLS_KEY: z.string().optional(),
+  KSP_DATA_DIR: z.string().default('./data'),
+  KSP_DATABASE_URL: z.string().optional(),
+  KSP_SESSION_IDLE_SECONDS: z.coerce.number().int().min(60).max(86_400).default(1800),
+  KSP_SESSION_MAX_SECONDS: z.coerce.number().int().min(300).max(30 * 86_400).default(28_800),
+  KSP_WEB_DIR: z.string().optional(),
+  KSP_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  KSP_NODE_NAME: z.string().optional(),
+  KSP_TRUST_PROXY: z.enum(['true', 'false']).default('false'),
+  /** Origins allowed to embed the console in an iframe, space separated. */
+  KSP_FRAME_ANCESTORS: z.string().default("'self'"),
+});
+
+export interface KspConfig {
+  host: string;
+  port: number;
+  tls: { cert: string; key: string } | null;
+  dataDir: string;
+  databaseUrl: string | null;
+  session: { idleSeconds: number; maxSeconds: number };
+  webDir: string | null;
+  logLevel: z.infer<typeof Schema>['KSP_LOG_LEVEL'];
+  nodeName: string;
+  trustProxy: boolean;
+  frameAncestors: string[];
+}
+
+export class ConfigError extends Error {}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|localhost|::1|\[::1\])$/;
+
+export function isLoopback(host: string): boolean {
+  return LOOPBACK.test(host);
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): KspConfig {
+  let fileValues: Record<string, unknown> = {};
+  if (env.KSP_CONFIG_FILE) {
+    const file = resolve(cwd, env.KSP_CONFIG_FILE);
+    if (!existsSync(file)) throw new ConfigError(`KSP_CONFIG_FILE ${file} does not exist`);
+    try {
+      fileValues = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    } catch (err) {
+      throw new ConfigError(`KSP_CONFIG_FILE ${file} is not valid JSON: ${(err as Error).message}`);
+    }
+  }
+  const merged = { ...fileValues, ...pickKsp(env) };
+  const parsed = Schema.safeParse(merged);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new ConfigError(`Invalid configuration: ${problems}`);
+  }
+  const v = parsed.data;
+  if (Boolean(v.KSP_TLS_CERT) !== Boolean(v.KSP_TLS_KEY)) {
+    throw new ConfigError('KSP_TLS_CERT and KSP_TLS_KEY must be given together');
+  }
+  const tls = v.KSP_TLS_CERT && v.KSP_TLS_KEY ? { cert: v.KSP_TLS_CERT, key: v.KSP_TLS_KEY } : null;
+  if (!tls && !isLoopback(v.KSP_HOST)) {
+    throw new ConfigError(
+      `Refusing to listen on ${v.KSP_HOST} without TLS: set KSP_TLS_CERT and KSP_TLS_KEY, ` +
+        'or bind a loopback address (127.0.0.1)',
+    );
+  }
+  if (v.KSP_SESSION_IDLE_SECONDS > v.KSP_SESSION_MAX_SECONDS) {
+    throw new ConfigError('KSP_SESSION_IDLE_SECONDS must not exceed KSP_SESSION_MAX_SECONDS');
+  }
+  const abs = (p: string) => (isAbsolute(p) ? p : resolve(cwd, p));
+  return {
+    host: v.KSP_HOST,
+    port: v.KSP_PORT,
+    tls: tls ? { cert: abs(tls.cert), key: abs(tls.key) } : null,
+    dataDir: abs(v.KSP_DATA_DIR),
+    databaseUrl: v.KSP_DATABASE_URL ?? null,
+    session: { idleSeconds: v.KSP_SESSION_IDLE_SECONDS, maxSeconds: v.KSP_SESSION_MAX_SECONDS },
+    webDir: v.KSP_WEB_DIR ? abs(v.KSP_WEB_DIR) : null,
+    logLevel: v.KSP_LOG_LEVEL,
+    nodeName: v.KSP_NODE_NAME ?? `ksp-${process.pid}`,
+    trustProxy: v.KSP_TRUST_PROXY === 'true',
+    frameAncestors: v.KSP_FRAME_ANCESTORS.split(/\s+/).filter(Boolean),
+  };
+}
+
+function pickKsp(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (k.startsWith('KSP_') && v !== undefined && v !== '') out[k] = v;
+  return out;
+}

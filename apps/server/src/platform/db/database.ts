@@ -1,0 +1,70 @@
+import { chmodSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type Transaction } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.js';
+import * as m001 from './migrations/001-foundation.js';
+
+export type Db = Kysely<Database>;
+/** A store function takes either the database or an open transaction. */
+export type Executor = Kysely<Database> | Transaction<Database>;
+export type Engine = 'sqlite' | 'postgres';
+
+export interface DatabaseHandle {
+  db: Db;
+  engine: Engine;
+  /** Where the data lives, without credentials (for logs). */
+  location: string;
+  close(): Promise<void>;
+}
+
+const migrations: Record<string, Migration> = {
+  '001-foundation': m001,
+};
+
+export function openDatabase(options: { url: string | null; dataDir: string }): DatabaseHandle {
+  if (options.url && /^postgres(ql)?:\/\//.test(options.url)) {
+    const pool = new pg.Pool({ connectionString: options.url, max: 10 });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const u = new URL(options.url);
+    return {
+      db,
+      engine: 'postgres',
+      location: `postgres://${u.host}${u.pathname}`,
+      close: () => db.destroy(),
+    };
+  }
+  if (options.url && !options.url.startsWith('sqlite:')) {
+    throw new Error('KSP_DATABASE_URL must start with postgres://, postgresql:// or sqlite:');
+  }
+  let file: string;
+  if (options.url) {
+    file = options.url.slice('sqlite:'.length);
+  } else {
+    mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+    file = join(options.dataDir, 'ksp.sqlite');
+  }
+  const sqlite = new BetterSqlite3(file);
+  if (file !== ':memory:') chmodSync(file, 0o600);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('synchronous = NORMAL');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, engine: 'sqlite', location: file, close: () => db.destroy() };
+}
+
+export async function migrate(db: Db): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: () => Promise.resolve(migrations) },
+    migrationTableName: 'ksp_migration',
+    migrationLockTableName: 'ksp_migration_lock',
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((r) => r.status === 'Error');
+  if (error || failed) {
+    throw new Error(`Database migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+  }
+}

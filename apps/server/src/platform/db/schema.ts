@@ -1,0 +1,129 @@
+/**
+ * Table types. Times are ISO 8601 UTC strings (sortable as text on both engines);
+ * booleans are 0/1 integers; lists and objects are JSON text. Only SQL that runs on
+ * SQLite and PostgreSQL alike is written against these tables.
+ */
+export interface SystemStateTable {
+  id: string;
+  initialized_at: string | null;
+  activated_at: string | null;
+  /** Root key wrapped by the seal key (AES-256-GCM), base64. */
+  root_key_wrapped: string | null;
+  root_kcv: string | null;
+  /** Fingerprint of the seal key, to tell a wrong seal file from a missing one. */
+  seal_fingerprint: string | null;
+}
+
+export interface DomainTable {
+  id: string;
+  name: string;
+  description: string;
+  parent_id: string | null;
+  /** The domain KEK wrapped by the root key (AES-256-GCM, the domain id as AAD), base64. */
+  kek_wrapped: string;
+  created_at: string;
+}
+
+export interface UserTable {
+  id: string;
+  username: string;
+  email: string;
+  phone: string;
+  password_hash: string | null;
+  directory: string | null;
+  must_change_password: number;
+  password_changed_at: string | null;
+  last_login_at: string | null;
+  login_count: number;
+  last_failed_login_at: string | null;
+  failed_login_count: number;
+  locked_until: string | null;
+  ip_whitelist: string;
+  app_secret_hash: string | null;
+  ukey_serial: string | null;
+  ukey_cert: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface RoleTable {
+  id: string;
+  name: string;
+  description: string;
+  type: 'built-in' | 'custom';
+  permissions: string;
+  created_at: string;
+}
+
+export interface UserRoleTable {
+  user_id: string;
+  role_id: string;
+}
+
+export interface UserDomainTable {
+  user_id: string;
+  domain_id: string;
+}
+
+export interface SessionTable {
+  id: string;
+  token_hash: string;
+  user_id: string;
+  domain_id: string;
+  login_at: string;
+  last_seen_at: string;
+  source_ip: string;
+}
+
+export interface ConfigTable {
+  id: string;
+  key: string;
+  value: string;
+  is_public: number;
+  built_in: number;
+  read_only: number;
+  description: string;
+  updated_at: string;
+}
+
+export interface AuditTable {
+  id: string;
+  at: string;
+  user_id: string | null;
+  username: string;
+  domain_id: string | null;
+  domain_name: string;
+  action: string;
+  target: string;
+  result: 'success' | 'failure';
+  source_ip: string;
+  details: string;
+}
+
+export interface PasswordPolicyTable {
+  id: string;
+  min_length: number;
+  max_length: number;
+  min_lowercase: number;
+  min_uppercase: number;
+  min_digits: number;
+  min_special: number;
+  lockout_disabled: number;
+  max_failed_attempts: number;
+  expiry_days: number;
+  min_change_days: number;
+  updated_at: string;
+}
+
+export interface Database {
+  system_state: SystemStateTable;
+  domain: DomainTable;
+  app_user: UserTable;
+  role: RoleTable;
+  user_role: UserRoleTable;
+  user_domain: UserDomainTable;
+  session: SessionTable;
+  config: ConfigTable;
+  audit_log: AuditTable;
+  password_policy: PasswordPolicyTable;
+}

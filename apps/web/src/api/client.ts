@@ -1,0 +1,242 @@
+import axios, { AxiosError, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
+import { Modal, message } from 'antd';
+import {
+  api,
+  Code,
+  PRODUCT_VERSION,
+  TOKEN_HEADER,
+  VERSION_HEADER,
+  type BodyOf,
+  type CallDef,
+  type DataOf,
+  type QueryOf,
+} from '@ksp/contracts';
+import { i18n } from '../i18n/i18n';
+import { acceptLanguage, type Language } from '../i18n/language';
+import { isEmbedded, postToParent } from './parent-window';
+import { clearToken, getSignedIn, getToken, getTokenTime, setToken } from './session';
+
+export const REQUEST_TIMEOUT_MS = 20000;
+
+declare module 'axios' {
+  interface AxiosRequestConfig {
+    /** The caller shows its own message: no error toast from the client. */
+    silent?: boolean;
+    /** The token refresh call itself must not trigger a refresh. */
+    skipRefresh?: boolean;
+  }
+}
+
+/** A rejected call: `code` is the envelope code, or 0 for HTTP and network failures. */
+export class ApiError extends Error {
+  readonly code: number;
+  readonly status: number | undefined;
+
+  constructor(code: number, msg: string, status?: number) {
+    super(msg);
+    this.name = 'ApiError';
+    this.code = code;
+    this.status = status;
+  }
+}
+
+/** How the client talks to the user and the page; the app swaps in context-aware versions. */
+export interface ClientEnvironment {
+  showError(text: string): void;
+  /** The "identity expired" alert; `onConfirm` runs when its button is pressed. */
+  showSessionExpired(title: string, content: string, okText: string, onConfirm: () => void): void;
+  reload(): void;
+  /** Code 5030: the system is not initialized or not activated. */
+  onNotReady(): void;
+  /** Code 4003: the password must be changed before going on. */
+  onPasswordChangeRequired(): void;
+}
+
+const defaultEnvironment: ClientEnvironment = {
+  showError: (text) => void message.error(text),
+  showSessionExpired: (title, content, okText, onConfirm) => {
+    Modal.warning({ title, content, okText, onOk: onConfirm, keyboard: false, closable: false });
+  },
+  reload: () => window.location.reload(),
+  onNotReady: () => undefined,
+  onPasswordChangeRequired: () => undefined,
+};
+
+let environment: ClientEnvironment = defaultEnvironment;
+
+export function configureClient(overrides: Partial<ClientEnvironment>): void {
+  environment = { ...environment, ...overrides };
+}
+
+export function resetClient(): void {
+  environment = defaultEnvironment;
+  expiredAlertOpen = false;
+  refreshing = null;
+}
+
+interface Envelope {
+  code: number;
+  msg: string;
+  data: unknown;
+}
+
+function isEnvelope(value: unknown): value is Envelope {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Record<string, unknown>).code === 'number' &&
+    'data' in value
+  );
+}
+
+function serverMessage(value: unknown): string {
+  if (typeof value === 'object' && value !== null) {
+    const msg = (value as Record<string, unknown>).msg;
+    if (typeof msg === 'string') return msg;
+  }
+  return '';
+}
+
+/** The one HTTP client of the console. */
+export const http = axios.create({ withCredentials: true, timeout: REQUEST_TIMEOUT_MS });
+
+let refreshing: Promise<void> | null = null;
+
+/** Refreshes the token once `refresh_seconds` have passed since the last login or refresh. */
+async function refreshTokenIfDue(): Promise<void> {
+  if (!getToken()) return;
+  const seconds = getSignedIn()?.userinfo.session.refresh_seconds;
+  if (!seconds || Date.now() - getTokenTime() <= seconds * 1000) return;
+  refreshing ??= call(api.token.refresh, {}, { silent: true, skipRefresh: true })
+    .then((token) => setToken(token))
+    .catch(() => undefined)
+    .finally(() => {
+      refreshing = null;
+    });
+  await refreshing;
+}
+
+http.interceptors.request.use(async (config: InternalAxiosRequestConfig) => {
+  if (!config.skipRefresh) await refreshTokenIfDue();
+  const url = config.url ?? '';
+  const token = getToken();
+  if (token && !url.includes('open_api')) config.headers.set(TOKEN_HEADER, token);
+  else config.headers.delete(TOKEN_HEADER);
+  config.headers.set(VERSION_HEADER, PRODUCT_VERSION);
+  config.headers.set('Accept-Language', acceptLanguage(i18n.language as Language));
+  if (isEmbedded()) postToParent({ type: 'request', url });
+  return config;
+});
+
+let expiredAlertOpen = false;
+
+function sessionExpired(): void {
+  if (isEmbedded()) {
+    postToParent({ type: 'tokenExpired' });
+    return;
+  }
+  if (expiredAlertOpen) return;
+  expiredAlertOpen = true;
+  environment.showSessionExpired(
+    i18n.t('common:session.expiredTitle'),
+    i18n.t('common:session.expired'),
+    i18n.t('common:session.loginAgain'),
+    () => {
+      expiredAlertOpen = false;
+      clearToken();
+      environment.reload();
+    },
+  );
+}
+
+function onResponse(response: AxiosResponse): AxiosResponse | Promise<never> {
+  const body: unknown = response.data;
+  if (!isEnvelope(body)) {
+    if (!response.config.silent) environment.showError(i18n.t('common:feedback.error'));
+    return Promise.reject(new ApiError(-1, 'Not an envelope', response.status));
+  }
+  if (body.code === Code.OK) return response;
+  const error = new ApiError(body.code, body.msg, response.status);
+  switch (body.code) {
+    case Code.SESSION_EXPIRED:
+      sessionExpired();
+      break;
+    case Code.UKEY_REQUIRED:
+      // Passed to the caller, which runs the Ukey login: no message here.
+      break;
+    default:
+      if (!response.config.silent) environment.showError(body.msg || i18n.t('common:feedback.error'));
+      if (body.code === Code.NOT_INITIALIZED) environment.onNotReady();
+      if (body.code === Code.PASSWORD_CHANGE_REQUIRED) environment.onPasswordChangeRequired();
+  }
+  return Promise.reject(error);
+}
+
+function onFailure(failure: unknown): Promise<never> {
+  if (failure instanceof ApiError) return Promise.reject(failure);
+  const response = failure instanceof AxiosError ? failure.response : undefined;
+  if (response?.status === 401) {
+    clearToken();
+    environment.reload();
+    return Promise.reject(new ApiError(0, serverMessage(response.data), 401));
+  }
+  const config = failure instanceof AxiosError ? failure.config : undefined;
+  const text = serverMessage(response?.data) || i18n.t('common:feedback.networkError');
+  if (!config?.silent) environment.showError(text);
+  return Promise.reject(new ApiError(0, text, response?.status));
+}
+
+http.interceptors.response.use(onResponse, onFailure);
+
+export interface CallOptions {
+  silent?: boolean;
+  skipRefresh?: boolean;
+  signal?: AbortSignal;
+}
+
+export type CallInput<C> = { query?: QueryOf<C>; body?: BodyOf<C> };
+
+function toData<C extends CallDef>(def: C, raw: unknown): DataOf<C> {
+  const parsed = def.data.safeParse(raw);
+  if (parsed.success) return parsed.data as DataOf<C>;
+  // The server validates its answers with the same schema; a mismatch is a bug to see, not to hide.
+  console.error(`Answer of ${def.method} ${def.path} does not match the contract`, parsed.error.issues);
+  return raw as DataOf<C>;
+}
+
+/** Calls a contract call: method, path, query and body all come from its definition. */
+export async function call<C extends CallDef>(
+  def: C,
+  input: CallInput<C> = {},
+  options: CallOptions = {},
+): Promise<DataOf<C>> {
+  const response = await http.request<Envelope>({
+    method: def.method,
+    url: def.path,
+    params: input.query,
+    data: input.body,
+    silent: options.silent,
+    skipRefresh: options.skipRefresh,
+    signal: options.signal,
+  });
+  return toData(def, response.data.data);
+}
+
+/** Multipart upload for calls marked `multipart` (the file goes in form field `file`). */
+export async function upload<C extends CallDef>(
+  def: C,
+  file: Blob,
+  options: CallOptions & { field?: string; filename?: string } = {},
+): Promise<DataOf<C>> {
+  const form = new FormData();
+  if (options.filename) form.append(options.field ?? 'file', file, options.filename);
+  else form.append(options.field ?? 'file', file);
+  const response = await http.request<Envelope>({
+    method: def.method,
+    url: def.path,
+    data: form,
+    silent: options.silent,
+    signal: options.signal,
+  });
+  return toData(def, response.data.data);
+}

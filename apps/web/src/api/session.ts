@@ -1,0 +1,125 @@
+import { useMemo, useSyncExternalStore } from 'react';
+import type { DataOf, api } from '@ksp/contracts';
+
+/** What a login, Ukey verification or domain switch answers: stored whole (spec §3). */
+export type SignedIn = DataOf<typeof api.user.login>;
+export type UserInfo = SignedIn['userinfo'];
+
+/** localStorage keys: one each for the token, the user info, the user name and tokenTime. */
+export const sessionKeys = {
+  token: 'token',
+  userInfo: 'userInfo',
+  name: 'name',
+  tokenTime: 'tokenTime',
+} as const;
+
+const listeners = new Set<() => void>();
+
+function notify(): void {
+  for (const listener of listeners) listener();
+}
+
+function onStorage(event: StorageEvent): void {
+  if (event.key === null || Object.values<string>(sessionKeys).includes(event.key)) notify();
+}
+
+export function subscribeSession(listener: () => void): () => void {
+  if (listeners.size === 0) window.addEventListener('storage', onStorage);
+  listeners.add(listener);
+  return () => {
+    listeners.delete(listener);
+    if (listeners.size === 0) window.removeEventListener('storage', onStorage);
+  };
+}
+
+export function getToken(): string | null {
+  return localStorage.getItem(sessionKeys.token);
+}
+
+/** Milliseconds of the last login or refresh; 0 when unknown. */
+export function getTokenTime(): number {
+  const value = Number(localStorage.getItem(sessionKeys.tokenTime));
+  return Number.isFinite(value) ? value : 0;
+}
+
+function isSignedIn(value: unknown): value is SignedIn {
+  if (typeof value !== 'object' || value === null) return false;
+  const record = value as Record<string, unknown>;
+  const info = record.userinfo;
+  return (
+    typeof info === 'object' &&
+    info !== null &&
+    typeof (info as Record<string, unknown>).name === 'string' &&
+    Array.isArray(record.menu)
+  );
+}
+
+export function parseSignedIn(raw: string | null): SignedIn | null {
+  if (!raw) return null;
+  try {
+    const value: unknown = JSON.parse(raw);
+    return isSignedIn(value) ? value : null;
+  } catch {
+    return null;
+  }
+}
+
+export function getSignedIn(): SignedIn | null {
+  return parseSignedIn(localStorage.getItem(sessionKeys.userInfo));
+}
+
+/** A new token (login, refresh, password change, parent page): tokenTime restarts. */
+export function setToken(token: string, now = Date.now()): void {
+  localStorage.setItem(sessionKeys.token, token);
+  localStorage.setItem(sessionKeys.tokenTime, String(now));
+  const stored = getSignedIn();
+  if (stored && stored.token !== token) {
+    localStorage.setItem(sessionKeys.userInfo, JSON.stringify({ ...stored, token }));
+  }
+  notify();
+}
+
+/** Stores the whole login answer (token, userinfo, menu). */
+export function saveSignedIn(data: SignedIn, now = Date.now()): void {
+  localStorage.setItem(sessionKeys.token, data.token);
+  localStorage.setItem(sessionKeys.tokenTime, String(now));
+  localStorage.setItem(sessionKeys.userInfo, JSON.stringify(data));
+  localStorage.setItem(sessionKeys.name, data.userinfo.name);
+  notify();
+}
+
+/** Fresh user info and menu for the current token (user/info answers without a token). */
+export function saveUserInfo(data: Omit<SignedIn, 'token'>): void {
+  const token = getToken() ?? '';
+  localStorage.setItem(sessionKeys.userInfo, JSON.stringify({ ...data, token }));
+  localStorage.setItem(sessionKeys.name, data.userinfo.name);
+  notify();
+}
+
+export function clearToken(): void {
+  localStorage.removeItem(sessionKeys.token);
+  localStorage.removeItem(sessionKeys.tokenTime);
+  notify();
+}
+
+/** Logout: token, name and user info go (open tabs are dropped by the layout). */
+export function clearSession(): void {
+  for (const key of Object.values(sessionKeys)) localStorage.removeItem(key);
+  notify();
+}
+
+/** A failed menu build leaves nothing behind (spec §4). */
+export function clearAllStorage(): void {
+  localStorage.clear();
+  notify();
+}
+
+export function useToken(): string | null {
+  return useSyncExternalStore(subscribeSession, getToken);
+}
+
+/** The stored login data, re-read whenever the session changes. */
+export function useSignedIn(): SignedIn | null {
+  const raw = useSyncExternalStore(subscribeSession, () => localStorage.getItem(sessionKeys.userInfo));
+  return useMemo(() => parseSignedIn(raw), [raw]);
+}
