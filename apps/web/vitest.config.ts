@@ -1,4 +1,5 @@
-import { defineConfig, defaultClientConditions } from 'vite';
+import { defaultClientConditions } from 'vite';
+import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
 export default defineConfig({

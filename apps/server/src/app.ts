@@ -39,8 +39,19 @@ export interface AppOptions {
 
 const defaultWebDir = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
+export interface KspServer {
+  app: FastifyInstance;
+  /** The services, for main.ts, the CLI and test fixtures ("fixtures created through services"). */
+  services: {
+    system: ReturnType<typeof createSystemService>;
+    users: ReturnType<typeof createUserService>;
+    sessions: ReturnType<typeof createSessionService>;
+    keyring: Keyring;
+  };
+}
+
 /** Builds the whole server without listening: what main.ts runs and what tests inject into. */
-export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+export async function buildApp(options: AppOptions): Promise<KspServer> {
   const { config, database } = options;
   const clock = options.clock ?? (() => new Date());
   const https = config.tls ? { cert: readFileSync(config.tls.cert), key: readFileSync(config.tls.key) } : null;
@@ -140,5 +151,5 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onClose', async () => {
     keyring.close();
   });
-  return app;
+  return { app, services: { system, users, sessions, keyring } };
 }

@@ -5,7 +5,7 @@ import { openDatabase } from './platform/db/database.js';
 async function main(): Promise<void> {
   const config = loadConfig();
   const database = openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
-  const app = await buildApp({ config, database });
+  const { app } = await buildApp({ config, database });
   const address = await app.listen({ host: config.host, port: config.port });
   app.log.info({ database: database.location, engine: database.engine }, 'database');
   console.warn(`KSP is listening on ${address.replace('0.0.0.0', '127.0.0.1')} (database: ${database.engine} ${database.location})`);

@@ -11,8 +11,8 @@ import {
   type DataOf,
   type QueryOf,
 } from '@ksp/contracts';
-import { i18n } from '../i18n/i18n';
-import { acceptLanguage, type Language } from '../i18n/language';
+import { currentLanguage, i18n } from '../i18n/i18n';
+import { acceptLanguage } from '../i18n/language';
 import { isEmbedded, postToParent } from './parent-window';
 import { clearToken, getSignedIn, getToken, getTokenTime, setToken } from './session';
 
@@ -123,7 +123,7 @@ http.interceptors.request.use(async (config: InternalAxiosRequestConfig) => {
   if (token && !url.includes('open_api')) config.headers.set(TOKEN_HEADER, token);
   else config.headers.delete(TOKEN_HEADER);
   config.headers.set(VERSION_HEADER, PRODUCT_VERSION);
-  config.headers.set('Accept-Language', acceptLanguage(i18n.language as Language));
+  config.headers.set('Accept-Language', acceptLanguage(currentLanguage()));
   if (isEmbedded()) postToParent({ type: 'request', url });
   return config;
 });

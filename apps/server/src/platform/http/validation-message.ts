@@ -11,8 +11,8 @@ export interface ValidationIssue {
 type Text = Record<Language, (p: Record<string, unknown>) => string>;
 
 const sizeUnit = (origin: unknown, lang: Language) => {
-  if (origin === 'string') return lang === 'zh' ? '个字符' : 'characters';
-  if (origin === 'array' || origin === 'set') return lang === 'zh' ? '项' : 'items';
+  if (origin === 'string') return lang === 'zh' ? '个字符' : 'character(s)';
+  if (origin === 'array' || origin === 'set') return lang === 'zh' ? '项' : 'item(s)';
   return '';
 };
 

@@ -1,0 +1,165 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { api, Code } from '@ksp/contracts';
+import {
+  ADMIN,
+  call,
+  encodeUsername,
+  engines,
+  hashForLogin,
+  initialize,
+  login,
+  startServer,
+  type TestServer,
+} from '../../test/harness.js';
+
+describe.each(await engines())('sign-in and sessions on %s', (engine) => {
+  let server: TestServer;
+  let token: string;
+  beforeEach(async () => {
+    server = await startServer(engine, { KSP_SESSION_IDLE_SECONDS: '600', KSP_SESSION_MAX_SECONDS: '3600' });
+    ({ token } = await initialize(server));
+  });
+  afterEach(async () => server.close());
+
+  it('signs in with the encoded username and client-hashed password, returning user info and menu', async () => {
+    const res = await call(server, api.user.login, {
+      body: { username: encodeUsername(`  ${ADMIN.username} `), password: await hashForLogin(ADMIN.password) },
+    });
+    expect(res.code).toBe(0);
+    expect(res.data.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(res.data.userinfo).toMatchObject({ name: 'admin', domain: 'root', domains: ['root'], has_domains: false });
+    expect(res.data.userinfo.session).toEqual({ idle_seconds: 600, max_seconds: 3600, refresh_seconds: 300 });
+    expect(res.data.menu.map((m) => m.path)).toEqual(['/console/dashboard', '/console/setting']);
+    expect(res.data.menu[1]).toMatchObject({ component: '#', redirect: '/console/setting/config' });
+    expect(res.headers.version).toBe('v1.9.0');
+  });
+
+  it('never says which part was wrong, and counts failures honestly', async () => {
+    const wrongPw = await call(server, api.user.login, {
+      body: { username: encodeUsername('admin'), password: await hashForLogin('nope') },
+    });
+    const noUser = await call(server, api.user.login, {
+      body: { username: encodeUsername('ghost'), password: await hashForLogin('nope') },
+    });
+    const typedPw = await call(server, api.user.login, { body: { username: encodeUsername('admin'), password: ADMIN.password } });
+    const zh = await call(server, api.user.login, {
+      body: { username: 'not base64!', password: 'x' },
+      headers: { cookie: 'language=zh' },
+    });
+    for (const r of [wrongPw, noUser, typedPw]) expect(r).toMatchObject({ code: Code.BAD_CREDENTIALS, msg: 'Incorrect username or password' });
+    expect(zh).toMatchObject({ code: Code.BAD_CREDENTIALS, msg: '用户名或密码错误' });
+    const user = await server.database.db.selectFrom('app_user').selectAll().where('username', '=', 'admin').executeTakeFirstOrThrow();
+    expect(user.failed_login_count).toBe(2);
+    expect(user.login_count).toBe(1);
+    expect(user.last_failed_login_at).not.toBeNull();
+    const audit = await server.database.db.selectFrom('audit_log').selectAll().where('action', '=', 'user.login').where('result', '=', 'failure').execute();
+    expect(audit.length).toBe(4);
+  });
+
+  it('locks the account after the allowed failed attempts (4002), even for the right password', async () => {
+    for (let i = 0; i < 5; i++) {
+      await call(server, api.user.login, { body: { username: encodeUsername('admin'), password: await hashForLogin('bad') } });
+    }
+    const locked = await call(server, api.user.login, {
+      body: { username: encodeUsername('admin'), password: await hashForLogin(ADMIN.password) },
+    });
+    expect(locked.code).toBe(Code.ACCOUNT_LOCKED);
+    server.clock.advance(31 * 60);
+    expect(await login(server, ADMIN.username, ADMIN.password)).toBeTruthy();
+  });
+
+  it("answers 4503 with no token when config MFA is '1' and the password is right", async () => {
+    const list = await call(server, api.config.list, { token, query: { page: 1, page_size: 20 } });
+    const mfa = list.data.data.find((e) => e.key === 'MFA')!;
+    expect((await call(server, api.config.edit, { token, body: { id: mfa.id, value: '1' } })).code).toBe(0);
+    const res = await call(server, api.user.login, {
+      body: { username: encodeUsername('admin'), password: await hashForLogin(ADMIN.password) },
+    });
+    expect(res).toMatchObject({ code: Code.UKEY_REQUIRED, data: null });
+    const wrong = await call(server, api.user.login, {
+      body: { username: encodeUsername('admin'), password: await hashForLogin('bad') },
+    });
+    expect(wrong.code).toBe(Code.BAD_CREDENTIALS);
+  });
+
+  it('answers HTTP 401 for a missing or unknown token and 4604 once the session expired', async () => {
+    const missing = await call(server, api.user.info);
+    expect(missing.status).toBe(401);
+    const unknown = await call(server, api.user.info, { token: 'x'.repeat(43) });
+    expect(unknown.status).toBe(401);
+
+    server.clock.advance(500);
+    expect((await call(server, api.user.info, { token })).code).toBe(0); // activity resets the idle timer
+    server.clock.advance(500);
+    expect((await call(server, api.user.info, { token })).code).toBe(0);
+    server.clock.advance(601);
+    const idle = await call(server, api.user.info, { token });
+    expect(idle).toMatchObject({ status: 200, code: Code.SESSION_EXPIRED });
+    expect(idle.msg).toBe('Your identity information has expired. Please log in again!');
+  });
+
+  it('ends a session at the absolute limit, even through refreshes', async () => {
+    let current = token;
+    for (let i = 0; i < 7; i++) {
+      server.clock.advance(500);
+      const refreshed = await call(server, api.token.refresh, { token: current, body: {} });
+      expect(refreshed.code).toBe(0);
+      expect((await call(server, api.user.info, { token: current })).status).toBe(401);
+      current = refreshed.data;
+    }
+    server.clock.advance(200);
+    expect((await call(server, api.user.info, { token: current })).code).toBe(Code.SESSION_EXPIRED);
+  });
+
+  it('revokes the token at logout', async () => {
+    expect((await call(server, api.user.logout, { token, body: {} })).code).toBe(0);
+    expect((await call(server, api.user.info, { token })).status).toBe(401);
+    const audit = await server.database.db.selectFrom('audit_log').select('action').where('action', '=', 'user.logout').execute();
+    expect(audit).toHaveLength(1);
+  });
+
+  it('switches to a domain the user belongs to with a new token, and refuses others', async () => {
+    const created = await call(server, api.domain.create, { token, body: { name: 'finance', description: 'Finance team' } });
+    expect(created.code).toBe(0);
+    const notMember = await call(server, api.user.switchDomain, { token, body: { domain_name: 'nowhere' } });
+    expect(notMember.code).toBe(Code.FORBIDDEN);
+    const info = await call(server, api.user.info, { token });
+    expect(info.data.userinfo).toMatchObject({ domains: ['root', 'finance'], has_domains: true });
+    const switched = await call(server, api.user.switchDomain, { token, body: { domain_name: 'finance' } });
+    expect(switched.code).toBe(0);
+    expect(switched.data.userinfo.domain).toBe('finance');
+    expect(switched.data.token).not.toBe(token);
+    expect((await call(server, api.user.info, { token })).status).toBe(401);
+    const summary = await call(server, api.dashboard.summary, { token: switched.data.token });
+    expect(summary.data.domain).toBe('finance');
+    const dup = await call(server, api.domain.create, { token: switched.data.token, body: { name: 'finance' } });
+    expect(dup.code).toBe(Code.CONFLICT);
+  });
+
+  it('changes my password under the policy and ends my other sessions', async () => {
+    const other = await login(server, ADMIN.username, ADMIN.password);
+    const wrongOld = await call(server, api.user.updateMyPassword, { token, body: { old_password: 'nope', new_password: 'New-Pass-22' } });
+    expect(wrongOld).toMatchObject({ code: Code.INVALID, msg: 'The current password is incorrect' });
+    const weak = await call(server, api.user.updateMyPassword, {
+      token,
+      body: { old_password: ADMIN.password, new_password: 'weakpass' },
+      lang: 'zh',
+    });
+    expect(weak.code).toBe(Code.INVALID);
+    expect(weak.msg).toBe('密码不符合规则！（至少 1 个大写字母；至少 1 个数字）');
+    const ok = await call(server, api.user.updateMyPassword, { token, body: { old_password: ADMIN.password, new_password: 'New-Pass-22' } });
+    expect(ok.code).toBe(0);
+    expect((await call(server, api.user.info, { token: other })).status).toBe(401);
+    expect((await call(server, api.user.info, { token: ok.data.token })).code).toBe(0);
+    await expect(login(server, ADMIN.username, ADMIN.password)).rejects.toThrow(/4001/);
+    expect(await login(server, ADMIN.username, 'New-Pass-22')).toBeTruthy();
+  });
+
+  it('updates my e-mail and rejects a malformed one naming the field', async () => {
+    const bad = await call(server, api.user.updateEmail, { token, body: { email: 'not-an-email' } });
+    expect(bad).toMatchObject({ code: Code.INVALID, msg: 'email: must be a valid email' });
+    const ok = await call(server, api.user.updateEmail, { token, body: { email: 'ops@example.test' } });
+    expect(ok.code).toBe(0);
+    expect((await call(server, api.user.info, { token })).data.userinfo.email).toBe('ops@example.test');
+  });
+});

@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { clientHash, hashPassword, verifyPassword } from './password.js';
+import { checkPassword, defaultPasswordPolicy } from './password-policy.js';
+
+describe('password hashing', () => {
+  it('derives the client hash of API.md', () => {
+    // base64(sha256("admin"))
+    expect(clientHash('admin')).toBe('jGl25bVBBBW96Qi9Te4V37Fnqchz/Eu4qB9vKrRIqRg=');
+  });
+
+  it('stores a salted scrypt hash that verifies only the same password', async () => {
+    const stored = await hashPassword(clientHash('Pass-word-1'));
+    expect(stored).toMatch(/^scrypt\$32768\$8\$1\$/);
+    expect(stored).not.toContain(clientHash('Pass-word-1'));
+    expect(await verifyPassword(clientHash('Pass-word-1'), stored)).toBe(true);
+    expect(await verifyPassword(clientHash('Pass-word-2'), stored)).toBe(false);
+    expect(await verifyPassword(clientHash('Pass-word-1'), null)).toBe(false);
+    expect(await hashPassword(clientHash('Pass-word-1'))).not.toBe(stored);
+  });
+});
+
+describe('password policy', () => {
+  const rules = { ...defaultPasswordPolicy, min_special: 1 };
+  it('lists every rule a password breaks', () => {
+    expect(checkPassword('Abcdef1!', rules)).toEqual([]);
+    expect(checkPassword('abc', rules).map((b) => b.rule)).toEqual([
+      'min_length',
+      'min_uppercase',
+      'min_digits',
+      'min_special',
+    ]);
+    expect(checkPassword('A'.repeat(65) + 'a1!', rules).map((b) => b.rule)).toEqual(['max_length']);
+  });
+  it('counts letters beyond ASCII', () => {
+    expect(checkPassword('Ébcdéf1!', rules)).toEqual([]);
+    expect(checkPassword('密码密码密码Aa1!', rules)).toEqual([]);
+  });
+});

@@ -1,0 +1,112 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { api, Code, builtInRoles, type CallDef } from '@ksp/contracts';
+import { roleIdByName } from '../../modules/role/role.store.js';
+import { call, initialize, login, startServer, type TestServer } from '../../test/harness.js';
+
+const allCalls = Object.values(api).flatMap((area) => Object.values(area)) as CallDef[];
+
+describe('HTTP surface', () => {
+  let server: TestServer;
+  afterEach(async () => server?.close());
+
+  it('registers exactly the contract calls, each declaring its access', async () => {
+    server = await startServer('sqlite');
+    const seen: { method: string; url: string; access?: string }[] = [];
+    // printRoutes is text; the onRoute list is rebuilt from Fastify's router instead.
+    for (const def of allCalls) {
+      const found = server.app.hasRoute({ method: def.method, url: def.path });
+      seen.push({ method: def.method, url: def.path, ...(found ? { access: def.access } : {}) });
+    }
+    expect(seen.filter((r) => !r.access)).toEqual([]);
+    const tree = server.app.printRoutes({ commonPrefix: false });
+    const registered = tree.split('\n').filter((l) => l.includes('/v1/ksp/')).length;
+    expect(registered).toBeGreaterThanOrEqual(new Set(allCalls.map((c) => c.path)).size);
+  });
+
+  it('refuses at start-up to register an API route without an access rule', async () => {
+    server = await startServer('sqlite');
+    expect(() => server.app.get('/v1/ksp/undeclared', async () => 'x')).toThrow(/declares no access/);
+  });
+
+  it('checks the permission of every call against the roles of the caller', async () => {
+    server = await startServer('sqlite');
+    const { token: adminToken } = await initialize(server);
+    const rootDomain = await server.database.db.selectFrom('domain').select('id').executeTakeFirstOrThrow();
+    for (const role of ['Auditor', 'Operator'] as const) {
+      await server.database.db.transaction().execute(async (trx) => {
+        await server.services.users.createLocalUser(trx, {
+          username: role.toLowerCase(),
+          password: 'Role-Pass-1',
+          email: `${role}@example.test`,
+          domainIds: [rootDomain.id],
+          roleIds: [(await roleIdByName(trx, role))!],
+        });
+      });
+    }
+    const auditor = await login(server, 'auditor', 'Role-Pass-1');
+    const operator = await login(server, 'operator', 'Role-Pass-1');
+    expect((await call(server, api.config.list, { token: auditor, query: { page: 1, page_size: 20 } })).code).toBe(0);
+    const denied = await call(server, api.config.add, { token: auditor, body: { key: 'x', value: 'y' } });
+    expect(denied).toMatchObject({ code: Code.FORBIDDEN, msg: 'Permission denied: config:write is required' });
+    expect((await call(server, api.domain.create, { token: operator, body: { name: 'ops' } })).code).toBe(Code.FORBIDDEN);
+    expect((await call(server, api.domain.create, { token: adminToken, body: { name: 'ops' } })).code).toBe(0);
+
+    for (const [token, role] of [
+      [auditor, 'Auditor'],
+      [operator, 'Operator'],
+    ] as const) {
+      const info = await call(server, api.user.info, { token });
+      expect(info.data.userinfo.permissions).toEqual([...builtInRoles[role].permissions].sort());
+      expect(info.data.menu.map((m) => m.path)).toEqual(['/console/dashboard', '/console/setting']);
+    }
+    expect(builtInRoles.Operator.permissions).not.toContain('log:read');
+    expect(builtInRoles.Auditor.permissions).toContain('log:read');
+    expect(builtInRoles.Auditor.permissions.every((p) => p.endsWith(':read'))).toBe(true);
+  });
+
+  it('answers malformed input, unknown paths and oversized bodies with a clear envelope', async () => {
+    server = await startServer('sqlite');
+    const bad = await server.app.inject({ method: 'POST', url: api.system.activate.path, headers: { 'content-type': 'application/json' }, payload: '{"username":' });
+    expect(bad.json()).toMatchObject({ code: Code.INVALID, msg: 'Request body is not valid JSON' });
+    const unknown = await server.app.inject({ method: 'GET', url: '/v1/ksp/nothing/here' });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toMatchObject({ code: Code.NOT_FOUND, msg: 'No such API call: GET /v1/ksp/nothing/here' });
+    const huge = await server.app.inject({
+      method: 'POST',
+      url: api.system.activate.path,
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ username: 'a'.repeat(2 * 1024 * 1024), password: 'b' }),
+    });
+    expect(huge.statusCode).toBe(413);
+    expect(huge.body).not.toMatch(/at .*\.js:\d+/);
+  });
+
+  it('sends security headers and the version header on every answer', async () => {
+    server = await startServer('sqlite');
+    const res = await server.app.inject({ method: 'GET', url: api.system.status.path });
+    expect(res.headers.version).toBe('v1.9.0');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(String(res.headers['content-security-policy'])).toContain("frame-ancestors 'self'");
+    expect(String(res.headers['content-security-policy'])).toContain("default-src 'self'");
+    expect(res.headers['x-frame-options']).toBeUndefined();
+  });
+
+  it('serves the SPA with a history fallback, but never for API paths', async () => {
+    const web = mkdtempSync(join(tmpdir(), 'ksp-web-'));
+    writeFileSync(join(web, 'index.html'), '<!doctype html><title>KSP console</title>');
+    writeFileSync(join(web, 'app.js'), 'console.log(1)');
+    server = await startServer('sqlite', { KSP_WEB_DIR: web, KSP_FRAME_ANCESTORS: "'self' http://127.0.0.1:9000" });
+    const deep = await server.app.inject({ method: 'GET', url: '/console/dashboard' });
+    expect(deep.statusCode).toBe(200);
+    expect(deep.body).toContain('KSP console');
+    expect(String(deep.headers['content-security-policy'])).toContain("frame-ancestors 'self' http://127.0.0.1:9000");
+    expect((await server.app.inject({ method: 'GET', url: '/app.js' })).body).toBe('console.log(1)');
+    const api404 = await server.app.inject({ method: 'GET', url: '/v1/ksp/missing' });
+    expect(api404.headers['content-type']).toMatch(/json/);
+    const docs = await server.app.inject({ method: 'GET', url: '/docs/json' });
+    expect(docs.json().paths['/v1/ksp/user/login']).toBeDefined();
+  });
+});

@@ -1,0 +1,179 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import type { z } from 'zod';
+import { api, type CallDef } from '@ksp/contracts';
+import { buildApp, type KspServer } from '../app.js';
+import { loadConfig } from '../platform/config.js';
+import { openDatabase, type DatabaseHandle } from '../platform/db/database.js';
+
+export type EngineName = 'sqlite' | 'postgres';
+
+const PG_ADMIN_URL = process.env.KSP_TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+let pgReachable: boolean | null = null;
+
+async function postgresReachable(): Promise<boolean> {
+  if (pgReachable !== null) return pgReachable;
+  const client = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.query('select 1');
+    pgReachable = true;
+  } catch {
+    pgReachable = false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+  return pgReachable;
+}
+
+/**
+ * The engines to run a suite on. PostgreSQL is always required in CI; elsewhere a
+ * missing server is announced loudly and the suite runs on SQLite only.
+ */
+export async function engines(): Promise<EngineName[]> {
+  if (await postgresReachable()) return ['sqlite', 'postgres'];
+  if (process.env.CI === 'true') throw new Error(`PostgreSQL is required in CI and is not reachable at ${PG_ADMIN_URL}`);
+  console.warn(`\n!!! PostgreSQL not reachable at ${PG_ADMIN_URL}: PostgreSQL variants NOT run (set KSP_TEST_PG_URL) !!!\n`);
+  return ['sqlite'];
+}
+
+export interface TestServer extends KspServer {
+  dataDir: string;
+  database: DatabaseHandle;
+  engine: EngineName;
+  clock: { now: Date; advance(seconds: number): void };
+  /** Rebuilds the app on the same data (a restart). */
+  restart(): Promise<TestServer>;
+  close(): Promise<void>;
+}
+
+interface Resources {
+  dataDir: string;
+  dbUrl: string | null;
+  dropDb?: () => Promise<void>;
+}
+
+async function makeResources(engine: EngineName): Promise<Resources> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ksp-test-'));
+  if (engine === 'sqlite') return { dataDir, dbUrl: null };
+  const name = `ksp_test_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    dataDir,
+    dbUrl: url.toString(),
+    dropDb: async () => {
+      const c = new pg.Client({ connectionString: PG_ADMIN_URL });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export async function startServer(
+  engine: EngineName,
+  env: Record<string, string> = {},
+  resources?: Resources,
+  clockState?: TestServer['clock'],
+): Promise<TestServer> {
+  const res = resources ?? (await makeResources(engine));
+  const clock = clockState ?? {
+    now: new Date(),
+    advance(seconds: number) {
+      this.now = new Date(this.now.getTime() + seconds * 1000);
+    },
+  };
+  const config = loadConfig({ KSP_DATA_DIR: res.dataDir, KSP_LOG_LEVEL: 'silent', ...(res.dbUrl ? { KSP_DATABASE_URL: res.dbUrl } : {}), ...env });
+  const database = openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  const server = await buildApp({ config, database, clock: () => clock.now, logger: false });
+  const closeApp = async () => {
+    await server.app.close();
+    await database.close();
+  };
+  return {
+    ...server,
+    dataDir: res.dataDir,
+    database,
+    engine,
+    clock,
+    restart: async () => {
+      await closeApp();
+      return startServer(engine, env, res, clock);
+    },
+    close: async () => {
+      await closeApp();
+      await res.dropDb?.();
+      rmSync(res.dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Answer<T> {
+  status: number;
+  code: number;
+  msg: string;
+  data: T;
+  headers: Record<string, unknown>;
+}
+
+/** Calls a contract call through HTTP (Fastify inject). */
+export async function call<C extends CallDef>(
+  server: KspServer,
+  def: C,
+  opts: { body?: unknown; query?: Record<string, string | number>; token?: string | null; lang?: string; headers?: Record<string, string> } = {},
+): Promise<Answer<z.output<C['data']>>> {
+  const qs = opts.query ? `?${new URLSearchParams(Object.entries(opts.query).map(([k, v]) => [k, String(v)] as [string, string])).toString()}` : '';
+  const res = await server.app.inject({
+    method: def.method,
+    url: def.path + qs,
+    headers: {
+      ...(opts.token ? { token: opts.token } : {}),
+      ...(opts.lang ? { 'accept-language': opts.lang } : {}),
+      ...(opts.body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...opts.headers,
+    },
+    ...(opts.body !== undefined ? { payload: JSON.stringify(opts.body) } : {}),
+  });
+  const json = res.json<{ code: number; msg: string; data: z.output<C['data']> }>();
+  return { status: res.statusCode, code: json.code, msg: json.msg, data: json.data, headers: res.headers };
+}
+
+export const encodeUsername = (name: string) => Buffer.from(name, 'utf8').toString('base64');
+export const hashForLogin = async (password: string) => {
+  const { createHash } = await import('node:crypto');
+  return createHash('sha256').update(password, 'utf8').digest('base64');
+};
+
+export const ADMIN = { username: 'admin', password: 'Admin-Pass-1', email: 'admin@example.test' };
+
+/** Initializes (3 components), activates and signs in the first administrator. */
+export async function initialize(server: KspServer): Promise<{ token: string; components: { component: string; kcv: string }[] }> {
+  const components = [];
+  for (let i = 0; i < 3; i++) {
+    const c = await call(server, api.system.initComponent, { body: {} });
+    if (c.code !== 0) throw new Error(`component: ${c.msg}`);
+    components.push(c.data);
+  }
+  const fin = await call(server, api.system.initFinish, { body: {} });
+  if (fin.code !== 0) throw new Error(`finish: ${fin.msg}`);
+  const act = await call(server, api.system.activate, { body: ADMIN });
+  if (act.code !== 0) throw new Error(`activate: ${act.msg}`);
+  const token = await login(server, ADMIN.username, ADMIN.password);
+  return { token, components };
+}
+
+export async function login(server: KspServer, username: string, password: string): Promise<string> {
+  const res = await call(server, api.user.login, {
+    body: { username: encodeUsername(username), password: await hashForLogin(password) },
+  });
+  if (res.code !== 0) throw new Error(`login ${username}: ${res.code} ${res.msg}`);
+  return res.data.token;
+}

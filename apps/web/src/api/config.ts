@@ -1,0 +1,46 @@
+import { api, type BodyOf, type QueryOf } from '@ksp/contracts';
+import { call, upload } from './client';
+
+export const configKeys = {
+  all: ['config'] as const,
+  list: (query: QueryOf<typeof api.config.list>) => ['config', 'list', query] as const,
+  site: (canRead: boolean) => ['config', 'site', canRead] as const,
+};
+
+export function listConfig(query: QueryOf<typeof api.config.list>) {
+  return call(api.config.list, { query });
+}
+
+export function addConfig(body: BodyOf<typeof api.config.add>) {
+  return call(api.config.add, { body });
+}
+
+export function editConfig(body: BodyOf<typeof api.config.edit>) {
+  return call(api.config.edit, { body });
+}
+
+export function deleteConfig(ids: string[]) {
+  return call(api.config.delete, { body: { ids } });
+}
+
+export function uploadLogo(file: File) {
+  return upload(api.config.upload, file, { filename: file.name });
+}
+
+export function fetchPublicConfig() {
+  return call(api.config.outlist);
+}
+
+/** The entries the shell shows (version, logo, title, MFA), as a key → value map. */
+export type SiteConfig = Partial<Record<string, string>>;
+
+/**
+ * With `config:read` the shell reads the first page of the full list (page 1, 20 entries,
+ * spec §7); anyone else reads the public list.
+ */
+export async function fetchSiteConfig(canReadConfig: boolean): Promise<SiteConfig> {
+  const entries = canReadConfig
+    ? (await call(api.config.list, { query: { page: 1, page_size: 20 } })).data
+    : await fetchPublicConfig();
+  return Object.fromEntries(entries.map((entry) => [entry.key, entry.value]));
+}

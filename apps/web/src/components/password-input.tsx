@@ -1,0 +1,43 @@
+import { useState, type KeyboardEvent } from 'react';
+import { Input, Typography } from 'antd';
+import type { PasswordProps } from 'antd/es/input';
+import { useT } from '../i18n/i18n';
+
+/** Tracks Caps Lock from the key events of one input. */
+export function useCapsLock() {
+  const [on, setOn] = useState(false);
+  const onKey = (event: KeyboardEvent) => {
+    if (typeof event.getModifierState === 'function') setOn(event.getModifierState('CapsLock'));
+  };
+  return { capsLock: on, onKeyDown: onKey, onKeyUp: onKey, onBlur: () => setOn(false) };
+}
+
+/** A password input that says "Caps Lock is on" under itself while it is. */
+export function PasswordInput(props: PasswordProps) {
+  const t = useT();
+  const { capsLock, onKeyDown, onKeyUp, onBlur } = useCapsLock();
+  return (
+    <>
+      <Input.Password
+        {...props}
+        onKeyDown={(event) => {
+          onKeyDown(event);
+          props.onKeyDown?.(event);
+        }}
+        onKeyUp={(event) => {
+          onKeyUp(event);
+          props.onKeyUp?.(event);
+        }}
+        onBlur={(event) => {
+          onBlur();
+          props.onBlur?.(event);
+        }}
+      />
+      {capsLock && (
+        <Typography.Text type="warning" data-testid="caps-lock" role="status">
+          {t('common:validation.capsLock')}
+        </Typography.Text>
+      )}
+    </>
+  );
+}

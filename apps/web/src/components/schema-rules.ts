@@ -1,0 +1,72 @@
+import type { Rule } from 'antd/es/form';
+import type { z } from 'zod';
+import { i18n } from '../i18n/i18n';
+
+interface Unwrapped {
+  inner: z.ZodType;
+  optional: boolean;
+}
+
+type Wrapper = z.ZodType & { unwrap(): z.ZodType };
+
+function unwrap(schema: z.ZodType): Unwrapped {
+  let inner = schema;
+  let optional = false;
+  while (inner.type === 'optional' || inner.type === 'nullable' || inner.type === 'default') {
+    optional = true;
+    inner = (inner as Wrapper).unwrap();
+  }
+  return { inner, optional };
+}
+
+interface StringFacts {
+  minLength: number | null;
+  maxLength: number | null;
+  format: string | null;
+}
+
+function stringFacts(schema: z.ZodType): StringFacts | null {
+  if (schema.type !== 'string') return null;
+  const facts = schema as unknown as Partial<StringFacts>;
+  return { minLength: facts.minLength ?? null, maxLength: facts.maxLength ?? null, format: facts.format ?? null };
+}
+
+function isEmpty(value: unknown): boolean {
+  return value === undefined || value === null || value === '';
+}
+
+/**
+ * antd form rules derived from a field of a contract schema: required when the field
+ * is neither optional nor defaulted and needs a character, the maximum length, and a
+ * final check by the schema itself; messages come from the catalogues.
+ */
+export function rulesFromSchema(schema: z.ZodType | undefined, label: string): Rule[] {
+  if (!schema) return [];
+  const { inner, optional } = unwrap(schema);
+  const rules: Rule[] = [];
+  const facts = stringFacts(inner);
+  if (facts && !optional && (facts.minLength ?? 0) >= 1) {
+    rules.push({ required: true, whitespace: true, message: i18n.t('common:validation.required', { label }) });
+  }
+  if (facts?.maxLength != null) {
+    rules.push({ max: facts.maxLength, message: i18n.t('common:validation.maxLength', { label, max: facts.maxLength }) });
+  }
+  const invalid =
+    facts?.format === 'email'
+      ? i18n.t('common:validation.invalidEmail')
+      : i18n.t('common:validation.invalid', { label });
+  rules.push({
+    validator: (_rule, value: unknown) =>
+      (optional && isEmpty(value)) || schema.safeParse(value).success
+        ? Promise.resolve()
+        : Promise.reject(new Error(invalid)),
+  });
+  return rules;
+}
+
+/** The schema of one field of an object schema, if there is one. */
+export function fieldSchema(schema: z.ZodType | undefined, name: string): z.ZodType | undefined {
+  if (!schema || schema.type !== 'object') return undefined;
+  const shape = (schema as z.ZodObject).shape as Record<string, z.ZodType | undefined>;
+  return shape[name];
+}

@@ -1,0 +1,31 @@
+import { useQuery } from '@tanstack/react-query';
+import { useT } from '../i18n/i18n';
+import { configKeys, fetchSiteConfig, type SiteConfig } from '../api/config';
+import { useSignedIn, useToken } from '../api/session';
+
+/** The English title every install starts with: shown translated unless an admin changed it. */
+const DEFAULT_TITLE = 'Key Management System';
+
+/**
+ * version, logo, title and MFA: from the full config list when the user holds
+ * `config:read`, else from the public list (which also works before login).
+ */
+export function useSiteConfig() {
+  const token = useToken();
+  const signedIn = useSignedIn();
+  const canRead = Boolean(token) && (signedIn?.userinfo.permissions.includes('config:read') ?? false);
+  return useQuery<SiteConfig>({
+    queryKey: configKeys.site(canRead),
+    queryFn: () => fetchSiteConfig(canRead),
+    staleTime: 5 * 60_000,
+    retry: false,
+  });
+}
+
+/** The product title: the configured one if customised, else "Key Management System" translated. */
+export function useProductTitle(): string {
+  const t = useT();
+  const { data } = useSiteConfig();
+  const configured = data?.title?.trim();
+  return configured && configured !== DEFAULT_TITLE ? configured : t('common:app.title');
+}

@@ -1,0 +1,27 @@
+export const account = {
+  profile: {
+    title: 'Profile',
+    account: 'Account',
+    name: 'Username',
+    email: 'Email',
+    domain: 'Domain',
+    roles: 'Roles',
+    lastLogin: 'Last login',
+    directory: 'Directory',
+    local: 'Local user',
+    never: 'Never',
+    editEmail: 'Change email',
+    emailSaved: 'Email updated',
+  },
+  password: {
+    title: 'Change password',
+    old: 'Current password',
+    oldRequired: 'Please enter your current password',
+    new: 'New password',
+    confirm: 'Confirm the new password',
+    submit: 'Change password',
+    changed: 'Password changed',
+    mustChange: 'You must change your password before going on.',
+    directoryUser: 'Directory users change their password in the directory.',
+  },
+};

@@ -1,0 +1,27 @@
+export const dashboard = {
+  version: 'Version',
+  node: 'Node',
+  database: 'Database',
+  uptime: 'Uptime',
+  startedAt: 'Started {{at}}',
+  users: 'Users',
+  domains: 'Domains',
+  audit: 'Audit records',
+  exact: '{{value}} in total',
+  sessions: 'Active sessions',
+  domain: 'Current domain: {{domain}}',
+  recent: 'Recent audit records',
+  columns: {
+    at: 'Time',
+    username: 'User',
+    domain: 'Domain',
+    action: 'Action',
+    target: 'Target',
+    result: 'Result',
+    source: 'Source address',
+  },
+  results: {
+    success: 'Success',
+    failure: 'Failure',
+  },
+};

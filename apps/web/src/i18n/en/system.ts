@@ -1,0 +1,38 @@
+export const system = {
+  checking: 'Checking the system state…',
+  init: {
+    title: 'Initialize the system',
+    intro:
+      'The root key is made from key components. Each component is shown once with its KCV (key check value): give each one to a different custodian to keep safely.',
+    total: 'Number of components',
+    start: 'Generate the first component',
+    restartNotice:
+      'An initialization was in progress ({{done}} of {{total}} components generated). Components are never shown twice: starting again generates new ones.',
+    component: 'Component {{index}} of {{total}}',
+    showOnce: 'This component is shown only once. Write it down or copy it now.',
+    value: 'Component value',
+    kcv: 'KCV',
+    saved: 'I have saved component {{index}}',
+    next: 'Next component',
+    finish: 'Finish initialization',
+    doneTitle: 'The system is initialized',
+    rootKcv: 'Root key KCV: {{kcv}}',
+    sealFile: 'Seal file: {{file}}',
+    toActivation: 'Continue to activation',
+    stepComponents: 'Key components',
+    stepDone: 'Done',
+  },
+  activate: {
+    title: 'Activate the system',
+    stepUkey: 'Verify UKEY',
+    stepEmail: 'Bind email',
+    ukeyNote: 'UKEY binding comes with access management. Skip this step for now.',
+    skip: 'Skip',
+    username: 'Administrator username',
+    password: 'Password',
+    confirm: 'Confirm password',
+    email: 'Email',
+    submit: 'Activate',
+    success: 'The system is activated',
+  },
+};

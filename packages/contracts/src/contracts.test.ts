@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { buildMenu, menuModel, pageKeys } from './menu.js';
+import { formatMessage, pickLanguage } from './messages.js';
+import { builtInRoles, permissions } from './permissions.js';
+
+describe('language choice', () => {
+  it('prefers the language cookie, then Accept-Language by weight, English by default', () => {
+    expect(pickLanguage(undefined)).toBe('en');
+    expect(pickLanguage('fr-FR,zh-CN;q=0.8,en;q=0.5')).toBe('zh');
+    expect(pickLanguage('en-US,zh;q=0.9')).toBe('en');
+    expect(pickLanguage('zh-CN', 'en')).toBe('en');
+    expect(pickLanguage('de')).toBe('en');
+  });
+  it('fills message templates', () => {
+    expect(formatMessage('auth.forbidden', 'zh', { permission: 'key:write' })).toBe('权限不足：需要 key:write 权限');
+  });
+});
+
+describe('menu', () => {
+  it('shows only entries whose read permission is held, and drops empty groups', () => {
+    expect(buildMenu(menuModel, new Set(['dashboard:read'])).map((m) => m.path)).toEqual(['/console/dashboard']);
+    const full = buildMenu(menuModel, new Set(permissions));
+    expect(full[1]?.redirect).toBe('/console/setting/config');
+    for (const leaf of full.flatMap((m) => (m.children.length ? m.children : [m]))) {
+      expect(pageKeys).toContain(leaf.component);
+    }
+  });
+  it('gives the Administrator every permission', () => {
+    expect(builtInRoles.Administrator.permissions).toEqual(permissions);
+  });
+});
