@@ -54,7 +54,9 @@ export interface KspServer {
 export async function buildApp(options: AppOptions): Promise<KspServer> {
   const { config, database } = options;
   const clock = options.clock ?? (() => new Date());
-  const https = config.tls ? { cert: readFileSync(config.tls.cert), key: readFileSync(config.tls.key) } : null;
+  const https = config.tls
+    ? { cert: readFileSync(config.tls.cert), key: readFileSync(config.tls.key) }
+    : null;
   const app = Fastify({
     ...(https ? { https } : {}),
     logger:
@@ -62,7 +64,10 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
         ? false
         : {
             level: config.logLevel,
-            redact: { paths: ['req.headers.token', 'req.headers.cookie', 'req.headers.authorization'], censor: '[redacted]' },
+            redact: {
+              paths: ['req.headers.token', 'req.headers.cookie', 'req.headers.authorization'],
+              censor: '[redacted]',
+            },
           },
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
@@ -71,7 +76,9 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
   app.setSerializerCompiler(serializerCompiler);
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/v1/') && !route.config?.access) {
-      throw new Error(`Route ${route.method.toString()} ${route.url} declares no access (permission or 'public')`);
+      throw new Error(
+        `Route ${route.method.toString()} ${route.url} declares no access (permission or 'public')`,
+      );
     }
   });
   app.addHook('onSend', async (_req, reply) => {
@@ -100,7 +107,11 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
   await app.register(multipart, { limits: { files: 1, fields: 10, fileSize: 1024 * 1024 } });
   await app.register(swagger, {
     openapi: {
-      info: { title: 'KSP API', version: PRODUCT_VERSION, description: 'Envelope { code, msg, data }; code 0 is success.' },
+      info: {
+        title: 'KSP API',
+        version: PRODUCT_VERSION,
+        description: 'Envelope { code, msg, data }; code 0 is success.',
+      },
       components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: TOKEN_HEADER } } },
     },
     transform: jsonSchemaTransform,
@@ -113,14 +124,23 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
   const sessions = createSessionService({ db, settings: config.session, clock, permissionsOf });
   const keyring = new Keyring();
   const users = createUserService({ db, sessions, clock });
-  const system = createSystemService({ db, keyring, sealFile: new SealFile(join(config.dataDir, 'seal.key')), clock, users });
+  const system = createSystemService({
+    db,
+    keyring,
+    sealFile: new SealFile(join(config.dataDir, 'seal.key')),
+    clock,
+    users,
+  });
   const configService = createConfigService({ db, clock });
   await ensureBuiltInRoles(db, now);
   await ensureDefaultPolicy(db, now);
   await configService.ensureDefaults(now);
   await system.unseal();
 
-  const gate: Gatekeeper = { readiness: () => system.readiness(), authenticate: (t, m) => sessions.authenticate(t, m) };
+  const gate: Gatekeeper = {
+    readiness: () => system.readiness(),
+    authenticate: (t, m) => sessions.authenticate(t, m),
+  };
   systemRoutes(app, gate, system);
   userRoutes(app, gate, users);
   configRoutes(app, gate, configService);
@@ -128,7 +148,14 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
   dashboardRoutes(
     app,
     gate,
-    createDashboardService({ db, engine: database.engine, nodeName: config.nodeName, startedAt: clock(), clock, sessions }),
+    createDashboardService({
+      db,
+      engine: database.engine,
+      nodeName: config.nodeName,
+      startedAt: clock(),
+      clock,
+      sessions,
+    }),
   );
 
   installErrorHandler(app);
@@ -146,7 +173,11 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
     }
     return reply
       .status(404)
-      .send({ code: Code.NOT_FOUND, msg: formatMessage('error.notFoundRoute', lang, { method: req.method, url: path }), data: null });
+      .send({
+        code: Code.NOT_FOUND,
+        msg: formatMessage('error.notFoundRoute', lang, { method: req.method, url: path }),
+        data: null,
+      });
   });
   app.addHook('onClose', async () => {
     keyring.close();

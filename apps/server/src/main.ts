@@ -8,7 +8,9 @@ async function main(): Promise<void> {
   const { app } = await buildApp({ config, database });
   const address = await app.listen({ host: config.host, port: config.port });
   app.log.info({ database: database.location, engine: database.engine }, 'database');
-  console.warn(`KSP is listening on ${address.replace('0.0.0.0', '127.0.0.1')} (database: ${database.engine} ${database.location})`);
+  console.warn(
+    `KSP is listening on ${address.replace('0.0.0.0', '127.0.0.1')} (database: ${database.engine} ${database.location})`,
+  );
   const stop = async (signal: string) => {
     app.log.info({ signal }, 'stopping');
     await app.close();

@@ -35,16 +35,17 @@ export function defineCall<
   return def;
 }
 
-export type QueryOf<C> = C extends CallDef<infer Q, z.ZodType | undefined, z.ZodType>
-  ? Q extends z.ZodType
-    ? z.input<Q>
-    : undefined
-  : never;
-export type BodyOf<C> = C extends CallDef<z.ZodType | undefined, infer B, z.ZodType>
-  ? B extends z.ZodType
-    ? z.input<B>
-    : undefined
-  : never;
-export type DataOf<C> = C extends CallDef<z.ZodType | undefined, z.ZodType | undefined, infer D>
-  ? z.output<D>
-  : never;
+export type QueryOf<C> =
+  C extends CallDef<infer Q, z.ZodType | undefined, z.ZodType>
+    ? Q extends z.ZodType
+      ? z.input<Q>
+      : undefined
+    : never;
+export type BodyOf<C> =
+  C extends CallDef<z.ZodType | undefined, infer B, z.ZodType>
+    ? B extends z.ZodType
+      ? z.input<B>
+      : undefined
+    : never;
+export type DataOf<C> =
+  C extends CallDef<z.ZodType | undefined, z.ZodType | undefined, infer D> ? z.output<D> : never;

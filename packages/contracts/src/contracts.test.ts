@@ -12,13 +12,17 @@ describe('language choice', () => {
     expect(pickLanguage('de')).toBe('en');
   });
   it('fills message templates', () => {
-    expect(formatMessage('auth.forbidden', 'zh', { permission: 'key:write' })).toBe('权限不足：需要 key:write 权限');
+    expect(formatMessage('auth.forbidden', 'zh', { permission: 'key:write' })).toBe(
+      '权限不足：需要 key:write 权限',
+    );
   });
 });
 
 describe('menu', () => {
   it('shows only entries whose read permission is held, and drops empty groups', () => {
-    expect(buildMenu(menuModel, new Set(['dashboard:read'])).map((m) => m.path)).toEqual(['/console/dashboard']);
+    expect(buildMenu(menuModel, new Set(['dashboard:read'])).map((m) => m.path)).toEqual([
+      '/console/dashboard',
+    ]);
     const full = buildMenu(menuModel, new Set(permissions));
     expect(full[1]?.redirect).toBe('/console/setting/config');
     for (const leaf of full.flatMap((m) => (m.children.length ? m.children : [m]))) {

@@ -7,7 +7,7 @@ export type Language = 'en' | 'zh';
 export const languages: readonly Language[] = ['en', 'zh'];
 
 const catalogue = {
-  'ok': { en: 'Success', zh: '成功' },
+  ok: { en: 'Success', zh: '成功' },
   'error.internal': {
     en: 'Unexpected server error (reference {errorId})',
     zh: '服务器内部错误（编号 {errorId}）',
@@ -29,8 +29,11 @@ const catalogue = {
     zh: '登录失败次数过多，账户已锁定，请于 {until} 之后再试',
   },
   'auth.ukeyRequired': { en: 'Please log in with Ukey', zh: '请使用 Ukey 登录' },
-  'auth.forbidden': { en: 'Permission denied: {permission} is required', zh: '权限不足：需要 {permission} 权限' },
-  'auth.domainNotMember': { en: "You are not a member of domain '{domain}'", zh: "您不是域“{domain}”的成员" },
+  'auth.forbidden': {
+    en: 'Permission denied: {permission} is required',
+    zh: '权限不足：需要 {permission} 权限',
+  },
+  'auth.domainNotMember': { en: "You are not a member of domain '{domain}'", zh: '您不是域“{domain}”的成员' },
   'auth.passwordChangeRequired': {
     en: 'You must change your password before going on',
     zh: '继续操作前必须修改密码',
@@ -81,14 +84,14 @@ const catalogue = {
     en: 'Directory users change their password in the directory',
     zh: '目录用户请在目录服务中修改密码',
   },
-  'config.keyTaken': { en: "Configuration key '{key}' already exists", zh: "配置项“{key}”已存在" },
+  'config.keyTaken': { en: "Configuration key '{key}' already exists", zh: '配置项“{key}”已存在' },
   'config.notFound': { en: 'Configuration entry {id} not found', zh: '配置项 {id} 不存在' },
   'config.builtIn': {
     en: "Built-in configuration entry '{key}' cannot be deleted",
-    zh: "内置配置项“{key}”不能删除",
+    zh: '内置配置项“{key}”不能删除',
   },
-  'config.readOnly': { en: "Configuration entry '{key}' is read-only", zh: "配置项“{key}”为只读" },
-  'config.badValue': { en: "Configuration entry '{key}': {rule}", zh: "配置项“{key}”：{rule}" },
+  'config.readOnly': { en: "Configuration entry '{key}' is read-only", zh: '配置项“{key}”为只读' },
+  'config.badValue': { en: "Configuration entry '{key}': {rule}", zh: '配置项“{key}”：{rule}' },
   'config.mfaValues': { en: "must be '0' or '1'", zh: "只能为 '0' 或 '1'" },
   'config.uploadMissing': { en: 'No file was uploaded (field "file")', zh: '未上传文件（字段 "file"）' },
   'config.uploadType': {
@@ -96,11 +99,11 @@ const catalogue = {
     zh: '标志图片必须是 PNG、JPEG、WebP 或 SVG 格式',
   },
   'config.uploadSize': { en: 'The file is larger than {max} KB', zh: '文件大小超过 {max} KB' },
-  'config.uploadKey': { en: "Only '{key}' accepts an uploaded file", zh: "只有“{key}”可以上传文件" },
-  'domain.notFound': { en: "Domain '{domain}' not found", zh: "域“{domain}”不存在" },
-  'domain.nameTaken': { en: "Domain '{domain}' already exists", zh: "域“{domain}”已存在" },
+  'config.uploadKey': { en: "Only '{key}' accepts an uploaded file", zh: '只有“{key}”可以上传文件' },
+  'domain.notFound': { en: "Domain '{domain}' not found", zh: '域“{domain}”不存在' },
+  'domain.nameTaken': { en: "Domain '{domain}' already exists", zh: '域“{domain}”已存在' },
   'user.notFound': { en: 'User {id} not found', zh: '用户 {id} 不存在' },
-  'user.nameTaken': { en: "User '{name}' already exists", zh: "用户“{name}”已存在" },
+  'user.nameTaken': { en: "User '{name}' already exists", zh: '用户“{name}”已存在' },
   'user.usernameSlash': {
     en: 'username: must not contain "/" (reserved for directory users)',
     zh: '用户名：不能包含“/”（保留给目录用户）',

@@ -18,7 +18,12 @@ export interface AuditEntry {
   details?: Record<string, string | number | boolean | null>;
 }
 
-export const SYSTEM_SUBJECT: AuditSubject = { userId: null, username: 'system', domainId: null, domainName: '' };
+export const SYSTEM_SUBJECT: AuditSubject = {
+  userId: null,
+  username: 'system',
+  domainId: null,
+  domainName: '',
+};
 
 /**
  * Writes one audit record. Mutating services call it with their open transaction, so the

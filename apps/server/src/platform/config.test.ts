@@ -4,12 +4,20 @@ import { loadConfig } from './config.js';
 describe('configuration', () => {
   it('defaults to loopback, port 8080, SQLite under ./data', () => {
     const c = loadConfig({}, '/srv/ksp');
-    expect(c).toMatchObject({ host: '127.0.0.1', port: 8080, dataDir: '/srv/ksp/data', databaseUrl: null, tls: null });
+    expect(c).toMatchObject({
+      host: '127.0.0.1',
+      port: 8080,
+      dataDir: '/srv/ksp/data',
+      databaseUrl: null,
+      tls: null,
+    });
     expect(c.session).toEqual({ idleSeconds: 1800, maxSeconds: 28800 });
   });
 
   it('refuses a non-loopback address without TLS, with a message that says what to do', () => {
-    expect(() => loadConfig({ KSP_HOST: '0.0.0.0' })).toThrow(/without TLS: set KSP_TLS_CERT and KSP_TLS_KEY/);
+    expect(() => loadConfig({ KSP_HOST: '0.0.0.0' })).toThrow(
+      /without TLS: set KSP_TLS_CERT and KSP_TLS_KEY/,
+    );
     expect(() => loadConfig({ KSP_TLS_CERT: 'c.pem' })).toThrow(/must be given together/);
     const tls = loadConfig({ KSP_HOST: '0.0.0.0', KSP_TLS_CERT: 'c.pem', KSP_TLS_KEY: 'k.pem' }, '/etc/ksp');
     expect(tls.tls).toEqual({ cert: '/etc/ksp/c.pem', key: '/etc/ksp/k.pem' });
@@ -17,6 +25,8 @@ describe('configuration', () => {
 
   it('names the bad variable', () => {
     expect(() => loadConfig({ KSP_PORT: 'eighty' })).toThrow(/KSP_PORT/);
-    expect(() => loadConfig({ KSP_SESSION_IDLE_SECONDS: '7200', KSP_SESSION_MAX_SECONDS: '3600' })).toThrow(/IDLE/);
+    expect(() => loadConfig({ KSP_SESSION_IDLE_SECONDS: '7200', KSP_SESSION_MAX_SECONDS: '3600' })).toThrow(
+      /IDLE/,
+    );
   });
 });

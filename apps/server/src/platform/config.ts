@@ -14,7 +14,12 @@ const Schema = z.object({
   KSP_DATA_DIR: z.string().default('./data'),
   KSP_DATABASE_URL: z.string().optional(),
   KSP_SESSION_IDLE_SECONDS: z.coerce.number().int().min(60).max(86_400).default(1800),
-  KSP_SESSION_MAX_SECONDS: z.coerce.number().int().min(300).max(30 * 86_400).default(28_800),
+  KSP_SESSION_MAX_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(300)
+    .max(30 * 86_400)
+    .default(28_800),
   KSP_WEB_DIR: z.string().optional(),
   KSP_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   KSP_NODE_NAME: z.string().optional(),
@@ -94,6 +99,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
 
 function pickKsp(env: NodeJS.ProcessEnv): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(env)) if (k.startsWith('KSP_') && v !== undefined && v !== '') out[k] = v;
+  for (const [k, v] of Object.entries(env))
+    if (k.startsWith('KSP_') && v !== undefined && v !== '') out[k] = v;
   return out;
 }

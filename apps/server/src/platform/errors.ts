@@ -13,11 +13,13 @@ export class KspError extends Error {
 }
 
 export const invalid = (key: MessageKey, params?: MessageParams) => new KspError(Code.INVALID, key, params);
-export const notFound = (key: MessageKey, params?: MessageParams) => new KspError(Code.NOT_FOUND, key, params);
+export const notFound = (key: MessageKey, params?: MessageParams) =>
+  new KspError(Code.NOT_FOUND, key, params);
 export const conflict = (key: MessageKey, params?: MessageParams) => new KspError(Code.CONFLICT, key, params);
 export const stateForbids = (key: MessageKey, params?: MessageParams) =>
   new KspError(Code.STATE_FORBIDS, key, params);
-export const forbidden = (key: MessageKey, params?: MessageParams) => new KspError(Code.FORBIDDEN, key, params);
+export const forbidden = (key: MessageKey, params?: MessageParams) =>
+  new KspError(Code.FORBIDDEN, key, params);
 
 /** HTTP 401: no usable token on a protected path (the console clears it and reloads). */
 export class UnauthorizedError extends Error {

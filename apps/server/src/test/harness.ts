@@ -35,8 +35,11 @@ async function postgresReachable(): Promise<boolean> {
  */
 export async function engines(): Promise<EngineName[]> {
   if (await postgresReachable()) return ['sqlite', 'postgres'];
-  if (process.env.CI === 'true') throw new Error(`PostgreSQL is required in CI and is not reachable at ${PG_ADMIN_URL}`);
-  console.warn(`\n!!! PostgreSQL not reachable at ${PG_ADMIN_URL}: PostgreSQL variants NOT run (set KSP_TEST_PG_URL) !!!\n`);
+  if (process.env.CI === 'true')
+    throw new Error(`PostgreSQL is required in CI and is not reachable at ${PG_ADMIN_URL}`);
+  console.warn(
+    `\n!!! PostgreSQL not reachable at ${PG_ADMIN_URL}: PostgreSQL variants NOT run (set KSP_TEST_PG_URL) !!!\n`,
+  );
   return ['sqlite'];
 }
 
@@ -91,7 +94,12 @@ export async function startServer(
       this.now = new Date(this.now.getTime() + seconds * 1000);
     },
   };
-  const config = loadConfig({ KSP_DATA_DIR: res.dataDir, KSP_LOG_LEVEL: 'silent', ...(res.dbUrl ? { KSP_DATABASE_URL: res.dbUrl } : {}), ...env });
+  const config = loadConfig({
+    KSP_DATA_DIR: res.dataDir,
+    KSP_LOG_LEVEL: 'silent',
+    ...(res.dbUrl ? { KSP_DATABASE_URL: res.dbUrl } : {}),
+    ...env,
+  });
   const database = openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   const server = await buildApp({ config, database, clock: () => clock.now, logger: false });
   const closeApp = async () => {
@@ -128,9 +136,17 @@ export interface Answer<T> {
 export async function call<C extends CallDef>(
   server: KspServer,
   def: C,
-  opts: { body?: unknown; query?: Record<string, string | number>; token?: string | null; lang?: string; headers?: Record<string, string> } = {},
+  opts: {
+    body?: unknown;
+    query?: Record<string, string | number>;
+    token?: string | null;
+    lang?: string;
+    headers?: Record<string, string>;
+  } = {},
 ): Promise<Answer<z.output<C['data']>>> {
-  const qs = opts.query ? `?${new URLSearchParams(Object.entries(opts.query).map(([k, v]) => [k, String(v)] as [string, string])).toString()}` : '';
+  const qs = opts.query
+    ? `?${new URLSearchParams(Object.entries(opts.query).map(([k, v]) => [k, String(v)] as [string, string])).toString()}`
+    : '';
   const res = await server.app.inject({
     method: def.method,
     url: def.path + qs,
@@ -155,7 +171,9 @@ export const hashForLogin = async (password: string) => {
 export const ADMIN = { username: 'admin', password: 'Admin-Pass-1', email: 'admin@example.test' };
 
 /** Initializes (3 components), activates and signs in the first administrator. */
-export async function initialize(server: KspServer): Promise<{ token: string; components: { component: string; kcv: string }[] }> {
+export async function initialize(
+  server: KspServer,
+): Promise<{ token: string; components: { component: string; kcv: string }[] }> {
   const components = [];
   for (let i = 0; i < 3; i++) {
     const c = await call(server, api.system.initComponent, { body: {} });

@@ -110,7 +110,7 @@ export function FormModal<V extends object>({
           .map((field) => (
             <Form.Item
               key={field.name}
-              name={field.name}
+              name={field.name as string}
               label={field.label}
               extra={field.extra}
               valuePropName={field.kind === 'switch' && !field.getValueProps ? 'checked' : 'value'}

@@ -36,12 +36,21 @@ function toEntry(row: ConfigTable) {
 
 /** Sniffs the image type from its bytes; the declared MIME type is not trusted. */
 export function sniffImage(bytes: Buffer): string | null {
-  if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
+  if (bytes.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])))
+    return 'image/png';
   if (bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff) return 'image/jpeg';
-  if (bytes.subarray(0, 4).toString('latin1') === 'RIFF' && bytes.subarray(8, 12).toString('latin1') === 'WEBP')
+  if (
+    bytes.subarray(0, 4).toString('latin1') === 'RIFF' &&
+    bytes.subarray(8, 12).toString('latin1') === 'WEBP'
+  )
     return 'image/webp';
-  const head = bytes.subarray(0, 512).toString('utf8').replace(/^\uFEFF/, '').trimStart();
-  if (/^(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*(<!DOCTYPE svg[^>]*>\s*)?<svg[\s>]/i.test(head)) return 'image/svg+xml';
+  const head = bytes
+    .subarray(0, 512)
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .trimStart();
+  if (/^(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*(<!DOCTYPE svg[^>]*>\s*)?<svg[\s>]/i.test(head))
+    return 'image/svg+xml';
   return null;
 }
 
@@ -54,7 +63,12 @@ export function createConfigService(deps: { db: Db; clock: Clock }) {
     }
   }
 
-  async function change(actor: Actor, meta: RequestMeta, id: string, changes: { value: string; public?: boolean | undefined; description?: string | undefined }) {
+  async function change(
+    actor: Actor,
+    meta: RequestMeta,
+    id: string,
+    changes: { value: string; public?: boolean | undefined; description?: string | undefined },
+  ) {
     const row = await findConfigById(db, id);
     if (!row) throw notFound('config.notFound', { id });
     if (row.read_only === 1) throw stateForbids('config.readOnly', { key: row.key });
@@ -94,8 +108,13 @@ export function createConfigService(deps: { db: Db; clock: Clock }) {
 
     outlist: () => publicConfig(db),
 
-    async add(actor: Actor, meta: RequestMeta, body: { key: string; value: string; public: boolean; description: string }) {
-      if (body.key in builtInConfig || (await findConfigByKey(db, body.key))) throw conflict('config.keyTaken', { key: body.key });
+    async add(
+      actor: Actor,
+      meta: RequestMeta,
+      body: { key: string; value: string; public: boolean; description: string },
+    ) {
+      if (body.key in builtInConfig || (await findConfigByKey(db, body.key)))
+        throw conflict('config.keyTaken', { key: body.key });
       const row: ConfigTable = {
         id: randomUUID(),
         key: body.key,
@@ -108,13 +127,22 @@ export function createConfigService(deps: { db: Db; clock: Clock }) {
       };
       await db.transaction().execute(async (trx) => {
         await insertConfig(trx, row);
-        await writeAudit(trx, { who: subjectOf(actor), action: 'config.add', target: row.key, result: 'success', ip: meta.ip });
+        await writeAudit(trx, {
+          who: subjectOf(actor),
+          action: 'config.add',
+          target: row.key,
+          result: 'success',
+          ip: meta.ip,
+        });
       });
       return toEntry(row);
     },
 
-    edit: (actor: Actor, meta: RequestMeta, body: { id: string; value: string; public?: boolean | undefined; description?: string | undefined }) =>
-      change(actor, meta, body.id, body),
+    edit: (
+      actor: Actor,
+      meta: RequestMeta,
+      body: { id: string; value: string; public?: boolean | undefined; description?: string | undefined },
+    ) => change(actor, meta, body.id, body),
 
     async remove(actor: Actor, meta: RequestMeta, ids: string[]) {
       const rows = await findConfigByIds(db, ids);
@@ -125,13 +153,23 @@ export function createConfigService(deps: { db: Db; clock: Clock }) {
       return db.transaction().execute(async (trx) => {
         const deleted = await deleteConfig(trx, ids);
         for (const row of rows) {
-          await writeAudit(trx, { who: subjectOf(actor), action: 'config.delete', target: row.key, result: 'success', ip: meta.ip });
+          await writeAudit(trx, {
+            who: subjectOf(actor),
+            action: 'config.delete',
+            target: row.key,
+            result: 'success',
+            ip: meta.ip,
+          });
         }
         return { deleted };
       });
     },
 
-    async uploadLogo(actor: Actor, meta: RequestMeta, file: { field: string; bytes: Buffer; truncated: boolean } | null) {
+    async uploadLogo(
+      actor: Actor,
+      meta: RequestMeta,
+      file: { field: string; bytes: Buffer; truncated: boolean } | null,
+    ) {
       if (!file) throw invalid('config.uploadMissing');
       if (file.truncated || file.bytes.length > LOGO_MAX_BYTES) {
         throw invalid('config.uploadSize', { max: LOGO_MAX_BYTES / 1024 });

@@ -33,7 +33,13 @@ export async function listConfig(db: Executor, args: { key?: string; offset: num
   let q = db.selectFrom('config');
   if (args.key) q = q.where('key', 'like', `%${escapeLike(args.key)}%`);
   const total = await q.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirst();
-  const rows = await q.selectAll().orderBy('built_in', 'desc').orderBy('key').offset(args.offset).limit(args.limit).execute();
+  const rows = await q
+    .selectAll()
+    .orderBy('built_in', 'desc')
+    .orderBy('key')
+    .offset(args.offset)
+    .limit(args.limit)
+    .execute();
   return { rows, total: Number(total?.n ?? 0) };
 }
 
@@ -62,7 +68,11 @@ export async function insertConfig(db: Executor, row: ConfigTable): Promise<void
   await db.insertInto('config').values(row).execute();
 }
 
-export async function updateConfig(db: Executor, id: string, changes: Partial<Omit<ConfigTable, 'id' | 'key'>>) {
+export async function updateConfig(
+  db: Executor,
+  id: string,
+  changes: Partial<Omit<ConfigTable, 'id' | 'key'>>,
+) {
   await db.updateTable('config').set(changes).where('id', '=', id).execute();
 }
 

@@ -10,7 +10,9 @@ const PNG = Buffer.from(
 function multipart(file: Buffer, filename: string, type: string, field = 'file') {
   const boundary = '----ksp-test-boundary';
   const payload = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: ${type}\r\n\r\n`,
+    ),
     file,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
@@ -34,40 +36,70 @@ describe.each(await engines())('configuration on %s', (engine) => {
     expect(version).toMatchObject({ value: 'v1.9.0', built_in: true, read_only: true, public: true });
     expect(res.data.data.some((e) => e.key === 'logo')).toBe(true);
     for (let i = 0; i < 25; i++) {
-      await call(server, api.config.add, { token, body: { key: `k${String(i).padStart(2, '0')}`, value: String(i) } });
+      await call(server, api.config.add, {
+        token,
+        body: { key: `k${String(i).padStart(2, '0')}`, value: String(i) },
+      });
     }
     const page2 = await call(server, api.config.list, { token, query: { page: 2, page_size: 20 } });
     expect(page2.data.total).toBe(29);
     expect(page2.data.data).toHaveLength(9);
-    const filtered = await call(server, api.config.list, { token, query: { page: 1, page_size: 20, key: 'k1' } });
+    const filtered = await call(server, api.config.list, {
+      token,
+      query: { page: 1, page_size: 20, key: 'k1' },
+    });
     expect(filtered.data.total).toBe(10);
     const tooBig = await call(server, api.config.list, { token, query: { page: 1, page_size: 5000 } });
     expect(tooBig).toMatchObject({ code: Code.INVALID, msg: 'page_size: must be at most 1000' });
   });
 
   it('adds, edits and deletes entries with clear refusals', async () => {
-    const added = await call(server, api.config.add, { token, body: { key: 'support.phone', value: '+86 10 1234', public: true } });
+    const added = await call(server, api.config.add, {
+      token,
+      body: { key: 'support.phone', value: '+86 10 1234', public: true },
+    });
     expect(added.code).toBe(0);
     const dup = await call(server, api.config.add, { token, body: { key: 'support.phone', value: 'x' } });
-    expect(dup).toMatchObject({ code: Code.CONFLICT, msg: "Configuration key 'support.phone' already exists" });
+    expect(dup).toMatchObject({
+      code: Code.CONFLICT,
+      msg: "Configuration key 'support.phone' already exists",
+    });
     const builtInKey = await call(server, api.config.add, { token, body: { key: 'title', value: 'x' } });
     expect(builtInKey.code).toBe(Code.CONFLICT);
     const badKey = await call(server, api.config.add, { token, body: { key: '1 bad key', value: 'x' } });
     expect(badKey).toMatchObject({ code: Code.INVALID, msg: 'key: has characters that are not allowed' });
 
-    const edited = await call(server, api.config.edit, { token, body: { id: added.data.id, value: '+86 10 9999' } });
+    const edited = await call(server, api.config.edit, {
+      token,
+      body: { id: added.data.id, value: '+86 10 9999' },
+    });
     expect(edited.data.value).toBe('+86 10 9999');
     const out = await call(server, api.config.outlist);
     expect(out.data).toContainEqual({ key: 'support.phone', value: '+86 10 9999' });
 
     const list = await call(server, api.config.list, { token, query: { page: 1, page_size: 20 } });
     const byKey = (k: string) => list.data.data.find((e) => e.key === k)!;
-    const readOnly = await call(server, api.config.edit, { token, body: { id: byKey('version').id, value: 'v9' } });
-    expect(readOnly).toMatchObject({ code: Code.STATE_FORBIDS, msg: "Configuration entry 'version' is read-only" });
-    const badMfa = await call(server, api.config.edit, { token, body: { id: byKey('MFA').id, value: 'yes' } });
+    const readOnly = await call(server, api.config.edit, {
+      token,
+      body: { id: byKey('version').id, value: 'v9' },
+    });
+    expect(readOnly).toMatchObject({
+      code: Code.STATE_FORBIDS,
+      msg: "Configuration entry 'version' is read-only",
+    });
+    const badMfa = await call(server, api.config.edit, {
+      token,
+      body: { id: byKey('MFA').id, value: 'yes' },
+    });
     expect(badMfa.code).toBe(Code.INVALID);
-    const builtIn = await call(server, api.config.delete, { token, body: { ids: [byKey('title').id, added.data.id] } });
-    expect(builtIn).toMatchObject({ code: Code.STATE_FORBIDS, msg: "Built-in configuration entry 'title' cannot be deleted" });
+    const builtIn = await call(server, api.config.delete, {
+      token,
+      body: { ids: [byKey('title').id, added.data.id] },
+    });
+    expect(builtIn).toMatchObject({
+      code: Code.STATE_FORBIDS,
+      msg: "Built-in configuration entry 'title' cannot be deleted",
+    });
     expect((await call(server, api.config.outlist)).data.some((e) => e.key === 'support.phone')).toBe(true);
     const empty = await call(server, api.config.delete, { token, body: { ids: [] } });
     expect(empty).toMatchObject({ code: Code.INVALID, msg: 'ids: must have at least 1 item(s)' });
@@ -76,29 +108,64 @@ describe.each(await engines())('configuration on %s', (engine) => {
     const gone = await call(server, api.config.edit, { token, body: { id: added.data.id, value: 'x' } });
     expect(gone.code).toBe(Code.NOT_FOUND);
 
-    const audit = await server.database.db.selectFrom('audit_log').select(['action', 'target', 'username']).where('action', 'like', 'config.%').orderBy('at').execute();
+    const audit = await server.database.db
+      .selectFrom('audit_log')
+      .select(['action', 'target', 'username'])
+      .where('action', 'like', 'config.%')
+      .orderBy('at')
+      .execute();
     expect(audit.map((a) => a.action)).toEqual(['config.add', 'config.edit', 'config.delete']);
     expect(audit.every((a) => a.username === 'admin')).toBe(true);
   });
 
   it('takes a logo upload checked by its content and size', async () => {
-    const ok = await server.app.inject({ method: 'POST', url: api.config.upload.path, headers: { token, ...multipart(PNG, 'logo.png', 'image/png').headers }, payload: multipart(PNG, 'logo.png', 'image/png').payload });
+    const ok = await server.app.inject({
+      method: 'POST',
+      url: api.config.upload.path,
+      headers: { token, ...multipart(PNG, 'logo.png', 'image/png').headers },
+      payload: multipart(PNG, 'logo.png', 'image/png').payload,
+    });
     expect(ok.json()).toMatchObject({ code: 0, data: { key: 'logo' } });
     const out = await call(server, api.config.outlist);
-    expect(out.data.find((e) => e.key === 'logo')?.value).toBe(`data:image/png;base64,${PNG.toString('base64')}`);
+    expect(out.data.find((e) => e.key === 'logo')?.value).toBe(
+      `data:image/png;base64,${PNG.toString('base64')}`,
+    );
 
     const fake = multipart(Buffer.from('#!/bin/sh\necho hi\n'), 'logo.png', 'image/png');
-    const bad = await server.app.inject({ method: 'POST', url: api.config.upload.path, headers: { token, ...fake.headers }, payload: fake.payload });
-    expect(bad.json()).toMatchObject({ code: Code.INVALID, msg: 'The logo must be a PNG, JPEG, WebP or SVG image' });
+    const bad = await server.app.inject({
+      method: 'POST',
+      url: api.config.upload.path,
+      headers: { token, ...fake.headers },
+      payload: fake.payload,
+    });
+    expect(bad.json()).toMatchObject({
+      code: Code.INVALID,
+      msg: 'The logo must be a PNG, JPEG, WebP or SVG image',
+    });
 
     const huge = multipart(Buffer.concat([PNG, Buffer.alloc(300 * 1024)]), 'big.png', 'image/png');
-    const big = await server.app.inject({ method: 'POST', url: api.config.upload.path, headers: { token, ...huge.headers }, payload: huge.payload });
+    const big = await server.app.inject({
+      method: 'POST',
+      url: api.config.upload.path,
+      headers: { token, ...huge.headers },
+      payload: huge.payload,
+    });
     expect(big.json()).toMatchObject({ code: Code.INVALID, msg: 'The file is larger than 256 KB' });
 
     const wrongField = multipart(PNG, 'logo.png', 'image/png', 'picture');
-    const nofile = await server.app.inject({ method: 'POST', url: api.config.upload.path, headers: { token, ...wrongField.headers }, payload: wrongField.payload });
+    const nofile = await server.app.inject({
+      method: 'POST',
+      url: api.config.upload.path,
+      headers: { token, ...wrongField.headers },
+      payload: wrongField.payload,
+    });
     expect(nofile.json().code).toBe(Code.INVALID);
-    const unauth = await server.app.inject({ method: 'POST', url: api.config.upload.path, headers: fake.headers, payload: fake.payload });
+    const unauth = await server.app.inject({
+      method: 'POST',
+      url: api.config.upload.path,
+      headers: fake.headers,
+      payload: fake.payload,
+    });
     expect(unauth.statusCode).toBe(401);
   });
 });

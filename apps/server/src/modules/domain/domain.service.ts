@@ -37,9 +37,22 @@ export function createDomainService(deps: { db: Db; keyring: Keyring; clock: Clo
         await insertDomain(trx, row);
         // The creator can act in the new domain straight away.
         await addMember(trx, actor.userId, id);
-        await writeAudit(trx, { who: subjectOf(actor), action: 'domain.create', target: row.name, result: 'success', ip: meta.ip });
+        await writeAudit(trx, {
+          who: subjectOf(actor),
+          action: 'domain.create',
+          target: row.name,
+          result: 'success',
+          ip: meta.ip,
+        });
       });
-      return { id, name: row.name, description: row.description, parent_id: row.parent_id, users: 1, created_at: row.created_at };
+      return {
+        id,
+        name: row.name,
+        description: row.description,
+        parent_id: row.parent_id,
+        users: 1,
+        created_at: row.created_at,
+      };
     },
   };
 }

@@ -39,7 +39,10 @@ export async function listDomains(db: Executor, args: { name?: string; offset: n
 }
 
 export async function countDomains(db: Executor): Promise<number> {
-  const row = await db.selectFrom('domain').select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirst();
+  const row = await db
+    .selectFrom('domain')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .executeTakeFirst();
   return Number(row?.n ?? 0);
 }
 

@@ -12,6 +12,10 @@ export async function ensureDefaultPolicy(db: Executor, now: string): Promise<vo
 }
 
 export async function currentPolicy(db: Executor) {
-  const row = await db.selectFrom('password_policy').selectAll().where('id', '=', POLICY_ID).executeTakeFirst();
+  const row = await db
+    .selectFrom('password_policy')
+    .selectAll()
+    .where('id', '=', POLICY_ID)
+    .executeTakeFirst();
   return row ?? { id: POLICY_ID, ...defaultPasswordPolicy, updated_at: new Date(0).toISOString() };
 }

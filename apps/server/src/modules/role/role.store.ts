@@ -8,7 +8,14 @@ export async function ensureBuiltInRoles(db: Executor, now: string): Promise<voi
     const permissions = JSON.stringify(def.permissions);
     await db
       .insertInto('role')
-      .values({ id: randomUUID(), name, description: def.description, type: 'built-in', permissions, created_at: now })
+      .values({
+        id: randomUUID(),
+        name,
+        description: def.description,
+        type: 'built-in',
+        permissions,
+        created_at: now,
+      })
       .onConflict((oc) => oc.column('name').doNothing())
       .execute();
     await db
@@ -25,7 +32,10 @@ export async function roleIdByName(db: Executor, name: string): Promise<string |
   return row?.id;
 }
 
-export async function rolesOfUser(db: Executor, userId: string): Promise<{ name: string; permissions: string[] }[]> {
+export async function rolesOfUser(
+  db: Executor,
+  userId: string,
+): Promise<{ name: string; permissions: string[] }[]> {
   const rows = await db
     .selectFrom('user_role')
     .innerJoin('role', 'role.id', 'user_role.role_id')

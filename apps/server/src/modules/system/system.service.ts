@@ -6,7 +6,8 @@ import type { Clock } from '../../platform/auth/session.service.js';
 import type { Db } from '../../platform/db/database.js';
 import { conflict, stateForbids } from '../../platform/errors.js';
 import type { Readiness, RequestMeta } from '../../platform/http/route.js';
-import { Keyring, SealFile, fingerprint, kcv, xorInto } from '../../platform/keyring/keyring.js';
+import type { SealFile } from '../../platform/keyring/keyring.js';
+import { Keyring, fingerprint, kcv, xorInto } from '../../platform/keyring/keyring.js';
 import { ROOT_DOMAIN, insertDomain } from '../domain/domain.store.js';
 import { roleIdByName } from '../role/role.store.js';
 import type { UserService } from '../user/user.service.js';
@@ -39,7 +40,8 @@ export function createSystemService(deps: {
   /** Opens the keyring from the seal file when the database says the system is initialized. */
   async function unseal(): Promise<Readiness> {
     const state = await systemState(db);
-    if (!state?.initialized_at || !state.root_key_wrapped) return { ready: false, reason: 'system.notInitialized' };
+    if (!state?.initialized_at || !state.root_key_wrapped)
+      return { ready: false, reason: 'system.notInitialized' };
     if (!keyring.isOpen) {
       const sealKey = sealFile.read();
       if (!sealKey || fingerprint(sealKey) !== state.seal_fingerprint) {
@@ -75,7 +77,10 @@ export function createSystemService(deps: {
     };
   }
 
-  async function nextComponent(body: { total?: number | undefined; restart?: boolean | undefined }, meta: RequestMeta) {
+  async function nextComponent(
+    body: { total?: number | undefined; restart?: boolean | undefined },
+    meta: RequestMeta,
+  ) {
     if ((await systemState(db))?.initialized_at) throw conflict('system.alreadyInitialized');
     if (body.restart) discardPending();
     if (pending && pending.generated === pending.total) {
@@ -156,10 +161,15 @@ export function createSystemService(deps: {
 
   async function activate(body: { username: string; password: string; email: string }, meta: RequestMeta) {
     const state = await unseal();
-    if (!state.ready && state.reason !== 'system.notActivated') throw stateForbids(state.reason, state.params);
+    if (!state.ready && state.reason !== 'system.notActivated')
+      throw stateForbids(state.reason, state.params);
     if (state.ready) throw conflict('system.alreadyActivated');
     await deps.users.assertPasswordAllowed(body.password, meta.lang);
-    const rootDomain = await db.selectFrom('domain').select(['id', 'name']).where('name', '=', ROOT_DOMAIN).executeTakeFirstOrThrow();
+    const rootDomain = await db
+      .selectFrom('domain')
+      .select(['id', 'name'])
+      .where('name', '=', ROOT_DOMAIN)
+      .executeTakeFirstOrThrow();
     const adminRole = await roleIdByName(db, ADMINISTRATOR);
     if (!adminRole) throw new Error('Built-in roles are missing');
     await db.transaction().execute(async (trx) => {

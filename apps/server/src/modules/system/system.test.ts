@@ -12,7 +12,12 @@ describe.each(await engines())('first run on %s', (engine) => {
   it('answers 5030 to everything but the public first-run calls until initialized and activated', async () => {
     server = await startServer(engine);
     const status = await call(server, api.system.status);
-    expect(status.data).toMatchObject({ initialized: false, activated: false, sealed: false, version: 'v1.9.0' });
+    expect(status.data).toMatchObject({
+      initialized: false,
+      activated: false,
+      sealed: false,
+      version: 'v1.9.0',
+    });
     const login = await call(server, api.user.login, { body: { username: 'YWRtaW4=', password: 'x' } });
     expect(login.code).toBe(Code.NOT_INITIALIZED);
     expect(login.msg).toMatch(/not initialized/);
@@ -72,7 +77,10 @@ describe.each(await engines())('first run on %s', (engine) => {
         expect(dump.includes(secret.toString('base64'))).toBe(false);
       }
     }
-    expect((await call(server, api.system.status)).data).toMatchObject({ initialized: true, activated: false });
+    expect((await call(server, api.system.status)).data).toMatchObject({
+      initialized: true,
+      activated: false,
+    });
   });
 
   it('lets a custodian restart the generation, and refuses to finish early', async () => {
@@ -84,7 +92,10 @@ describe.each(await engines())('first run on %s', (engine) => {
     expect(early.msg).toBe('Only 1 of 2 key components have been generated');
     const restarted = await call(server, api.system.initComponent, { body: { total: 4, restart: true } });
     expect(restarted.data).toMatchObject({ index: 1, total: 4 });
-    expect((await call(server, api.system.status)).data).toMatchObject({ components_generated: 1, components_total: 4 });
+    expect((await call(server, api.system.status)).data).toMatchObject({
+      components_generated: 1,
+      components_total: 4,
+    });
     const bad = await call(server, api.system.initComponent, { body: { total: 12 } });
     expect(bad.code).toBe(Code.INVALID);
     expect(bad.msg).toBe('total: must be at most 9');
@@ -101,13 +112,19 @@ describe.each(await engines())('first run on %s', (engine) => {
     expect(weak.msg).toMatch(/^Password does not meet the rules!/);
     const badMail = await call(server, api.system.activate, { body: { ...ADMIN, email: 'nope' } });
     expect(badMail).toMatchObject({ code: Code.INVALID, msg: 'email: must be a valid email' });
-    const missing = await call(server, api.system.activate, { body: { password: ADMIN.password, email: ADMIN.email } });
+    const missing = await call(server, api.system.activate, {
+      body: { password: ADMIN.password, email: ADMIN.email },
+    });
     expect(missing).toMatchObject({ code: Code.INVALID, msg: 'username: is required' });
     const ok = await call(server, api.system.activate, { body: ADMIN });
     expect(ok).toMatchObject({ code: 0, data: { username: 'admin' } });
     const twice = await call(server, api.system.activate, { body: { ...ADMIN, username: 'other' } });
     expect(twice.code).toBe(Code.CONFLICT);
-    expect((await call(server, api.system.status)).data).toMatchObject({ initialized: true, activated: true, sealed: false });
+    expect((await call(server, api.system.status)).data).toMatchObject({
+      initialized: true,
+      activated: true,
+      sealed: false,
+    });
     const token = await login(server, ADMIN.username, ADMIN.password);
     const info = await call(server, api.user.info, { token });
     expect(info.data.userinfo).toMatchObject({ name: 'admin', domain: 'root', roles: ['Administrator'] });

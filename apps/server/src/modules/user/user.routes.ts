@@ -11,10 +11,14 @@ export function userRoutes(app: FastifyInstance, gate: Gatekeeper, users: UserSe
   registerCall(app, gate, api.user.switchDomain, ({ actor, body, meta }) =>
     users.switchDomain(actor, body.domain_name, meta),
   );
-  registerCall(app, gate, api.user.updateEmail, ({ actor, body, meta }) => users.updateEmail(actor, body.email, meta));
+  registerCall(app, gate, api.user.updateEmail, ({ actor, body, meta }) =>
+    users.updateEmail(actor, body.email, meta),
+  );
   registerCall(app, gate, api.user.updateMyPassword, ({ actor, body, meta }) =>
     users.updateMyPassword(actor, body, meta),
   );
   registerCall(app, gate, api.user.passwordRules, () => users.passwordRules());
-  registerCall(app, gate, api.user.domainAddUser, ({ actor, body, meta }) => users.addUsersToDomain(actor, body, meta));
+  registerCall(app, gate, api.user.domainAddUser, ({ actor, body, meta }) =>
+    users.addUsersToDomain(actor, body, meta),
+  );
 }

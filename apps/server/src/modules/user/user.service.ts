@@ -33,7 +33,12 @@ export interface SignedIn {
 const LOCK_MINUTES = 30;
 
 export function subjectOf(actor: Actor): AuditSubject {
-  return { userId: actor.userId, username: actor.username, domainId: actor.domainId, domainName: actor.domainName };
+  return {
+    userId: actor.userId,
+    username: actor.username,
+    domainId: actor.domainId,
+    domainName: actor.domainName,
+  };
 }
 
 export async function permissionsOf(db: Executor, userId: string): Promise<Set<string>> {
@@ -93,7 +98,10 @@ export function createUserService(deps: { db: Db; sessions: SessionService; cloc
     return id;
   }
 
-  async function describe(userId: string, domainName: string): Promise<{ userinfo: UserInfoT; menu: MenuItem[] }> {
+  async function describe(
+    userId: string,
+    domainName: string,
+  ): Promise<{ userinfo: UserInfoT; menu: MenuItem[] }> {
     const user = await findUserById(db, userId);
     if (!user) throw notFound('user.notFound', { id: userId });
     const [domains, roles] = await Promise.all([domainsOfUser(db, userId), rolesOfUser(db, userId)]);
@@ -125,7 +133,8 @@ export function createUserService(deps: { db: Db; sessions: SessionService; cloc
   function decodeLocalUsername(encoded: string): string | null {
     if (!/^[A-Za-z0-9+/]+={0,2}$/.test(encoded)) return null;
     const text = Buffer.from(encoded, 'base64').toString('utf8');
-    if (Buffer.from(text, 'utf8').toString('base64').replace(/=+$/, '') !== encoded.replace(/=+$/, '')) return null;
+    if (Buffer.from(text, 'utf8').toString('base64').replace(/=+$/, '') !== encoded.replace(/=+$/, ''))
+      return null;
     return text.trim();
   }
 
@@ -166,7 +175,9 @@ export function createUserService(deps: { db: Db; sessions: SessionService; cloc
       const policy = await currentPolicy(db);
       const failures = user.failed_login_count + 1;
       const lock =
-        policy.lockout_disabled === 0 && policy.max_failed_attempts > 0 && failures >= policy.max_failed_attempts
+        policy.lockout_disabled === 0 &&
+        policy.max_failed_attempts > 0 &&
+        failures >= policy.max_failed_attempts
           ? new Date(now.getTime() + LOCK_MINUTES * 60_000).toISOString()
           : null;
       await recordLoginFailure(db, user.id, now.toISOString(), lock);
@@ -198,7 +209,13 @@ export function createUserService(deps: { db: Db; sessions: SessionService; cloc
   async function logout(actor: Actor, meta: RequestMeta): Promise<null> {
     await db.transaction().execute(async (trx) => {
       await sessions.revoke(trx, actor.sessionId);
-      await writeAudit(trx, { who: subjectOf(actor), action: 'user.logout', target: actor.username, result: 'success', ip: meta.ip });
+      await writeAudit(trx, {
+        who: subjectOf(actor),
+        action: 'user.logout',
+        target: actor.username,
+        result: 'success',
+        ip: meta.ip,
+      });
     });
     return null;
   }
@@ -207,7 +224,12 @@ export function createUserService(deps: { db: Db; sessions: SessionService; cloc
     const loginAt = await sessions.loginTimeOf(actor.sessionId);
     return db.transaction().execute(async (trx) => {
       await sessions.revoke(trx, actor.sessionId);
-      const { token } = await sessions.issue(trx, { userId: actor.userId, domainId: actor.domainId, ip: meta.ip, loginAt });
+      const { token } = await sessions.issue(trx, {
+        userId: actor.userId,
+        domainId: actor.domainId,
+        ip: meta.ip,
+        loginAt,
+      });
       return token;
     });
   }
@@ -219,7 +241,12 @@ export function createUserService(deps: { db: Db; sessions: SessionService; cloc
     const loginAt = await sessions.loginTimeOf(actor.sessionId);
     const token = await db.transaction().execute(async (trx) => {
       await sessions.revoke(trx, actor.sessionId);
-      const issued = await sessions.issue(trx, { userId: actor.userId, domainId: domain.id, ip: meta.ip, loginAt });
+      const issued = await sessions.issue(trx, {
+        userId: actor.userId,
+        domainId: domain.id,
+        ip: meta.ip,
+        loginAt,
+      });
       await writeAudit(trx, {
         who: subjectOf(actor),
         action: 'user.switch-domain',
@@ -236,7 +263,13 @@ export function createUserService(deps: { db: Db; sessions: SessionService; cloc
   async function updateEmail(actor: Actor, email: string, meta: RequestMeta): Promise<{ email: string }> {
     await db.transaction().execute(async (trx) => {
       await updateUser(trx, actor.userId, { email, updated_at: clock().toISOString() });
-      await writeAudit(trx, { who: subjectOf(actor), action: 'user.update-email', target: actor.username, result: 'success', ip: meta.ip });
+      await writeAudit(trx, {
+        who: subjectOf(actor),
+        action: 'user.update-email',
+        target: actor.username,
+        result: 'success',
+        ip: meta.ip,
+      });
     });
     return { email };
   }
@@ -283,7 +316,13 @@ export function createUserService(deps: { db: Db; sessions: SessionService; cloc
       // Every other session of this user ends; this one continues under a new token.
       await sessions.revokeAllOfUser(trx, user.id);
       const issued = await sessions.issue(trx, { userId: user.id, domainId: actor.domainId, ip: meta.ip });
-      await writeAudit(trx, { who: subjectOf(actor), action: 'user.update-my-password', target: actor.username, result: 'success', ip: meta.ip });
+      await writeAudit(trx, {
+        who: subjectOf(actor),
+        action: 'user.update-my-password',
+        target: actor.username,
+        result: 'success',
+        ip: meta.ip,
+      });
       return issued.token;
     });
     return { token };

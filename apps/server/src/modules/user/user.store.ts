@@ -19,7 +19,10 @@ export async function existingUserIds(db: Executor, ids: string[]): Promise<stri
 }
 
 export async function countUsers(db: Executor): Promise<number> {
-  const row = await db.selectFrom('app_user').select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirst();
+  const row = await db
+    .selectFrom('app_user')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .executeTakeFirst();
   return Number(row?.n ?? 0);
 }
 

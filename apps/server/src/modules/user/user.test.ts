@@ -23,11 +23,19 @@ describe.each(await engines())('sign-in and sessions on %s', (engine) => {
 
   it('signs in with the encoded username and client-hashed password, returning user info and menu', async () => {
     const res = await call(server, api.user.login, {
-      body: { username: encodeUsername(`  ${ADMIN.username} `), password: await hashForLogin(ADMIN.password) },
+      body: {
+        username: encodeUsername(`  ${ADMIN.username} `),
+        password: await hashForLogin(ADMIN.password),
+      },
     });
     expect(res.code).toBe(0);
     expect(res.data.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(res.data.userinfo).toMatchObject({ name: 'admin', domain: 'root', domains: ['root'], has_domains: false });
+    expect(res.data.userinfo).toMatchObject({
+      name: 'admin',
+      domain: 'root',
+      domains: ['root'],
+      has_domains: false,
+    });
     expect(res.data.userinfo.session).toEqual({ idle_seconds: 600, max_seconds: 3600, refresh_seconds: 300 });
     expect(res.data.menu.map((m) => m.path)).toEqual(['/console/dashboard', '/console/setting']);
     expect(res.data.menu[1]).toMatchObject({ component: '#', redirect: '/console/setting/config' });
@@ -41,24 +49,38 @@ describe.each(await engines())('sign-in and sessions on %s', (engine) => {
     const noUser = await call(server, api.user.login, {
       body: { username: encodeUsername('ghost'), password: await hashForLogin('nope') },
     });
-    const typedPw = await call(server, api.user.login, { body: { username: encodeUsername('admin'), password: ADMIN.password } });
+    const typedPw = await call(server, api.user.login, {
+      body: { username: encodeUsername('admin'), password: ADMIN.password },
+    });
     const zh = await call(server, api.user.login, {
       body: { username: 'not base64!', password: 'x' },
       headers: { cookie: 'language=zh' },
     });
-    for (const r of [wrongPw, noUser, typedPw]) expect(r).toMatchObject({ code: Code.BAD_CREDENTIALS, msg: 'Incorrect username or password' });
+    for (const r of [wrongPw, noUser, typedPw])
+      expect(r).toMatchObject({ code: Code.BAD_CREDENTIALS, msg: 'Incorrect username or password' });
     expect(zh).toMatchObject({ code: Code.BAD_CREDENTIALS, msg: '用户名或密码错误' });
-    const user = await server.database.db.selectFrom('app_user').selectAll().where('username', '=', 'admin').executeTakeFirstOrThrow();
+    const user = await server.database.db
+      .selectFrom('app_user')
+      .selectAll()
+      .where('username', '=', 'admin')
+      .executeTakeFirstOrThrow();
     expect(user.failed_login_count).toBe(2);
     expect(user.login_count).toBe(1);
     expect(user.last_failed_login_at).not.toBeNull();
-    const audit = await server.database.db.selectFrom('audit_log').selectAll().where('action', '=', 'user.login').where('result', '=', 'failure').execute();
+    const audit = await server.database.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('action', '=', 'user.login')
+      .where('result', '=', 'failure')
+      .execute();
     expect(audit.length).toBe(4);
   });
 
   it('locks the account after the allowed failed attempts (4002), even for the right password', async () => {
     for (let i = 0; i < 5; i++) {
-      await call(server, api.user.login, { body: { username: encodeUsername('admin'), password: await hashForLogin('bad') } });
+      await call(server, api.user.login, {
+        body: { username: encodeUsername('admin'), password: await hashForLogin('bad') },
+      });
     }
     const locked = await call(server, api.user.login, {
       body: { username: encodeUsername('admin'), password: await hashForLogin(ADMIN.password) },
@@ -114,12 +136,19 @@ describe.each(await engines())('sign-in and sessions on %s', (engine) => {
   it('revokes the token at logout', async () => {
     expect((await call(server, api.user.logout, { token, body: {} })).code).toBe(0);
     expect((await call(server, api.user.info, { token })).status).toBe(401);
-    const audit = await server.database.db.selectFrom('audit_log').select('action').where('action', '=', 'user.logout').execute();
+    const audit = await server.database.db
+      .selectFrom('audit_log')
+      .select('action')
+      .where('action', '=', 'user.logout')
+      .execute();
     expect(audit).toHaveLength(1);
   });
 
   it('switches to a domain the user belongs to with a new token, and refuses others', async () => {
-    const created = await call(server, api.domain.create, { token, body: { name: 'finance', description: 'Finance team' } });
+    const created = await call(server, api.domain.create, {
+      token,
+      body: { name: 'finance', description: 'Finance team' },
+    });
     expect(created.code).toBe(0);
     const notMember = await call(server, api.user.switchDomain, { token, body: { domain_name: 'nowhere' } });
     expect(notMember.code).toBe(Code.FORBIDDEN);
@@ -132,13 +161,19 @@ describe.each(await engines())('sign-in and sessions on %s', (engine) => {
     expect((await call(server, api.user.info, { token })).status).toBe(401);
     const summary = await call(server, api.dashboard.summary, { token: switched.data.token });
     expect(summary.data.domain).toBe('finance');
-    const dup = await call(server, api.domain.create, { token: switched.data.token, body: { name: 'finance' } });
+    const dup = await call(server, api.domain.create, {
+      token: switched.data.token,
+      body: { name: 'finance' },
+    });
     expect(dup.code).toBe(Code.CONFLICT);
   });
 
   it('changes my password under the policy and ends my other sessions', async () => {
     const other = await login(server, ADMIN.username, ADMIN.password);
-    const wrongOld = await call(server, api.user.updateMyPassword, { token, body: { old_password: 'nope', new_password: 'New-Pass-22' } });
+    const wrongOld = await call(server, api.user.updateMyPassword, {
+      token,
+      body: { old_password: 'nope', new_password: 'New-Pass-22' },
+    });
     expect(wrongOld).toMatchObject({ code: Code.INVALID, msg: 'The current password is incorrect' });
     const weak = await call(server, api.user.updateMyPassword, {
       token,
@@ -147,7 +182,10 @@ describe.each(await engines())('sign-in and sessions on %s', (engine) => {
     });
     expect(weak.code).toBe(Code.INVALID);
     expect(weak.msg).toBe('密码不符合规则！（至少 1 个大写字母；至少 1 个数字）');
-    const ok = await call(server, api.user.updateMyPassword, { token, body: { old_password: ADMIN.password, new_password: 'New-Pass-22' } });
+    const ok = await call(server, api.user.updateMyPassword, {
+      token,
+      body: { old_password: ADMIN.password, new_password: 'New-Pass-22' },
+    });
     expect(ok.code).toBe(0);
     expect((await call(server, api.user.info, { token: other })).status).toBe(401);
     expect((await call(server, api.user.info, { token: ok.data.token })).code).toBe(0);

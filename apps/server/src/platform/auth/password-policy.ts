@@ -30,9 +30,12 @@ export function checkPassword(password: string, rules: PasswordRules): RuleBroke
   if (chars.length < rules.min_length) broken.push({ rule: 'min_length', limit: rules.min_length });
   if (rules.max_length > 0 && chars.length > rules.max_length)
     broken.push({ rule: 'max_length', limit: rules.max_length });
-  if (count(/\p{Ll}/u) < rules.min_lowercase) broken.push({ rule: 'min_lowercase', limit: rules.min_lowercase });
-  if (count(/\p{Lu}/u) < rules.min_uppercase) broken.push({ rule: 'min_uppercase', limit: rules.min_uppercase });
+  if (count(/\p{Ll}/u) < rules.min_lowercase)
+    broken.push({ rule: 'min_lowercase', limit: rules.min_lowercase });
+  if (count(/\p{Lu}/u) < rules.min_uppercase)
+    broken.push({ rule: 'min_uppercase', limit: rules.min_uppercase });
   if (count(/\p{Nd}/u) < rules.min_digits) broken.push({ rule: 'min_digits', limit: rules.min_digits });
-  if (count(/[^\p{L}\p{Nd}]/u) < rules.min_special) broken.push({ rule: 'min_special', limit: rules.min_special });
+  if (count(/[^\p{L}\p{Nd}]/u) < rules.min_special)
+    broken.push({ rule: 'min_special', limit: rules.min_special });
   return broken;
 }

@@ -63,7 +63,10 @@ export function createSessionService(deps: {
     if (!row) throw new UnauthorizedError('auth.tokenInvalid');
     const now = clock().getTime();
     const lastSeen = Date.parse(row.last_seen_at);
-    if (now - lastSeen > settings.idleSeconds * 1000 || now - Date.parse(row.login_at) > settings.maxSeconds * 1000) {
+    if (
+      now - lastSeen > settings.idleSeconds * 1000 ||
+      now - Date.parse(row.login_at) > settings.maxSeconds * 1000
+    ) {
       throw new KspError(Code.SESSION_EXPIRED, 'auth.sessionExpired');
     }
     if (now - lastSeen > TOUCH_EVERY_MS) await touchSession(db, row.session_id, new Date(now).toISOString());
@@ -80,7 +83,11 @@ export function createSessionService(deps: {
   }
 
   async function loginTimeOf(sessionId: string): Promise<string> {
-    const row = await db.selectFrom('session').select('login_at').where('id', '=', sessionId).executeTakeFirst();
+    const row = await db
+      .selectFrom('session')
+      .select('login_at')
+      .where('id', '=', sessionId)
+      .executeTakeFirst();
     if (!row) throw new UnauthorizedError('auth.tokenInvalid');
     return row.login_at;
   }

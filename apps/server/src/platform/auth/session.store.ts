@@ -45,7 +45,11 @@ export async function purgeSessions(db: Executor, idleBefore: string, loginBefor
     .execute();
 }
 
-export async function countActiveSessions(db: Executor, idleAfter: string, loginAfter: string): Promise<number> {
+export async function countActiveSessions(
+  db: Executor,
+  idleAfter: string,
+  loginAfter: string,
+): Promise<number> {
   const row = await db
     .selectFrom('session')
     .select((eb) => eb.fn.countAll<string | number>().as('n'))

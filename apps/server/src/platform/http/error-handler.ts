@@ -16,29 +16,45 @@ export function installErrorHandler(app: FastifyInstance): void {
     // Error envelopes carry `data: null`, which the route's success schema would reject.
     reply.serializer((payload: unknown) => JSON.stringify(payload));
     if (raw instanceof KspError) {
-      return reply.status(200).send({ code: raw.code, msg: formatMessage(raw.messageKey, lang, raw.params), data: null });
+      return reply
+        .status(200)
+        .send({ code: raw.code, msg: formatMessage(raw.messageKey, lang, raw.params), data: null });
     }
     if (raw instanceof UnauthorizedError) {
       return reply.status(401).send({ code: 401, msg: formatMessage(raw.messageKey, lang), data: null });
     }
     const error = raw as FastifyError;
     if (Array.isArray(error.validation)) {
-      const msg = describeIssues(error.validation as unknown as ValidationIssue[], error.validationContext ?? 'body', lang);
+      const msg = describeIssues(
+        error.validation as unknown as ValidationIssue[],
+        error.validationContext ?? 'body',
+        lang,
+      );
       return reply.status(200).send({ code: Code.INVALID, msg, data: null });
     }
     const status = error.statusCode ?? 500;
-    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || error.code === 'FST_REQ_FILE_TOO_LARGE' || status === 413) {
-      return reply.status(413).send({ code: 413, msg: formatMessage('error.bodyTooLarge', lang), data: null });
+    if (
+      error.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ||
+      error.code === 'FST_REQ_FILE_TOO_LARGE' ||
+      status === 413
+    ) {
+      return reply
+        .status(413)
+        .send({ code: 413, msg: formatMessage('error.bodyTooLarge', lang), data: null });
     }
     if (status === 429) {
       return reply.status(429).send({ code: 429, msg: formatMessage('error.rateLimited', lang), data: null });
     }
     if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' || status === 415) {
-      return reply.status(415).send({ code: 415, msg: formatMessage('error.unsupportedMedia', lang), data: null });
+      return reply
+        .status(415)
+        .send({ code: 415, msg: formatMessage('error.unsupportedMedia', lang), data: null });
     }
     if (status === 400) {
       // Malformed JSON, empty JSON body, bad multipart framing: the caller's input, not our fault.
-      return reply.status(200).send({ code: Code.INVALID, msg: formatMessage('error.badJson', lang), data: null });
+      return reply
+        .status(200)
+        .send({ code: Code.INVALID, msg: formatMessage('error.badJson', lang), data: null });
     }
     const errorId = randomUUID();
     req.log.error({ err: error, errorId }, 'unexpected error');

@@ -48,11 +48,20 @@ describe('HTTP surface', () => {
     }
     const auditor = await login(server, 'auditor', 'Role-Pass-1');
     const operator = await login(server, 'operator', 'Role-Pass-1');
-    expect((await call(server, api.config.list, { token: auditor, query: { page: 1, page_size: 20 } })).code).toBe(0);
+    expect(
+      (await call(server, api.config.list, { token: auditor, query: { page: 1, page_size: 20 } })).code,
+    ).toBe(0);
     const denied = await call(server, api.config.add, { token: auditor, body: { key: 'x', value: 'y' } });
-    expect(denied).toMatchObject({ code: Code.FORBIDDEN, msg: 'Permission denied: config:write is required' });
-    expect((await call(server, api.domain.create, { token: operator, body: { name: 'ops' } })).code).toBe(Code.FORBIDDEN);
-    expect((await call(server, api.domain.create, { token: adminToken, body: { name: 'ops' } })).code).toBe(0);
+    expect(denied).toMatchObject({
+      code: Code.FORBIDDEN,
+      msg: 'Permission denied: config:write is required',
+    });
+    expect((await call(server, api.domain.create, { token: operator, body: { name: 'ops' } })).code).toBe(
+      Code.FORBIDDEN,
+    );
+    expect((await call(server, api.domain.create, { token: adminToken, body: { name: 'ops' } })).code).toBe(
+      0,
+    );
 
     for (const [token, role] of [
       [auditor, 'Auditor'],
@@ -69,11 +78,19 @@ describe('HTTP surface', () => {
 
   it('answers malformed input, unknown paths and oversized bodies with a clear envelope', async () => {
     server = await startServer('sqlite');
-    const bad = await server.app.inject({ method: 'POST', url: api.system.activate.path, headers: { 'content-type': 'application/json' }, payload: '{"username":' });
+    const bad = await server.app.inject({
+      method: 'POST',
+      url: api.system.activate.path,
+      headers: { 'content-type': 'application/json' },
+      payload: '{"username":',
+    });
     expect(bad.json()).toMatchObject({ code: Code.INVALID, msg: 'Request body is not valid JSON' });
     const unknown = await server.app.inject({ method: 'GET', url: '/v1/ksp/nothing/here' });
     expect(unknown.statusCode).toBe(404);
-    expect(unknown.json()).toMatchObject({ code: Code.NOT_FOUND, msg: 'No such API call: GET /v1/ksp/nothing/here' });
+    expect(unknown.json()).toMatchObject({
+      code: Code.NOT_FOUND,
+      msg: 'No such API call: GET /v1/ksp/nothing/here',
+    });
     const huge = await server.app.inject({
       method: 'POST',
       url: api.system.activate.path,
@@ -98,11 +115,16 @@ describe('HTTP surface', () => {
     const web = mkdtempSync(join(tmpdir(), 'ksp-web-'));
     writeFileSync(join(web, 'index.html'), '<!doctype html><title>KSP console</title>');
     writeFileSync(join(web, 'app.js'), 'console.log(1)');
-    server = await startServer('sqlite', { KSP_WEB_DIR: web, KSP_FRAME_ANCESTORS: "'self' http://127.0.0.1:9000" });
+    server = await startServer('sqlite', {
+      KSP_WEB_DIR: web,
+      KSP_FRAME_ANCESTORS: "'self' http://127.0.0.1:9000",
+    });
     const deep = await server.app.inject({ method: 'GET', url: '/console/dashboard' });
     expect(deep.statusCode).toBe(200);
     expect(deep.body).toContain('KSP console');
-    expect(String(deep.headers['content-security-policy'])).toContain("frame-ancestors 'self' http://127.0.0.1:9000");
+    expect(String(deep.headers['content-security-policy'])).toContain(
+      "frame-ancestors 'self' http://127.0.0.1:9000",
+    );
     expect((await server.app.inject({ method: 'GET', url: '/app.js' })).body).toBe('console.log(1)');
     const api404 = await server.app.inject({ method: 'GET', url: '/v1/ksp/missing' });
     expect(api404.headers['content-type']).toMatch(/json/);

@@ -1,13 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
-  Code,
-  formatMessage,
-  TOKEN_HEADER,
-  type CallDef,
-  type Language,
-} from '@ksp/contracts';
+import { Code, formatMessage, TOKEN_HEADER, type CallDef, type Language } from '@ksp/contracts';
 import { KspError, UnauthorizedError } from '../errors.js';
 import { requestLanguage } from './language.js';
 
@@ -41,7 +35,13 @@ export interface CallContext<C extends CallDef> {
   request: FastifyRequest;
 }
 
-export type Readiness = { ready: true } | { ready: false; reason: 'system.notInitialized' | 'system.notActivated' | 'system.sealed'; params?: Record<string, string> };
+export type Readiness =
+  | { ready: true }
+  | {
+      ready: false;
+      reason: 'system.notInitialized' | 'system.notActivated' | 'system.sealed';
+      params?: Record<string, string>;
+    };
 
 export interface Gatekeeper {
   readiness(): Promise<Readiness>;

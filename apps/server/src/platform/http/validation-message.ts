@@ -43,7 +43,8 @@ const rules: Record<string, Text> = {
         : `最多 ${String(p.maximum)} ${sizeUnit(p.origin, 'zh')}`,
   },
   invalid_format: {
-    en: (p) => (p.format === 'regex' ? 'has characters that are not allowed' : `must be a valid ${String(p.format)}`),
+    en: (p) =>
+      p.format === 'regex' ? 'has characters that are not allowed' : `must be a valid ${String(p.format)}`,
     zh: (p) => (p.format === 'regex' ? '包含不允许的字符' : `必须是有效的 ${String(p.format)}`),
   },
   invalid_value: {

@@ -1,0 +1,79 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { api } from '@ksp/contracts';
+import { call, login, startServer, type TestServer } from './test/harness.js';
+
+const cli = fileURLToPath(new URL('./cli.ts', import.meta.url));
+
+/** Runs the CLI as a separate process (async: the server under test shares this event loop). */
+function runCli(args: string[], env: Record<string, string> = {}) {
+  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=source', cli, ...args], {
+      env: { ...process.env, ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+describe('ksp CLI', () => {
+  let server: TestServer;
+  afterEach(async () => server?.close());
+
+  it('initializes and activates a running server unattended, printing each component once', async () => {
+    server = await startServer('sqlite');
+    const url = await server.app.listen({ host: '127.0.0.1', port: 0 });
+    const missing = await runCli([
+      'init',
+      '--url',
+      url,
+      '--admin',
+      'root-admin',
+      '--email',
+      'ra@example.test',
+    ]);
+    expect(missing.status).toBe(1);
+    expect(missing.stderr).toContain('--password-env');
+
+    const done = await runCli(
+      [
+        'init',
+        '--url',
+        url,
+        '--components',
+        '2',
+        '--admin',
+        'root-admin',
+        '--email',
+        'ra@example.test',
+        '--password-env',
+        'PW',
+      ],
+      { PW: 'Cli-Admin-9' },
+    );
+    expect(done.stderr).toBe('');
+    expect(done.status).toBe(0);
+    const lines = done.stdout.trim().split('\n');
+    expect(lines[0]).toMatch(/^component 1\/2: ([0-9A-F]{8} ){8} KCV [0-9A-F]{6}$/);
+    expect(lines[1]).toMatch(/^component 2\/2: /);
+    expect(lines[2]).toMatch(/^root key KCV [0-9A-F]{6}; sealed by .*seal\.key/);
+    expect(lines[3]).toBe("activated: administrator 'root-admin' created");
+    expect(done.stdout).not.toContain('Cli-Admin-9');
+
+    expect((await call(server, api.system.status)).data).toMatchObject({
+      initialized: true,
+      activated: true,
+    });
+    expect(await login(server, 'root-admin', 'Cli-Admin-9')).toBeTruthy();
+    const again = await runCli(
+      ['init', '--url', url, '--admin', 'x', '--email', 'x@example.test', '--password-env', 'PW'],
+      { PW: 'x' },
+    );
+    expect(again.stdout).toContain('already initialized');
+    expect(again.stdout).toContain('already activated');
+  });
+});

@@ -1,0 +1,101 @@
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { api, PRODUCT_VERSION, VERSION_HEADER, type CallDef } from '@ksp/contracts';
+
+/**
+ * Unattended first run against a running server: the same public calls the console
+ * makes. Passwords come from an environment variable or a file, never from argv.
+ */
+const usage = `Usage:
+  ksp status [--url URL]
+  ksp init   [--url URL] [--components N] --admin USER --email EMAIL
+             (--password-env VAR | --password-file FILE)
+
+  --url          server address (default http://127.0.0.1:8080, or KSP_URL)
+  --components   number of root key components, 2 to 9 (default 3)
+
+init prints every key component once with its KCV: hand each to its custodian.`;
+
+interface Envelope<T> {
+  code: number;
+  msg: string;
+  data: T;
+}
+
+async function send<C extends CallDef>(base: string, def: C, body?: unknown): Promise<Envelope<unknown>> {
+  const res = await fetch(new URL(def.path, base), {
+    method: def.method,
+    headers: { 'content-type': 'application/json', [VERSION_HEADER]: PRODUCT_VERSION },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  const json = (await res.json()) as Envelope<unknown>;
+  if (json.code !== 0) throw new Error(`${def.path}: ${json.msg} (code ${json.code})`);
+  return json;
+}
+
+async function run(): Promise<void> {
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: {
+      url: { type: 'string' },
+      components: { type: 'string' },
+      admin: { type: 'string' },
+      email: { type: 'string' },
+      'password-env': { type: 'string' },
+      'password-file': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const command = positionals[0];
+  if (values.help || !command) {
+    console.log(usage);
+    return;
+  }
+  const base = values.url ?? process.env.KSP_URL ?? 'http://127.0.0.1:8080';
+  if (command === 'status') {
+    console.log(JSON.stringify((await send(base, api.system.status)).data, null, 2));
+    return;
+  }
+  if (command !== 'init') throw new Error(`Unknown command '${command}'\n\n${usage}`);
+  const total = Number(values.components ?? 3);
+  if (!Number.isInteger(total) || total < 2 || total > 9)
+    throw new Error('--components must be a whole number from 2 to 9');
+  if (!values.admin || !values.email) throw new Error(`--admin and --email are required\n\n${usage}`);
+  let password: string | undefined;
+  if (values['password-env']) password = process.env[values['password-env']];
+  else if (values['password-file'])
+    password = readFileSync(values['password-file'], 'utf8').replace(/\r?\n$/, '');
+  if (!password)
+    throw new Error('Give the administrator password with --password-env VAR or --password-file FILE');
+
+  const status = (await send(base, api.system.status)).data as { initialized: boolean; activated: boolean };
+  if (!status.initialized) {
+    for (let i = 0; i < total; i++) {
+      const body = i === 0 ? { total, restart: true } : {};
+      const c = (await send(base, api.system.initComponent, body)).data as {
+        index: number;
+        total: number;
+        component: string;
+        kcv: string;
+      };
+      console.log(
+        `component ${c.index}/${c.total}: ${c.component.match(/.{1,8}/g)?.join(' ')}  KCV ${c.kcv}`,
+      );
+    }
+    const fin = (await send(base, api.system.initFinish, {})).data as { kcv: string; seal_file: string };
+    console.log(`root key KCV ${fin.kcv}; sealed by ${fin.seal_file} (keep a copy of it with the backups)`);
+  } else {
+    console.log('already initialized');
+  }
+  if (!status.activated) {
+    await send(base, api.system.activate, { username: values.admin, password, email: values.email });
+    console.log(`activated: administrator '${values.admin}' created`);
+  } else {
+    console.log('already activated');
+  }
+}
+
+run().catch((err: unknown) => {
+  console.error(`ksp: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});
