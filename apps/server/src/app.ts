@@ -171,13 +171,11 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
       // History fallback: the SPA's router owns every other path.
       return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
     }
-    return reply
-      .status(404)
-      .send({
-        code: Code.NOT_FOUND,
-        msg: formatMessage('error.notFoundRoute', lang, { method: req.method, url: path }),
-        data: null,
-      });
+    return reply.status(404).send({
+      code: Code.NOT_FOUND,
+      msg: formatMessage('error.notFoundRoute', lang, { method: req.method, url: path }),
+      data: null,
+    });
   });
   app.addHook('onClose', async () => {
     keyring.close();
