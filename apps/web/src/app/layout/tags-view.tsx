@@ -39,10 +39,10 @@ export function TagsView() {
     if (view.path !== location.pathname) void navigate(view.fullPath);
   };
 
-  const closeAll = (view: TabView) => {
+  const closeAll = () => {
     dispatch({ type: 'delAllViews' });
     const remaining = state.visitedViews.filter((v) => v.meta.affix);
-    if (!remaining.some((v) => v.path === location.pathname) || !view.meta.affix) goToLast(remaining);
+    if (!remaining.some((v) => v.path === location.pathname)) goToLast(remaining);
   };
 
   return (
@@ -74,7 +74,7 @@ export function TagsView() {
                 if (key === 'refresh') refresh(view);
                 else if (key === 'close') close(view);
                 else if (key === 'others') closeOthers(view);
-                else closeAll(view);
+                else closeAll();
               },
             }}
           >

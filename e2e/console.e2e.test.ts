@@ -1,0 +1,174 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import BetterSqlite3 from 'better-sqlite3';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { launch, newPage, shot } from './support/browser.js';
+import { apiCall, startKsp, type RunningServer } from './support/server.js';
+
+const ADMIN = { username: 'admin', password: 'Admin-Pass-1', email: 'admin@example.test' };
+
+async function storedToken(page: Page): Promise<string> {
+  const token = await page.evaluate(() => {
+    for (let i = 0; i < localStorage.length; i++) {
+      const key = localStorage.key(i)!;
+      if (/token/i.test(key) && !/time/i.test(key)) return localStorage.getItem(key);
+    }
+    return null;
+  });
+  if (!token) throw new Error('no token in localStorage');
+  return token;
+}
+
+async function signIn(page: Page, base: string, username = ADMIN.username, password = ADMIN.password) {
+  await page.goto(`${base}/login`);
+  await page.getByTestId('login-username').fill(username);
+  await page.getByTestId('login-password').fill(password);
+  await page.getByTestId('login-submit').click();
+  await page.getByTestId('side-menu').waitFor();
+}
+
+describe('the console, from a fresh install', () => {
+  let ksp: RunningServer;
+  let browser: Browser;
+  beforeAll(async () => {
+    ksp = await startKsp({ KSP_SESSION_IDLE_SECONDS: '600' });
+    browser = await launch();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await ksp?.stop();
+  });
+
+  it('initializes, activates, signs in and shows the layout', async () => {
+    const { page, errors } = await newPage(browser);
+    await page.goto(`${ksp.url}/`);
+    await page.waitForURL(/\/system-active/);
+    await page.getByTestId('init-start').click();
+    const kcvs: string[] = [];
+    for (let i = 1; i <= 3; i++) {
+      const value = page.getByTestId('init-component-value');
+      await value.waitFor();
+      expect((await value.innerText()).replace(/\s/g, '')).toMatch(/^[0-9A-F]{64}$/);
+      kcvs.push((await page.getByTestId('init-kcv').innerText()).trim());
+      await page.getByTestId('init-saved-checkbox').check();
+      await page.getByTestId(i < 3 ? 'init-next' : 'init-finish').click();
+    }
+    expect(kcvs.every((k) => /^[0-9A-F]{6}$/.test(k))).toBe(true);
+    await page.waitForURL(/\/user-active/);
+    await page.getByTestId('activate-skip-ukey').click();
+    await page.getByTestId('activate-username').fill(ADMIN.username);
+    await page.getByTestId('activate-password').fill(ADMIN.password);
+    await page.getByTestId('activate-confirm').fill(ADMIN.password);
+    await page.getByTestId('activate-email').fill(ADMIN.email);
+    await page.getByTestId('activate-submit').click();
+    await page.getByTestId('side-menu').waitFor();
+    await page.waitForURL(/\/console\/dashboard/);
+    await expect.poll(() => page.getByTestId('dashboard-users').innerText()).toContain('1');
+    await expect.poll(() => page.getByTestId('topbar-title').innerText()).toBe('Key Management System');
+    await expect.poll(() => page.getByTestId('version').innerText()).toContain('v1.9.0');
+    expect(await page.title()).toMatch(/Dashboard/);
+    await shot(page, 'dashboard-en');
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('navigates with the menu, tags and breadcrumb; switches language to 中文 and back', async () => {
+    const { page, errors } = await newPage(browser);
+    await signIn(page, ksp.url);
+    await page.getByTestId('side-menu').getByText('Settings').click();
+    await page.getByTestId('side-menu').getByText('Configuration').click();
+    await page.waitForURL(/\/console\/setting\/config/);
+    await expect.poll(() => page.getByTestId('breadcrumb').innerText()).toMatch(/Settings[\s\S]*Configuration/);
+    const tags = page.getByTestId('tags-view').getByTestId('tag');
+    await expect.poll(() => tags.count()).toBe(2);
+    await page.getByTestId('list-page').getByText('version', { exact: true }).waitFor();
+
+    // A cached view keeps what was typed after switching tabs.
+    await page.getByTestId('list-search').fill('ver');
+    await tags.filter({ hasText: 'Dashboard' }).click();
+    await page.waitForURL(/\/console\/dashboard/);
+    await tags.filter({ hasText: 'Configuration' }).click();
+    await expect.poll(() => page.getByTestId('list-search').inputValue()).toBe('ver');
+
+    // Closing the tab returns to the remaining one; the affixed Dashboard cannot be closed.
+    await tags.filter({ hasText: 'Configuration' }).getByTestId('tag-close').click();
+    await expect.poll(() => tags.count()).toBe(1);
+    expect(await tags.first().getByTestId('tag-close').count()).toBe(0);
+
+    await page.getByTestId('lang-switch').click();
+    await page.getByText('中文', { exact: true }).click();
+    await expect.poll(() => page.getByTestId('topbar-title').innerText()).toBe('密钥管理系统');
+    await expect.poll(() => page.getByTestId('side-menu').innerText()).toContain('仪表盘');
+    const cookies = await page.context().cookies();
+    expect(cookies.find((c) => c.name === 'language')?.value).toBe('zh');
+    await shot(page, 'dashboard-zh');
+    await page.reload();
+    await expect.poll(() => page.getByTestId('topbar-title').innerText()).toBe('密钥管理系统');
+    await page.getByTestId('lang-switch').click();
+    await page.getByText('English', { exact: true }).click();
+    await expect.poll(() => page.getByTestId('topbar-title').innerText()).toBe('Key Management System');
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('switches domain from the top bar with a new token', async () => {
+    const { page } = await newPage(browser);
+    await signIn(page, ksp.url);
+    const token = await storedToken(page);
+    const created = await apiCall(ksp.url, 'POST', '/v1/ksp/domain/create', { name: 'finance-department', description: '' }, token);
+    expect(created.code).toBe(0);
+    await page.reload();
+    const switcher = page.getByTestId('domain-switcher');
+    await switcher.waitFor();
+    await switcher.click();
+    // Names are cut to 10 characters with an ellipsis.
+    await page.getByText('finance-de...', { exact: true }).click();
+    await expect.poll(() => page.getByTestId('domain-switcher').innerText()).toContain('finance-de...');
+    const newToken = await storedToken(page);
+    expect(newToken).not.toBe(token);
+    const info = await apiCall<{ userinfo: { domain: string } }>(ksp.url, 'GET', '/v1/ksp/user/info', undefined, newToken);
+    expect(info.data.userinfo.domain).toBe('finance-department');
+    expect((await apiCall(ksp.url, 'GET', '/v1/ksp/user/info', undefined, token)).code).not.toBe(0);
+    await page.context().close();
+  });
+
+  it('tells the user when the session expired, then signs out', async () => {
+    const { page } = await newPage(browser);
+    await signIn(page, ksp.url);
+    // Make this session idle for longer than the server allows.
+    const db = new BetterSqlite3(join(ksp.dataDir, 'ksp.sqlite'));
+    db.prepare('update session set last_seen_at = ?').run(new Date(Date.now() - 3600_000).toISOString());
+    db.close();
+    await page.getByTestId('side-menu').getByText('Settings').click();
+    await page.getByTestId('side-menu').getByText('Configuration').click();
+    await page.getByText('Your identity information has expired. Please log in again!').waitFor();
+    await page.getByRole('button', { name: 'Log In Again' }).click();
+    await page.waitForURL(/\/login/);
+
+    await signIn(page, ksp.url);
+    await page.getByTestId('user-menu').click();
+    await page.getByTestId('logout').click();
+    await page.waitForURL(/\/login/);
+    const left = await page.evaluate(() => Object.keys(localStorage));
+    expect(left.filter((k) => /token|user/i.test(k) && !/time/i.test(k))).toEqual([]);
+    await page.goto(`${ksp.url}/console/setting/config`);
+    await page.waitForURL(/\/login\?redirect=/);
+    await page.context().close();
+  });
+
+  it('works on a 375 px phone screen', async () => {
+    const { page, errors } = await newPage(browser, { width: 375, height: 740 });
+    await signIn(page, ksp.url).catch(async () => {
+      // On a phone the menu is a closed drawer, so the side menu may not be visible yet.
+      await page.waitForURL(/\/console\/dashboard/);
+    });
+    await page.waitForURL(/\/console\/dashboard/);
+    const menuBox = await page.getByTestId('side-menu').boundingBox().catch(() => null);
+    expect(menuBox === null || menuBox.x + menuBox.width <= 0 || menuBox.width === 0).toBe(true);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(1);
+    await shot(page, 'dashboard-375');
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+});

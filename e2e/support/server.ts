@@ -1,0 +1,86 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const mainJs = join(root, 'apps/server/dist/main.js');
+const webIndex = join(root, 'apps/web/dist/index.html');
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      srv.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export interface RunningServer {
+  url: string;
+  dataDir: string;
+  log: () => string;
+  stop(): Promise<void>;
+}
+
+/** Starts the real, built server (`node apps/server/dist/main.js`) on a fresh data directory. */
+export async function startKsp(env: Record<string, string> = {}): Promise<RunningServer> {
+  if (!existsSync(mainJs) || !existsSync(webIndex)) {
+    throw new Error('Build first: npm run build (apps/server/dist and apps/web/dist are needed)');
+  }
+  const dataDir = mkdtempSync(join(tmpdir(), 'ksp-e2e-'));
+  const port = await freePort();
+  let output = '';
+  const child: ChildProcess = spawn(process.execPath, [mainJs], {
+    cwd: root,
+    env: { ...process.env, KSP_DATA_DIR: dataDir, KSP_PORT: String(port), KSP_HOST: '127.0.0.1', KSP_LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`KSP exited early:\n${output}`);
+    try {
+      const res = await fetch(`${url}/v1/ksp/system/status`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`KSP did not start in 30 s:\n${output}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    dataDir,
+    log: () => output,
+    stop: async () => {
+      if (child.exitCode === null) {
+        child.kill('SIGTERM');
+        await new Promise((r) => child.once('exit', r));
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+interface Envelope<T> {
+  code: number;
+  msg: string;
+  data: T;
+}
+
+/** A direct API call, for setting up what the test is not about. */
+export async function apiCall<T>(base: string, method: string, path: string, body?: unknown, token?: string): Promise<Envelope<T>> {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? { token } : {}) },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+  return (await res.json()) as Envelope<T>;
+}
