@@ -2,16 +2,9 @@ import { configureClient } from '../api/client';
 import { isEmbedded } from '../api/parent-window';
 import { fetchSystemStatus } from '../api/system';
 import { loadUserInfo } from '../api/user';
-import { paths } from '../config/paths';
+import { paths, setupPath } from '../config/paths';
 import { listenToParent } from './embedding';
 import type { AppRouter } from './router';
-
-/** Where a 5030 answer sends the user, from the system status; null when the system is ready. */
-export function setupPath(status: { initialized: boolean; activated: boolean }): string | null {
-  if (!status.initialized) return paths.systemActive;
-  if (!status.activated) return paths.userActive;
-  return null;
-}
 
 /** Connects the HTTP client's page-level reactions (5030, 4003) and the parent-page messages to the router. */
 export function wireApp(router: AppRouter): void {

@@ -49,3 +49,10 @@ export function safeRedirect(value: string | null | undefined): string {
   }
   return value;
 }
+
+/** Where an unready system sends the user (5030): initialization, then activation; null when ready. */
+export function setupPath(status: { initialized: boolean; activated: boolean }): string | null {
+  if (!status.initialized) return paths.systemActive;
+  if (!status.activated) return paths.userActive;
+  return null;
+}
