@@ -27,6 +27,17 @@ import { ensureBuiltInRoles } from './modules/role/role.store.js';
 import { createSystemService } from './modules/system/system.service.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { createUserService, permissionsOf } from './modules/user/user.service.js';
+import { createUserAdminService } from './modules/user/user-admin.service.js';
+import { createUkeyService } from './modules/user/ukey.service.js';
+import { createLdapService } from './modules/ldap/ldap.service.js';
+import { ldapRoutes } from './modules/ldap/ldap.routes.js';
+import { createSecretBox } from './platform/keyring/secret-box.js';
+import { createRoleService } from './modules/role/role.service.js';
+import { roleRoutes } from './modules/role/role.routes.js';
+import { createPasswordPolicyService } from './modules/password-policy/password-policy.service.js';
+import { passwordPolicyRoutes } from './modules/password-policy/password-policy.routes.js';
+import { createRegistrationTokenService } from './modules/registration-token/registration-token.service.js';
+import { registrationTokenRoutes } from './modules/registration-token/registration-token.routes.js';
 import { userRoutes } from './modules/user/user.routes.js';
 
 export interface AppOptions {
@@ -47,7 +58,10 @@ export interface KspServer {
     users: ReturnType<typeof createUserService>;
     sessions: ReturnType<typeof createSessionService>;
     keyring: Keyring;
+    registrationTokens: ReturnType<typeof createRegistrationTokenService>;
   };
+  /** Every route registered, with its declared access (for the route audit test). */
+  routes: readonly { method: string; url: string; access: string | undefined }[];
 }
 
 /** Builds the whole server without listening: what main.ts runs and what tests inject into. */
@@ -74,7 +88,10 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
   }) as unknown as FastifyInstance;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
+  const routes: { method: string; url: string; access: string | undefined }[] = [];
   app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat())
+      routes.push({ method, url: route.url, access: route.config?.access });
     if (route.url.startsWith('/v1/') && !route.config?.access) {
       throw new Error(
         `Route ${route.method.toString()} ${route.url} declares no access (permission or 'public')`,
@@ -123,7 +140,8 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
   const now = clock().toISOString();
   const sessions = createSessionService({ db, settings: config.session, clock, permissionsOf });
   const keyring = new Keyring();
-  const users = createUserService({ db, sessions, clock });
+  const ldap = createLdapService({ db, clock, secrets: createSecretBox({ db, keyring }) });
+  const users = createUserService({ db, sessions, clock, directory: ldap });
   const system = createSystemService({
     db,
     keyring,
@@ -142,7 +160,18 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
     authenticate: (t, m) => sessions.authenticate(t, m),
   };
   systemRoutes(app, gate, system);
-  userRoutes(app, gate, users);
+  userRoutes(
+    app,
+    gate,
+    users,
+    createUserAdminService({ db, clock, sessions, users }),
+    createUkeyService({ db, clock, users }),
+  );
+  roleRoutes(app, gate, createRoleService({ db, clock }));
+  ldapRoutes(app, gate, ldap);
+  passwordPolicyRoutes(app, gate, createPasswordPolicyService({ db, clock }));
+  const registrationTokens = createRegistrationTokenService({ db, clock });
+  registrationTokenRoutes(app, gate, registrationTokens);
   configRoutes(app, gate, configService);
   domainRoutes(app, gate, createDomainService({ db, keyring, clock }));
   dashboardRoutes(
@@ -180,5 +209,5 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
   app.addHook('onClose', async () => {
     keyring.close();
   });
-  return { app, services: { system, users, sessions, keyring } };
+  return { app, services: { system, users, sessions, keyring, registrationTokens }, routes };
 }

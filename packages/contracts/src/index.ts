@@ -9,12 +9,22 @@ export * from './calls/user.js';
 export * from './calls/config.js';
 export * from './calls/domain.js';
 export * from './calls/dashboard.js';
+export * from './calls/access-common.js';
+export * from './calls/role.js';
+export * from './calls/password-policy.js';
+export * from './calls/registration-token.js';
+export * from './calls/ldap.js';
+export * from './ip.js';
 
 import { systemCalls } from './calls/system.js';
 import { tokenCalls, userCalls } from './calls/user.js';
 import { configCalls } from './calls/config.js';
 import { domainCalls } from './calls/domain.js';
 import { dashboardCalls } from './calls/dashboard.js';
+import { roleCalls } from './calls/role.js';
+import { passwordPolicyCalls } from './calls/password-policy.js';
+import { registrationTokenCalls } from './calls/registration-token.js';
+import { ldapCalls } from './calls/ldap.js';
 
 /** Every call, grouped by area: the server registers these and the console calls them. */
 export const api = {
@@ -24,6 +34,10 @@ export const api = {
   config: configCalls,
   domain: domainCalls,
   dashboard: dashboardCalls,
+  role: roleCalls,
+  passwordPolicy: passwordPolicyCalls,
+  registrationToken: registrationTokenCalls,
+  ldap: ldapCalls,
 } as const;
 
 export const PRODUCT_VERSION = 'v1.9.0';

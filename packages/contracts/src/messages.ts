@@ -28,6 +28,10 @@ const catalogue = {
     en: 'The account is locked after too many failed logins; try again after {until}',
     zh: '登录失败次数过多，账户已锁定，请于 {until} 之后再试',
   },
+  'auth.ipNotAllowed': {
+    en: 'Access from {ip} is not allowed for this account',
+    zh: '此账户不允许从 {ip} 访问',
+  },
   'auth.ukeyRequired': { en: 'Please log in with Ukey', zh: '请使用 Ukey 登录' },
   'auth.forbidden': {
     en: 'Permission denied: {permission} is required',
@@ -102,6 +106,77 @@ const catalogue = {
   'config.uploadKey': { en: "Only '{key}' accepts an uploaded file", zh: '只有“{key}”可以上传文件' },
   'domain.notFound': { en: "Domain '{domain}' not found", zh: '域“{domain}”不存在' },
   'domain.nameTaken': { en: "Domain '{domain}' already exists", zh: '域“{domain}”已存在' },
+  'role.notFound': { en: 'Role {id} not found', zh: '角色 {id} 不存在' },
+  'role.nameTaken': { en: "Role '{name}' already exists", zh: '角色“{name}”已存在' },
+  'role.builtIn': {
+    en: "Built-in role '{name}' cannot be changed or deleted",
+    zh: '内置角色“{name}”不能修改或删除',
+  },
+  'role.inUse': {
+    en: "Role '{name}' is held by {count} user(s); take it from them first",
+    zh: '角色“{name}”仍被 {count} 个用户使用，请先解除',
+  },
+  'role.unknownPermission': {
+    en: "permissions: '{permission}' is not a permission",
+    zh: '权限：“{permission}”不是有效的权限',
+  },
+  'role.lastAdministrator': {
+    en: 'At least one user must keep the Administrator role',
+    zh: '至少需要保留一个拥有管理员角色的用户',
+  },
+  'user.deleteSelf': { en: 'You cannot delete your own account', zh: '不能删除自己的账户' },
+  'user.badAppSecret': { en: 'Incorrect username or app secret', zh: '用户名或应用密钥错误' },
+  'user.directoryPassword': {
+    en: "User '{name}' signs in through a directory; set the password there",
+    zh: '用户“{name}”通过目录登录，请在目录中设置密码',
+  },
+  'domain.notMemberOfCurrent': {
+    en: 'User {id} is not a member of the current domain',
+    zh: '用户 {id} 不是当前域的成员',
+  },
+  'domain.lastDomain': {
+    en: 'User {id} would belong to no domain; add it to another domain first',
+    zh: '用户 {id} 将不属于任何域，请先将其加入其他域',
+  },
+  'domain.rootFixed': { en: 'The root domain cannot be renamed or deleted', zh: '根域不能重命名或删除' },
+  'domain.notEmpty': {
+    en: "Domain '{domain}' is not empty ({members} member(s), {objects} object(s))",
+    zh: '域“{domain}”不为空（{members} 个成员，{objects} 个对象）',
+  },
+  'policy.minimaTooLong': {
+    en: 'The required lowercase, uppercase, digit and special characters ({sum}) exceed the maximum length ({max})',
+    zh: '要求的小写、大写、数字和特殊字符总数（{sum}）超过最大长度（{max}）',
+  },
+  'policy.minAboveMax': {
+    en: 'min_length ({min}) must not exceed max_length ({max})',
+    zh: '最小长度（{min}）不能大于最大长度（{max}）',
+  },
+  'token.notFound': { en: 'Registration token {id} not found', zh: '注册令牌 {id} 不存在' },
+  'token.nameTaken': { en: "Registration token '{name}' already exists", zh: '注册令牌“{name}”已存在' },
+  'token.expiryPast': {
+    en: 'expires_at: must be in the future (or "-" for forever)',
+    zh: 'expires_at：必须是将来的时间（或用“-”表示永久）',
+  },
+  'token.unknown': { en: 'Unknown registration token', zh: '注册令牌无效' },
+  'token.expired': { en: "Registration token '{name}' has expired", zh: '注册令牌“{name}”已过期' },
+  'token.exhausted': {
+    en: "Registration token '{name}' has no registrations left",
+    zh: '注册令牌“{name}”的可用次数已用完',
+  },
+  'ukey.badCertificate': {
+    en: 'certificate: not a PEM X.509 certificate',
+    zh: '证书：不是 PEM 格式的 X.509 证书',
+  },
+  'ukey.certificateExpired': { en: 'certificate: expired on {date}', zh: '证书：已于 {date} 过期' },
+  'ukey.unsupportedKey': {
+    en: 'certificate: {type} keys are not supported (EC or RSA)',
+    zh: '证书：不支持 {type} 密钥（仅支持 EC 或 RSA）',
+  },
+  'ukey.passwordFirst': { en: 'Sign in with your password first', zh: '请先使用密码登录' },
+  'ukey.notBound': { en: 'No UKEY is bound to this account', zh: '此账户未绑定 UKEY' },
+  'ukey.verifyFailed': { en: 'UKEY verification failed', zh: 'UKEY 验证失败' },
+  'ldap.notFound': { en: 'LDAP connection {id} not found', zh: 'LDAP 连接 {id} 不存在' },
+  'ldap.nameTaken': { en: "LDAP connection '{name}' already exists", zh: 'LDAP 连接“{name}”已存在' },
   'user.notFound': { en: 'User {id} not found', zh: '用户 {id} 不存在' },
   'user.nameTaken': { en: "User '{name}' already exists", zh: '用户“{name}”已存在' },
   'user.usernameSlash': {

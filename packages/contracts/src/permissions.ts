@@ -73,3 +73,33 @@ export const builtInRoles = {
 
 export type BuiltInRoleName = keyof typeof builtInRoles;
 export const ADMINISTRATOR: BuiltInRoleName = 'Administrator';
+
+/** The permission tree a role editor shows: grouped as the menu is. */
+export interface PermissionGroup {
+  key: string;
+  areas: Area[];
+}
+export const permissionGroups: PermissionGroup[] = [
+  { key: 'dashboard', areas: ['dashboard'] },
+  { key: 'product', areas: ['product'] },
+  { key: 'access', areas: ['user', 'role', 'token', 'ldap'] },
+  { key: 'keys', areas: ['key'] },
+  { key: 'certificates', areas: ['cert'] },
+  { key: 'log', areas: ['log'] },
+  {
+    key: 'settings',
+    areas: [
+      'domain',
+      'license',
+      'password-policy',
+      'backup-key',
+      'hsm',
+      'backup',
+      'scheduler',
+      'syslog',
+      'config',
+      'quantum',
+    ],
+  },
+  { key: 'sub-consoles', areas: ['cte', 'rdm', 'kadp', 'credential'] },
+];

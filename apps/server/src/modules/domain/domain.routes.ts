@@ -6,4 +6,9 @@ import type { DomainService } from './domain.service.js';
 export function domainRoutes(app: FastifyInstance, gate: Gatekeeper, domains: DomainService): void {
   registerCall(app, gate, api.domain.list, ({ query }) => domains.list(query));
   registerCall(app, gate, api.domain.create, ({ actor, meta, body }) => domains.create(actor, meta, body));
+  registerCall(app, gate, api.domain.users, ({ query }) => domains.users(query.id));
+  registerCall(app, gate, api.domain.update, ({ actor, meta, body }) => domains.update(actor, meta, body));
+  registerCall(app, gate, api.domain.delete, ({ actor, meta, body }) =>
+    domains.remove(actor, meta, body.ids),
+  );
 }

@@ -2,16 +2,99 @@ import { randomUUID } from 'node:crypto';
 import { writeAudit } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
 import type { Db } from '../../platform/db/database.js';
-import { conflict } from '../../platform/errors.js';
+import { conflict, notFound, stateForbids } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
 import type { Keyring } from '../../platform/keyring/keyring.js';
 import { subjectOf } from '../user/user.service.js';
-import { ROOT_DOMAIN, addMember, findDomainByName, insertDomain, listDomains } from './domain.store.js';
+import {
+  ROOT_DOMAIN,
+  addMember,
+  countMembers,
+  countObjects,
+  deleteDomains,
+  findDomainById,
+  findDomainByName,
+  insertDomain,
+  listDomains,
+  membersOf,
+  updateDomain,
+} from './domain.store.js';
 
 /** Domains are tenant-like scopes; each has its own KEK wrapped by the root key. */
 export function createDomainService(deps: { db: Db; keyring: Keyring; clock: Clock }) {
   const { db, keyring, clock } = deps;
+  async function view(id: string) {
+    const row = await findDomainById(db, id);
+    if (!row) throw notFound('domain.notFound', { domain: id });
+    return {
+      id: row.id,
+      name: row.name,
+      description: row.description,
+      parent_id: row.parent_id,
+      users: await countMembers(db, row.id),
+      created_at: row.created_at,
+    };
+  }
+
   return {
+    async users(id: string) {
+      if (!(await findDomainById(db, id))) throw notFound('domain.notFound', { domain: id });
+      return membersOf(db, id);
+    },
+
+    async update(
+      actor: Actor,
+      meta: RequestMeta,
+      body: { id: string; name?: string | undefined; description?: string | undefined },
+    ) {
+      const row = await findDomainById(db, body.id);
+      if (!row) throw notFound('domain.notFound', { domain: body.id });
+      if (body.name && body.name !== row.name) {
+        if (row.name === ROOT_DOMAIN) throw stateForbids('domain.rootFixed');
+        if (await findDomainByName(db, body.name)) throw conflict('domain.nameTaken', { domain: body.name });
+      }
+      await db.transaction().execute(async (trx) => {
+        await updateDomain(trx, row.id, {
+          ...(body.name ? { name: body.name } : {}),
+          ...(body.description !== undefined ? { description: body.description } : {}),
+        });
+        await writeAudit(trx, {
+          who: subjectOf(actor),
+          action: 'domain.update',
+          target: body.name ?? row.name,
+          result: 'success',
+          ip: meta.ip,
+        });
+      });
+      return view(row.id);
+    },
+
+    async remove(actor: Actor, meta: RequestMeta, ids: string[]) {
+      const rows: { name: string }[] = [];
+      for (const id of ids) {
+        const row = await findDomainById(db, id);
+        if (!row) throw notFound('domain.notFound', { domain: id });
+        if (row.name === ROOT_DOMAIN) throw stateForbids('domain.rootFixed');
+        const members = await countMembers(db, id);
+        const objects = await countObjects(db, id);
+        if (members > 0 || objects > 0)
+          throw conflict('domain.notEmpty', { domain: row.name, members, objects });
+        rows.push(row);
+      }
+      return db.transaction().execute(async (trx) => {
+        const deleted = await deleteDomains(trx, ids);
+        for (const r of rows)
+          await writeAudit(trx, {
+            who: subjectOf(actor),
+            action: 'domain.delete',
+            target: r.name,
+            result: 'success',
+            ip: meta.ip,
+          });
+        return { deleted };
+      });
+    },
+
     async list(query: { page: number; page_size: number; name?: string | undefined }) {
       const { rows, total } = await listDomains(db, {
         name: query.name,

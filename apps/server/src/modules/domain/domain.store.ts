@@ -70,3 +70,45 @@ export async function domainsOfUser(db: Executor, userId: string): Promise<{ id:
 export function escapeLike(s: string): string {
   return s.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
+
+export async function countMembers(db: Executor, domainId: string): Promise<number> {
+  const row = await db
+    .selectFrom('user_domain')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('domain_id', '=', domainId)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** Objects that live in a domain (registration tokens now; keys and the rest as they arrive). */
+export async function countObjects(db: Executor, domainId: string): Promise<number> {
+  const row = await db
+    .selectFrom('registration_token')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('domain_id', '=', domainId)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+export async function membersOf(db: Executor, domainId: string) {
+  return db
+    .selectFrom('user_domain')
+    .innerJoin('app_user', 'app_user.id', 'user_domain.user_id')
+    .select(['app_user.id', 'app_user.username as name'])
+    .where('user_domain.domain_id', '=', domainId)
+    .orderBy('app_user.username')
+    .execute();
+}
+
+export async function updateDomain(
+  db: Executor,
+  id: string,
+  changes: { name?: string; description?: string },
+) {
+  await db.updateTable('domain').set(changes).where('id', '=', id).execute();
+}
+
+export async function deleteDomains(db: Executor, ids: string[]): Promise<number> {
+  const result = await db.deleteFrom('domain').where('id', 'in', ids).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { builtInRoles } from '@ksp/contracts';
 import type { Executor } from '../../platform/db/database.js';
+import type { RoleTable } from '../../platform/db/schema.js';
+import { escapeLike } from '../domain/domain.store.js';
 
 /** Creates the built-in roles, and keeps their permissions current with this release. */
 export async function ensureBuiltInRoles(db: Executor, now: string): Promise<void> {
@@ -52,4 +54,77 @@ export async function assignRole(db: Executor, userId: string, roleId: string): 
     .values({ user_id: userId, role_id: roleId })
     .onConflict((oc) => oc.columns(['user_id', 'role_id']).doNothing())
     .execute();
+}
+
+export async function listRoles(
+  db: Executor,
+  args: { name?: string | undefined; offset: number; limit: number },
+) {
+  let q = db.selectFrom('role');
+  if (args.name) q = q.where('name', 'like', `%${escapeLike(args.name)}%`);
+  const total = await q.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirst();
+  const rows = await q
+    .selectAll()
+    .orderBy('type')
+    .orderBy('name')
+    .offset(args.offset)
+    .limit(args.limit)
+    .execute();
+  return { rows, total: Number(total?.n ?? 0) };
+}
+
+export async function usersOfRoles(db: Executor, roleIds: string[]) {
+  if (roleIds.length === 0) return [];
+  return db
+    .selectFrom('user_role')
+    .innerJoin('app_user', 'app_user.id', 'user_role.user_id')
+    .select(['user_role.role_id', 'app_user.id', 'app_user.username'])
+    .where('user_role.role_id', 'in', roleIds)
+    .orderBy('app_user.username')
+    .execute();
+}
+
+export async function findRole(db: Executor, id: string) {
+  return db.selectFrom('role').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function findRoles(db: Executor, ids: string[]) {
+  return db.selectFrom('role').selectAll().where('id', 'in', ids).execute();
+}
+
+export async function findRoleByName(db: Executor, name: string) {
+  return db.selectFrom('role').selectAll().where('name', '=', name).executeTakeFirst();
+}
+
+export async function insertRole(db: Executor, row: RoleTable): Promise<void> {
+  await db.insertInto('role').values(row).execute();
+}
+
+export async function updateRole(db: Executor, id: string, changes: Partial<Omit<RoleTable, 'id' | 'type'>>) {
+  await db.updateTable('role').set(changes).where('id', '=', id).execute();
+}
+
+export async function deleteRoles(db: Executor, ids: string[]): Promise<number> {
+  const result = await db.deleteFrom('role').where('id', 'in', ids).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+export async function unassignRole(db: Executor, roleId: string, userIds: string[]): Promise<void> {
+  await db.deleteFrom('user_role').where('role_id', '=', roleId).where('user_id', 'in', userIds).execute();
+}
+
+export async function setUserRoles(db: Executor, userId: string, roleIds: string[]): Promise<void> {
+  await db.deleteFrom('user_role').where('user_id', '=', userId).execute();
+  for (const roleId of roleIds) await assignRole(db, userId, roleId);
+}
+
+export async function countRoleHolders(db: Executor, roleName: string): Promise<number> {
+  const row = await db
+    .selectFrom('user_role')
+    .innerJoin('role', 'role.id', 'user_role.role_id')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('role.name', '=', roleName)
+    .where('role.type', '=', 'built-in')
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
 }

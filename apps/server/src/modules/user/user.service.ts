@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { buildMenu, Code, formatMessage, menuModel, type Language, type MenuItem } from '@ksp/contracts';
+import {
+  buildMenu,
+  Code,
+  formatMessage,
+  ipAllowed,
+  menuModel,
+  type Language,
+  type MenuItem,
+} from '@ksp/contracts';
 import type { z } from 'zod';
 import type { UserInfo } from '@ksp/contracts';
 import { writeAudit, type AuditSubject } from '../../platform/audit.js';
@@ -47,7 +55,21 @@ export async function permissionsOf(db: Executor, userId: string): Promise<Set<s
 }
 
 /** Sign-in, the session's user, password and e-mail of the signed-in user. */
-export function createUserService(deps: { db: Db; sessions: SessionService; clock: Clock }) {
+/** Signs a directory user in; answers the local user id, or why it refused. */
+export interface DirectoryLogin {
+  authenticate(
+    connection: string,
+    username: string,
+    password: string,
+  ): Promise<{ userId: string } | { refused: string }>;
+}
+
+export function createUserService(deps: {
+  db: Db;
+  sessions: SessionService;
+  clock: Clock;
+  directory?: DirectoryLogin;
+}) {
   const { db, sessions, clock } = deps;
 
   async function assertPasswordAllowed(password: string, lang: Language): Promise<void> {
@@ -152,8 +174,15 @@ export function createUserService(deps: { db: Db; sessions: SessionService; cloc
       return new KspError(Code.BAD_CREDENTIALS, 'auth.badCredentials');
     };
     if (typed.includes('/')) {
-      // Directory login (<connection>/<user>) arrives with LDAP connections; none exists yet.
-      throw await failure(null, 'unknown directory');
+      // Directory user: "<connection>/<user>", both sent as typed; the directory decides.
+      const slash = typed.indexOf('/');
+      const outcome = deps.directory
+        ? await deps.directory.authenticate(typed.slice(0, slash), typed.slice(slash + 1), body.password)
+        : { refused: 'no directory' };
+      if ('refused' in outcome) throw await failure(null, outcome.refused);
+      const dirUser = await findUserById(db, outcome.userId);
+      if (!dirUser) throw await failure(null, 'directory user vanished');
+      return completeLogin(dirUser, meta, { passwordChecked: true });
     }
     const username = decodeLocalUsername(typed);
     const user = username ? await findUserByName(db, username) : undefined;
@@ -183,15 +212,76 @@ export function createUserService(deps: { db: Db; sessions: SessionService; cloc
       await recordLoginFailure(db, user.id, now.toISOString(), lock);
       throw await failure(user, lock ? 'bad password, account locked' : 'bad password');
     }
-    if ((await configValue(db, 'MFA')) === '1') {
+    return completeLogin(user, meta, { passwordChecked: true });
+  }
+
+  /**
+   * What follows a right password (or a verified directory bind): the IP whitelist, the
+   * second factor when MFA is on, password expiry, then the session.
+   */
+  async function completeLogin(
+    user: NonNullable<Awaited<ReturnType<typeof findUserByName>>>,
+    meta: RequestMeta,
+    how: { passwordChecked: boolean; secondFactorDone?: boolean },
+  ): Promise<SignedIn> {
+    const now = clock();
+    if (!ipAllowed(meta.ip, JSON.parse(user.ip_whitelist) as string[])) {
+      await writeAudit(db, {
+        who: { userId: user.id, username: user.username, domainId: null, domainName: '' },
+        action: 'user.login',
+        target: user.username,
+        result: 'failure',
+        ip: meta.ip,
+        details: { reason: 'address not in whitelist' },
+      });
+      throw new KspError(Code.IP_NOT_ALLOWED, 'auth.ipNotAllowed', { ip: meta.ip });
+    }
+    if (how.passwordChecked && !how.secondFactorDone && (await configValue(db, 'MFA')) === '1') {
       // Password right, second factor still due: no token (the console runs the Ukey login).
+      await db
+        .insertInto('mfa_pending')
+        .values({
+          user_id: user.id,
+          password_ok_at: now.toISOString(),
+          challenge: null,
+          challenge_expires_at: null,
+          source_ip: meta.ip,
+        })
+        .onConflict((oc) =>
+          oc
+            .column('user_id')
+            .doUpdateSet({
+              password_ok_at: now.toISOString(),
+              challenge: null,
+              challenge_expires_at: null,
+              source_ip: meta.ip,
+            }),
+        )
+        .execute();
       throw new KspError(Code.UKEY_REQUIRED, 'auth.ukeyRequired');
     }
+    const policy = await currentPolicy(db);
+    const expired =
+      !user.directory &&
+      policy.expiry_days > 0 &&
+      user.password_changed_at !== null &&
+      now.getTime() - Date.parse(user.password_changed_at) > policy.expiry_days * 86_400_000;
     const domains = await domainsOfUser(db, user.id);
     const domain = domains[0];
-    if (!domain) throw await failure(user, 'no domain');
+    if (!domain) {
+      await writeAudit(db, {
+        who: { userId: user.id, username: user.username, domainId: null, domainName: '' },
+        action: 'user.login',
+        target: user.username,
+        result: 'failure',
+        ip: meta.ip,
+        details: { reason: 'member of no domain' },
+      });
+      throw new KspError(Code.BAD_CREDENTIALS, 'auth.badCredentials');
+    }
     const token = await db.transaction().execute(async (trx) => {
       await recordLoginSuccess(trx, user.id, now.toISOString());
+      if (expired) await updateUser(trx, user.id, { must_change_password: 1 });
       const issued = await sessions.issue(trx, { userId: user.id, domainId: domain.id, ip: meta.ip });
       await writeAudit(trx, {
         who: { userId: user.id, username: user.username, domainId: domain.id, domainName: domain.name },
@@ -355,6 +445,7 @@ export function createUserService(deps: { db: Db; sessions: SessionService; cloc
 
   return {
     login,
+    completeLogin,
     logout,
     refresh,
     switchDomain,

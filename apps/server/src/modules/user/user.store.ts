@@ -1,5 +1,6 @@
 import type { Executor } from '../../platform/db/database.js';
 import type { UserTable } from '../../platform/db/schema.js';
+import { escapeLike } from '../domain/domain.store.js';
 
 export async function insertUser(db: Executor, row: UserTable): Promise<void> {
   await db.insertInto('app_user').values(row).execute();
@@ -57,4 +58,84 @@ export async function updateUser(
   changes: Partial<Omit<UserTable, 'id' | 'username' | 'created_at'>>,
 ): Promise<void> {
   await db.updateTable('app_user').set(changes).where('id', '=', id).execute();
+}
+
+export async function listUsers(
+  db: Executor,
+  args: {
+    domainId: string | null;
+    username?: string | undefined;
+    roleId?: string | undefined;
+    locked?: boolean | undefined;
+    now: string;
+    offset: number;
+    limit: number;
+  },
+) {
+  let q = db.selectFrom('app_user');
+  if (args.domainId) {
+    const domainId = args.domainId;
+    q = q.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('user_domain')
+          .select('user_id')
+          .whereRef('user_domain.user_id', '=', 'app_user.id')
+          .where('user_domain.domain_id', '=', domainId),
+      ),
+    );
+  }
+  if (args.username) q = q.where('username', 'like', `%${escapeLike(args.username)}%`);
+  if (args.roleId) {
+    const roleId = args.roleId;
+    q = q.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('user_role')
+          .select('user_id')
+          .whereRef('user_role.user_id', '=', 'app_user.id')
+          .where('user_role.role_id', '=', roleId),
+      ),
+    );
+  }
+  if (args.locked === true) q = q.where('locked_until', '>', args.now);
+  if (args.locked === false)
+    q = q.where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', args.now)]));
+  const total = await q.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirst();
+  const rows = await q.selectAll().orderBy('username').offset(args.offset).limit(args.limit).execute();
+  return { rows, total: Number(total?.n ?? 0) };
+}
+
+export async function findUsers(db: Executor, ids: string[]) {
+  return db.selectFrom('app_user').selectAll().where('id', 'in', ids).execute();
+}
+
+export async function groupsOfUsers(db: Executor, userIds: string[]) {
+  if (userIds.length === 0) return { roles: [], domains: [] };
+  const [roles, domains] = await Promise.all([
+    db
+      .selectFrom('user_role')
+      .innerJoin('role', 'role.id', 'user_role.role_id')
+      .select(['user_role.user_id', 'role.id', 'role.name'])
+      .where('user_role.user_id', 'in', userIds)
+      .orderBy('role.name')
+      .execute(),
+    db
+      .selectFrom('user_domain')
+      .innerJoin('domain', 'domain.id', 'user_domain.domain_id')
+      .select(['user_domain.user_id', 'domain.id', 'domain.name'])
+      .where('user_domain.user_id', 'in', userIds)
+      .orderBy('domain.name')
+      .execute(),
+  ]);
+  return { roles, domains };
+}
+
+export async function deleteUsers(db: Executor, ids: string[]): Promise<number> {
+  const result = await db.deleteFrom('app_user').where('id', 'in', ids).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+export async function findUserByAppSecretHash(db: Executor, hash: string) {
+  return db.selectFrom('app_user').selectAll().where('app_secret_hash', '=', hash).executeTakeFirst();
 }

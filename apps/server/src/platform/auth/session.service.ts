@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { Code } from '@ksp/contracts';
+import { Code, ipAllowed } from '@ksp/contracts';
 import type { Db, Executor } from '../db/database.js';
 import { KspError, UnauthorizedError } from '../errors.js';
 import type { Actor, RequestMeta } from '../http/route.js';
@@ -19,6 +19,10 @@ export interface SessionSettings {
 }
 
 export type Clock = () => Date;
+
+/** A sub-console token only carries the permissions of its own area. */
+export type SessionScope = 'console' | 'kadp' | 'sms';
+const scopeArea: Record<Exclude<SessionScope, 'console'>, string> = { kadp: 'kadp', sms: 'credential' };
 
 /** Throttle for last-seen writes: an active session is written at most this often. */
 const TOUCH_EVERY_MS = 15_000;
@@ -40,7 +44,7 @@ export function createSessionService(deps: {
 
   async function issue(
     trx: Executor,
-    args: { userId: string; domainId: string; ip: string; loginAt?: string },
+    args: { userId: string; domainId: string; ip: string; loginAt?: string; scope?: SessionScope },
   ): Promise<{ token: string; sessionId: string }> {
     const token = randomBytes(32).toString('base64url');
     const now = clock().toISOString();
@@ -53,11 +57,12 @@ export function createSessionService(deps: {
       login_at: args.loginAt ?? now,
       last_seen_at: now,
       source_ip: args.ip,
+      scope: args.scope ?? 'console',
     });
     return { token, sessionId };
   }
 
-  async function authenticate(token: string, _meta: RequestMeta): Promise<Actor> {
+  async function authenticate(token: string, meta: RequestMeta): Promise<Actor> {
     if (token.length > 128) throw new UnauthorizedError('auth.tokenInvalid');
     const row = await findSessionByHash(db, hashToken(token));
     if (!row) throw new UnauthorizedError('auth.tokenInvalid');
@@ -69,17 +74,33 @@ export function createSessionService(deps: {
     ) {
       throw new KspError(Code.SESSION_EXPIRED, 'auth.sessionExpired');
     }
+    if (!ipAllowed(meta.ip, JSON.parse(row.ip_whitelist) as string[])) {
+      throw new KspError(Code.IP_NOT_ALLOWED, 'auth.ipNotAllowed', { ip: meta.ip });
+    }
     if (now - lastSeen > TOUCH_EVERY_MS) await touchSession(db, row.session_id, new Date(now).toISOString());
+    const held = await deps.permissionsOf(db, row.user_id);
+    const scope = row.scope as SessionScope;
     return {
       userId: row.user_id,
       username: row.username,
       domainId: row.domain_id,
       domainName: row.domain_name,
       sessionId: row.session_id,
-      permissions: await deps.permissionsOf(db, row.user_id),
+      permissions:
+        scope === 'console' ? held : new Set([...held].filter((p) => p.startsWith(`${scopeArea[scope]}:`))),
+      scope,
       mustChangePassword: row.must_change_password === 1,
       directory: row.directory,
     };
+  }
+
+  /** Ends the user's sessions bound to one domain (removed from it). */
+  async function revokeInDomain(trx: Executor, userIds: string[], domainId: string): Promise<void> {
+    await trx
+      .deleteFrom('session')
+      .where('user_id', 'in', userIds)
+      .where('domain_id', '=', domainId)
+      .execute();
   }
 
   async function loginTimeOf(sessionId: string): Promise<string> {
@@ -118,6 +139,7 @@ export function createSessionService(deps: {
     loginTimeOf,
     revoke: (trx: Executor, sessionId: string) => deleteSession(trx, sessionId),
     revokeAllOfUser: (trx: Executor, userId: string) => deleteSessionsOfUser(trx, userId),
+    revokeInDomain,
     purgeExpired,
     countActive,
   };

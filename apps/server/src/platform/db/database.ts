@@ -5,6 +5,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type 
 import pg from 'pg';
 import type { Database } from './schema.js';
 import * as m001 from './migrations/001-foundation.js';
+import * as m002 from './migrations/002-access.js';
 
 export type Db = Kysely<Database>;
 /** A store function takes either the database or an open transaction. */
@@ -21,6 +22,7 @@ export interface DatabaseHandle {
 
 const migrations: Record<string, Migration> = {
   '001-foundation': m001,
+  '002-access': m002,
 };
 
 export function openDatabase(options: { url: string | null; dataDir: string }): DatabaseHandle {

@@ -73,6 +73,54 @@ export interface SessionTable {
   login_at: string;
   last_seen_at: string;
   source_ip: string;
+  /** 'console', or a sub-console ('kadp', 'sms') the token is limited to. */
+  scope: string;
+}
+
+export interface RegistrationTokenTable {
+  id: string;
+  domain_id: string;
+  name: string;
+  usage: string;
+  secret_hash: string;
+  /** '-' for forever, else ISO 8601. */
+  expires_at: string;
+  cert_validity_days: number;
+  capacity: number;
+  used: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface LdapConnectionTable {
+  id: string;
+  name: string;
+  url: string;
+  bind_dn: string;
+  /** Wrapped by the root domain's KEK (AES-256-GCM, the connection id as AAD). */
+  bind_password_wrapped: string | null;
+  user_base_dn: string;
+  username_attribute: string;
+  user_dn_attribute: string;
+  unique_id_attribute: string;
+  user_filter: string;
+  group_base_dn: string;
+  group_filter: string;
+  group_id_attribute: string;
+  group_member_attribute: string;
+  ca_certificate: string;
+  verify_certificate: number;
+  group_roles: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MfaPendingTable {
+  user_id: string;
+  password_ok_at: string;
+  challenge: string | null;
+  challenge_expires_at: string | null;
+  source_ip: string;
 }
 
 export interface ConfigTable {
@@ -126,4 +174,7 @@ export interface Database {
   config: ConfigTable;
   audit_log: AuditTable;
   password_policy: PasswordPolicyTable;
+  registration_token: RegistrationTokenTable;
+  ldap_connection: LdapConnectionTable;
+  mfa_pending: MfaPendingTable;
 }

@@ -15,6 +15,8 @@ export interface Actor {
   permissions: ReadonlySet<string>;
   mustChangePassword: boolean;
   directory: string | null;
+  /** 'console', or the sub-console a scoped token is limited to. */
+  scope: string;
 }
 
 export interface RequestMeta {

@@ -1,0 +1,69 @@
+import { writeAudit } from '../../platform/audit.js';
+import type { Clock } from '../../platform/auth/session.service.js';
+import type { Db } from '../../platform/db/database.js';
+import type { PasswordPolicyTable } from '../../platform/db/schema.js';
+import { invalid } from '../../platform/errors.js';
+import type { Actor, RequestMeta } from '../../platform/http/route.js';
+import { subjectOf } from '../user/user.service.js';
+import { currentPolicy } from './password-policy.store.js';
+
+export interface PolicyFields {
+  min_length: number;
+  max_length: number;
+  min_lowercase: number;
+  min_uppercase: number;
+  min_digits: number;
+  min_special: number;
+  lockout_disabled: boolean;
+  max_failed_attempts: number;
+  expiry_days: number;
+  min_change_days: number;
+}
+
+function view(row: PasswordPolicyTable) {
+  return {
+    min_length: row.min_length,
+    max_length: row.max_length,
+    min_lowercase: row.min_lowercase,
+    min_uppercase: row.min_uppercase,
+    min_digits: row.min_digits,
+    min_special: row.min_special,
+    lockout_disabled: row.lockout_disabled === 1,
+    max_failed_attempts: row.max_failed_attempts,
+    expiry_days: row.expiry_days,
+    min_change_days: row.min_change_days,
+    updated_at: row.updated_at,
+  };
+}
+
+export function createPasswordPolicyService(deps: { db: Db; clock: Clock }) {
+  const { db, clock } = deps;
+  return {
+    get: async () => view(await currentPolicy(db)),
+
+    async update(actor: Actor, meta: RequestMeta, body: PolicyFields) {
+      if (body.min_length > body.max_length)
+        throw invalid('policy.minAboveMax', { min: body.min_length, max: body.max_length });
+      const sum = body.min_lowercase + body.min_uppercase + body.min_digits + body.min_special;
+      if (sum > body.max_length) throw invalid('policy.minimaTooLong', { sum, max: body.max_length });
+      const updated_at = clock().toISOString();
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('password_policy')
+          .set({ ...body, lockout_disabled: body.lockout_disabled ? 1 : 0, updated_at })
+          .where('id', '=', 'default')
+          .execute();
+        await writeAudit(trx, {
+          who: subjectOf(actor),
+          action: 'password-policy.update',
+          target: 'password policy',
+          result: 'success',
+          ip: meta.ip,
+        });
+      });
+      return view(await currentPolicy(db));
+    },
+  };
+}
+
+export type PasswordPolicyService = ReturnType<typeof createPasswordPolicyService>;

@@ -1,0 +1,158 @@
+import { randomBytes, verify as verifySignature, X509Certificate } from 'node:crypto';
+import { Code } from '@ksp/contracts';
+import { writeAudit } from '../../platform/audit.js';
+import type { Clock } from '../../platform/auth/session.service.js';
+import type { Db } from '../../platform/db/database.js';
+import { forbidden, invalid, KspError, stateForbids } from '../../platform/errors.js';
+import type { Actor, RequestMeta } from '../../platform/http/route.js';
+import { subjectOf, type SignedIn, type UserService } from './user.service.js';
+import { findUserById, findUserByName, updateUser } from './user.store.js';
+
+/** A right password opens a window for the UKEY step; the challenge itself lives shorter. */
+const PASSWORD_WINDOW_MS = 120_000;
+const CHALLENGE_MS = 60_000;
+
+/**
+ * UKEY second factor (MODULES.md decisions): the token holds the user's signing key and
+ * certificate. Login = the token signs the server's one-time random (its hex text, as
+ * UTF-8, SHA-256) and the server verifies with the bound certificate. ECDSA signatures
+ * may be DER or raw r||s (PKCS#11 CKM_ECDSA); RSA signatures are PKCS#1 v1.5.
+ */
+export function createUkeyService(deps: { db: Db; clock: Clock; users: UserService }) {
+  const { db, clock } = deps;
+
+  function parseCertificate(pem: string): X509Certificate {
+    try {
+      return new X509Certificate(pem);
+    } catch {
+      throw invalid('ukey.badCertificate');
+    }
+  }
+
+  function signatureValid(cert: X509Certificate, data: Buffer, signature: Buffer): boolean {
+    const key = cert.publicKey;
+    const tries: { dsaEncoding?: 'der' | 'ieee-p1363' }[] =
+      key.asymmetricKeyType === 'ec' ? [{ dsaEncoding: 'der' }, { dsaEncoding: 'ieee-p1363' }] : [{}];
+    return tries.some((options) => {
+      try {
+        return verifySignature('sha256', data, { key, ...options }, signature);
+      } catch {
+        return false;
+      }
+    });
+  }
+
+  return {
+    async bind(
+      actor: Actor,
+      meta: RequestMeta,
+      body: { id?: string | undefined; serial: string; certificate: string },
+    ) {
+      const userId = body.id ?? actor.userId;
+      if (userId !== actor.userId && !actor.permissions.has('user:write')) {
+        throw forbidden('auth.forbidden', { permission: 'user:write' });
+      }
+      const user = await findUserById(db, userId);
+      if (!user) throw invalid('user.notFound', { id: userId });
+      const cert = parseCertificate(body.certificate);
+      const now = clock();
+      if (Date.parse(cert.validTo) <= now.getTime())
+        throw invalid('ukey.certificateExpired', { date: new Date(cert.validTo).toISOString() });
+      const type = cert.publicKey.asymmetricKeyType;
+      if (type !== 'ec' && type !== 'rsa') throw invalid('ukey.unsupportedKey', { type: String(type) });
+      await db.transaction().execute(async (trx) => {
+        await updateUser(trx, user.id, {
+          ukey_serial: body.serial,
+          ukey_cert: cert.toString(),
+          updated_at: now.toISOString(),
+        });
+        await writeAudit(trx, {
+          who: subjectOf(actor),
+          action: 'user.bindukey',
+          target: user.username,
+          result: 'success',
+          ip: meta.ip,
+          details: { serial: body.serial, fingerprint: cert.fingerprint256 },
+        });
+      });
+      return {
+        ukey_serial: body.serial,
+        subject: cert.subject,
+        not_after: new Date(cert.validTo).toISOString(),
+      };
+    },
+
+    async unbind(actor: Actor, meta: RequestMeta, id: string) {
+      const user = await findUserById(db, id);
+      if (!user) throw invalid('user.notFound', { id });
+      await db.transaction().execute(async (trx) => {
+        await updateUser(trx, user.id, {
+          ukey_serial: null,
+          ukey_cert: null,
+          updated_at: clock().toISOString(),
+        });
+        await writeAudit(trx, {
+          who: subjectOf(actor),
+          action: 'user.unbindukey',
+          target: user.username,
+          result: 'success',
+          ip: meta.ip,
+        });
+      });
+      return null;
+    },
+
+    async random(name: string) {
+      const user = await findUserByName(db, name);
+      const pending = user
+        ? await db.selectFrom('mfa_pending').selectAll().where('user_id', '=', user.id).executeTakeFirst()
+        : undefined;
+      const now = clock().getTime();
+      if (!user || !pending || now - Date.parse(pending.password_ok_at) > PASSWORD_WINDOW_MS) {
+        throw stateForbids('ukey.passwordFirst');
+      }
+      if (!user.ukey_cert) throw stateForbids('ukey.notBound');
+      const random = randomBytes(32).toString('hex');
+      await db
+        .updateTable('mfa_pending')
+        .set({ challenge: random, challenge_expires_at: new Date(now + CHALLENGE_MS).toISOString() })
+        .where('user_id', '=', user.id)
+        .execute();
+      return { random, expires_in: CHALLENGE_MS / 1000 };
+    },
+
+    async verify(body: { name: string; sign: string }, meta: RequestMeta): Promise<SignedIn> {
+      const user = await findUserByName(db, body.name);
+      const pending = user
+        ? await db.selectFrom('mfa_pending').selectAll().where('user_id', '=', user.id).executeTakeFirst()
+        : undefined;
+      // Single use: whatever the outcome, this challenge is spent.
+      if (user) await db.deleteFrom('mfa_pending').where('user_id', '=', user.id).execute();
+      const now = clock().getTime();
+      const fresh =
+        pending?.challenge && pending.challenge_expires_at && Date.parse(pending.challenge_expires_at) > now;
+      const valid =
+        user?.ukey_cert &&
+        fresh &&
+        signatureValid(
+          new X509Certificate(user.ukey_cert),
+          Buffer.from(pending.challenge!, 'utf8'),
+          Buffer.from(body.sign, 'base64'),
+        );
+      if (!user || !valid) {
+        await writeAudit(db, {
+          who: user ? { userId: user.id, username: user.username, domainId: null, domainName: '' } : null,
+          action: 'user.verify',
+          target: body.name.slice(0, 64),
+          result: 'failure',
+          ip: meta.ip,
+          details: { reason: fresh ? 'bad signature' : 'no valid challenge' },
+        });
+        throw new KspError(Code.BAD_CREDENTIALS, 'ukey.verifyFailed');
+      }
+      return deps.users.completeLogin(user, meta, { passwordChecked: true, secondFactorDone: true });
+    },
+  };
+}
+
+export type UkeyService = ReturnType<typeof createUkeyService>;

@@ -1,0 +1,384 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { api, Code, ipAllowed } from '@ksp/contracts';
+import { writeAudit } from '../../platform/audit.js';
+import { clientHash, hashPassword } from '../../platform/auth/password.js';
+import type { Clock, SessionService } from '../../platform/auth/session.service.js';
+import type { Db } from '../../platform/db/database.js';
+import type { UserTable } from '../../platform/db/schema.js';
+import { forbidden, KspError, notFound, stateForbids } from '../../platform/errors.js';
+import type { Actor, RequestMeta } from '../../platform/http/route.js';
+import { ROOT_DOMAIN, domainsOfUser, findDomainById } from '../domain/domain.store.js';
+import { assertAdministratorsRemain } from '../role/role.service.js';
+import { findRoles, setUserRoles } from '../role/role.store.js';
+import { subjectOf, type UserService } from './user.service.js';
+import {
+  deleteUsers,
+  findUserById,
+  findUserByName,
+  findUsers,
+  groupsOfUsers,
+  listUsers,
+  updateUser,
+} from './user.store.js';
+
+const hashSecret = (secret: string) => createHash('sha256').update(secret, 'utf8').digest('hex');
+
+/** Administration of other users: list, create, roles, passwords, whitelist, app secrets. */
+export function createUserAdminService(deps: {
+  db: Db;
+  clock: Clock;
+  sessions: SessionService;
+  users: UserService;
+}) {
+  const { db, clock, sessions } = deps;
+
+  async function toRows(users: UserTable[]) {
+    const { roles, domains } = await groupsOfUsers(
+      db,
+      users.map((u) => u.id),
+    );
+    const now = clock().getTime();
+    return users.map((u) => ({
+      id: u.id,
+      username: u.username,
+      email: u.email,
+      phone: u.phone,
+      directory: u.directory,
+      roles: roles.filter((r) => r.user_id === u.id).map((r) => ({ id: r.id, name: r.name })),
+      domains: domains.filter((d) => d.user_id === u.id).map((d) => ({ id: d.id, name: d.name })),
+      ukey_bound: Boolean(u.ukey_cert),
+      ukey_serial: u.ukey_serial,
+      must_change_password: u.must_change_password === 1,
+      locked: Boolean(u.locked_until && Date.parse(u.locked_until) > now),
+      has_app_secret: Boolean(u.app_secret_hash),
+      ip_whitelist: JSON.parse(u.ip_whitelist) as string[],
+      last_login_at: u.last_login_at,
+      login_count: u.login_count,
+      last_failed_login_at: u.last_failed_login_at,
+      failed_login_count: u.failed_login_count,
+      created_at: u.created_at,
+    }));
+  }
+
+  /** A user the caller may manage: in the caller's domain (any user from the root domain). */
+  async function managed(actor: Actor, id: string): Promise<UserTable> {
+    const user = await findUserById(db, id);
+    if (!user) throw notFound('user.notFound', { id });
+    if (actor.domainName !== ROOT_DOMAIN) {
+      const member = (await domainsOfUser(db, id)).some((d) => d.id === actor.domainId);
+      if (!member) throw notFound('user.notFound', { id });
+    }
+    return user;
+  }
+
+  async function row(id: string) {
+    const user = await findUserById(db, id);
+    if (!user) throw notFound('user.notFound', { id });
+    return (await toRows([user]))[0]!;
+  }
+
+  async function checkRoles(ids: string[]): Promise<void> {
+    const found = await findRoles(db, ids);
+    const missing = ids.find((id) => !found.some((r) => r.id === id));
+    if (missing) throw notFound('role.notFound', { id: missing });
+  }
+
+  const audit = (
+    actor: Actor,
+    meta: RequestMeta,
+    action: string,
+    target: string,
+    details?: Record<string, string | number | boolean>,
+  ) => ({ who: subjectOf(actor), action, target, result: 'success' as const, ip: meta.ip, details });
+
+  async function newSecret(
+    actor: Actor,
+    meta: RequestMeta,
+    id: string,
+    action: string,
+  ): Promise<{ user: UserTable; secret: string }> {
+    const user = id === actor.userId ? (await findUserById(db, id))! : await managed(actor, id);
+    const secret = `ksp_${randomBytes(32).toString('base64url')}`;
+    await db.transaction().execute(async (trx) => {
+      await updateUser(trx, user.id, {
+        app_secret_hash: hashSecret(secret),
+        updated_at: clock().toISOString(),
+      });
+      await writeAudit(trx, audit(actor, meta, action, user.username));
+    });
+    return { user, secret };
+  }
+
+  return {
+    toRows,
+
+    async list(
+      actor: Actor,
+      query: {
+        page: number;
+        page_size: number;
+        username?: string | undefined;
+        role_id?: string | undefined;
+        status?: 'active' | 'locked' | undefined;
+      },
+    ) {
+      const { rows, total } = await listUsers(db, {
+        domainId: actor.domainName === ROOT_DOMAIN ? null : actor.domainId,
+        username: query.username,
+        roleId: query.role_id,
+        locked: query.status === undefined ? undefined : query.status === 'locked',
+        now: clock().toISOString(),
+        offset: (query.page - 1) * query.page_size,
+        limit: query.page_size,
+      });
+      return { data: await toRows(rows), total };
+    },
+
+    async detail(actor: Actor, id: string) {
+      return (await toRows([await managed(actor, id)]))[0]!;
+    },
+
+    async create(
+      actor: Actor,
+      meta: RequestMeta,
+      body: {
+        username: string;
+        password: string;
+        email: string;
+        phone: string;
+        role_ids: string[];
+        domain_ids?: string[] | undefined;
+        must_change_password: boolean;
+        ip_whitelist: string[];
+      },
+    ) {
+      await checkRoles(body.role_ids);
+      const domainIds = body.domain_ids?.length ? [...new Set(body.domain_ids)] : [actor.domainId];
+      for (const id of domainIds)
+        if (!(await findDomainById(db, id))) throw notFound('domain.notFound', { domain: id });
+      await deps.users.assertPasswordAllowed(body.password, meta.lang);
+      const id = await db.transaction().execute(async (trx) => {
+        const userId = await deps.users.createLocalUser(trx, {
+          username: body.username,
+          password: body.password,
+          email: body.email,
+          domainIds,
+          roleIds: body.role_ids,
+        });
+        await updateUser(trx, userId, {
+          phone: body.phone,
+          must_change_password: body.must_change_password ? 1 : 0,
+          ip_whitelist: JSON.stringify(body.ip_whitelist),
+        });
+        await writeAudit(
+          trx,
+          audit(actor, meta, 'user.create', body.username, { roles: body.role_ids.length }),
+        );
+        return userId;
+      });
+      return row(id);
+    },
+
+    async update(
+      actor: Actor,
+      meta: RequestMeta,
+      body: { id: string; phone?: string | undefined; role_ids?: string[] | undefined },
+    ) {
+      const user = await managed(actor, body.id);
+      if (body.role_ids) await checkRoles(body.role_ids);
+      await db.transaction().execute(async (trx) => {
+        if (body.phone !== undefined)
+          await updateUser(trx, user.id, { phone: body.phone, updated_at: clock().toISOString() });
+        if (body.role_ids) {
+          await setUserRoles(trx, user.id, body.role_ids);
+          await assertAdministratorsRemain(trx);
+        }
+        await writeAudit(trx, audit(actor, meta, 'user.update', user.username));
+      });
+      return row(user.id);
+    },
+
+    async remove(actor: Actor, meta: RequestMeta, ids: string[]) {
+      if (ids.includes(actor.userId)) throw stateForbids('user.deleteSelf');
+      const users = await findUsers(db, ids);
+      for (const id of ids) await managed(actor, id);
+      return db.transaction().execute(async (trx) => {
+        const deleted = await deleteUsers(trx, ids);
+        await assertAdministratorsRemain(trx);
+        for (const u of users) await writeAudit(trx, audit(actor, meta, 'user.delete', u.username));
+        return { deleted };
+      });
+    },
+
+    async updateEmail(actor: Actor, meta: RequestMeta, body: { id?: string | undefined; email: string }) {
+      if (!body.id || body.id === actor.userId) return deps.users.updateEmail(actor, body.email, meta);
+      if (!actor.permissions.has('user:write'))
+        throw forbidden('auth.forbidden', { permission: 'user:write' });
+      const user = await managed(actor, body.id);
+      await db.transaction().execute(async (trx) => {
+        await updateUser(trx, user.id, { email: body.email, updated_at: clock().toISOString() });
+        await writeAudit(trx, audit(actor, meta, 'user.update-email', user.username));
+      });
+      return { email: body.email };
+    },
+
+    async resetPassword(actor: Actor, meta: RequestMeta, body: { id: string; password: string }) {
+      const user = await managed(actor, body.id);
+      if (user.directory) throw stateForbids('user.directoryPassword', { name: user.username });
+      await deps.users.assertPasswordAllowed(body.password, meta.lang);
+      const hash = await hashPassword(clientHash(body.password));
+      await db.transaction().execute(async (trx) => {
+        const now = clock().toISOString();
+        await updateUser(trx, user.id, {
+          password_hash: hash,
+          must_change_password: 1,
+          password_changed_at: now,
+          updated_at: now,
+        });
+        await sessions.revokeAllOfUser(trx, user.id);
+        await writeAudit(trx, audit(actor, meta, 'user.update-password', user.username));
+      });
+      return null;
+    },
+
+    async requireChange(actor: Actor, meta: RequestMeta, body: { id: string; value: boolean }) {
+      const user = await managed(actor, body.id);
+      if (user.directory && body.value) throw stateForbids('user.directoryPassword', { name: user.username });
+      await db.transaction().execute(async (trx) => {
+        await updateUser(trx, user.id, {
+          must_change_password: body.value ? 1 : 0,
+          updated_at: clock().toISOString(),
+        });
+        await writeAudit(
+          trx,
+          audit(actor, meta, 'user.update-password-next-login', user.username, { value: body.value }),
+        );
+      });
+      return null;
+    },
+
+    async unlock(actor: Actor, meta: RequestMeta, id: string) {
+      const user = await managed(actor, id);
+      await db.transaction().execute(async (trx) => {
+        await updateUser(trx, user.id, {
+          locked_until: null,
+          failed_login_count: 0,
+          updated_at: clock().toISOString(),
+        });
+        await writeAudit(trx, audit(actor, meta, 'user.unlock', user.username));
+      });
+      return null;
+    },
+
+    async updateIp(actor: Actor, meta: RequestMeta, body: { id: string; ip_whitelist: string[] }) {
+      const user = await managed(actor, body.id);
+      const list = [...new Set(body.ip_whitelist.map((r) => r.trim()))];
+      await db.transaction().execute(async (trx) => {
+        await updateUser(trx, user.id, {
+          ip_whitelist: JSON.stringify(list),
+          updated_at: clock().toISOString(),
+        });
+        await writeAudit(trx, audit(actor, meta, 'user.update-ip', user.username, { rules: list.length }));
+      });
+      return { ip_whitelist: list };
+    },
+
+    async addToDomain(actor: Actor, meta: RequestMeta, body: { domain_id: string; user_ids: string[] }) {
+      return deps.users.addUsersToDomain(actor, body, meta);
+    },
+
+    async removeFromDomain(actor: Actor, meta: RequestMeta, body: { domain_id: string; user_ids: string[] }) {
+      const domain = await findDomainById(db, body.domain_id);
+      if (!domain) throw notFound('domain.notFound', { domain: body.domain_id });
+      return db.transaction().execute(async (trx) => {
+        const result = await trx
+          .deleteFrom('user_domain')
+          .where('domain_id', '=', domain.id)
+          .where('user_id', 'in', body.user_ids)
+          .executeTakeFirst();
+        await sessions.revokeInDomain(trx, body.user_ids, domain.id);
+        // A user must stay a member of at least one domain to sign in at all.
+        for (const id of body.user_ids) {
+          const left = await trx
+            .selectFrom('user_domain')
+            .select('domain_id')
+            .where('user_id', '=', id)
+            .executeTakeFirst();
+          if (!left) throw stateForbids('domain.lastDomain', { id });
+        }
+        await writeAudit(
+          trx,
+          audit(actor, meta, 'user.domain.delete-user', domain.name, { users: body.user_ids.length }),
+        );
+        return { removed: Number(result.numDeletedRows) };
+      });
+    },
+
+    async updateSecret(actor: Actor, meta: RequestMeta, id: string | undefined) {
+      if (id && id !== actor.userId && !actor.permissions.has('user:write')) {
+        throw forbidden('auth.forbidden', { permission: 'user:write' });
+      }
+      const { secret } = await newSecret(actor, meta, id ?? actor.userId, 'user.update-secret');
+      return { app_secret: secret };
+    },
+
+    async sendSdkUser(actor: Actor, meta: RequestMeta, id: string) {
+      const { user, secret } = await newSecret(actor, meta, id, 'user.send-sdk-user');
+      return {
+        username: user.username,
+        app_secret: secret,
+        login_path: api.user.appLogin.path,
+        issued_at: clock().toISOString(),
+      };
+    },
+
+    async appLogin(body: { username: string; app_secret: string }, meta: RequestMeta) {
+      const user = await findUserByName(db, body.username);
+      const expected = Buffer.from(user?.app_secret_hash ?? '0'.repeat(64), 'hex');
+      const given = Buffer.from(hashSecret(body.app_secret), 'hex');
+      const ok = Boolean(user?.app_secret_hash) && timingSafeEqual(expected, given);
+      if (!user || !ok) {
+        await writeAudit(db, {
+          who: user ? { userId: user.id, username: user.username, domainId: null, domainName: '' } : null,
+          action: 'user.app-login',
+          target: body.username.slice(0, 64),
+          result: 'failure',
+          ip: meta.ip,
+        });
+        throw new KspError(Code.BAD_CREDENTIALS, 'user.badAppSecret');
+      }
+      if (!ipAllowed(meta.ip, JSON.parse(user.ip_whitelist) as string[])) {
+        throw new KspError(Code.IP_NOT_ALLOWED, 'auth.ipNotAllowed', { ip: meta.ip });
+      }
+      const domain = (await domainsOfUser(db, user.id))[0];
+      if (!domain) throw new KspError(Code.BAD_CREDENTIALS, 'user.badAppSecret');
+      const token = await db.transaction().execute(async (trx) => {
+        const issued = await sessions.issue(trx, { userId: user.id, domainId: domain.id, ip: meta.ip });
+        await writeAudit(trx, {
+          who: { userId: user.id, username: user.username, domainId: domain.id, domainName: domain.name },
+          action: 'user.app-login',
+          target: user.username,
+          result: 'success',
+          ip: meta.ip,
+        });
+        return issued.token;
+      });
+      return { token, expires_in: sessions.settings.idleSeconds };
+    },
+
+    async scopedToken(actor: Actor, meta: RequestMeta, scope: 'kadp' | 'sms') {
+      return db.transaction().execute(async (trx) => {
+        const issued = await sessions.issue(trx, {
+          userId: actor.userId,
+          domainId: actor.domainId,
+          ip: meta.ip,
+          scope,
+        });
+        await writeAudit(trx, audit(actor, meta, `user.${scope}-token`, actor.username));
+        return { token: issued.token };
+      });
+    },
+  };
+}
+
+export type UserAdminService = ReturnType<typeof createUserAdminService>;

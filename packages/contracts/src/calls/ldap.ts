@@ -1,0 +1,112 @@
+import { z } from 'zod';
+import { defineCall } from '../call.js';
+import { Id, IdsBody, PageQuery, pageOf } from '../common.js';
+
+const ConnectionName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/);
+const Dn = z.string().trim().max(512);
+const Attr = z.string().trim().max(64);
+
+export const LdapFields = z.object({
+  name: ConnectionName,
+  url: z
+    .string()
+    .trim()
+    .max(512)
+    .regex(/^ldaps?:\/\/[^\s/]+(:\d{1,5})?\/?$/i),
+  bind_dn: Dn.default(''),
+  /** Write-only: never returned. Empty on update keeps the stored one. */
+  bind_password: z.string().max(256).default(''),
+  user_base_dn: Dn.min(1),
+  username_attribute: Attr.min(1).default('uid'),
+  user_dn_attribute: Attr.default('dn'),
+  unique_id_attribute: Attr.default('entryUUID'),
+  user_filter: z.string().trim().max(512).default('(objectClass=person)'),
+  group_base_dn: Dn.default(''),
+  group_filter: z.string().trim().max(512).default('(objectClass=groupOfNames)'),
+  group_id_attribute: Attr.default('cn'),
+  group_member_attribute: Attr.default('member'),
+  /** PEM CA certificate(s) to trust for ldaps://. */
+  ca_certificate: z.string().max(65536).default(''),
+  verify_certificate: z.boolean().default(true),
+  /** Directory group → role; a directory user gets the roles of its groups. */
+  group_roles: z
+    .array(z.object({ group: z.string().trim().min(1).max(256), role_id: Id }))
+    .max(200)
+    .default([]),
+});
+
+export const LdapConnection = LdapFields.omit({ bind_password: true }).extend({
+  id: z.string(),
+  has_bind_password: z.boolean(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+export const LdapTestStep = z.object({
+  step: z.enum(['connect', 'bind', 'find-user', 'bind-user', 'groups']),
+  ok: z.boolean(),
+  ms: z.number().int(),
+  detail: z.string(),
+});
+
+export const ldapCalls = {
+  list: defineCall({
+    method: 'GET',
+    path: '/v1/ksp/ldap/list',
+    summary: 'LDAP connections',
+    tag: 'ldap',
+    access: 'ldap:read',
+    query: PageQuery.extend({ name: z.string().trim().max(64).optional() }),
+    data: pageOf(LdapConnection),
+  }),
+  create: defineCall({
+    method: 'POST',
+    path: '/v1/ksp/ldap/create',
+    summary: 'Add an LDAP connection (the bind password is stored encrypted)',
+    tag: 'ldap',
+    access: 'ldap:write',
+    body: LdapFields,
+    data: LdapConnection,
+  }),
+  update: defineCall({
+    method: 'POST',
+    path: '/v1/ksp/ldap/update',
+    summary: 'Change an LDAP connection (an empty bind password keeps the stored one)',
+    tag: 'ldap',
+    access: 'ldap:write',
+    body: LdapFields.partial().extend({ id: Id }),
+    data: LdapConnection,
+  }),
+  delete: defineCall({
+    method: 'POST',
+    path: '/v1/ksp/ldap/delete',
+    summary: 'Delete LDAP connections',
+    tag: 'ldap',
+    access: 'ldap:write',
+    body: IdsBody,
+    data: z.object({ deleted: z.number().int() }),
+  }),
+  test: defineCall({
+    method: 'POST',
+    path: '/v1/ksp/ldap/test',
+    summary: 'Try a connection step by step: connect, bind, find the test user, bind as it, list its groups',
+    tag: 'ldap',
+    access: 'ldap:write',
+    body: LdapFields.partial()
+      .extend({
+        id: Id.optional(),
+        test_username: z.string().trim().min(1).max(256),
+        test_password: z.string().max(256),
+      })
+      .refine((b) => b.id || (b.url && b.user_base_dn), {
+        message: 'give id, or url and user_base_dn',
+        path: ['id'],
+      }),
+    data: z.object({ ok: z.boolean(), steps: z.array(LdapTestStep), groups: z.array(z.string()) }),
+  }),
+};
