@@ -11,36 +11,54 @@ const ConnectionName = z
 const Dn = z.string().trim().max(512);
 const Attr = z.string().trim().max(64);
 
-export const LdapFields = z.object({
+const GroupRoles = z.array(z.object({ group: z.string().trim().min(1).max(256), role_id: Id })).max(200);
+
+/** Every field, none defaulted: the base of create (with defaults) and of partial updates. */
+const ldapShape = {
   name: ConnectionName,
   url: z
     .string()
     .trim()
     .max(512)
     .regex(/^ldaps?:\/\/[^\s/]+(:\d{1,5})?\/?$/i),
-  bind_dn: Dn.default(''),
+  bind_dn: Dn,
   /** Write-only: never returned. Empty on update keeps the stored one. */
-  bind_password: z.string().max(256).default(''),
+  bind_password: z.string().max(256),
   user_base_dn: Dn.min(1),
-  username_attribute: Attr.min(1).default('uid'),
-  user_dn_attribute: Attr.default('dn'),
-  unique_id_attribute: Attr.default('entryUUID'),
-  user_filter: z.string().trim().max(512).default('(objectClass=person)'),
-  group_base_dn: Dn.default(''),
-  group_filter: z.string().trim().max(512).default('(objectClass=groupOfNames)'),
-  group_id_attribute: Attr.default('cn'),
-  group_member_attribute: Attr.default('member'),
+  username_attribute: Attr.min(1),
+  user_dn_attribute: Attr,
+  unique_id_attribute: Attr,
+  user_filter: z.string().trim().max(512),
+  group_base_dn: Dn,
+  group_filter: z.string().trim().max(512),
+  group_id_attribute: Attr,
+  group_member_attribute: Attr,
   /** PEM CA certificate(s) to trust for ldaps://. */
-  ca_certificate: z.string().max(65536).default(''),
-  verify_certificate: z.boolean().default(true),
+  ca_certificate: z.string().max(65536),
+  verify_certificate: z.boolean(),
   /** Directory group → role; a directory user gets the roles of its groups. */
-  group_roles: z
-    .array(z.object({ group: z.string().trim().min(1).max(256), role_id: Id }))
-    .max(200)
-    .default([]),
-});
+  group_roles: GroupRoles,
+};
 
-export const LdapConnection = LdapFields.omit({ bind_password: true }).extend({
+export const LdapFields = z.object({
+  ...ldapShape,
+  bind_dn: ldapShape.bind_dn.default(''),
+  bind_password: ldapShape.bind_password.default(''),
+  username_attribute: ldapShape.username_attribute.default('uid'),
+  user_dn_attribute: ldapShape.user_dn_attribute.default('dn'),
+  unique_id_attribute: ldapShape.unique_id_attribute.default('entryUUID'),
+  user_filter: ldapShape.user_filter.default('(objectClass=person)'),
+  group_base_dn: ldapShape.group_base_dn.default(''),
+  group_filter: ldapShape.group_filter.default('(objectClass=groupOfNames)'),
+  group_id_attribute: ldapShape.group_id_attribute.default('cn'),
+  group_member_attribute: ldapShape.group_member_attribute.default('member'),
+  ca_certificate: ldapShape.ca_certificate.default(''),
+  verify_certificate: ldapShape.verify_certificate.default(true),
+  group_roles: GroupRoles.default([]),
+});
+const LdapPatch = z.object(ldapShape).partial();
+
+export const LdapConnection = z.object(ldapShape).omit({ bind_password: true }).extend({
   id: z.string(),
   has_bind_password: z.boolean(),
   created_at: z.string(),
@@ -79,7 +97,7 @@ export const ldapCalls = {
     summary: 'Change an LDAP connection (an empty bind password keeps the stored one)',
     tag: 'ldap',
     access: 'ldap:write',
-    body: LdapFields.partial().extend({ id: Id }),
+    body: LdapPatch.extend({ id: Id }),
     data: LdapConnection,
   }),
   delete: defineCall({
@@ -97,16 +115,14 @@ export const ldapCalls = {
     summary: 'Try a connection step by step: connect, bind, find the test user, bind as it, list its groups',
     tag: 'ldap',
     access: 'ldap:write',
-    body: LdapFields.partial()
-      .extend({
-        id: Id.optional(),
-        test_username: z.string().trim().min(1).max(256),
-        test_password: z.string().max(256),
-      })
-      .refine((b) => b.id || (b.url && b.user_base_dn), {
-        message: 'give id, or url and user_base_dn',
-        path: ['id'],
-      }),
+    body: LdapPatch.extend({
+      id: Id.optional(),
+      test_username: z.string().trim().min(1).max(256),
+      test_password: z.string().max(256),
+    }).refine((b) => b.id || (b.url && b.user_base_dn), {
+      message: 'give id, or url and user_base_dn',
+      path: ['id'],
+    }),
     data: z.object({ ok: z.boolean(), steps: z.array(LdapTestStep), groups: z.array(z.string()) }),
   }),
 };

@@ -22,7 +22,7 @@ export const RegistrationToken = z.object({
   created_at: z.string(),
 });
 
-const TokenFields = z.object({
+const tokenShape = {
   name: z
     .string()
     .trim()
@@ -30,9 +30,15 @@ const TokenFields = z.object({
     .max(64)
     .regex(/^[\p{L}\p{N}][\p{L}\p{N} _.-]*$/u),
   usage: z.enum(tokenUsages),
-  expires_at: TokenExpiry.default('-'),
-  cert_validity_days: z.number().int().min(1).max(3650).default(DEFAULT_CERT_VALIDITY_DAYS),
-  capacity: z.number().int().min(0).max(1_000_000).default(0),
+  expires_at: TokenExpiry,
+  cert_validity_days: z.number().int().min(1).max(3650),
+  capacity: z.number().int().min(0).max(1_000_000),
+};
+const TokenFields = z.object({
+  ...tokenShape,
+  expires_at: tokenShape.expires_at.default('-'),
+  cert_validity_days: tokenShape.cert_validity_days.default(DEFAULT_CERT_VALIDITY_DAYS),
+  capacity: tokenShape.capacity.default(0),
 });
 
 export const registrationTokenCalls = {
@@ -63,7 +69,7 @@ export const registrationTokenCalls = {
     summary: 'Change a registration token (the secret stays)',
     tag: 'token',
     access: 'token:write',
-    body: TokenFields.partial().extend({ id: Id }),
+    body: z.object(tokenShape).partial().extend({ id: Id }),
     data: RegistrationToken,
   }),
   renew: defineCall({

@@ -82,11 +82,13 @@ function probe(s: DirectorySettings): Promise<void> {
 }
 
 function client(s: DirectorySettings): Client {
+  // ldapts speaks TLS whenever tlsOptions is present, so give it only for ldaps://.
+  const secure = s.url.toLowerCase().startsWith('ldaps:');
   return new Client({
     url: s.url,
     timeout: TIMEOUT_MS,
     connectTimeout: TIMEOUT_MS,
-    tlsOptions: tlsOptions(s),
+    ...(secure ? { tlsOptions: tlsOptions(s) } : {}),
   });
 }
 

@@ -248,14 +248,12 @@ export function createUserService(deps: {
           source_ip: meta.ip,
         })
         .onConflict((oc) =>
-          oc
-            .column('user_id')
-            .doUpdateSet({
-              password_ok_at: now.toISOString(),
-              challenge: null,
-              challenge_expires_at: null,
-              source_ip: meta.ip,
-            }),
+          oc.column('user_id').doUpdateSet({
+            password_ok_at: now.toISOString(),
+            challenge: null,
+            challenge_expires_at: null,
+            source_ip: meta.ip,
+          }),
         )
         .execute();
       throw new KspError(Code.UKEY_REQUIRED, 'auth.ukeyRequired');
