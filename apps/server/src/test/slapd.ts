@@ -151,7 +151,7 @@ export async function startSlapd(): Promise<Slapd> {
       break;
     } catch (err) {
       if (child.exitCode !== null || Date.now() > deadline)
-        throw new Error(`slapd did not start: ${String(err)}\n${log}`);
+        throw new Error(`slapd did not start: ${String(err)}\n${log}`, { cause: err });
       await new Promise((r) => setTimeout(r, 100));
     }
   }
