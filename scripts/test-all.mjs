@@ -57,6 +57,7 @@ const stages = [
   () => vitest('contracts', 'packages/contracts'),
   () => vitest('web', 'apps/web'),
   () => vitest('server', 'apps/server'),
+  () => vitest('ukey-bridge', 'tools/ukey-bridge'),
   () => run('build', 'npm', ['run', 'build']),
   () => vitest('e2e', 'e2e'),
 ];
