@@ -28,6 +28,11 @@ export const builtInConfig = {
   title: { public: true, readOnly: false, description: 'Product title shown in the top bar' },
   logo: { public: true, readOnly: false, description: 'Logo (data URL, set by upload)' },
   MFA: { public: true, readOnly: false, description: "'1' requires a Ukey second factor at login" },
+  UKEY_BRIDGE: {
+    public: true,
+    readOnly: false,
+    description: 'Address of the local UKEY bridge the console signs with',
+  },
 } as const;
 
 export const LOGO_MAX_BYTES = 256 * 1024;

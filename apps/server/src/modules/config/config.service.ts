@@ -95,7 +95,17 @@ export function createConfigService(deps: { db: Db; clock: Clock }) {
 
   return {
     ensureDefaults: (now: string) =>
-      ensureDefaultConfig(db, { version: PRODUCT_VERSION, title: DEFAULT_TITLE, logo: '', MFA: '0' }, now),
+      ensureDefaultConfig(
+        db,
+        {
+          version: PRODUCT_VERSION,
+          title: DEFAULT_TITLE,
+          logo: '',
+          MFA: '0',
+          UKEY_BRIDGE: 'http://127.0.0.1:41414',
+        },
+        now,
+      ),
 
     async list(query: { page: number; page_size: number; key?: string | undefined }) {
       const { rows, total } = await listConfig(db, {

@@ -31,7 +31,7 @@ describe.each(await engines())('configuration on %s', (engine) => {
   it('lists entries a page at a time under data.data, with version and logo', async () => {
     const res = await call(server, api.config.list, { token, query: { page: 1, page_size: 20 } });
     expect(res.code).toBe(0);
-    expect(res.data.total).toBe(4);
+    expect(res.data.total).toBe(5);
     const version = res.data.data.find((e) => e.key === 'version');
     expect(version).toMatchObject({ value: 'v1.9.0', built_in: true, read_only: true, public: true });
     expect(res.data.data.some((e) => e.key === 'logo')).toBe(true);
@@ -42,8 +42,8 @@ describe.each(await engines())('configuration on %s', (engine) => {
       });
     }
     const page2 = await call(server, api.config.list, { token, query: { page: 2, page_size: 20 } });
-    expect(page2.data.total).toBe(29);
-    expect(page2.data.data).toHaveLength(9);
+    expect(page2.data.total).toBe(30);
+    expect(page2.data.data).toHaveLength(10);
     const filtered = await call(server, api.config.list, {
       token,
       query: { page: 1, page_size: 20, key: 'k1' },

@@ -26,7 +26,7 @@ describe.each(await engines())('first run on %s', (engine) => {
     expect(zh.msg).toBe('系统尚未初始化，请先完成初始化');
     const out = await call(server, api.config.outlist);
     expect(out.code).toBe(0);
-    expect(out.data.map((e) => e.key).sort()).toEqual(['MFA', 'logo', 'title', 'version']);
+    expect(out.data.map((e) => e.key).sort()).toEqual(['MFA', 'UKEY_BRIDGE', 'logo', 'title', 'version']);
   });
 
   it('makes the root key from components shown once with their KCV, and seals it with a 0600 file', async () => {

@@ -68,7 +68,8 @@ function derLength(length: number): Buffer {
 }
 
 function derInteger(value: bigint): Buffer {
-  let body = Buffer.from(value.toString(16).padStart(2, '0').replace(/^(.(..)*)$/, '0$1'), 'hex');
+  const hex = value.toString(16);
+  let body = Buffer.from(hex.length % 2 === 0 ? hex : `0${hex}`, 'hex');
   if ((body[0] ?? 0) & 0x80) body = Buffer.concat([Buffer.from([0]), body]);
   return Buffer.concat([Buffer.from([0x02]), derLength(body.length), body]);
 }

@@ -18,3 +18,21 @@ export function randomBytes(length: number): Buffer {
   }
   return systemRandomBytes(length);
 }
+
+/**
+ * A uniform integer in [1, limit − 1] drawn from `randomBytes` by rejection
+ * sampling (an elliptic-curve private scalar when `limit` is the group order).
+ */
+export function randomScalar(limit: bigint): bigint {
+  if (limit <= 2n) throw new RangeError('randomScalar needs a limit above 2');
+  const bits = limit.toString(2).length;
+  const length = Math.ceil(bits / 8);
+  const topMask = 0xff >> (length * 8 - bits);
+  for (;;) {
+    const bytes = randomBytes(length);
+    bytes[0] = (bytes[0] ?? 0) & topMask;
+    const candidate = BigInt(`0x${bytes.toString('hex')}`);
+    bytes.fill(0);
+    if (candidate >= 1n && candidate < limit) return candidate;
+  }
+}
