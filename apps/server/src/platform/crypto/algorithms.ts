@@ -144,6 +144,25 @@ const symmetric = (
     ...(digest ? { digest } : {}),
   }) as const;
 
+const rsa = (code: number, sizeBits: number): Definition => ({
+  code,
+  family: 'RSA',
+  kind: 'asymmetric',
+  sizeBits,
+  digest: 'SHA-256',
+  usageProfiles: [ENCRYPTION, SIGNING],
+});
+
+const ec = (code: number, curve: EcCurve, sizeBits: number, digest: DigestName): Definition => ({
+  code,
+  family: 'EC',
+  kind: 'asymmetric',
+  sizeBits,
+  curve,
+  digest,
+  usageProfiles: [SIGNING],
+});
+
 const STRENGTH = { 1: 128, 2: 128, 3: 192, 5: 256 } as const;
 
 const pqc = (code: number, family: Family, profile: UsageProfile, parameters: PqcParameters): Definition => ({
@@ -179,66 +198,13 @@ const DEFINITIONS: Record<AlgorithmId, Definition> = {
   'HMAC-SHA256': symmetric(5, 'HMAC', 256, MAC, 'SHA-256'),
   'HMAC-SHA384': symmetric(6, 'HMAC', 384, MAC, 'SHA-384'),
   'HMAC-SHA512': symmetric(7, 'HMAC', 512, MAC, 'SHA-512'),
-  'RSA-2048': {
-    code: 16,
-    family: 'RSA',
-    kind: 'asymmetric',
-    sizeBits: 2048,
-    digest: 'SHA-256',
-    usageProfiles: [ENCRYPTION, SIGNING],
-  },
-  'RSA-3072': {
-    code: 17,
-    family: 'RSA',
-    kind: 'asymmetric',
-    sizeBits: 3072,
-    digest: 'SHA-256',
-    usageProfiles: [ENCRYPTION, SIGNING],
-  },
-  'RSA-4096': {
-    code: 18,
-    family: 'RSA',
-    kind: 'asymmetric',
-    sizeBits: 4096,
-    digest: 'SHA-256',
-    usageProfiles: [ENCRYPTION, SIGNING],
-  },
-  'EC-P256': {
-    code: 32,
-    family: 'EC',
-    kind: 'asymmetric',
-    sizeBits: 256,
-    curve: 'P-256',
-    digest: 'SHA-256',
-    usageProfiles: [SIGNING],
-  },
-  'EC-P384': {
-    code: 33,
-    family: 'EC',
-    kind: 'asymmetric',
-    sizeBits: 384,
-    curve: 'P-384',
-    digest: 'SHA-384',
-    usageProfiles: [SIGNING],
-  },
-  'EC-P521': {
-    code: 34,
-    family: 'EC',
-    kind: 'asymmetric',
-    sizeBits: 521,
-    curve: 'P-521',
-    digest: 'SHA-512',
-    usageProfiles: [SIGNING],
-  },
-  'EC-SECP256K1': {
-    code: 35,
-    family: 'EC',
-    kind: 'asymmetric',
-    sizeBits: 256,
-    curve: 'secp256k1',
-    digest: 'SHA-256',
-    usageProfiles: [SIGNING],
-  },
+  'RSA-2048': rsa(16, 2048),
+  'RSA-3072': rsa(17, 3072),
+  'RSA-4096': rsa(18, 4096),
+  'EC-P256': ec(32, 'P-256', 256, 'SHA-256'),
+  'EC-P384': ec(33, 'P-384', 384, 'SHA-384'),
+  'EC-P521': ec(34, 'P-521', 521, 'SHA-512'),
+  'EC-SECP256K1': ec(35, 'secp256k1', 256, 'SHA-256'),
   ED25519: { code: 36, family: 'ED25519', kind: 'asymmetric', sizeBits: 256, usageProfiles: [SIGNING] },
   SM2: {
     code: 48,

@@ -36,7 +36,7 @@ import { randomScalar } from './random.js';
  * `asymmetricEncrypt` / `asymmetricDecrypt` entry points (PQC ones come from
  * post-quantum.ts). RSA, ECDSA and Ed25519 run in node:crypto; SM2 runs on
  * sm-crypto-v2's curve, KDF and signer, because OpenSSL 3.0 (and so Node) signs
- * SM2 with an empty distinguishing ID and cannot encrypt with SM2 at all.
+ * SM2 with an empty distinguishing ID, and Node cannot encrypt with SM2 at all.
  *
  * Keys: private keys are PKCS#8 DER (SM2: the raw 32-byte scalar), public keys are
  * SubjectPublicKeyInfo DER (SM2 also accepts the 65-byte uncompressed point).
@@ -46,11 +46,32 @@ export type RsaAlgorithm = Extract<AlgorithmId, `RSA-${string}`>;
 export type EcAlgorithm = Extract<AlgorithmId, `EC-${string}`>;
 export type RsaSignatureScheme = 'PSS' | 'PKCS1-v1_5';
 
-const NODE_CURVE: Readonly<Record<EcCurve, string>> = {
-  'P-256': 'prime256v1',
-  'P-384': 'secp384r1',
-  'P-521': 'secp521r1',
-  secp256k1: 'secp256k1',
+/** OpenSSL's name, the group order n and the scalar length of each catalogue curve. */
+export const EC_CURVES: Readonly<
+  Record<EcCurve, { openSslName: string; order: bigint; scalarBytes: number }>
+> = {
+  'P-256': {
+    openSslName: 'prime256v1',
+    order: 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551n,
+    scalarBytes: 32,
+  },
+  'P-384': {
+    openSslName: 'secp384r1',
+    order:
+      0xffffffffffffffffffffffffffffffffffffffffffffffffc7634d81f4372ddf581a0db248b0a77aecec196accc52973n,
+    scalarBytes: 48,
+  },
+  'P-521': {
+    openSslName: 'secp521r1',
+    order:
+      0x01fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffa51868783bf2f966b7fcc0148f709a5d03bb5c9b8899c47aebb6fb71e91386409n,
+    scalarBytes: 66,
+  },
+  secp256k1: {
+    openSslName: 'secp256k1',
+    order: 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n,
+    scalarBytes: 32,
+  },
 };
 
 function loadPrivateKey(der: Buffer, what: string): KeyObject {
@@ -76,7 +97,9 @@ function checkKeyMatches(algorithm: AlgorithmId, key: KeyObject): KeyObject {
     info.family === 'RSA'
       ? key.asymmetricKeyType === 'rsa' && details.modulusLength === info.sizeBits
       : info.family === 'EC'
-        ? key.asymmetricKeyType === 'ec' && !!info.curve && details.namedCurve === NODE_CURVE[info.curve]
+        ? key.asymmetricKeyType === 'ec' &&
+          !!info.curve &&
+          details.namedCurve === EC_CURVES[info.curve].openSslName
         : info.family === 'ED25519' && key.asymmetricKeyType === 'ed25519';
   if (!matches) throw invalidKey(`The key is not an ${algorithm} key`);
   return key;
@@ -95,26 +118,46 @@ export function rsaOaepMaxPlaintext(algorithm: RsaAlgorithm): number {
   return algorithmInfo(algorithm).sizeBits / 8 - 2 * OAEP_HASH_BYTES - 2;
 }
 
-export function rsaOaepEncrypt(algorithm: RsaAlgorithm, publicKey: Buffer, plaintext: Buffer, label?: Buffer): Buffer {
+export function rsaOaepEncrypt(
+  algorithm: RsaAlgorithm,
+  publicKey: Buffer,
+  plaintext: Buffer,
+  label?: Buffer,
+): Buffer {
   const key = publicKeyFor(algorithm, publicKey);
   const max = rsaOaepMaxPlaintext(algorithm);
   if (plaintext.length > max) {
     throw invalidInput(`${algorithm} OAEP-SHA256 encrypts at most ${max} bytes, got ${plaintext.length}`);
   }
   return publicEncrypt(
-    { key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256', ...(label ? { oaepLabel: label } : {}) },
+    {
+      key,
+      padding: constants.RSA_PKCS1_OAEP_PADDING,
+      oaepHash: 'sha256',
+      ...(label ? { oaepLabel: label } : {}),
+    },
     plaintext,
   );
 }
 
-export function rsaOaepDecrypt(algorithm: RsaAlgorithm, privateKey: Buffer, ciphertext: Buffer, label?: Buffer): Buffer {
+export function rsaOaepDecrypt(
+  algorithm: RsaAlgorithm,
+  privateKey: Buffer,
+  ciphertext: Buffer,
+  label?: Buffer,
+): Buffer {
   const key = privateKeyFor(algorithm, privateKey);
   if (ciphertext.length !== algorithmInfo(algorithm).sizeBits / 8) {
     throw invalidInput(`An ${algorithm} ciphertext is ${algorithmInfo(algorithm).sizeBits / 8} bytes`);
   }
   try {
     return privateDecrypt(
-      { key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256', ...(label ? { oaepLabel: label } : {}) },
+      {
+        key,
+        padding: constants.RSA_PKCS1_OAEP_PADDING,
+        oaepHash: 'sha256',
+        ...(label ? { oaepLabel: label } : {}),
+      },
       ciphertext,
     );
   } catch {
@@ -171,7 +214,12 @@ export function ecdsaSign(algorithm: EcAlgorithm, privateKey: Buffer, data: Buff
   return nodeSign(ecDigest(algorithm), data, { key, dsaEncoding: 'der' });
 }
 
-export function ecdsaVerify(algorithm: EcAlgorithm, publicKey: Buffer, data: Buffer, signature: Buffer): boolean {
+export function ecdsaVerify(
+  algorithm: EcAlgorithm,
+  publicKey: Buffer,
+  data: Buffer,
+  signature: Buffer,
+): boolean {
   const key = publicKeyFor(algorithm, publicKey);
   try {
     return nodeVerify(ecDigest(algorithm), data, { key, dsaEncoding: 'der' }, signature);
@@ -222,9 +270,16 @@ function sm2PointHex(publicKey: Buffer): string {
       : publicKey.length === SM2_POINT_BYTES && publicKey[0] === 0x04
         ? publicKey
         : null;
-  if (!point) throw invalidKey('An SM2 public key is SubjectPublicKeyInfo DER or the 65-byte uncompressed point');
+  if (!point)
+    throw invalidKey('An SM2 public key is SubjectPublicKeyInfo DER or the 65-byte uncompressed point');
   const hex = point.toString('hex');
-  if (!sm2.verifyPublicKey(hex)) throw invalidKey('The SM2 public key is not a point on the curve');
+  let onCurve: boolean;
+  try {
+    onCurve = sm2.verifyPublicKey(hex);
+  } catch {
+    onCurve = false;
+  }
+  if (!onCurve) throw invalidKey('The SM2 public key is not a point on the curve');
   return hex;
 }
 
@@ -249,7 +304,9 @@ export interface Sm2SignOptions {
 /** SM2 signature over SM3(Z || data): DER `SEQUENCE { r, s }`, as GM/T 0009 and OpenSSL write it. */
 export function sm2Sign(privateKey: Buffer, data: Buffer, options: Sm2SignOptions = {}): Buffer {
   const d = sm2Scalar(privateKey);
-  const publicKey = options.publicKey ? sm2PointHex(options.publicKey) : sm2PublicKeyFromPrivate(privateKey).toString('hex');
+  const publicKey = options.publicKey
+    ? sm2PointHex(options.publicKey)
+    : sm2PublicKeyFromPrivate(privateKey).toString('hex');
   // The per-signature secret k comes from random.ts; the library is handed k and x1 of k·G.
   const k = randomScalar(SM2_ORDER);
   const kG = sm2.getPublicKeyFromPrivateKey(bigIntToBytes(k, 32).toString('hex'));
@@ -268,7 +325,12 @@ export interface Sm2VerifyOptions {
   readonly userId?: string;
 }
 
-export function sm2Verify(publicKey: Buffer, data: Buffer, signature: Buffer, options: Sm2VerifyOptions = {}): boolean {
+export function sm2Verify(
+  publicKey: Buffer,
+  data: Buffer,
+  signature: Buffer,
+  options: Sm2VerifyOptions = {},
+): boolean {
   const point = sm2PointHex(publicKey);
   const userId = checkUserId(options.userId ?? SM2_DEFAULT_USER_ID);
   let r: bigint;
@@ -324,7 +386,9 @@ export function sm2Encrypt(publicKey: Buffer, plaintext: Buffer): Buffer {
 export function sm2Decrypt(privateKey: Buffer, ciphertext: Buffer): Buffer {
   const d = sm2Scalar(privateKey);
   if (ciphertext.length <= SM2_POINT_BYTES + SM3_BYTES || ciphertext[0] !== 0x04) {
-    throw invalidInput('An SM2 ciphertext is C1 (65 bytes, 04 || x || y) || C3 (32 bytes) || C2 (1 byte or more)');
+    throw invalidInput(
+      'An SM2 ciphertext is C1 (65 bytes, 04 || x || y) || C3 (32 bytes) || C2 (1 byte or more)',
+    );
   }
   const c1 = ciphertext.subarray(0, SM2_POINT_BYTES);
   const c3 = ciphertext.subarray(SM2_POINT_BYTES, SM2_POINT_BYTES + SM3_BYTES);
@@ -355,11 +419,17 @@ export interface SignOptions extends PqcSignOptions {
   readonly sm2UserId?: string;
 }
 
-const isRsa = (algorithm: AlgorithmId): algorithm is RsaAlgorithm => algorithmInfo(algorithm).family === 'RSA';
+const isRsa = (algorithm: AlgorithmId): algorithm is RsaAlgorithm =>
+  algorithmInfo(algorithm).family === 'RSA';
 const isEc = (algorithm: AlgorithmId): algorithm is EcAlgorithm => algorithmInfo(algorithm).family === 'EC';
 
 /** Signs with the private material a key of `algorithm` stores (see generate.ts for the encodings). */
-export function sign(algorithm: AlgorithmId, privateKey: Buffer, data: Buffer, options: SignOptions = {}): Buffer {
+export function sign(
+  algorithm: AlgorithmId,
+  privateKey: Buffer,
+  data: Buffer,
+  options: SignOptions = {},
+): Buffer {
   if (isRsa(algorithm)) return rsaSign(algorithm, privateKey, data, options.rsaScheme);
   if (isEc(algorithm)) return ecdsaSign(algorithm, privateKey, data);
   if (algorithm === 'ED25519') return ed25519Sign(privateKey, data);
@@ -381,7 +451,12 @@ export function verify(
   if (isEc(algorithm)) return ecdsaVerify(algorithm, publicKey, data, signature);
   if (algorithm === 'ED25519') return ed25519Verify(publicKey, data, signature);
   if (algorithm === 'SM2') {
-    return sm2Verify(publicKey, data, signature, options.sm2UserId === undefined ? {} : { userId: options.sm2UserId });
+    return sm2Verify(
+      publicKey,
+      data,
+      signature,
+      options.sm2UserId === undefined ? {} : { userId: options.sm2UserId },
+    );
   }
   if (isPqcSignatureAlgorithm(algorithm)) return pqcVerify(algorithm, publicKey, data, signature, options);
   throw unsupported(`${algorithm} keys do not verify signatures`);

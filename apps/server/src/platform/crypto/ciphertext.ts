@@ -52,7 +52,9 @@ const MAX_KEY_VERSION = 0xffffffff;
 const malformed = (why: string) => invalidInput(`Malformed ciphertext: ${why}`);
 
 /** What the IV, tag and ciphertext of an algorithm must look like; null if it produces no ciphertexts. */
-function shapeOf(algorithm: AlgorithmId): { iv: number; tag: number; check(ciphertext: Buffer): string | null } | null {
+function shapeOf(
+  algorithm: AlgorithmId,
+): { iv: number; tag: number; check(ciphertext: Buffer): string | null } | null {
   const info = algorithmInfo(algorithm);
   if (isCipherAlgorithm(algorithm)) return { iv: GCM_IV_BYTES, tag: GCM_TAG_BYTES, check: () => null };
   if (info.family === 'RSA') {
@@ -61,7 +63,9 @@ function shapeOf(algorithm: AlgorithmId): { iv: number; tag: number; check(ciphe
       iv: 0,
       tag: 0,
       check: (ciphertext) =>
-        ciphertext.length === bytes ? null : `an ${algorithm} ciphertext is ${bytes} bytes, got ${ciphertext.length}`,
+        ciphertext.length === bytes
+          ? null
+          : `an ${algorithm} ciphertext is ${bytes} bytes, got ${ciphertext.length}`,
     };
   }
   if (info.family === 'SM2') {
@@ -89,7 +93,9 @@ function bytesToUuid(bytes: Buffer): string {
 
 function headerBytes(header: CiphertextHeader): Buffer {
   if (!Number.isInteger(header.keyVersion) || header.keyVersion < 0 || header.keyVersion > MAX_KEY_VERSION) {
-    throw invalidInput(`Key version must be an integer from 0 to ${MAX_KEY_VERSION}, got ${header.keyVersion}`);
+    throw invalidInput(
+      `Key version must be an integer from 0 to ${MAX_KEY_VERSION}, got ${header.keyVersion}`,
+    );
   }
   const bytes = Buffer.alloc(HEADER_BYTES);
   bytes[0] = CIPHERTEXT_FORMAT_VERSION;

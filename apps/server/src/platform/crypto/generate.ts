@@ -8,7 +8,7 @@ import {
 } from 'node:crypto';
 import { promisify } from 'node:util';
 import { type AlgorithmId, type EcCurve, algorithmInfo } from './algorithms.js';
-import { SM2_ORDER, sm2PublicKeyFromPrivate } from './asymmetric.js';
+import { EC_CURVES, SM2_ORDER, sm2PublicKeyFromPrivate } from './asymmetric.js';
 import { bigIntToBytes, ed25519PrivateKeyFromSeed, sm2PublicKeyToSpki } from './encoding.js';
 import { isMlKemAlgorithm, isPqcSignatureAlgorithm, pqcGenerateKeyPair } from './post-quantum.js';
 import { randomBytes, randomScalar } from './random.js';
@@ -32,28 +32,11 @@ export interface GeneratedKey {
   readonly publicKey?: Buffer;
 }
 
-const EC_ORDER: Readonly<Record<EcCurve, bigint>> = {
-  'P-256': 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551n,
-  'P-384':
-    0xffffffffffffffffffffffffffffffffffffffffffffffffc7634d81f4372ddf581a0db248b0a77aecec196accc52973n,
-  'P-521':
-    0x01fffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffa51868783bf2f966b7fcc0148f709a5d03bb5c9b8899c47aebb6fb71e91386409n,
-  secp256k1: 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n,
-};
-
-const EC_NODE_CURVE: Readonly<Record<EcCurve, string>> = {
-  'P-256': 'prime256v1',
-  'P-384': 'secp384r1',
-  'P-521': 'secp521r1',
-  secp256k1: 'secp256k1',
-};
-
-const EC_SCALAR_BYTES: Readonly<Record<EcCurve, number>> = { 'P-256': 32, 'P-384': 48, 'P-521': 66, secp256k1: 32 };
-
 /** An EC key pair from a scalar drawn below the group order; OpenSSL only computes d·G and the DER. */
 function generateEc(curve: EcCurve): { material: Buffer; publicKey: Buffer } {
-  const d = bigIntToBytes(randomScalar(EC_ORDER[curve]), EC_SCALAR_BYTES[curve]);
-  const ecdh = createECDH(EC_NODE_CURVE[curve]);
+  const { openSslName, order, scalarBytes } = EC_CURVES[curve];
+  const d = bigIntToBytes(randomScalar(order), scalarBytes);
+  const ecdh = createECDH(openSslName);
   ecdh.setPrivateKey(d);
   const point = ecdh.getPublicKey(null, 'uncompressed');
   const coordinate = (point.length - 1) / 2;
@@ -78,11 +61,8 @@ function generateEd25519(): { material: Buffer; publicKey: Buffer } {
   const seed = randomBytes(32);
   const material = ed25519PrivateKeyFromSeed(seed);
   seed.fill(0);
-  const publicKey = createPublicKey(createPrivateKey({ key: material, format: 'der', type: 'pkcs8' })).export({
-    type: 'spki',
-    format: 'der',
-  });
-  return { material, publicKey };
+  const privateKey = createPrivateKey({ key: material, format: 'der', type: 'pkcs8' });
+  return { material, publicKey: createPublicKey(privateKey).export({ type: 'spki', format: 'der' }) };
 }
 
 function generateSm2(): { material: Buffer; publicKey: Buffer } {

@@ -163,11 +163,10 @@ function runWrap(kek: Buffer, input: Buffer, padded: boolean, wrap: boolean): Bu
   const name = wrapCipher(kek, padded);
   const iv = padded ? RFC5649_IV : RFC3394_IV;
   const cipher = wrap ? createCipheriv(name, kek, iv) : createDecipheriv(name, kek, iv);
-  const output = cipher.update(input);
   try {
-    return Buffer.concat([output, cipher.final()]);
+    // OpenSSL wraps and unwraps the whole input inside update(); the check fails there.
+    return Buffer.concat([cipher.update(input), cipher.final()]);
   } catch {
-    output.fill(0);
     throw authenticationFailed(
       'AES key unwrap failed: integrity check mismatch (wrong key-encryption key or data)',
     );
@@ -280,4 +279,19 @@ export function macGenerate(algorithm: MacAlgorithm, key: Buffer, data: Buffer):
 
 export function macVerify(algorithm: MacAlgorithm, key: Buffer, data: Buffer, mac: Buffer): boolean {
   return hmacVerify(MAC_DIGEST[algorithm], key, data, mac);
+}
+
+/**
+ * Key check value: the first 3 bytes (upper-case hex) of the zero block enciphered
+ * in ECB mode, the usual way to compare a symmetric key without revealing it.
+ */
+export function keyCheckValue(algorithm: CipherAlgorithm, key: Buffer): string {
+  checkCipherKey(algorithm, key);
+  const name = algorithm === 'SM4' ? 'sm4-ecb' : `aes-${key.length * 8}-ecb`;
+  const cipher = createCipheriv(name, key, null);
+  cipher.setAutoPadding(false);
+  return Buffer.concat([cipher.update(Buffer.alloc(16)), cipher.final()])
+    .subarray(0, 3)
+    .toString('hex')
+    .toUpperCase();
 }
