@@ -15,6 +15,7 @@ export * from './calls/password-policy.js';
 export * from './calls/registration-token.js';
 export * from './calls/ldap.js';
 export * from './ip.js';
+export * from './algorithms.js';
 
 import { systemCalls } from './calls/system.js';
 import { tokenCalls, userCalls } from './calls/user.js';

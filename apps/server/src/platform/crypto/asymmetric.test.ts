@@ -1,7 +1,7 @@
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { sm2 } from 'sm-crypto-v2';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { AlgorithmId } from './algorithms.js';
+import type { AlgorithmId } from '@ksp/contracts';
 import {
   SM2_DEFAULT_USER_ID,
   asymmetricDecrypt,

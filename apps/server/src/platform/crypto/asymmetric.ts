@@ -10,7 +10,7 @@ import {
   timingSafeEqual,
 } from 'node:crypto';
 import { kdf, sm2 } from 'sm-crypto-v2';
-import { type AlgorithmId, type EcCurve, algorithmInfo } from './algorithms.js';
+import { type AlgorithmId, type EcCurve, algorithmInfo } from '@ksp/contracts';
 import { authenticationFailed, invalidInput, invalidKey, unsupported } from './crypto-error.js';
 import { OPENSSL_DIGEST, digest } from './digest.js';
 import {

@@ -1,4 +1,4 @@
-import { type AlgorithmId, algorithmByCode, algorithmInfo } from './algorithms.js';
+import { type AlgorithmId, algorithmByCode, algorithmInfo } from '@ksp/contracts';
 import { invalidInput } from './crypto-error.js';
 import { SM2_POINT_BYTES } from './encoding.js';
 import {

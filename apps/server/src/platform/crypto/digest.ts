@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { DigestName } from './algorithms.js';
+import type { DigestName } from '@ksp/contracts';
 
 /** OpenSSL's names for the digests of the catalogue (SM3 included, through node:crypto). */
 export const OPENSSL_DIGEST: Readonly<Record<DigestName, string>> = {

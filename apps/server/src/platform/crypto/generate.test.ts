@@ -1,6 +1,6 @@
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ALGORITHM_IDS, type AlgorithmId, algorithmInfo } from './algorithms.js';
+import { ALGORITHM_IDS, type AlgorithmId, algorithmInfo } from '@ksp/contracts';
 import {
   asymmetricDecrypt,
   asymmetricEncrypt,

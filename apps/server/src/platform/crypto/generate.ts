@@ -7,7 +7,7 @@ import {
   generateKeyPairSync,
 } from 'node:crypto';
 import { promisify } from 'node:util';
-import { type AlgorithmId, type EcCurve, algorithmInfo } from './algorithms.js';
+import { type AlgorithmId, type EcCurve, algorithmInfo } from '@ksp/contracts';
 import { EC_CURVES, SM2_ORDER, sm2PublicKeyFromPrivate } from './asymmetric.js';
 import { bigIntToBytes, ed25519PrivateKeyFromSeed, sm2PublicKeyToSpki } from './encoding.js';
 import { isMlKemAlgorithm, isPqcSignatureAlgorithm, pqcGenerateKeyPair } from './post-quantum.js';

@@ -14,7 +14,7 @@ import {
   slh_dsa_shake_256f,
   slh_dsa_shake_256s,
 } from '@noble/post-quantum/slh-dsa.js';
-import { type AlgorithmId, type PqcParameters, algorithmInfo } from './algorithms.js';
+import { type AlgorithmId, type PqcParameters, algorithmInfo } from '@ksp/contracts';
 import { invalidInput, invalidKey } from './crypto-error.js';
 import { randomBytes } from './random.js';
 

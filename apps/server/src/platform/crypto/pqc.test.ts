@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { algorithmInfo } from './algorithms.js';
+import { algorithmInfo } from '@ksp/contracts';
 import { generateKey } from './generate.js';
 import {
   type MlDsaAlgorithm,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { algorithmInfo } from './algorithms.js';
+import { algorithmInfo } from '@ksp/contracts';
 import { generateKey } from './generate.js';
 import { type SlhDsaAlgorithm, pqcKeyPairFromSeed, pqcSign, pqcVerify } from './post-quantum.js';
 

@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, createHmac, timingSafeEqual } from 'node:crypto';
 import { sm4 } from 'sm-crypto-v2';
-import type { AlgorithmId } from './algorithms.js';
+import type { AlgorithmId } from '@ksp/contracts';
 import { authenticationFailed, invalidInput, invalidKey } from './crypto-error.js';
 import { OPENSSL_DIGEST } from './digest.js';
 import { randomBytes } from './random.js';
