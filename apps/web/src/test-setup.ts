@@ -18,6 +18,16 @@ Object.defineProperty(window, 'matchMedia', {
   }),
 });
 
+// rc-component's resize observer (Select, Table, Tabs) needs one; jsdom does not lay out anyway.
+class ResizeObserverStub {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+}
+if (!('ResizeObserver' in window)) {
+  Object.defineProperty(window, 'ResizeObserver', { writable: true, value: ResizeObserverStub });
+}
+
 afterEach(() => {
   cleanup();
   localStorage.clear();

@@ -6,7 +6,8 @@
  * - `{ type: 'initToken' }` when it has no token and needs one,
  * - `{ type: 'tokenExpired' }` when the server says the session expired (code 4604).
  */
-export type OutgoingMessage = { type: 'request'; url: string } | { type: 'initToken' } | { type: 'tokenExpired' };
+export type OutgoingMessage =
+  { type: 'request'; url: string } | { type: 'initToken' } | { type: 'tokenExpired' };
 
 export function isEmbedded(): boolean {
   try {

@@ -4,6 +4,7 @@ import { encodeLogin } from './login-encoding';
 import { saveSignedIn, saveUserInfo, setToken, type SignedIn } from './session';
 
 export const userKeys = {
+  info: ['user', 'info'] as const,
   passwordRules: ['user', 'password-rules'] as const,
 };
 

@@ -37,7 +37,13 @@ export function isMenuExempt(path: string): boolean {
  * 3. without a token a public route is allowed; otherwise an embedded page goes to
  *    /iframe-init and a standalone one to /login?redirect=<wanted path>.
  */
-export function decideNavigation({ hasToken, menuLoaded, path, fullPath, embedded }: GuardInput): GuardDecision {
+export function decideNavigation({
+  hasToken,
+  menuLoaded,
+  path,
+  fullPath,
+  embedded,
+}: GuardInput): GuardDecision {
   if (hasToken) {
     if (normalize(path) === paths.login) return { kind: 'redirect', to: paths.root };
     if (!menuLoaded && !isMenuExempt(path)) return { kind: 'load-menu' };

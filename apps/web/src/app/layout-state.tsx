@@ -1,6 +1,5 @@
 import {
   createContext,
-  useCallback,
   useContext,
   useEffect,
   useMemo,
@@ -16,7 +15,7 @@ export const SIDEBAR_COOKIE = 'sidebarStatus';
 export const SIZE_COOKIE = 'size';
 
 export type Device = 'desktop' | 'mobile';
-export type ComponentSize = 'small' | 'middle' | 'large';
+export type ComponentSize = 'small' | 'medium' | 'large';
 
 export function deviceFor(width: number): Device {
   return width < MOBILE_BREAKPOINT ? 'mobile' : 'desktop';
@@ -33,7 +32,7 @@ export function useDevice(): Device {
 
 function readSize(): ComponentSize {
   const value = Cookies.get(SIZE_COOKIE);
-  return value === 'small' || value === 'large' ? value : 'middle';
+  return value === 'small' || value === 'large' ? value : 'medium';
 }
 
 interface LayoutState {
@@ -50,31 +49,36 @@ const LayoutStateContext = createContext<LayoutState | null>(null);
 /** Sidebar open state and component size, kept in the cookies `sidebarStatus` and `size`. */
 export function LayoutStateProvider({ children }: { children: ReactNode }) {
   const device = useDevice();
-  const [sidebarOpened, setSidebarOpened] = useState(() => Cookies.get(SIDEBAR_COOKIE) !== '0');
+  const [sidebarOpened, setSidebarOpened] = useState(
+    () => device === 'desktop' && Cookies.get(SIDEBAR_COOKIE) !== '0',
+  );
   const [size, setSizeState] = useState<ComponentSize>(readSize);
 
-  const setOpened = useCallback((opened: boolean) => {
-    Cookies.set(SIDEBAR_COOKIE, opened ? '1' : '0', { expires: 365, path: '/', sameSite: 'Lax' });
-    setSidebarOpened(opened);
-  }, []);
+  const [previousDevice, setPreviousDevice] = useState(device);
+  if (device !== previousDevice) {
+    // Entering the mobile layout closes the menu (adjusting state while rendering).
+    setPreviousDevice(device);
+    if (device === 'mobile') setSidebarOpened(false);
+  }
 
   useEffect(() => {
-    if (device === 'mobile') setOpened(false);
-  }, [device, setOpened]);
+    Cookies.set(SIDEBAR_COOKIE, sidebarOpened ? '1' : '0', { expires: 365, path: '/', sameSite: 'Lax' });
+  }, [sidebarOpened]);
+
+  useEffect(() => {
+    Cookies.set(SIZE_COOKIE, size, { expires: 365, path: '/', sameSite: 'Lax' });
+  }, [size]);
 
   const value = useMemo<LayoutState>(
     () => ({
       device,
       sidebarOpened,
-      toggleSidebar: () => setOpened(!sidebarOpened),
-      closeSidebar: () => setOpened(false),
+      toggleSidebar: () => setSidebarOpened((opened) => !opened),
+      closeSidebar: () => setSidebarOpened(false),
       size,
-      setSize: (next) => {
-        Cookies.set(SIZE_COOKIE, next, { expires: 365, path: '/', sameSite: 'Lax' });
-        setSizeState(next);
-      },
+      setSize: setSizeState,
     }),
-    [device, sidebarOpened, size, setOpened],
+    [device, sidebarOpened, size],
   );
   return <LayoutStateContext value={value}>{children}</LayoutStateContext>;
 }

@@ -58,7 +58,12 @@ export function menuRoutes(menu: readonly MenuItem[]): RouteObject[] {
           trail: itemTrail,
           activeMenu: menuEntry,
         };
-        routes.push({ id: `menu:${item.path}`, path: item.path, lazy: lazyPage(pageFor(item.component)), handle });
+        routes.push({
+          id: `menu:${item.path}`,
+          path: item.path,
+          lazy: lazyPage(pageFor(item.component)),
+          handle,
+        });
       }
       walk(item.children, itemTrail, menuEntry);
     }

@@ -22,7 +22,11 @@ function titled(title: string): RouteHandle {
 /** Routes that exist before the menu is known: the public ones and the password change. */
 function staticRoutes(): RouteObject[] {
   return [
-    { path: paths.login, lazy: lazyPage(() => import('../features/auth/login-page')), handle: titled('login') },
+    {
+      path: paths.login,
+      lazy: lazyPage(() => import('../features/auth/login-page')),
+      handle: titled('login'),
+    },
     {
       path: paths.authRedirect,
       lazy: lazyPage(() => import('../features/auth/auth-redirect-page')),

@@ -31,7 +31,10 @@ export function readSettings(raw: string | null): Settings {
     const flag = (key: Exclude<keyof Settings, 'theme'>) =>
       typeof stored[key] === 'boolean' ? stored[key] : defaultSettings[key];
     return {
-      theme: typeof stored.theme === 'string' && HEX_COLOR.test(stored.theme) ? stored.theme : defaultSettings.theme,
+      theme:
+        typeof stored.theme === 'string' && HEX_COLOR.test(stored.theme)
+          ? stored.theme
+          : defaultSettings.theme,
       showSettings: flag('showSettings'),
       tagsView: flag('tagsView'),
       fixedHeader: flag('fixedHeader'),

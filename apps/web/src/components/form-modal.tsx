@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Form, Input, InputNumber, Modal, Select, Switch } from 'antd';
 import type { FormItemProps, Rule } from 'antd/es/form';
 import type { z } from 'zod';
@@ -55,7 +55,8 @@ function control<V>(field: FormField<V>): ReactNode {
 
 /**
  * One modal form for adding and editing: a page declares its fields (and the contract
- * schema for the rules); the modal validates, submits and closes on success.
+ * schema for the rules); the modal validates, submits and closes on success. The form
+ * is created afresh each time the modal opens, from `initialValues`.
  */
 export function FormModal<V extends object>({
   open,
@@ -68,18 +69,9 @@ export function FormModal<V extends object>({
   okText,
 }: FormModalProps<V>) {
   const t = useT();
-  const [form] = Form.useForm<V>();
   const [submitting, setSubmitting] = useState(false);
 
-  useEffect(() => {
-    if (open) {
-      form.resetFields();
-      if (initialValues) form.setFieldsValue(initialValues as Parameters<typeof form.setFieldsValue>[0]);
-    }
-  }, [open, initialValues, form]);
-
-  const submit = async () => {
-    const values = await form.validateFields();
+  const submit = async (values: V) => {
     setSubmitting(true);
     try {
       await onSubmit(values);
@@ -98,30 +90,37 @@ export function FormModal<V extends object>({
       okText={okText ?? t('common:actions.save')}
       cancelText={t('common:actions.cancel')}
       confirmLoading={submitting}
-      onOk={() => void submit().catch(() => undefined)}
+      okButtonProps={{ htmlType: 'submit', 'data-testid': 'form-modal-ok' }}
       onCancel={onClose}
       destroyOnHidden
-      forceRender
       width={560}
+      modalRender={(dom) => (
+        <Form<V>
+          layout="vertical"
+          initialValues={initialValues}
+          clearOnDestroy
+          onFinish={(values) => void submit(values)}
+        >
+          {dom}
+        </Form>
+      )}
     >
-      <Form form={form} layout="vertical" preserve={false}>
-        {fields
-          .filter((field) => !field.hidden)
-          .map((field) => (
-            <Form.Item
-              key={field.name}
-              name={field.name as string}
-              label={field.label}
-              extra={field.extra}
-              valuePropName={field.kind === 'switch' && !field.getValueProps ? 'checked' : 'value'}
-              getValueProps={field.getValueProps}
-              normalize={field.normalize}
-              rules={[...rulesFromSchema(fieldSchema(schema, field.name), field.label), ...(field.rules ?? [])]}
-            >
-              {control(field)}
-            </Form.Item>
-          ))}
-      </Form>
+      {fields
+        .filter((field) => !field.hidden)
+        .map((field) => (
+          <Form.Item
+            key={field.name}
+            name={field.name as string}
+            label={field.label}
+            extra={field.extra}
+            valuePropName={field.kind === 'switch' && !field.getValueProps ? 'checked' : 'value'}
+            getValueProps={field.getValueProps}
+            normalize={field.normalize}
+            rules={[...rulesFromSchema(fieldSchema(schema, field.name), field.label), ...(field.rules ?? [])]}
+          >
+            {control(field)}
+          </Form.Item>
+        ))}
     </Modal>
   );
 }

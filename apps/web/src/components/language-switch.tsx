@@ -21,7 +21,12 @@ export function LanguageSwitch({ showLabel = false }: { showLabel?: boolean }) {
         onClick: ({ key }) => void changeLanguage(key === 'zh' ? 'zh' : 'en'),
       }}
     >
-      <Button type="text" icon={<TranslationOutlined />} aria-label={t('common:language.label')} data-testid="lang-switch">
+      <Button
+        type="text"
+        icon={<TranslationOutlined />}
+        aria-label={t('common:language.label')}
+        data-testid="lang-switch"
+      >
         {showLabel ? label[current] : null}
       </Button>
     </Dropdown>

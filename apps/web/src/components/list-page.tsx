@@ -129,7 +129,9 @@ export function ListPage<Row extends object>({
     });
   };
 
-  const filterValues = Object.fromEntries(filters.map((filter) => [filter.name, query.filters[filter.name] ?? '']));
+  const filterValues = Object.fromEntries(
+    filters.map((filter) => [filter.name, query.filters[filter.name] ?? '']),
+  );
 
   return (
     <Card title={title} data-testid="list-page">
@@ -142,14 +144,24 @@ export function ListPage<Row extends object>({
           onFinish={search}
           style={{ marginBottom: 16, rowGap: 8 }}
         >
-          {filters.map((filter) => (
+          {filters.map((filter, index) => (
             <Form.Item key={filter.name} name={filter.name} label={filter.label}>
-              <Input allowClear placeholder={filter.placeholder} data-testid={`filter-${filter.name}`} />
+              <Input
+                allowClear
+                placeholder={filter.placeholder}
+                data-testid={index === 0 ? 'list-search' : `filter-${filter.name}`}
+                data-filter={filter.name}
+              />
             </Form.Item>
           ))}
           <Form.Item>
             <Space wrap>
-              <Button type="primary" htmlType="submit" icon={<SearchOutlined />} data-testid="list-search">
+              <Button
+                type="primary"
+                htmlType="submit"
+                icon={<SearchOutlined />}
+                data-testid="list-search-submit"
+              >
                 {t('common:actions.search')}
               </Button>
               <Button onClick={reset}>{t('common:actions.reset')}</Button>
@@ -166,7 +178,9 @@ export function ListPage<Row extends object>({
             </Button>
           )}
           {onDelete && selected.length > 0 && (
-            <Typography.Text type="secondary">{t('common:table.selected', { count: selected.length })}</Typography.Text>
+            <Typography.Text type="secondary">
+              {t('common:table.selected', { count: selected.length })}
+            </Typography.Text>
           )}
         </Space>
         <Button
@@ -181,7 +195,7 @@ export function ListPage<Row extends object>({
         dataSource={result.data?.data ?? []}
         loading={result.isFetching}
         scroll={{ x: 'max-content' }}
-        size={screens.md ? 'middle' : 'small'}
+        size={screens.md ? 'medium' : 'small'}
         rowSelection={
           onDelete
             ? {
@@ -199,7 +213,11 @@ export function ListPage<Row extends object>({
           showTotal: (total) => t('common:table.total', { total }),
           onChange: (page, pageSize) =>
             setParams(
-              writeListQuery({ ...query, page: pageSize === query.page_size ? page : 1, page_size: pageSize }),
+              writeListQuery({
+                ...query,
+                page: pageSize === query.page_size ? page : 1,
+                page_size: pageSize,
+              }),
             ),
         }}
       />

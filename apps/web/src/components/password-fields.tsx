@@ -59,7 +59,12 @@ export function NewPasswordFields({
         <PasswordInput autoComplete="new-password" data-testid={testIds?.password} />
       </Form.Item>
       {rules && <PasswordRuleList rules={rules} value={value} />}
-      <Form.Item name={confirmName} label={confirmLabel} dependencies={[name]} rules={confirmPasswordRules(name)}>
+      <Form.Item
+        name={confirmName}
+        label={confirmLabel}
+        dependencies={[name]}
+        rules={confirmPasswordRules(name)}
+      >
         <PasswordInput autoComplete="new-password" data-testid={testIds?.confirm} />
       </Form.Item>
     </>

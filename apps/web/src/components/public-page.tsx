@@ -10,7 +10,11 @@ export function PublicPage({ children, width = 420 }: { children: ReactNode; wid
   const site = useSiteConfig();
   const title = useProductTitle();
   return (
-    <Flex vertical align="center" style={{ minHeight: '100vh', padding: '24px 12px', background: token.colorBgLayout }}>
+    <Flex
+      vertical
+      align="center"
+      style={{ minHeight: '100vh', padding: '24px 12px', background: token.colorBgLayout }}
+    >
       <Flex justify="flex-end" style={{ width: '100%', maxWidth: width }}>
         <LanguageSwitch showLabel />
       </Flex>

@@ -24,8 +24,10 @@ export type LockButtonProps = ButtonProps & { lockMs?: number };
 export function LockButton({ lockMs, onClick, disabled, ...props }: LockButtonProps) {
   const { locked, lock } = useReclickLock(lockMs);
   const handleClick = (event: MouseEvent<HTMLElement>) => {
-    lock();
     onClick?.(event);
+    // Disable after the click's default action: a submit button disabled during its own
+    // click event would not submit its form.
+    setTimeout(lock, 0);
   };
   return <Button {...props} disabled={disabled || locked} onClick={handleClick} />;
 }

@@ -28,7 +28,11 @@ interface StringFacts {
 function stringFacts(schema: z.ZodType): StringFacts | null {
   if (schema.type !== 'string') return null;
   const facts = schema as unknown as Partial<StringFacts>;
-  return { minLength: facts.minLength ?? null, maxLength: facts.maxLength ?? null, format: facts.format ?? null };
+  return {
+    minLength: facts.minLength ?? null,
+    maxLength: facts.maxLength ?? null,
+    format: facts.format ?? null,
+  };
 }
 
 function isEmpty(value: unknown): boolean {
@@ -37,19 +41,27 @@ function isEmpty(value: unknown): boolean {
 
 /**
  * antd form rules derived from a field of a contract schema: required when the field
- * is neither optional nor defaulted and needs a character, the maximum length, and a
- * final check by the schema itself; messages come from the catalogues.
+ * is neither optional nor defaulted and refuses an empty string, the maximum length,
+ * and a final check by the schema itself; messages come from the catalogues.
  */
 export function rulesFromSchema(schema: z.ZodType | undefined, label: string): Rule[] {
   if (!schema) return [];
   const { inner, optional } = unwrap(schema);
   const rules: Rule[] = [];
   const facts = stringFacts(inner);
-  if (facts && !optional && (facts.minLength ?? 0) >= 1) {
-    rules.push({ required: true, whitespace: true, message: i18n.t('common:validation.required', { label }) });
+  // A string field is required when the schema refuses an empty one (min length, email...).
+  if (facts && !optional && !inner.safeParse('').success) {
+    rules.push({
+      required: true,
+      whitespace: true,
+      message: i18n.t('common:validation.required', { label }),
+    });
   }
   if (facts?.maxLength != null) {
-    rules.push({ max: facts.maxLength, message: i18n.t('common:validation.maxLength', { label, max: facts.maxLength }) });
+    rules.push({
+      max: facts.maxLength,
+      message: i18n.t('common:validation.maxLength', { label, max: facts.maxLength }),
+    });
   }
   const invalid =
     facts?.format === 'email'

@@ -1,10 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { useT } from '../i18n/i18n';
+import { en, zh } from '../i18n/resources';
 import { configKeys, fetchSiteConfig, type SiteConfig } from '../api/config';
 import { useSignedIn, useToken } from '../api/session';
 
-/** The English title every install starts with: shown translated unless an admin changed it. */
-const DEFAULT_TITLE = 'Key Management System';
+/** The stock titles (either language): shown translated unless an admin changed the title. */
+const stockTitles = new Set([en.common.app.title, zh.common.app.title]);
 
 /**
  * version, logo, title and MFA: from the full config list when the user holds
@@ -27,5 +28,5 @@ export function useProductTitle(): string {
   const t = useT();
   const { data } = useSiteConfig();
   const configured = data?.title?.trim();
-  return configured && configured !== DEFAULT_TITLE ? configured : t('common:app.title');
+  return configured && !stockTitles.has(configured) ? configured : t('common:app.title');
 }

@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react';
 import { MenuFoldOutlined, MenuUnfoldOutlined, SettingOutlined } from '@ant-design/icons';
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Drawer, Flex, FloatButton, Layout, Typography, theme } from 'antd';
 import { Navigate, useLocation, useMatches } from 'react-router';
 import { isEmbedded } from '../../api/parent-window';
 import { clearSession, useSignedIn } from '../../api/session';
-import { logout } from '../../api/user';
+import { loadUserInfo, logout, userKeys } from '../../api/user';
 import { AppLogo } from '../../components/app-logo';
 import { useProductTitle, useSiteConfig } from '../../components/use-site-config';
 import { paths } from '../../config/paths';
@@ -56,6 +56,17 @@ function Shell() {
   const [settingsOpen, setSettingsOpen] = useState(false);
   const menu = signedIn?.menu;
   const mobile = device === 'mobile';
+
+  // The menu routes come from the stored user info; refresh it once per page load so the
+  // domain list, e-mail and permissions shown are current (a changed menu applies on reload).
+  useQuery({
+    queryKey: userKeys.info,
+    queryFn: async () => {
+      await loadUserInfo();
+      return true;
+    },
+    staleTime: Infinity,
+  });
 
   // Affixed menu pages have their tab from the start.
   useEffect(() => {

@@ -14,7 +14,10 @@ export function BreadcrumbBar() {
       items={trail.map((crumb, index) => {
         const title = translateTitle(crumb.title, language);
         const last = index === trail.length - 1;
-        return { key: `${index}-${crumb.title}`, title: !last && crumb.path ? <Link to={crumb.path}>{title}</Link> : title };
+        return {
+          key: `${index}-${crumb.title}`,
+          title: !last && crumb.path ? <Link to={crumb.path}>{title}</Link> : title,
+        };
       })}
     />
   );

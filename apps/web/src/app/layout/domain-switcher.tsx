@@ -42,7 +42,12 @@ export function DomainSwitcher({ current, domains }: { current: string; domains:
         onClick: ({ key }) => void choose(key),
       }}
     >
-      <Button type="text" icon={<ApartmentOutlined />} data-testid="domain-switcher" aria-label={t('layout:topbar.domain')}>
+      <Button
+        type="text"
+        icon={<ApartmentOutlined />}
+        data-testid="domain-switcher"
+        aria-label={t('layout:topbar.domain')}
+      >
         <span title={current}>{shortDomainName(current)}</span>
       </Button>
     </Dropdown>

@@ -21,7 +21,13 @@ export function SettingsDrawer({ open, onClose }: { open: boolean; onClose: () =
   ];
 
   return (
-    <Drawer open={open} onClose={onClose} title={t('layout:settings.title')} size={300} data-testid="settings-drawer">
+    <Drawer
+      open={open}
+      onClose={onClose}
+      title={t('layout:settings.title')}
+      size={300}
+      data-testid="settings-drawer"
+    >
       <Flex vertical gap={18}>
         <Flex justify="space-between" align="center">
           <Typography.Text>{t('layout:settings.theme')}</Typography.Text>
@@ -50,7 +56,7 @@ export function SettingsDrawer({ open, onClose }: { open: boolean; onClose: () =
             onChange={setSize}
             options={[
               { value: 'small', label: t('layout:settings.small') },
-              { value: 'middle', label: t('layout:settings.middle') },
+              { value: 'medium', label: t('layout:settings.medium') },
               { value: 'large', label: t('layout:settings.large') },
             ]}
           />

@@ -111,7 +111,12 @@ export function tabsReducer(state: TabsState, action: TabsAction): TabsState {
       let changed = false;
       const visitedViews = state.visitedViews.map((v) => {
         if (v.path !== view.path) return v;
-        const next = toTabView({ ...v, ...view, fullPath: view.fullPath ?? v.fullPath, meta: view.meta ?? v.meta });
+        const next = toTabView({
+          ...v,
+          ...view,
+          fullPath: view.fullPath ?? v.fullPath,
+          meta: view.meta ?? v.meta,
+        });
         if (next.fullPath === v.fullPath && next.title === v.title && next.name === v.name) return v;
         changed = true;
         return next;

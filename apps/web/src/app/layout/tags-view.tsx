@@ -16,7 +16,8 @@ export function TagsView() {
   const location = useLocation();
   const navigate = useNavigate();
 
-  const title = (view: TabView) => (view.title === NO_NAME ? t('layout:tags.noName') : translateTitle(view.title, language));
+  const title = (view: TabView) =>
+    view.title === NO_NAME ? t('layout:tags.noName') : translateTitle(view.title, language);
 
   /** After closing the active tab: the last remaining one, or home. */
   const goToLast = (remaining: TabView[]) => {

@@ -29,7 +29,10 @@ function subscribeFullscreen(listener: () => void): () => void {
 function FullscreenButton() {
   const t = useT();
   const { message } = App.useApp();
-  const active = useSyncExternalStore(subscribeFullscreen, () => screenfull.isEnabled && screenfull.isFullscreen);
+  const active = useSyncExternalStore(
+    subscribeFullscreen,
+    () => screenfull.isEnabled && screenfull.isFullscreen,
+  );
   const toggle = () => {
     if (!screenfull.isEnabled) {
       void message.warning(t('layout:topbar.fullscreenUnsupported'));
@@ -51,7 +54,15 @@ function FullscreenButton() {
 }
 
 /** Logo, area title, domain switcher, full screen, version, language and the user menu. */
-export function TopBar({ user, compact, onLogout }: { user: UserInfo; compact: boolean; onLogout: () => void }) {
+export function TopBar({
+  user,
+  compact,
+  onLogout,
+}: {
+  user: UserInfo;
+  compact: boolean;
+  onLogout: () => void;
+}) {
   const t = useT();
   const { token } = theme.useToken();
   const navigate = useNavigate();

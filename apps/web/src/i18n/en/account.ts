@@ -1,6 +1,5 @@
 export const account = {
   profile: {
-    title: 'Profile',
     account: 'Account',
     name: 'Username',
     email: 'Email',

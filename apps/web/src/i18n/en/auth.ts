@@ -10,7 +10,6 @@ export const auth = {
     badCredentials: 'Incorrect username or password',
   },
   ukey: {
-    title: 'Ukey login',
     prompt: 'Please log in with Ukey',
     pending: 'Insert your Ukey. Signing in with it arrives with the Ukey support of a later release.',
     back: 'Back to password login',

@@ -1,14 +1,11 @@
 export const common = {
   app: {
     title: 'Key Management System',
-    fallbackTitle: 'KSP Admin',
     loading: 'Loading…',
   },
   actions: {
-    ok: 'OK',
     cancel: 'Cancel',
     save: 'Save',
-    submit: 'Submit',
     add: 'Add',
     edit: 'Edit',
     delete: 'Delete',
@@ -41,7 +38,6 @@ export const common = {
     required: 'Please enter {{label}}',
     invalid: '{{label}} is not valid',
     maxLength: '{{label}} must be at most {{max}} characters',
-    minLength: '{{label}} must be at least {{min}} characters',
     invalidEmail: 'Invalid email format',
     passwordRequired: 'Please enter your password',
     passwordMin: 'Password cannot be less than 5 characters',

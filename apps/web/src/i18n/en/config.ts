@@ -3,7 +3,6 @@ export const config = {
     key: 'Key',
     value: 'Value',
     public: 'Public',
-    flags: 'Flags',
     description: 'Description',
     updatedAt: 'Updated',
   },

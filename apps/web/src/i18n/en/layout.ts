@@ -33,7 +33,7 @@ export const layout = {
     sidebarLogo: 'Sidebar logo',
     size: 'Component size',
     small: 'Small',
-    middle: 'Default',
+    medium: 'Default',
     large: 'Large',
     reset: 'Restore defaults',
   },

@@ -3,7 +3,6 @@ import type { account as en } from '../en/account';
 
 export const account: Catalogue<typeof en> = {
   profile: {
-    title: '个人中心',
     account: '账户',
     name: '用户名',
     email: '邮箱',

@@ -13,7 +13,6 @@ export const auth: Catalogue<typeof en> = {
     badCredentials: '用户名或密码错误',
   },
   ukey: {
-    title: 'Ukey 登录',
     prompt: '请使用 Ukey 登录',
     pending: '请插入 Ukey。使用 Ukey 签名登录将在后续版本的 Ukey 支持中提供。',
     back: '返回密码登录',

@@ -4,14 +4,11 @@ import type { common as en } from '../en/common';
 export const common: Catalogue<typeof en> = {
   app: {
     title: '密钥管理系统',
-    fallbackTitle: 'KSP 管理后台',
     loading: '加载中…',
   },
   actions: {
-    ok: '确定',
     cancel: '取消',
     save: '保存',
-    submit: '提交',
     add: '新增',
     edit: '编辑',
     delete: '删除',
@@ -44,7 +41,6 @@ export const common: Catalogue<typeof en> = {
     required: '请输入{{label}}',
     invalid: '{{label}}格式不正确',
     maxLength: '{{label}}最多 {{max}} 个字符',
-    minLength: '{{label}}至少 {{min}} 个字符',
     invalidEmail: '邮箱格式不正确',
     passwordRequired: '请输入密码',
     passwordMin: '密码不能少于 5 个字符',

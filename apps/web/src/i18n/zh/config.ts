@@ -6,7 +6,6 @@ export const config: Catalogue<typeof en> = {
     key: '键',
     value: '值',
     public: '公开',
-    flags: '属性',
     description: '描述',
     updatedAt: '更新时间',
   },

@@ -36,7 +36,7 @@ export const layout: Catalogue<typeof en> = {
     sidebarLogo: '侧边栏标志',
     size: '组件尺寸',
     small: '小',
-    middle: '默认',
+    medium: '默认',
     large: '大',
     reset: '恢复默认',
   },

@@ -8,7 +8,8 @@ export const system: Catalogue<typeof en> = {
     intro: '根密钥由多个密钥分量合成。每个分量及其 KCV（密钥校验值）只显示一次：请交给不同的保管人妥善保存。',
     total: '分量个数',
     start: '生成第一个分量',
-    restartNotice: '有一次初始化尚未完成（已生成 {{done}}/{{total}} 个分量）。分量不会再次显示：重新开始将生成新的分量。',
+    restartNotice:
+      '有一次初始化尚未完成（已生成 {{done}}/{{total}} 个分量）。分量不会再次显示：重新开始将生成新的分量。',
     component: '第 {{index}} 个分量（共 {{total}} 个）',
     showOnce: '此分量只显示一次，请立即抄写或复制保存。',
     value: '分量值',

@@ -1,0 +1,124 @@
+import { useEffect, useState } from 'react';
+import { LockOutlined, UserOutlined } from '@ant-design/icons';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, Button, Form, Input, Tag, Typography } from 'antd';
+import { useNavigate, useSearchParams } from 'react-router';
+import { Code } from '@ksp/contracts';
+import { ApiError } from '../../api/client';
+import { fetchPublicConfig } from '../../api/config';
+import { fetchSystemStatus, systemKeys } from '../../api/system';
+import { signIn } from '../../api/user';
+import { PasswordInput } from '../../components/password-input';
+import { PublicPage } from '../../components/public-page';
+import { useSiteConfig } from '../../components/use-site-config';
+import { paths, safeRedirect, setupPath } from '../../config/paths';
+import { useT } from '../../i18n/i18n';
+import { UkeyPanel } from './ukey-panel';
+
+interface LoginValues {
+  username: string;
+  password: string;
+}
+
+export default function LoginPage() {
+  const t = useT();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const [form] = Form.useForm<LoginValues>();
+  const [submitting, setSubmitting] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [ukeyUser, setUkeyUser] = useState<string | null>(null);
+  const [mfaChecked, setMfaChecked] = useState<boolean | null>(null);
+  const site = useSiteConfig();
+  const status = useQuery({ queryKey: systemKeys.status, queryFn: fetchSystemStatus, staleTime: 0 });
+
+  // A fresh install goes to initialization or activation first.
+  useEffect(() => {
+    const target = status.data ? setupPath(status.data) : null;
+    if (target) void navigate(target, { replace: true });
+  }, [status.data, navigate]);
+
+  const submit = async ({ username, password }: LoginValues) => {
+    setError(null);
+    setSubmitting(true);
+    try {
+      // The MFA setting decides the login path: looked up before the login finishes.
+      const publicEntries = await fetchPublicConfig().catch(() => []);
+      setMfaChecked(publicEntries.find((entry) => entry.key === 'MFA')?.value === '1');
+      const data = await signIn(username, password);
+      const target = data.userinfo.must_change_password
+        ? paths.changePassword
+        : safeRedirect(params.get('redirect'));
+      void navigate(target, { replace: true });
+    } catch (failure) {
+      if (failure instanceof ApiError && failure.code === Code.UKEY_REQUIRED) {
+        setUkeyUser(username.trim());
+      } else if (failure instanceof ApiError && failure.code === Code.BAD_CREDENTIALS) {
+        setError(failure.message || t('auth:login.badCredentials'));
+      } else {
+        setError(failure instanceof Error && failure.message ? failure.message : t('common:feedback.error'));
+      }
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  if (ukeyUser !== null) {
+    return (
+      <PublicPage>
+        <UkeyPanel username={ukeyUser} onBack={() => setUkeyUser(null)} />
+      </PublicPage>
+    );
+  }
+
+  return (
+    <PublicPage>
+      <Typography.Title level={4} style={{ marginTop: 0 }}>
+        {t('auth:login.title')}
+        {(mfaChecked ?? site.data?.MFA === '1') && (
+          <Tag color="gold" style={{ marginInlineStart: 8, verticalAlign: 'middle' }}>
+            {t('auth:login.mfaOn')}
+          </Tag>
+        )}
+      </Typography.Title>
+      {error && (
+        <Alert type="error" showIcon title={error} style={{ marginBottom: 16 }} data-testid="login-error" />
+      )}
+      <Form<LoginValues>
+        form={form}
+        layout="vertical"
+        onFinish={(values) => void submit(values)}
+        requiredMark={false}
+      >
+        <Form.Item
+          name="username"
+          label={t('auth:login.username')}
+          extra={t('auth:login.directoryHint')}
+          rules={[{ required: true, whitespace: true, message: t('auth:login.usernameRequired') }]}
+        >
+          <Input
+            prefix={<UserOutlined />}
+            autoComplete="username"
+            autoFocus
+            data-testid="login-username"
+            maxLength={512}
+          />
+        </Form.Item>
+        <Form.Item
+          name="password"
+          label={t('auth:login.password')}
+          rules={[{ required: true, message: t('common:validation.passwordRequired') }]}
+        >
+          <PasswordInput
+            prefix={<LockOutlined />}
+            autoComplete="current-password"
+            data-testid="login-password"
+          />
+        </Form.Item>
+        <Button type="primary" htmlType="submit" block loading={submitting} data-testid="login-submit">
+          {t('auth:login.submit')}
+        </Button>
+      </Form>
+    </PublicPage>
+  );
+}

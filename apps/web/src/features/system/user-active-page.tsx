@@ -1,0 +1,133 @@
+import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Alert, App, Button, Flex, Form, Input, Spin, Steps, Typography } from 'antd';
+import { useNavigate } from 'react-router';
+import { api } from '@ksp/contracts';
+import { fetchSystemStatus, activateSystem, systemKeys } from '../../api/system';
+import { fetchPasswordRules, signIn, userKeys } from '../../api/user';
+import { NewPasswordFields } from '../../components/password-fields';
+import { PublicPage } from '../../components/public-page';
+import { fieldSchema, rulesFromSchema } from '../../components/schema-rules';
+import { LockButton } from '../../components/reclick-lock';
+import { paths } from '../../config/paths';
+import { useT } from '../../i18n/i18n';
+
+interface ActivateValues {
+  username: string;
+  password: string;
+  confirm: string;
+  email: string;
+}
+
+/**
+ * Activation after initialization: "verify UKEY" (skippable in this release) then
+ * "bind email", which creates the first administrator and logs in as them.
+ */
+export default function UserActivePage() {
+  const t = useT();
+  const navigate = useNavigate();
+  const { message } = App.useApp();
+  const [form] = Form.useForm<ActivateValues>();
+  const [step, setStep] = useState(0);
+  const [submitting, setSubmitting] = useState(false);
+  const status = useQuery({ queryKey: systemKeys.status, queryFn: fetchSystemStatus, staleTime: 0 });
+  const rules = useQuery({ queryKey: userKeys.passwordRules, queryFn: fetchPasswordRules });
+
+  useEffect(() => {
+    if (!status.data) return;
+    if (!status.data.initialized) void navigate(paths.systemActive, { replace: true });
+    else if (status.data.activated && !submitting) void navigate(paths.login, { replace: true });
+  }, [status.data, submitting, navigate]);
+
+  const submit = async ({ username, password, email }: ActivateValues) => {
+    setSubmitting(true);
+    try {
+      await activateSystem({ username: username.trim(), password, email: email.trim() });
+      void message.success(t('system:activate.success'));
+      try {
+        const data = await signIn(username, password);
+        void navigate(data.userinfo.must_change_password ? paths.changePassword : paths.root, {
+          replace: true,
+        });
+      } catch {
+        void navigate(paths.login, { replace: true });
+      }
+    } catch {
+      // The client showed the server's message.
+      setSubmitting(false);
+    }
+  };
+
+  if (status.isPending) {
+    return (
+      <PublicPage width={560}>
+        <Spin description={t('system:checking')} />
+      </PublicPage>
+    );
+  }
+
+  const body = api.system.activate.body;
+  const labels = {
+    username: t('system:activate.username'),
+    password: t('system:activate.password'),
+    confirm: t('system:activate.confirm'),
+    email: t('system:activate.email'),
+  };
+
+  return (
+    <PublicPage width={560}>
+      <Typography.Title level={4} style={{ marginTop: 0 }}>
+        {t('system:activate.title')}
+      </Typography.Title>
+      <Steps
+        size="small"
+        current={step}
+        style={{ marginBottom: 24 }}
+        items={[{ title: t('system:activate.stepUkey') }, { title: t('system:activate.stepEmail') }]}
+      />
+      {step === 0 ? (
+        <Flex vertical gap={16}>
+          <Alert type="info" showIcon title={t('system:activate.ukeyNote')} />
+          <Flex justify="flex-end">
+            <Button type="primary" onClick={() => setStep(1)} data-testid="activate-skip-ukey">
+              {t('system:activate.skip')}
+            </Button>
+          </Flex>
+        </Flex>
+      ) : (
+        <Form<ActivateValues> form={form} layout="vertical" onFinish={(values) => void submit(values)}>
+          <Form.Item
+            name="username"
+            label={labels.username}
+            rules={rulesFromSchema(fieldSchema(body, 'username'), labels.username)}
+          >
+            <Input autoComplete="username" data-testid="activate-username" />
+          </Form.Item>
+          <NewPasswordFields
+            form={form}
+            rules={rules.data}
+            label={labels.password}
+            confirmLabel={labels.confirm}
+            testIds={{ password: 'activate-password', confirm: 'activate-confirm' }}
+          />
+          <Form.Item
+            name="email"
+            label={labels.email}
+            rules={rulesFromSchema(fieldSchema(body, 'email'), labels.email)}
+          >
+            <Input type="email" autoComplete="email" data-testid="activate-email" />
+          </Form.Item>
+          <LockButton
+            type="primary"
+            htmlType="submit"
+            block
+            loading={submitting}
+            data-testid="activate-submit"
+          >
+            {t('system:activate.submit')}
+          </LockButton>
+        </Form>
+      )}
+    </PublicPage>
+  );
+}

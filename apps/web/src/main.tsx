@@ -1,0 +1,25 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import 'nprogress/nprogress.css';
+import './app/global.css';
+import './i18n/i18n';
+import { App } from './app/app';
+import { installErrorLog, reactErrorLogOptions } from './app/error-log';
+import { createAppRouter } from './app/router';
+import { wireApp } from './app/wiring';
+
+// Error logging is for production only (spec §9).
+const production = import.meta.env.PROD;
+installErrorLog(production);
+
+const router = createAppRouter();
+wireApp(router);
+
+const container = document.getElementById('root');
+if (!container) throw new Error('No #root element');
+
+createRoot(container, production ? reactErrorLogOptions : {}).render(
+  <StrictMode>
+    <App router={router} />
+  </StrictMode>,
+);
