@@ -24,7 +24,8 @@ describe('menu', () => {
       '/console/dashboard',
     ]);
     const full = buildMenu(menuModel, new Set(permissions));
-    expect(full[1]?.redirect).toBe('/console/setting/config');
+    expect(full.find((m) => m.path === '/console/setting')?.redirect).toBe('/console/setting/domain');
+    expect(full.find((m) => m.path === '/console/key/detail/:id')?.hidden).toBe(true);
     for (const leaf of full.flatMap((m) => (m.children.length ? m.children : [m]))) {
       expect(pageKeys).toContain(leaf.component);
     }

@@ -14,6 +14,7 @@ export * from './calls/role.js';
 export * from './calls/password-policy.js';
 export * from './calls/registration-token.js';
 export * from './calls/ldap.js';
+export * from './calls/key.js';
 export * from './ip.js';
 export * from './algorithms.js';
 
@@ -26,6 +27,7 @@ import { roleCalls } from './calls/role.js';
 import { passwordPolicyCalls } from './calls/password-policy.js';
 import { registrationTokenCalls } from './calls/registration-token.js';
 import { ldapCalls } from './calls/ldap.js';
+import { cryptoCalls, keyCalls } from './calls/key.js';
 
 /** Every call, grouped by area: the server registers these and the console calls them. */
 export const api = {
@@ -39,6 +41,8 @@ export const api = {
   passwordPolicy: passwordPolicyCalls,
   registrationToken: registrationTokenCalls,
   ldap: ldapCalls,
+  key: keyCalls,
+  crypto: cryptoCalls,
 } as const;
 
 export const PRODUCT_VERSION = 'v1.9.0';

@@ -46,7 +46,20 @@ export interface MenuNode {
 }
 
 /** Page keys the console knows; a key here must have a page in apps/web. */
-export const pageKeys = ['console/dashboard/index', 'console/setting/config/index'] as const;
+export const pageKeys = [
+  'console/dashboard/index',
+  'console/access/user/index',
+  'console/access/role/index',
+  'console/access/token/index',
+  'console/access/ldap/index',
+  'console/key/index',
+  'console/key/detail',
+  'console/setting/domain/index',
+  'console/setting/password-policy/index',
+  'console/setting/config/index',
+  'kms/key/index',
+  'kms/key/detail',
+] as const;
 export type PageKey = (typeof pageKeys)[number];
 
 export const menuModel: MenuNode[] = [
@@ -58,17 +71,105 @@ export const menuModel: MenuNode[] = [
     meta: { title: 'dashboard', icon: 'dashboard', affix: true },
   },
   {
+    path: '/console/access',
+    name: 'Access',
+    component: '#',
+    meta: { title: 'access', icon: 'access' },
+    children: [
+      {
+        path: '/console/access/user',
+        name: 'AccessUser',
+        component: 'console/access/user/index',
+        permission: 'user:read',
+        meta: { title: 'user', icon: 'user' },
+      },
+      {
+        path: '/console/access/role',
+        name: 'AccessRole',
+        component: 'console/access/role/index',
+        permission: 'role:read',
+        meta: { title: 'role', icon: 'role' },
+      },
+      {
+        path: '/console/access/token',
+        name: 'AccessToken',
+        component: 'console/access/token/index',
+        permission: 'token:read',
+        meta: { title: 'token', icon: 'token' },
+      },
+      {
+        path: '/console/access/ldap',
+        name: 'AccessLdap',
+        component: 'console/access/ldap/index',
+        permission: 'ldap:read',
+        meta: { title: 'ldap', icon: 'lock' },
+      },
+    ],
+  },
+  {
+    path: '/console/key',
+    name: 'Key',
+    component: 'console/key/index',
+    permission: 'key:read',
+    meta: { title: 'key', icon: 'key' },
+  },
+  {
+    path: '/console/key/detail/:id',
+    name: 'KeyDetail',
+    component: 'console/key/detail',
+    permission: 'key:read',
+    hidden: true,
+    meta: { title: 'keyDetail', noCache: true },
+  },
+  {
     path: '/console/setting',
     name: 'Setting',
     component: '#',
     meta: { title: 'settings', icon: 'setting' },
     children: [
       {
+        path: '/console/setting/domain',
+        name: 'SettingDomain',
+        component: 'console/setting/domain/index',
+        permission: 'domain:read',
+        meta: { title: 'domain', icon: 'access' },
+      },
+      {
+        path: '/console/setting/password-policy',
+        name: 'SettingPasswordPolicy',
+        component: 'console/setting/password-policy/index',
+        permission: 'password-policy:read',
+        meta: { title: 'passwordPolicy', icon: 'lock' },
+      },
+      {
         path: '/console/setting/config',
         name: 'SettingConfig',
         component: 'console/setting/config/index',
         permission: 'config:read',
         meta: { title: 'config', icon: 'config' },
+      },
+    ],
+  },
+  {
+    path: '/kms',
+    name: 'Kms',
+    component: '#',
+    meta: { title: 'kms', icon: 'key' },
+    children: [
+      {
+        path: '/kms/key',
+        name: 'KmsKey',
+        component: 'kms/key/index',
+        permission: 'key:read',
+        meta: { title: 'key', icon: 'key' },
+      },
+      {
+        path: '/kms/key/detail/:id',
+        name: 'KmsKeyDetail',
+        component: 'kms/key/detail',
+        permission: 'key:read',
+        hidden: true,
+        meta: { title: 'keyDetail', noCache: true },
       },
     ],
   },

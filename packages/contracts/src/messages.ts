@@ -177,6 +177,67 @@ const catalogue = {
   'ukey.verifyFailed': { en: 'UKEY verification failed', zh: 'UKEY 验证失败' },
   'ldap.notFound': { en: 'LDAP connection {id} not found', zh: 'LDAP 连接 {id} 不存在' },
   'ldap.nameTaken': { en: "LDAP connection '{name}' already exists", zh: 'LDAP 连接“{name}”已存在' },
+  'key.notFound': { en: 'Key {id} not found', zh: '密钥 {id} 不存在' },
+  'key.versionNotFound': {
+    en: "Key '{name}' has no version {version}",
+    zh: '密钥“{name}”没有版本 {version}',
+  },
+  'key.nameTaken': { en: "Key '{name}' already exists", zh: '密钥“{name}”已存在' },
+  'key.badUsage': { en: 'usage_mask: {reason}', zh: '用途：{reason}' },
+  'key.cteAesOnly': {
+    en: 'cte: TDE attributes apply to AES keys only, not {algorithm}',
+    zh: 'cte：TDE 属性仅适用于 AES 密钥，不适用于 {algorithm}',
+  },
+  'key.badTransition': {
+    en: "Key '{name}' is {state}: it cannot {action}",
+    zh: '密钥“{name}”处于{state}状态，不能执行：{action}',
+  },
+  'key.compromisedFinal': {
+    en: "Key '{name}' is compromised and can never be used again",
+    zh: '密钥“{name}”已泄露，不能再启用',
+  },
+  'key.destroyActive': {
+    en: "Key '{name}' is in use: disable it before destroying it",
+    zh: '密钥“{name}”正在使用中，请先禁用再销毁',
+  },
+  'key.noMaterial': {
+    en: "Key '{name}' has no material (destroyed)",
+    zh: '密钥“{name}”已无密钥材料（已销毁）',
+  },
+  'key.notExportable': { en: "Key '{name}' does not allow export", zh: '密钥“{name}”不允许导出' },
+  'key.notDeletable': { en: "Key '{name}' does not allow deletion", zh: '密钥“{name}”不允许删除' },
+  'key.exportableSticky': {
+    en: "Key '{name}' allows export: that cannot be taken back",
+    zh: '密钥“{name}”已允许导出，不能撤销',
+  },
+  'key.publicOfPair': {
+    en: "'{name}' is the public half of a key pair: delete the private key",
+    zh: '“{name}”是密钥对的公钥，请删除私钥',
+  },
+  'key.wrapKeyRequired': {
+    en: 'wrap_public_key: give the public key (Base64 SPKI DER, RSA or SM2) that wraps the exported material',
+    zh: 'wrap_public_key：请提供用于包装导出材料的公钥（Base64 编码的 SPKI DER，RSA 或 SM2）',
+  },
+  'key.wrapKeyBad': {
+    en: 'wrap_public_key: must be an RSA (2048, 3072, 4096) or SM2 public key, Base64 SPKI DER',
+    zh: 'wrap_public_key：必须是 RSA（2048/3072/4096）或 SM2 公钥，Base64 编码的 SPKI DER',
+  },
+  'key.importLength': {
+    en: 'content: {algorithm} needs {expected} bytes, got {got}',
+    zh: 'content：{algorithm} 需要 {expected} 字节，实际 {got} 字节',
+  },
+  'key.importFormat': {
+    en: 'content: not a {format} {algorithm} private key',
+    zh: 'content：不是 {format} 格式的 {algorithm} 私钥',
+  },
+  'key.importMismatch': {
+    en: 'content: the key is not a {algorithm} key',
+    zh: 'content：该密钥不是 {algorithm} 密钥',
+  },
+  'key.importUnsupported': {
+    en: 'content: importing {algorithm} keys is not supported; generate one instead',
+    zh: 'content：不支持导入 {algorithm} 密钥，请直接生成',
+  },
   'user.notFound': { en: 'User {id} not found', zh: '用户 {id} 不存在' },
   'user.nameTaken': { en: "User '{name}' already exists", zh: '用户“{name}”已存在' },
   'user.usernameSlash': {

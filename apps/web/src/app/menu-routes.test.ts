@@ -67,7 +67,7 @@ describe('menu routes', () => {
 
   it('maps every contract page key, and an unknown key to the 404 page', () => {
     expect(pageFor('console/dashboard/index')).toBe(pageTable['console/dashboard/index']);
-    expect(pageFor('console/key/index')).toBe(notFoundPage);
+    expect(pageFor('console/nothing/index')).toBe(notFoundPage);
     expect(pageFor('toString')).toBe(notFoundPage);
   });
 });

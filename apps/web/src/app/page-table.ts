@@ -9,7 +9,17 @@ export type PageModule = () => Promise<{ default: ComponentType }>;
  */
 export const pageTable: Record<PageKey, PageModule> = {
   'console/dashboard/index': () => import('../features/dashboard/dashboard-page'),
+  'console/access/user/index': () => import('../features/access/user-page'),
+  'console/access/role/index': () => import('../features/access/role-page'),
+  'console/access/token/index': () => import('../features/access/token-page'),
+  'console/access/ldap/index': () => import('../features/access/ldap-page'),
+  'console/key/index': () => import('../features/key/key-list-page'),
+  'console/key/detail': () => import('../features/key/key-detail-page'),
+  'console/setting/domain/index': () => import('../features/settings/domain-page'),
+  'console/setting/password-policy/index': () => import('../features/settings/password-policy-page'),
   'console/setting/config/index': () => import('../features/config/config-page'),
+  'kms/key/index': () => import('../features/key/key-list-page'),
+  'kms/key/detail': () => import('../features/key/key-detail-page'),
 };
 
 export const notFoundPage: PageModule = () => import('../features/errors/not-found-page');

@@ -1,19 +1,23 @@
 import type { Catalogue } from './catalogue';
+import { access as enAccess } from './en/access';
 import { account as enAccount } from './en/account';
 import { auth as enAuth } from './en/auth';
 import { common as enCommon } from './en/common';
 import { config as enConfig } from './en/config';
 import { dashboard as enDashboard } from './en/dashboard';
 import { errors as enErrors } from './en/errors';
+import { keys as enKeys } from './en/keys';
 import { layout as enLayout } from './en/layout';
 import { menu as enMenu } from './en/menu';
 import { system as enSystem } from './en/system';
+import { access as zhAccess } from './zh/access';
 import { account as zhAccount } from './zh/account';
 import { auth as zhAuth } from './zh/auth';
 import { common as zhCommon } from './zh/common';
 import { config as zhConfig } from './zh/config';
 import { dashboard as zhDashboard } from './zh/dashboard';
 import { errors as zhErrors } from './zh/errors';
+import { keys as zhKeys } from './zh/keys';
 import { layout as zhLayout } from './zh/layout';
 import { menu as zhMenu } from './zh/menu';
 import { system as zhSystem } from './zh/system';
@@ -29,6 +33,8 @@ export const en = {
   dashboard: enDashboard,
   config: enConfig,
   errors: enErrors,
+  access: enAccess,
+  keys: enKeys,
 };
 
 export const zh: Catalogue<typeof en> = {
@@ -41,6 +47,8 @@ export const zh: Catalogue<typeof en> = {
   dashboard: zhDashboard,
   config: zhConfig,
   errors: zhErrors,
+  access: zhAccess,
+  keys: zhKeys,
 };
 
 export type Namespace = keyof typeof en;
@@ -55,6 +63,8 @@ export const namespaces = [
   'dashboard',
   'config',
   'errors',
+  'access',
+  'keys',
 ] as const satisfies readonly Namespace[];
 
 export const resources = { en, zh };

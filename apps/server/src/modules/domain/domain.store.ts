@@ -80,14 +80,18 @@ export async function countMembers(db: Executor, domainId: string): Promise<numb
   return Number(row?.n ?? 0);
 }
 
-/** Objects that live in a domain (registration tokens now; keys and the rest as they arrive). */
+/** Objects that live in a domain: registration tokens and keys (and the rest as they arrive). */
 export async function countObjects(db: Executor, domainId: string): Promise<number> {
-  const row = await db
-    .selectFrom('registration_token')
-    .select((eb) => eb.fn.countAll<string | number>().as('n'))
-    .where('domain_id', '=', domainId)
-    .executeTakeFirst();
-  return Number(row?.n ?? 0);
+  let total = 0;
+  for (const table of ['registration_token', 'kms_key'] as const) {
+    const row = await db
+      .selectFrom(table)
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .where('domain_id', '=', domainId)
+      .executeTakeFirst();
+    total += Number(row?.n ?? 0);
+  }
+  return total;
 }
 
 export async function membersOf(db: Executor, domainId: string) {

@@ -375,7 +375,16 @@ describe.each(await engines())('access management on %s', (engine) => {
     });
     const kate = await login(server, 'kate', 'User-Pass-1');
     const kateInfo = await call(server, api.user.info, { token: kate });
-    expect(kateInfo.data.menu.map((m) => m.path)).toEqual(['/console/dashboard']);
+    expect(kateInfo.data.menu.map((m) => m.path)).toEqual([
+      '/console/dashboard',
+      '/console/key',
+      '/console/key/detail/:id',
+      '/kms',
+    ]);
+    expect(kateInfo.data.menu.find((m) => m.path === '/kms')?.children.map((c) => c.path)).toEqual([
+      '/kms/key',
+      '/kms/key/detail/:id',
+    ]);
     expect(
       (await call(server, api.config.list, { token: kate, query: { page: 1, page_size: 20 } })).code,
     ).toBe(Code.FORBIDDEN);

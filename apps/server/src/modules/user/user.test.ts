@@ -37,8 +37,15 @@ describe.each(await engines())('sign-in and sessions on %s', (engine) => {
       has_domains: false,
     });
     expect(res.data.userinfo.session).toEqual({ idle_seconds: 600, max_seconds: 3600, refresh_seconds: 300 });
-    expect(res.data.menu.map((m) => m.path)).toEqual(['/console/dashboard', '/console/setting']);
-    expect(res.data.menu[1]).toMatchObject({ component: '#', redirect: '/console/setting/config' });
+    expect(res.data.menu.map((m) => m.path)).toEqual([
+      '/console/dashboard',
+      '/console/access',
+      '/console/key',
+      '/console/key/detail/:id',
+      '/console/setting',
+      '/kms',
+    ]);
+    expect(res.data.menu[4]).toMatchObject({ component: '#', redirect: '/console/setting/domain' });
     expect(res.headers.version).toBe('v1.9.0');
   });
 

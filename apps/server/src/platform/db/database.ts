@@ -6,6 +6,7 @@ import pg from 'pg';
 import type { Database } from './schema.js';
 import * as m001 from './migrations/001-foundation.js';
 import * as m002 from './migrations/002-access.js';
+import * as m003 from './migrations/003-keys.js';
 
 export type Db = Kysely<Database>;
 /** A store function takes either the database or an open transaction. */
@@ -23,6 +24,7 @@ export interface DatabaseHandle {
 const migrations: Record<string, Migration> = {
   '001-foundation': m001,
   '002-access': m002,
+  '003-keys': m003,
 };
 
 export function openDatabase(options: { url: string | null; dataDir: string }): DatabaseHandle {

@@ -123,6 +123,44 @@ export interface MfaPendingTable {
   source_ip: string;
 }
 
+export interface KeyTable {
+  id: string;
+  domain_id: string;
+  name: string;
+  algorithm: string;
+  object_type: 'symmetric' | 'private' | 'public';
+  usage_mask: number;
+  state: string;
+  current_version: number;
+  owner_id: string | null;
+  owner_name: string;
+  exportable: number;
+  deletable: number;
+  linked_key_id: string | null;
+  description: string;
+  labels: string;
+  cte: string | null;
+  kmip_total: number;
+  operations: number;
+  activation_date: string | null;
+  deactivation_date: string | null;
+  revocation_reason: string | null;
+  revocation_message: string | null;
+  destroyed_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface KeyVersionTable {
+  key_id: string;
+  version: number;
+  material_wrapped: string | null;
+  public_key: string | null;
+  kcv: string | null;
+  fingerprint: string | null;
+  created_at: string;
+}
+
 export interface ConfigTable {
   id: string;
   key: string;
@@ -177,4 +215,6 @@ export interface Database {
   registration_token: RegistrationTokenTable;
   ldap_connection: LdapConnectionTable;
   mfa_pending: MfaPendingTable;
+  kms_key: KeyTable;
+  kms_key_version: KeyVersionTable;
 }

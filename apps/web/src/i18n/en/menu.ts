@@ -9,6 +9,7 @@ export const menu = {
   token: 'Registration tokens',
   ldap: 'LDAP',
   key: 'Keys',
+  keyDetail: 'Key details',
   cert: 'Certificates',
   certExternal: 'External',
   certLocal: 'Local',

@@ -11,6 +11,7 @@ export const menu: Catalogue<typeof en> = {
   token: '注册令牌',
   ldap: 'LDAP',
   key: '密钥',
+  keyDetail: '密钥详情',
   cert: '证书',
   certExternal: '外部证书',
   certLocal: '本地证书',

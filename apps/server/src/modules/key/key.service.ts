@@ -1,0 +1,743 @@
+import { createPrivateKey, createPublicKey, randomUUID } from 'node:crypto';
+import {
+  algorithmInfo,
+  describeUsage,
+  stateLabel,
+  Usage,
+  validateUsage,
+  type AlgorithmId,
+  type KeyState,
+} from '@ksp/contracts';
+import { writeAudit } from '../../platform/audit.js';
+import type { Clock } from '../../platform/auth/session.service.js';
+import { asymmetricEncrypt, sm2PublicKeyFromPrivate } from '../../platform/crypto/asymmetric.js';
+import { sm2PublicKeyToSpki, sm2PrivateKeyToPkcs8 } from '../../platform/crypto/encoding.js';
+import { generateKeyAsync, type GeneratedKey } from '../../platform/crypto/generate.js';
+import { randomBytes } from '../../platform/crypto/random.js';
+import { aesKeyWrapPadded, isCipherAlgorithm, keyCheckValue } from '../../platform/crypto/symmetric.js';
+import type { Db, Executor } from '../../platform/db/database.js';
+import type { KeyTable, KeyVersionTable } from '../../platform/db/schema.js';
+import { conflict, invalid, notFound, stateForbids } from '../../platform/errors.js';
+import type { Actor, RequestMeta } from '../../platform/http/route.js';
+import { subjectOf } from '../user/user.service.js';
+import { fingerprintOf, type KeyMaterial } from './key-material.js';
+import {
+  deleteKeys,
+  findKey,
+  findKeyByName,
+  findVersion,
+  insertKey,
+  insertKeyVersion,
+  listKeys,
+  listVersions,
+  updateKey,
+  wipeMaterial,
+} from './key.store.js';
+
+type Cte = { versioned: boolean; persistent_on_client: boolean; encryption_mode: 'CBC' | 'CBC_CS1' | 'XTS' };
+interface NewKeyFields {
+  name: string;
+  algorithm: AlgorithmId;
+  usage_mask: number;
+  state: 'active' | 'pre-active';
+  exportable: boolean;
+  deletable: boolean;
+  description: string;
+  labels: Record<string, string>;
+  cte: Cte | null;
+  activation_date?: string | undefined;
+  deactivation_date?: string | undefined;
+}
+
+const usageFilterBits: Record<string, number> = {
+  encrypt: Usage.Encrypt,
+  decrypt: Usage.Decrypt,
+  sign: Usage.Sign,
+  verify: Usage.Verify,
+  wrap: Usage.WrapKey,
+  unwrap: Usage.UnwrapKey,
+  mac: Usage.MacGenerate,
+  'key-agreement': Usage.KeyAgreement,
+};
+const labelStates: Record<string, KeyState[]> = {
+  'in-use': ['active'],
+  inactive: ['pre-active'],
+  disabled: ['deactivated', 'compromised'],
+  destroyed: ['destroyed', 'destroyed-compromised'],
+};
+
+export function toKeyRow(row: KeyTable, latest: KeyVersionTable | undefined) {
+  const info = algorithmInfo(row.algorithm as AlgorithmId);
+  const state = row.state as KeyState;
+  return {
+    id: row.id,
+    name: row.name,
+    algorithm: row.algorithm as AlgorithmId,
+    family: info.family,
+    object_type: row.object_type,
+    size_bits: info.sizeBits,
+    version: row.current_version,
+    owner: row.owner_name,
+    state,
+    state_label: stateLabel(state),
+    usage_mask: row.usage_mask,
+    usage: describeUsage(row.usage_mask),
+    exportable: row.exportable === 1,
+    deletable: row.deletable === 1,
+    linked_key_id: row.linked_key_id,
+    pqc_parameter_set: info.pqc?.parameterSet ?? null,
+    security_level: info.pqc?.category ?? null,
+    kmip_total: row.kmip_total,
+    operations: row.operations,
+    description: row.description,
+    labels: JSON.parse(row.labels) as Record<string, string>,
+    cte: row.cte ? (JSON.parse(row.cte) as Cte) : null,
+    kcv: latest?.kcv ?? null,
+    fingerprint: latest?.fingerprint ?? null,
+    activation_date: row.activation_date,
+    deactivation_date: row.deactivation_date,
+    revocation_reason: row.revocation_reason,
+    revocation_message: row.revocation_message,
+    destroyed_at: row.destroyed_at,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+/** The public key bytes of a private material, for the formats generate.ts produces. */
+function publicOf(algorithm: AlgorithmId, material: Buffer): Buffer {
+  if (algorithm === 'SM2') return sm2PublicKeyToSpki(sm2PublicKeyFromPrivate(material));
+  return createPublicKey(createPrivateKey({ key: material, format: 'der', type: 'pkcs8' })).export({
+    type: 'spki',
+    format: 'der',
+  });
+}
+
+/**
+ * Key lifecycle (MODULES.md §1): states are KMIP's, shown as the spec's labels; a key pair
+ * is two linked objects that change state together. Every change writes its audit record
+ * in the same transaction.
+ */
+export function createKeyService(deps: { db: Db; clock: Clock; material: KeyMaterial }) {
+  const { db, clock, material } = deps;
+
+  async function load(actor: Actor, id: string, trx: Executor = db) {
+    const row = await findKey(trx, actor.domainId, id);
+    if (!row) throw notFound('key.notFound', { id });
+    return row;
+  }
+
+  async function view(row: KeyTable, trx: Executor = db) {
+    return toKeyRow(row, await findVersion(trx, row.id, row.current_version));
+  }
+
+  async function reload(actor: Actor, id: string) {
+    return view(await load(actor, id));
+  }
+
+  function checkUsage(algorithm: AlgorithmId, mask: number) {
+    const check = validateUsage(algorithm, mask);
+    if (!check.valid) throw invalid('key.badUsage', { reason: check.reason });
+  }
+
+  function checkCte(algorithm: AlgorithmId, cte: Cte | null | undefined) {
+    if (cte && algorithmInfo(algorithm).family !== 'AES') throw invalid('key.cteAesOnly', { algorithm });
+  }
+
+  async function versionRow(
+    trx: Executor,
+    domainId: string,
+    keyId: string,
+    version: number,
+    algorithm: AlgorithmId,
+    generated: { material?: Buffer | undefined; publicKey?: Buffer | undefined },
+  ): Promise<KeyVersionTable> {
+    return {
+      key_id: keyId,
+      version,
+      material_wrapped: generated.material
+        ? await material.seal(trx, domainId, keyId, version, generated.material)
+        : null,
+      public_key: generated.publicKey ? generated.publicKey.toString('base64') : null,
+      kcv:
+        generated.material && isCipherAlgorithm(algorithm)
+          ? keyCheckValue(algorithm, generated.material)
+          : null,
+      fingerprint: generated.publicKey ? fingerprintOf(generated.publicKey) : null,
+      created_at: clock().toISOString(),
+    };
+  }
+
+  /** Inserts a key (or a private/public pair) with version 1 of the given material. */
+  async function insertNew(
+    actor: Actor,
+    meta: RequestMeta,
+    fields: NewKeyFields,
+    generated: GeneratedKey,
+    action: string,
+  ) {
+    const info = algorithmInfo(fields.algorithm);
+    const now = clock().toISOString();
+    const id = randomUUID();
+    const pair = info.kind === 'asymmetric';
+    const publicId = pair ? randomUUID() : null;
+    const base = {
+      domain_id: actor.domainId,
+      algorithm: fields.algorithm,
+      usage_mask: fields.usage_mask,
+      state: fields.state,
+      current_version: 1,
+      owner_id: actor.userId,
+      owner_name: actor.username,
+      exportable: fields.exportable ? 1 : 0,
+      deletable: fields.deletable ? 1 : 0,
+      description: fields.description,
+      labels: JSON.stringify(fields.labels),
+      cte: fields.cte ? JSON.stringify(fields.cte) : null,
+      kmip_total: 0,
+      operations: 0,
+      activation_date: fields.state === 'active' ? now : (fields.activation_date ?? null),
+      deactivation_date: fields.deactivation_date ?? null,
+      revocation_reason: null,
+      revocation_message: null,
+      destroyed_at: null,
+      created_at: now,
+      updated_at: now,
+    };
+    await db.transaction().execute(async (trx) => {
+      if (await findKeyByName(trx, actor.domainId, fields.name))
+        throw conflict('key.nameTaken', { name: fields.name });
+      if (publicId && (await findKeyByName(trx, actor.domainId, `${fields.name}.pub`))) {
+        throw conflict('key.nameTaken', { name: `${fields.name}.pub` });
+      }
+      await insertKey(trx, {
+        ...base,
+        id,
+        name: fields.name,
+        object_type: pair ? 'private' : 'symmetric',
+        linked_key_id: publicId,
+      });
+      await insertKeyVersion(trx, await versionRow(trx, actor.domainId, id, 1, fields.algorithm, generated));
+      if (publicId) {
+        await insertKey(trx, {
+          ...base,
+          id: publicId,
+          name: `${fields.name}.pub`,
+          object_type: 'public',
+          linked_key_id: id,
+        });
+        await insertKeyVersion(
+          trx,
+          await versionRow(trx, actor.domainId, publicId, 1, fields.algorithm, {
+            publicKey: generated.publicKey,
+          }),
+        );
+      }
+      await writeAudit(trx, {
+        who: subjectOf(actor),
+        action,
+        target: fields.name,
+        result: 'success',
+        ip: meta.ip,
+        details: {
+          key_id: id,
+          algorithm: fields.algorithm,
+          ...(publicId ? { public_key_id: publicId } : {}),
+        },
+      });
+    });
+    return reload(actor, id);
+  }
+
+  /** Applies a state change to a key and its linked half, audited. */
+  async function transition(
+    actor: Actor,
+    meta: RequestMeta,
+    id: string,
+    action: string,
+    decide: (row: KeyTable) => Partial<KeyTable>,
+    extra: (trx: Executor, row: KeyTable) => Promise<void> = async () => undefined,
+  ) {
+    await db.transaction().execute(async (trx) => {
+      const row = await load(actor, id, trx);
+      const changes = { ...decide(row), updated_at: clock().toISOString() };
+      for (const target of [row.id, row.linked_key_id].filter((x): x is string => Boolean(x))) {
+        await updateKey(trx, target, changes);
+        await extra(trx, { ...row, id: target });
+      }
+      await writeAudit(trx, {
+        who: subjectOf(actor),
+        action,
+        target: row.name,
+        result: 'success',
+        ip: meta.ip,
+        details: { key_id: row.id, from: row.state, ...(changes.state ? { to: changes.state } : {}) },
+      });
+    });
+    return reload(actor, id);
+  }
+
+  const refuse = (row: KeyTable, action: string) =>
+    stateForbids('key.badTransition', { name: row.name, action, state: stateLabel(row.state as KeyState) });
+
+  return {
+    view,
+    load,
+
+    async list(
+      actor: Actor,
+      query: {
+        page: number;
+        page_size: number;
+        name?: string | undefined;
+        state?: string | undefined;
+        algorithm?: string | undefined;
+        type?: KeyTable['object_type'] | undefined;
+        usage?: string | undefined;
+      },
+    ) {
+      const states = query.state
+        ? labelStates[query.state]
+        : ['pre-active', 'active', 'deactivated', 'compromised'];
+      const { rows, total } = await listKeys(
+        db,
+        actor.domainId,
+        {
+          name: query.name,
+          states,
+          algorithm: query.algorithm,
+          type: query.type,
+          usageBits: query.usage ? usageFilterBits[query.usage] : undefined,
+        },
+        (query.page - 1) * query.page_size,
+        query.page_size,
+      );
+      const data = [];
+      for (const r of rows) data.push(await view(r));
+      return { data, total };
+    },
+
+    detail: (actor: Actor, id: string) => reload(actor, id),
+
+    async versions(actor: Actor, id: string) {
+      const row = await load(actor, id);
+      return (await listVersions(db, row.id)).map((v) => ({
+        version: v.version,
+        kcv: v.kcv,
+        fingerprint: v.fingerprint,
+        destroyed: v.material_wrapped === null && row.object_type !== 'public',
+        created_at: v.created_at,
+      }));
+    },
+
+    async audit(actor: Actor, query: { id: string; page: number; page_size: number }) {
+      const row = await load(actor, query.id);
+      const q = db
+        .selectFrom('audit_log')
+        .where('domain_id', '=', actor.domainId)
+        .where((eb) => eb.or([eb('target', '=', row.name), eb('details', 'like', `%"key_id":"${row.id}"%`)]));
+      const total = await q.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirst();
+      const rows = await q
+        .select(['id', 'at', 'username', 'action', 'result', 'source_ip'])
+        .orderBy('at', 'desc')
+        .offset((query.page - 1) * query.page_size)
+        .limit(query.page_size)
+        .execute();
+      return { data: rows, total: Number(total?.n ?? 0) };
+    },
+
+    async create(actor: Actor, meta: RequestMeta, body: NewKeyFields) {
+      checkUsage(body.algorithm, body.usage_mask);
+      checkCte(body.algorithm, body.cte);
+      if (await findKeyByName(db, actor.domainId, body.name))
+        throw conflict('key.nameTaken', { name: body.name });
+      const generated = await generateKeyAsync(body.algorithm);
+      try {
+        return await insertNew(actor, meta, body, generated, 'key.create');
+      } finally {
+        generated.material.fill(0);
+      }
+    },
+
+    async import(actor: Actor, meta: RequestMeta, body: NewKeyFields & { content: string }) {
+      checkUsage(body.algorithm, body.usage_mask);
+      checkCte(body.algorithm, body.cte);
+      const info = algorithmInfo(body.algorithm);
+      const bytes = Buffer.from(body.content, 'base64');
+      let generated: GeneratedKey;
+      if (info.kind === 'symmetric') {
+        const expected = info.sizeBits / 8;
+        const hmac = info.family === 'HMAC';
+        if (hmac ? bytes.length < 16 || bytes.length > 128 : bytes.length !== expected) {
+          throw invalid('key.importLength', {
+            algorithm: body.algorithm,
+            expected: hmac ? '16–128' : expected,
+            got: bytes.length,
+          });
+        }
+        generated = { algorithm: body.algorithm, material: bytes };
+      } else if (body.algorithm === 'SM2') {
+        if (bytes.length !== 32)
+          throw invalid('key.importLength', { algorithm: 'SM2', expected: 32, got: bytes.length });
+        generated = { algorithm: body.algorithm, material: bytes, publicKey: publicOf('SM2', bytes) };
+      } else if (info.family === 'RSA' || info.family === 'EC' || info.family === 'ED25519') {
+        let key;
+        try {
+          key = createPrivateKey({ key: bytes, format: 'der', type: 'pkcs8' });
+        } catch {
+          throw invalid('key.importFormat', { algorithm: body.algorithm, format: 'PKCS#8 DER' });
+        }
+        const details = key.asymmetricKeyDetails ?? {};
+        const curveOf: Record<string, string> = {
+          'EC-P256': 'prime256v1',
+          'EC-P384': 'secp384r1',
+          'EC-P521': 'secp521r1',
+          'EC-SECP256K1': 'secp256k1',
+        };
+        const fits =
+          (info.family === 'RSA' &&
+            key.asymmetricKeyType === 'rsa' &&
+            details.modulusLength === info.sizeBits) ||
+          (info.family === 'EC' &&
+            key.asymmetricKeyType === 'ec' &&
+            details.namedCurve === curveOf[body.algorithm]) ||
+          (info.family === 'ED25519' && key.asymmetricKeyType === 'ed25519');
+        if (!fits) throw invalid('key.importMismatch', { algorithm: body.algorithm });
+        generated = {
+          algorithm: body.algorithm,
+          material: bytes,
+          publicKey: publicOf(body.algorithm, bytes),
+        };
+      } else {
+        throw invalid('key.importUnsupported', { algorithm: body.algorithm });
+      }
+      if (await findKeyByName(db, actor.domainId, body.name))
+        throw conflict('key.nameTaken', { name: body.name });
+      try {
+        return await insertNew(actor, meta, body, generated, 'key.import');
+      } finally {
+        bytes.fill(0);
+      }
+    },
+
+    async update(
+      actor: Actor,
+      meta: RequestMeta,
+      body: {
+        id: string;
+        name?: string | undefined;
+        description?: string | undefined;
+        labels?: Record<string, string> | undefined;
+        exportable?: boolean | undefined;
+        deletable?: boolean | undefined;
+        cte?: Cte | null | undefined;
+      },
+    ) {
+      const row = await load(actor, body.id);
+      if (body.exportable === false && row.exportable === 1)
+        throw stateForbids('key.exportableSticky', { name: row.name });
+      checkCte(row.algorithm as AlgorithmId, body.cte);
+      if (body.name && body.name !== row.name && (await findKeyByName(db, actor.domainId, body.name))) {
+        throw conflict('key.nameTaken', { name: body.name });
+      }
+      await db.transaction().execute(async (trx) => {
+        await updateKey(trx, row.id, {
+          ...(body.name ? { name: body.name } : {}),
+          ...(body.description !== undefined ? { description: body.description } : {}),
+          ...(body.labels ? { labels: JSON.stringify(body.labels) } : {}),
+          ...(body.exportable ? { exportable: 1 } : {}),
+          ...(body.deletable !== undefined ? { deletable: body.deletable ? 1 : 0 } : {}),
+          ...(body.cte !== undefined ? { cte: body.cte ? JSON.stringify(body.cte) : null } : {}),
+          updated_at: clock().toISOString(),
+        });
+        await writeAudit(trx, {
+          who: subjectOf(actor),
+          action: 'key.update',
+          target: body.name ?? row.name,
+          result: 'success',
+          ip: meta.ip,
+          details: { key_id: row.id },
+        });
+      });
+      return reload(actor, row.id);
+    },
+
+    activate: (actor: Actor, meta: RequestMeta, id: string) =>
+      transition(actor, meta, id, 'key.activate', (row) => {
+        if (row.state !== 'pre-active') throw refuse(row, 'activate');
+        return { state: 'active', activation_date: clock().toISOString() };
+      }),
+
+    disable: (actor: Actor, meta: RequestMeta, body: { id: string; reason: string; message: string }) =>
+      transition(actor, meta, body.id, 'key.disable', (row) => {
+        if (row.state !== 'active' && row.state !== 'pre-active') throw refuse(row, 'disable');
+        const compromised = body.reason === 'key-compromise' || body.reason === 'ca-compromise';
+        return {
+          state: compromised ? 'compromised' : 'deactivated',
+          deactivation_date: clock().toISOString(),
+          revocation_reason: body.reason,
+          revocation_message: body.message,
+        };
+      }),
+
+    recover: (actor: Actor, meta: RequestMeta, id: string) =>
+      transition(actor, meta, id, 'key.recover', (row) => {
+        if (row.state === 'compromised') throw stateForbids('key.compromisedFinal', { name: row.name });
+        if (row.state !== 'deactivated') throw refuse(row, 'recover');
+        return {
+          state: 'active',
+          deactivation_date: null,
+          revocation_reason: null,
+          revocation_message: null,
+        };
+      }),
+
+    async addVersion(actor: Actor, meta: RequestMeta, id: string) {
+      const row = await load(actor, id);
+      if (row.state !== 'active') throw refuse(row, 'add a version to');
+      const privateRow =
+        row.object_type === 'public' && row.linked_key_id ? await load(actor, row.linked_key_id) : row;
+      const generated = await generateKeyAsync(row.algorithm as AlgorithmId);
+      try {
+        await db.transaction().execute(async (trx) => {
+          const current = await load(actor, privateRow.id, trx);
+          const next = current.current_version + 1;
+          const now = clock().toISOString();
+          await insertKeyVersion(
+            trx,
+            await versionRow(
+              trx,
+              actor.domainId,
+              current.id,
+              next,
+              current.algorithm as AlgorithmId,
+              generated,
+            ),
+          );
+          await updateKey(trx, current.id, { current_version: next, updated_at: now });
+          if (current.linked_key_id) {
+            await insertKeyVersion(
+              trx,
+              await versionRow(
+                trx,
+                actor.domainId,
+                current.linked_key_id,
+                next,
+                current.algorithm as AlgorithmId,
+                { publicKey: generated.publicKey },
+              ),
+            );
+            await updateKey(trx, current.linked_key_id, { current_version: next, updated_at: now });
+          }
+          await writeAudit(trx, {
+            who: subjectOf(actor),
+            action: 'key.add-version',
+            target: current.name,
+            result: 'success',
+            ip: meta.ip,
+            details: { key_id: current.id, version: next },
+          });
+        });
+      } finally {
+        generated.material.fill(0);
+      }
+      return reload(actor, id);
+    },
+
+    async clone(actor: Actor, meta: RequestMeta, body: { id: string; new_name: string }) {
+      const source = await load(actor, body.id);
+      const privateRow =
+        source.object_type === 'public' && source.linked_key_id
+          ? await load(actor, source.linked_key_id)
+          : source;
+      const version = await findVersion(db, privateRow.id, privateRow.current_version);
+      if (!version?.material_wrapped) throw stateForbids('key.noMaterial', { name: privateRow.name });
+      const bytes = await material.open(
+        db,
+        actor.domainId,
+        privateRow.id,
+        version.version,
+        version.material_wrapped,
+      );
+      const algorithm = privateRow.algorithm as AlgorithmId;
+      const publicVersion = privateRow.linked_key_id
+        ? await findVersion(db, privateRow.linked_key_id, privateRow.current_version)
+        : undefined;
+      try {
+        return await insertNew(
+          actor,
+          meta,
+          {
+            name: body.new_name,
+            algorithm,
+            usage_mask: privateRow.usage_mask,
+            state: 'active',
+            exportable: privateRow.exportable === 1,
+            deletable: privateRow.deletable === 1,
+            description: privateRow.description,
+            labels: JSON.parse(privateRow.labels) as Record<string, string>,
+            cte: privateRow.cte ? (JSON.parse(privateRow.cte) as Cte) : null,
+          },
+          {
+            algorithm,
+            material: bytes,
+            publicKey: publicVersion?.public_key
+              ? Buffer.from(publicVersion.public_key, 'base64')
+              : undefined,
+          },
+          'key.clone',
+        );
+      } finally {
+        bytes.fill(0);
+      }
+    },
+
+    async export(
+      actor: Actor,
+      meta: RequestMeta,
+      body: { id: string; version?: number | undefined; wrap_public_key?: string | undefined },
+    ) {
+      const row = await load(actor, body.id);
+      const algorithm = row.algorithm as AlgorithmId;
+      const versionNo = body.version ?? row.current_version;
+      const version = await findVersion(db, row.id, versionNo);
+      if (!version) throw notFound('key.versionNotFound', { name: row.name, version: versionNo });
+      const audit = async (wrapping: string) =>
+        writeAudit(db, {
+          who: subjectOf(actor),
+          action: 'key.export',
+          target: row.name,
+          result: 'success',
+          ip: meta.ip,
+          details: { key_id: row.id, version: versionNo, wrapping },
+        });
+      if (row.object_type === 'public') {
+        await audit('none');
+        return {
+          key_id: row.id,
+          version: versionNo,
+          algorithm,
+          format: 'spki' as const,
+          wrapping: 'none' as const,
+          material: version.public_key ?? '',
+          wrapped_kek: null,
+        };
+      }
+      if (row.exportable !== 1) throw stateForbids('key.notExportable', { name: row.name });
+      if (row.state === 'destroyed' || row.state === 'destroyed-compromised' || !version.material_wrapped) {
+        throw stateForbids('key.noMaterial', { name: row.name });
+      }
+      if (!body.wrap_public_key) throw invalid('key.wrapKeyRequired');
+      const spki = Buffer.from(body.wrap_public_key, 'base64');
+      let wrapAlgorithm: AlgorithmId;
+      let wrapKey: Buffer = spki;
+      try {
+        const pub = createPublicKey({ key: spki, format: 'der', type: 'spki' });
+        const bits = pub.asymmetricKeyDetails?.modulusLength;
+        if (pub.asymmetricKeyType === 'rsa' && (bits === 2048 || bits === 3072 || bits === 4096)) {
+          wrapAlgorithm = `RSA-${bits}` as AlgorithmId;
+        } else if (pub.asymmetricKeyType === 'ec' && pub.asymmetricKeyDetails?.namedCurve === 'SM2') {
+          wrapAlgorithm = 'SM2';
+        } else {
+          throw new Error('unsupported');
+        }
+      } catch {
+        throw invalid('key.wrapKeyBad');
+      }
+      if (wrapAlgorithm === 'SM2') wrapKey = spki;
+      let secret = await material.open(db, actor.domainId, row.id, version.version, version.material_wrapped);
+      if (algorithm === 'SM2') {
+        const pkcs8 = sm2PrivateKeyToPkcs8(secret, sm2PublicKeyFromPrivate(secret));
+        secret.fill(0);
+        secret = pkcs8;
+      }
+      const info = algorithmInfo(algorithm);
+      const format = info.kind === 'symmetric' ? 'raw' : info.pqc ? 'standard' : 'pkcs8';
+      const rsa = wrapAlgorithm !== 'SM2';
+      try {
+        if (secret.length <= 128) {
+          const wrapped = asymmetricEncrypt(wrapAlgorithm, wrapKey, secret);
+          await audit(rsa ? 'RSA-OAEP-SHA256' : 'SM2');
+          return {
+            key_id: row.id,
+            version: versionNo,
+            algorithm,
+            format,
+            wrapping: rsa ? ('RSA-OAEP-SHA256' as const) : ('SM2' as const),
+            material: wrapped.toString('base64'),
+            wrapped_kek: null,
+          };
+        }
+        // Too long for the public key: a fresh AES-256 KEK wraps the material (RFC 5649) and the public key wraps the KEK.
+        const kek = randomBytes(32);
+        try {
+          const wrappedMaterial = aesKeyWrapPadded(kek, secret);
+          const wrappedKek = asymmetricEncrypt(wrapAlgorithm, wrapKey, kek);
+          const wrapping = rsa ? ('RSA-OAEP-SHA256+AES-KWP' as const) : ('SM2+AES-KWP' as const);
+          await audit(wrapping);
+          return {
+            key_id: row.id,
+            version: versionNo,
+            algorithm,
+            format,
+            wrapping,
+            material: wrappedMaterial.toString('base64'),
+            wrapped_kek: wrappedKek.toString('base64'),
+          };
+        } finally {
+          kek.fill(0);
+        }
+      } finally {
+        secret.fill(0);
+      }
+    },
+
+    destroy: (actor: Actor, meta: RequestMeta, id: string) =>
+      transition(
+        actor,
+        meta,
+        id,
+        'key.destroy',
+        (row) => {
+          if (row.state === 'active') throw stateForbids('key.destroyActive', { name: row.name });
+          if (row.state !== 'pre-active' && row.state !== 'deactivated' && row.state !== 'compromised')
+            throw refuse(row, 'destroy');
+          return {
+            state: row.state === 'compromised' ? 'destroyed-compromised' : 'destroyed',
+            destroyed_at: clock().toISOString(),
+          };
+        },
+        (trx, row) => wipeMaterial(trx, row.id),
+      ),
+
+    async remove(actor: Actor, meta: RequestMeta, ids: string[]) {
+      const rows: KeyTable[] = [];
+      for (const id of ids) {
+        const row = await load(actor, id);
+        if (row.deletable !== 1) throw stateForbids('key.notDeletable', { name: row.name });
+        if (row.object_type === 'public' && row.linked_key_id && !ids.includes(row.linked_key_id)) {
+          throw conflict('key.publicOfPair', { name: row.name });
+        }
+        rows.push(row);
+      }
+      return db.transaction().execute(async (trx) => {
+        const all = [...new Set(rows.flatMap((r) => [r.id, ...(r.linked_key_id ? [r.linked_key_id] : [])]))];
+        await trx.updateTable('kms_key').set({ linked_key_id: null }).where('id', 'in', all).execute();
+        const deleted = await deleteKeys(trx, all);
+        for (const r of rows) {
+          await writeAudit(trx, {
+            who: subjectOf(actor),
+            action: 'key.delete',
+            target: r.name,
+            result: 'success',
+            ip: meta.ip,
+            details: { key_id: r.id },
+          });
+        }
+        return { deleted };
+      });
+    },
+  };
+}
+
+export type KeyService = ReturnType<typeof createKeyService>;

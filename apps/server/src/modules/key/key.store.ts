@@ -1,0 +1,112 @@
+import type { Executor } from '../../platform/db/database.js';
+import type { KeyTable, KeyVersionTable } from '../../platform/db/schema.js';
+import { escapeLike } from '../domain/domain.store.js';
+
+export async function insertKey(db: Executor, row: KeyTable): Promise<void> {
+  await db.insertInto('kms_key').values(row).execute();
+}
+
+export async function insertKeyVersion(db: Executor, row: KeyVersionTable): Promise<void> {
+  await db.insertInto('kms_key_version').values(row).execute();
+}
+
+export async function findKey(db: Executor, domainId: string, id: string) {
+  return db
+    .selectFrom('kms_key')
+    .selectAll()
+    .where('id', '=', id)
+    .where('domain_id', '=', domainId)
+    .executeTakeFirst();
+}
+
+export async function findKeyByName(db: Executor, domainId: string, name: string) {
+  return db
+    .selectFrom('kms_key')
+    .select('id')
+    .where('domain_id', '=', domainId)
+    .where('name', '=', name)
+    .executeTakeFirst();
+}
+
+export async function findVersion(db: Executor, keyId: string, version: number) {
+  return db
+    .selectFrom('kms_key_version')
+    .selectAll()
+    .where('key_id', '=', keyId)
+    .where('version', '=', version)
+    .executeTakeFirst();
+}
+
+export async function listVersions(db: Executor, keyId: string) {
+  return db
+    .selectFrom('kms_key_version')
+    .selectAll()
+    .where('key_id', '=', keyId)
+    .orderBy('version', 'desc')
+    .execute();
+}
+
+export interface KeyFilter {
+  name?: string | undefined;
+  states?: string[] | undefined;
+  algorithm?: string | undefined;
+  type?: KeyTable['object_type'] | undefined;
+  usageBits?: number | undefined;
+}
+
+export async function listKeys(
+  db: Executor,
+  domainId: string,
+  filter: KeyFilter,
+  offset: number,
+  limit: number,
+) {
+  let q = db.selectFrom('kms_key').where('domain_id', '=', domainId);
+  if (filter.name) q = q.where('name', 'like', `%${escapeLike(filter.name)}%`);
+  if (filter.states) q = q.where('state', 'in', filter.states);
+  if (filter.algorithm) q = q.where('algorithm', '=', filter.algorithm);
+  if (filter.type) q = q.where('object_type', '=', filter.type);
+  const bits = filter.usageBits;
+  if (bits) {
+    // Integer bit test that both engines evaluate the same way.
+    q = q.where((eb) => eb(eb('usage_mask', '&', bits), '=', bits));
+  }
+  const total = await q.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirst();
+  const rows = await q
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .orderBy('name')
+    .offset(offset)
+    .limit(limit)
+    .execute();
+  return { rows, total: Number(total?.n ?? 0) };
+}
+
+export async function updateKey(
+  db: Executor,
+  id: string,
+  changes: Partial<Omit<KeyTable, 'id' | 'domain_id'>>,
+) {
+  await db.updateTable('kms_key').set(changes).where('id', '=', id).execute();
+}
+
+export async function wipeMaterial(db: Executor, keyId: string): Promise<void> {
+  await db
+    .updateTable('kms_key_version')
+    .set({ material_wrapped: null })
+    .where('key_id', '=', keyId)
+    .execute();
+}
+
+export async function deleteKeys(db: Executor, ids: string[]): Promise<number> {
+  const result = await db.deleteFrom('kms_key').where('id', 'in', ids).executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+export async function countOperation(db: Executor, id: string): Promise<void> {
+  await db
+    .updateTable('kms_key')
+    .set((eb) => ({ operations: eb('operations', '+', 1) }))
+    .where('id', '=', id)
+    .execute();
+}

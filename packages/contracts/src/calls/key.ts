@@ -1,0 +1,428 @@
+import { z } from 'zod';
+import { ALGORITHM_IDS } from '../algorithms.js';
+import { defineCall } from '../call.js';
+import { Id, IdsBody, PageQuery, pageOf } from '../common.js';
+
+/** KMIP states are stored; the console shows the spec's three labels (MODULES.md §1.1). */
+export const keyStates = [
+  'pre-active',
+  'active',
+  'deactivated',
+  'compromised',
+  'destroyed',
+  'destroyed-compromised',
+] as const;
+export type KeyState = (typeof keyStates)[number];
+export const keyStateLabels = ['in-use', 'inactive', 'disabled', 'destroyed'] as const;
+export type KeyStateLabel = (typeof keyStateLabels)[number];
+
+export function stateLabel(state: KeyState): KeyStateLabel {
+  if (state === 'active') return 'in-use';
+  if (state === 'pre-active') return 'inactive';
+  if (state === 'deactivated' || state === 'compromised') return 'disabled';
+  return 'destroyed';
+}
+
+export const keyObjectTypes = ['symmetric', 'private', 'public'] as const;
+export const revocationReasons = [
+  'unspecified',
+  'key-compromise',
+  'ca-compromise',
+  'affiliation-changed',
+  'superseded',
+  'cessation-of-operation',
+  'privilege-withdrawn',
+] as const;
+export const cteEncryptionModes = ['CBC', 'CBC_CS1', 'XTS'] as const;
+
+export const Algorithm = z.enum(ALGORITHM_IDS);
+const KeyName = z
+  .string()
+  .trim()
+  .min(1)
+  .max(128)
+  .regex(/^[\p{L}\p{N}][\p{L}\p{N} _.:@/-]*$/u);
+const Labels = z
+  .record(z.string().trim().min(1).max(64), z.string().max(256))
+  .refine((r) => Object.keys(r).length <= 32, { message: 'at most 32 labels' });
+const Base64 = z
+  .string()
+  .trim()
+  .max(65536)
+  .regex(/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/, { message: 'must be Base64' });
+
+/** TDE (CTE) key attributes, AES keys only (MODULES.md §1.7). */
+export const CteAttributes = z.object({
+  versioned: z.boolean(),
+  persistent_on_client: z.boolean(),
+  encryption_mode: z.enum(cteEncryptionModes),
+});
+
+export const KeyRow = z.object({
+  id: z.string(),
+  name: z.string(),
+  algorithm: Algorithm,
+  family: z.string(),
+  object_type: z.enum(keyObjectTypes),
+  size_bits: z.number().int(),
+  version: z.number().int(),
+  owner: z.string(),
+  state: z.enum(keyStates),
+  state_label: z.enum(keyStateLabels),
+  usage_mask: z.number().int(),
+  usage: z.array(z.string()),
+  exportable: z.boolean(),
+  deletable: z.boolean(),
+  linked_key_id: z.string().nullable(),
+  pqc_parameter_set: z.string().nullable(),
+  security_level: z.number().int().nullable(),
+  kmip_total: z.number().int(),
+  operations: z.number().int(),
+  description: z.string(),
+  labels: z.record(z.string(), z.string()),
+  cte: CteAttributes.nullable(),
+  kcv: z.string().nullable(),
+  fingerprint: z.string().nullable(),
+  activation_date: z.string().nullable(),
+  deactivation_date: z.string().nullable(),
+  revocation_reason: z.string().nullable(),
+  revocation_message: z.string().nullable(),
+  destroyed_at: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+export const KeyVersionRow = z.object({
+  version: z.number().int(),
+  kcv: z.string().nullable(),
+  fingerprint: z.string().nullable(),
+  destroyed: z.boolean(),
+  created_at: z.string(),
+});
+
+const KeyId = z.object({ id: Id });
+const Flags = {
+  exportable: z.boolean().default(false),
+  deletable: z.boolean().default(true),
+  description: z.string().trim().max(512).default(''),
+  labels: Labels.default({}),
+  cte: CteAttributes.nullable().default(null),
+};
+
+export const keyCalls = {
+  list: defineCall({
+    method: 'GET',
+    path: '/v1/ksp/key/list',
+    summary: 'Keys of the current domain (destroyed ones only when asked for)',
+    tag: 'key',
+    access: 'key:read',
+    query: PageQuery.extend({
+      name: z.string().trim().max(128).optional(),
+      state: z.enum(keyStateLabels).optional(),
+      algorithm: Algorithm.optional(),
+      type: z.enum(keyObjectTypes).optional(),
+      usage: z
+        .enum(['encrypt', 'decrypt', 'sign', 'verify', 'wrap', 'unwrap', 'mac', 'key-agreement'])
+        .optional(),
+    }),
+    data: pageOf(KeyRow),
+  }),
+  detail: defineCall({
+    method: 'GET',
+    path: '/v1/ksp/key/detail',
+    summary: 'One key',
+    tag: 'key',
+    access: 'key:read',
+    query: KeyId,
+    data: KeyRow,
+  }),
+  versions: defineCall({
+    method: 'GET',
+    path: '/v1/ksp/key/versions',
+    summary: 'The versions of a key, newest first',
+    tag: 'key',
+    access: 'key:read',
+    query: KeyId,
+    data: z.array(KeyVersionRow),
+  }),
+  audit: defineCall({
+    method: 'GET',
+    path: '/v1/ksp/key/audit',
+    summary: "The key's audit trail",
+    tag: 'key',
+    access: 'key:read',
+    query: PageQuery.extend({ id: Id }),
+    data: pageOf(
+      z.object({
+        id: z.string(),
+        at: z.string(),
+        username: z.string(),
+        action: z.string(),
+        result: z.string(),
+        source_ip: z.string(),
+      }),
+    ),
+  }),
+  create: defineCall({
+    method: 'POST',
+    path: '/v1/ksp/key/create',
+    summary: 'Generate a key (a key pair is a private and a public key linked to each other)',
+    tag: 'key',
+    access: 'key:write',
+    body: z.object({
+      name: KeyName,
+      algorithm: Algorithm,
+      usage_mask: z.number().int().min(1).max(0xffffff),
+      state: z.enum(['active', 'pre-active']).default('active'),
+      activation_date: z.iso.datetime({ offset: true }).optional(),
+      deactivation_date: z.iso.datetime({ offset: true }).optional(),
+      ...Flags,
+    }),
+    data: KeyRow,
+  }),
+  import: defineCall({
+    method: 'POST',
+    path: '/v1/ksp/key/import',
+    summary:
+      'Import key material (Base64): raw bytes for AES/SM4/HMAC, PKCS#8 DER for RSA/EC/Ed25519, the 32-byte private scalar for SM2 (GM/T 0009)',
+    tag: 'key',
+    access: 'key:write',
+    body: z.object({
+      name: KeyName,
+      algorithm: Algorithm,
+      usage_mask: z.number().int().min(1).max(0xffffff),
+      content: Base64.min(4),
+      state: z.enum(['active', 'pre-active']).default('active'),
+      ...Flags,
+    }),
+    data: KeyRow,
+  }),
+  update: defineCall({
+    method: 'POST',
+    path: '/v1/ksp/key/update',
+    summary:
+      'Rename, describe, label a key; allow export (once allowed it stays) or deletion; TDE attributes',
+    tag: 'key',
+    access: 'key:write',
+    body: z.object({
+      id: Id,
+      name: KeyName.optional(),
+      description: z.string().trim().max(512).optional(),
+      labels: Labels.optional(),
+      exportable: z.boolean().optional(),
+      deletable: z.boolean().optional(),
+      cte: CteAttributes.nullable().optional(),
+    }),
+    data: KeyRow,
+  }),
+  activate: defineCall({
+    method: 'POST',
+    path: '/v1/ksp/key/activate',
+    summary: 'Inactive → in use',
+    tag: 'key',
+    access: 'key:write',
+    body: KeyId,
+    data: KeyRow,
+  }),
+  disable: defineCall({
+    method: 'POST',
+    path: '/v1/ksp/key/disable',
+    summary: 'In use or inactive → disabled (a compromise reason marks it compromised for good)',
+    tag: 'key',
+    access: 'key:write',
+    body: z.object({
+      id: Id,
+      reason: z.enum(revocationReasons).default('unspecified'),
+      message: z.string().trim().max(512).default(''),
+    }),
+    data: KeyRow,
+  }),
+  recover: defineCall({
+    method: 'POST',
+    path: '/v1/ksp/key/recover',
+    summary: 'Disabled (not compromised) → in use',
+    tag: 'key',
+    access: 'key:write',
+    body: KeyId,
+    data: KeyRow,
+  }),
+  addVersion: defineCall({
+    method: 'POST',
+    path: '/v1/ksp/key/add-version',
+    summary: 'Rotate: new material becomes current; older versions keep decrypting and verifying',
+    tag: 'key',
+    access: 'key:write',
+    body: KeyId,
+    data: KeyRow,
+  }),
+  clone: defineCall({
+    method: 'POST',
+    path: '/v1/ksp/key/clone',
+    summary: 'A new key with the same algorithm, usage, flags and current material',
+    tag: 'key',
+    access: 'key:write',
+    body: z.object({ id: Id, new_name: KeyName }),
+    data: KeyRow,
+  }),
+  export: defineCall({
+    method: 'POST',
+    path: '/v1/ksp/key/export',
+    summary:
+      'Export an exportable key wrapped by the given public key (Base64 SPKI DER, RSA or SM2): raw material never leaves in clear. Public keys export as SPKI',
+    tag: 'key',
+    access: 'key:export',
+    body: z.object({
+      id: Id,
+      version: z.number().int().min(1).optional(),
+      wrap_public_key: Base64.optional(),
+    }),
+    data: z.object({
+      key_id: z.string(),
+      version: z.number().int(),
+      algorithm: Algorithm,
+      format: z.enum(['raw', 'pkcs8', 'sm2-scalar', 'standard', 'spki']),
+      wrapping: z.enum(['none', 'RSA-OAEP-SHA256', 'SM2', 'RSA-OAEP-SHA256+AES-KWP', 'SM2+AES-KWP']),
+      /** The wrapped material, or the key itself for wrapping 'none' (public keys). */
+      material: z.string(),
+      /** For hybrid wrapping: the AES-256 key-encryption key, wrapped by the public key. */
+      wrapped_kek: z.string().nullable(),
+    }),
+  }),
+  destroy: defineCall({
+    method: 'POST',
+    path: '/v1/ksp/key/destroy',
+    summary: 'Wipe the material of every version, keep the record (inactive or disabled keys only)',
+    tag: 'key',
+    access: 'key:write',
+    body: KeyId,
+    data: KeyRow,
+  }),
+  delete: defineCall({
+    method: 'POST',
+    path: '/v1/ksp/key/delete',
+    summary: 'Remove keys whose deletion is allowed and that nothing references',
+    tag: 'key',
+    access: 'key:write',
+    body: IdsBody,
+    data: z.object({ deleted: z.number().int() }),
+  }),
+};
+
+const Bytes = Base64;
+const op = <T extends z.ZodRawShape>(shape: T) => z.object(shape);
+
+export const cryptoRequests = {
+  encrypt: op({ key_id: Id, plaintext: Bytes, aad: Bytes.optional() }),
+  decrypt: op({ ciphertext: Bytes.min(4), aad: Bytes.optional(), key_id: Id.optional() }),
+  sign: op({ key_id: Id, data: Bytes }),
+  verify: op({
+    key_id: Id,
+    data: Bytes,
+    signature: Bytes.min(4),
+    version: z.number().int().min(1).optional(),
+  }),
+  mac: op({ key_id: Id, data: Bytes }),
+  macVerify: op({ key_id: Id, data: Bytes, mac: Bytes.min(4), version: z.number().int().min(1).optional() }),
+  dataKey: op({ key_id: Id, bytes: z.union([z.literal(16), z.literal(24), z.literal(32)]).default(32) }),
+  wrap: op({ key_id: Id, key_material: Bytes.min(4) }),
+  unwrap: op({ key_id: Id, wrapped: Bytes.min(4), version: z.number().int().min(1).optional() }),
+  encapsulate: op({ key_id: Id }),
+  decapsulate: op({ key_id: Id, ciphertext: Bytes.min(4), version: z.number().int().min(1).optional() }),
+  random: op({ bytes: z.number().int().min(1).max(1024) }),
+};
+
+export const cryptoResults = {
+  encrypt: z.object({ ciphertext: z.string(), key_id: z.string(), version: z.number().int() }),
+  decrypt: z.object({ plaintext: z.string(), key_id: z.string(), version: z.number().int() }),
+  sign: z.object({ signature: z.string(), key_id: z.string(), version: z.number().int() }),
+  verify: z.object({ valid: z.boolean(), key_id: z.string(), version: z.number().int() }),
+  mac: z.object({ mac: z.string(), key_id: z.string(), version: z.number().int() }),
+  macVerify: z.object({ valid: z.boolean(), key_id: z.string(), version: z.number().int() }),
+  dataKey: z.object({
+    plaintext: z.string(),
+    ciphertext: z.string(),
+    key_id: z.string(),
+    version: z.number().int(),
+  }),
+  wrap: z.object({ wrapped: z.string(), key_id: z.string(), version: z.number().int() }),
+  unwrap: z.object({ key_material: z.string(), key_id: z.string(), version: z.number().int() }),
+  encapsulate: z.object({
+    ciphertext: z.string(),
+    shared_secret: z.string(),
+    key_id: z.string(),
+    version: z.number().int(),
+  }),
+  decapsulate: z.object({ shared_secret: z.string(), key_id: z.string(), version: z.number().int() }),
+  random: z.object({ random: z.string() }),
+};
+
+export type CryptoOp = keyof typeof cryptoRequests;
+export const cryptoOps = Object.keys(cryptoRequests) as CryptoOp[];
+const opPaths: Record<CryptoOp, string> = {
+  encrypt: 'encrypt',
+  decrypt: 'decrypt',
+  sign: 'sign',
+  verify: 'verify',
+  mac: 'mac',
+  macVerify: 'mac-verify',
+  dataKey: 'data-key',
+  wrap: 'wrap',
+  unwrap: 'unwrap',
+  encapsulate: 'encapsulate',
+  decapsulate: 'decapsulate',
+  random: 'random',
+};
+
+const BatchItem = z.discriminatedUnion(
+  'op',
+  cryptoOps.map((o) => cryptoRequests[o].extend({ op: z.literal(opPaths[o]) })) as unknown as [
+    z.ZodObject<{ op: z.ZodLiteral<string> }>,
+    ...z.ZodObject<{ op: z.ZodLiteral<string> }>[],
+  ],
+);
+
+function cryptoCall<O extends CryptoOp>(o: O) {
+  return defineCall({
+    method: 'POST',
+    path: `/v1/ksp/crypto/${opPaths[o]}`,
+    summary: `Cryptographic operation: ${opPaths[o]}`,
+    tag: 'crypto',
+    access: o === 'random' ? 'session' : 'key:use',
+    body: cryptoRequests[o],
+    data: cryptoResults[o],
+  });
+}
+
+export const cryptoCalls = {
+  encrypt: cryptoCall('encrypt'),
+  decrypt: cryptoCall('decrypt'),
+  sign: cryptoCall('sign'),
+  verify: cryptoCall('verify'),
+  mac: cryptoCall('mac'),
+  macVerify: cryptoCall('macVerify'),
+  dataKey: cryptoCall('dataKey'),
+  wrap: cryptoCall('wrap'),
+  unwrap: cryptoCall('unwrap'),
+  encapsulate: cryptoCall('encapsulate'),
+  decapsulate: cryptoCall('decapsulate'),
+  random: cryptoCall('random'),
+  batch: defineCall({
+    method: 'POST',
+    path: '/v1/ksp/crypto/batch',
+    summary: 'Up to 100 operations in one call; each answers on its own (code, msg, data)',
+    tag: 'crypto',
+    access: 'key:use',
+    body: z.object({ operations: z.array(BatchItem).min(1).max(100) }),
+    data: z.array(z.object({ code: z.number(), msg: z.string(), data: z.unknown() })),
+  }),
+  noop: defineCall({
+    method: 'GET',
+    path: '/v1/ksp/crypto/ping',
+    summary: 'Authenticated no-op (benchmark baseline and liveness for applications)',
+    tag: 'crypto',
+    access: 'session',
+    data: z.object({ ok: z.literal(true) }),
+  }),
+};
+
+export { opPaths as cryptoOpPaths };
