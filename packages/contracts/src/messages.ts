@@ -238,6 +238,31 @@ const catalogue = {
     en: 'content: importing {algorithm} keys is not supported; generate one instead',
     zh: 'content：不支持导入 {algorithm} 密钥，请直接生成',
   },
+  'crypto.keyNotInUse': {
+    en: "Key '{name}' is {state}: only keys in use can {op}",
+    zh: '密钥“{name}”处于{state}状态：只有使用中的密钥才能执行 {op}',
+  },
+  'crypto.usageRefused': {
+    en: "Key '{name}' is not allowed to {op} (usage: {usage})",
+    zh: '密钥“{name}”不允许执行 {op}（用途：{usage}）',
+  },
+  'crypto.wrongKeyType': {
+    en: "Key '{name}' ({algorithm}) cannot {op}",
+    zh: '密钥“{name}”（{algorithm}）不能执行 {op}',
+  },
+  'crypto.versionGone': {
+    en: "Key '{name}' version {version} has no material (destroyed or unknown)",
+    zh: '密钥“{name}”的版本 {version} 没有密钥材料（已销毁或不存在）',
+  },
+  'crypto.failed': { en: '{op}: {reason}', zh: '{op}：{reason}' },
+  'crypto.decryptFailed': {
+    en: 'The ciphertext cannot be decrypted: wrong key, wrong additional data, or altered',
+    zh: '无法解密：密钥错误、附加数据错误或密文已被篡改',
+  },
+  'crypto.keyMismatch': {
+    en: 'key_id: the ciphertext was made with key {id}',
+    zh: 'key_id：该密文由密钥 {id} 生成',
+  },
   'user.notFound': { en: 'User {id} not found', zh: '用户 {id} 不存在' },
   'user.nameTaken': { en: "User '{name}' already exists", zh: '用户“{name}”已存在' },
   'user.usernameSlash': {

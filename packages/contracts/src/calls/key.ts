@@ -45,11 +45,13 @@ const KeyName = z
 const Labels = z
   .record(z.string().trim().min(1).max(64), z.string().max(256))
   .refine((r) => Object.keys(r).length <= 32, { message: 'at most 32 labels' });
-const Base64 = z
-  .string()
-  .trim()
-  .max(65536)
-  .regex(/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/, { message: 'must be Base64' });
+const base64Text = (max: number) =>
+  z
+    .string()
+    .trim()
+    .max(max)
+    .regex(/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/, { message: 'must be Base64' });
+const Base64 = base64Text(65536);
 
 /** TDE (CTE) key attributes, AES keys only (MODULES.md §1.7). */
 export const CteAttributes = z.object({
@@ -308,7 +310,8 @@ export const keyCalls = {
   }),
 };
 
-const Bytes = Base64;
+/** Crypto payloads: an SLH-DSA-256f signature alone is 49,856 bytes. */
+const Bytes = base64Text(262144);
 const op = <T extends z.ZodRawShape>(shape: T) => z.object(shape);
 
 export const cryptoRequests = {
@@ -381,31 +384,115 @@ const BatchItem = z.discriminatedUnion(
   ],
 );
 
-function cryptoCall<O extends CryptoOp>(o: O) {
-  return defineCall({
-    method: 'POST',
-    path: `/v1/ksp/crypto/${opPaths[o]}`,
-    summary: `Cryptographic operation: ${opPaths[o]}`,
-    tag: 'crypto',
-    access: o === 'random' ? 'session' : 'key:use',
-    body: cryptoRequests[o],
-    data: cryptoResults[o],
-  });
-}
-
 export const cryptoCalls = {
-  encrypt: cryptoCall('encrypt'),
-  decrypt: cryptoCall('decrypt'),
-  sign: cryptoCall('sign'),
-  verify: cryptoCall('verify'),
-  mac: cryptoCall('mac'),
-  macVerify: cryptoCall('macVerify'),
-  dataKey: cryptoCall('dataKey'),
-  wrap: cryptoCall('wrap'),
-  unwrap: cryptoCall('unwrap'),
-  encapsulate: cryptoCall('encapsulate'),
-  decapsulate: cryptoCall('decapsulate'),
-  random: cryptoCall('random'),
+  encrypt: defineCall({
+    method: 'POST',
+    path: '/v1/ksp/crypto/encrypt',
+    summary: 'Cryptographic operation: encrypt',
+    tag: 'crypto',
+    access: 'key:use',
+    body: cryptoRequests.encrypt,
+    data: cryptoResults.encrypt,
+  }),
+  decrypt: defineCall({
+    method: 'POST',
+    path: '/v1/ksp/crypto/decrypt',
+    summary: 'Cryptographic operation: decrypt',
+    tag: 'crypto',
+    access: 'key:use',
+    body: cryptoRequests.decrypt,
+    data: cryptoResults.decrypt,
+  }),
+  sign: defineCall({
+    method: 'POST',
+    path: '/v1/ksp/crypto/sign',
+    summary: 'Cryptographic operation: sign',
+    tag: 'crypto',
+    access: 'key:use',
+    body: cryptoRequests.sign,
+    data: cryptoResults.sign,
+  }),
+  verify: defineCall({
+    method: 'POST',
+    path: '/v1/ksp/crypto/verify',
+    summary: 'Cryptographic operation: verify',
+    tag: 'crypto',
+    access: 'key:use',
+    body: cryptoRequests.verify,
+    data: cryptoResults.verify,
+  }),
+  mac: defineCall({
+    method: 'POST',
+    path: '/v1/ksp/crypto/mac',
+    summary: 'Cryptographic operation: mac',
+    tag: 'crypto',
+    access: 'key:use',
+    body: cryptoRequests.mac,
+    data: cryptoResults.mac,
+  }),
+  macVerify: defineCall({
+    method: 'POST',
+    path: '/v1/ksp/crypto/mac-verify',
+    summary: 'Cryptographic operation: mac-verify',
+    tag: 'crypto',
+    access: 'key:use',
+    body: cryptoRequests.macVerify,
+    data: cryptoResults.macVerify,
+  }),
+  dataKey: defineCall({
+    method: 'POST',
+    path: '/v1/ksp/crypto/data-key',
+    summary: 'Cryptographic operation: data-key',
+    tag: 'crypto',
+    access: 'key:use',
+    body: cryptoRequests.dataKey,
+    data: cryptoResults.dataKey,
+  }),
+  wrap: defineCall({
+    method: 'POST',
+    path: '/v1/ksp/crypto/wrap',
+    summary: 'Cryptographic operation: wrap',
+    tag: 'crypto',
+    access: 'key:use',
+    body: cryptoRequests.wrap,
+    data: cryptoResults.wrap,
+  }),
+  unwrap: defineCall({
+    method: 'POST',
+    path: '/v1/ksp/crypto/unwrap',
+    summary: 'Cryptographic operation: unwrap',
+    tag: 'crypto',
+    access: 'key:use',
+    body: cryptoRequests.unwrap,
+    data: cryptoResults.unwrap,
+  }),
+  encapsulate: defineCall({
+    method: 'POST',
+    path: '/v1/ksp/crypto/encapsulate',
+    summary: 'Cryptographic operation: encapsulate',
+    tag: 'crypto',
+    access: 'key:use',
+    body: cryptoRequests.encapsulate,
+    data: cryptoResults.encapsulate,
+  }),
+  decapsulate: defineCall({
+    method: 'POST',
+    path: '/v1/ksp/crypto/decapsulate',
+    summary: 'Cryptographic operation: decapsulate',
+    tag: 'crypto',
+    access: 'key:use',
+    body: cryptoRequests.decapsulate,
+    data: cryptoResults.decapsulate,
+  }),
+  random: defineCall({
+    method: 'POST',
+    path: '/v1/ksp/crypto/random',
+    summary: 'Cryptographic operation: random',
+    tag: 'crypto',
+    access: 'session',
+    body: cryptoRequests.random,
+    data: cryptoResults.random,
+  }),
   batch: defineCall({
     method: 'POST',
     path: '/v1/ksp/crypto/batch',

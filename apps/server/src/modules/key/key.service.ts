@@ -652,7 +652,8 @@ export function createKeyService(deps: { db: Db; clock: Clock; material: KeyMate
         secret = pkcs8;
       }
       const info = algorithmInfo(algorithm);
-      const format = info.kind === 'symmetric' ? 'raw' : info.pqc ? 'standard' : 'pkcs8';
+      const format: 'raw' | 'standard' | 'pkcs8' =
+        info.kind === 'symmetric' ? 'raw' : info.pqc ? 'standard' : 'pkcs8';
       const rsa = wrapAlgorithm !== 'SM2';
       try {
         if (secret.length <= 128) {

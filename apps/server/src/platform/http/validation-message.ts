@@ -72,14 +72,29 @@ const fieldLabel = (path: string, context: string, lang: Language) => {
   return lang === 'zh' ? '请求体' : 'body';
 };
 
+/** Messages the contracts set themselves (refinements, named patterns), in both languages. */
+const customMessages: Record<string, Record<Language, string>> = {
+  'must be Base64': { en: 'must be Base64', zh: '必须是 Base64 编码' },
+  'must be an IPv4/IPv6 address or CIDR range': {
+    en: 'must be an IPv4/IPv6 address or CIDR range',
+    zh: '必须是 IPv4/IPv6 地址或 CIDR 网段',
+  },
+  'at most 32 labels': { en: 'at most 32 labels', zh: '最多 32 个标签' },
+  'give id, or url and user_base_dn': {
+    en: 'give id, or url and user_base_dn',
+    zh: '请提供 id，或 url 与 user_base_dn',
+  },
+};
+
 /** "username: must have at most 64 characters" — the field and the rule, in the caller's language. */
 export function describeIssues(issues: ValidationIssue[], context: string, lang: Language): string {
   return issues
     .slice(0, 5)
     .map((issue) => {
       const missing = issue.keyword === 'invalid_type' && /received undefined/.test(issue.message);
+      const custom = customMessages[issue.message];
       const text = rules[missing ? 'required' : issue.keyword];
-      const rule = text ? text[lang](issue.params) : issue.message;
+      const rule = custom ? custom[lang] : text ? text[lang](issue.params) : issue.message;
       return `${fieldLabel(issue.instancePath, context, lang)}: ${rule}`;
     })
     .join('; ');

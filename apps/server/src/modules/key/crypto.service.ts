@@ -1,0 +1,427 @@
+import {
+  algorithmInfo,
+  describeUsage,
+  formatMessage,
+  stateLabel,
+  Usage,
+  type AlgorithmId,
+  type CryptoOp,
+  type KeyState,
+} from '@ksp/contracts';
+import { writeAudit } from '../../platform/audit.js';
+import { asymmetricDecrypt, asymmetricEncrypt, sign, verify } from '../../platform/crypto/asymmetric.js';
+import {
+  encodeCiphertext,
+  openEnvelope,
+  parseCiphertext,
+  sealEnvelope,
+} from '../../platform/crypto/ciphertext.js';
+import { CryptoError } from '../../platform/crypto/crypto-error.js';
+import { isMlKemAlgorithm, mlKemDecapsulate, mlKemEncapsulate } from '../../platform/crypto/post-quantum.js';
+import { randomBytes } from '../../platform/crypto/random.js';
+import {
+  aesKeyUnwrapPadded,
+  aesKeyWrapPadded,
+  isCipherAlgorithm,
+  isMacAlgorithm,
+  macGenerate,
+  macVerify,
+} from '../../platform/crypto/symmetric.js';
+import type { Db } from '../../platform/db/database.js';
+import type { KeyTable } from '../../platform/db/schema.js';
+import { invalid, KspError, notFound, stateForbids } from '../../platform/errors.js';
+import type { Actor, RequestMeta } from '../../platform/http/route.js';
+import { subjectOf } from '../user/user.service.js';
+import type { KeyMaterial } from './key-material.js';
+import { countOperation, findKey, findVersion } from './key.store.js';
+
+const b64 = (s: string | undefined) => (s === undefined ? undefined : Buffer.from(s, 'base64'));
+const out = (b: Buffer) => b.toString('base64');
+
+/** Which usage bit each operation needs, and whether it needs the current version. */
+const needs: Record<Exclude<CryptoOp, 'random'>, { bit: number; protect: boolean }> = {
+  encrypt: { bit: Usage.Encrypt, protect: true },
+  decrypt: { bit: Usage.Decrypt, protect: false },
+  sign: { bit: Usage.Sign, protect: true },
+  verify: { bit: Usage.Verify, protect: false },
+  mac: { bit: Usage.MacGenerate, protect: true },
+  macVerify: { bit: Usage.MacVerify, protect: false },
+  dataKey: { bit: Usage.Encrypt, protect: true },
+  wrap: { bit: Usage.WrapKey, protect: true },
+  unwrap: { bit: Usage.UnwrapKey, protect: false },
+  encapsulate: { bit: Usage.KeyAgreement, protect: true },
+  decapsulate: { bit: Usage.KeyAgreement, protect: false },
+};
+
+const opNames: Record<CryptoOp, string> = {
+  encrypt: 'encrypt',
+  decrypt: 'decrypt',
+  sign: 'sign',
+  verify: 'verify',
+  mac: 'mac',
+  macVerify: 'mac-verify',
+  dataKey: 'data-key',
+  wrap: 'wrap',
+  unwrap: 'unwrap',
+  encapsulate: 'encapsulate',
+  decapsulate: 'decapsulate',
+  random: 'random',
+};
+
+/**
+ * The cryptographic API for applications. Only keys in use protect (encrypt, sign, MAC,
+ * wrap, encapsulate) and only with their current version; older versions of keys in use
+ * still decrypt and verify; inactive, disabled and destroyed keys refuse every operation
+ * (4220). Each operation is audited, with the key's counter, in one transaction.
+ */
+export function createCryptoService(deps: { db: Db; material: KeyMaterial }) {
+  const { db, material } = deps;
+
+  async function resolve(actor: Actor, keyId: string, op: Exclude<CryptoOp, 'random'>, wantPrivate: boolean) {
+    let row = await findKey(db, actor.domainId, keyId);
+    if (!row) throw notFound('key.notFound', { id: keyId });
+    const rule = needs[op];
+    const name = opNames[op];
+    if (row.state !== 'active') {
+      throw stateForbids('crypto.keyNotInUse', {
+        name: row.name,
+        state: stateLabel(row.state as KeyState),
+        op: name,
+      });
+    }
+    if ((row.usage_mask & rule.bit) === 0) {
+      throw stateForbids('crypto.usageRefused', {
+        name: row.name,
+        op: name,
+        usage: describeUsage(row.usage_mask).join(', ') || '-',
+      });
+    }
+    if (wantPrivate && row.object_type === 'public') {
+      const priv = row.linked_key_id ? await findKey(db, actor.domainId, row.linked_key_id) : undefined;
+      if (!priv)
+        throw stateForbids('crypto.wrongKeyType', { name: row.name, algorithm: row.algorithm, op: name });
+      row = priv;
+    }
+    return row;
+  }
+
+  async function secretOf(actor: Actor, row: KeyTable, version: number): Promise<Buffer> {
+    const v = await findVersion(db, row.id, version);
+    if (!v?.material_wrapped) throw stateForbids('crypto.versionGone', { name: row.name, version });
+    return material.open(db, actor.domainId, row.id, version, v.material_wrapped);
+  }
+
+  async function publicOf(row: KeyTable, version: number): Promise<Buffer> {
+    const source = row.object_type === 'private' && row.linked_key_id ? row.linked_key_id : row.id;
+    const v = await findVersion(db, source, version);
+    if (!v?.public_key) throw stateForbids('crypto.versionGone', { name: row.name, version });
+    return Buffer.from(v.public_key, 'base64');
+  }
+
+  function checkVersion(row: KeyTable, version: number | undefined): number {
+    const v = version ?? row.current_version;
+    if (v < 1 || v > row.current_version)
+      throw stateForbids('crypto.versionGone', { name: row.name, version: v });
+    return v;
+  }
+
+  const refuse = (row: KeyTable, op: CryptoOp) =>
+    stateForbids('crypto.wrongKeyType', { name: row.name, algorithm: row.algorithm, op: opNames[op] });
+
+  /** Runs an operation, maps primitive errors to envelope codes, audits, counts. */
+  async function run<T>(
+    actor: Actor,
+    meta: RequestMeta,
+    op: CryptoOp,
+    row: KeyTable | null,
+    version: number | null,
+    work: () => T | Promise<T>,
+  ): Promise<T> {
+    let result: T;
+    try {
+      result = await work();
+    } catch (err) {
+      if (err instanceof CryptoError) {
+        if (err.code === 'authentication-failed') throw invalid('crypto.decryptFailed');
+        if (err.code === 'unsupported')
+          throw stateForbids('crypto.failed', { op: opNames[op], reason: err.message });
+        throw invalid('crypto.failed', { op: opNames[op], reason: err.message });
+      }
+      throw err;
+    }
+    await db.transaction().execute(async (trx) => {
+      if (row) await countOperation(trx, row.id);
+      await writeAudit(trx, {
+        who: subjectOf(actor),
+        action: `crypto.${opNames[op]}`,
+        target: row?.name ?? '-',
+        result: 'success',
+        ip: meta.ip,
+        details: row ? { key_id: row.id, version } : {},
+      });
+    });
+    return result;
+  }
+
+  const algo = (row: KeyTable) => row.algorithm as AlgorithmId;
+
+  const ops = {
+    async encrypt(
+      actor: Actor,
+      meta: RequestMeta,
+      body: { key_id: string; plaintext: string; aad?: string | undefined },
+    ) {
+      const row = await resolve(actor, body.key_id, 'encrypt', false);
+      const alg = algo(row);
+      const version = row.current_version;
+      const plaintext = b64(body.plaintext)!;
+      if (isCipherAlgorithm(alg)) {
+        const key = await secretOf(actor, row, version);
+        const ciphertext = await run(actor, meta, 'encrypt', row, version, () =>
+          sealEnvelope({
+            keyId: row.id,
+            keyVersion: version,
+            algorithm: alg,
+            key,
+            plaintext,
+            ...(body.aad ? { aad: b64(body.aad)! } : {}),
+          }),
+        );
+        key.fill(0);
+        return { ciphertext, key_id: row.id, version };
+      }
+      if (algorithmInfo(alg).kind === 'asymmetric' && !isMlKemAlgorithm(alg)) {
+        const owner = row.object_type === 'public' && row.linked_key_id ? row.linked_key_id : row.id;
+        const pub = await publicOf(row, version);
+        const ciphertext = await run(actor, meta, 'encrypt', row, version, () =>
+          encodeCiphertext({
+            keyId: owner,
+            keyVersion: version,
+            algorithm: alg,
+            iv: Buffer.alloc(0),
+            tag: Buffer.alloc(0),
+            ciphertext: asymmetricEncrypt(alg, pub, plaintext),
+          }),
+        );
+        return { ciphertext, key_id: row.id, version };
+      }
+      throw refuse(row, 'encrypt');
+    },
+
+    async decrypt(
+      actor: Actor,
+      meta: RequestMeta,
+      body: { ciphertext: string; aad?: string | undefined; key_id?: string | undefined },
+    ) {
+      let header;
+      try {
+        header = parseCiphertext(body.ciphertext);
+      } catch (err) {
+        throw invalid('crypto.failed', {
+          op: 'decrypt',
+          reason: err instanceof Error ? err.message : 'malformed ciphertext',
+        });
+      }
+      if (body.key_id && body.key_id !== header.keyId)
+        throw invalid('crypto.keyMismatch', { id: header.keyId });
+      const row = await resolve(actor, header.keyId, 'decrypt', true);
+      const version = checkVersion(row, header.keyVersion);
+      const secret = await secretOf(actor, row, version);
+      try {
+        const plaintext = await run(actor, meta, 'decrypt', row, version, () =>
+          isCipherAlgorithm(algo(row))
+            ? openEnvelope(body.ciphertext, () => secret, b64(body.aad)).plaintext
+            : asymmetricDecrypt(algo(row), secret, header.ciphertext),
+        );
+        return { plaintext: out(plaintext), key_id: row.id, version };
+      } finally {
+        secret.fill(0);
+      }
+    },
+
+    async sign(actor: Actor, meta: RequestMeta, body: { key_id: string; data: string }) {
+      const row = await resolve(actor, body.key_id, 'sign', true);
+      if (algorithmInfo(algo(row)).kind !== 'asymmetric') throw refuse(row, 'sign');
+      const version = row.current_version;
+      const secret = await secretOf(actor, row, version);
+      try {
+        const signature = await run(actor, meta, 'sign', row, version, () =>
+          sign(algo(row), secret, b64(body.data)!),
+        );
+        return { signature: out(signature), key_id: row.id, version };
+      } finally {
+        secret.fill(0);
+      }
+    },
+
+    async verify(
+      actor: Actor,
+      meta: RequestMeta,
+      body: { key_id: string; data: string; signature: string; version?: number | undefined },
+    ) {
+      const row = await resolve(actor, body.key_id, 'verify', false);
+      if (algorithmInfo(algo(row)).kind !== 'asymmetric') throw refuse(row, 'verify');
+      const version = checkVersion(row, body.version);
+      const pub = await publicOf(row, version);
+      const valid = await run(actor, meta, 'verify', row, version, () =>
+        verify(algo(row), pub, b64(body.data)!, b64(body.signature)!),
+      );
+      return { valid, key_id: row.id, version };
+    },
+
+    async mac(actor: Actor, meta: RequestMeta, body: { key_id: string; data: string }) {
+      const row = await resolve(actor, body.key_id, 'mac', false);
+      const alg = algo(row);
+      if (!isMacAlgorithm(alg)) throw refuse(row, 'mac');
+      const version = row.current_version;
+      const secret = await secretOf(actor, row, version);
+      try {
+        const mac = await run(actor, meta, 'mac', row, version, () =>
+          macGenerate(alg, secret, b64(body.data)!),
+        );
+        return { mac: out(mac), key_id: row.id, version };
+      } finally {
+        secret.fill(0);
+      }
+    },
+
+    async macVerify(
+      actor: Actor,
+      meta: RequestMeta,
+      body: { key_id: string; data: string; mac: string; version?: number | undefined },
+    ) {
+      const row = await resolve(actor, body.key_id, 'macVerify', false);
+      const alg = algo(row);
+      if (!isMacAlgorithm(alg)) throw refuse(row, 'macVerify');
+      const version = checkVersion(row, body.version);
+      const secret = await secretOf(actor, row, version);
+      try {
+        const valid = await run(actor, meta, 'macVerify', row, version, () =>
+          macVerify(alg, secret, b64(body.data)!, b64(body.mac)!),
+        );
+        return { valid, key_id: row.id, version };
+      } finally {
+        secret.fill(0);
+      }
+    },
+
+    async dataKey(actor: Actor, meta: RequestMeta, body: { key_id: string; bytes: 16 | 24 | 32 }) {
+      const row = await resolve(actor, body.key_id, 'dataKey', false);
+      const alg = algo(row);
+      if (!isCipherAlgorithm(alg)) throw refuse(row, 'dataKey');
+      const version = row.current_version;
+      const key = await secretOf(actor, row, version);
+      const dataKey = randomBytes(body.bytes);
+      try {
+        const ciphertext = await run(actor, meta, 'dataKey', row, version, () =>
+          sealEnvelope({ keyId: row.id, keyVersion: version, algorithm: alg, key, plaintext: dataKey }),
+        );
+        return { plaintext: out(dataKey), ciphertext, key_id: row.id, version };
+      } finally {
+        key.fill(0);
+        dataKey.fill(0);
+      }
+    },
+
+    async wrap(actor: Actor, meta: RequestMeta, body: { key_id: string; key_material: string }) {
+      const row = await resolve(actor, body.key_id, 'wrap', false);
+      if (algorithmInfo(algo(row)).family !== 'AES') throw refuse(row, 'wrap');
+      const version = row.current_version;
+      const kek = await secretOf(actor, row, version);
+      try {
+        const wrapped = await run(actor, meta, 'wrap', row, version, () =>
+          aesKeyWrapPadded(kek, b64(body.key_material)!),
+        );
+        return { wrapped: out(wrapped), key_id: row.id, version };
+      } finally {
+        kek.fill(0);
+      }
+    },
+
+    async unwrap(
+      actor: Actor,
+      meta: RequestMeta,
+      body: { key_id: string; wrapped: string; version?: number | undefined },
+    ) {
+      const row = await resolve(actor, body.key_id, 'unwrap', false);
+      if (algorithmInfo(algo(row)).family !== 'AES') throw refuse(row, 'unwrap');
+      const version = checkVersion(row, body.version);
+      const kek = await secretOf(actor, row, version);
+      try {
+        const material = await run(actor, meta, 'unwrap', row, version, () =>
+          aesKeyUnwrapPadded(kek, b64(body.wrapped)!),
+        );
+        return { key_material: out(material), key_id: row.id, version };
+      } finally {
+        kek.fill(0);
+      }
+    },
+
+    async encapsulate(actor: Actor, meta: RequestMeta, body: { key_id: string }) {
+      const row = await resolve(actor, body.key_id, 'encapsulate', false);
+      const alg = algo(row);
+      if (!isMlKemAlgorithm(alg)) throw refuse(row, 'encapsulate');
+      const version = row.current_version;
+      const pub = await publicOf(row, version);
+      const result = await run(actor, meta, 'encapsulate', row, version, () => mlKemEncapsulate(alg, pub));
+      return {
+        ciphertext: out(result.ciphertext),
+        shared_secret: out(result.sharedSecret),
+        key_id: row.id,
+        version,
+      };
+    },
+
+    async decapsulate(
+      actor: Actor,
+      meta: RequestMeta,
+      body: { key_id: string; ciphertext: string; version?: number | undefined },
+    ) {
+      const row = await resolve(actor, body.key_id, 'decapsulate', true);
+      const alg = algo(row);
+      if (!isMlKemAlgorithm(alg)) throw refuse(row, 'decapsulate');
+      const version = checkVersion(row, body.version);
+      const secret = await secretOf(actor, row, version);
+      try {
+        const shared = await run(actor, meta, 'decapsulate', row, version, () =>
+          mlKemDecapsulate(alg, secret, b64(body.ciphertext)!),
+        );
+        return { shared_secret: out(shared), key_id: row.id, version };
+      } finally {
+        secret.fill(0);
+      }
+    },
+
+    async random(actor: Actor, meta: RequestMeta, body: { bytes: number }) {
+      const bytes = await run(actor, meta, 'random', null, null, () => randomBytes(body.bytes));
+      return { random: out(bytes) };
+    },
+  };
+
+  /** Each item answers on its own: a refused item does not stop the others. */
+  async function batch(actor: Actor, meta: RequestMeta, items: ({ op: string } & Record<string, unknown>)[]) {
+    const byPath = Object.fromEntries(Object.entries(opNames).map(([k, v]) => [v, k as CryptoOp]));
+    const results = [];
+    for (const item of items) {
+      const op = byPath[item.op];
+      try {
+        if (!op) throw invalid('crypto.failed', { op: item.op, reason: 'unknown operation' });
+        const fn = ops[op] as (a: Actor, m: RequestMeta, b: unknown) => Promise<unknown>;
+        results.push({ code: 0, msg: 'ok', data: await fn(actor, meta, item) });
+      } catch (err) {
+        if (err instanceof KspError)
+          results.push({
+            code: err.code,
+            msg: formatMessage(err.messageKey, meta.lang, err.params),
+            data: null,
+          });
+        else throw err;
+      }
+    }
+    return results;
+  }
+
+  return { ...ops, batch };
+}
+
+export type CryptoService = ReturnType<typeof createCryptoService>;

@@ -1,0 +1,450 @@
+import {
+  constants,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  privateDecrypt,
+  verify as nodeVerify,
+  type KeyObject,
+} from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALGORITHM_IDS, algorithmInfo, api, Code, Usage, type AlgorithmId } from '@ksp/contracts';
+import { aesKeyUnwrapPadded } from '../../platform/crypto/symmetric.js';
+import { call, engines, initialize, login, startServer, type TestServer } from '../../test/harness.js';
+
+const b64 = (s: string) => Buffer.from(s).toString('base64');
+
+/** A usage mask each algorithm accepts, and how to exercise it through the crypto API. */
+function usageFor(alg: AlgorithmId): number {
+  const family = algorithmInfo(alg).family;
+  if (family === 'AES' || family === 'SM4')
+    return Usage.Encrypt | Usage.Decrypt | (family === 'AES' ? Usage.WrapKey | Usage.UnwrapKey : 0);
+  if (family === 'HMAC') return Usage.MacGenerate | Usage.MacVerify;
+  if (family === 'ML-KEM') return Usage.KeyAgreement;
+  return Usage.Sign | Usage.Verify;
+}
+
+/** SLH-DSA "s" sets sign in seconds in JS; one of them is exercised, the others created only. */
+const slowSigners = new Set<AlgorithmId>([
+  'SLH-DSA-SHA2-192S',
+  'SLH-DSA-SHA2-256S',
+  'SLH-DSA-SHAKE-128S',
+  'SLH-DSA-SHAKE-192S',
+  'SLH-DSA-SHAKE-256S',
+]);
+
+describe.each(await engines())('keys and the crypto API on %s', (engine) => {
+  let server: TestServer;
+  let token: string;
+  let rsa: { publicKey: KeyObject; privateKey: KeyObject };
+
+  beforeAll(async () => {
+    server = await startServer(engine);
+    ({ token } = await initialize(server));
+    rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  });
+  afterAll(async () => server?.close());
+
+  const create = (name: string, algorithm: AlgorithmId, extra: Record<string, unknown> = {}) =>
+    call(server, api.key.create, {
+      token,
+      body: { name, algorithm, usage_mask: usageFor(algorithm), ...extra },
+    });
+  const spki = () => (rsa.publicKey.export({ type: 'spki', format: 'der' }) as Buffer).toString('base64');
+  const rsaUnwrap = (b: string) =>
+    privateDecrypt(
+      { key: rsa.privateKey, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
+      Buffer.from(b, 'base64'),
+    );
+
+  it('generates and uses every algorithm of the catalogue', async () => {
+    const used: string[] = [];
+    for (const alg of ALGORITHM_IDS) {
+      if (engine === 'postgres' && alg.startsWith('SLH-DSA') && alg !== 'SLH-DSA-SHA2-128F') continue; // SQLite covers all twelve
+      const created = await create(`k-${alg}`, alg);
+      expect(created.code, `${alg}: ${created.msg}`).toBe(0);
+      const info = algorithmInfo(alg);
+      expect(created.data).toMatchObject({
+        algorithm: alg,
+        state: 'active',
+        state_label: 'in-use',
+        version: 1,
+        owner: 'admin',
+      });
+      expect(created.data.object_type).toBe(info.kind === 'symmetric' ? 'symmetric' : 'private');
+      if (info.pqc)
+        expect(created.data).toMatchObject({
+          pqc_parameter_set: info.pqc.parameterSet,
+          security_level: info.pqc.category,
+        });
+      const id = created.data.id;
+      const data = b64(`message for ${alg}`);
+      if (info.family === 'AES' || info.family === 'SM4') {
+        const enc = await call(server, api.crypto.encrypt, {
+          token,
+          body: { key_id: id, plaintext: data, aad: b64('ctx') },
+        });
+        const dec = await call(server, api.crypto.decrypt, {
+          token,
+          body: { ciphertext: enc.data.ciphertext, aad: b64('ctx') },
+        });
+        expect(dec.data.plaintext, alg).toBe(data);
+        const wrongAad = await call(server, api.crypto.decrypt, {
+          token,
+          body: { ciphertext: enc.data.ciphertext, aad: b64('other') },
+        });
+        expect(wrongAad.code).toBe(Code.INVALID);
+      } else if (info.family === 'HMAC') {
+        const mac = await call(server, api.crypto.mac, { token, body: { key_id: id, data } });
+        expect(
+          (await call(server, api.crypto.macVerify, { token, body: { key_id: id, data, mac: mac.data.mac } }))
+            .data.valid,
+        ).toBe(true);
+        expect(
+          (
+            await call(server, api.crypto.macVerify, {
+              token,
+              body: { key_id: id, data: b64('x'), mac: mac.data.mac },
+            })
+          ).data.valid,
+        ).toBe(false);
+      } else if (info.family === 'ML-KEM') {
+        const enc = await call(server, api.crypto.encapsulate, {
+          token,
+          body: { key_id: created.data.linked_key_id! },
+        });
+        const dec = await call(server, api.crypto.decapsulate, {
+          token,
+          body: { key_id: id, ciphertext: enc.data.ciphertext },
+        });
+        expect(dec.data.shared_secret, alg).toBe(enc.data.shared_secret);
+      } else if (!slowSigners.has(alg)) {
+        const sig = await call(server, api.crypto.sign, { token, body: { key_id: id, data } });
+        expect(sig.code, `${alg}: ${sig.msg}`).toBe(0);
+        const pub = created.data.linked_key_id!;
+        expect(
+          (
+            await call(server, api.crypto.verify, {
+              token,
+              body: { key_id: pub, data, signature: sig.data.signature },
+            })
+          ).data.valid,
+          alg,
+        ).toBe(true);
+        expect(
+          (
+            await call(server, api.crypto.verify, {
+              token,
+              body: { key_id: pub, data: b64('tampered'), signature: sig.data.signature },
+            })
+          ).data.valid,
+        ).toBe(false);
+      }
+      used.push(alg);
+    }
+    expect(used.length).toBe(engine === 'sqlite' ? 34 : 23);
+  });
+
+  it('walks the lifecycle: inactive, in use, disabled, recovered, rotated, destroyed, deleted', async () => {
+    const k = await create('payments', 'AES-256', { state: 'pre-active', deletable: true });
+    expect(k.data.state_label).toBe('inactive');
+    const refused = await call(server, api.crypto.encrypt, {
+      token,
+      body: { key_id: k.data.id, plaintext: b64('x') },
+    });
+    expect(refused).toMatchObject({
+      code: Code.STATE_FORBIDS,
+      msg: "Key 'payments' is inactive: only keys in use can encrypt",
+    });
+    expect((await call(server, api.key.activate, { token, body: { id: k.data.id } })).data.state_label).toBe(
+      'in-use',
+    );
+    const v1 = await call(server, api.crypto.encrypt, {
+      token,
+      body: { key_id: k.data.id, plaintext: b64('v1 secret') },
+    });
+    expect(v1.data.version).toBe(1);
+
+    const rotated = await call(server, api.key.addVersion, { token, body: { id: k.data.id } });
+    expect(rotated.data.version).toBe(2);
+    const v2 = await call(server, api.crypto.encrypt, {
+      token,
+      body: { key_id: k.data.id, plaintext: b64('v2 secret') },
+    });
+    expect(v2.data.version).toBe(2);
+    const old = await call(server, api.crypto.decrypt, { token, body: { ciphertext: v1.data.ciphertext } });
+    expect(old.data).toMatchObject({ plaintext: b64('v1 secret'), version: 1 });
+    const versions = await call(server, api.key.versions, { token, query: { id: k.data.id } });
+    expect(versions.data.map((v) => v.version)).toEqual([2, 1]);
+    expect(versions.data[0]?.kcv).toMatch(/^[0-9A-F]{6}$/);
+
+    const disabled = await call(server, api.key.disable, {
+      token,
+      body: { id: k.data.id, reason: 'superseded', message: 'replaced by payments-2' },
+    });
+    expect(disabled.data).toMatchObject({
+      state: 'deactivated',
+      state_label: 'disabled',
+      revocation_reason: 'superseded',
+    });
+    expect(
+      (await call(server, api.crypto.decrypt, { token, body: { ciphertext: v2.data.ciphertext } })).code,
+    ).toBe(Code.STATE_FORBIDS);
+    expect((await call(server, api.key.recover, { token, body: { id: k.data.id } })).data.state).toBe(
+      'active',
+    );
+    expect(
+      (await call(server, api.crypto.decrypt, { token, body: { ciphertext: v2.data.ciphertext } })).data
+        .plaintext,
+    ).toBe(b64('v2 secret'));
+
+    const destroyActive = await call(server, api.key.destroy, { token, body: { id: k.data.id } });
+    expect(destroyActive).toMatchObject({
+      code: Code.STATE_FORBIDS,
+      msg: "Key 'payments' is in use: disable it before destroying it",
+    });
+    await call(server, api.key.disable, { token, body: { id: k.data.id } });
+    const destroyed = await call(server, api.key.destroy, { token, body: { id: k.data.id } });
+    expect(destroyed.data).toMatchObject({ state: 'destroyed', state_label: 'destroyed' });
+    const rows = await server.database.db
+      .selectFrom('kms_key_version')
+      .select('material_wrapped')
+      .where('key_id', '=', k.data.id)
+      .execute();
+    expect(rows.every((r) => r.material_wrapped === null)).toBe(true);
+    expect((await call(server, api.key.recover, { token, body: { id: k.data.id } })).code).toBe(
+      Code.STATE_FORBIDS,
+    );
+    const listed = await call(server, api.key.list, {
+      token,
+      query: { page: 1, page_size: 100, name: 'payments' },
+    });
+    expect(listed.data.total).toBe(0);
+    const destroyedList = await call(server, api.key.list, {
+      token,
+      query: { page: 1, page_size: 100, state: 'destroyed', name: 'payments' },
+    });
+    expect(destroyedList.data.data.map((r) => r.name)).toEqual(['payments']);
+    expect((await call(server, api.key.delete, { token, body: { ids: [k.data.id] } })).data).toEqual({
+      deleted: 1,
+    });
+    const trail = await server.database.db
+      .selectFrom('audit_log')
+      .select('action')
+      .where('target', '=', 'payments')
+      .orderBy('at')
+      .execute();
+    expect(trail.map((t) => t.action)).toEqual(
+      expect.arrayContaining([
+        'key.create',
+        'key.activate',
+        'crypto.encrypt',
+        'key.add-version',
+        'key.disable',
+        'key.recover',
+        'key.destroy',
+        'key.delete',
+      ]),
+    );
+  });
+
+  it('never lets a compromised key back, keeps undeletable keys, refuses wrong usages', async () => {
+    const k = await create('leaked', 'AES-256', { deletable: false });
+    const compromised = await call(server, api.key.disable, {
+      token,
+      body: { id: k.data.id, reason: 'key-compromise' },
+    });
+    expect(compromised.data.state).toBe('compromised');
+    expect((await call(server, api.key.recover, { token, body: { id: k.data.id } })).msg).toBe(
+      "Key 'leaked' is compromised and can never be used again",
+    );
+    expect((await call(server, api.key.delete, { token, body: { ids: [k.data.id] } })).msg).toBe(
+      "Key 'leaked' does not allow deletion",
+    );
+    expect((await call(server, api.key.destroy, { token, body: { id: k.data.id } })).data.state).toBe(
+      'destroyed-compromised',
+    );
+    const badUsage = await call(server, api.key.create, {
+      token,
+      body: { name: 'ec-enc', algorithm: 'EC-P256', usage_mask: Usage.Encrypt },
+    });
+    expect(badUsage).toMatchObject({
+      code: Code.INVALID,
+      msg: 'usage_mask: EC-P256 keys cannot be used for Encrypt (0x4); allowed: Sign (0x1), Verify (0x2)',
+    });
+    const both = await call(server, api.key.create, {
+      token,
+      body: { name: 'rsa-both', algorithm: 'RSA-2048', usage_mask: Usage.Sign | Usage.Encrypt },
+    });
+    expect(both.code).toBe(Code.INVALID);
+    const cte = await call(server, api.key.create, {
+      token,
+      body: {
+        name: 'cte-rsa',
+        algorithm: 'RSA-2048',
+        usage_mask: Usage.Sign,
+        cte: { versioned: true, persistent_on_client: false, encryption_mode: 'CBC' },
+      },
+    });
+    expect(cte.code).toBe(Code.INVALID);
+    const signOnly = await create('signer', 'EC-P256');
+    const noEncrypt = await call(server, api.crypto.encrypt, {
+      token,
+      body: { key_id: signOnly.data.id, plaintext: b64('x') },
+    });
+    expect(noEncrypt.code).toBe(Code.STATE_FORBIDS);
+    const dup = await create('signer', 'EC-P256');
+    expect(dup.code).toBe(Code.CONFLICT);
+  });
+
+  it('exports only exportable keys, wrapped so that raw material never travels in clear', async () => {
+    const locked = await create('no-export', 'AES-256');
+    expect(
+      (await call(server, api.key.export, { token, body: { id: locked.data.id, wrap_public_key: spki() } }))
+        .code,
+    ).toBe(Code.STATE_FORBIDS);
+    const k = await create('exportable', 'AES-256', { exportable: true });
+    const noWrap = await call(server, api.key.export, { token, body: { id: k.data.id } });
+    expect(noWrap.code).toBe(Code.INVALID);
+    const exported = await call(server, api.key.export, {
+      token,
+      body: { id: k.data.id, wrap_public_key: spki() },
+    });
+    expect(exported.data).toMatchObject({ wrapping: 'RSA-OAEP-SHA256', format: 'raw', wrapped_kek: null });
+    const raw = rsaUnwrap(exported.data.material);
+    expect(raw).toHaveLength(32);
+    // The same key bytes are nowhere in the database.
+    if (engine === 'sqlite') {
+      const file = Buffer.concat([
+        readFileSync(join(server.dataDir, 'ksp.sqlite')),
+        readFileSync(join(server.dataDir, 'ksp.sqlite-wal')),
+      ]);
+      expect(file.includes(raw)).toBe(false);
+      expect(file.includes(Buffer.from(raw.toString('base64')))).toBe(false);
+      expect(file.includes(Buffer.from(raw.toString('hex')))).toBe(false);
+    }
+    // An exported key decrypts what the server encrypted: import it into another key and compare.
+    const imported = await call(server, api.key.import, {
+      token,
+      body: {
+        name: 'imported',
+        algorithm: 'AES-256',
+        usage_mask: Usage.Encrypt | Usage.Decrypt,
+        content: raw.toString('base64'),
+      },
+    });
+    expect(imported.data.kcv).toBe(k.data.kcv);
+    const short = await call(server, api.key.import, {
+      token,
+      body: {
+        name: 'short',
+        algorithm: 'AES-256',
+        usage_mask: Usage.Encrypt,
+        content: raw.subarray(0, 16).toString('base64'),
+      },
+    });
+    expect(short).toMatchObject({ code: Code.INVALID, msg: 'content: AES-256 needs 32 bytes, got 16' });
+    const notB64 = await call(server, api.key.import, {
+      token,
+      body: { name: 'bad', algorithm: 'AES-256', usage_mask: Usage.Encrypt, content: 'not base64!' },
+    });
+    expect(notB64).toMatchObject({ code: Code.INVALID, msg: 'content: must be Base64' });
+
+    const pair = await create('rsa-exportable', 'RSA-3072', { exportable: true });
+    const hybrid = await call(server, api.key.export, {
+      token,
+      body: { id: pair.data.id, wrap_public_key: spki() },
+    });
+    expect(hybrid.data).toMatchObject({ wrapping: 'RSA-OAEP-SHA256+AES-KWP', format: 'pkcs8' });
+    const pkcs8 = aesKeyUnwrapPadded(
+      rsaUnwrap(hybrid.data.wrapped_kek!),
+      Buffer.from(hybrid.data.material, 'base64'),
+    );
+    const pubFromExport = createPublicKey(
+      createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' }),
+    ).export({
+      type: 'spki',
+      format: 'der',
+    });
+    const pubExport = await call(server, api.key.export, { token, body: { id: pair.data.linked_key_id! } });
+    expect(pubExport.data).toMatchObject({
+      wrapping: 'none',
+      format: 'spki',
+      material: pubFromExport.toString('base64'),
+    });
+    const sig = await call(server, api.crypto.sign, {
+      token,
+      body: { key_id: pair.data.id, data: b64('doc') },
+    });
+    const pubKey = createPublicKey({ key: pubFromExport, format: 'der', type: 'spki' });
+    expect(
+      nodeVerify(
+        'sha256',
+        Buffer.from('doc'),
+        { key: pubKey, padding: constants.RSA_PKCS1_PSS_PADDING },
+        Buffer.from(sig.data.signature, 'base64'),
+      ),
+    ).toBe(true);
+    const sticky = await call(server, api.key.update, { token, body: { id: k.data.id, exportable: false } });
+    expect(sticky.code).toBe(Code.STATE_FORBIDS);
+  });
+
+  it('clones, wraps, derives data keys, answers batches, and keeps domains apart', async () => {
+    const k = await create('kek', 'AES-256');
+    const clone = await call(server, api.key.clone, { token, body: { id: k.data.id, new_name: 'kek-copy' } });
+    expect(clone.data.kcv).toBe(k.data.kcv);
+    const dk = await call(server, api.crypto.dataKey, { token, body: { key_id: k.data.id, bytes: 32 } });
+    expect(Buffer.from(dk.data.plaintext, 'base64')).toHaveLength(32);
+    expect(
+      (await call(server, api.crypto.decrypt, { token, body: { ciphertext: dk.data.ciphertext } })).data
+        .plaintext,
+    ).toBe(dk.data.plaintext);
+    const wrapped = await call(server, api.crypto.wrap, {
+      token,
+      body: { key_id: k.data.id, key_material: dk.data.plaintext },
+    });
+    expect(
+      (
+        await call(server, api.crypto.unwrap, {
+          token,
+          body: { key_id: clone.data.id, wrapped: wrapped.data.wrapped },
+        })
+      ).data.key_material,
+    ).toBe(dk.data.plaintext);
+    const rnd = await call(server, api.crypto.random, { token, body: { bytes: 48 } });
+    expect(Buffer.from(rnd.data.random, 'base64')).toHaveLength(48);
+
+    const batch = await call(server, api.crypto.batch, {
+      token,
+      body: {
+        operations: [
+          { op: 'encrypt', key_id: k.data.id, plaintext: b64('a') },
+          { op: 'sign', key_id: k.data.id, data: b64('a') },
+          { op: 'random', bytes: 8 },
+        ],
+      },
+    });
+    expect(batch.data.map((r) => r.code)).toEqual([0, Code.STATE_FORBIDS, 0]);
+    expect(batch.data[1]?.msg).toBe(
+      "Key 'kek' is not allowed to sign (usage: Encrypt (0x4), Decrypt (0x8), WrapKey (0x10), UnwrapKey (0x20))",
+    );
+
+    const other = await call(server, api.domain.create, { token, body: { name: 'other-domain' } });
+    expect(other.code).toBe(0);
+    const switched = await call(server, api.user.switchDomain, {
+      token,
+      body: { domain_name: 'other-domain' },
+    });
+    token = switched.data.token;
+    expect(
+      (await call(server, api.crypto.encrypt, { token, body: { key_id: k.data.id, plaintext: b64('x') } }))
+        .code,
+    ).toBe(Code.NOT_FOUND);
+    expect((await call(server, api.key.list, { token, query: { page: 1, page_size: 100 } })).data.total).toBe(
+      0,
+    );
+    token = await login(server, 'admin', 'Admin-Pass-1');
+  });
+});
