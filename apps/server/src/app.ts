@@ -32,6 +32,7 @@ import { createUkeyService } from './modules/user/ukey.service.js';
 import { createLdapService } from './modules/ldap/ldap.service.js';
 import { ldapRoutes } from './modules/ldap/ldap.routes.js';
 import { createSecretBox } from './platform/keyring/secret-box.js';
+import { createCryptoPool } from './platform/crypto/worker-pool.js';
 import { createKeyMaterial } from './modules/key/key-material.js';
 import { createKeyService } from './modules/key/key.service.js';
 import { keyRoutes } from './modules/key/key.routes.js';
@@ -175,9 +176,10 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
   roleRoutes(app, gate, createRoleService({ db, clock }));
   ldapRoutes(app, gate, ldap);
   const keyMaterial = createKeyMaterial({ keyring });
-  const keys = createKeyService({ db, clock, material: keyMaterial });
+  const cryptoPool = createCryptoPool(config.cryptoWorkers);
+  const keys = createKeyService({ db, clock, material: keyMaterial, pool: cryptoPool });
   keyRoutes(app, gate, keys);
-  cryptoRoutes(app, gate, createCryptoService({ db, material: keyMaterial }));
+  cryptoRoutes(app, gate, createCryptoService({ db, material: keyMaterial, pool: cryptoPool }));
   passwordPolicyRoutes(app, gate, createPasswordPolicyService({ db, clock }));
   const registrationTokens = createRegistrationTokenService({ db, clock });
   registrationTokenRoutes(app, gate, registrationTokens);
@@ -216,6 +218,7 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
     });
   });
   app.addHook('onClose', async () => {
+    await cryptoPool.close();
     keyring.close();
   });
   return { app, services: { system, users, sessions, keyring, registrationTokens }, routes };

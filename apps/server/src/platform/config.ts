@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 
@@ -26,6 +27,8 @@ const Schema = z.object({
   KSP_TRUST_PROXY: z.enum(['true', 'false']).default('false'),
   /** Origins allowed to embed the console in an iframe, space separated. */
   KSP_FRAME_ANCESTORS: z.string().default("'self'"),
+  /** Worker threads for post-quantum work; 0 runs it on the event loop. Default: one per core. */
+  KSP_CRYPTO_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
 });
 
 export interface KspConfig {
@@ -40,6 +43,7 @@ export interface KspConfig {
   nodeName: string;
   trustProxy: boolean;
   frameAncestors: string[];
+  cryptoWorkers: number;
 }
 
 export class ConfigError extends Error {}
@@ -94,6 +98,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     nodeName: v.KSP_NODE_NAME ?? `ksp-${process.pid}`,
     trustProxy: v.KSP_TRUST_PROXY === 'true',
     frameAncestors: v.KSP_FRAME_ANCESTORS.split(/\s+/).filter(Boolean),
+    cryptoWorkers: v.KSP_CRYPTO_WORKERS ?? availableParallelism(),
   };
 }
 

@@ -94,9 +94,11 @@ export async function startServer(
       this.now = new Date(this.now.getTime() + seconds * 1000);
     },
   };
+  // Post-quantum work runs inline here: workers loaded through tsx are slow (worker-pool.test.ts covers them).
   const config = loadConfig({
     KSP_DATA_DIR: res.dataDir,
     KSP_LOG_LEVEL: 'silent',
+    KSP_CRYPTO_WORKERS: '0',
     ...(res.dbUrl ? { KSP_DATABASE_URL: res.dbUrl } : {}),
     ...env,
   });

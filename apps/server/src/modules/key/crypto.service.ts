@@ -28,6 +28,7 @@ import {
   macVerify,
 } from '../../platform/crypto/symmetric.js';
 import type { Db } from '../../platform/db/database.js';
+import { isHeavy, type CryptoPool } from '../../platform/crypto/worker-pool.js';
 import type { KeyTable } from '../../platform/db/schema.js';
 import { invalid, KspError, notFound, stateForbids } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
@@ -74,7 +75,7 @@ const opNames: Record<CryptoOp, string> = {
  * still decrypt and verify; inactive, disabled and destroyed keys refuse every operation
  * (4220). Each operation is audited, with the key's counter, in one transaction.
  */
-export function createCryptoService(deps: { db: Db; material: KeyMaterial }) {
+export function createCryptoService(deps: { db: Db; material: KeyMaterial; pool: CryptoPool }) {
   const { db, material } = deps;
 
   async function resolve(actor: Actor, keyId: string, op: Exclude<CryptoOp, 'random'>, wantPrivate: boolean) {
@@ -245,8 +246,11 @@ export function createCryptoService(deps: { db: Db; material: KeyMaterial }) {
       const version = row.current_version;
       const secret = await secretOf(actor, row, version);
       try {
+        const data = b64(body.data)!;
+        const alg = algo(row);
+        // Post-quantum signing runs in JavaScript: a worker thread keeps the event loop free.
         const signature = await run(actor, meta, 'sign', row, version, () =>
-          sign(algo(row), secret, b64(body.data)!),
+          isHeavy(alg) ? deps.pool.sign(alg, secret, data) : sign(alg, secret, data),
         );
         return { signature: out(signature), key_id: row.id, version };
       } finally {

@@ -13,6 +13,7 @@ import type { Clock } from '../../platform/auth/session.service.js';
 import { asymmetricEncrypt, sm2PublicKeyFromPrivate } from '../../platform/crypto/asymmetric.js';
 import { sm2PublicKeyToSpki, sm2PrivateKeyToPkcs8 } from '../../platform/crypto/encoding.js';
 import { generateKeyAsync, type GeneratedKey } from '../../platform/crypto/generate.js';
+import { isHeavy, type CryptoPool } from '../../platform/crypto/worker-pool.js';
 import { randomBytes } from '../../platform/crypto/random.js';
 import { aesKeyWrapPadded, isCipherAlgorithm, keyCheckValue } from '../../platform/crypto/symmetric.js';
 import type { Db, Executor } from '../../platform/db/database.js';
@@ -118,8 +119,9 @@ function publicOf(algorithm: AlgorithmId, material: Buffer): Buffer {
  * is two linked objects that change state together. Every change writes its audit record
  * in the same transaction.
  */
-export function createKeyService(deps: { db: Db; clock: Clock; material: KeyMaterial }) {
+export function createKeyService(deps: { db: Db; clock: Clock; material: KeyMaterial; pool: CryptoPool }) {
   const { db, clock, material } = deps;
+  const generate = (alg: AlgorithmId) => (isHeavy(alg) ? deps.pool.generate(alg) : generateKeyAsync(alg));
 
   async function load(actor: Actor, id: string, trx: Executor = db) {
     const row = await findKey(trx, actor.domainId, id);
@@ -351,7 +353,7 @@ export function createKeyService(deps: { db: Db; clock: Clock; material: KeyMate
       checkCte(body.algorithm, body.cte);
       if (await findKeyByName(db, actor.domainId, body.name))
         throw conflict('key.nameTaken', { name: body.name });
-      const generated = await generateKeyAsync(body.algorithm);
+      const generated = await generate(body.algorithm);
       try {
         return await insertNew(actor, meta, body, generated, 'key.create');
       } finally {
@@ -497,7 +499,7 @@ export function createKeyService(deps: { db: Db; clock: Clock; material: KeyMate
       if (row.state !== 'active') throw refuse(row, 'add a version to');
       const privateRow =
         row.object_type === 'public' && row.linked_key_id ? await load(actor, row.linked_key_id) : row;
-      const generated = await generateKeyAsync(row.algorithm as AlgorithmId);
+      const generated = await generate(row.algorithm as AlgorithmId);
       try {
         await db.transaction().execute(async (trx) => {
           const current = await load(actor, privateRow.id, trx);
