@@ -62,7 +62,6 @@ async function load(
   body: () => unknown,
   method = 'POST',
 ): Promise<Row> {
-  let n = 0;
   const result = await autocannon({
     url: base + path,
     connections: clients,
