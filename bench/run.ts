@@ -72,14 +72,14 @@ async function load(
       { setupRequest: (req) => (method === 'POST' ? { ...req, body: JSON.stringify(body()) } : req) },
     ],
   });
-  n = result.non2xx + result.errors + result.timeouts;
+  const errors = result.non2xx + result.errors + result.timeouts;
   return {
     scenario,
     clients,
     rate: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
-    errors: n,
+    errors,
   };
 }
 
