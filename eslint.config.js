@@ -25,7 +25,15 @@ export default tseslint.config(
     rules: { ...reactHooks.configs.recommended.rules },
   },
   {
-    files: ['**/*.test.ts', '**/*.test.tsx', 'e2e/**', 'bench/**', 'scripts/**', 'apps/server/src/cli.ts', 'tools/ukey-bridge/src/bridge.ts'],
+    files: [
+      '**/*.test.ts',
+      '**/*.test.tsx',
+      'e2e/**',
+      'bench/**',
+      'scripts/**',
+      'apps/server/src/cli.ts',
+      'tools/ukey-bridge/src/bridge.ts',
+    ],
     rules: { 'no-console': 'off' },
   },
 );

@@ -54,6 +54,8 @@ describe('the console, from a fresh install', () => {
       await page.getByTestId(i < 3 ? 'init-next' : 'init-finish').click();
     }
     expect(kcvs.every((k) => /^[0-9A-F]{6}$/.test(k))).toBe(true);
+    await page.getByText(/Root key KCV: [0-9A-F]{6}/).waitFor();
+    await page.getByRole('button', { name: 'Continue to activation' }).click();
     await page.waitForURL(/\/user-active/);
     await page.getByTestId('activate-skip-ukey').click();
     await page.getByTestId('activate-username').fill(ADMIN.username);
@@ -63,6 +65,8 @@ describe('the console, from a fresh install', () => {
     await page.getByTestId('activate-submit').click();
     await page.getByTestId('side-menu').waitFor();
     await page.waitForURL(/\/console\/dashboard/);
+    await page.waitForTimeout(1000);
+    await shot(page, 'dashboard-first');
     await expect.poll(() => page.getByTestId('dashboard-users').innerText()).toContain('1');
     await expect.poll(() => page.getByTestId('topbar-title').innerText()).toBe('Key Management System');
     await expect.poll(() => page.getByTestId('version').innerText()).toContain('v1.9.0');
@@ -78,7 +82,9 @@ describe('the console, from a fresh install', () => {
     await page.getByTestId('side-menu').getByText('Settings').click();
     await page.getByTestId('side-menu').getByText('Configuration').click();
     await page.waitForURL(/\/console\/setting\/config/);
-    await expect.poll(() => page.getByTestId('breadcrumb').innerText()).toMatch(/Settings[\s\S]*Configuration/);
+    await expect
+      .poll(() => page.getByTestId('breadcrumb').innerText())
+      .toMatch(/Settings[\s\S]*Configuration/);
     const tags = page.getByTestId('tags-view').getByTestId('tag');
     await expect.poll(() => tags.count()).toBe(2);
     await page.getByTestId('list-page').getByText('version', { exact: true }).waitFor();
@@ -115,7 +121,13 @@ describe('the console, from a fresh install', () => {
     const { page } = await newPage(browser);
     await signIn(page, ksp.url);
     const token = await storedToken(page);
-    const created = await apiCall(ksp.url, 'POST', '/v1/ksp/domain/create', { name: 'finance-department', description: '' }, token);
+    const created = await apiCall(
+      ksp.url,
+      'POST',
+      '/v1/ksp/domain/create',
+      { name: 'finance-department', description: '' },
+      token,
+    );
     expect(created.code).toBe(0);
     await page.reload();
     const switcher = page.getByTestId('domain-switcher');
@@ -126,7 +138,13 @@ describe('the console, from a fresh install', () => {
     await expect.poll(() => page.getByTestId('domain-switcher').innerText()).toContain('finance-de...');
     const newToken = await storedToken(page);
     expect(newToken).not.toBe(token);
-    const info = await apiCall<{ userinfo: { domain: string } }>(ksp.url, 'GET', '/v1/ksp/user/info', undefined, newToken);
+    const info = await apiCall<{ userinfo: { domain: string } }>(
+      ksp.url,
+      'GET',
+      '/v1/ksp/user/info',
+      undefined,
+      newToken,
+    );
     expect(info.data.userinfo.domain).toBe('finance-department');
     expect((await apiCall(ksp.url, 'GET', '/v1/ksp/user/info', undefined, token)).code).not.toBe(0);
     await page.context().close();
@@ -163,7 +181,10 @@ describe('the console, from a fresh install', () => {
       await page.waitForURL(/\/console\/dashboard/);
     });
     await page.waitForURL(/\/console\/dashboard/);
-    const menuBox = await page.getByTestId('side-menu').boundingBox().catch(() => null);
+    const menuBox = await page
+      .getByTestId('side-menu')
+      .boundingBox()
+      .catch(() => null);
     expect(menuBox === null || menuBox.x + menuBox.width <= 0 || menuBox.width === 0).toBe(true);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(1);

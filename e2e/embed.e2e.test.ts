@@ -65,9 +65,16 @@ describe('the console embedded in another page', () => {
     await shot(page, 'embedded');
 
     // cleanToken: the console forgets the token and waits for a new one.
-    await page.evaluate(() => (window as unknown as { sendToConsole: (m: unknown) => void }).sendToConsole({ type: 'cleanToken' }));
+    await page.evaluate(() =>
+      (window as unknown as { sendToConsole: (m: unknown) => void }).sendToConsole({ type: 'cleanToken' }),
+    );
     await expect
-      .poll(async () => page.evaluate(() => (window as unknown as { received: string[] }).received.filter((t) => t === 'initToken').length))
+      .poll(async () =>
+        page.evaluate(
+          () =>
+            (window as unknown as { received: string[] }).received.filter((t) => t === 'initToken').length,
+        ),
+      )
       .toBeGreaterThan(1);
     await frame.getByTestId('side-menu').waitFor();
     expect(errors).toEqual([]);

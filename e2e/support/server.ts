@@ -15,7 +15,9 @@ export async function freePort(): Promise<number> {
     srv.once('error', reject);
     srv.listen(0, '127.0.0.1', () => {
       const address = srv.address();
-      srv.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+      srv.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
+      );
     });
   });
 }
@@ -37,7 +39,14 @@ export async function startKsp(env: Record<string, string> = {}): Promise<Runnin
   let output = '';
   const child: ChildProcess = spawn(process.execPath, [mainJs], {
     cwd: root,
-    env: { ...process.env, KSP_DATA_DIR: dataDir, KSP_PORT: String(port), KSP_HOST: '127.0.0.1', KSP_LOG_LEVEL: 'warn', ...env },
+    env: {
+      ...process.env,
+      KSP_DATA_DIR: dataDir,
+      KSP_PORT: String(port),
+      KSP_HOST: '127.0.0.1',
+      KSP_LOG_LEVEL: 'warn',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
@@ -76,7 +85,13 @@ interface Envelope<T> {
 }
 
 /** A direct API call, for setting up what the test is not about. */
-export async function apiCall<T>(base: string, method: string, path: string, body?: unknown, token?: string): Promise<Envelope<T>> {
+export async function apiCall<T>(
+  base: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  token?: string,
+): Promise<Envelope<T>> {
   const res = await fetch(`${base}${path}`, {
     method,
     headers: { 'content-type': 'application/json', ...(token ? { token } : {}) },

@@ -15,7 +15,11 @@ export async function initializeByApi(base: string): Promise<void> {
   if (act.code !== 0) throw new Error(act.msg);
 }
 
-export async function loginByApi(base: string, username = ADMIN.username, password = ADMIN.password): Promise<string> {
+export async function loginByApi(
+  base: string,
+  username = ADMIN.username,
+  password = ADMIN.password,
+): Promise<string> {
   const res = await apiCall<{ token: string }>(base, 'POST', '/v1/ksp/user/login', {
     username: Buffer.from(username).toString('base64'),
     password: createHash('sha256').update(password).digest('base64'),
