@@ -1,7 +1,441 @@
+import { useState, type ReactNode } from 'react';
+import { ArrowLeftOutlined, EditOutlined, ReloadOutlined } from '@ant-design/icons';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  App,
+  Button,
+  Card,
+  Descriptions,
+  Flex,
+  Grid,
+  Result,
+  Skeleton,
+  Space,
+  Table,
+  Tabs,
+  Tag,
+  Typography,
+} from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { Link, useLocation, useNavigate, useParams } from 'react-router';
+import { api } from '@ksp/contracts';
+import {
+  keyAudit,
+  keyDetail,
+  keyKeys,
+  keyVersions,
+  updateKey,
+  type KeyAuditEntry,
+  type KeyRow,
+  type KeyVersion,
+} from '../../api/key';
+import { ApiError } from '../../api/client';
+import { FormModal } from '../../components/form-modal';
+import { fieldSchema, rulesFromSchema } from '../../components/schema-rules';
 import { useT } from '../../i18n/i18n';
+import { KeyActionButtons, useKeyActions, usePermissions } from './key-actions';
+import { formatTime, KeyStateTags, KeyTypeText, UsageTags, useSecurityLevel } from './key-display';
+import { useLabelRules } from './key-form-modal';
+import { CteInput, LabelsInput } from './key-inputs';
+import {
+  buildUpdateBody,
+  editValuesOf,
+  familyLabel,
+  keyAreaOf,
+  keyDetailPath,
+  keyListPath,
+  auditActionOf,
+  isRevocationReason,
+  supportsCte,
+  type KeyArea,
+  type KeyEditValues,
+} from './key-model';
 
-// Scaffold only: replaced by the key pages in this same change.
-export default function Page() {
+const AUDIT_PAGE_SIZE = 10;
+
+const mono = { fontFamily: 'monospace', wordBreak: 'break-all' } as const;
+
+/** The linked half of a key pair, by name when it can be read. */
+function LinkedKey({ id, area }: { id: string; area: KeyArea }) {
+  const linked = useQuery({
+    queryKey: keyKeys.detail(id),
+    queryFn: () => keyDetail(id, { silent: true }),
+    retry: false,
+  });
+  return (
+    <Link to={keyDetailPath(area, id)} data-testid="key-linked">
+      {linked.data?.name ?? id}
+    </Link>
+  );
+}
+
+function VersionsTable({ row }: { row: KeyRow }) {
   const t = useT();
-  return <div>{t('keys:placeholder')}</div>;
+  const versions = useQuery({ queryKey: keyKeys.versions(row.id), queryFn: () => keyVersions(row.id) });
+  const columns: ColumnsType<KeyVersion> = [
+    {
+      title: t('keys:versions.version'),
+      dataIndex: 'version',
+      render: (version: number) => (
+        <Space size={4}>
+          {version}
+          {version === row.version && <Tag color="green">{t('keys:versions.current')}</Tag>}
+        </Space>
+      ),
+    },
+    {
+      title: t('keys:versions.check'),
+      key: 'check',
+      render: (_value, version) => (
+        <Typography.Text style={mono}>{version.kcv ?? version.fingerprint ?? '—'}</Typography.Text>
+      ),
+    },
+    {
+      title: t('keys:versions.created'),
+      dataIndex: 'created_at',
+      render: (value: string) => formatTime(value),
+    },
+    {
+      title: t('keys:versions.destroyed'),
+      dataIndex: 'destroyed',
+      render: (destroyed: boolean) =>
+        destroyed ? (
+          <Tag>{t('keys:detail.yes')}</Tag>
+        ) : (
+          <Typography.Text>{t('keys:detail.no')}</Typography.Text>
+        ),
+    },
+  ];
+  return (
+    <Table<KeyVersion>
+      rowKey="version"
+      columns={columns}
+      dataSource={versions.data ?? []}
+      loading={versions.isFetching}
+      pagination={false}
+      size="small"
+      scroll={{ x: 'max-content' }}
+      data-testid="key-versions"
+    />
+  );
+}
+
+function AuditTable({ row }: { row: KeyRow }) {
+  const t = useT();
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState(AUDIT_PAGE_SIZE);
+  const audit = useQuery({
+    queryKey: keyKeys.audit(row.id, page, pageSize),
+    queryFn: () => keyAudit(row.id, page, pageSize),
+    placeholderData: keepPreviousData,
+  });
+  const columns: ColumnsType<KeyAuditEntry> = [
+    { title: t('keys:audit.at'), dataIndex: 'at', render: (value: string) => formatTime(value) },
+    { title: t('keys:audit.user'), dataIndex: 'username' },
+    {
+      title: t('keys:audit.action'),
+      dataIndex: 'action',
+      render: (action: string) => {
+        const known = auditActionOf(action);
+        return known ? t(`keys:audit.actions.${known}`) : action;
+      },
+    },
+    {
+      title: t('keys:audit.result'),
+      dataIndex: 'result',
+      render: (result: string) => (
+        <Tag color={result === 'success' ? 'green' : 'red'}>
+          {result === 'success' || result === 'failure' ? t(`keys:audit.results.${result}`) : result}
+        </Tag>
+      ),
+    },
+    { title: t('keys:audit.ip'), dataIndex: 'source_ip' },
+  ];
+  return (
+    <Table<KeyAuditEntry>
+      rowKey="id"
+      columns={columns}
+      dataSource={audit.data?.data ?? []}
+      loading={audit.isFetching}
+      size="small"
+      scroll={{ x: 'max-content' }}
+      data-testid="key-audit"
+      pagination={{
+        current: page,
+        pageSize,
+        total: audit.data?.total ?? 0,
+        showSizeChanger: true,
+        showTotal: (total) => t('common:table.total', { total }),
+        onChange: (next, size) => {
+          setPage(size === pageSize ? next : 1);
+          setPageSize(size);
+        },
+      }}
+    />
+  );
+}
+
+function KeyAttributes({ row, area }: { row: KeyRow; area: KeyArea }) {
+  const t = useT();
+  const securityLevel = useSecurityLevel();
+  const none = t('keys:detail.none');
+  const yesNo = (value: boolean) => t(value ? 'keys:detail.yes' : 'keys:detail.no');
+  const allowed = (value: boolean) => t(value ? 'keys:detail.allowed' : 'keys:detail.notAllowed');
+  const level = securityLevel(row.algorithm);
+  const item = (key: string, label: string, children: ReactNode, span?: 'filled') => ({
+    key,
+    label,
+    children: <span data-testid={`key-attr-${key}`}>{children}</span>,
+    ...(span ? { span } : {}),
+  });
+  const items = [
+    item('name', t('keys:detail.name'), row.name),
+    item(
+      'id',
+      t('keys:detail.id'),
+      <Typography.Text copyable style={mono}>
+        {row.id}
+      </Typography.Text>,
+    ),
+    item('algorithm', t('keys:detail.algorithm'), row.algorithm),
+    item('family', t('keys:detail.family'), familyLabel(row.family)),
+    ...(row.pqc_parameter_set
+      ? [
+          item('parameterSet', t('keys:detail.parameterSet'), row.pqc_parameter_set),
+          item('securityLevel', t('keys:detail.securityLevel'), level ?? row.security_level),
+        ]
+      : [item('size', t('keys:detail.size'), t('keys:algorithm.bits', { bits: row.size_bits }))]),
+    item('type', t('keys:detail.type'), <KeyTypeText type={row.object_type} />),
+    item(
+      'linkedKey',
+      t('keys:detail.linkedKey'),
+      row.linked_key_id ? <LinkedKey id={row.linked_key_id} area={area} /> : none,
+    ),
+    item('usage', t('keys:detail.usage'), <UsageTags mask={row.usage_mask} />),
+    item('state', t('keys:detail.state'), <KeyStateTags row={row} />),
+    item('activationDate', t('keys:detail.activationDate'), formatTime(row.activation_date)),
+    item('deactivationDate', t('keys:detail.deactivationDate'), formatTime(row.deactivation_date)),
+    ...(row.revocation_reason
+      ? [
+          item(
+            'revocationReason',
+            t('keys:detail.revocationReason'),
+            isRevocationReason(row.revocation_reason)
+              ? t(`keys:reasons.${row.revocation_reason}`)
+              : row.revocation_reason,
+          ),
+          item('revocationMessage', t('keys:detail.revocationMessage'), row.revocation_message || none),
+        ]
+      : []),
+    ...(row.destroyed_at
+      ? [item('destroyedAt', t('keys:detail.destroyedAt'), formatTime(row.destroyed_at))]
+      : []),
+    item('exportable', t('keys:detail.exportable'), allowed(row.exportable)),
+    item('deletable', t('keys:detail.deletable'), allowed(row.deletable)),
+    item('owner', t('keys:detail.owner'), row.owner),
+    item('version', t('keys:detail.version'), row.version),
+    row.kcv
+      ? item('kcv', t('keys:detail.kcv'), <Typography.Text style={mono}>{row.kcv}</Typography.Text>)
+      : item(
+          'fingerprint',
+          t('keys:detail.fingerprint'),
+          <Typography.Text style={mono}>{row.fingerprint ?? none}</Typography.Text>,
+        ),
+    item('kmipTotal', t('keys:detail.kmipTotal'), row.kmip_total),
+    item('operations', t('keys:detail.operations'), row.operations),
+    item('created', t('keys:detail.created'), formatTime(row.created_at)),
+    item('updated', t('keys:detail.updated'), formatTime(row.updated_at)),
+    ...(supportsCte(row.algorithm)
+      ? [
+          item(
+            'cte',
+            t('keys:detail.cte'),
+            row.cte ? (
+              <Space size={[4, 4]} wrap>
+                <Tag>{`${t('keys:form.cteVersioned')}: ${yesNo(row.cte.versioned)}`}</Tag>
+                <Tag>{`${t('keys:form.ctePersistent')}: ${yesNo(row.cte.persistent_on_client)}`}</Tag>
+                <Tag>{`${t('keys:form.cteMode')}: ${t(`keys:modes.${row.cte.encryption_mode}`)}`}</Tag>
+              </Space>
+            ) : (
+              t('keys:detail.cteOff')
+            ),
+            'filled',
+          ),
+        ]
+      : []),
+    item(
+      'labels',
+      t('keys:detail.labels'),
+      Object.keys(row.labels).length > 0 ? (
+        <Space size={[4, 4]} wrap>
+          {Object.entries(row.labels).map(([key, value]) => (
+            <Tag key={key}>{value ? `${key}=${value}` : key}</Tag>
+          ))}
+        </Space>
+      ) : (
+        none
+      ),
+      'filled',
+    ),
+    item('description', t('keys:detail.description'), row.description || none, 'filled'),
+  ];
+  return (
+    <Descriptions
+      bordered
+      size="small"
+      column={{ xs: 1, sm: 1, md: 2, lg: 2, xl: 2, xxl: 3 }}
+      items={items}
+      data-testid="key-attributes"
+    />
+  );
+}
+
+function EditKeyModal({ row, open, onClose }: { row: KeyRow; open: boolean; onClose: () => void }) {
+  const t = useT();
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const labelRules = useLabelRules();
+  const nameLabel = t('keys:form.name');
+  const descriptionLabel = t('keys:form.description');
+  return (
+    <FormModal<KeyEditValues>
+      open={open}
+      title={t('keys:detail.editTitle', { name: row.name })}
+      initialValues={editValuesOf(row)}
+      fields={[
+        {
+          name: 'name',
+          label: nameLabel,
+          testId: 'edit-name',
+          rules: rulesFromSchema(fieldSchema(api.key.create.body, 'name'), nameLabel),
+        },
+        {
+          name: 'description',
+          label: descriptionLabel,
+          kind: 'textarea',
+          testId: 'edit-description',
+          rules: rulesFromSchema(fieldSchema(api.key.update.body, 'description'), descriptionLabel),
+        },
+        {
+          name: 'labels',
+          label: t('keys:form.labels'),
+          kind: 'custom',
+          render: () => <LabelsInput />,
+          rules: labelRules,
+        },
+        {
+          name: 'exportable',
+          label: t('keys:form.exportable'),
+          kind: 'switch',
+          disabled: row.exportable,
+          extra: row.exportable ? t('keys:detail.exportableLocked') : t('keys:form.exportableHint'),
+          testId: 'edit-exportable',
+        },
+        { name: 'deletable', label: t('keys:form.deletable'), kind: 'switch', testId: 'edit-deletable' },
+        {
+          name: 'cte',
+          label: t('keys:form.cte'),
+          kind: 'custom',
+          hidden: !supportsCte(row.algorithm),
+          render: () => <CteInput />,
+        },
+      ]}
+      onSubmit={async (values) => {
+        await updateKey(buildUpdateBody(row, values));
+        void message.success(t('keys:feedback.saved'));
+        await queryClient.invalidateQueries({ queryKey: keyKeys.all });
+      }}
+      onClose={onClose}
+    />
+  );
+}
+
+/** One key: every attribute, edit, its versions and audit trail, and the lifecycle actions. */
+export default function KeyDetailPage() {
+  const t = useT();
+  const { id = '' } = useParams();
+  const area = keyAreaOf(useLocation().pathname);
+  const navigate = useNavigate();
+  const screens = Grid.useBreakpoint();
+  const permissions = usePermissions();
+  const [editing, setEditing] = useState(false);
+  const detail = useQuery({
+    queryKey: keyKeys.detail(id),
+    queryFn: () => keyDetail(id, { silent: true }),
+    retry: false,
+  });
+  const actions = useKeyActions({ onDeleted: () => void navigate(keyListPath(area)) });
+  const row = detail.data;
+
+  const back = (
+    <Link to={keyListPath(area)} data-testid="key-back">
+      <Space size={4}>
+        <ArrowLeftOutlined />
+        {t('keys:actions.back')}
+      </Space>
+    </Link>
+  );
+
+  if (detail.isPending) {
+    return (
+      <Card>
+        <Skeleton active />
+      </Card>
+    );
+  }
+  if (!row) {
+    const reason = detail.error instanceof ApiError ? detail.error.message : undefined;
+    return (
+      <Card>
+        <Result status="404" title={t('keys:detail.notFound')} subTitle={reason} extra={back} />
+      </Card>
+    );
+  }
+
+  return (
+    <Flex vertical gap={16} data-testid="key-detail">
+      <Card
+        title={
+          <Space wrap size={8}>
+            <Typography.Title level={4} style={{ margin: 0 }} data-testid="key-detail-name">
+              {row.name}
+            </Typography.Title>
+            <KeyStateTags row={row} />
+          </Space>
+        }
+        extra={screens.sm ? back : undefined}
+      >
+        {!screens.sm && <div style={{ marginBottom: 12 }}>{back}</div>}
+        <Flex wrap gap={8} style={{ marginBottom: 16 }} data-testid="key-detail-actions">
+          {permissions.has('key:write') && (
+            <Button
+              type="primary"
+              icon={<EditOutlined />}
+              onClick={() => setEditing(true)}
+              data-testid="key-edit"
+            >
+              {t('keys:actions.edit')}
+            </Button>
+          )}
+          <KeyActionButtons row={row} actions={actions.actionsOf(row)} onRun={actions.run} />
+          <Button
+            icon={<ReloadOutlined />}
+            aria-label={t('common:actions.refresh')}
+            onClick={() => void detail.refetch()}
+          />
+        </Flex>
+        <KeyAttributes row={row} area={area} />
+      </Card>
+      <Card>
+        <Tabs
+          items={[
+            { key: 'versions', label: t('keys:detail.versions'), children: <VersionsTable row={row} /> },
+            { key: 'audit', label: t('keys:detail.audit'), children: <AuditTable row={row} /> },
+          ]}
+        />
+      </Card>
+      <EditKeyModal row={row} open={editing} onClose={() => setEditing(false)} />
+      {actions.dialogs}
+    </Flex>
+  );
 }

@@ -1,0 +1,335 @@
+import { useMemo, useState, type ReactNode } from 'react';
+import {
+  ClearOutlined,
+  CopyOutlined,
+  DeleteOutlined,
+  DownOutlined,
+  ExportOutlined,
+  PlayCircleOutlined,
+  PlusCircleOutlined,
+  StopOutlined,
+  UndoOutlined,
+} from '@ant-design/icons';
+import { useQueryClient } from '@tanstack/react-query';
+import { Alert, App, Button, Dropdown, Flex, Select } from 'antd';
+import { api, revocationReasons } from '@ksp/contracts';
+import {
+  activateKey,
+  addKeyVersion,
+  cloneKey,
+  deleteKeys,
+  destroyKey,
+  disableKey,
+  keyKeys,
+  recoverKey,
+  type KeyRow,
+} from '../../api/key';
+import { useSignedIn } from '../../api/session';
+import { FormModal } from '../../components/form-modal';
+import { useT } from '../../i18n/i18n';
+import { ExportDialog } from './export-dialog';
+import { availableActions, isCompromiseReason, type KeyAction } from './key-model';
+
+type Reason = (typeof revocationReasons)[number];
+
+/** The permissions of the signed-in user (actions the user may not take are not offered). */
+export function usePermissions(): ReadonlySet<string> {
+  const signedIn = useSignedIn();
+  return useMemo(() => new Set(signedIn?.userinfo.permissions ?? []), [signedIn]);
+}
+
+interface DisableValues {
+  reason: Reason;
+  message: string;
+}
+
+interface CloneValues {
+  new_name: string;
+}
+
+type Dialog = { kind: 'disable' | 'clone' | 'export'; row: KeyRow } | null;
+
+export const actionIcons: Record<KeyAction, ReactNode> = {
+  addVersion: <PlusCircleOutlined />,
+  activate: <PlayCircleOutlined />,
+  disable: <StopOutlined />,
+  recover: <UndoOutlined />,
+  clone: <CopyOutlined />,
+  export: <ExportOutlined />,
+  destroy: <ClearOutlined />,
+  delete: <DeleteOutlined />,
+};
+
+const dangerous: ReadonlySet<KeyAction> = new Set(['destroy', 'delete']);
+
+/** The revocation reason; a compromise reason says that it is final. */
+function ReasonSelect({ value, onChange }: { value?: Reason; onChange?: (value: Reason) => void }) {
+  const t = useT();
+  return (
+    <Flex vertical gap={8}>
+      <Select<Reason>
+        value={value}
+        onChange={onChange}
+        options={revocationReasons.map((reason) => ({ value: reason, label: t(`keys:reasons.${reason}`) }))}
+        data-testid="disable-reason"
+        aria-label={t('keys:disable.reason')}
+      />
+      {isCompromiseReason(value) && (
+        <Alert
+          type="warning"
+          showIcon
+          title={t('keys:disable.compromiseWarning')}
+          data-testid="disable-compromise-warning"
+        />
+      )}
+    </Flex>
+  );
+}
+
+/**
+ * The lifecycle actions of a key, shared by the list and the detail page: confirmations
+ * where an action cannot be taken back, the disable / clone / export dialogs, and a
+ * refresh of every key query afterwards.
+ */
+export function useKeyActions(options: { onDeleted?: (row: KeyRow) => void } = {}) {
+  const t = useT();
+  const { message, modal } = App.useApp();
+  const queryClient = useQueryClient();
+  const permissions = usePermissions();
+  const [dialog, setDialog] = useState<Dialog>(null);
+
+  /** Refreshes every key query, except those of deleted keys (their page is being left: no "not found"). */
+  const refresh = (deleted: readonly string[] = []) =>
+    queryClient.invalidateQueries({
+      queryKey: keyKeys.all,
+      predicate: (query) => !query.queryKey.some((part) => deleted.includes(part as string)),
+    });
+
+  const confirm = (
+    texts: { title: string; content: string; okText: string; danger?: boolean },
+    perform: () => Promise<string>,
+    deleted: readonly string[] = [],
+  ) => {
+    modal.confirm({
+      title: texts.title,
+      content: texts.content,
+      okText: texts.okText,
+      okButtonProps: { danger: texts.danger ?? false, 'data-testid': 'key-confirm-ok' },
+      cancelText: t('common:actions.cancel'),
+      onOk: async () => {
+        try {
+          void message.success(await perform());
+        } catch {
+          // The client showed the server's message.
+        }
+        await refresh(deleted);
+      },
+    });
+  };
+
+  const run = (action: KeyAction, row: KeyRow) => {
+    const name = row.name;
+    switch (action) {
+      case 'disable':
+      case 'clone':
+      case 'export':
+        setDialog({ kind: action, row });
+        return;
+      case 'addVersion':
+        confirm(
+          {
+            title: t('keys:confirm.addVersionTitle', { name }),
+            content: t('keys:confirm.addVersionContent'),
+            okText: t('keys:actions.addVersion'),
+          },
+          async () => {
+            const updated = await addKeyVersion(row.id);
+            return t('keys:feedback.rotated', { name, version: updated.version });
+          },
+        );
+        return;
+      case 'activate':
+        confirm(
+          {
+            title: t('keys:confirm.activateTitle', { name }),
+            content: t('keys:confirm.activateContent'),
+            okText: t('keys:actions.activate'),
+          },
+          async () => {
+            await activateKey(row.id);
+            return t('keys:feedback.activated', { name });
+          },
+        );
+        return;
+      case 'recover':
+        confirm(
+          {
+            title: t('keys:confirm.recoverTitle', { name }),
+            content: t('keys:confirm.recoverContent'),
+            okText: t('keys:actions.recover'),
+          },
+          async () => {
+            await recoverKey(row.id);
+            return t('keys:feedback.recovered', { name });
+          },
+        );
+        return;
+      case 'destroy':
+        confirm(
+          {
+            title: t('keys:confirm.destroyTitle', { name }),
+            content: t('keys:confirm.destroyContent'),
+            okText: t('keys:actions.destroy'),
+            danger: true,
+          },
+          async () => {
+            await destroyKey(row.id);
+            return t('keys:feedback.destroyed', { name });
+          },
+        );
+        return;
+      case 'delete':
+        confirm(
+          {
+            title: t('keys:confirm.deleteTitle', { name }),
+            content:
+              row.object_type === 'private' && row.linked_key_id
+                ? t('keys:confirm.deletePairContent', { name })
+                : t('keys:confirm.deleteContent'),
+            okText: t('keys:actions.delete'),
+            danger: true,
+          },
+          async () => {
+            await deleteKeys([row.id]);
+            options.onDeleted?.(row);
+            return t('keys:feedback.deleted');
+          },
+          [row.id, ...(row.linked_key_id ? [row.linked_key_id] : [])],
+        );
+        return;
+    }
+  };
+
+  const close = () => setDialog(null);
+  const disabling = dialog?.kind === 'disable' ? dialog.row : null;
+  const cloning = dialog?.kind === 'clone' ? dialog.row : null;
+  const exporting = dialog?.kind === 'export' ? dialog.row : null;
+
+  const dialogs = (
+    <>
+      <FormModal<DisableValues>
+        open={disabling !== null}
+        title={t('keys:disable.title', { name: disabling?.name ?? '' })}
+        okText={t('keys:disable.submit')}
+        schema={api.key.disable.body}
+        initialValues={{ reason: 'unspecified', message: '' }}
+        fields={[
+          { name: 'reason', label: t('keys:disable.reason'), kind: 'custom', render: () => <ReasonSelect /> },
+          { name: 'message', label: t('keys:disable.message'), kind: 'textarea', testId: 'disable-message' },
+        ]}
+        onSubmit={async (values) => {
+          if (!disabling) return;
+          await disableKey({ id: disabling.id, reason: values.reason, message: values.message ?? '' });
+          void message.success(t('keys:feedback.disabled', { name: disabling.name }));
+          await refresh();
+        }}
+        onClose={close}
+      />
+      <FormModal<CloneValues>
+        open={cloning !== null}
+        title={t('keys:clone.title', { name: cloning?.name ?? '' })}
+        okText={t('keys:clone.submit')}
+        schema={api.key.clone.body}
+        initialValues={{ new_name: '' }}
+        fields={[
+          {
+            name: 'new_name',
+            label: t('keys:clone.newName'),
+            extra: t('keys:clone.hint'),
+            testId: 'clone-name',
+          },
+        ]}
+        onSubmit={async (values) => {
+          if (!cloning) return;
+          const created = await cloneKey(cloning.id, values.new_name.trim());
+          void message.success(t('keys:feedback.cloned', { name: created.name }));
+          await refresh();
+        }}
+        onClose={close}
+      />
+      {exporting && <ExportDialog row={exporting} onClose={close} />}
+    </>
+  );
+
+  return {
+    actionsOf: (row: KeyRow) => availableActions(row, permissions),
+    run,
+    dialogs,
+  };
+}
+
+export function useActionLabel() {
+  const t = useT();
+  return (action: KeyAction) => t(`keys:actions.${action}`);
+}
+
+/** The row's lifecycle actions in a "More" menu (compact on a phone). */
+export function KeyActionMenu({
+  row,
+  actions,
+  onRun,
+}: {
+  row: KeyRow;
+  actions: readonly KeyAction[];
+  onRun: (action: KeyAction, row: KeyRow) => void;
+}) {
+  const t = useT();
+  const label = useActionLabel();
+  return (
+    <Dropdown
+      trigger={['click']}
+      disabled={actions.length === 0}
+      menu={{
+        items: actions.map((action) => ({
+          key: action,
+          icon: actionIcons[action],
+          danger: dangerous.has(action),
+          label: <span data-testid={`key-action-${action}`}>{label(action)}</span>,
+        })),
+        onClick: ({ key }) => onRun(key as KeyAction, row),
+      }}
+    >
+      <Button type="link" size="small" data-testid={`key-more-${row.name}`}>
+        {t('keys:actions.more')} <DownOutlined />
+      </Button>
+    </Dropdown>
+  );
+}
+
+/** The same actions as buttons (detail page). */
+export function KeyActionButtons({
+  row,
+  actions,
+  onRun,
+}: {
+  row: KeyRow;
+  actions: readonly KeyAction[];
+  onRun: (action: KeyAction, row: KeyRow) => void;
+}) {
+  const label = useActionLabel();
+  return (
+    <>
+      {actions.map((action) => (
+        <Button
+          key={action}
+          icon={actionIcons[action]}
+          danger={dangerous.has(action)}
+          onClick={() => onRun(action, row)}
+          data-testid={`key-action-${action}`}
+        >
+          {label(action)}
+        </Button>
+      ))}
+    </>
+  );
+}

@@ -1,0 +1,349 @@
+import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { App, Descriptions, Form, Input, Modal, Radio, Select, Space, Switch, Typography } from 'antd';
+import type { Rule } from 'antd/es/form';
+import { algorithmInfo, api, type AlgorithmId, type UsageName } from '@ksp/contracts';
+import { createKey, importKey, keyKeys, type KeyRow } from '../../api/key';
+import { fieldSchema, rulesFromSchema } from '../../components/schema-rules';
+import { useT } from '../../i18n/i18n';
+import { useAlgorithmCaption, useSecurityLevel } from './key-display';
+import { CteInput, LabelsInput, UsageInput } from './key-inputs';
+import {
+  algorithmGroups,
+  algorithmVariant,
+  allowedUsages,
+  buildCreateBody,
+  buildImportBody,
+  checkUsage,
+  familyLabel,
+  importExpectation,
+  importLengthProblem,
+  initialKeyForm,
+  initialUsage,
+  isBase64,
+  labelProblem,
+  MAX_LABELS,
+  needsProfileChoice,
+  profilesOf,
+  supportsCte,
+  type KeyFormValues,
+  type LabelRow,
+} from './key-model';
+
+export type KeyFormMode = 'create' | 'import';
+
+/** The algorithm select: grouped by family, searchable by id ("ML-DSA-65"). */
+function useAlgorithmOptions(mode: KeyFormMode) {
+  const caption = useAlgorithmCaption();
+  return algorithmGroups({ importable: mode === 'import' }).map((group) => ({
+    label: familyLabel(group.family),
+    title: familyLabel(group.family),
+    options: group.algorithms.map((info) => ({
+      value: info.id,
+      label: (
+        <Space size={8}>
+          <span>{info.id}</span>
+          <Typography.Text type="secondary">{caption(info.id)}</Typography.Text>
+        </Space>
+      ),
+    })),
+  }));
+}
+
+/** Read-only facts of the chosen algorithm: family, kind, size or curve, PQC parameter set and level. */
+function AlgorithmFacts({ algorithm }: { algorithm: AlgorithmId }) {
+  const t = useT();
+  const securityLevel = useSecurityLevel();
+  const info = algorithmInfo(algorithm);
+  const variant = algorithmVariant(algorithm);
+  const items = [
+    { key: 'family', label: t('keys:form.family'), children: familyLabel(info.family) },
+    {
+      key: 'kind',
+      label: t('keys:form.kind'),
+      children: info.kind === 'symmetric' ? t('keys:form.symmetric') : t('keys:form.keyPair'),
+    },
+    ...(variant.kind === 'pqc'
+      ? [
+          { key: 'parameterSet', label: t('keys:form.parameterSet'), children: variant.parameterSet },
+          {
+            key: 'level',
+            label: t('keys:form.securityLevel'),
+            children: <span data-testid="key-security-level">{securityLevel(algorithm)}</span>,
+          },
+        ]
+      : variant.kind === 'curve'
+        ? [{ key: 'curve', label: t('keys:form.curve'), children: variant.curve }]
+        : [
+            {
+              key: 'size',
+              label: t('keys:form.size'),
+              children: t('keys:algorithm.bits', { bits: variant.bits }),
+            },
+          ]),
+  ];
+  return (
+    <Descriptions
+      size="small"
+      bordered
+      column={1}
+      items={items}
+      style={{ marginBottom: 16 }}
+      data-testid="key-algorithm-facts"
+    />
+  );
+}
+
+function useImportHint() {
+  const t = useT();
+  return (algorithm: AlgorithmId): string => {
+    const expectation = importExpectation(algorithm);
+    switch (expectation.kind) {
+      case 'raw':
+        return t('keys:hints.raw', { bytes: expectation.bytes });
+      case 'raw-range':
+        return t('keys:hints.rawRange', { min: expectation.min, max: expectation.max });
+      case 'sm2-scalar':
+        return t('keys:hints.sm2');
+      default:
+        return t('keys:hints.pkcs8', { algorithm });
+    }
+  };
+}
+
+/** antd rules for the label list (names unique, a value needs a name, bounds). */
+export function useLabelRules(): Rule[] {
+  const t = useT();
+  return [
+    {
+      validator: (_rule, value: LabelRow[] | undefined) => {
+        const problem = labelProblem(value);
+        if (!problem) return Promise.resolve();
+        const text = {
+          keyRequired: t('keys:validation.labelKeyRequired'),
+          duplicate: t('keys:validation.labelDuplicate'),
+          tooMany: t('keys:validation.labelTooMany', { max: MAX_LABELS }),
+          tooLong: t('keys:validation.labelTooLong'),
+        }[problem];
+        return Promise.reject(new Error(text));
+      },
+    },
+  ];
+}
+
+/**
+ * Create or import a key. The form only offers what goes together: the usages of the
+ * algorithm's profile (RSA and SM2 choose encryption or signing first), TDE attributes
+ * for AES, the content length the algorithm needs; the usage mask is checked with the
+ * contract's `validateUsage` before anything is sent.
+ */
+export function KeyFormModal({
+  mode,
+  open,
+  onClose,
+  onDone,
+}: {
+  mode: KeyFormMode;
+  open: boolean;
+  onClose: () => void;
+  onDone?: (row: KeyRow) => void;
+}) {
+  const t = useT();
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const [form] = Form.useForm<KeyFormValues>();
+  const [submitting, setSubmitting] = useState(false);
+  const algorithm = Form.useWatch('algorithm', form) ?? 'AES-256';
+  const profile = Form.useWatch('profile', form);
+  const name = Form.useWatch('name', form) ?? '';
+  const algorithmOptions = useAlgorithmOptions(mode);
+  const importHint = useImportHint();
+  const labelRules = useLabelRules();
+  const schema = mode === 'import' ? api.key.import.body : api.key.create.body;
+  const info = algorithmInfo(algorithm);
+  const choosing = needsProfileChoice(algorithm);
+  const allowed = allowedUsages(algorithm, profile);
+
+  const onValuesChange = (changed: Partial<KeyFormValues>, all: KeyFormValues) => {
+    if (changed.algorithm) {
+      const next = changed.algorithm;
+      form.setFieldsValue({ ...initialUsage(next), cte: supportsCte(next) ? (all.cte ?? null) : null });
+      if (mode === 'import' && all.content) void form.validateFields(['content']);
+    } else if (changed.profile) {
+      form.setFieldsValue({ usages: allowedUsages(all.algorithm, changed.profile) });
+    }
+  };
+
+  const submit = async (values: KeyFormValues) => {
+    setSubmitting(true);
+    try {
+      const row =
+        mode === 'import'
+          ? await importKey(buildImportBody(values))
+          : await createKey(buildCreateBody(values));
+      void message.success(
+        t(mode === 'import' ? 'keys:feedback.imported' : 'keys:feedback.created', { name: row.name }),
+      );
+      await queryClient.invalidateQueries({ queryKey: keyKeys.all });
+      onClose();
+      onDone?.(row);
+    } catch {
+      // The client showed the server's message; the form stays open to correct it.
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  const usageRules: Rule[] = [
+    {
+      validator: (_rule, value: UsageName[] | undefined) => {
+        const check = checkUsage(form.getFieldValue('algorithm') as AlgorithmId, value);
+        if (check.ok) return Promise.resolve();
+        return Promise.reject(
+          new Error(
+            check.problem === 'empty'
+              ? t('keys:validation.usageRequired')
+              : t('keys:validation.usageInvalid', { algorithm: form.getFieldValue('algorithm') as string }),
+          ),
+        );
+      },
+    },
+  ];
+
+  const contentRules: Rule[] = [
+    { required: true, whitespace: true, message: t('keys:validation.contentRequired') },
+    {
+      validator: (_rule, value: string | undefined) => {
+        if (!value?.trim()) return Promise.resolve();
+        if (!isBase64(value)) return Promise.reject(new Error(t('keys:validation.base64')));
+        const problem = importLengthProblem(form.getFieldValue('algorithm') as AlgorithmId, value);
+        return problem
+          ? Promise.reject(new Error(t('keys:validation.contentLength', problem)))
+          : Promise.resolve();
+      },
+    },
+  ];
+
+  return (
+    <Modal
+      open={open}
+      title={t(mode === 'import' ? 'keys:form.importTitle' : 'keys:form.createTitle')}
+      okText={t(mode === 'import' ? 'keys:form.import' : 'keys:form.create')}
+      cancelText={t('common:actions.cancel')}
+      confirmLoading={submitting}
+      okButtonProps={{ htmlType: 'submit', 'data-testid': 'key-form-ok' }}
+      onCancel={onClose}
+      destroyOnHidden
+      width={640}
+      modalRender={(dom) => (
+        <Form<KeyFormValues>
+          form={form}
+          layout="vertical"
+          initialValues={initialKeyForm()}
+          clearOnDestroy
+          onValuesChange={onValuesChange}
+          onFinish={(values) => void submit(values)}
+          data-testid="key-form"
+        >
+          {dom}
+        </Form>
+      )}
+    >
+      <Form.Item
+        name="name"
+        label={t('keys:form.name')}
+        rules={rulesFromSchema(fieldSchema(schema, 'name'), t('keys:form.name'))}
+        extra={
+          info.kind === 'asymmetric'
+            ? t('keys:form.nameHint', { name: name.trim() || `<${t('keys:form.name')}>` })
+            : undefined
+        }
+      >
+        <Input maxLength={128} data-testid="key-name" autoComplete="off" />
+      </Form.Item>
+      <Form.Item
+        name="algorithm"
+        label={t('keys:form.algorithm')}
+        rules={[{ required: true, message: t('keys:validation.algorithmRequired') }]}
+      >
+        <Select
+          options={algorithmOptions}
+          showSearch={{ optionFilterProp: 'value' }}
+          listHeight={320}
+          data-testid="key-algorithm"
+        />
+      </Form.Item>
+      <AlgorithmFacts algorithm={algorithm} />
+      {choosing && (
+        <Form.Item
+          name="profile"
+          label={t('keys:form.profile')}
+          extra={t('keys:form.profileHint', { family: familyLabel(info.family) })}
+          rules={[{ required: true, message: t('keys:validation.profileRequired') }]}
+        >
+          <Radio.Group
+            data-testid="key-profile"
+            options={profilesOf(algorithm).map((p) => ({ value: p, label: t(`keys:profiles.${p}`) }))}
+          />
+        </Form.Item>
+      )}
+      {allowed.length > 0 && (
+        <Form.Item name="usages" label={t('keys:form.usage')} rules={usageRules} required>
+          <UsageInput allowed={allowed} />
+        </Form.Item>
+      )}
+      {mode === 'import' && (
+        <Form.Item
+          name="content"
+          label={t('keys:form.content')}
+          extra={importHint(algorithm)}
+          rules={contentRules}
+          required
+        >
+          <Input.TextArea
+            autoSize={{ minRows: 3, maxRows: 8 }}
+            spellCheck={false}
+            data-testid="key-content"
+          />
+        </Form.Item>
+      )}
+      <Form.Item name="state" label={t('keys:form.initialState')}>
+        <Radio.Group
+          data-testid="key-initial-state"
+          options={[
+            { value: 'active', label: t('keys:states.in-use') },
+            { value: 'pre-active', label: t('keys:states.inactive') },
+          ]}
+        />
+      </Form.Item>
+      <Space size={32} wrap>
+        <Form.Item
+          name="exportable"
+          label={t('keys:form.exportable')}
+          valuePropName="checked"
+          tooltip={t('keys:form.exportableHint')}
+        >
+          <Switch data-testid="key-exportable" />
+        </Form.Item>
+        <Form.Item name="deletable" label={t('keys:form.deletable')} valuePropName="checked">
+          <Switch data-testid="key-deletable" />
+        </Form.Item>
+      </Space>
+      <Form.Item
+        name="description"
+        label={t('keys:form.description')}
+        rules={rulesFromSchema(fieldSchema(schema, 'description'), t('keys:form.description'))}
+      >
+        <Input.TextArea autoSize={{ minRows: 2, maxRows: 6 }} maxLength={512} data-testid="key-description" />
+      </Form.Item>
+      <Form.Item name="labels" label={t('keys:form.labels')} rules={labelRules}>
+        <LabelsInput />
+      </Form.Item>
+      {supportsCte(algorithm) && (
+        <Form.Item name="cte" label={t('keys:form.cte')}>
+          <CteInput />
+        </Form.Item>
+      )}
+    </Modal>
+  );
+}
