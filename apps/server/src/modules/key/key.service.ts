@@ -443,15 +443,24 @@ export function createKeyService(deps: { db: Db; clock: Clock; material: KeyMate
         throw conflict('key.nameTaken', { name: body.name });
       }
       await db.transaction().execute(async (trx) => {
+        const now = clock().toISOString();
         await updateKey(trx, row.id, {
           ...(body.name ? { name: body.name } : {}),
           ...(body.description !== undefined ? { description: body.description } : {}),
           ...(body.labels ? { labels: JSON.stringify(body.labels) } : {}),
+          updated_at: now,
+        });
+        // Flags and TDE attributes belong to the key pair as a whole: both halves change.
+        const shared = {
           ...(body.exportable ? { exportable: 1 } : {}),
           ...(body.deletable !== undefined ? { deletable: body.deletable ? 1 : 0 } : {}),
           ...(body.cte !== undefined ? { cte: body.cte ? JSON.stringify(body.cte) : null } : {}),
-          updated_at: clock().toISOString(),
-        });
+        };
+        if (Object.keys(shared).length > 0) {
+          for (const target of [row.id, row.linked_key_id].filter((x): x is string => Boolean(x))) {
+            await updateKey(trx, target, { ...shared, updated_at: now });
+          }
+        }
         await writeAudit(trx, {
           who: subjectOf(actor),
           action: 'key.update',
@@ -619,7 +628,8 @@ export function createKeyService(deps: { db: Db; clock: Clock; material: KeyMate
           key_id: row.id,
           version: versionNo,
           algorithm,
-          format: 'spki' as const,
+          // Post-quantum public keys are the standard's raw bytes, not SPKI.
+          format: algorithmInfo(algorithm).pqc ? ('standard' as const) : ('spki' as const),
           wrapping: 'none' as const,
           material: version.public_key ?? '',
           wrapped_kek: null,

@@ -387,6 +387,19 @@ describe.each(await engines())('keys and the crypto API on %s', (engine) => {
         Buffer.from(sig.data.signature, 'base64'),
       ),
     ).toBe(true);
+    const mlPair = await create('pq-pair', 'ML-DSA-44');
+    const pqPub = await call(server, api.key.export, { token, body: { id: mlPair.data.linked_key_id! } });
+    expect(pqPub.data).toMatchObject({ format: 'standard', wrapping: 'none' });
+    expect(Buffer.from(pqPub.data.material, 'base64')).toHaveLength(1312);
+    const flags = await call(server, api.key.update, {
+      token,
+      body: { id: mlPair.data.id, deletable: false },
+    });
+    expect(flags.data.deletable).toBe(false);
+    expect(
+      (await call(server, api.key.detail, { token, query: { id: mlPair.data.linked_key_id! } })).data
+        .deletable,
+    ).toBe(false);
     const sticky = await call(server, api.key.update, { token, body: { id: k.data.id, exportable: false } });
     expect(sticky.code).toBe(Code.STATE_FORBIDS);
   });
