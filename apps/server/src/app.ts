@@ -119,7 +119,8 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:'],
         fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
+        // The UKEY bridge (tools/ukey-bridge) listens on the administrator's own loopback.
+        connectSrc: ["'self'", 'http://127.0.0.1:*', 'http://localhost:*'],
         frameAncestors: config.frameAncestors,
         objectSrc: ["'none'"],
         upgradeInsecureRequests: null,

@@ -48,6 +48,8 @@ export function signedInFixture(overrides: Partial<SignedIn['userinfo']> = {}, m
       permissions: ['dashboard:read', 'config:read', 'config:write'],
       directory: null,
       must_change_password: false,
+      ukey_bound: false,
+      ukey_serial: null,
       last_login_at: null,
       session: { idle_seconds: 1800, max_seconds: 43200, refresh_seconds: 600 },
       ...overrides,

@@ -165,6 +165,10 @@ export function startBridge(
     }
     if (req.method === 'OPTIONS') {
       res.writeHead(204, {
+        // Chrome's local-network access asks before a page reaches a loopback service.
+        ...(req.headers['access-control-request-private-network'] === 'true'
+          ? { 'access-control-allow-private-network': 'true' }
+          : {}),
         'access-control-allow-methods': 'GET, POST',
         'access-control-allow-headers': 'content-type',
         'access-control-max-age': '600',

@@ -1,7 +1,7 @@
 import { useState, type Key, type ReactNode } from 'react';
 import { DeleteOutlined, ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Flex, Form, Grid, Input, Space, Table, Typography } from 'antd';
+import { App, Button, Card, Flex, Form, Grid, Input, Select, Space, Table, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useT } from '../i18n/i18n';
 import { useViewSearchParams } from './view-activity';
@@ -12,6 +12,8 @@ export interface ListFilter {
   name: string;
   label: string;
   placeholder?: string;
+  /** A select of these values instead of a text input. */
+  options?: { label: ReactNode; value: string }[];
 }
 
 export interface ListQuery {
@@ -146,12 +148,23 @@ export function ListPage<Row extends object>({
         >
           {filters.map((filter, index) => (
             <Form.Item key={filter.name} name={filter.name} label={filter.label}>
-              <Input
-                allowClear
-                placeholder={filter.placeholder}
-                data-testid={index === 0 ? 'list-search' : `filter-${filter.name}`}
-                data-filter={filter.name}
-              />
+              {filter.options ? (
+                <Select
+                  allowClear
+                  placeholder={filter.placeholder}
+                  options={filter.options}
+                  style={{ minWidth: 160 }}
+                  data-testid={index === 0 ? 'list-search' : `filter-${filter.name}`}
+                  data-filter={filter.name}
+                />
+              ) : (
+                <Input
+                  allowClear
+                  placeholder={filter.placeholder}
+                  data-testid={index === 0 ? 'list-search' : `filter-${filter.name}`}
+                  data-filter={filter.name}
+                />
+              )}
             </Form.Item>
           ))}
           <Form.Item>

@@ -36,6 +36,8 @@ export const builtInConfig = {
 } as const;
 
 export const LOGO_MAX_BYTES = 256 * 1024;
+/** Where the console looks for the UKEY bridge unless the UKEY_BRIDGE entry says otherwise. */
+export const DEFAULT_UKEY_BRIDGE = 'http://127.0.0.1:41414';
 export const CONFIG_VALUE_MAX = 4096;
 
 export const configCalls = {

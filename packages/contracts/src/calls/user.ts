@@ -26,6 +26,8 @@ export const UserInfo = z.object({
   directory: z.string().nullable(),
   must_change_password: z.boolean(),
   last_login_at: z.string().nullable(),
+  ukey_bound: z.boolean(),
+  ukey_serial: z.string().nullable(),
   /** Seconds; the console refreshes its token after `refresh_seconds`. */
   session: z.object({
     idle_seconds: z.number().int(),

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { builtInConfig, LOGO_MAX_BYTES, PRODUCT_VERSION } from '@ksp/contracts';
+import { builtInConfig, DEFAULT_UKEY_BRIDGE, LOGO_MAX_BYTES, PRODUCT_VERSION } from '@ksp/contracts';
 import { writeAudit } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
 import type { Db } from '../../platform/db/database.js';
@@ -102,7 +102,7 @@ export function createConfigService(deps: { db: Db; clock: Clock }) {
           title: DEFAULT_TITLE,
           logo: '',
           MFA: '0',
-          UKEY_BRIDGE: 'http://127.0.0.1:41414',
+          UKEY_BRIDGE: DEFAULT_UKEY_BRIDGE,
         },
         now,
       ),

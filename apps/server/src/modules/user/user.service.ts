@@ -142,6 +142,8 @@ export function createUserService(deps: {
         directory: user.directory,
         must_change_password: user.must_change_password === 1,
         last_login_at: user.last_login_at,
+        ukey_bound: Boolean(user.ukey_cert),
+        ukey_serial: user.ukey_serial,
         session: {
           idle_seconds: idleSeconds,
           max_seconds: maxSeconds,

@@ -1,7 +1,170 @@
+import { useState } from 'react';
+import { PlusOutlined } from '@ant-design/icons';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Space, Tag, Tooltip, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { accessKeys, allRoles, deleteLdap, listLdap } from '../../api/access';
+import { ListPage } from '../../components/list-page';
 import { useT } from '../../i18n/i18n';
+import { LdapFormDrawer } from './ldap-form';
+import { LdapTestModal, type LdapTestSource } from './ldap-test';
+import type { LdapRow } from './ldap-values';
+import { formatDateTime } from './time-text';
+import { useHasPermission } from './use-permission';
+import { useStickyColumns } from './use-sticky-columns';
 
-// Scaffold only: replaced by the access-management pages in this same change.
-export default function Page() {
+/** Access management › LDAP: directory connections, their test, and which groups get which roles. */
+export default function LdapPage() {
   const t = useT();
-  return <div>{t('access:placeholder')}</div>;
+  const sticky = useStickyColumns();
+  const { message, modal } = App.useApp();
+  const queryClient = useQueryClient();
+  const canWrite = useHasPermission('ldap:write');
+  const canReadRoles = useHasPermission('role:read');
+  const [editing, setEditing] = useState<{ row: LdapRow | null } | null>(null);
+  const [testing, setTesting] = useState<LdapTestSource | null>(null);
+  const roles = useQuery({
+    queryKey: accessKeys.roleOptions,
+    queryFn: allRoles,
+    enabled: canReadRoles,
+    staleTime: 30_000,
+  });
+  const roleName = (id: string) => roles.data?.find((role) => role.id === id)?.name ?? id;
+
+  const refresh = () => queryClient.invalidateQueries({ queryKey: accessKeys.ldap });
+
+  const remove = (row: LdapRow) =>
+    modal.confirm({
+      title: t('access:ldap.deleteConfirm', { name: row.name }),
+      content: t('access:ldap.deleteText'),
+      okText: t('common:actions.delete'),
+      cancelText: t('common:actions.cancel'),
+      okButtonProps: { danger: true, 'data-testid': 'confirm-ok' },
+      onOk: async () => {
+        try {
+          await deleteLdap([row.id]);
+          void message.success(t('common:feedback.deleted'));
+        } catch {
+          // Shown by the client.
+        }
+        await refresh();
+      },
+    });
+
+  const columns: ColumnsType<LdapRow> = [
+    {
+      title: t('access:ldap.fields.name'),
+      dataIndex: 'name',
+      fixed: sticky.left,
+      render: (name: string) => <Typography.Text strong>{name}</Typography.Text>,
+    },
+    {
+      title: t('access:ldap.fields.url'),
+      dataIndex: 'url',
+      render: (url: string) => <Typography.Text code>{url}</Typography.Text>,
+    },
+    {
+      title: t('access:ldap.fields.bindDn'),
+      dataIndex: 'bind_dn',
+      render: (v: string) => v || t('access:ldap.anonymous'),
+    },
+    { title: t('access:ldap.fields.userBaseDn'), dataIndex: 'user_base_dn' },
+    {
+      title: t('access:ldap.fields.verifyCertificate'),
+      dataIndex: 'verify_certificate',
+      render: (verify: boolean) => (
+        <Tag color={verify ? 'green' : 'orange'}>{verify ? t('common:yes') : t('common:no')}</Tag>
+      ),
+    },
+    {
+      title: t('access:ldap.fields.mappings'),
+      dataIndex: 'group_roles',
+      align: 'right',
+      render: (mapping: LdapRow['group_roles']) =>
+        mapping.length === 0 ? (
+          0
+        ) : (
+          <Tooltip title={mapping.map((m) => `${m.group} → ${roleName(m.role_id)}`).join('; ')}>
+            <span data-testid="ldap-mapping-count">{mapping.length}</span>
+          </Tooltip>
+        ),
+    },
+    {
+      title: t('access:common.updatedAt'),
+      dataIndex: 'updated_at',
+      render: (v: string) => formatDateTime(v),
+    },
+  ];
+
+  if (canWrite) {
+    columns.push({
+      title: t('common:actions.operations'),
+      key: 'operations',
+      fixed: sticky.right,
+      render: (_v, row) => (
+        <Space size={0}>
+          <Button
+            type="link"
+            size="small"
+            onClick={() => setTesting({ id: row.id, name: row.name, values: null })}
+            data-testid={`ldap-test-${row.name}`}
+          >
+            {t('access:ldap.test')}
+          </Button>
+          <Button
+            type="link"
+            size="small"
+            onClick={() => setEditing({ row })}
+            data-testid={`ldap-edit-${row.name}`}
+          >
+            {t('common:actions.edit')}
+          </Button>
+          <Button
+            type="link"
+            size="small"
+            danger
+            onClick={() => remove(row)}
+            data-testid={`ldap-delete-${row.name}`}
+          >
+            {t('common:actions.delete')}
+          </Button>
+        </Space>
+      ),
+    });
+  }
+
+  return (
+    <>
+      <ListPage<LdapRow>
+        queryKey={accessKeys.ldap}
+        fetchPage={({ page, page_size, filters }) => listLdap({ page, page_size, name: filters.name })}
+        rowKey="id"
+        columns={columns}
+        filters={[{ name: 'name', label: t('access:ldap.fields.name') }]}
+        toolbar={
+          canWrite && (
+            <Button
+              type="primary"
+              icon={<PlusOutlined />}
+              onClick={() => setEditing({ row: null })}
+              data-testid="ldap-add"
+            >
+              {t('common:actions.add')}
+            </Button>
+          )
+        }
+        onDelete={canWrite ? (ids) => deleteLdap(ids) : undefined}
+      />
+      <LdapFormDrawer
+        open={editing !== null}
+        row={editing?.row ?? null}
+        onClose={() => setEditing(null)}
+        onSaved={async (saved) => {
+          void message.success(t('access:ldap.saved', { name: saved.name }));
+          await refresh();
+        }}
+      />
+      <LdapTestModal source={testing} onClose={() => setTesting(null)} />
+    </>
+  );
 }

@@ -1,7 +1,222 @@
+import { useState } from 'react';
+import { PlusOutlined } from '@ant-design/icons';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Flex, Space, Tag, Tooltip, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { accessKeys, deleteRoles, fetchPermissionTree, listRoles } from '../../api/access';
+import { ListPage } from '../../components/list-page';
 import { useT } from '../../i18n/i18n';
+import { permissionLeaves } from './permission-tree';
+import { RoleEditor, type RoleEditorTarget, type RoleRow } from './role-editor';
+import { RoleUsersModal } from './role-users-modal';
+import { formatDateTime } from './time-text';
+import { useHasPermission } from './use-permission';
+import { useStickyColumns } from './use-sticky-columns';
 
-// Scaffold only: replaced by the access-management pages in this same change.
-export default function Page() {
+const builtInDescriptions = {
+  Administrator: 'access:role.builtIn.Administrator',
+  Operator: 'access:role.builtIn.Operator',
+  Auditor: 'access:role.builtIn.Auditor',
+} as const;
+
+const MAX_USER_TAGS = 3;
+
+/** Access management › roles: built-in roles to look at, custom ones to shape, and who holds them. */
+export default function RolePage() {
   const t = useT();
-  return <div>{t('access:placeholder')}</div>;
+  const sticky = useStickyColumns();
+  const { message, modal } = App.useApp();
+  const queryClient = useQueryClient();
+  const canWrite = useHasPermission('role:write');
+  const canListUsers = useHasPermission('user:read');
+  const [editor, setEditor] = useState<RoleEditorTarget | null>(null);
+  const [usersOf, setUsersOf] = useState<RoleRow | null>(null);
+  const tree = useQuery({
+    queryKey: accessKeys.permissionTree,
+    queryFn: fetchPermissionTree,
+    staleTime: Infinity,
+  });
+  const total = tree.data ? permissionLeaves(tree.data).length : null;
+
+  const refresh = () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: accessKeys.roles }),
+      queryClient.invalidateQueries({ queryKey: accessKeys.users }),
+    ]);
+
+  const description = (role: RoleRow) =>
+    role.type === 'built-in' && Object.hasOwn(builtInDescriptions, role.name)
+      ? t(builtInDescriptions[role.name as keyof typeof builtInDescriptions])
+      : role.description;
+
+  const remove = (role: RoleRow) =>
+    modal.confirm({
+      title: t('access:role.deleteConfirm', { name: role.name }),
+      content: t('common:confirm.deleteContent'),
+      okText: t('common:actions.delete'),
+      cancelText: t('common:actions.cancel'),
+      okButtonProps: { danger: true, 'data-testid': 'confirm-ok' },
+      onOk: async () => {
+        try {
+          await deleteRoles([role.id]);
+          void message.success(t('common:feedback.deleted'));
+        } catch {
+          // "still held by n users": the server's message was shown.
+        }
+        await refresh();
+      },
+    });
+
+  const columns: ColumnsType<RoleRow> = [
+    {
+      title: t('access:role.fields.name'),
+      dataIndex: 'name',
+      fixed: sticky.left,
+      render: (name: string) => <Typography.Text strong>{name}</Typography.Text>,
+    },
+    {
+      title: t('access:role.fields.type'),
+      dataIndex: 'type',
+      render: (type: RoleRow['type']) => (
+        <Flex vertical gap={2} style={{ maxWidth: 260 }}>
+          <span>
+            <Tag color={type === 'built-in' ? 'blue' : 'green'} data-testid="role-type">
+              {type === 'built-in' ? t('access:role.type.builtIn') : t('access:role.type.custom')}
+            </Tag>
+          </span>
+          <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+            {type === 'built-in'
+              ? t('access:role.typeDescription.builtIn')
+              : t('access:role.typeDescription.custom')}
+          </Typography.Text>
+        </Flex>
+      ),
+    },
+    {
+      title: t('access:role.fields.description'),
+      key: 'description',
+      render: (_v, role) => description(role) || '-',
+    },
+    {
+      title: t('access:role.fields.permissionCount'),
+      dataIndex: 'permissions',
+      align: 'right',
+      render: (permissions: string[]) => (
+        <Tooltip title={permissions.join(', ')}>
+          <span data-testid="role-permission-count">
+            {total ? t('access:role.ofTotal', { count: permissions.length, total }) : permissions.length}
+          </span>
+        </Tooltip>
+      ),
+    },
+    {
+      title: t('access:role.fields.users'),
+      dataIndex: 'users',
+      render: (users: RoleRow['users']) =>
+        users.length === 0 ? (
+          '-'
+        ) : (
+          <Space size={[4, 4]} wrap>
+            {users.slice(0, MAX_USER_TAGS).map((user) => (
+              <Tag key={user.id}>{user.name}</Tag>
+            ))}
+            {users.length > MAX_USER_TAGS && (
+              <Tooltip
+                title={users
+                  .slice(MAX_USER_TAGS)
+                  .map((user) => user.name)
+                  .join(', ')}
+              >
+                <Tag>+{users.length - MAX_USER_TAGS}</Tag>
+              </Tooltip>
+            )}
+          </Space>
+        ),
+    },
+    {
+      title: t('access:common.createdAt'),
+      dataIndex: 'created_at',
+      render: (v: string) => formatDateTime(v),
+    },
+    {
+      title: t('common:actions.operations'),
+      key: 'operations',
+      fixed: sticky.right,
+      render: (_v, role) => {
+        const custom = role.type === 'custom';
+        return (
+          <Space size={0}>
+            <Button
+              type="link"
+              size="small"
+              onClick={() => setEditor(custom && canWrite ? { mode: 'edit', role } : { mode: 'view', role })}
+              data-testid={`role-open-${role.name}`}
+            >
+              {custom && canWrite ? t('common:actions.edit') : t('access:common.view')}
+            </Button>
+            <Button
+              type="link"
+              size="small"
+              onClick={() => setUsersOf(role)}
+              data-testid={`role-users-${role.name}`}
+            >
+              {t('access:role.users')}
+            </Button>
+            {custom && canWrite && (
+              <Button
+                type="link"
+                size="small"
+                danger
+                onClick={() => remove(role)}
+                data-testid={`role-delete-${role.name}`}
+              >
+                {t('common:actions.delete')}
+              </Button>
+            )}
+          </Space>
+        );
+      },
+    },
+  ];
+
+  return (
+    <>
+      <ListPage<RoleRow>
+        queryKey={accessKeys.roles}
+        fetchPage={({ page, page_size, filters }) => listRoles({ page, page_size, name: filters.name })}
+        rowKey="id"
+        columns={columns}
+        filters={[{ name: 'name', label: t('access:role.fields.name') }]}
+        toolbar={
+          canWrite && (
+            <Button
+              type="primary"
+              icon={<PlusOutlined />}
+              onClick={() => setEditor({ mode: 'create' })}
+              data-testid="role-add"
+            >
+              {t('common:actions.add')}
+            </Button>
+          )
+        }
+        onDelete={canWrite ? (ids) => deleteRoles(ids) : undefined}
+        canSelect={(role) => role.type === 'custom'}
+      />
+      <RoleEditor
+        target={editor}
+        onClose={() => setEditor(null)}
+        onSaved={async (role) => {
+          void message.success(t('access:role.saved', { name: role.name }));
+          await refresh();
+        }}
+      />
+      <RoleUsersModal
+        role={usersOf}
+        canWrite={canWrite}
+        canPick={canListUsers}
+        onClose={() => setUsersOf(null)}
+        onChanged={refresh}
+      />
+    </>
+  );
 }

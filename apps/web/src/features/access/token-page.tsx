@@ -1,7 +1,308 @@
+import { useState } from 'react';
+import { PlusOutlined } from '@ant-design/icons';
+import { useQueryClient } from '@tanstack/react-query';
+import { App, Button, Space, Tag, Tooltip, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { api, DEFAULT_CERT_VALIDITY_DAYS, tokenUsages, type DataOf } from '@ksp/contracts';
+import { accessKeys, createToken, deleteTokens, listTokens, renewToken, updateToken } from '../../api/access';
+import { FormModal, type FormField } from '../../components/form-modal';
+import { ListPage } from '../../components/list-page';
 import { useT } from '../../i18n/i18n';
+import { ExpiryInput, expiryRule, FOREVER, isForever } from './expiry-input';
+import { SecretModal, type OnceSecret } from './secret-modal';
+import { formatDateTime } from './time-text';
+import { useHasPermission } from './use-permission';
+import { useStickyColumns } from './use-sticky-columns';
 
-// Scaffold only: replaced by the access-management pages in this same change.
-export default function Page() {
+type TokenRow = DataOf<typeof api.registrationToken.list>['data'][number];
+type Usage = (typeof tokenUsages)[number];
+
+interface TokenValues {
+  name: string;
+  usage: Usage;
+  expires_at: string;
+  cert_validity_days: number;
+  capacity: number;
+}
+
+const statusColors = { valid: 'green', expired: 'red', exhausted: 'orange' } as const;
+const usageKeys = {
+  cte: 'access:token.usages.cte',
+  rdm: 'access:token.usages.rdm',
+  kadp: 'access:token.usages.kadp',
+  kmip: 'access:token.usages.kmip',
+} as const;
+const statusKeys = {
+  valid: 'access:token.status.valid',
+  expired: 'access:token.status.expired',
+  exhausted: 'access:token.status.exhausted',
+} as const;
+
+/** Access management › registration tokens: how agents enrol; each secret is shown once. */
+export default function TokenPage() {
   const t = useT();
-  return <div>{t('access:placeholder')}</div>;
+  const sticky = useStickyColumns();
+  const { message, modal } = App.useApp();
+  const queryClient = useQueryClient();
+  const canWrite = useHasPermission('token:write');
+  const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<TokenRow | null>(null);
+  const [secret, setSecret] = useState<OnceSecret | null>(null);
+
+  const refresh = () => queryClient.invalidateQueries({ queryKey: accessKeys.tokens });
+  const usageOptions = tokenUsages.map((usage) => ({ value: usage, label: t(usageKeys[usage]) }));
+
+  const showSecret = (token: { name: string; secret: string }, renewed: boolean) =>
+    setSecret({
+      title: renewed
+        ? t('access:token.renewedTitle', { name: token.name })
+        : t('access:token.createdTitle', { name: token.name }),
+      secret: token.secret,
+      details: <Typography.Text type="secondary">{t('access:token.secretUsage')}</Typography.Text>,
+    });
+
+  const renew = (row: TokenRow) =>
+    modal.confirm({
+      title: t('access:token.renewConfirm', { name: row.name }),
+      content: t('access:token.renewText'),
+      okText: t('access:token.renew'),
+      cancelText: t('common:actions.cancel'),
+      okButtonProps: { 'data-testid': 'confirm-ok' },
+      onOk: async () => {
+        try {
+          showSecret(await renewToken(row.id), true);
+        } catch {
+          // Shown by the client.
+        }
+        await refresh();
+      },
+    });
+
+  const remove = (row: TokenRow) =>
+    modal.confirm({
+      title: t('access:token.deleteConfirm', { name: row.name }),
+      content: t('common:confirm.deleteContent'),
+      okText: t('common:actions.delete'),
+      cancelText: t('common:actions.cancel'),
+      okButtonProps: { danger: true, 'data-testid': 'confirm-ok' },
+      onOk: async () => {
+        try {
+          await deleteTokens([row.id]);
+          void message.success(t('common:feedback.deleted'));
+        } catch {
+          // Shown by the client.
+        }
+        await refresh();
+      },
+    });
+
+  const unlimited = <Typography.Text type="secondary">{t('access:token.unlimited')}</Typography.Text>;
+
+  const columns: ColumnsType<TokenRow> = [
+    {
+      title: t('access:token.fields.name'),
+      dataIndex: 'name',
+      fixed: sticky.left,
+      render: (name: string) => <Typography.Text strong>{name}</Typography.Text>,
+    },
+    {
+      title: t('access:token.fields.usage'),
+      dataIndex: 'usage',
+      render: (usage: Usage) => <Tag>{t(usageKeys[usage])}</Tag>,
+    },
+    {
+      title: t('access:token.fields.expiry'),
+      dataIndex: 'expires_at',
+      render: (value: string) =>
+        isForever(value) ? (
+          <Tooltip title={t('access:token.foreverHint')}>
+            <span data-testid="token-expiry">- ({t('access:token.forever')})</span>
+          </Tooltip>
+        ) : (
+          <span data-testid="token-expiry">{formatDateTime(value)}</span>
+        ),
+    },
+    {
+      title: t('access:token.fields.validity'),
+      dataIndex: 'cert_validity_days',
+      align: 'right',
+      render: (days: number) => t('access:token.days', { count: days }),
+    },
+    {
+      title: t('access:token.fields.capacity'),
+      dataIndex: 'capacity',
+      align: 'right',
+      render: (capacity: number) => (capacity === 0 ? unlimited : capacity),
+    },
+    { title: t('access:token.fields.used'), dataIndex: 'used', align: 'right' },
+    {
+      title: t('access:token.fields.remaining'),
+      dataIndex: 'remaining',
+      align: 'right',
+      render: (remaining: number | null) => (remaining === null ? unlimited : remaining),
+    },
+    {
+      title: t('access:token.fields.status'),
+      dataIndex: 'status',
+      render: (status: TokenRow['status']) => (
+        <Tag color={statusColors[status]} data-testid="token-status">
+          {t(statusKeys[status])}
+        </Tag>
+      ),
+    },
+    {
+      title: t('access:common.createdAt'),
+      dataIndex: 'created_at',
+      render: (v: string) => formatDateTime(v),
+    },
+  ];
+
+  if (canWrite) {
+    columns.push({
+      title: t('common:actions.operations'),
+      key: 'operations',
+      fixed: sticky.right,
+      render: (_v, row) => (
+        <Space size={0}>
+          <Button
+            type="link"
+            size="small"
+            onClick={() => setEditing(row)}
+            data-testid={`token-edit-${row.name}`}
+          >
+            {t('common:actions.edit')}
+          </Button>
+          <Button type="link" size="small" onClick={() => renew(row)} data-testid={`token-renew-${row.name}`}>
+            {t('access:token.renew')}
+          </Button>
+          <Button
+            type="link"
+            size="small"
+            danger
+            onClick={() => remove(row)}
+            data-testid={`token-delete-${row.name}`}
+          >
+            {t('common:actions.delete')}
+          </Button>
+        </Space>
+      ),
+    });
+  }
+
+  const required = (label: string) => [
+    { required: true, message: t('common:validation.required', { label }) },
+  ];
+  const fieldsFor = (stored?: TokenRow): FormField<TokenValues>[] => [
+    {
+      name: 'name',
+      label: t('access:token.fields.name'),
+      extra: t('access:common.nameHint'),
+      testId: 'token-name',
+    },
+    {
+      name: 'usage',
+      label: t('access:token.fields.usage'),
+      kind: 'select',
+      options: usageOptions,
+      testId: 'token-usage',
+    },
+    {
+      name: 'expires_at',
+      label: t('access:token.fields.expiry'),
+      kind: 'custom',
+      render: () => <ExpiryInput />,
+      rules: [expiryRule(stored?.expires_at)],
+    },
+    {
+      name: 'cert_validity_days',
+      label: t('access:token.fields.validityDays'),
+      kind: 'number',
+      extra: t('access:token.validityHint', { days: DEFAULT_CERT_VALIDITY_DAYS }),
+      rules: required(t('access:token.fields.validityDays')),
+      testId: 'token-validity',
+    },
+    {
+      name: 'capacity',
+      label: t('access:token.fields.capacity'),
+      kind: 'number',
+      extra: t('access:token.capacityHint'),
+      rules: required(t('access:token.fields.capacity')),
+      testId: 'token-capacity',
+    },
+  ];
+
+  return (
+    <>
+      <ListPage<TokenRow>
+        queryKey={accessKeys.tokens}
+        fetchPage={({ page, page_size, filters }) =>
+          listTokens({
+            page,
+            page_size,
+            name: filters.name,
+            usage: tokenUsages.find((usage) => usage === filters.usage),
+          })
+        }
+        rowKey="id"
+        columns={columns}
+        filters={[
+          { name: 'name', label: t('access:token.fields.name') },
+          { name: 'usage', label: t('access:token.fields.usage'), options: usageOptions },
+        ]}
+        toolbar={
+          canWrite && (
+            <Button
+              type="primary"
+              icon={<PlusOutlined />}
+              onClick={() => setCreating(true)}
+              data-testid="token-add"
+            >
+              {t('common:actions.add')}
+            </Button>
+          )
+        }
+        onDelete={canWrite ? (ids) => deleteTokens(ids) : undefined}
+      />
+      <FormModal<TokenValues>
+        open={creating}
+        title={t('access:token.createTitle')}
+        schema={api.registrationToken.create.body}
+        fields={fieldsFor()}
+        initialValues={{
+          usage: 'cte',
+          expires_at: FOREVER,
+          cert_validity_days: DEFAULT_CERT_VALIDITY_DAYS,
+          capacity: 0,
+        }}
+        onSubmit={async (values) => {
+          const created = await createToken({ ...values, name: values.name.trim() });
+          await refresh();
+          showSecret(created, false);
+        }}
+        onClose={() => setCreating(false)}
+      />
+      <FormModal<TokenValues>
+        open={editing !== null}
+        title={t('access:token.editTitle', { name: editing?.name ?? '' })}
+        schema={api.registrationToken.create.body}
+        fields={fieldsFor(editing ?? undefined)}
+        initialValues={editing ?? undefined}
+        onSubmit={async (values) => {
+          if (!editing) return;
+          // An unchanged expiry is left out: a past one would be refused.
+          const { expires_at, ...rest } = values;
+          await updateToken({
+            id: editing.id,
+            ...rest,
+            name: values.name.trim(),
+            ...(expires_at !== editing.expires_at ? { expires_at } : {}),
+          });
+          void message.success(t('common:feedback.saved'));
+          await refresh();
+        }}
+        onClose={() => setEditing(null)}
+      />
+      <SecretModal value={secret} onClose={() => setSecret(null)} />
+    </>
+  );
 }

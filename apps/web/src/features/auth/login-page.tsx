@@ -7,6 +7,7 @@ import { Code } from '@ksp/contracts';
 import { ApiError } from '../../api/client';
 import { fetchPublicConfig } from '../../api/config';
 import { fetchSystemStatus, systemKeys } from '../../api/system';
+import type { SignedIn } from '../../api/session';
 import { signIn } from '../../api/user';
 import { PasswordInput } from '../../components/password-input';
 import { PublicPage } from '../../components/public-page';
@@ -38,6 +39,14 @@ export default function LoginPage() {
     if (target) void navigate(target, { replace: true });
   }, [status.data, navigate]);
 
+  /** Signed in (password, or password then UKEY): the forced password change, else the wanted page. */
+  const finish = (data: SignedIn) => {
+    const target = data.userinfo.must_change_password
+      ? paths.changePassword
+      : safeRedirect(params.get('redirect'));
+    void navigate(target, { replace: true });
+  };
+
   const submit = async ({ username, password }: LoginValues) => {
     setError(null);
     setSubmitting(true);
@@ -45,11 +54,7 @@ export default function LoginPage() {
       // The MFA setting decides the login path: looked up before the login finishes.
       const publicEntries = await fetchPublicConfig().catch(() => []);
       setMfaChecked(publicEntries.find((entry) => entry.key === 'MFA')?.value === '1');
-      const data = await signIn(username, password);
-      const target = data.userinfo.must_change_password
-        ? paths.changePassword
-        : safeRedirect(params.get('redirect'));
-      void navigate(target, { replace: true });
+      finish(await signIn(username, password));
     } catch (failure) {
       if (failure instanceof ApiError && failure.code === Code.UKEY_REQUIRED) {
         setUkeyUser(username.trim());
@@ -66,7 +71,7 @@ export default function LoginPage() {
   if (ukeyUser !== null) {
     return (
       <PublicPage>
-        <UkeyPanel username={ukeyUser} onBack={() => setUkeyUser(null)} />
+        <UkeyPanel username={ukeyUser} onBack={() => setUkeyUser(null)} onSignedIn={finish} />
       </PublicPage>
     );
   }

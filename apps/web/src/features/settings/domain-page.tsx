@@ -1,7 +1,219 @@
+import { useState } from 'react';
+import { PlusOutlined } from '@ant-design/icons';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Grid, Space, Tag, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import dayjs from 'dayjs';
+import { api } from '@ksp/contracts';
+import {
+  allDomains,
+  createDomain,
+  deleteDomains,
+  domainKeys,
+  listDomains,
+  updateDomain,
+} from '../../api/domain';
+import { useSignedIn } from '../../api/session';
+import { FormModal, type FormField } from '../../components/form-modal';
+import { ListPage } from '../../components/list-page';
 import { useT } from '../../i18n/i18n';
+import { DomainMembersModal, type DomainRow } from './domain-members-modal';
 
-// Scaffold only: replaced by the access-management pages in this same change.
-export default function Page() {
+interface DomainValues {
+  name: string;
+  description: string;
+}
+
+const isRoot = (domain: DomainRow) => domain.parent_id === null;
+
+/** Settings › domains: tenant-like scopes, their members; only empty ones can go. */
+export default function DomainPage() {
   const t = useT();
-  return <div>{t('access:placeholder')}</div>;
+  const wide = Grid.useBreakpoint().md;
+  const { message, modal } = App.useApp();
+  const queryClient = useQueryClient();
+  const permissions = useSignedIn()?.userinfo.permissions ?? [];
+  const canWrite = permissions.includes('domain:write');
+  const canListUsers = permissions.includes('user:read');
+  const [creating, setCreating] = useState(false);
+  const [editing, setEditing] = useState<DomainRow | null>(null);
+  const [members, setMembers] = useState<DomainRow | null>(null);
+  const all = useQuery({ queryKey: domainKeys.options, queryFn: allDomains, staleTime: 30_000 });
+  const nameOf = (id: string | null) => (id ? (all.data?.find((d) => d.id === id)?.name ?? '-') : '-');
+
+  const refresh = () => queryClient.invalidateQueries({ queryKey: domainKeys.all });
+
+  const remove = (domain: DomainRow) =>
+    modal.confirm({
+      title: t('access:domain.deleteConfirm', { name: domain.name }),
+      content: t('common:confirm.deleteContent'),
+      okText: t('common:actions.delete'),
+      cancelText: t('common:actions.cancel'),
+      okButtonProps: { danger: true, 'data-testid': 'confirm-ok' },
+      onOk: async () => {
+        try {
+          await deleteDomains([domain.id]);
+          void message.success(t('common:feedback.deleted'));
+        } catch {
+          // Not empty: the server says what is still in it.
+        }
+        await refresh();
+      },
+    });
+
+  const columns: ColumnsType<DomainRow> = [
+    {
+      title: t('access:domain.fields.name'),
+      dataIndex: 'name',
+      fixed: wide ? 'left' : undefined,
+      render: (name: string, domain) => (
+        <Space size={4}>
+          <Typography.Text strong>{name}</Typography.Text>
+          {isRoot(domain) && <Tag color="blue">{t('access:domain.root')}</Tag>}
+        </Space>
+      ),
+    },
+    {
+      title: t('access:domain.fields.description'),
+      dataIndex: 'description',
+      render: (v: string) => v || '-',
+    },
+    {
+      title: t('access:domain.fields.parent'),
+      dataIndex: 'parent_id',
+      render: (id: string | null) => nameOf(id),
+    },
+    {
+      title: t('access:domain.fields.members'),
+      dataIndex: 'users',
+      align: 'right',
+      render: (count: number) => <span data-testid="domain-member-count">{count}</span>,
+    },
+    {
+      title: t('access:common.createdAt'),
+      dataIndex: 'created_at',
+      render: (v: string) => dayjs(v).format('YYYY-MM-DD HH:mm:ss'),
+    },
+    {
+      title: t('common:actions.operations'),
+      key: 'operations',
+      fixed: wide ? 'right' : undefined,
+      render: (_v, domain) => (
+        <Space size={0}>
+          {canWrite && (
+            <Button
+              type="link"
+              size="small"
+              onClick={() => setEditing(domain)}
+              data-testid={`domain-edit-${domain.name}`}
+            >
+              {t('common:actions.edit')}
+            </Button>
+          )}
+          <Button
+            type="link"
+            size="small"
+            onClick={() => setMembers(domain)}
+            data-testid={`domain-members-${domain.name}`}
+          >
+            {t('access:domain.members')}
+          </Button>
+          {canWrite && !isRoot(domain) && (
+            <Button
+              type="link"
+              size="small"
+              danger
+              onClick={() => remove(domain)}
+              data-testid={`domain-delete-${domain.name}`}
+            >
+              {t('common:actions.delete')}
+            </Button>
+          )}
+        </Space>
+      ),
+    },
+  ];
+
+  const fields: FormField<DomainValues>[] = [
+    {
+      name: 'name',
+      label: t('access:domain.fields.name'),
+      extra: editing && isRoot(editing) ? t('access:domain.rootHint') : t('access:common.nameHint'),
+      testId: 'domain-name',
+    },
+    {
+      name: 'description',
+      label: t('access:domain.fields.description'),
+      kind: 'textarea',
+      testId: 'domain-description',
+    },
+  ];
+
+  return (
+    <>
+      <ListPage<DomainRow>
+        queryKey={domainKeys.all}
+        fetchPage={({ page, page_size, filters }) => listDomains({ page, page_size, name: filters.name })}
+        rowKey="id"
+        columns={columns}
+        filters={[{ name: 'name', label: t('access:domain.fields.name') }]}
+        toolbar={
+          canWrite && (
+            <Button
+              type="primary"
+              icon={<PlusOutlined />}
+              onClick={() => setCreating(true)}
+              data-testid="domain-add"
+            >
+              {t('common:actions.add')}
+            </Button>
+          )
+        }
+        onDelete={canWrite ? (ids) => deleteDomains(ids) : undefined}
+        canSelect={(domain) => !isRoot(domain)}
+      />
+      <FormModal<DomainValues>
+        open={creating}
+        title={t('access:domain.createTitle')}
+        schema={api.domain.create.body}
+        fields={fields}
+        initialValues={{ name: '', description: '' }}
+        onSubmit={async (values) => {
+          const created = await createDomain({
+            name: values.name.trim(),
+            description: values.description?.trim() ?? '',
+          });
+          void message.success(t('access:domain.created', { name: created.name }));
+          await refresh();
+        }}
+        onClose={() => setCreating(false)}
+      />
+      <FormModal<DomainValues>
+        open={editing !== null}
+        title={t('access:domain.editTitle', { name: editing?.name ?? '' })}
+        schema={api.domain.create.body}
+        fields={fields}
+        initialValues={editing ? { name: editing.name, description: editing.description } : undefined}
+        onSubmit={async (values) => {
+          if (!editing) return;
+          const name = values.name.trim();
+          // The root domain keeps its name: a rename is sent anyway so the server can say so.
+          await updateDomain({
+            id: editing.id,
+            ...(name !== editing.name ? { name } : {}),
+            description: values.description?.trim() ?? '',
+          });
+          void message.success(t('common:feedback.saved'));
+          await refresh();
+        }}
+        onClose={() => setEditing(null)}
+      />
+      <DomainMembersModal
+        domain={members}
+        canWrite={canWrite}
+        canPick={canListUsers}
+        onClose={() => setMembers(null)}
+      />
+    </>
+  );
 }

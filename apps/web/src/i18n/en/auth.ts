@@ -11,7 +11,6 @@ export const auth = {
   },
   ukey: {
     prompt: 'Please log in with Ukey',
-    pending: 'Insert your Ukey. Signing in with it arrives with the Ukey support of a later release.',
     back: 'Back to password login',
   },
   authRedirect: {

@@ -14,7 +14,6 @@ export const auth: Catalogue<typeof en> = {
   },
   ukey: {
     prompt: '请使用 Ukey 登录',
-    pending: '请插入 Ukey。使用 Ukey 签名登录将在后续版本的 Ukey 支持中提供。',
     back: '返回密码登录',
   },
   authRedirect: {

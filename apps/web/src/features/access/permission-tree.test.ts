@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest';
+import type { PermissionNode } from '@ksp/contracts';
+import { i18n } from '../../i18n/i18n';
+import { checkedPermissions, permissionLeaves, permissionTitle, toPermissionTree } from './permission-tree';
+
+/** The shape role/permission-tree answers (groups → areas → permissions). */
+const tree: PermissionNode[] = [
+  {
+    key: 'group:access',
+    title: 'access',
+    children: [
+      {
+        key: 'area:user',
+        title: 'user',
+        children: [
+          { key: 'user:read', title: 'user:read' },
+          { key: 'user:write', title: 'user:write' },
+        ],
+      },
+    ],
+  },
+  {
+    key: 'group:keys',
+    title: 'keys',
+    children: [
+      {
+        key: 'area:key',
+        title: 'key',
+        children: [
+          { key: 'key:read', title: 'key:read' },
+          { key: 'key:use', title: 'key:use' },
+          { key: 'key:export', title: 'key:export' },
+        ],
+      },
+    ],
+  },
+  {
+    key: 'group:settings',
+    title: 'settings',
+    children: [
+      {
+        key: 'area:password-policy',
+        title: 'password-policy',
+        children: [{ key: 'password-policy:read', title: 'x' }],
+      },
+      { key: 'area:backup-key', title: 'backup-key', children: [{ key: 'backup-key:write', title: 'x' }] },
+    ],
+  },
+  {
+    key: 'group:sub-consoles',
+    title: 'sub-consoles',
+    children: [
+      { key: 'area:credential', title: 'credential', children: [{ key: 'credential:use', title: 'x' }] },
+    ],
+  },
+  {
+    key: 'group:future',
+    title: 'future',
+    children: [
+      { key: 'area:future', title: 'future', children: [{ key: 'future:fly', title: 'future:fly' }] },
+    ],
+  },
+];
+
+describe('the permission tree of the role editor', () => {
+  it('titles groups and areas with the menu titles, verbs with this namespace, in English', async () => {
+    await i18n.changeLanguage('en');
+    const data = toPermissionTree(tree);
+    expect(data.map((group) => group.title)).toEqual([
+      'Access management',
+      'Keys',
+      'Settings',
+      'Sub-consoles',
+      'future',
+    ]);
+    expect(data[0]?.children?.[0]?.title).toBe('Users');
+    expect(data[0]?.children?.[0]?.children).toEqual([
+      { key: 'user:read', title: 'Read', code: 'user:read', isLeaf: true },
+      { key: 'user:write', title: 'Write (create, change, delete)', code: 'user:write', isLeaf: true },
+    ]);
+    expect(data[1]?.children?.[0]?.children?.map((leaf) => leaf.title)).toEqual([
+      'Read',
+      'Use (cryptographic operations)',
+      'Export',
+    ]);
+    expect(data[2]?.children?.map((area) => area.title)).toEqual(['Password policy', 'Backup keys']);
+    expect(data[3]?.children?.[0]?.title).toBe('SMS');
+    // Unknown names stay as the server sent them.
+    expect(data[4]?.children?.[0]?.children?.[0]?.title).toBe('future:fly');
+  });
+
+  it('titles in Chinese when the language is Chinese', async () => {
+    await i18n.changeLanguage('zh');
+    try {
+      expect(permissionTitle({ key: 'area:user', title: 'user' })).toBe('用户');
+      expect(permissionTitle({ key: 'user:read', title: 'user:read' })).toBe('读取');
+      expect(permissionTitle({ key: 'group:sub-consoles', title: 'sub-consoles' })).toBe('子控制台');
+    } finally {
+      await i18n.changeLanguage('en');
+    }
+  });
+
+  it('lists the permissions (leaves) in order', () => {
+    expect(permissionLeaves(tree)).toEqual([
+      'user:read',
+      'user:write',
+      'key:read',
+      'key:use',
+      'key:export',
+      'password-policy:read',
+      'backup-key:write',
+      'credential:use',
+      'future:fly',
+    ]);
+  });
+
+  it('keeps only permissions from the checked keys (no group or area keys, nothing unknown), in tree order', () => {
+    const leaves = permissionLeaves(tree);
+    expect(
+      checkedPermissions(
+        ['group:access', 'area:user', 'user:write', 'key:read', 'user:read', 'bogus:read'],
+        leaves,
+      ),
+    ).toEqual(['user:read', 'user:write', 'key:read']);
+    expect(checkedPermissions([], leaves)).toEqual([]);
+  });
+});

@@ -1,0 +1,222 @@
+import { useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Button, Flex, Form, Input, Modal, Spin, Tree, Typography } from 'antd';
+import { api, type DataOf } from '@ksp/contracts';
+import { accessKeys, createRole, fetchPermissionTree, updateRole } from '../../api/access';
+import { fieldSchema, rulesFromSchema } from '../../components/schema-rules';
+import { useT } from '../../i18n/i18n';
+import {
+  checkedPermissions,
+  permissionLeaves,
+  toPermissionTree,
+  type PermissionTreeNode,
+} from './permission-tree';
+
+export type RoleRow = DataOf<typeof api.role.list>['data'][number];
+
+/** Which role the editor shows: a new one, a custom one to change, or a built-in one to look at. */
+export type RoleEditorTarget =
+  { mode: 'create' } | { mode: 'edit'; role: RoleRow } | { mode: 'view'; role: RoleRow };
+
+interface RoleValues {
+  name: string;
+  description: string;
+  permissions: string[];
+}
+
+/** The permission tree as a form control: value = the checked permissions. */
+function PermissionTreeField({
+  value = [],
+  onChange,
+  disabled,
+}: {
+  value?: string[];
+  onChange?: (value: string[]) => void;
+  disabled?: boolean;
+}) {
+  const t = useT();
+  const tree = useQuery({
+    queryKey: accessKeys.permissionTree,
+    queryFn: fetchPermissionTree,
+    staleTime: Infinity,
+  });
+  const leaves = useMemo(() => permissionLeaves(tree.data ?? []), [tree.data]);
+  const data = useMemo(() => toPermissionTree(tree.data ?? []), [tree.data]);
+  if (!tree.data) return <Spin />;
+  return (
+    <div data-testid="permission-tree">
+      <Flex justify="space-between" align="center" wrap gap={8} style={{ marginBottom: 8 }}>
+        <Typography.Text type="secondary" data-testid="permission-count">
+          {t('access:role.selectedCount', { count: value.length, total: leaves.length })}
+        </Typography.Text>
+        {!disabled && (
+          <Flex gap={4}>
+            <Button size="small" onClick={() => onChange?.(leaves)}>
+              {t('access:role.selectAll')}
+            </Button>
+            <Button size="small" onClick={() => onChange?.([])}>
+              {t('access:role.clearAll')}
+            </Button>
+          </Flex>
+        )}
+      </Flex>
+      <div
+        style={{
+          maxHeight: 380,
+          overflow: 'auto',
+          border: '1px solid rgba(128,128,128,0.25)',
+          borderRadius: 6,
+          padding: 8,
+        }}
+      >
+        <Tree<PermissionTreeNode>
+          checkable
+          selectable={false}
+          disabled={disabled}
+          defaultExpandAll
+          treeData={data}
+          checkedKeys={value}
+          onCheck={(checked) => {
+            const keys = Array.isArray(checked) ? checked : checked.checked;
+            onChange?.(checkedPermissions(keys, leaves));
+          }}
+          titleRender={(node) =>
+            node.code ? (
+              <span data-permission={node.code}>
+                {node.title}{' '}
+                <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                  {node.code}
+                </Typography.Text>
+              </span>
+            ) : (
+              <span data-permission-node={node.key}>{node.title}</span>
+            )
+          }
+        />
+      </div>
+    </div>
+  );
+}
+
+/** Create or change a custom role, or look at a built-in one (read-only). */
+export function RoleEditor({
+  target,
+  onClose,
+  onSaved,
+}: {
+  target: RoleEditorTarget | null;
+  onClose: () => void;
+  onSaved: (role: RoleRow) => void | Promise<void>;
+}) {
+  const t = useT();
+  const [submitting, setSubmitting] = useState(false);
+  const readOnly = target?.mode === 'view';
+  const role = target && target.mode !== 'create' ? target.role : null;
+  const schema = target?.mode === 'create' ? api.role.create.body : api.role.update.body;
+
+  const submit = async (values: RoleValues) => {
+    if (!target || readOnly) return;
+    setSubmitting(true);
+    try {
+      const saved =
+        target.mode === 'edit'
+          ? await updateRole({
+              id: target.role.id,
+              name: values.name.trim(),
+              description: values.description?.trim() ?? '',
+              permissions: values.permissions,
+            })
+          : await createRole({
+              name: values.name.trim(),
+              description: values.description?.trim() ?? '',
+              permissions: values.permissions,
+            });
+      await onSaved(saved);
+      onClose();
+    } catch {
+      // The client showed the server's message.
+    } finally {
+      setSubmitting(false);
+    }
+  };
+
+  const title =
+    target?.mode === 'create'
+      ? t('access:role.createTitle')
+      : target?.mode === 'edit'
+        ? t('access:role.editTitle', { name: role?.name ?? '' })
+        : t('access:role.viewTitle', { name: role?.name ?? '' });
+
+  return (
+    <Modal
+      open={target !== null}
+      title={title}
+      onCancel={onClose}
+      destroyOnHidden
+      width={680}
+      okText={t('common:actions.save')}
+      cancelText={readOnly ? t('access:common.close') : t('common:actions.cancel')}
+      confirmLoading={submitting}
+      okButtonProps={{
+        htmlType: 'submit',
+        'data-testid': 'role-save',
+        style: readOnly ? { display: 'none' } : undefined,
+      }}
+      modalRender={(dom) => (
+        <Form<RoleValues>
+          layout="vertical"
+          clearOnDestroy
+          disabled={readOnly}
+          initialValues={{
+            name: role?.name ?? '',
+            description: role?.description ?? '',
+            permissions: role?.permissions ?? [],
+          }}
+          onFinish={(values) => void submit(values)}
+        >
+          {dom}
+        </Form>
+      )}
+    >
+      {readOnly && (
+        <Typography.Paragraph type="secondary" data-testid="role-read-only">
+          {t('access:role.builtInReadOnly')}
+        </Typography.Paragraph>
+      )}
+      <Form.Item
+        name="name"
+        label={t('access:role.fields.name')}
+        extra={readOnly ? undefined : t('access:common.nameHint')}
+        rules={
+          readOnly
+            ? []
+            : rulesFromSchema(fieldSchema(api.role.create.body, 'name'), t('access:role.fields.name'))
+        }
+      >
+        <Input data-testid="role-name" />
+      </Form.Item>
+      <Form.Item
+        name="description"
+        label={t('access:role.fields.description')}
+        rules={
+          readOnly
+            ? []
+            : rulesFromSchema(fieldSchema(schema, 'description'), t('access:role.fields.description'))
+        }
+      >
+        <Input.TextArea autoSize={{ minRows: 1, maxRows: 4 }} data-testid="role-description" />
+      </Form.Item>
+      <Form.Item
+        name="permissions"
+        label={t('access:role.fields.permissions')}
+        rules={
+          readOnly
+            ? []
+            : [{ required: true, type: 'array', min: 1, message: t('access:role.permissionsRequired') }]
+        }
+      >
+        <PermissionTreeField disabled={readOnly} />
+      </Form.Item>
+    </Modal>
+  );
+}

@@ -1,0 +1,117 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { api } from '@ksp/contracts';
+import { http, resetClient } from '../../api/client';
+import { saveSignedIn } from '../../api/session';
+import { envelope, fakeAdapter, signedInFixture } from '../../test-fixtures';
+import { renderPage } from '../../test-render';
+import RolePage from './role-page';
+
+const originalAdapter = http.defaults.adapter;
+
+const tree = [
+  {
+    key: 'group:access',
+    title: 'access',
+    children: [
+      {
+        key: 'area:user',
+        title: 'user',
+        children: [
+          { key: 'user:read', title: 'user:read' },
+          { key: 'user:write', title: 'user:write' },
+        ],
+      },
+      { key: 'area:role', title: 'role', children: [{ key: 'role:read', title: 'role:read' }] },
+    ],
+  },
+];
+
+const role = (name: string, type: 'built-in' | 'custom', permissions: string[]) => ({
+  id: `00000000-0000-4000-8000-${String(name.length).padStart(12, '0')}`,
+  name,
+  description: '',
+  type,
+  type_description: '',
+  permissions,
+  users: [],
+  created_at: '2026-01-01T00:00:00Z',
+});
+
+const rows = [
+  role('Administrator', 'built-in', ['user:read', 'user:write', 'role:read']),
+  role('Help', 'custom', ['user:read']),
+];
+
+function serve() {
+  const fake = fakeAdapter((config) => {
+    if (config.url === api.role.list.path) return envelope({ data: rows, total: rows.length });
+    if (config.url === api.role.permissionTree.path) return envelope(tree);
+    if (config.url === api.role.create.path) return envelope(role('Desk', 'custom', ['user:read']));
+    return envelope(null);
+  });
+  http.defaults.adapter = fake.adapter;
+  return fake.seen;
+}
+
+beforeEach(() => {
+  resetClient();
+  saveSignedIn(signedInFixture({ permissions: ['role:read', 'role:write', 'user:read'] }));
+});
+afterEach(() => {
+  http.defaults.adapter = originalAdapter;
+});
+
+describe('roles page', () => {
+  it('lists built-in and custom roles with their permission counts; only custom ones can be selected', async () => {
+    serve();
+    renderPage('/console/access/role', '/console/access/role', <RolePage />);
+    const admin = (await screen.findByText('Administrator')).closest('tr') as HTMLElement;
+    expect(within(admin).getByTestId('role-type').textContent).toBe('Built-in');
+    expect(within(admin).getByText('Permissions follow the release; read-only')).toBeTruthy();
+    await waitFor(() => expect(within(admin).getByTestId('role-permission-count').textContent).toBe('3 / 3'));
+    expect(within(admin).getByRole('checkbox')).toHaveProperty('disabled', true);
+    expect(within(admin).getByTestId('role-open-Administrator').textContent).toBe('View');
+    expect(within(admin).queryByTestId('role-delete-Administrator')).toBeNull();
+    const help = screen.getByText('Help').closest('tr') as HTMLElement;
+    expect(within(help).getByRole('checkbox')).toHaveProperty('disabled', false);
+    expect(within(help).getByTestId('role-open-Help').textContent).toBe('Edit');
+  });
+
+  it('creates a custom role from the ticked permissions of the tree', async () => {
+    const seen = serve();
+    renderPage('/console/access/role', '/console/access/role', <RolePage />);
+    fireEvent.click(await screen.findByTestId('role-add'));
+    fireEvent.change(await screen.findByTestId('role-name'), { target: { value: ' Desk ' } });
+    const leaf = await screen.findByText('user:read', { selector: '[data-permission] *' });
+    const node = leaf.closest('.ant-tree-treenode') as HTMLElement;
+    fireEvent.click(node.querySelector('.ant-tree-checkbox')!);
+    await waitFor(() =>
+      expect(screen.getByTestId('permission-count').textContent).toBe('1 of 3 permissions'),
+    );
+    // Ticking an area takes all of its permissions (the area key itself is not one).
+    const area = screen
+      .getByText('Roles', { selector: '[data-permission-node]' })
+      .closest('.ant-tree-treenode') as HTMLElement;
+    fireEvent.click(area.querySelector('.ant-tree-checkbox')!);
+    await waitFor(() =>
+      expect(screen.getByTestId('permission-count').textContent).toBe('2 of 3 permissions'),
+    );
+    fireEvent.click(screen.getByTestId('role-save'));
+    await waitFor(() => expect(seen.some((c) => c.url === api.role.create.path)).toBe(true));
+    const body: unknown = JSON.parse(String(seen.find((c) => c.url === api.role.create.path)?.data));
+    expect(body).toEqual({ name: 'Desk', description: '', permissions: ['user:read', 'role:read'] });
+  });
+
+  it('shows a built-in role read-only', async () => {
+    serve();
+    renderPage('/console/access/role', '/console/access/role', <RolePage />);
+    fireEvent.click(await screen.findByTestId('role-open-Administrator'));
+    expect(await screen.findByTestId('role-read-only')).toBeTruthy();
+    await waitFor(() =>
+      expect(screen.getByTestId('permission-count').textContent).toBe('3 of 3 permissions'),
+    );
+    expect(screen.queryByText('Select all')).toBeNull();
+    expect((screen.getByTestId('role-name') as HTMLInputElement).disabled).toBe(true);
+  });
+});
