@@ -30,6 +30,12 @@ const migrations: Record<string, Migration> = {
 export function openDatabase(options: { url: string | null; dataDir: string }): DatabaseHandle {
   if (options.url && /^postgres(ql)?:\/\//.test(options.url)) {
     const pool = new pg.Pool({ connectionString: options.url, max: 10 });
+    // An idle client can lose its connection (server restart, failover, admin command):
+    // pg reports it on the pool, and an unhandled 'error' event would end the process.
+    // The pool drops that client and opens a new one on demand.
+    pool.on('error', (err) => {
+      console.warn(`PostgreSQL connection lost (${err.message}); it will be reopened when needed`);
+    });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     const u = new URL(options.url);
     return {
