@@ -1,5 +1,6 @@
 import {
   algorithmInfo,
+  cryptoOpPaths,
   describeUsage,
   formatMessage,
   stateLabel,
@@ -54,20 +55,8 @@ const needs: Record<Exclude<CryptoOp, 'random'>, { bit: number; protect: boolean
   decapsulate: { bit: Usage.KeyAgreement, protect: false },
 };
 
-const opNames: Record<CryptoOp, string> = {
-  encrypt: 'encrypt',
-  decrypt: 'decrypt',
-  sign: 'sign',
-  verify: 'verify',
-  mac: 'mac',
-  macVerify: 'mac-verify',
-  dataKey: 'data-key',
-  wrap: 'wrap',
-  unwrap: 'unwrap',
-  encapsulate: 'encapsulate',
-  decapsulate: 'decapsulate',
-  random: 'random',
-};
+/** The operation names callers see (the crypto API's path segments). */
+const opNames = cryptoOpPaths;
 
 /**
  * The cryptographic API for applications. Only keys in use protect (encrypt, sign, MAC,
