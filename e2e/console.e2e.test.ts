@@ -167,8 +167,17 @@ describe('the console, from a fresh install', () => {
     await page.getByTestId('user-menu').click();
     await page.getByTestId('logout').click();
     await page.waitForURL(/\/login/);
-    const left = await page.evaluate(() => Object.keys(localStorage));
-    expect(left.filter((k) => /token|user/i.test(k) && !/time/i.test(k))).toEqual([]);
+    // Logging out reloads the page: read the storage once it has settled.
+    await expect
+      .poll(async () => {
+        try {
+          const keys = await page.evaluate(() => Object.keys(localStorage));
+          return keys.filter((k) => /token|user/i.test(k) && !/time/i.test(k));
+        } catch {
+          return ['(page still loading)'];
+        }
+      })
+      .toEqual([]);
     await page.goto(`${ksp.url}/console/setting/config`);
     await page.waitForURL(/\/login\?redirect=/);
     await page.context().close();
