@@ -20,7 +20,11 @@ async function storedToken(page: Page): Promise<string> {
 }
 
 async function signIn(page: Page, base: string, username = ADMIN.username, password = ADMIN.password) {
-  await page.goto(`${base}/login`);
+  // The console may itself be on its way to /login (after a logout it reloads there).
+  await page.goto(`${base}/login`).catch((err: Error) => {
+    if (!/interrupted by another navigation/.test(err.message)) throw err;
+  });
+  await page.getByTestId('login-username').waitFor();
   await page.getByTestId('login-username').fill(username);
   await page.getByTestId('login-password').fill(password);
   await page.getByTestId('login-submit').click();

@@ -3,7 +3,11 @@ import type { Locator, Page } from 'playwright-core';
 /** UI steps shared by the access-management tests: sign in and out, menus, antd controls. */
 
 export async function signInUi(page: Page, base: string, username: string, password: string): Promise<void> {
-  await page.goto(`${base}/login`);
+  // The console may itself be on its way to /login (after a logout it reloads there).
+  await page.goto(`${base}/login`).catch((err: Error) => {
+    if (!/interrupted by another navigation/.test(err.message)) throw err;
+  });
+  await page.getByTestId('login-username').waitFor();
   await page.getByTestId('login-username').fill(username);
   await page.getByTestId('login-password').fill(password);
   await page.getByTestId('login-submit').click();
