@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance } from 'fastify';
-import helmet from '@fastify/helmet';
+import helmet from 'helmet';
 import multipart from '@fastify/multipart';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -35,6 +35,8 @@ import { createSecretBox } from './platform/keyring/secret-box.js';
 import { createCryptoPool } from './platform/crypto/worker-pool.js';
 import { createKeyMaterial } from './modules/key/key-material.js';
 import { createKeyService } from './modules/key/key.service.js';
+import { createKeyCache } from './modules/key/key.cache.js';
+import { createJournal } from './platform/db/journal.js';
 import { keyRoutes } from './modules/key/key.routes.js';
 import { createCryptoService } from './modules/key/crypto.service.js';
 import { cryptoRoutes } from './modules/key/crypto.routes.js';
@@ -104,11 +106,8 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
       );
     }
   });
-  app.addHook('onSend', async (_req, reply) => {
-    void reply.header(VERSION_HEADER, PRODUCT_VERSION);
-  });
-
-  await app.register(helmet, {
+  // Helmet's middleware is built once; every answer (API, console, docs) gets its headers.
+  const securityHeaders = helmet({
     frameguard: false,
     crossOriginEmbedderPolicy: false,
     crossOriginResourcePolicy: { policy: 'same-origin' },
@@ -128,6 +127,10 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
     },
     strictTransportSecurity: config.tls ? { maxAge: 31_536_000 } : false,
   });
+  app.addHook('onRequest', (req, reply, done) => {
+    void reply.header(VERSION_HEADER, PRODUCT_VERSION);
+    securityHeaders(req.raw, reply.raw, (err) => done(err as Error | undefined));
+  });
   await app.register(multipart, { limits: { files: 1, fields: 10, fileSize: 1024 * 1024 } });
   await app.register(swagger, {
     openapi: {
@@ -145,6 +148,7 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
   const { db } = database;
   await migrate(db);
   const now = clock().toISOString();
+  const journal = createJournal(db, database.engine);
   const sessions = createSessionService({ db, settings: config.session, clock, permissionsOf });
   const keyring = new Keyring();
   const ldap = createLdapService({ db, clock, secrets: createSecretBox({ db, keyring }) });
@@ -165,6 +169,7 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
   const gate: Gatekeeper = {
     readiness: () => system.readiness(),
     authenticate: (t, m) => sessions.authenticate(t, m),
+    accessChanged: () => sessions.forget(),
   };
   systemRoutes(app, gate, system);
   userRoutes(
@@ -178,9 +183,21 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
   ldapRoutes(app, gate, ldap);
   const keyMaterial = createKeyMaterial({ keyring });
   const cryptoPool = createCryptoPool(config.cryptoWorkers);
-  const keys = createKeyService({ db, clock, material: keyMaterial, pool: cryptoPool });
+  const keyCache = createKeyCache(db);
+  const keys = createKeyService({
+    db,
+    clock,
+    material: keyMaterial,
+    pool: cryptoPool,
+    keys: keyCache,
+    journal,
+  });
   keyRoutes(app, gate, keys);
-  cryptoRoutes(app, gate, createCryptoService({ db, material: keyMaterial, pool: cryptoPool }));
+  cryptoRoutes(
+    app,
+    gate,
+    createCryptoService({ db, material: keyMaterial, pool: cryptoPool, keys: keyCache, journal }),
+  );
   passwordPolicyRoutes(app, gate, createPasswordPolicyService({ db, clock }));
   const registrationTokens = createRegistrationTokenService({ db, clock });
   registrationTokenRoutes(app, gate, registrationTokens);
@@ -219,6 +236,7 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
     });
   });
   app.addHook('onClose', async () => {
+    await journal.flush();
     await cryptoPool.close();
     keyring.close();
   });

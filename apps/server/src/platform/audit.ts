@@ -1,5 +1,6 @@
-import { randomUUID } from 'node:crypto';
+import { v7 as uuidv7 } from 'uuid';
 import type { Executor } from './db/database.js';
+import type { AuditTable } from './db/schema.js';
 
 export interface AuditSubject {
   userId: string | null;
@@ -30,21 +31,24 @@ export const SYSTEM_SUBJECT: AuditSubject = {
  * record and the change commit (or roll back) together.
  */
 export async function writeAudit(db: Executor, entry: AuditEntry, at = new Date()): Promise<void> {
+  await db.insertInto('audit_log').values(auditRow(entry, at)).execute();
+}
+
+/** The row of one audit record (for writers that batch records, such as the journal). */
+export function auditRow(entry: AuditEntry, at = new Date()): AuditTable {
   const who = entry.who ?? SYSTEM_SUBJECT;
-  await db
-    .insertInto('audit_log')
-    .values({
-      id: randomUUID(),
-      at: at.toISOString(),
-      user_id: who.userId,
-      username: who.username,
-      domain_id: who.domainId,
-      domain_name: who.domainName,
-      action: entry.action,
-      target: entry.target,
-      result: entry.result,
-      source_ip: entry.ip,
-      details: JSON.stringify(entry.details ?? {}),
-    })
-    .execute();
+  return {
+    // Time-ordered ids: new records append to the index instead of landing on random pages.
+    id: uuidv7(),
+    at: at.toISOString(),
+    user_id: who.userId,
+    username: who.username,
+    domain_id: who.domainId,
+    domain_name: who.domainName,
+    action: entry.action,
+    target: entry.target,
+    result: entry.result,
+    source_ip: entry.ip,
+    details: JSON.stringify(entry.details ?? {}),
+  };
 }

@@ -50,6 +50,8 @@ export interface TestServer extends KspServer {
   clock: { now: Date; advance(seconds: number): void };
   /** Rebuilds the app on the same data (a restart). */
   restart(): Promise<TestServer>;
+  /** Another node of a cluster: a second app on the same database and seal file. */
+  startNode(): Promise<KspServer & { close(): Promise<void> }>;
   close(): Promise<void>;
 }
 
@@ -102,8 +104,12 @@ export async function startServer(
     ...(res.dbUrl ? { KSP_DATABASE_URL: res.dbUrl } : {}),
     ...env,
   });
-  const database = openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
-  const server = await buildApp({ config, database, clock: () => clock.now, logger: false });
+  const open = async () => {
+    const database = openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+    const built = await buildApp({ config, database, clock: () => clock.now, logger: false });
+    return { built, database };
+  };
+  const { built: server, database } = await open();
   const closeApp = async () => {
     await server.app.close();
     await database.close();
@@ -114,6 +120,16 @@ export async function startServer(
     database,
     engine,
     clock,
+    startNode: async () => {
+      const node = await open();
+      return {
+        ...node.built,
+        close: async () => {
+          await node.built.app.close();
+          await node.database.close();
+        },
+      };
+    },
     restart: async () => {
       await closeApp();
       return startServer(engine, env, res, clock);

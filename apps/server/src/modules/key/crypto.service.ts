@@ -9,7 +9,7 @@ import {
   type CryptoOp,
   type KeyState,
 } from '@ksp/contracts';
-import { writeAudit } from '../../platform/audit.js';
+import { auditRow } from '../../platform/audit.js';
 import { asymmetricDecrypt, asymmetricEncrypt, sign, verify } from '../../platform/crypto/asymmetric.js';
 import {
   encodeCiphertext,
@@ -29,13 +29,14 @@ import {
   macVerify,
 } from '../../platform/crypto/symmetric.js';
 import type { Db } from '../../platform/db/database.js';
+import type { Journal } from '../../platform/db/journal.js';
 import { isHeavy, type CryptoPool } from '../../platform/crypto/worker-pool.js';
 import type { KeyTable } from '../../platform/db/schema.js';
 import { invalid, KspError, notFound, stateForbids } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
 import { subjectOf } from '../user/user.service.js';
 import type { KeyMaterial } from './key-material.js';
-import { countOperation, findKey, findVersion } from './key.store.js';
+import type { KeyCache } from './key.cache.js';
 
 const b64 = (s: string | undefined) => (s === undefined ? undefined : Buffer.from(s, 'base64'));
 const out = (b: Buffer) => b.toString('base64');
@@ -62,13 +63,20 @@ const opNames = cryptoOpPaths;
  * The cryptographic API for applications. Only keys in use protect (encrypt, sign, MAC,
  * wrap, encapsulate) and only with their current version; older versions of keys in use
  * still decrypt and verify; inactive, disabled and destroyed keys refuse every operation
- * (4220). Each operation is audited, with the key's counter, in one transaction.
+ * (4220). Each operation is answered once its audit record and the key's counter are
+ * committed (group commit through the journal).
  */
-export function createCryptoService(deps: { db: Db; material: KeyMaterial; pool: CryptoPool }) {
-  const { db, material } = deps;
+export function createCryptoService(deps: {
+  db: Db;
+  material: KeyMaterial;
+  pool: CryptoPool;
+  keys: KeyCache;
+  journal: Journal;
+}) {
+  const { db, material, keys } = deps;
 
   async function resolve(actor: Actor, keyId: string, op: Exclude<CryptoOp, 'random'>, wantPrivate: boolean) {
-    let row = await findKey(db, actor.domainId, keyId);
+    let row = await keys.key(actor.domainId, keyId);
     if (!row) throw notFound('key.notFound', { id: keyId });
     const rule = needs[op];
     const name = opNames[op];
@@ -87,7 +95,7 @@ export function createCryptoService(deps: { db: Db; material: KeyMaterial; pool:
       });
     }
     if (wantPrivate && row.object_type === 'public') {
-      const priv = row.linked_key_id ? await findKey(db, actor.domainId, row.linked_key_id) : undefined;
+      const priv = row.linked_key_id ? await keys.key(actor.domainId, row.linked_key_id) : undefined;
       if (!priv)
         throw stateForbids('crypto.wrongKeyType', { name: row.name, algorithm: row.algorithm, op: name });
       row = priv;
@@ -96,14 +104,14 @@ export function createCryptoService(deps: { db: Db; material: KeyMaterial; pool:
   }
 
   async function secretOf(actor: Actor, row: KeyTable, version: number): Promise<Buffer> {
-    const v = await findVersion(db, row.id, version);
+    const v = await keys.version(row.id, version);
     if (!v?.material_wrapped) throw stateForbids('crypto.versionGone', { name: row.name, version });
     return material.open(db, actor.domainId, row.id, version, v.material_wrapped);
   }
 
   async function publicOf(row: KeyTable, version: number): Promise<Buffer> {
     const source = row.object_type === 'private' && row.linked_key_id ? row.linked_key_id : row.id;
-    const v = await findVersion(db, source, version);
+    const v = await keys.version(source, version);
     if (!v?.public_key) throw stateForbids('crypto.versionGone', { name: row.name, version });
     return Buffer.from(v.public_key, 'base64');
   }
@@ -139,16 +147,18 @@ export function createCryptoService(deps: { db: Db; material: KeyMaterial; pool:
       }
       throw err;
     }
-    await db.transaction().execute(async (trx) => {
-      if (row) await countOperation(trx, row.id);
-      await writeAudit(trx, {
-        who: subjectOf(actor),
-        action: `crypto.${opNames[op]}`,
-        target: row?.name ?? '-',
-        result: 'success',
-        ip: meta.ip,
-        details: row ? { key_id: row.id, version } : {},
-      });
+    await deps.journal.write({
+      counted: row ? [row.id] : [],
+      audit: [
+        auditRow({
+          who: subjectOf(actor),
+          action: `crypto.${opNames[op]}`,
+          target: row?.name ?? '-',
+          result: 'success',
+          ip: meta.ip,
+          details: row ? { key_id: row.id, version } : {},
+        }),
+      ],
     });
     return result;
   }

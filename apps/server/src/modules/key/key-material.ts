@@ -9,6 +9,8 @@ import type { Keyring } from '../../platform/keyring/keyring.js';
  */
 export function createKeyMaterial(deps: { keyring: Keyring }) {
   async function kek(db: Executor, domainId: string): Promise<Buffer> {
+    const cached = deps.keyring.cachedKek(domainId);
+    if (cached) return cached;
     const row = await db
       .selectFrom('domain')
       .select('kek_wrapped')

@@ -1,4 +1,5 @@
-import { createPrivateKey, createPublicKey, randomUUID } from 'node:crypto';
+import { createPrivateKey, createPublicKey } from 'node:crypto';
+import { v7 as uuidv7 } from 'uuid';
 import {
   algorithmInfo,
   describeUsage,
@@ -8,7 +9,7 @@ import {
   type AlgorithmId,
   type KeyState,
 } from '@ksp/contracts';
-import { writeAudit } from '../../platform/audit.js';
+import { auditRow, writeAudit } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
 import { asymmetricEncrypt, sm2PublicKeyFromPrivate } from '../../platform/crypto/asymmetric.js';
 import { sm2PublicKeyToSpki, sm2PrivateKeyToPkcs8 } from '../../platform/crypto/encoding.js';
@@ -16,8 +17,11 @@ import { generateKeyAsync, type GeneratedKey } from '../../platform/crypto/gener
 import { isHeavy, type CryptoPool } from '../../platform/crypto/worker-pool.js';
 import { randomBytes } from '../../platform/crypto/random.js';
 import { aesKeyWrapPadded, isCipherAlgorithm, keyCheckValue } from '../../platform/crypto/symmetric.js';
-import type { Db, Executor } from '../../platform/db/database.js';
-import type { KeyTable, KeyVersionTable } from '../../platform/db/schema.js';
+import { isUniqueViolation, type Db, type Executor } from '../../platform/db/database.js';
+import type { Journal } from '../../platform/db/journal.js';
+import type { Transaction } from 'kysely';
+import type { KeyCache } from './key.cache.js';
+import type { Database, KeyTable, KeyVersionTable } from '../../platform/db/schema.js';
 import { conflict, invalid, notFound, stateForbids } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
 import { subjectOf } from '../user/user.service.js';
@@ -27,7 +31,6 @@ import {
   findKey,
   findKeyByName,
   findVersion,
-  insertKey,
   insertKeyVersion,
   listKeys,
   listVersions,
@@ -119,8 +122,21 @@ function publicOf(algorithm: AlgorithmId, material: Buffer): Buffer {
  * is two linked objects that change state together. Every change writes its audit record
  * in the same transaction.
  */
-export function createKeyService(deps: { db: Db; clock: Clock; material: KeyMaterial; pool: CryptoPool }) {
+export function createKeyService(deps: {
+  db: Db;
+  clock: Clock;
+  material: KeyMaterial;
+  pool: CryptoPool;
+  keys: KeyCache;
+  journal: Journal;
+}) {
   const { db, clock, material } = deps;
+  /** Every change to keys goes through here, so the crypto API never uses a stale row. */
+  const write = <T>(fn: (trx: Transaction<Database>) => Promise<T>): Promise<T> =>
+    db
+      .transaction()
+      .execute(fn)
+      .finally(() => deps.keys.forget());
   const generate = (alg: AlgorithmId) => (isHeavy(alg) ? deps.pool.generate(alg) : generateKeyAsync(alg));
 
   async function load(actor: Actor, id: string, trx: Executor = db) {
@@ -180,9 +196,10 @@ export function createKeyService(deps: { db: Db; clock: Clock; material: KeyMate
   ) {
     const info = algorithmInfo(fields.algorithm);
     const now = clock().toISOString();
-    const id = randomUUID();
+    // Time-ordered ids keep inserts at the end of the primary key's index.
+    const id = uuidv7();
     const pair = info.kind === 'asymmetric';
-    const publicId = pair ? randomUUID() : null;
+    const publicId = pair ? uuidv7() : null;
     const base = {
       domain_id: actor.domainId,
       algorithm: fields.algorithm,
@@ -206,49 +223,52 @@ export function createKeyService(deps: { db: Db; clock: Clock; material: KeyMate
       created_at: now,
       updated_at: now,
     };
-    await db.transaction().execute(async (trx) => {
-      if (await findKeyByName(trx, actor.domainId, fields.name))
-        throw conflict('key.nameTaken', { name: fields.name });
-      if (publicId && (await findKeyByName(trx, actor.domainId, `${fields.name}.pub`))) {
-        throw conflict('key.nameTaken', { name: `${fields.name}.pub` });
-      }
-      await insertKey(trx, {
+    const keyRow: KeyTable = {
+      ...base,
+      id,
+      name: fields.name,
+      object_type: pair ? 'private' : 'symmetric',
+      linked_key_id: publicId,
+    };
+    const keys: KeyTable[] = [keyRow];
+    const versions = [await versionRow(db, actor.domainId, id, 1, fields.algorithm, generated)];
+    if (publicId) {
+      keys.push({
         ...base,
-        id,
-        name: fields.name,
-        object_type: pair ? 'private' : 'symmetric',
-        linked_key_id: publicId,
+        id: publicId,
+        name: `${fields.name}.pub`,
+        object_type: 'public',
+        linked_key_id: id,
       });
-      await insertKeyVersion(trx, await versionRow(trx, actor.domainId, id, 1, fields.algorithm, generated));
-      if (publicId) {
-        await insertKey(trx, {
-          ...base,
-          id: publicId,
-          name: `${fields.name}.pub`,
-          object_type: 'public',
-          linked_key_id: id,
-        });
-        await insertKeyVersion(
-          trx,
-          await versionRow(trx, actor.domainId, publicId, 1, fields.algorithm, {
-            publicKey: generated.publicKey,
-          }),
-        );
-      }
-      await writeAudit(trx, {
-        who: subjectOf(actor),
-        action,
-        target: fields.name,
-        result: 'success',
-        ip: meta.ip,
-        details: {
-          key_id: id,
-          algorithm: fields.algorithm,
-          ...(publicId ? { public_key_id: publicId } : {}),
-        },
-      });
+      versions.push(
+        await versionRow(db, actor.domainId, publicId, 1, fields.algorithm, {
+          publicKey: generated.publicKey,
+        }),
+      );
+    }
+    const audit = auditRow({
+      who: subjectOf(actor),
+      action,
+      target: fields.name,
+      result: 'success',
+      ip: meta.ip,
+      details: {
+        key_id: id,
+        algorithm: fields.algorithm,
+        ...(publicId ? { public_key_id: publicId } : {}),
+      },
     });
-    return reload(actor, id);
+    try {
+      // Group commit: creations arriving together share one transaction.
+      await deps.journal.write({ keys, versions, audit: [audit] });
+    } catch (err) {
+      if (!isUniqueViolation(err)) throw err;
+      const taken = (await findKeyByName(db, actor.domainId, fields.name))
+        ? fields.name
+        : `${fields.name}.pub`;
+      throw conflict('key.nameTaken', { name: taken });
+    }
+    return toKeyRow(keyRow, versions[0]);
   }
 
   /** Applies a state change to a key and its linked half, audited. */
@@ -260,7 +280,7 @@ export function createKeyService(deps: { db: Db; clock: Clock; material: KeyMate
     decide: (row: KeyTable) => Partial<KeyTable>,
     extra: (trx: Executor, row: KeyTable) => Promise<void> = async () => undefined,
   ) {
-    await db.transaction().execute(async (trx) => {
+    await write(async (trx) => {
       const row = await load(actor, id, trx);
       const changes = { ...decide(row), updated_at: clock().toISOString() };
       for (const target of [row.id, row.linked_key_id].filter((x): x is string => Boolean(x))) {
@@ -442,7 +462,7 @@ export function createKeyService(deps: { db: Db; clock: Clock; material: KeyMate
       if (body.name && body.name !== row.name && (await findKeyByName(db, actor.domainId, body.name))) {
         throw conflict('key.nameTaken', { name: body.name });
       }
-      await db.transaction().execute(async (trx) => {
+      await write(async (trx) => {
         const now = clock().toISOString();
         await updateKey(trx, row.id, {
           ...(body.name ? { name: body.name } : {}),
@@ -510,7 +530,7 @@ export function createKeyService(deps: { db: Db; clock: Clock; material: KeyMate
         row.object_type === 'public' && row.linked_key_id ? await load(actor, row.linked_key_id) : row;
       const generated = await generate(row.algorithm as AlgorithmId);
       try {
-        await db.transaction().execute(async (trx) => {
+        await write(async (trx) => {
           const current = await load(actor, privateRow.id, trx);
           const next = current.current_version + 1;
           const now = clock().toISOString();
@@ -733,7 +753,7 @@ export function createKeyService(deps: { db: Db; clock: Clock; material: KeyMate
         }
         rows.push(row);
       }
-      return db.transaction().execute(async (trx) => {
+      return write(async (trx) => {
         const all = [...new Set(rows.flatMap((r) => [r.id, ...(r.linked_key_id ? [r.linked_key_id] : [])]))];
         await trx.updateTable('kms_key').set({ linked_key_id: null }).where('id', 'in', all).execute();
         const deleted = await deleteKeys(trx, all);

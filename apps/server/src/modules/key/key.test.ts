@@ -460,4 +460,65 @@ describe.each(await engines())('keys and the crypto API on %s', (engine) => {
     );
     token = await login(server, 'admin', 'Admin-Pass-1');
   });
+
+  it('commits concurrent creations and operations together, each answered only once written', async () => {
+    // Twelve creations at once, two of them with the same name: they share a commit, and
+    // only the latecomer of the two is refused.
+    const names = Array.from({ length: 11 }, (_, i) => `burst-${i}`);
+    const answers = await Promise.all([...names, 'burst-3'].map((n) => create(n, 'AES-256')));
+    expect(answers.filter((a) => a.code === 0)).toHaveLength(11);
+    const refused = answers.filter((a) => a.code !== 0);
+    expect(refused.map((a) => [a.code, a.msg])).toEqual([[Code.CONFLICT, "Key 'burst-3' already exists"]]);
+    const rows = await server.database.db
+      .selectFrom('kms_key')
+      .select(['id', 'name'])
+      .where('name', 'like', 'burst-%')
+      .execute();
+    expect(rows.map((r) => r.name).sort()).toEqual([...names].sort());
+    const created = await server.database.db
+      .selectFrom('audit_log')
+      .select('target')
+      .where('action', '=', 'key.create')
+      .where('target', 'like', 'burst-%')
+      .execute();
+    expect(created).toHaveLength(11);
+
+    // Thirty encryptions at once: every one is counted and audited before it is answered.
+    const key = answers[0]!.data;
+    const results = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        call(server, api.crypto.encrypt, { token, body: { key_id: key.id, plaintext: b64(`m${i}`) } }),
+      ),
+    );
+    expect(results.every((r) => r.code === 0)).toBe(true);
+    const detail = await call(server, api.key.detail, { token, query: { id: key.id } });
+    expect(detail.data.operations).toBe(30);
+    const audited = await server.database.db
+      .selectFrom('audit_log')
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .where('action', '=', 'crypto.encrypt')
+      .where('target', '=', key.name)
+      .executeTakeFirstOrThrow();
+    expect(Number(audited.n)).toBe(30);
+  });
+
+  it('applies a key change at once on its node and within a second on another node', async () => {
+    const other = await server.startNode();
+    try {
+      const k = await create('two-nodes', 'AES-256');
+      const encrypt = (on: typeof other | TestServer) =>
+        call(on, api.crypto.encrypt, { token, body: { key_id: k.data.id, plaintext: b64('n') } });
+      expect((await encrypt(other)).code).toBe(0); // the other node now holds the key's row
+      const disabled = await call(server, api.key.disable, {
+        token,
+        body: { id: k.data.id, reason: 'unspecified', message: 'test' },
+      });
+      expect(disabled.code).toBe(0);
+      expect((await encrypt(server)).code).toBe(Code.STATE_FORBIDS);
+      await new Promise((r) => setTimeout(r, 1100));
+      expect((await encrypt(other)).code).toBe(Code.STATE_FORBIDS);
+    } finally {
+      await other.close();
+    }
+  });
 });

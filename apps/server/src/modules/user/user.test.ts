@@ -151,6 +151,20 @@ describe.each(await engines())('sign-in and sessions on %s', (engine) => {
     expect(audit).toHaveLength(1);
   });
 
+  it('ends a session on every node: at once where it was ended, within a second elsewhere', async () => {
+    const other = await server.startNode();
+    try {
+      const session = await login(server, ADMIN.username, ADMIN.password);
+      expect((await call(other, api.user.info, { token: session })).code).toBe(0); // cached there now
+      expect((await call(server, api.user.logout, { token: session, body: {} })).code).toBe(0);
+      expect((await call(server, api.user.info, { token: session })).status).toBe(401);
+      server.clock.advance(1);
+      expect((await call(other, api.user.info, { token: session })).status).toBe(401);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('switches to a domain the user belongs to with a new token, and refuses others', async () => {
     const created = await call(server, api.domain.create, {
       token,

@@ -27,7 +27,24 @@ const scopeArea: Record<Exclude<SessionScope, 'console'>, string> = { kadp: 'kad
 /** Throttle for last-seen writes: an active session is written at most this often. */
 const TOUCH_EVERY_MS = 15_000;
 
+/**
+ * How long a node trusts what it read about a session (user, domain, permissions) before
+ * reading it again. Changes made through this node take effect at once (`forget`); changes
+ * made on another node of a cluster take effect here within this time.
+ */
+const SESSION_CACHE_MS = 1000;
+const SESSION_CACHE_SIZE = 10_000;
+
 const hashToken = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
+
+type SessionRow = NonNullable<Awaited<ReturnType<typeof findSessionByHash>>>;
+interface CachedSession {
+  row: SessionRow;
+  whitelist: string[];
+  held: Set<string>;
+  lastSeen: number;
+  readAt: number;
+}
 
 /**
  * Opaque 256-bit tokens; the database keeps only their SHA-256. A session ends after
@@ -62,23 +79,51 @@ export function createSessionService(deps: {
     return { token, sessionId };
   }
 
+  const cache = new Map<string, CachedSession>();
+
+  /** The session behind a token hash: from this node's cache while fresh, else from the database. */
+  async function lookup(tokenHash: string, now: number): Promise<CachedSession | null> {
+    const hit = cache.get(tokenHash);
+    if (hit && now - hit.readAt >= 0 && now - hit.readAt < SESSION_CACHE_MS) return hit;
+    cache.delete(tokenHash);
+    const generation = cacheGeneration;
+    const row = await findSessionByHash(db, tokenHash);
+    if (!row) return null;
+    const entry: CachedSession = {
+      row,
+      whitelist: JSON.parse(row.ip_whitelist) as string[],
+      held: await deps.permissionsOf(db, row.user_id),
+      lastSeen: Date.parse(row.last_seen_at),
+      readAt: now,
+    };
+    // A change committed while this read was under way must not be hidden by it.
+    if (generation === cacheGeneration) {
+      if (cache.size >= SESSION_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+      cache.set(tokenHash, entry);
+    }
+    return entry;
+  }
+  let cacheGeneration = 0;
+
   async function authenticate(token: string, meta: RequestMeta): Promise<Actor> {
     if (token.length > 128) throw new UnauthorizedError('auth.tokenInvalid');
-    const row = await findSessionByHash(db, hashToken(token));
-    if (!row) throw new UnauthorizedError('auth.tokenInvalid');
     const now = clock().getTime();
-    const lastSeen = Date.parse(row.last_seen_at);
+    const entry = await lookup(hashToken(token), now);
+    if (!entry) throw new UnauthorizedError('auth.tokenInvalid');
+    const { row, held } = entry;
     if (
-      now - lastSeen > settings.idleSeconds * 1000 ||
+      now - entry.lastSeen > settings.idleSeconds * 1000 ||
       now - Date.parse(row.login_at) > settings.maxSeconds * 1000
     ) {
       throw new KspError(Code.SESSION_EXPIRED, 'auth.sessionExpired');
     }
-    if (!ipAllowed(meta.ip, JSON.parse(row.ip_whitelist) as string[])) {
+    if (!ipAllowed(meta.ip, entry.whitelist)) {
       throw new KspError(Code.IP_NOT_ALLOWED, 'auth.ipNotAllowed', { ip: meta.ip });
     }
-    if (now - lastSeen > TOUCH_EVERY_MS) await touchSession(db, row.session_id, new Date(now).toISOString());
-    const held = await deps.permissionsOf(db, row.user_id);
+    if (now - entry.lastSeen > TOUCH_EVERY_MS) {
+      entry.lastSeen = now;
+      await touchSession(db, row.session_id, new Date(now).toISOString());
+    }
     const scope = row.scope as SessionScope;
     return {
       userId: row.user_id,
@@ -132,8 +177,18 @@ export function createSessionService(deps: {
     );
   }
 
+  /**
+   * Drops what this node remembers of every session. The HTTP layer calls it after each
+   * change that can touch sessions, users, roles or domains, before answering.
+   */
+  function forget(): void {
+    cacheGeneration++;
+    cache.clear();
+  }
+
   return {
     settings,
+    forget,
     issue,
     authenticate,
     loginTimeOf,

@@ -1,7 +1,15 @@
 import { chmodSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, type Migration, type Transaction } from 'kysely';
+import {
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteDialect,
+  type Migration,
+  type SqliteDatabase,
+  type Transaction,
+} from 'kysely';
 import pg from 'pg';
 import type { Database } from './schema.js';
 import * as m001 from './migrations/001-foundation.js';
@@ -61,8 +69,42 @@ export function openDatabase(options: { url: string | null; dataDir: string }): 
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, engine: 'sqlite', location: file, close: () => db.destroy() };
+}
+
+/** A UNIQUE constraint refused the write (SQLite and PostgreSQL). */
+export function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505';
+}
+
+/** Prepared statements kept per SQL text; SQLite compiles a statement once instead of per call. */
+const STATEMENT_CACHE_SIZE = 512;
+
+/**
+ * Kysely's SQLite driver prepares every query afresh, which costs more than running it.
+ * better-sqlite3 statements are reusable, so they are cached by their SQL text (bounded;
+ * the oldest is dropped first). A statement still iterating is never handed out twice.
+ */
+function withStatementCache(sqlite: BetterSqlite3.Database): SqliteDatabase {
+  const cache = new Map<string, BetterSqlite3.Statement>();
+  return {
+    close: () => {
+      cache.clear();
+      sqlite.close();
+    },
+    prepare(sqlText: string) {
+      const cached = cache.get(sqlText);
+      if (cached && !cached.busy) return cached;
+      const statement = sqlite.prepare(sqlText);
+      if (!cached) {
+        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+        cache.set(sqlText, statement);
+      }
+      return statement;
+    },
+  };
 }
 
 export async function migrate(db: Db): Promise<void> {

@@ -48,7 +48,15 @@ export type Readiness =
 export interface Gatekeeper {
   readiness(): Promise<Readiness>;
   authenticate(token: string, meta: RequestMeta): Promise<Actor>;
+  /** Something that sessions depend on may have changed: forget what was cached about them. */
+  accessChanged(): void;
 }
+
+/**
+ * Calls of these areas cannot change sessions, users, roles or domains; every other call
+ * that is not a GET makes the node forget its cached sessions before it answers.
+ */
+const accessNeutralTags: ReadonlySet<string> = new Set(['crypto', 'key']);
 
 /** Calls a user who must change the password may still make (the rest answer 4003). */
 const allowedBeforePasswordChange = new Set([
@@ -88,6 +96,7 @@ export function registerCall<C extends CallDef>(
   handler: (ctx: CallContext<C>) => Promise<z.output<C['data']>>,
 ): void {
   const envelope = z.object({ code: z.number(), msg: z.string(), data: call.data });
+  const changesAccess = call.method !== 'GET' && !accessNeutralTags.has(call.tag);
   app.withTypeProvider<ZodTypeProvider>().route({
     method: call.method,
     url: call.path,
@@ -122,14 +131,19 @@ export function registerCall<C extends CallDef>(
       }
     },
     handler: async (req: FastifyRequest) => {
-      const data = await handler({
-        query: req.query as Out<C['query']>,
-        body: (call.multipart ? undefined : req.body) as Out<C['body']>,
-        actor: req.ksp.actor as CallContext<C>['actor'],
-        meta: req.ksp.meta,
-        token: req.ksp.token,
-        request: req,
-      });
+      let data;
+      try {
+        data = await handler({
+          query: req.query as Out<C['query']>,
+          body: (call.multipart ? undefined : req.body) as Out<C['body']>,
+          actor: req.ksp.actor as CallContext<C>['actor'],
+          meta: req.ksp.meta,
+          token: req.ksp.token,
+          request: req,
+        });
+      } finally {
+        if (changesAccess) gate.accessChanged();
+      }
       return { code: Code.OK, msg: formatMessage('ok', req.ksp.meta.lang), data };
     },
   });

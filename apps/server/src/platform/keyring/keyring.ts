@@ -92,6 +92,11 @@ export class Keyring {
     }
   }
 
+  /** The domain's KEK if it was unwrapped already (no database read needed). */
+  cachedKek(domainId: string): Buffer | undefined {
+    return this.root ? this.kekCache.get(domainId) : undefined;
+  }
+
   domainKek(domainId: string, wrapped: string): Buffer {
     const cached = this.kekCache.get(domainId);
     if (cached) return cached;
