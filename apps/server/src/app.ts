@@ -237,6 +237,7 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
   });
   app.addHook('onClose', async () => {
     await journal.flush();
+    keyCache.close();
     await cryptoPool.close();
     keyring.close();
   });

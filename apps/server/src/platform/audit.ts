@@ -1,4 +1,5 @@
 import { v7 as uuidv7 } from 'uuid';
+import { nonceBytes } from './crypto/random.js';
 import type { Executor } from './db/database.js';
 import type { AuditTable } from './db/schema.js';
 
@@ -39,7 +40,7 @@ export function auditRow(entry: AuditEntry, at = new Date()): AuditTable {
   const who = entry.who ?? SYSTEM_SUBJECT;
   return {
     // Time-ordered ids: new records append to the index instead of landing on random pages.
-    id: uuidv7(),
+    id: uuidv7({ random: nonceBytes(16) }),
     at: at.toISOString(),
     user_id: who.userId,
     username: who.username,

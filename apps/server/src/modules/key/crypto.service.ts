@@ -104,9 +104,11 @@ export function createCryptoService(deps: {
   }
 
   async function secretOf(actor: Actor, row: KeyTable, version: number): Promise<Buffer> {
-    const v = await keys.version(row.id, version);
-    if (!v?.material_wrapped) throw stateForbids('crypto.versionGone', { name: row.name, version });
-    return material.open(db, actor.domainId, row.id, version, v.material_wrapped);
+    const secret = await keys.secret(row.id, version, (wrapped) =>
+      material.open(db, actor.domainId, row.id, version, wrapped),
+    );
+    if (!secret) throw stateForbids('crypto.versionGone', { name: row.name, version });
+    return secret;
   }
 
   async function publicOf(row: KeyTable, version: number): Promise<Buffer> {

@@ -4,40 +4,77 @@ import type { KeyTable, KeyVersionTable } from '../../platform/db/schema.js';
 import { findVersion } from './key.store.js';
 
 /**
- * How long a node reuses a key's row and versions for cryptographic operations before it
- * reads them again. Changes through this node apply at once (the key service calls
- * `forget`); changes made on another node of a cluster apply here within this time.
- * Only rows are kept: key material stays wrapped by the domain KEK, and is unwrapped for
- * one operation at a time.
+ * How long a node reuses a key for cryptographic operations before it reads it again.
+ * Changes through this node apply at once (the key service calls `forget`); changes made
+ * on another node of a cluster apply here within this time. Unwrapped material is kept no
+ * longer either: it is zeroed when its entry expires, is forgotten or is pushed out.
  */
 const KEY_CACHE_MS = 1000;
 const KEY_CACHE_SIZE = 10_000;
 
+interface Version {
+  row: KeyVersionTable;
+  /** The material unwrapped by the domain KEK; zeroed when the entry goes. */
+  secret?: Buffer;
+}
+
 interface Entry {
   row: KeyTable;
-  versions: Map<number, KeyVersionTable>;
+  versions: Map<number, Version>;
   readAt: number;
+}
+
+function wipe(entry: Entry): void {
+  for (const v of entry.versions.values()) {
+    // A caller holding this version object must see no secret rather than a zeroed one.
+    v.secret?.fill(0);
+    delete v.secret;
+  }
+  entry.versions.clear();
 }
 
 export function createKeyCache(db: Db) {
   const entries = new Map<string, Entry>();
   let generation = 0;
+  const drop = (id: string) => {
+    const gone = entries.get(id);
+    if (gone) wipe(gone);
+    entries.delete(id);
+  };
+  // Unused entries do not wait for a caller to notice they expired.
+  const sweeper = setInterval(() => {
+    const now = performance.now();
+    for (const [id, e] of entries) if (now - e.readAt >= KEY_CACHE_MS) drop(id);
+  }, KEY_CACHE_MS);
+  sweeper.unref();
 
   async function entry(id: string): Promise<Entry | undefined> {
     const now = performance.now();
     const hit = entries.get(id);
     if (hit && now - hit.readAt < KEY_CACHE_MS) return hit;
-    entries.delete(id);
+    drop(id);
     const seen = generation;
     const row = await db.selectFrom('kms_key').selectAll().where('id', '=', id).executeTakeFirst();
     if (!row) return undefined;
     const fresh: Entry = { row, versions: new Map(), readAt: now };
     // A change made while this read was under way must not be hidden by it.
-    if (seen === generation) {
-      if (entries.size >= KEY_CACHE_SIZE) entries.delete(entries.keys().next().value!);
+    if (seen === generation && !entries.has(id)) {
+      if (entries.size >= KEY_CACHE_SIZE) drop(entries.keys().next().value!);
       entries.set(id, fresh);
     }
     return fresh;
+  }
+
+  async function version(keyId: string, number: number) {
+    const found = await entry(keyId);
+    const cached = found?.versions.get(number);
+    if (cached) return { found, cached };
+    const seen = generation;
+    const row = await findVersion(db, keyId, number);
+    if (!row) return { found, cached: undefined };
+    const fresh: Version = { row };
+    if (found && seen === generation && entries.get(keyId) === found) found.versions.set(number, fresh);
+    return { found, cached: fresh };
   }
 
   return {
@@ -46,19 +83,36 @@ export function createKeyCache(db: Db) {
       const found = await entry(id);
       return found?.row.domain_id === domainId ? found.row : undefined;
     },
-    async version(keyId: string, version: number): Promise<KeyVersionTable | undefined> {
-      const found = await entry(keyId);
-      const cached = found?.versions.get(version);
-      if (cached) return cached;
+    async version(keyId: string, number: number): Promise<KeyVersionTable | undefined> {
+      return (await version(keyId, number)).cached?.row;
+    },
+    /**
+     * A copy of the version's material, unwrapped by `open` at most once per entry; the
+     * caller zeroes its copy after use. Undefined when the material is gone (destroyed).
+     */
+    async secret(
+      keyId: string,
+      number: number,
+      open: (wrapped: string) => Promise<Buffer>,
+    ): Promise<Buffer | undefined> {
+      const { found, cached } = await version(keyId, number);
+      if (!cached?.row.material_wrapped) return undefined;
+      if (cached.secret) return Buffer.from(cached.secret);
       const seen = generation;
-      const row = await findVersion(db, keyId, version);
-      if (row && found && seen === generation) found.versions.set(version, row);
-      return row;
+      const opened = await open(cached.row.material_wrapped);
+      if (found && seen === generation && entries.get(keyId) === found && !cached.secret) {
+        cached.secret = Buffer.from(opened);
+      }
+      return opened;
     },
     /** Called after every change to keys made on this node. */
     forget(): void {
       generation++;
-      entries.clear();
+      for (const id of [...entries.keys()]) drop(id);
+    },
+    close(): void {
+      clearInterval(sweeper);
+      for (const id of [...entries.keys()]) drop(id);
     },
   };
 }

@@ -19,6 +19,28 @@ export function randomBytes(length: number): Buffer {
   return systemRandomBytes(length);
 }
 
+/** Bytes drawn from the system at a time for `nonceBytes`. */
+const NONCE_POOL_BYTES = 4096;
+let noncePool: Buffer = Buffer.alloc(0);
+let nonceOffset = 0;
+
+/**
+ * Random values that are public and must only be unpredictable and unique: GCM IVs,
+ * record ids. They come from `randomBytes` 4 KiB at a time, since each call to the
+ * system costs more than a whole AES-GCM operation. Each byte is handed out once.
+ * Never for key material or seeds: those call `randomBytes`.
+ */
+export function nonceBytes(length: number): Buffer {
+  if (length > 256) return randomBytes(length);
+  if (nonceOffset + length > noncePool.length) {
+    noncePool = randomBytes(NONCE_POOL_BYTES);
+    nonceOffset = 0;
+  }
+  const out = noncePool.subarray(nonceOffset, nonceOffset + length);
+  nonceOffset += length;
+  return out;
+}
+
 /**
  * A uniform integer in [1, limit − 1] drawn from `randomBytes` by rejection
  * sampling (an elliptic-curve private scalar when `limit` is the group order).

@@ -3,7 +3,7 @@ import { sm4 } from 'sm-crypto-v2';
 import type { AlgorithmId } from '@ksp/contracts';
 import { authenticationFailed, invalidInput, invalidKey } from './crypto-error.js';
 import { OPENSSL_DIGEST } from './digest.js';
-import { randomBytes } from './random.js';
+import { nonceBytes, randomBytes } from './random.js';
 
 /**
  * Symmetric primitives: AES-GCM and SM4-GCM (AEAD), AES key wrap (RFC 3394 and
@@ -60,7 +60,7 @@ function checkSealed(sealed: AeadCiphertext): void {
 
 export function aesGcmEncrypt(key: Buffer, plaintext: Buffer, options: AeadOptions = {}): AeadCiphertext {
   const name = aesGcmCipher(key);
-  const iv = checkIv(options.iv ?? randomBytes(GCM_IV_BYTES));
+  const iv = checkIv(options.iv ?? nonceBytes(GCM_IV_BYTES));
   const cipher = createCipheriv(name, key, iv, { authTagLength: GCM_TAG_BYTES });
   if (options.aad) cipher.setAAD(options.aad);
   const ciphertext = Buffer.concat([cipher.update(plaintext), cipher.final()]);

@@ -11,6 +11,7 @@ import {
   type Transaction,
 } from 'kysely';
 import pg from 'pg';
+import { startCheckpointer } from './checkpointer.js';
 import type { Database } from './schema.js';
 import * as m001 from './migrations/001-foundation.js';
 import * as m002 from './migrations/002-access.js';
@@ -69,8 +70,18 @@ export function openDatabase(options: { url: string | null; dataDir: string }): 
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('synchronous = NORMAL');
+  const checkpointer =
+    file === ':memory:' ? null : startCheckpointer(sqlite, file, (message) => console.warn(message));
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-  return { db, engine: 'sqlite', location: file, close: () => db.destroy() };
+  return {
+    db,
+    engine: 'sqlite',
+    location: file,
+    close: async () => {
+      await checkpointer?.stop();
+      await db.destroy();
+    },
+  };
 }
 
 /** A UNIQUE constraint refused the write (SQLite and PostgreSQL). */

@@ -106,6 +106,10 @@ function insertStatements(engine: Engine) {
 
 function applier(engine: Engine) {
   const statement = insertStatements(engine);
+  const countStatement =
+    engine === 'postgres'
+      ? 'update "kms_key" set "operations" = "operations" + $1 where "id" = $2'
+      : 'update "kms_key" set "operations" = "operations" + ? where "id" = ?';
 
   async function insert(trx: Executor, table: JournalTable, rows: readonly object[]) {
     const cols = columns[table] as readonly string[];
@@ -125,13 +129,7 @@ function applier(engine: Engine) {
     if (keys.length) await insert(trx, 'kms_key', keys);
     if (versions.length) await insert(trx, 'kms_key_version', versions);
     if (audit.length) await insert(trx, 'audit_log', audit);
-    for (const [id, n] of counts) {
-      await trx
-        .updateTable('kms_key')
-        .set((eb) => ({ operations: eb('operations', '+', n) }))
-        .where('id', '=', id)
-        .execute();
-    }
+    for (const [id, n] of counts) await trx.executeQuery(CompiledQuery.raw(countStatement, [n, id]));
   };
 }
 
