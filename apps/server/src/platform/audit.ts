@@ -51,5 +51,7 @@ export function auditRow(entry: AuditEntry, at = new Date()): AuditTable {
     result: entry.result,
     source_ip: entry.ip,
     details: JSON.stringify(entry.details ?? {}),
+    // Records about a key carry its id as details.key_id; it is also kept indexed.
+    object_id: typeof entry.details?.key_id === 'string' ? entry.details.key_id : null,
   };
 }

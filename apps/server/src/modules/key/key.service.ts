@@ -357,7 +357,8 @@ export function createKeyService(deps: {
       const q = db
         .selectFrom('audit_log')
         .where('domain_id', '=', actor.domainId)
-        .where((eb) => eb.or([eb('target', '=', row.name), eb('details', 'like', `%"key_id":"${row.id}"%`)]));
+        // A key pair is managed as one: each half shows the records of both.
+        .where('object_id', 'in', row.linked_key_id ? [row.id, row.linked_key_id] : [row.id]);
       const total = await q.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirst();
       const rows = await q
         .select(['id', 'at', 'username', 'action', 'result', 'source_ip'])

@@ -499,6 +499,38 @@ describe.each(await engines())('keys and the crypto API on %s', (engine) => {
       .where('target', '=', key.name)
       .executeTakeFirstOrThrow();
     expect(Number(audited.n)).toBe(30);
+
+    // The key's trail: its creation and its thirty operations, newest first, by pages.
+    const trail = await call(server, api.key.audit, { token, query: { id: key.id, page: 1, page_size: 10 } });
+    expect(trail.data.total).toBe(31);
+    expect(trail.data.data.map((r) => r.action)).toEqual(Array(10).fill('crypto.encrypt'));
+    const last = await call(server, api.key.audit, { token, query: { id: key.id, page: 4, page_size: 10 } });
+    expect(last.data.data.map((r) => r.action)).toEqual(['key.create']);
+
+    // A pair's halves share one trail; a later key of the same name starts its own.
+    const pair = await create('burst-pair', 'EC-P256');
+    const signed = await call(server, api.crypto.sign, {
+      token,
+      body: { key_id: pair.data.id, data: b64('d') },
+    });
+    await call(server, api.crypto.verify, {
+      token,
+      body: { key_id: pair.data.linked_key_id!, data: b64('d'), signature: signed.data.signature },
+    });
+    const pubTrail = await call(server, api.key.audit, {
+      token,
+      query: { id: pair.data.linked_key_id!, page: 1, page_size: 10 },
+    });
+    expect(pubTrail.data.data.map((r) => r.action)).toEqual(['crypto.verify', 'crypto.sign', 'key.create']);
+    const victim = answers[1]!.data;
+    expect((await call(server, api.key.disable, { token, body: { id: victim.id } })).code).toBe(0);
+    expect((await call(server, api.key.delete, { token, body: { ids: [victim.id] } })).code).toBe(0);
+    const again = await create(victim.name, 'AES-256');
+    const fresh = await call(server, api.key.audit, {
+      token,
+      query: { id: again.data.id, page: 1, page_size: 10 },
+    });
+    expect(fresh.data.data.map((r) => r.action)).toEqual(['key.create']);
   });
 
   it('applies a key change at once on its node and within a second on another node', async () => {

@@ -16,6 +16,7 @@ import type { Database } from './schema.js';
 import * as m001 from './migrations/001-foundation.js';
 import * as m002 from './migrations/002-access.js';
 import * as m003 from './migrations/003-keys.js';
+import * as m004 from './migrations/004-audit-object.js';
 
 export type Db = Kysely<Database>;
 /** A store function takes either the database or an open transaction. */
@@ -30,10 +31,12 @@ export interface DatabaseHandle {
   close(): Promise<void>;
 }
 
-const migrations: Record<string, Migration> = {
+/** Every migration, by name, in order (exported for the migration tests). */
+export const migrations: Record<string, Migration> = {
   '001-foundation': m001,
   '002-access': m002,
   '003-keys': m003,
+  '004-audit-object': m004,
 };
 
 export function openDatabase(options: { url: string | null; dataDir: string }): DatabaseHandle {

@@ -74,6 +74,7 @@ const columns = {
     'result',
     'source_ip',
     'details',
+    'object_id',
   ],
 } satisfies {
   kms_key: (keyof KeyTable)[];

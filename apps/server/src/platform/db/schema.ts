@@ -184,6 +184,8 @@ export interface AuditTable {
   result: 'success' | 'failure';
   source_ip: string;
   details: string;
+  /** The key a record is about (details.key_id), for the key's trail; null otherwise. */
+  object_id: string | null;
 }
 
 export interface PasswordPolicyTable {
