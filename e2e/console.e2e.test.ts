@@ -161,6 +161,9 @@ describe('the console, from a fresh install', () => {
     const db = new BetterSqlite3(join(ksp.dataDir, 'ksp.sqlite'));
     db.prepare('update session set last_seen_at = ?').run(new Date(Date.now() - 3600_000).toISOString());
     db.close();
+    // The server trusts what it read about a session for up to a second (per-node cache):
+    // a session that really went idle would have been out of it long before.
+    await page.waitForTimeout(1500);
     await page.getByTestId('side-menu').getByText('Settings').click();
     await page.getByTestId('side-menu').getByText('Configuration').click();
     await page.getByText('Your identity information has expired. Please log in again!').waitFor();

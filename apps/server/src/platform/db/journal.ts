@@ -130,7 +130,10 @@ function applier(engine: Engine) {
     if (keys.length) await insert(trx, 'kms_key', keys);
     if (versions.length) await insert(trx, 'kms_key_version', versions);
     if (audit.length) await insert(trx, 'audit_log', audit);
-    for (const [id, n] of counts) await trx.executeQuery(CompiledQuery.raw(countStatement, [n, id]));
+    // Always in the same order, so two nodes' batches cannot deadlock on PostgreSQL.
+    for (const [id, n] of [...counts].sort(([a], [b]) => (a < b ? -1 : 1))) {
+      await trx.executeQuery(CompiledQuery.raw(countStatement, [n, id]));
+    }
   };
 }
 
