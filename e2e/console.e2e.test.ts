@@ -3,6 +3,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { launch, newPage, shot } from './support/browser.js';
+import { signInUi } from './support/console-ui.js';
 import { apiCall, startKsp, type RunningServer } from './support/server.js';
 
 const ADMIN = { username: 'admin', password: 'Admin-Pass-1', email: 'admin@example.test' };
@@ -192,15 +193,11 @@ describe('the console, from a fresh install', () => {
 
   it('works on a 375 px phone screen', async () => {
     const { page, errors } = await newPage(browser, { width: 375, height: 740 });
-    await signIn(page, ksp.url).catch(async () => {
-      // On a phone the menu is a closed drawer, so the side menu may not be visible yet.
-      await page.waitForURL(/\/console\/dashboard/);
-    });
+    // On a phone the menu is a closed drawer: wait for the dashboard, not for the menu.
+    await signInUi(page, ksp.url, ADMIN.username, ADMIN.password);
     await page.waitForURL(/\/console\/dashboard/);
-    const menuBox = await page
-      .getByTestId('side-menu')
-      .boundingBox()
-      .catch(() => null);
+    const menu = page.getByTestId('side-menu');
+    const menuBox = (await menu.isVisible()) ? await menu.boundingBox() : null;
     expect(menuBox === null || menuBox.x + menuBox.width <= 0 || menuBox.width === 0).toBe(true);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(1);
