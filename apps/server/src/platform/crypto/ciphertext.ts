@@ -129,13 +129,18 @@ export function encodeCiphertext(envelope: CiphertextEnvelope): string {
   }
   const problem = shape.check(envelope.ciphertext);
   if (problem) throw invalidInput(`Cannot encode ciphertext: ${problem}`);
+  return assemble(headerBytes(envelope), envelope);
+}
+
+/** The layout of the table above, from the header bytes on, in Base64. */
+function assemble(header: Buffer, body: Pick<CiphertextEnvelope, 'iv' | 'tag' | 'ciphertext'>): string {
   return Buffer.concat([
-    headerBytes(envelope),
-    Buffer.from([envelope.iv.length]),
-    envelope.iv,
-    Buffer.from([envelope.tag.length]),
-    envelope.tag,
-    envelope.ciphertext,
+    header,
+    Buffer.from([body.iv.length]),
+    body.iv,
+    Buffer.from([body.tag.length]),
+    body.tag,
+    body.ciphertext,
   ]).toString('base64');
 }
 
@@ -193,14 +198,7 @@ export function sealEnvelope(request: SealRequest): string {
     aad: request.aad ? Buffer.concat([header, request.aad]) : header,
   });
   // GCM always yields a 12-byte IV and a 16-byte tag: the layout needs no further checks.
-  return Buffer.concat([
-    header,
-    Buffer.from([sealed.iv.length]),
-    sealed.iv,
-    Buffer.from([sealed.tag.length]),
-    sealed.tag,
-    sealed.ciphertext,
-  ]).toString('base64');
+  return assemble(header, sealed);
 }
 
 /** Finds the key an envelope names: the caller checks the key's state and permissions here. */
