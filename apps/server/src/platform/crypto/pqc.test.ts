@@ -19,6 +19,13 @@ import {
  * test/acvp_data v1.1.0.40). Long outputs are pinned by the SHA-256 of the published
  * hex, which was checked byte for byte against the published value when recorded.
  * No FIPS 203/204/205 vector files ship in node_modules.
+ *
+ * ML-KEM-768/1024 keyGen: pq-code-package/mlkem-native
+ *   test/acvp_data/acvp_v1.1.0.40_keyGen_prompt.json (d, z; tgId 2 = ML-KEM-768, tgId 3 = ML-KEM-1024)
+ *   test/acvp_data/acvp_v1.1.0.40_keyGen_expectedResults.json (ek, dk)
+ * ML-DSA-65/87 keyGen: usnistgov/ACVP-Server (commit 203f667c26e10a1be89dfe8da7a54498fde2d848)
+ *   gen-val/json-files/ML-DSA-keyGen-FIPS204/prompt.json (seed; tgId 2 = ML-DSA-65, tgId 3 = ML-DSA-87)
+ *   gen-val/json-files/ML-DSA-keyGen-FIPS204/expectedResults.json (pk, sk)
  */
 
 const hex = (text: string) => Buffer.from(text, 'hex');
@@ -51,6 +58,30 @@ describe('ML-KEM known answers (ACVP, FIPS 203)', () => {
     expect(sha256(secretKey)).toBe('3b4f9c211799d36add60ce763ee9705dbb6359ee70177280551b45d612ea43e3');
     // dk = dk_PKE || ek || H(ek) || z
     expect(secretKey.subarray(768, 768 + 800)).toEqual(publicKey);
+    expect(secretKey.subarray(-32).toString('hex').toUpperCase()).toBe(z);
+  });
+
+  it('ML-KEM-768 keyGen tgId 2 tcId 26: (d, z) gives the published ek and dk', () => {
+    const d = 'A2B4BCA315A6EA4600B4A316E09A2578AA1E8BCE919C8DF3A96C71C843F5B38B';
+    const z = 'D6BF055CB7B375E3271ED131F1BA31F83FEF533A239878A71074578B891265D1';
+    const { publicKey, secretKey } = pqcKeyPairFromSeed('ML-KEM-768', hex(d + z));
+    expect(publicKey.subarray(0, 16).toString('hex').toUpperCase()).toBe('5219C4CC17C35A828F3E21B2AB749680');
+    expect(sha256(publicKey)).toBe('ed2430c8bd81af5cb02a8968db7319bf6e62d0a9a0c9492015610c209b5b3b15');
+    expect(sha256(secretKey)).toBe('bd8662d4ae7210025a68e5634f0b53ba2f9e0331e8078ca075f4b51a06e8403f');
+    // dk = dk_PKE || ek || H(ek) || z
+    expect(secretKey.subarray(1152, 1152 + 1184)).toEqual(publicKey);
+    expect(secretKey.subarray(-32).toString('hex').toUpperCase()).toBe(z);
+  });
+
+  it('ML-KEM-1024 keyGen tgId 3 tcId 51: (d, z) gives the published ek and dk', () => {
+    const d = '2B5330C4F23BFDFD5C31F050BA3B38235324BF032372FC12D04DD08920F0BD59';
+    const z = '0A064D6C06CEAB73E59CFCA9FF6402255A326AEF1E9CB678BF36929DAFE29A58';
+    const { publicKey, secretKey } = pqcKeyPairFromSeed('ML-KEM-1024', hex(d + z));
+    expect(publicKey.subarray(0, 16).toString('hex').toUpperCase()).toBe('B24174A5B00DBF520CB9E3783D482E03');
+    expect(sha256(publicKey)).toBe('ed5f4d424848f7716874954c48d666a8c88e791320ed6779998d0452dccb8278');
+    expect(sha256(secretKey)).toBe('f17c3cfc534e7dc8b46a3fbb36bb1ba5b1841171ff3b2e3e7f0131cf84b75381');
+    // dk = dk_PKE || ek || H(ek) || z
+    expect(secretKey.subarray(1536, 1536 + 1568)).toEqual(publicKey);
     expect(secretKey.subarray(-32).toString('hex').toUpperCase()).toBe(z);
   });
 
@@ -160,6 +191,22 @@ describe('ML-DSA known answers (ACVP, FIPS 204)', () => {
     expect(publicKey.subarray(0, 16).toString('hex').toUpperCase()).toBe('ADB0B33464816091F2A95977C67F085F');
     expect(sha256(publicKey)).toBe('a140495fe1cbeb25d30ecf194ee2823dde1b76bbcbdea8cac50c6365f6803060');
     expect(sha256(secretKey)).toBe('832d372e1c52dc6fe6f9d8ccb34cf3f184f16a6aa5bbebc1369d52b364034eaa');
+  });
+
+  it('ML-DSA-65 keyGen tgId 2 tcId 26: seed gives the published pk and sk', () => {
+    const seed = hex('8AB6448BF58F897D528A8DE9F8E59329AC929A9CDE7EDF3E27E01BC9EF128A67');
+    const { publicKey, secretKey } = pqcKeyPairFromSeed('ML-DSA-65', seed);
+    expect(publicKey.subarray(0, 16).toString('hex').toUpperCase()).toBe('49DE190622B0681761A9DB044015BF81');
+    expect(sha256(publicKey)).toBe('b0cc1d6464e1528a478108d4be94be4aca4c7ae69d9595b1e6b752713442022a');
+    expect(sha256(secretKey)).toBe('75c9d40f0afce322f8f9ba20b7544039c04af1b7a047a8c8b7c429c71d5fc15f');
+  });
+
+  it('ML-DSA-87 keyGen tgId 3 tcId 51: seed gives the published pk and sk', () => {
+    const seed = hex('5AC4D695186486C11D21F0300DBDA6F38B8D1FA07A254549B64422D44B1AAC42');
+    const { publicKey, secretKey } = pqcKeyPairFromSeed('ML-DSA-87', seed);
+    expect(publicKey.subarray(0, 16).toString('hex').toUpperCase()).toBe('A43D30AA48E12E950A08F7ED597EC7C8');
+    expect(sha256(publicKey)).toBe('f3181985231f1541993e4a5e676636e76ca97a2d551bff73d832e9ed80217b31');
+    expect(sha256(secretKey)).toBe('8f53b3e2aeb6545df71c749d0e7fc8e674b64e1e3381b882888462dbbaeb0b95');
   });
 });
 
