@@ -4,6 +4,7 @@ import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-quer
 import { App, Button, Card, Flex, Form, Grid, Input, Select, Space, Table, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useT } from '../i18n/i18n';
+import { useConfirmDelete } from './confirm-delete';
 import { useViewSearchParams } from './view-activity';
 
 export const DEFAULT_PAGE_SIZE = 20;
@@ -83,7 +84,8 @@ export function ListPage<Row extends object>({
   title,
 }: ListPageProps<Row>) {
   const t = useT();
-  const { message, modal } = App.useApp();
+  const { message } = App.useApp();
+  const confirmDelete = useConfirmDelete();
   const queryClient = useQueryClient();
   const screens = Grid.useBreakpoint();
   const [params, setParams] = useViewSearchParams();
@@ -116,18 +118,12 @@ export function ListPage<Row extends object>({
       return;
     }
     const ids = selected.map(String);
-    modal.confirm({
+    confirmDelete({
       title: t('common:confirm.deleteTitle', { count: ids.length }),
-      content: t('common:confirm.deleteContent'),
-      okText: t('common:actions.delete'),
-      okButtonProps: { danger: true, 'data-testid': 'confirm-delete' },
-      cancelText: t('common:actions.cancel'),
-      onOk: async () => {
-        await onDelete(ids);
-        void message.success(t('common:feedback.deleted'));
-        setSelected([]);
-        await queryClient.invalidateQueries({ queryKey });
-      },
+      remove: () => onDelete(ids),
+      onDeleted: () => setSelected([]),
+      refresh: () => queryClient.invalidateQueries({ queryKey }),
+      testId: 'confirm-delete',
     });
   };
 

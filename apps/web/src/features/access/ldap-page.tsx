@@ -5,6 +5,7 @@ import { App, Button, Space, Tag, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { accessKeys, allRoles, deleteLdap, listLdap } from '../../api/access';
 import { ListPage } from '../../components/list-page';
+import { useConfirmDelete } from '../../components/confirm-delete';
 import { useT } from '../../i18n/i18n';
 import { LdapFormDrawer } from './ldap-form';
 import { LdapTestModal, type LdapTestSource } from './ldap-test';
@@ -17,7 +18,7 @@ import { useStickyColumns } from './use-sticky-columns';
 export default function LdapPage() {
   const t = useT();
   const sticky = useStickyColumns();
-  const { message, modal } = App.useApp();
+  const { message } = App.useApp();
   const queryClient = useQueryClient();
   const canWrite = useHasPermission('ldap:write');
   const canReadRoles = useHasPermission('role:read');
@@ -33,22 +34,13 @@ export default function LdapPage() {
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: accessKeys.ldap });
 
+  const confirmDelete = useConfirmDelete();
   const remove = (row: LdapRow) =>
-    modal.confirm({
+    confirmDelete({
       title: t('access:ldap.deleteConfirm', { name: row.name }),
       content: t('access:ldap.deleteText'),
-      okText: t('common:actions.delete'),
-      cancelText: t('common:actions.cancel'),
-      okButtonProps: { danger: true, 'data-testid': 'confirm-ok' },
-      onOk: async () => {
-        try {
-          await deleteLdap([row.id]);
-          void message.success(t('common:feedback.deleted'));
-        } catch {
-          // Shown by the client.
-        }
-        await refresh();
-      },
+      remove: () => deleteLdap([row.id]),
+      refresh,
     });
 
   const columns: ColumnsType<LdapRow> = [

@@ -43,8 +43,10 @@ const rows = [
   role('Help', 'custom', ['user:read']),
 ];
 
-function serve() {
+function serve(refuseDelete = false) {
   const fake = fakeAdapter((config) => {
+    if (config.url === api.role.delete.path && refuseDelete)
+      return envelope(null, 4220, "Role 'Help' is still held by 2 users");
     if (config.url === api.role.list.path) return envelope({ data: rows, total: rows.length });
     if (config.url === api.role.permissionTree.path) return envelope(tree);
     if (config.url === api.role.create.path) return envelope(role('Desk', 'custom', ['user:read']));
@@ -101,6 +103,36 @@ describe('roles page', () => {
     await waitFor(() => expect(seen.some((c) => c.url === api.role.create.path)).toBe(true));
     const body: unknown = JSON.parse(String(seen.find((c) => c.url === api.role.create.path)?.data));
     expect(body).toEqual({ name: 'Desk', description: '', permissions: ['user:read', 'role:read'] });
+  });
+
+  it('deletes a custom role after the "cannot be undone" confirmation, and reloads the list', async () => {
+    const seen = serve();
+    renderPage('/console/access/role', '/console/access/role', <RolePage />);
+    fireEvent.click(await screen.findByTestId('role-delete-Help'));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getAllByText('Delete role Help?').length).toBeGreaterThan(0);
+    expect(within(dialog).getByText(/cannot be undone/)).toBeTruthy();
+    const listed = seen.filter((c) => c.url === api.role.list.path).length;
+    fireEvent.click(screen.getByTestId('confirm-ok'));
+    expect(await screen.findByText('Deleted')).toBeTruthy();
+    const body: unknown = JSON.parse(String(seen.find((c) => c.url === api.role.delete.path)?.data));
+    expect(body).toEqual({ ids: [rows[1]!.id] });
+    await waitFor(() =>
+      expect(seen.filter((c) => c.url === api.role.list.path).length).toBeGreaterThan(listed),
+    );
+  });
+
+  it("shows the server's refusal, never 'Deleted', and still reloads the list", async () => {
+    const seen = serve(true);
+    renderPage('/console/access/role', '/console/access/role', <RolePage />);
+    fireEvent.click(await screen.findByTestId('role-delete-Help'));
+    const listed = seen.filter((c) => c.url === api.role.list.path).length;
+    fireEvent.click(await screen.findByTestId('confirm-ok'));
+    expect(await screen.findByText("Role 'Help' is still held by 2 users")).toBeTruthy();
+    await waitFor(() =>
+      expect(seen.filter((c) => c.url === api.role.list.path).length).toBeGreaterThan(listed),
+    );
+    expect(screen.queryByText('Deleted')).toBeNull();
   });
 
   it('shows a built-in role read-only', async () => {

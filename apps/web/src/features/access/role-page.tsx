@@ -5,6 +5,7 @@ import { App, Button, Flex, Space, Tag, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { accessKeys, deleteRoles, fetchPermissionTree, listRoles } from '../../api/access';
 import { ListPage } from '../../components/list-page';
+import { useConfirmDelete } from '../../components/confirm-delete';
 import { useT } from '../../i18n/i18n';
 import { permissionLeaves } from './permission-tree';
 import { RoleEditor, type RoleEditorTarget, type RoleRow } from './role-editor';
@@ -25,7 +26,7 @@ const MAX_USER_TAGS = 3;
 export default function RolePage() {
   const t = useT();
   const sticky = useStickyColumns();
-  const { message, modal } = App.useApp();
+  const { message } = App.useApp();
   const queryClient = useQueryClient();
   const canWrite = useHasPermission('role:write');
   const canListUsers = useHasPermission('user:read');
@@ -49,22 +50,13 @@ export default function RolePage() {
       ? t(builtInDescriptions[role.name as keyof typeof builtInDescriptions])
       : role.description;
 
+  const confirmDelete = useConfirmDelete();
+  // A role still held by users is refused: the server's message says by how many.
   const remove = (role: RoleRow) =>
-    modal.confirm({
+    confirmDelete({
       title: t('access:role.deleteConfirm', { name: role.name }),
-      content: t('common:confirm.deleteContent'),
-      okText: t('common:actions.delete'),
-      cancelText: t('common:actions.cancel'),
-      okButtonProps: { danger: true, 'data-testid': 'confirm-ok' },
-      onOk: async () => {
-        try {
-          await deleteRoles([role.id]);
-          void message.success(t('common:feedback.deleted'));
-        } catch {
-          // "still held by n users": the server's message was shown.
-        }
-        await refresh();
-      },
+      remove: () => deleteRoles([role.id]),
+      refresh,
     });
 
   const columns: ColumnsType<RoleRow> = [

@@ -7,6 +7,7 @@ import { api, DEFAULT_CERT_VALIDITY_DAYS, tokenUsages, type DataOf } from '@ksp/
 import { accessKeys, createToken, deleteTokens, listTokens, renewToken, updateToken } from '../../api/access';
 import { FormModal, type FormField } from '../../components/form-modal';
 import { ListPage } from '../../components/list-page';
+import { useConfirmDelete } from '../../components/confirm-delete';
 import { useT } from '../../i18n/i18n';
 import { ExpiryInput, expiryRule, FOREVER, isForever } from './expiry-input';
 import { SecretModal, type OnceSecret } from './secret-modal';
@@ -78,22 +79,12 @@ export default function TokenPage() {
       },
     });
 
+  const confirmDelete = useConfirmDelete();
   const remove = (row: TokenRow) =>
-    modal.confirm({
+    confirmDelete({
       title: t('access:token.deleteConfirm', { name: row.name }),
-      content: t('common:confirm.deleteContent'),
-      okText: t('common:actions.delete'),
-      cancelText: t('common:actions.cancel'),
-      okButtonProps: { danger: true, 'data-testid': 'confirm-ok' },
-      onOk: async () => {
-        try {
-          await deleteTokens([row.id]);
-          void message.success(t('common:feedback.deleted'));
-        } catch {
-          // Shown by the client.
-        }
-        await refresh();
-      },
+      remove: () => deleteTokens([row.id]),
+      refresh,
     });
 
   const unlimited = <Typography.Text type="secondary">{t('access:token.unlimited')}</Typography.Text>;

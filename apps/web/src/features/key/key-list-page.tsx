@@ -27,6 +27,7 @@ import {
 import type { ColumnsType } from 'antd/es/table';
 import { Link, useLocation } from 'react-router';
 import { deleteKeys, keyKeys, listKeys, type KeyRow } from '../../api/key';
+import { useConfirmDelete } from '../../components/confirm-delete';
 import { readListQuery, writeListQuery, type ListFilter } from '../../components/list-page';
 import { useViewSearchParams } from '../../components/view-activity';
 import { useT } from '../../i18n/i18n';
@@ -83,7 +84,8 @@ function FlagIcons({ row }: { row: KeyRow }) {
  */
 export default function KeyListPage() {
   const t = useT();
-  const { message, modal } = App.useApp();
+  const { message } = App.useApp();
+  const confirmDelete = useConfirmDelete();
   const queryClient = useQueryClient();
   const screens = Grid.useBreakpoint();
   const area = keyAreaOf(useLocation().pathname);
@@ -123,22 +125,12 @@ export default function KeyListPage() {
       return;
     }
     const ids = selected.map(String);
-    modal.confirm({
+    confirmDelete({
       title: t('common:confirm.deleteTitle', { count: ids.length }),
-      content: t('common:confirm.deleteContent'),
-      okText: t('common:actions.delete'),
-      okButtonProps: { danger: true, 'data-testid': 'confirm-delete' },
-      cancelText: t('common:actions.cancel'),
-      onOk: async () => {
-        try {
-          await deleteKeys(ids);
-          void message.success(t('common:feedback.deleted'));
-          setSelected([]);
-        } catch {
-          // The client showed the server's message.
-        }
-        await queryClient.invalidateQueries({ queryKey: keyKeys.all });
-      },
+      remove: () => deleteKeys(ids),
+      onDeleted: () => setSelected([]),
+      refresh: () => queryClient.invalidateQueries({ queryKey: keyKeys.all }),
+      testId: 'confirm-delete',
     });
   };
 

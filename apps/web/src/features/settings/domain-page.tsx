@@ -16,6 +16,7 @@ import {
 import { useSignedIn } from '../../api/session';
 import { FormModal, type FormField } from '../../components/form-modal';
 import { ListPage } from '../../components/list-page';
+import { useConfirmDelete } from '../../components/confirm-delete';
 import { useT } from '../../i18n/i18n';
 import { DomainMembersModal, type DomainRow } from './domain-members-modal';
 
@@ -30,7 +31,7 @@ const isRoot = (domain: DomainRow) => domain.parent_id === null;
 export default function DomainPage() {
   const t = useT();
   const wide = Grid.useBreakpoint().md;
-  const { message, modal } = App.useApp();
+  const { message } = App.useApp();
   const queryClient = useQueryClient();
   const permissions = useSignedIn()?.userinfo.permissions ?? [];
   const canWrite = permissions.includes('domain:write');
@@ -43,22 +44,13 @@ export default function DomainPage() {
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: domainKeys.all });
 
+  const confirmDelete = useConfirmDelete();
+  // A domain that is not empty is refused: the server says what is still in it.
   const remove = (domain: DomainRow) =>
-    modal.confirm({
+    confirmDelete({
       title: t('access:domain.deleteConfirm', { name: domain.name }),
-      content: t('common:confirm.deleteContent'),
-      okText: t('common:actions.delete'),
-      cancelText: t('common:actions.cancel'),
-      okButtonProps: { danger: true, 'data-testid': 'confirm-ok' },
-      onOk: async () => {
-        try {
-          await deleteDomains([domain.id]);
-          void message.success(t('common:feedback.deleted'));
-        } catch {
-          // Not empty: the server says what is still in it.
-        }
-        await refresh();
-      },
+      remove: () => deleteDomains([domain.id]),
+      refresh,
     });
 
   const columns: ColumnsType<DomainRow> = [
