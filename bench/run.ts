@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { api as contract } from '@ksp/contracts';
 import type * as Asymmetric from '../apps/server/src/platform/crypto/asymmetric.js';
 import type * as Generate from '../apps/server/src/platform/crypto/generate.js';
 import type * as PostQuantum from '../apps/server/src/platform/crypto/post-quantum.js';
@@ -120,26 +121,26 @@ async function main(): Promise<void> {
   try {
     for (let i = 0; ; i++) {
       try {
-        await api(base, '/v1/ksp/system/status');
+        await api(base, contract.system.status.path);
         break;
       } catch {
         if (i > 100) throw new Error('server did not start');
         await new Promise((r) => setTimeout(r, 100));
       }
     }
-    for (let i = 0; i < 3; i++) await api(base, '/v1/ksp/system/init/component', {});
-    await api(base, '/v1/ksp/system/init/finish', {});
-    await api(base, '/v1/ksp/system/activate', {
+    for (let i = 0; i < 3; i++) await api(base, contract.system.initComponent.path, {});
+    await api(base, contract.system.initFinish.path, {});
+    await api(base, contract.system.activate.path, {
       username: 'bench',
       password: 'Bench-Pass-1',
       email: 'b@example.test',
     });
-    const { token } = await api<{ token: string }>(base, '/v1/ksp/user/login', {
+    const { token } = await api<{ token: string }>(base, contract.user.login.path, {
       username: Buffer.from('bench').toString('base64'),
       password: createHash('sha256').update('Bench-Pass-1').digest('base64'),
     });
     const key = async (name: string, algorithm: string, usage_mask: number) =>
-      (await api<{ id: string }>(base, '/v1/ksp/key/create', { name, algorithm, usage_mask }, token)).id;
+      (await api<{ id: string }>(base, contract.key.create.path, { name, algorithm, usage_mask }, token)).id;
     const aes = await key('bench-aes', 'AES-256', 12);
     const p256 = await key('bench-p256', 'EC-P256', 3);
     const ed = await key('bench-ed25519', 'ED25519', 3);
@@ -156,37 +157,37 @@ async function main(): Promise<void> {
           token,
           'no-op (authenticated)',
           clients,
-          '/v1/ksp/crypto/ping',
+          contract.crypto.noop.path,
           () => undefined,
           'GET',
         ),
       );
       rows.push(
-        await load(base, token, 'AES-256-GCM encrypt 64 B', clients, '/v1/ksp/crypto/encrypt', () => ({
+        await load(base, token, 'AES-256-GCM encrypt 64 B', clients, contract.crypto.encrypt.path, () => ({
           key_id: aes,
           plaintext,
         })),
       );
       rows.push(
-        await load(base, token, 'ECDSA P-256 sign', clients, '/v1/ksp/crypto/sign', () => ({
+        await load(base, token, 'ECDSA P-256 sign', clients, contract.crypto.sign.path, () => ({
           key_id: p256,
           data: message,
         })),
       );
       rows.push(
-        await load(base, token, 'Ed25519 sign', clients, '/v1/ksp/crypto/sign', () => ({
+        await load(base, token, 'Ed25519 sign', clients, contract.crypto.sign.path, () => ({
           key_id: ed,
           data: message,
         })),
       );
       rows.push(
-        await load(base, token, 'ML-DSA-65 sign', clients, '/v1/ksp/crypto/sign', () => ({
+        await load(base, token, 'ML-DSA-65 sign', clients, contract.crypto.sign.path, () => ({
           key_id: mldsa,
           data: message,
         })),
       );
       rows.push(
-        await load(base, token, 'AES-256 key creation', clients, '/v1/ksp/key/create', () => ({
+        await load(base, token, 'AES-256 key creation', clients, contract.key.create.path, () => ({
           name: `bench-${clients}-${created++}`,
           algorithm: 'AES-256',
           usage_mask: 12,

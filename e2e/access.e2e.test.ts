@@ -17,6 +17,7 @@ import { ADMIN, initializeByApi, loginByApi } from './support/setup.js';
 import { startBridge } from './support/ukey-bridge.js';
 import { ADMIN_DN, ADMIN_PW, BASE_DN, slapdAvailable, startSlapd } from '../apps/server/src/test/slapd.js';
 import { createTestToken, softhsmAvailable } from '../tools/ukey-bridge/src/softhsm-token.js';
+import { api } from '@ksp/contracts';
 
 /** Whether the console's Content-Security-Policy lets the page call `origin` (connect-src). */
 function cspAllowsConnect(csp: string, origin: string): boolean {
@@ -223,13 +224,7 @@ describe('access management through the console', () => {
     await expect.poll(() => page.getByTestId('domain-switcher').innerText()).toContain('finance');
     const after = await storedToken(page);
     expect(after).not.toBe(before);
-    const info = await apiCall<{ userinfo: { domain: string } }>(
-      ksp.url,
-      'GET',
-      '/v1/ksp/user/info',
-      undefined,
-      after,
-    );
+    const info = await apiCall<{ userinfo: { domain: string } }>(ksp.url, api.user.info, undefined, after);
     expect(info.data.userinfo.domain).toBe('finance');
     expect(errors).toEqual([]);
     await page.context().close();
@@ -341,16 +336,15 @@ describe('access management through the console', () => {
     const token = await loginByApi(ksp.url);
     const roles = await apiCall<{ data: { id: string; name: string }[] }>(
       ksp.url,
-      'GET',
-      '/v1/ksp/role/list?page=1&page_size=50',
+      api.role.list,
       undefined,
       token,
+      { page: 1, page_size: 50 },
     );
     const auditor = roles.data.data.find((r) => r.name === 'Auditor')!;
     const created = await apiCall(
       ksp.url,
-      'POST',
-      '/v1/ksp/user/create',
+      api.user.create,
       {
         username: 'lucy',
         password: 'Lucy-Pass-1',

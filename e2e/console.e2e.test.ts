@@ -5,6 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { launch, newPage, shot } from './support/browser.js';
 import { signInUi } from './support/console-ui.js';
 import { apiCall, startKsp, type RunningServer } from './support/server.js';
+import { api } from '@ksp/contracts';
 
 const ADMIN = { username: 'admin', password: 'Admin-Pass-1', email: 'admin@example.test' };
 
@@ -128,8 +129,7 @@ describe('the console, from a fresh install', () => {
     const token = await storedToken(page);
     const created = await apiCall(
       ksp.url,
-      'POST',
-      '/v1/ksp/domain/create',
+      api.domain.create,
       { name: 'finance-department', description: '' },
       token,
     );
@@ -143,15 +143,9 @@ describe('the console, from a fresh install', () => {
     await expect.poll(() => page.getByTestId('domain-switcher').innerText()).toContain('finance-de...');
     const newToken = await storedToken(page);
     expect(newToken).not.toBe(token);
-    const info = await apiCall<{ userinfo: { domain: string } }>(
-      ksp.url,
-      'GET',
-      '/v1/ksp/user/info',
-      undefined,
-      newToken,
-    );
+    const info = await apiCall<{ userinfo: { domain: string } }>(ksp.url, api.user.info, undefined, newToken);
     expect(info.data.userinfo.domain).toBe('finance-department');
-    expect((await apiCall(ksp.url, 'GET', '/v1/ksp/user/info', undefined, token)).code).not.toBe(0);
+    expect((await apiCall(ksp.url, api.user.info, undefined, token)).code).not.toBe(0);
     await page.context().close();
   });
 

@@ -5,6 +5,7 @@ import { launch, newPage, shot } from './support/browser.js';
 import { apiCall, startKsp, type RunningServer } from './support/server.js';
 import { initializeByApi, loginByApi } from './support/setup.js';
 import { aesKcv, chooseOption, rsaOaepUnwrap, rsaWrappingKey, signIn } from './support/ui.js';
+import { api } from '@ksp/contracts';
 
 /** What the key pages say, word for word, in each language. */
 interface Language {
@@ -269,8 +270,7 @@ describe('key management in the browser', () => {
     const token = await loginByApi(ksp.url);
     const created = await apiCall<{ id: string }>(
       ksp.url,
-      'POST',
-      '/v1/ksp/key/create',
+      api.key.create,
       { name: 'kms-orders', algorithm: 'SM4', usage_mask: 0x3c },
       token,
     );

@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { CallDef } from '@ksp/contracts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const mainJs = join(root, 'apps/server/dist/main.js');
@@ -85,15 +86,19 @@ interface Envelope<T> {
 }
 
 /** A direct API call, for setting up what the test is not about. */
+/** Calls one call of the contract (its method and path) with a JSON body or a query. */
 export async function apiCall<T>(
   base: string,
-  method: string,
-  path: string,
+  call: Pick<CallDef, 'method' | 'path'>,
   body?: unknown,
   token?: string,
+  query?: Record<string, string | number>,
 ): Promise<Envelope<T>> {
-  const res = await fetch(`${base}${path}`, {
-    method,
+  const qs = query
+    ? `?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString()}`
+    : '';
+  const res = await fetch(`${base}${call.path}${qs}`, {
+    method: call.method,
     headers: { 'content-type': 'application/json', ...(token ? { token } : {}) },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
