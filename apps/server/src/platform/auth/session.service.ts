@@ -80,6 +80,8 @@ export function createSessionService(deps: {
   }
 
   const cache = new Map<string, CachedSession>();
+  /** Bumped by `forget`: a read that started before it must not be cached. */
+  let cacheGeneration = 0;
 
   /** The session behind a token hash: from this node's cache while fresh, else from the database. */
   async function lookup(tokenHash: string, now: number): Promise<CachedSession | null> {
@@ -103,7 +105,6 @@ export function createSessionService(deps: {
     }
     return entry;
   }
-  let cacheGeneration = 0;
 
   async function authenticate(token: string, meta: RequestMeta): Promise<Actor> {
     if (token.length > 128) throw new UnauthorizedError('auth.tokenInvalid');
