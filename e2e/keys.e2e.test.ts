@@ -114,6 +114,8 @@ describe('key management in the browser', () => {
       await expect.poll(() => page.getByTestId('key-algorithm').innerText()).toContain('AES-256');
       expect(await page.getByTestId('key-usage').locator('input[type=checkbox]:checked').count()).toBe(4);
       await page.getByTestId('key-exportable').click();
+      // Fails here, not after the round trip, if the switch did not take the click.
+      await expect.poll(() => page.getByTestId('key-exportable').getAttribute('aria-checked')).toBe('true');
       await page.getByTestId('label-add').click();
       await page.getByTestId('label-key-0').fill('team');
       await page.getByTestId('label-value-0').fill('payments');
