@@ -1,9 +1,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import helmet from 'helmet';
 import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -23,10 +24,11 @@ import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
 import { createDomainService } from './modules/domain/domain.service.js';
 import { domainRoutes } from './modules/domain/domain.routes.js';
 import { ensureDefaultPolicy } from './modules/password-policy/password-policy.store.js';
-import { ensureBuiltInRoles } from './modules/role/role.store.js';
+import { ensureBuiltInRoles, rolePermissionsOf } from './modules/role/role.store.js';
 import { createSystemService } from './modules/system/system.service.js';
 import { systemRoutes } from './modules/system/system.routes.js';
-import { createUserService, permissionsOf } from './modules/user/user.service.js';
+import { createUserService, permissionsOf, subjectOf } from './modules/user/user.service.js';
+import { auditRow } from './platform/audit.js';
 import { createUserAdminService } from './modules/user/user-admin.service.js';
 import { createUkeyService } from './modules/user/ukey.service.js';
 import { createLdapService } from './modules/ldap/ldap.service.js';
@@ -132,6 +134,32 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
     securityHeaders(req.raw, reply.raw, (err) => done(err as Error | undefined));
   });
   await app.register(multipart, { limits: { files: 1, fields: 10, fileSize: 1024 * 1024 } });
+  // Sign-in limits only (global: false); the limits live in memory, per node (docs/security-model.md).
+  await app.register(rateLimit, { global: false });
+  const signInName = (req: FastifyRequest): string => {
+    const body = (req.body ?? {}) as { username?: unknown; name?: unknown };
+    const name = typeof body.username === 'string' ? body.username : body.name;
+    return typeof name === 'string' ? name.trim().toLowerCase().slice(0, 512) : '';
+  };
+  const tooMany = (_req: FastifyRequest, ctx: { after: string }) => ({
+    statusCode: 429,
+    code: 'RATE_LIMITED',
+    message: `retry in ${ctx.after}`,
+  });
+  const signInLimits = [
+    app.rateLimit({
+      max: config.loginRate.perUser,
+      timeWindow: 60_000,
+      keyGenerator: (req) => `user:${signInName(req)}`,
+      errorResponseBuilder: tooMany,
+    }),
+    app.rateLimit({
+      max: config.loginRate.perAddress,
+      timeWindow: 60_000,
+      keyGenerator: (req) => `address:${req.ip}`,
+      errorResponseBuilder: tooMany,
+    }),
+  ];
   await app.register(swagger, {
     openapi: {
       info: {
@@ -149,7 +177,13 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
   await migrate(db);
   const now = clock().toISOString();
   const journal = createJournal(db, database.engine);
-  const sessions = createSessionService({ db, settings: config.session, clock, permissionsOf });
+  const sessions = createSessionService({
+    db,
+    settings: config.session,
+    clock,
+    permissionsOf,
+    rolePermissions: rolePermissionsOf,
+  });
   const keyring = new Keyring();
   const ldap = createLdapService({ db, clock, secrets: createSecretBox({ db, keyring }) });
   const users = createUserService({ db, sessions, clock, directory: ldap });
@@ -170,6 +204,28 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
     readiness: () => system.readiness(),
     authenticate: (t, m) => sessions.authenticate(t, m),
     accessChanged: () => sessions.forget(),
+    signInLimits,
+    // Refusals ride the group commit: batched with other writes, answered once durable.
+    refused: ({ actor, meta, path, reason, params }) =>
+      journal.write({
+        audit: [
+          auditRow(
+            {
+              who: subjectOf(actor),
+              action: 'access.denied',
+              target: path,
+              result: 'failure',
+              ip: meta.ip,
+              details: {
+                reason,
+                ...Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)])),
+                token_kind: actor.kind,
+              },
+            },
+            clock(),
+          ),
+        ],
+      }),
   };
   systemRoutes(app, gate, system);
   userRoutes(

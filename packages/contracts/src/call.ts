@@ -8,6 +8,26 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
  */
 export type Access = 'public' | 'session' | `${string}:${string}`;
 
+/**
+ * Where a call reaches. `domain`: objects and members of the caller's current domain only.
+ * `system`: global settings, domains, directory connections: only a session signed in to
+ * the root domain may make it (a domain administrator elsewhere is refused with 4030).
+ */
+export type Scope = 'domain' | 'system';
+
+/**
+ * What kind of token a caller holds. `session`: a console sign-in. `kadp` and `sms`: a
+ * sub-console token limited to its own area. `app`: an application token from
+ * `open_api/app-login`, limited to the crypto API and the reads an application needs.
+ * A token keeps its kind for life: refresh and domain switch answer a token of the same kind.
+ */
+export const tokenKinds = ['session', 'kadp', 'sms', 'app'] as const;
+export type TokenKind = (typeof tokenKinds)[number];
+/** Calls every kind of token may make: the token's own life and the caller's identity. */
+export const ANY_TOKEN: readonly TokenKind[] = tokenKinds;
+/** Calls an application token may make besides a console session. */
+export const APP_TOKEN: readonly TokenKind[] = ['session', 'app'];
+
 export interface CallDef<
   Q extends z.ZodType | undefined = z.ZodType | undefined,
   B extends z.ZodType | undefined = z.ZodType | undefined,
@@ -18,6 +38,15 @@ export interface CallDef<
   summary: string;
   tag: string;
   access: Access;
+  /** Default `domain`. */
+  scope?: Scope;
+  /** The token kinds allowed (ignored for public calls). Default: a console session only. */
+  tokens?: readonly TokenKind[];
+  /**
+   * A sign-in (password, app secret, UKEY signature): rate limited per username and per
+   * address, answering HTTP 429 with Retry-After beyond the limit.
+   */
+  signIn?: boolean;
   /** Answer even before the system is initialized and activated. */
   beforeInit?: boolean;
   /** Multipart upload: the body is parsed by the route, not by a schema. */
@@ -49,3 +78,6 @@ export type BodyOf<C> =
     : never;
 export type DataOf<C> =
   C extends CallDef<z.ZodType | undefined, z.ZodType | undefined, infer D> ? z.output<D> : never;
+
+export const scopeOf = (call: Pick<CallDef, 'scope'>): Scope => call.scope ?? 'domain';
+export const tokensOf = (call: Pick<CallDef, 'tokens'>): readonly TokenKind[] => call.tokens ?? ['session'];

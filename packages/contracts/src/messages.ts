@@ -37,6 +37,30 @@ const catalogue = {
     en: 'Permission denied: {permission} is required',
     zh: '权限不足：需要 {permission} 权限',
   },
+  'auth.tokenKind': {
+    en: "A token of kind '{kind}' cannot make this call; sign in to the console for it",
+    zh: '“{kind}”类令牌不能调用此接口，请登录控制台操作',
+  },
+  'auth.systemScope': {
+    en: "This is a system setting: only administrators signed in to the root domain may change it (you are in '{domain}')",
+    zh: '这是系统级设置，只有登录到根域的管理员可以操作（您当前在域“{domain}”）',
+  },
+  'user.outOfReach': {
+    en: "User '{name}' also belongs to a domain you do not administer; only a system administrator may change this user",
+    zh: '用户“{name}”还属于您未管理的域，只有系统管理员可以修改该用户',
+  },
+  'domain.outOfReach': {
+    en: "You may only manage members of your current domain ('{domain}')",
+    zh: '您只能管理当前域（“{domain}”）的成员',
+  },
+  'role.outOfReach': {
+    en: "Role '{name}' is held by users of a domain you do not administer; only a system administrator may change it",
+    zh: '角色“{name}”被您未管理的域中的用户持有，只有系统管理员可以修改',
+  },
+  'user.appRoleTooWide': {
+    en: "The role '{name}' grants permissions the user does not hold: {permissions}",
+    zh: '角色“{name}”包含该用户没有的权限：{permissions}',
+  },
   'auth.domainNotMember': { en: "You are not a member of domain '{domain}'", zh: '您不是域“{domain}”的成员' },
   'auth.passwordChangeRequired': {
     en: 'You must change your password before going on',

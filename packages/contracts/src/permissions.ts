@@ -43,6 +43,36 @@ export const permissions: readonly string[] = areas.flatMap((area) => [
 
 export type Permission = string;
 
+/** The domain every installation starts with; its administrators have system scope. */
+export const ROOT_DOMAIN = 'root';
+
+/**
+ * Areas that are global settings: only a session in the root domain holds their
+ * permissions. Elsewhere a role's grants of them do not apply (and their menu entries
+ * do not show), whatever the role says.
+ */
+export const systemAreas: ReadonlySet<Area> = new Set<Area>([
+  'ldap',
+  'password-policy',
+  'config',
+  'license',
+  'hsm',
+  'backup-key',
+  'backup',
+  'scheduler',
+  'syslog',
+  'quantum',
+]);
+
+export const areaOf = (permission: string): string => permission.split(':')[0] ?? '';
+
+/** The permissions that apply in one session: a role's grants less the system areas outside root. */
+export function effectivePermissions(held: Iterable<string>, systemScope: boolean): Set<string> {
+  const out = new Set<string>();
+  for (const p of held) if (systemScope || !systemAreas.has(areaOf(p) as Area)) out.add(p);
+  return out;
+}
+
 export function isPermission(value: string): boolean {
   return permissions.includes(value);
 }

@@ -29,6 +29,13 @@ const Schema = z.object({
   KSP_FRAME_ANCESTORS: z.string().default("'self'"),
   /** Worker threads for post-quantum work; 0 runs it on the event loop. Default: one per core. */
   KSP_CRYPTO_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
+  /**
+   * Sign-in attempts (password, app secret, UKEY signature) allowed per minute for one
+   * username from one address, and from one address whatever the username; beyond them
+   * the answer is HTTP 429 with Retry-After. Counted per node, on top of the lockout.
+   */
+  KSP_LOGIN_RATE_PER_USER: z.coerce.number().int().min(1).max(1_000_000).default(20),
+  KSP_LOGIN_RATE_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(300),
 });
 
 export interface KspConfig {
@@ -44,6 +51,8 @@ export interface KspConfig {
   trustProxy: boolean;
   frameAncestors: string[];
   cryptoWorkers: number;
+  /** Sign-in attempts per minute (see KSP_LOGIN_RATE_PER_USER). */
+  loginRate: { perUser: number; perAddress: number };
 }
 
 export class ConfigError extends Error {}
@@ -99,6 +108,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     trustProxy: v.KSP_TRUST_PROXY === 'true',
     frameAncestors: v.KSP_FRAME_ANCESTORS.split(/\s+/).filter(Boolean),
     cryptoWorkers: v.KSP_CRYPTO_WORKERS ?? availableParallelism(),
+    loginRate: { perUser: v.KSP_LOGIN_RATE_PER_USER, perAddress: v.KSP_LOGIN_RATE_PER_ADDRESS },
   };
 }
 

@@ -37,6 +37,7 @@ export const domainCalls = {
     summary: 'Rename or describe a domain (the root domain keeps its name)',
     tag: 'domain',
     access: 'domain:write',
+    scope: 'system',
     body: z.object({
       id: Id,
       name: DomainName.optional(),
@@ -50,6 +51,7 @@ export const domainCalls = {
     summary: 'Delete empty domains (no members, no objects); never the root domain',
     tag: 'domain',
     access: 'domain:write',
+    scope: 'system',
     body: IdsBody,
     data: z.object({ deleted: z.number().int() }),
   }),
@@ -59,6 +61,7 @@ export const domainCalls = {
     summary: 'Create a domain under the root domain',
     tag: 'domain',
     access: 'domain:write',
+    scope: 'system',
     body: z.object({ name: DomainName, description: z.string().trim().max(256).default('') }),
     data: Domain,
   }),

@@ -25,6 +25,7 @@ export const passwordPolicyCalls = {
     summary: 'The password policy',
     tag: 'password-policy',
     access: 'password-policy:read',
+    scope: 'system',
     data: PasswordPolicy.extend({ updated_at: z.string() }),
   }),
   update: defineCall({
@@ -33,6 +34,7 @@ export const passwordPolicyCalls = {
     summary: 'Change the password policy (minima must fit within the maximum length)',
     tag: 'password-policy',
     access: 'password-policy:write',
+    scope: 'system',
     body: PasswordPolicy,
     data: PasswordPolicy.extend({ updated_at: z.string() }),
   }),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineCall } from '../call.js';
+import { ANY_TOKEN, defineCall } from '../call.js';
 import {
   DomainName,
   Email,
@@ -83,6 +83,7 @@ export const userCalls = {
       'Directory user (connection/name): both as typed.',
     tag: 'user',
     access: 'public',
+    signIn: true,
     body: z.object({ username: z.string().min(1).max(512), password: z.string().min(1).max(1024) }),
     data: SignedIn,
   }),
@@ -92,6 +93,7 @@ export const userCalls = {
     summary: 'The signed-in user and the menu',
     tag: 'user',
     access: 'session',
+    tokens: ANY_TOKEN,
     data: z.object({ userinfo: UserInfo, menu: z.array(MenuItemSchema) }),
   }),
   logout: defineCall({
@@ -100,6 +102,7 @@ export const userCalls = {
     summary: 'Revoke the current token',
     tag: 'user',
     access: 'session',
+    tokens: ANY_TOKEN,
     body: z.object({}).optional(),
     data: z.null(),
   }),
@@ -109,6 +112,7 @@ export const userCalls = {
     summary: 'Act in another of my domains: a new token bound to it',
     tag: 'user',
     access: 'session',
+    tokens: ANY_TOKEN,
     body: z.object({ domain_name: DomainName }),
     data: SignedIn,
   }),
@@ -230,7 +234,12 @@ export const userCalls = {
     summary: 'Generate a new app secret (shown once; the old one stops working). Without id: my own',
     tag: 'user',
     access: 'session',
-    body: z.object({ id: Id.optional() }),
+    body: z.object({
+      id: Id.optional(),
+      role_id: Id.optional().describe(
+        "Role whose permissions the application token carries (never more than the user holds). Without it: the user's own roles",
+      ),
+    }),
     data: z.object({ app_secret: z.string() }),
   }),
   sendSdkUser: defineCall({
@@ -253,6 +262,7 @@ export const userCalls = {
     summary: 'Applications: exchange username + app secret for a session token (crypto API)',
     tag: 'user',
     access: 'public',
+    signIn: true,
     body: z.object({ username: Username, app_secret: z.string().min(1).max(256) }),
     data: z.object({ token: z.string(), expires_in: z.number().int() }),
   }),
@@ -293,6 +303,7 @@ export const userCalls = {
     summary: "UKEY login: the challenge signed by the user's bound certificate key (Base64 DER/raw)",
     tag: 'user',
     access: 'public',
+    signIn: true,
     body: z.object({ name: z.string().trim().min(1).max(512), sign: z.string().min(1).max(4096) }),
     data: SignedIn,
   }),
@@ -350,6 +361,7 @@ export const tokenCalls = {
     summary: 'Issue a new token and revoke the current one',
     tag: 'user',
     access: 'session',
+    tokens: ANY_TOKEN,
     body: z.object({}).optional(),
     data: z.string(),
   }),

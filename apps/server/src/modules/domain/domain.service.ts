@@ -8,7 +8,6 @@ import type { Keyring } from '../../platform/keyring/keyring.js';
 import { subjectOf } from '../user/user.service.js';
 import {
   ROOT_DOMAIN,
-  addMember,
   countMembers,
   countObjects,
   deleteDomains,
@@ -37,8 +36,10 @@ export function createDomainService(deps: { db: Db; keyring: Keyring; clock: Clo
   }
 
   return {
-    async users(id: string) {
-      if (!(await findDomainById(db, id))) throw notFound('domain.notFound', { domain: id });
+    /** Members of a domain: only the caller's current domain without system scope. */
+    async users(actor: Actor, id: string) {
+      if (!(await findDomainById(db, id)) || (!actor.systemScope && id !== actor.domainId))
+        throw notFound('domain.notFound', { domain: id });
       return membersOf(db, id);
     },
 
@@ -95,8 +96,10 @@ export function createDomainService(deps: { db: Db; keyring: Keyring; clock: Clo
       });
     },
 
-    async list(query: { page: number; page_size: number; name?: string | undefined }) {
+    /** Every domain with system scope; otherwise only the caller's current domain. */
+    async list(actor: Actor, query: { page: number; page_size: number; name?: string | undefined }) {
       const { rows, total } = await listDomains(db, {
+        onlyId: actor.systemScope ? undefined : actor.domainId,
         name: query.name,
         offset: (query.page - 1) * query.page_size,
         limit: query.page_size,
@@ -117,9 +120,9 @@ export function createDomainService(deps: { db: Db; keyring: Keyring; clock: Clo
         created_at: clock().toISOString(),
       };
       await db.transaction().execute(async (trx) => {
+        // The creator does not become a member: membership is granted explicitly
+        // (user/domain/add-user), so no one gains a domain as a side effect.
         await insertDomain(trx, row);
-        // The creator can act in the new domain straight away.
-        await addMember(trx, actor.userId, id);
         await writeAudit(trx, {
           who: subjectOf(actor),
           action: 'domain.create',
@@ -133,7 +136,7 @@ export function createDomainService(deps: { db: Db; keyring: Keyring; clock: Clo
         name: row.name,
         description: row.description,
         parent_id: row.parent_id,
-        users: 1,
+        users: 0,
         created_at: row.created_at,
       };
     },

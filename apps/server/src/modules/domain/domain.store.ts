@@ -15,8 +15,12 @@ export async function findDomainById(db: Executor, id: string) {
   return db.selectFrom('domain').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export async function listDomains(db: Executor, args: { name?: string; offset: number; limit: number }) {
+export async function listDomains(
+  db: Executor,
+  args: { onlyId?: string | undefined; name?: string | undefined; offset: number; limit: number },
+) {
   let q = db.selectFrom('domain');
+  if (args.onlyId) q = q.where('domain.id', '=', args.onlyId);
   if (args.name) q = q.where('domain.name', 'like', `%${escapeLike(args.name)}%`);
   const total = await q.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirst();
   const rows = await q

@@ -307,6 +307,7 @@ export function createLdapService(deps: { db: Db; clock: Clock; secrets: SecretB
             locked_until: null,
             ip_whitelist: '[]',
             app_secret_hash: null,
+            app_role_id: null,
             ukey_serial: null,
             ukey_cert: null,
             created_at: now,

@@ -4,7 +4,7 @@ import { registerCall, type Gatekeeper } from '../../platform/http/route.js';
 import type { RoleService } from './role.service.js';
 
 export function roleRoutes(app: FastifyInstance, gate: Gatekeeper, roles: RoleService): void {
-  registerCall(app, gate, api.role.list, ({ query }) => roles.list(query));
+  registerCall(app, gate, api.role.list, ({ actor, query }) => roles.list(actor, query));
   registerCall(app, gate, api.role.permissionTree, () => Promise.resolve(roles.permissionTree()));
   registerCall(app, gate, api.role.create, ({ actor, meta, body }) => roles.create(actor, meta, body));
   registerCall(app, gate, api.role.update, ({ actor, meta, body }) => roles.update(actor, meta, body));

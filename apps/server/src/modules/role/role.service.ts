@@ -4,10 +4,12 @@ import { writeAudit } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
 import type { Db, Executor } from '../../platform/db/database.js';
 import type { RoleTable } from '../../platform/db/schema.js';
-import { conflict, invalid, notFound, stateForbids } from '../../platform/errors.js';
+import { conflict, forbidden, invalid, notFound, stateForbids } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
 import { subjectOf } from '../user/user.service.js';
-import { existingUserIds } from '../user/user.store.js';
+import { existingUserIds, findUserById } from '../user/user.store.js';
+import { assertManageable, canManageUser } from '../domain/domain.reach.js';
+import { roleVisibleTo } from './role.reach.js';
 import {
   assignRole,
   countRoleHolders,
@@ -52,11 +54,24 @@ function areaPermissions(area: string): string[] {
 export function createRoleService(deps: { db: Db; clock: Clock }) {
   const { db, clock } = deps;
 
-  async function rows(roles: RoleTable[]) {
-    const holders = await usersOfRoles(
+  /** Rows as the caller may see them: only holders who are members of its domain are named. */
+  async function rows(actor: Actor, roles: RoleTable[]) {
+    const all = await usersOfRoles(
       db,
       roles.map((r) => r.id),
     );
+    const members = actor.systemScope
+      ? null
+      : new Set(
+          (
+            await db
+              .selectFrom('user_domain')
+              .select('user_id')
+              .where('domain_id', '=', actor.domainId)
+              .execute()
+          ).map((r) => r.user_id),
+        );
+    const holders = members ? all.filter((h) => members.has(h.id)) : all;
     return roles.map((r) => ({
       id: r.id,
       name: r.name,
@@ -69,10 +84,24 @@ export function createRoleService(deps: { db: Db; clock: Clock }) {
     }));
   }
 
-  async function one(id: string) {
+  /** A role the caller sees (role.reach.ts); another domain's role answers 4040. */
+  async function visible(actor: Actor, id: string): Promise<RoleTable> {
     const role = await findRole(db, id);
-    if (!role) throw notFound('role.notFound', { id });
-    return (await rows([role]))[0]!;
+    if (!role || !roleVisibleTo(actor, role)) throw notFound('role.notFound', { id });
+    return role;
+  }
+
+  async function one(actor: Actor, id: string) {
+    return (await rows(actor, [await visible(actor, id)]))[0]!;
+  }
+
+  /** A change to a role reaches every holder: each must be a user the caller may manage. */
+  async function assertHoldersInReach(actor: Actor, role: RoleTable): Promise<void> {
+    if (actor.systemScope) return;
+    for (const holder of await usersOfRoles(db, [role.id])) {
+      if (!(await canManageUser(db, actor, holder.id)))
+        throw forbidden('role.outOfReach', { name: role.name });
+    }
   }
 
   function checkPermissions(list: string[]): string[] {
@@ -82,21 +111,29 @@ export function createRoleService(deps: { db: Db; clock: Clock }) {
     return areas.flatMap(areaPermissions).filter((p) => list.includes(p));
   }
 
-  async function editable(id: string) {
-    const role = await findRole(db, id);
-    if (!role) throw notFound('role.notFound', { id });
+  async function editable(actor: Actor, id: string) {
+    const role = await visible(actor, id);
     if (role.type === 'built-in') throw stateForbids('role.builtIn', { name: role.name });
+    await assertHoldersInReach(actor, role);
     return role;
   }
 
+  async function assertUsersInReach(actor: Actor, ids: string[]): Promise<void> {
+    for (const id of ids) {
+      const user = await findUserById(db, id);
+      if (user) await assertManageable(db, actor, user);
+    }
+  }
+
   return {
-    async list(query: { page: number; page_size: number; name?: string | undefined }) {
+    async list(actor: Actor, query: { page: number; page_size: number; name?: string | undefined }) {
       const { rows: found, total } = await listRoles(db, {
+        domainId: actor.systemScope ? undefined : actor.domainId,
         name: query.name,
         offset: (query.page - 1) * query.page_size,
         limit: query.page_size,
       });
-      return { data: await rows(found), total };
+      return { data: await rows(actor, found), total };
     },
 
     permissionTree,
@@ -116,6 +153,7 @@ export function createRoleService(deps: { db: Db; clock: Clock }) {
           description: body.description,
           type: 'custom',
           permissions: JSON.stringify(permissions),
+          domain_id: actor.domainId,
           created_at: clock().toISOString(),
         });
         await writeAudit(trx, {
@@ -127,7 +165,7 @@ export function createRoleService(deps: { db: Db; clock: Clock }) {
           details: { permissions: permissions.length },
         });
       });
-      return one(id);
+      return one(actor, id);
     },
 
     async update(
@@ -140,7 +178,7 @@ export function createRoleService(deps: { db: Db; clock: Clock }) {
         permissions?: string[] | undefined;
       },
     ) {
-      const role = await editable(body.id);
+      const role = await editable(actor, body.id);
       if (body.name && body.name !== role.name && (await findRoleByName(db, body.name))) {
         throw conflict('role.nameTaken', { name: body.name });
       }
@@ -159,11 +197,11 @@ export function createRoleService(deps: { db: Db; clock: Clock }) {
           ip: meta.ip,
         });
       });
-      return one(role.id);
+      return one(actor, role.id);
     },
 
     async remove(actor: Actor, meta: RequestMeta, ids: string[]) {
-      const found = await findRoles(db, ids);
+      const found = (await findRoles(db, ids)).filter((r) => roleVisibleTo(actor, r));
       const missing = ids.find((id) => !found.some((r) => r.id === id));
       if (missing) throw notFound('role.notFound', { id: missing });
       const builtIn = found.find((r) => r.type === 'built-in');
@@ -192,11 +230,11 @@ export function createRoleService(deps: { db: Db; clock: Clock }) {
     },
 
     async assign(actor: Actor, meta: RequestMeta, body: { id: string; user_ids: string[] }) {
-      const role = await findRole(db, body.id);
-      if (!role) throw notFound('role.notFound', { id: body.id });
+      const role = await visible(actor, body.id);
       const users = await existingUserIds(db, body.user_ids);
       const missing = body.user_ids.find((id) => !users.includes(id));
       if (missing) throw notFound('user.notFound', { id: missing });
+      await assertUsersInReach(actor, users);
       await db.transaction().execute(async (trx) => {
         for (const userId of users) await assignRole(trx, userId, role.id);
         await writeAudit(trx, {
@@ -208,12 +246,12 @@ export function createRoleService(deps: { db: Db; clock: Clock }) {
           details: { users: users.length },
         });
       });
-      return one(role.id);
+      return one(actor, role.id);
     },
 
     async unassign(actor: Actor, meta: RequestMeta, body: { id: string; user_ids: string[] }) {
-      const role = await findRole(db, body.id);
-      if (!role) throw notFound('role.notFound', { id: body.id });
+      const role = await visible(actor, body.id);
+      await assertUsersInReach(actor, await existingUserIds(db, body.user_ids));
       await db.transaction().execute(async (trx) => {
         await unassignRole(trx, role.id, body.user_ids);
         await assertAdministratorsRemain(trx);
@@ -226,7 +264,7 @@ export function createRoleService(deps: { db: Db; clock: Clock }) {
           details: { users: body.user_ids.length },
         });
       });
-      return one(role.id);
+      return one(actor, role.id);
     },
   };
 }

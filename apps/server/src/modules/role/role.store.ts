@@ -16,6 +16,7 @@ export async function ensureBuiltInRoles(db: Executor, now: string): Promise<voi
         description: def.description,
         type: 'built-in',
         permissions,
+        domain_id: null,
         created_at: now,
       })
       .onConflict((oc) => oc.column('name').doNothing())
@@ -58,9 +59,13 @@ export async function assignRole(db: Executor, userId: string, roleId: string): 
 
 export async function listRoles(
   db: Executor,
-  args: { name?: string | undefined; offset: number; limit: number },
+  args: { domainId?: string | undefined; name?: string | undefined; offset: number; limit: number },
 ) {
   let q = db.selectFrom('role');
+  // A domain sees the built-in roles and its own custom roles.
+  const domainId = args.domainId;
+  if (domainId !== undefined)
+    q = q.where((eb) => eb.or([eb('domain_id', 'is', null), eb('domain_id', '=', domainId)]));
   if (args.name) q = q.where('name', 'like', `%${escapeLike(args.name)}%`);
   const total = await q.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirst();
   const rows = await q
@@ -127,4 +132,10 @@ export async function countRoleHolders(db: Executor, roleName: string): Promise<
     .where('role.type', '=', 'built-in')
     .executeTakeFirst();
   return Number(row?.n ?? 0);
+}
+
+/** The permissions of one role, or null when it no longer exists. */
+export async function rolePermissionsOf(db: Executor, roleId: string): Promise<Set<string> | null> {
+  const row = await db.selectFrom('role').select('permissions').where('id', '=', roleId).executeTakeFirst();
+  return row ? new Set(JSON.parse(row.permissions) as string[]) : null;
 }

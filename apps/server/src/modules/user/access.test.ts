@@ -408,6 +408,13 @@ describe.each(await engines())('access management on %s', (engine) => {
     expect(u.data.domains.map((d) => d.name)).toEqual(['finance']);
     const fredToken = await login(server, 'fred', 'User-Pass-1');
     expect((await call(server, api.user.info, { token: fredToken })).data.userinfo.domain).toBe('finance');
+    const adminId = (await call(server, api.user.info, { token })).data.userinfo.id;
+    const notYet = await call(server, api.domain.users, { token, query: { id: fin.data.id } });
+    expect(notYet.data.map((m) => m.name)).toEqual(['fred']);
+    await call(server, api.user.domainAddUser, {
+      token,
+      body: { domain_id: fin.data.id, user_ids: [adminId] },
+    });
     const members = await call(server, api.domain.users, { token, query: { id: fin.data.id } });
     expect(members.data.map((m) => m.name).sort()).toEqual(['admin', 'fred']);
 
@@ -442,7 +449,6 @@ describe.each(await engines())('access management on %s', (engine) => {
       token: admin2,
       body: { domain_id: rootId, user_ids: [u.data.id] },
     });
-    const adminId = (await call(server, api.user.info, { token: admin2 })).data.userinfo.id;
     const removed = await call(server, api.user.domainDeleteUser, {
       token: admin2,
       body: { domain_id: fin.data.id, user_ids: [u.data.id, adminId] },

@@ -3,8 +3,9 @@ import { Code } from '@ksp/contracts';
 import { writeAudit } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
 import type { Db } from '../../platform/db/database.js';
-import { forbidden, invalid, KspError, stateForbids } from '../../platform/errors.js';
+import { forbidden, invalid, KspError, notFound, stateForbids } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
+import { assertManageable } from '../domain/domain.reach.js';
 import { subjectOf, type SignedIn, type UserService } from './user.service.js';
 import { findUserById, findUserByName, updateUser } from './user.store.js';
 
@@ -53,7 +54,8 @@ export function createUkeyService(deps: { db: Db; clock: Clock; users: UserServi
         throw forbidden('auth.forbidden', { permission: 'user:write' });
       }
       const user = await findUserById(db, userId);
-      if (!user) throw invalid('user.notFound', { id: userId });
+      if (!user) throw notFound('user.notFound', { id: userId });
+      if (user.id !== actor.userId) await assertManageable(db, actor, user);
       const cert = parseCertificate(body.certificate);
       const now = clock();
       if (Date.parse(cert.validTo) <= now.getTime())
@@ -84,7 +86,8 @@ export function createUkeyService(deps: { db: Db; clock: Clock; users: UserServi
 
     async unbind(actor: Actor, meta: RequestMeta, id: string) {
       const user = await findUserById(db, id);
-      if (!user) throw invalid('user.notFound', { id });
+      if (!user) throw notFound('user.notFound', { id });
+      await assertManageable(db, actor, user);
       await db.transaction().execute(async (trx) => {
         await updateUser(trx, user.id, {
           ukey_serial: null,

@@ -5,12 +5,20 @@ import { clientHash, hashPassword } from '../../platform/auth/password.js';
 import type { Clock, SessionService } from '../../platform/auth/session.service.js';
 import type { Db } from '../../platform/db/database.js';
 import type { UserTable } from '../../platform/db/schema.js';
-import { forbidden, KspError, notFound, stateForbids } from '../../platform/errors.js';
+import { forbidden, invalid, KspError, notFound, stateForbids } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
-import { ROOT_DOMAIN, domainsOfUser, findDomainById } from '../domain/domain.store.js';
+import { ROOT_DOMAIN } from '@ksp/contracts';
+import { domainsOfUser, findDomainById } from '../domain/domain.store.js';
+import {
+  assertManageable,
+  assertMembershipReach,
+  domainIdsOf,
+  visibleDomainIds,
+} from '../domain/domain.reach.js';
 import { assertAdministratorsRemain } from '../role/role.service.js';
-import { findRoles, setUserRoles } from '../role/role.store.js';
-import { subjectOf, type UserService } from './user.service.js';
+import { findRoles, rolePermissionsOf, setUserRoles } from '../role/role.store.js';
+import { assertRolesVisible, roleVisibleTo } from '../role/role.reach.js';
+import { permissionsOf, subjectOf, type UserService } from './user.service.js';
 import {
   deleteUsers,
   findUserById,
@@ -18,6 +26,7 @@ import {
   findUsers,
   groupsOfUsers,
   listUsers,
+  recordLoginSuccess,
   updateUser,
 } from './user.store.js';
 
@@ -32,11 +41,15 @@ export function createUserAdminService(deps: {
 }) {
   const { db, clock, sessions } = deps;
 
-  async function toRows(users: UserTable[]) {
-    const { roles, domains } = await groupsOfUsers(
+  /** Rows as the caller may see them: other domains' and their roles' names are left out. */
+  async function toRows(actor: Actor, users: UserTable[]) {
+    const { roles: allRoles, domains: allDomains } = await groupsOfUsers(
       db,
       users.map((u) => u.id),
     );
+    const visible = await visibleDomainIds(db, actor);
+    const domains = visible ? allDomains.filter((d) => visible.has(d.id)) : allDomains;
+    const roles = allRoles.filter((r) => roleVisibleTo(actor, r));
     const now = clock().getTime();
     return users.map((u) => ({
       id: u.id,
@@ -60,27 +73,40 @@ export function createUserAdminService(deps: {
     }));
   }
 
-  /** A user the caller may manage: in the caller's domain (any user from the root domain). */
+  /** A user the caller may change (domain.reach.ts): 4040 outside its domain, 4030 beyond its reach. */
   async function managed(actor: Actor, id: string): Promise<UserTable> {
     const user = await findUserById(db, id);
     if (!user) throw notFound('user.notFound', { id });
-    if (actor.domainName !== ROOT_DOMAIN) {
-      const member = (await domainsOfUser(db, id)).some((d) => d.id === actor.domainId);
-      if (!member) throw notFound('user.notFound', { id });
-    }
+    await assertManageable(db, actor, user);
     return user;
   }
 
-  async function row(id: string) {
+  /** A user the caller may see: a member of its current domain (any user with system scope). */
+  async function visible(actor: Actor, id: string): Promise<UserTable> {
     const user = await findUserById(db, id);
-    if (!user) throw notFound('user.notFound', { id });
-    return (await toRows([user]))[0]!;
+    if (!user || (!actor.systemScope && !(await domainIdsOf(db, id)).has(actor.domainId)))
+      throw notFound('user.notFound', { id });
+    return user;
   }
 
-  async function checkRoles(ids: string[]): Promise<void> {
-    const found = await findRoles(db, ids);
-    const missing = ids.find((id) => !found.some((r) => r.id === id));
-    if (missing) throw notFound('role.notFound', { id: missing });
+  async function row(actor: Actor, id: string) {
+    const user = await findUserById(db, id);
+    if (!user) throw notFound('user.notFound', { id });
+    return (await toRows(actor, [user]))[0]!;
+  }
+
+  const checkRoles = (actor: Actor, ids: string[]) => assertRolesVisible(db, actor, ids);
+
+  /** The domains a new user may be put in: the caller's own (never root without system scope). */
+  async function checkNewUserDomains(actor: Actor, ids: string[]): Promise<void> {
+    for (const id of ids) {
+      const domain = await findDomainById(db, id);
+      if (!domain) throw notFound('domain.notFound', { domain: id });
+      if (actor.systemScope) continue;
+      const mine = await domainIdsOf(db, actor.userId);
+      if (!mine.has(id)) throw notFound('domain.notFound', { domain: id });
+      if (domain.name === ROOT_DOMAIN) throw forbidden('domain.outOfReach', { domain: actor.domainName });
+    }
   }
 
   const audit = (
@@ -96,17 +122,31 @@ export function createUserAdminService(deps: {
     meta: RequestMeta,
     id: string,
     action: string,
+    roleId?: string,
   ): Promise<{ user: UserTable; secret: string }> {
     const user = id === actor.userId ? (await findUserById(db, id))! : await managed(actor, id);
+    if (roleId) await checkAppRole(actor, user, roleId);
     const secret = `ksp_${randomBytes(32).toString('base64url')}`;
     await db.transaction().execute(async (trx) => {
       await updateUser(trx, user.id, {
         app_secret_hash: hashSecret(secret),
+        app_role_id: roleId ?? null,
         updated_at: clock().toISOString(),
       });
       await writeAudit(trx, audit(actor, meta, action, user.username));
     });
     return { user, secret };
+  }
+
+  /** An app secret's role: one the caller sees, granting nothing its user lacks. */
+  async function checkAppRole(actor: Actor, user: UserTable, roleId: string): Promise<void> {
+    await checkRoles(actor, [roleId]);
+    const [chosen, held] = await Promise.all([rolePermissionsOf(db, roleId), permissionsOf(db, user.id)]);
+    const extra = [...(chosen ?? [])].filter((p) => !held.has(p));
+    if (extra.length > 0) {
+      const name = (await findRoles(db, [roleId]))[0]?.name ?? roleId;
+      throw invalid('user.appRoleTooWide', { name, permissions: extra.slice(0, 5).join(', ') });
+    }
   }
 
   return {
@@ -123,7 +163,7 @@ export function createUserAdminService(deps: {
       },
     ) {
       const { rows, total } = await listUsers(db, {
-        domainId: actor.domainName === ROOT_DOMAIN ? null : actor.domainId,
+        domainId: actor.systemScope ? null : actor.domainId,
         username: query.username,
         roleId: query.role_id,
         locked: query.status === undefined ? undefined : query.status === 'locked',
@@ -131,11 +171,11 @@ export function createUserAdminService(deps: {
         offset: (query.page - 1) * query.page_size,
         limit: query.page_size,
       });
-      return { data: await toRows(rows), total };
+      return { data: await toRows(actor, rows), total };
     },
 
     async detail(actor: Actor, id: string) {
-      return (await toRows([await managed(actor, id)]))[0]!;
+      return (await toRows(actor, [await visible(actor, id)]))[0]!;
     },
 
     async create(
@@ -152,10 +192,9 @@ export function createUserAdminService(deps: {
         ip_whitelist: string[];
       },
     ) {
-      await checkRoles(body.role_ids);
+      await checkRoles(actor, body.role_ids);
       const domainIds = body.domain_ids?.length ? [...new Set(body.domain_ids)] : [actor.domainId];
-      for (const id of domainIds)
-        if (!(await findDomainById(db, id))) throw notFound('domain.notFound', { domain: id });
+      await checkNewUserDomains(actor, domainIds);
       await deps.users.assertPasswordAllowed(body.password, meta.lang);
       const id = await db.transaction().execute(async (trx) => {
         const userId = await deps.users.createLocalUser(trx, {
@@ -176,7 +215,7 @@ export function createUserAdminService(deps: {
         );
         return userId;
       });
-      return row(id);
+      return row(actor, id);
     },
 
     async update(
@@ -185,7 +224,7 @@ export function createUserAdminService(deps: {
       body: { id: string; phone?: string | undefined; role_ids?: string[] | undefined },
     ) {
       const user = await managed(actor, body.id);
-      if (body.role_ids) await checkRoles(body.role_ids);
+      if (body.role_ids) await checkRoles(actor, body.role_ids);
       await db.transaction().execute(async (trx) => {
         if (body.phone !== undefined)
           await updateUser(trx, user.id, { phone: body.phone, updated_at: clock().toISOString() });
@@ -195,7 +234,7 @@ export function createUserAdminService(deps: {
         }
         await writeAudit(trx, audit(actor, meta, 'user.update', user.username));
       });
-      return row(user.id);
+      return row(actor, user.id);
     },
 
     async remove(actor: Actor, meta: RequestMeta, ids: string[]) {
@@ -290,6 +329,7 @@ export function createUserAdminService(deps: {
     async removeFromDomain(actor: Actor, meta: RequestMeta, body: { domain_id: string; user_ids: string[] }) {
       const domain = await findDomainById(db, body.domain_id);
       if (!domain) throw notFound('domain.notFound', { domain: body.domain_id });
+      assertMembershipReach(actor, domain);
       return db.transaction().execute(async (trx) => {
         const result = await trx
           .deleteFrom('user_domain')
@@ -314,11 +354,16 @@ export function createUserAdminService(deps: {
       });
     },
 
-    async updateSecret(actor: Actor, meta: RequestMeta, id: string | undefined) {
+    async updateSecret(
+      actor: Actor,
+      meta: RequestMeta,
+      body: { id?: string | undefined; role_id?: string | undefined },
+    ) {
+      const { id } = body;
       if (id && id !== actor.userId && !actor.permissions.has('user:write')) {
         throw forbidden('auth.forbidden', { permission: 'user:write' });
       }
-      const { secret } = await newSecret(actor, meta, id ?? actor.userId, 'user.update-secret');
+      const { secret } = await newSecret(actor, meta, id ?? actor.userId, 'user.update-secret', body.role_id);
       return { app_secret: secret };
     },
 
@@ -332,28 +377,58 @@ export function createUserAdminService(deps: {
       };
     },
 
+    /**
+     * An application trades its secret for an application token: crypto API and key reads
+     * only, with the secret's role. Lockout and the IP whitelist apply as to a password;
+     * MFA does not (an application token cannot reach the management API).
+     */
     async appLogin(body: { username: string; app_secret: string }, meta: RequestMeta) {
       const user = await findUserByName(db, body.username);
       const expected = Buffer.from(user?.app_secret_hash ?? '0'.repeat(64), 'hex');
       const given = Buffer.from(hashSecret(body.app_secret), 'hex');
       const ok = Boolean(user?.app_secret_hash) && timingSafeEqual(expected, given);
-      if (!user || !ok) {
+      const now = clock();
+      const refuse = async (reason: string, error: KspError) => {
         await writeAudit(db, {
           who: user ? { userId: user.id, username: user.username, domainId: null, domainName: '' } : null,
           action: 'user.app-login',
-          target: body.username.slice(0, 64),
+          target: user?.username ?? body.username.slice(0, 64),
           result: 'failure',
           ip: meta.ip,
+          details: { reason },
         });
-        throw new KspError(Code.BAD_CREDENTIALS, 'user.badAppSecret');
+        return error;
+      };
+      const locked = () =>
+        new KspError(Code.ACCOUNT_LOCKED, 'auth.accountLocked', { until: user?.locked_until ?? '' });
+      if (!user) throw await refuse('unknown user', new KspError(Code.BAD_CREDENTIALS, 'user.badAppSecret'));
+      if (!ok) {
+        const counted = await deps.users.countFailure(user.id, now);
+        if (!counted) throw await refuse('locked', locked());
+        throw await refuse(
+          counted.lockedUntil ? 'bad secret, account locked' : 'bad secret',
+          new KspError(Code.BAD_CREDENTIALS, 'user.badAppSecret'),
+        );
       }
+      if (user.locked_until && Date.parse(user.locked_until) > now.getTime())
+        throw await refuse('locked', locked());
       if (!ipAllowed(meta.ip, JSON.parse(user.ip_whitelist) as string[])) {
-        throw new KspError(Code.IP_NOT_ALLOWED, 'auth.ipNotAllowed', { ip: meta.ip });
+        throw await refuse(
+          'address not in whitelist',
+          new KspError(Code.IP_NOT_ALLOWED, 'auth.ipNotAllowed', { ip: meta.ip }),
+        );
       }
       const domain = (await domainsOfUser(db, user.id))[0];
-      if (!domain) throw new KspError(Code.BAD_CREDENTIALS, 'user.badAppSecret');
+      if (!domain)
+        throw await refuse('member of no domain', new KspError(Code.BAD_CREDENTIALS, 'user.badAppSecret'));
       const token = await db.transaction().execute(async (trx) => {
-        const issued = await sessions.issue(trx, { userId: user.id, domainId: domain.id, ip: meta.ip });
+        if (!(await recordLoginSuccess(trx, user.id, now.toISOString()))) throw locked();
+        const issued = await sessions.issue(trx, {
+          userId: user.id,
+          domainId: domain.id,
+          ip: meta.ip,
+          kind: 'app',
+        });
         await writeAudit(trx, {
           who: { userId: user.id, username: user.username, domainId: domain.id, domainName: domain.name },
           action: 'user.app-login',
@@ -372,7 +447,7 @@ export function createUserAdminService(deps: {
           userId: actor.userId,
           domainId: actor.domainId,
           ip: meta.ip,
-          scope,
+          kind: scope,
         });
         await writeAudit(trx, audit(actor, meta, `user.${scope}-token`, actor.username));
         return { token: issued.token };

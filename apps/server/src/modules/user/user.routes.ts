@@ -14,7 +14,9 @@ export function userRoutes(
 ): void {
   // Signing in and the signed-in user.
   registerCall(app, gate, api.user.login, ({ body, meta }) => users.login(body, meta));
-  registerCall(app, gate, api.user.info, ({ actor }) => users.describe(actor.userId, actor.domainName));
+  registerCall(app, gate, api.user.info, ({ actor }) =>
+    users.describe(actor.userId, actor.domainName, actor.permissions),
+  );
   registerCall(app, gate, api.user.logout, ({ actor, meta }) => users.logout(actor, meta));
   registerCall(app, gate, api.token.refresh, ({ actor, meta }) => users.refresh(actor, meta));
   registerCall(app, gate, api.user.switchDomain, ({ actor, body, meta }) =>
@@ -28,7 +30,7 @@ export function userRoutes(
   registerCall(app, gate, api.user.kadpToken, ({ actor, meta }) => admin.scopedToken(actor, meta, 'kadp'));
   registerCall(app, gate, api.user.ssmToken, ({ actor, meta }) => admin.scopedToken(actor, meta, 'sms'));
   registerCall(app, gate, api.user.updateSecret, ({ actor, meta, body }) =>
-    admin.updateSecret(actor, meta, body.id),
+    admin.updateSecret(actor, meta, body),
   );
   registerCall(app, gate, api.user.updateEmail, ({ actor, body, meta }) =>
     admin.updateEmail(actor, meta, body),

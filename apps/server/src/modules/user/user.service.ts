@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto';
 import {
   buildMenu,
   Code,
+  effectivePermissions,
+  ROOT_DOMAIN,
   formatMessage,
   ipAllowed,
   menuModel,
@@ -19,6 +21,7 @@ import { KspError, conflict, forbidden, invalid, notFound, stateForbids } from '
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
 import { configValue } from '../config/config.store.js';
 import { addMember, domainsOfUser, findDomainById, findDomainByName } from '../domain/domain.store.js';
+import { assertAddable, assertMembershipReach } from '../domain/domain.reach.js';
 import { currentPolicy } from '../password-policy/password-policy.store.js';
 import { rolesOfUser } from '../role/role.store.js';
 import {
@@ -108,6 +111,7 @@ export function createUserService(deps: {
       locked_until: null,
       ip_whitelist: '[]',
       app_secret_hash: null,
+      app_role_id: null,
       ukey_serial: null,
       ukey_cert: null,
       created_at: now,
@@ -120,14 +124,21 @@ export function createUserService(deps: {
     return id;
   }
 
+  /**
+   * The signed-in user and the menu. `granted`: what the session may do (a scoped token's
+   * narrowed set); without it, a console session's permissions in that domain.
+   */
   async function describe(
     userId: string,
     domainName: string,
+    granted?: ReadonlySet<string>,
   ): Promise<{ userinfo: UserInfoT; menu: MenuItem[] }> {
     const user = await findUserById(db, userId);
     if (!user) throw notFound('user.notFound', { id: userId });
     const [domains, roles] = await Promise.all([domainsOfUser(db, userId), rolesOfUser(db, userId)]);
-    const permissions = new Set(roles.flatMap((r) => r.permissions));
+    const permissions =
+      granted ??
+      effectivePermissions(new Set(roles.flatMap((r) => r.permissions)), domainName === ROOT_DOMAIN);
     const { idleSeconds, maxSeconds } = sessions.settings;
     return {
       userinfo: {
@@ -152,6 +163,19 @@ export function createUserService(deps: {
       },
       menu: buildMenu(menuModel, permissions),
     };
+  }
+
+  /** One failed sign-in under the password policy's lockout; null when already locked. */
+  async function countFailure(userId: string, now: Date) {
+    const policy = await currentPolicy(db);
+    const lock =
+      policy.lockout_disabled === 0 && policy.max_failed_attempts > 0
+        ? {
+            after: policy.max_failed_attempts,
+            until: new Date(now.getTime() + LOCK_MINUTES * 60_000).toISOString(),
+          }
+        : null;
+    return recordLoginFailure(db, userId, now.toISOString(), lock);
   }
 
   function decodeLocalUsername(encoded: string): string | null {
@@ -191,7 +215,7 @@ export function createUserService(deps: {
     const ok = await verifyPassword(body.password, user?.password_hash ?? null);
     if (!user) throw await failure(null, 'unknown user');
     const now = clock();
-    if (user.locked_until && Date.parse(user.locked_until) > now.getTime()) {
+    const lockedOut = async () => {
       await writeAudit(db, {
         who: { userId: user.id, username: user.username, domainId: null, domainName: '' },
         action: 'user.login',
@@ -200,20 +224,17 @@ export function createUserService(deps: {
         ip: meta.ip,
         details: { reason: 'locked' },
       });
-      throw new KspError(Code.ACCOUNT_LOCKED, 'auth.accountLocked', { until: user.locked_until });
-    }
+      const fresh = await findUserById(db, user.id);
+      return new KspError(Code.ACCOUNT_LOCKED, 'auth.accountLocked', { until: fresh?.locked_until ?? '' });
+    };
     if (!ok) {
-      const policy = await currentPolicy(db);
-      const failures = user.failed_login_count + 1;
-      const lock =
-        policy.lockout_disabled === 0 &&
-        policy.max_failed_attempts > 0 &&
-        failures >= policy.max_failed_attempts
-          ? new Date(now.getTime() + LOCK_MINUTES * 60_000).toISOString()
-          : null;
-      await recordLoginFailure(db, user.id, now.toISOString(), lock);
-      throw await failure(user, lock ? 'bad password, account locked' : 'bad password');
+      // Counted and decided in one statement after the hash check: parallel guesses cannot
+      // all read the same count and slip past the lockout.
+      const counted = await countFailure(user.id, now);
+      if (!counted) throw await lockedOut();
+      throw await failure(user, counted.lockedUntil ? 'bad password, account locked' : 'bad password');
     }
+    if (user.locked_until && Date.parse(user.locked_until) > now.getTime()) throw await lockedOut();
     return completeLogin(user, meta, { passwordChecked: true });
   }
 
@@ -280,7 +301,9 @@ export function createUserService(deps: {
       throw new KspError(Code.BAD_CREDENTIALS, 'auth.badCredentials');
     }
     const token = await db.transaction().execute(async (trx) => {
-      await recordLoginSuccess(trx, user.id, now.toISOString());
+      // Locked by a concurrent failure since the check above: no session.
+      if (!(await recordLoginSuccess(trx, user.id, now.toISOString())))
+        throw new KspError(Code.ACCOUNT_LOCKED, 'auth.accountLocked', { until: '' });
       if (expired) await updateUser(trx, user.id, { must_change_password: 1 });
       const issued = await sessions.issue(trx, { userId: user.id, domainId: domain.id, ip: meta.ip });
       await writeAudit(trx, {
@@ -310,8 +333,9 @@ export function createUserService(deps: {
     return null;
   }
 
+  /** A new token of the same kind, domain and login time; the old one stops working. */
   async function refresh(actor: Actor, meta: RequestMeta): Promise<string> {
-    const loginAt = await sessions.loginTimeOf(actor.sessionId);
+    const { loginAt, kind } = await sessions.originOf(actor.sessionId);
     return db.transaction().execute(async (trx) => {
       await sessions.revoke(trx, actor.sessionId);
       const { token } = await sessions.issue(trx, {
@@ -319,6 +343,15 @@ export function createUserService(deps: {
         domainId: actor.domainId,
         ip: meta.ip,
         loginAt,
+        kind,
+      });
+      await writeAudit(trx, {
+        who: subjectOf(actor),
+        action: 'token.refresh',
+        target: actor.username,
+        result: 'success',
+        ip: meta.ip,
+        details: { token_kind: kind },
       });
       return token;
     });
@@ -328,7 +361,7 @@ export function createUserService(deps: {
     const domain = await findDomainByName(db, domainName);
     const member = domain && (await domainsOfUser(db, actor.userId)).some((d) => d.id === domain.id);
     if (!domain || !member) throw forbidden('auth.domainNotMember', { domain: domainName });
-    const loginAt = await sessions.loginTimeOf(actor.sessionId);
+    const { loginAt, kind } = await sessions.originOf(actor.sessionId);
     const token = await db.transaction().execute(async (trx) => {
       await sessions.revoke(trx, actor.sessionId);
       const issued = await sessions.issue(trx, {
@@ -336,6 +369,7 @@ export function createUserService(deps: {
         domainId: domain.id,
         ip: meta.ip,
         loginAt,
+        kind,
       });
       await writeAudit(trx, {
         who: subjectOf(actor),
@@ -343,11 +377,12 @@ export function createUserService(deps: {
         target: domain.name,
         result: 'success',
         ip: meta.ip,
-        details: { from: actor.domainName },
+        details: { from: actor.domainName, token_kind: kind },
       });
       return issued.token;
     });
-    return { token, ...(await describe(actor.userId, domain.name)) };
+    const switched = await sessions.authenticate(token, meta);
+    return { token, ...(await describe(actor.userId, domain.name, switched.permissions)) };
   }
 
   async function updateEmail(actor: Actor, email: string, meta: RequestMeta): Promise<{ email: string }> {
@@ -425,9 +460,14 @@ export function createUserService(deps: {
   ): Promise<{ added: number }> {
     const domain = await findDomainById(db, body.domain_id);
     if (!domain) throw notFound('domain.notFound', { domain: body.domain_id });
+    assertMembershipReach(actor, domain);
     const found = await existingUserIds(db, body.user_ids);
     const missing = body.user_ids.find((id) => !found.includes(id));
     if (missing) throw notFound('user.notFound', { id: missing });
+    for (const id of found) {
+      const user = await findUserById(db, id);
+      if (user) await assertAddable(db, actor, user);
+    }
     return db.transaction().execute(async (trx) => {
       let added = 0;
       for (const id of found) if (await addMember(trx, id, domain.id)) added++;
@@ -452,6 +492,7 @@ export function createUserService(deps: {
     updateEmail,
     updateMyPassword,
     addUsersToDomain,
+    countFailure,
     describe,
     createLocalUser,
     assertPasswordAllowed,

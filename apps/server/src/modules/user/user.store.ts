@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type { Executor } from '../../platform/db/database.js';
 import type { UserTable } from '../../platform/db/schema.js';
 import { escapeLike } from '../domain/domain.store.js';
@@ -27,8 +28,13 @@ export async function countUsers(db: Executor): Promise<number> {
   return Number(row?.n ?? 0);
 }
 
-export async function recordLoginSuccess(db: Executor, id: string, at: string): Promise<void> {
-  await db
+/**
+ * Records a sign-in, unless the account is locked at this instant: one conditional
+ * update, so no concurrent failure can lock the account between a check and this write.
+ * Answers false (and writes nothing) when the account is locked.
+ */
+export async function recordLoginSuccess(db: Executor, id: string, at: string): Promise<boolean> {
+  const row = await db
     .updateTable('app_user')
     .set((eb) => ({
       last_login_at: at,
@@ -37,19 +43,39 @@ export async function recordLoginSuccess(db: Executor, id: string, at: string): 
       locked_until: null,
     }))
     .where('id', '=', id)
-    .execute();
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', at)]))
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
-export async function recordLoginFailure(db: Executor, id: string, at: string, lockUntil: string | null) {
-  await db
+/**
+ * Counts one failed sign-in and decides the lockout in the same statement: the database
+ * serializes concurrent failures on the row, so exactly `lock.after` failures lock it.
+ * A lock that has run out starts the count afresh. Answers null (and counts nothing)
+ * when the account is already locked.
+ */
+export async function recordLoginFailure(
+  db: Executor,
+  id: string,
+  at: string,
+  lock: { after: number; until: string } | null,
+): Promise<{ failures: number; lockedUntil: string | null } | null> {
+  const failures = sql<number>`(CASE WHEN locked_until IS NOT NULL AND locked_until <= ${at} THEN 1 ELSE failed_login_count + 1 END)`;
+  const row = await db
     .updateTable('app_user')
-    .set((eb) => ({
+    .set({
       last_failed_login_at: at,
-      failed_login_count: eb('failed_login_count', '+', 1),
-      ...(lockUntil ? { locked_until: lockUntil } : {}),
-    }))
+      failed_login_count: failures,
+      locked_until: lock
+        ? sql<string | null>`(CASE WHEN ${failures} >= ${lock.after} THEN ${lock.until} ELSE NULL END)`
+        : null,
+    })
     .where('id', '=', id)
-    .execute();
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', at)]))
+    .returning(['failed_login_count', 'locked_until'])
+    .executeTakeFirst();
+  return row ? { failures: Number(row.failed_login_count), lockedUntil: row.locked_until } : null;
 }
 
 export async function updateUser(
@@ -116,7 +142,7 @@ export async function groupsOfUsers(db: Executor, userIds: string[]) {
     db
       .selectFrom('user_role')
       .innerJoin('role', 'role.id', 'user_role.role_id')
-      .select(['user_role.user_id', 'role.id', 'role.name'])
+      .select(['user_role.user_id', 'role.id', 'role.name', 'role.domain_id'])
       .where('user_role.user_id', 'in', userIds)
       .orderBy('role.name')
       .execute(),

@@ -173,6 +173,15 @@ describe.each(await engines())('sign-in and sessions on %s', (engine) => {
     expect(created.code).toBe(0);
     const notMember = await call(server, api.user.switchDomain, { token, body: { domain_name: 'nowhere' } });
     expect(notMember.code).toBe(Code.FORBIDDEN);
+    // Creating a domain does not make its creator a member of it.
+    const before = await call(server, api.user.info, { token });
+    expect(before.data.userinfo).toMatchObject({ domains: ['root'], has_domains: false });
+    const refused = await call(server, api.user.switchDomain, { token, body: { domain_name: 'finance' } });
+    expect(refused.code).toBe(Code.FORBIDDEN);
+    await call(server, api.user.domainAddUser, {
+      token,
+      body: { domain_id: created.data.id, user_ids: [before.data.userinfo.id] },
+    });
     const info = await call(server, api.user.info, { token });
     expect(info.data.userinfo).toMatchObject({ domains: ['root', 'finance'], has_domains: true });
     const switched = await call(server, api.user.switchDomain, { token, body: { domain_name: 'finance' } });
@@ -182,11 +191,12 @@ describe.each(await engines())('sign-in and sessions on %s', (engine) => {
     expect((await call(server, api.user.info, { token })).status).toBe(401);
     const summary = await call(server, api.dashboard.summary, { token: switched.data.token });
     expect(summary.data.domain).toBe('finance');
-    const dup = await call(server, api.domain.create, {
+    // Creating domains is a system setting: refused outside root.
+    const fromFinance = await call(server, api.domain.create, {
       token: switched.data.token,
-      body: { name: 'finance' },
+      body: { name: 'elsewhere' },
     });
-    expect(dup.code).toBe(Code.CONFLICT);
+    expect(fromFinance.code).toBe(Code.FORBIDDEN);
   });
 
   it('changes my password under the policy and ends my other sessions', async () => {

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { Code, ipAllowed } from '@ksp/contracts';
+import { Code, effectivePermissions, ipAllowed, ROOT_DOMAIN, type TokenKind } from '@ksp/contracts';
 import type { Db, Executor } from '../db/database.js';
 import { KspError, UnauthorizedError } from '../errors.js';
 import type { Actor, RequestMeta } from '../http/route.js';
@@ -21,8 +21,15 @@ export interface SessionSettings {
 export type Clock = () => Date;
 
 /** A sub-console token only carries the permissions of its own area. */
-export type SessionScope = 'console' | 'kadp' | 'sms';
-const scopeArea: Record<Exclude<SessionScope, 'console'>, string> = { kadp: 'kadp', sms: 'credential' };
+const subConsoleArea: Partial<Record<TokenKind, string>> = { kadp: 'kadp', sms: 'credential' };
+/** How a token kind is stored (`session.scope`): console sessions predate the other kinds. */
+const storedKind = (kind: TokenKind) => (kind === 'session' ? 'console' : kind);
+const kindOf = (stored: string): TokenKind =>
+  stored === 'console'
+    ? 'session'
+    : stored === 'kadp' || stored === 'sms' || stored === 'app'
+      ? stored
+      : 'app';
 
 /** Throttle for last-seen writes: an active session is written at most this often. */
 const TOUCH_EVERY_MS = 15_000;
@@ -42,6 +49,8 @@ interface CachedSession {
   row: SessionRow;
   whitelist: string[];
   held: Set<string>;
+  /** `held` as it applies in the session's domain, computed once per cache entry. */
+  effective?: Set<string>;
   lastSeen: number;
   readAt: number;
 }
@@ -56,12 +65,14 @@ export function createSessionService(deps: {
   settings: SessionSettings;
   clock: Clock;
   permissionsOf: (db: Executor, userId: string) => Promise<Set<string>>;
+  /** The permissions of one role (an app secret's), or null when it no longer exists. */
+  rolePermissions: (db: Executor, roleId: string) => Promise<Set<string> | null>;
 }) {
   const { db, settings, clock } = deps;
 
   async function issue(
     trx: Executor,
-    args: { userId: string; domainId: string; ip: string; loginAt?: string; scope?: SessionScope },
+    args: { userId: string; domainId: string; ip: string; loginAt?: string; kind?: TokenKind },
   ): Promise<{ token: string; sessionId: string }> {
     const token = randomBytes(32).toString('base64url');
     const now = clock().toISOString();
@@ -74,9 +85,24 @@ export function createSessionService(deps: {
       login_at: args.loginAt ?? now,
       last_seen_at: now,
       source_ip: args.ip,
-      scope: args.scope ?? 'console',
+      scope: storedKind(args.kind ?? 'session'),
     });
     return { token, sessionId };
+  }
+
+  /**
+   * What a token may do before the domain is considered: its user's roles, narrowed to an
+   * app secret's role for application tokens and to one area for sub-console tokens.
+   */
+  async function heldBy(row: SessionRow): Promise<Set<string>> {
+    const held = await deps.permissionsOf(db, row.user_id);
+    const kind = kindOf(row.scope);
+    if (kind === 'app' && row.app_role_id) {
+      const chosen = (await deps.rolePermissions(db, row.app_role_id)) ?? new Set<string>();
+      return new Set([...held].filter((p) => chosen.has(p)));
+    }
+    const area = subConsoleArea[kind];
+    return area ? new Set([...held].filter((p) => p.startsWith(`${area}:`))) : held;
   }
 
   const cache = new Map<string, CachedSession>();
@@ -94,7 +120,7 @@ export function createSessionService(deps: {
     const entry: CachedSession = {
       row,
       whitelist: JSON.parse(row.ip_whitelist) as string[],
-      held: await deps.permissionsOf(db, row.user_id),
+      held: await heldBy(row),
       lastSeen: Date.parse(row.last_seen_at),
       readAt: now,
     };
@@ -125,16 +151,16 @@ export function createSessionService(deps: {
       entry.lastSeen = now;
       await touchSession(db, row.session_id, new Date(now).toISOString());
     }
-    const scope = row.scope as SessionScope;
+    const systemScope = row.domain_name === ROOT_DOMAIN;
     return {
       userId: row.user_id,
       username: row.username,
       domainId: row.domain_id,
       domainName: row.domain_name,
       sessionId: row.session_id,
-      permissions:
-        scope === 'console' ? held : new Set([...held].filter((p) => p.startsWith(`${scopeArea[scope]}:`))),
-      scope,
+      permissions: entry.effective ?? (entry.effective = effectivePermissions(held, systemScope)),
+      kind: kindOf(row.scope),
+      systemScope,
       mustChangePassword: row.must_change_password === 1,
       directory: row.directory,
     };
@@ -149,14 +175,15 @@ export function createSessionService(deps: {
       .execute();
   }
 
-  async function loginTimeOf(sessionId: string): Promise<string> {
+  /** What a refresh or a domain switch must carry over: the login time and the token kind. */
+  async function originOf(sessionId: string): Promise<{ loginAt: string; kind: TokenKind }> {
     const row = await db
       .selectFrom('session')
-      .select('login_at')
+      .select(['login_at', 'scope'])
       .where('id', '=', sessionId)
       .executeTakeFirst();
     if (!row) throw new UnauthorizedError('auth.tokenInvalid');
-    return row.login_at;
+    return { loginAt: row.login_at, kind: kindOf(row.scope) };
   }
 
   async function purgeExpired(): Promise<void> {
@@ -192,7 +219,7 @@ export function createSessionService(deps: {
     forget,
     issue,
     authenticate,
-    loginTimeOf,
+    originOf,
     revoke: (trx: Executor, sessionId: string) => deleteSession(trx, sessionId),
     revokeAllOfUser: (trx: Executor, userId: string) => deleteSessionsOfUser(trx, userId),
     revokeInDomain,

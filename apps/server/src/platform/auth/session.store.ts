@@ -21,6 +21,7 @@ export async function findSessionByHash(db: Executor, tokenHash: string) {
       'app_user.ip_whitelist',
       'app_user.must_change_password',
       'app_user.directory',
+      'app_user.app_role_id',
       'domain.name as domain_name',
     ])
     .where('session.token_hash', '=', tokenHash)

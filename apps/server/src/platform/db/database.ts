@@ -17,6 +17,7 @@ import * as m001 from './migrations/001-foundation.js';
 import * as m002 from './migrations/002-access.js';
 import * as m003 from './migrations/003-keys.js';
 import * as m004 from './migrations/004-audit-object.js';
+import * as m005 from './migrations/005-scopes.js';
 
 export type Db = Kysely<Database>;
 /** A store function takes either the database or an open transaction. */
@@ -37,6 +38,7 @@ export const migrations: Record<string, Migration> = {
   '002-access': m002,
   '003-keys': m003,
   '004-audit-object': m004,
+  '005-scopes': m005,
 };
 
 export function openDatabase(options: { url: string | null; dataDir: string }): DatabaseHandle {

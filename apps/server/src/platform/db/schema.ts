@@ -40,6 +40,8 @@ export interface UserTable {
   locked_until: string | null;
   ip_whitelist: string;
   app_secret_hash: string | null;
+  /** The role an application token carries (null: the user's own roles). */
+  app_role_id: string | null;
   ukey_serial: string | null;
   ukey_cert: string | null;
   created_at: string;
@@ -52,6 +54,8 @@ export interface RoleTable {
   description: string;
   type: 'built-in' | 'custom';
   permissions: string;
+  /** The domain a custom role belongs to; null for built-in roles (seen in every domain). */
+  domain_id: string | null;
   created_at: string;
 }
 
@@ -73,7 +77,7 @@ export interface SessionTable {
   login_at: string;
   last_seen_at: string;
   source_ip: string;
-  /** 'console', or a sub-console ('kadp', 'sms') the token is limited to. */
+  /** 'console' (a console session), a sub-console ('kadp', 'sms'), or 'app' (app-login). */
   scope: string;
 }
 

@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, builtInRoles, Code, type CallDef } from '@ksp/contracts';
+import {
+  api,
+  areaOf,
+  builtInRoles,
+  Code,
+  scopeOf,
+  systemAreas,
+  type Area,
+  type CallDef,
+} from '@ksp/contracts';
 import { roleIdByName } from '../../modules/role/role.store.js';
 import { call, initialize, startServer, type TestServer } from '../../test/harness.js';
 
@@ -14,7 +23,7 @@ const roleSets: Record<string, readonly string[]> = {
 
 /**
  * Every route × every built-in role and a custom role × two domains: the guard allows
- * exactly what the role's permissions say, whatever the domain.
+ * exactly what the role's permissions say, less the system scope outside root.
  */
 describe('authorization matrix', () => {
   let server: TestServer;
@@ -75,8 +84,14 @@ describe('authorization matrix', () => {
           });
           const code = res.statusCode === 200 ? (res.json() as { code: number }).code : res.statusCode;
           const denied = code === Code.FORBIDDEN;
+          // Outside root, system-scope calls and the permissions of system areas never apply.
+          const outsideRoot = domain !== 'root';
           const expectedDenied =
-            def.access !== 'public' && def.access !== 'session' && !roleSets[role]!.includes(def.access);
+            def.access !== 'public' &&
+            ((outsideRoot && scopeOf(def) === 'system') ||
+              (def.access !== 'session' &&
+                (!roleSets[role]!.includes(def.access) ||
+                  (outsideRoot && systemAreas.has(areaOf(def.access) as Area)))));
           if (denied !== expectedDenied)
             verdicts.push(
               `${def.method} ${def.path}: got ${code}, expected ${expectedDenied ? 'deny' : 'allow'}`,

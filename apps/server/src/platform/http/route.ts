@@ -1,7 +1,18 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { Code, formatMessage, TOKEN_HEADER, type CallDef, type Language } from '@ksp/contracts';
+import {
+  Code,
+  formatMessage,
+  scopeOf,
+  TOKEN_HEADER,
+  tokensOf,
+  type CallDef,
+  type Language,
+  type MessageKey,
+  type MessageParams,
+  type TokenKind,
+} from '@ksp/contracts';
 import { KspError, UnauthorizedError } from '../errors.js';
 import { requestLanguage } from './language.js';
 
@@ -15,8 +26,10 @@ export interface Actor {
   permissions: ReadonlySet<string>;
   mustChangePassword: boolean;
   directory: string | null;
-  /** 'console', or the sub-console a scoped token is limited to. */
-  scope: string;
+  /** The kind of token the call came with; it keeps it for life (refresh, domain switch). */
+  kind: TokenKind;
+  /** Signed in to the root domain: may make system-scope calls (global settings, domains). */
+  systemScope: boolean;
 }
 
 export interface RequestMeta {
@@ -50,6 +63,20 @@ export interface Gatekeeper {
   authenticate(token: string, meta: RequestMeta): Promise<Actor>;
   /** Something that sessions depend on may have changed: forget what was cached about them. */
   accessChanged(): void;
+  /** Rate limits of sign-in calls (per username, per address), run once the body is parsed. */
+  signInLimits: preHandlerAsyncHookHandler[];
+  /** Records a refused call (4030) in the audit log; answered only once it is committed. */
+  refused(refusal: Refusal): Promise<void>;
+}
+
+export interface Refusal {
+  actor: Actor;
+  meta: RequestMeta;
+  /** The call's path, e.g. `/v1/ksp/user/create`. */
+  path: string;
+  /** The message key of the refusal, e.g. `auth.forbidden`. */
+  reason: string;
+  params: MessageParams;
 }
 
 /**
@@ -97,12 +124,20 @@ export function registerCall<C extends CallDef>(
 ): void {
   const envelope = z.object({ code: z.number(), msg: z.string(), data: call.data });
   const changesAccess = call.method !== 'GET' && !accessNeutralTags.has(call.tag);
+  const allowedKinds = tokensOf(call);
+  const systemCall = scopeOf(call) === 'system';
+  const refuse = async (actor: Actor, meta: RequestMeta, reason: MessageKey, params: MessageParams) => {
+    await gate.refused({ actor, meta, path: call.path, reason, params });
+    return new KspError(Code.FORBIDDEN, reason, params);
+  };
   app.withTypeProvider<ZodTypeProvider>().route({
     method: call.method,
     url: call.path,
     config: { access: call.access },
+    ...(call.signIn ? { preHandler: gate.signInLimits } : {}),
     schema: {
       summary: call.summary,
+      description: describeAccess(call),
       tags: [call.tag],
       ...(call.access === 'public' ? {} : { security: [{ token: [] }] }),
       ...(call.query ? { querystring: call.query } : {}),
@@ -123,11 +158,18 @@ export function registerCall<C extends CallDef>(
       if (!token) throw new UnauthorizedError('auth.tokenMissing');
       const actor = await gate.authenticate(token, meta);
       req.ksp.actor = actor;
+      // The one check of who may make this call: token kind, password state, scope, permission.
+      if (!allowedKinds.includes(actor.kind)) {
+        throw await refuse(actor, meta, 'auth.tokenKind', { kind: actor.kind });
+      }
       if (actor.mustChangePassword && !allowedBeforePasswordChange.has(call.path)) {
         throw new KspError(Code.PASSWORD_CHANGE_REQUIRED, 'auth.passwordChangeRequired');
       }
+      if (systemCall && !actor.systemScope) {
+        throw await refuse(actor, meta, 'auth.systemScope', { domain: actor.domainName });
+      }
       if (call.access !== 'session' && !actor.permissions.has(call.access)) {
-        throw new KspError(Code.FORBIDDEN, 'auth.forbidden', { permission: call.access });
+        throw await refuse(actor, meta, 'auth.forbidden', { permission: call.access });
       }
     },
     handler: async (req: FastifyRequest) => {
@@ -141,10 +183,36 @@ export function registerCall<C extends CallDef>(
           token: req.ksp.token,
           request: req,
         });
+      } catch (err) {
+        // Refusals decided inside a service (another domain's user, a scoped token) are audited too.
+        if (err instanceof KspError && err.code === Code.FORBIDDEN && req.ksp.actor) {
+          await gate.refused({
+            actor: req.ksp.actor,
+            meta: req.ksp.meta,
+            path: call.path,
+            reason: err.messageKey,
+            params: err.params,
+          });
+        }
+        throw err;
       } finally {
         if (changesAccess) gate.accessChanged();
       }
       return { code: Code.OK, msg: formatMessage('ok', req.ksp.meta.lang), data };
     },
   });
+}
+
+/** Who may make a call, in the words of the OpenAPI description (`/docs`). */
+export function describeAccess(call: CallDef): string {
+  if (call.access === 'public') {
+    return call.beforeInit ? 'Public: no token; answers before initialization.' : 'Public: no token.';
+  }
+  const permission = call.access === 'session' ? 'any signed-in user' : `permission \`${call.access}\``;
+  const scope =
+    scopeOf(call) === 'system'
+      ? 'system scope (a session in the root domain; refused with 4030 elsewhere)'
+      : "the caller's current domain";
+  const kinds = tokensOf(call).join(', ');
+  return `Who: ${permission}; scope: ${scope}; token kinds: ${kinds}. A refusal answers code 4030 and is audited.`;
 }
