@@ -1,0 +1,326 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, Code, type CallDef } from '@ksp/contracts';
+import { roleIdByName } from '../../modules/role/role.store.js';
+import { call, initialize, login, startServer, type TestServer } from '../../test/harness.js';
+
+/**
+ * The cross-domain half of the authorization matrix, and the holes outside testing found
+ * (issue 8), each as a named case. Domains: root, branch (B: the attacker's) and coast (C).
+ * B's Administrator, Operator and Auditor try every call on users, memberships, roles,
+ * registration tokens and keys of root and of C: every one is refused (4030 or 4040), and
+ * every list they read is free of root's and C's names.
+ */
+const PASSWORD = 'Bound-Pass-1';
+
+describe('domain boundaries', () => {
+  let server: TestServer;
+  let root: string; // the root administrator's token
+  const domain: Record<string, string> = {};
+  const user: Record<string, string> = {};
+  const role: Record<string, string> = {};
+  const regToken: Record<string, string> = {};
+  const key: Record<string, string> = {};
+  let adminId: string;
+
+  const as = async (name: string) => login(server, name, PASSWORD);
+
+  beforeAll(async () => {
+    server = await startServer('sqlite');
+    ({ token: root } = await initialize(server));
+    const db = server.database.db;
+    adminId = (await call(server, api.user.info, { token: root })).data.userinfo.id;
+    domain.root = (
+      await db.selectFrom('domain').select('id').where('name', '=', 'root').executeTakeFirstOrThrow()
+    ).id;
+    for (const name of ['branch', 'coast'])
+      domain[name] = (await call(server, api.domain.create, { token: root, body: { name } })).data.id;
+    for (const name of ['Administrator', 'Operator', 'Auditor']) role[name] = (await roleIdByName(db, name))!;
+    const people: [string, string, string[]][] = [
+      ['b-admin', 'Administrator', ['branch']],
+      ['b-operator', 'Operator', ['branch']],
+      ['b-auditor', 'Auditor', ['branch']],
+      ['b-member', 'Operator', ['branch']],
+      ['c-user', 'Operator', ['coast']],
+      ['c-admin', 'Administrator', ['coast']],
+      ['root-op', 'Operator', ['root']],
+      ['root-and-b', 'Operator', ['root', 'branch']],
+      ['b-and-c', 'Operator', ['branch', 'coast']],
+    ];
+    for (const [name, roleName, domains] of people) {
+      const created = await call(server, api.user.create, {
+        token: root,
+        body: {
+          username: name,
+          password: PASSWORD,
+          email: `${name}@example.test`,
+          role_ids: [role[roleName]],
+          domain_ids: domains.map((d) => domain[d]),
+          must_change_password: false,
+        },
+      });
+      expect(created.code).toBe(0);
+      user[name] = created.data.id;
+    }
+    // Objects of root and of coast: a custom role, a registration token, a key each.
+    for (const [where, token] of [
+      ['root', root],
+      ['coast', await as('c-admin')],
+    ] as const) {
+      role[`custom-${where}`] = (
+        await call(server, api.role.create, {
+          token,
+          body: { name: `secret-role-${where}`, permissions: ['key:read'] },
+        })
+      ).data.id;
+      await call(server, api.role.assign, {
+        token,
+        body: {
+          id: role[`custom-${where}`]!,
+          user_ids: [where === 'root' ? user['root-op']! : user['c-user']!],
+        },
+      });
+      regToken[where] = (
+        await call(server, api.registrationToken.create, {
+          token,
+          body: { name: `secret-token-${where}`, usage: 'cte' },
+        })
+      ).data.id;
+      key[where] = (
+        await call(server, api.key.create, {
+          token,
+          body: { name: `secret-key-${where}`, algorithm: 'AES-256', usage_mask: 0xc },
+        })
+      ).data.id;
+    }
+  });
+  afterAll(async () => server?.close());
+
+  /** Every call on another domain's users, memberships and objects (target: root or coast). */
+  function attacks(target: 'root' | 'coast', self: string): [string, CallDef, unknown][] {
+    const victim = target === 'root' ? user['root-op']! : user['c-user']!;
+    const shared = target === 'root' ? user['root-and-b']! : user['b-and-c']!;
+    const d = domain[target]!;
+    const r = role[`custom-${target}`]!;
+    const k = key[target]!;
+    const t = regToken[target]!;
+    const attempts: [string, CallDef, unknown][] = [];
+    for (const [who, id] of [
+      ['victim', victim],
+      ['shared member', shared],
+    ] as const) {
+      attempts.push(
+        [`update ${who}`, api.user.update, { id, phone: '+1 555 0100' }],
+        [`roles of ${who}`, api.user.update, { id, role_ids: [role.Administrator] }],
+        [`delete ${who}`, api.user.delete, { ids: [id] }],
+        [`password of ${who}`, api.user.updatePassword, { id, password: 'Taken-Over-1' }],
+        [`password-next-login of ${who}`, api.user.updatePasswordNextLogin, { id, value: true }],
+        [`unlock ${who}`, api.user.unlock, { id }],
+        [`whitelist of ${who}`, api.user.updateIp, { id, ip_whitelist: ['10.0.0.0/8'] }],
+        [`e-mail of ${who}`, api.user.updateEmail, { id, email: 'x@example.test' }],
+        [`secret of ${who}`, api.user.updateSecret, { id }],
+        [`sdk profile of ${who}`, api.user.sendSdkUser, { id }],
+        [`bind ukey of ${who}`, api.user.bindUkey, { id, serial: 'S1', certificate: 'not a certificate' }],
+        [`unbind ukey of ${who}`, api.user.unbindUkey, { id }],
+        [`assign Administrator to ${who}`, api.role.assign, { id: role.Administrator, user_ids: [id] }],
+        [`unassign Operator from ${who}`, api.role.unassign, { id: role.Operator, user_ids: [id] }],
+      );
+    }
+    attempts.push(
+      ['detail of victim', api.user.detailGroups, { id: victim }],
+      ['take victim into branch', api.user.domainAddUser, { domain_id: domain.branch, user_ids: [victim] }],
+      [`remove victim from ${target}`, api.user.domainDeleteUser, { domain_id: d, user_ids: [victim] }],
+      [`join ${target}`, api.user.domainAddUser, { domain_id: d, user_ids: [self] }],
+      [`rename ${target}`, api.domain.update, { id: d, description: 'owned' }],
+      [`delete ${target}`, api.domain.delete, { ids: [d] }],
+      [`members of ${target}`, api.domain.users, { id: d }],
+      [`edit ${target}'s role`, api.role.update, { id: r, permissions: ['key:read', 'user:write'] }],
+      [`delete ${target}'s role`, api.role.delete, { ids: [r] }],
+      [`grant ${target}'s role`, api.role.assign, { id: r, user_ids: [user['b-member']!] }],
+      [`update ${target}'s registration token`, api.registrationToken.update, { id: t, capacity: 9 }],
+      [`renew ${target}'s registration token`, api.registrationToken.renew, { id: t }],
+      [`delete ${target}'s registration token`, api.registrationToken.delete, { ids: [t] }],
+      [`detail of ${target}'s key`, api.key.detail, { id: k }],
+      [`versions of ${target}'s key`, api.key.versions, { id: k }],
+      [`trail of ${target}'s key`, api.key.audit, { id: k }],
+      [`update ${target}'s key`, api.key.update, { id: k, description: 'owned' }],
+      [`disable ${target}'s key`, api.key.disable, { id: k }],
+      [`delete ${target}'s key`, api.key.delete, { ids: [k] }],
+      [`encrypt with ${target}'s key`, api.crypto.encrypt, { key_id: k, plaintext: 'aGk=' }],
+    );
+    return attempts;
+  }
+
+  async function attempt(token: string, def: CallDef, input: unknown) {
+    const isQuery = def.method === 'GET';
+    return call(server, def, {
+      token,
+      ...(isQuery ? { query: input as Record<string, string> } : { body: input }),
+    });
+  }
+
+  for (const attacker of ['b-admin', 'b-operator', 'b-auditor']) {
+    for (const target of ['root', 'coast'] as const) {
+      it(`${attacker} reaches nothing of ${target}`, async () => {
+        const token = await as(attacker);
+        const passed: string[] = [];
+        for (const [label, def, input] of attacks(target, user[attacker]!)) {
+          const res = await attempt(token, def, input);
+          expect(res.status, label).toBeLessThan(500);
+          if (res.code !== Code.FORBIDDEN && res.code !== Code.NOT_FOUND)
+            passed.push(`${label}: ${res.code} ${res.msg}`);
+        }
+        expect(passed).toEqual([]);
+        // Nothing changed: the victims still sign in with their own password, objects are intact.
+        await as(target === 'root' ? 'root-op' : 'c-user');
+        await as(target === 'root' ? 'root-and-b' : 'b-and-c');
+        const keyRow = await call(server, api.key.detail, {
+          token: target === 'root' ? root : await as('c-admin'),
+          query: { id: key[target]! },
+        });
+        expect(keyRow.data.description).not.toBe('owned');
+      });
+    }
+
+    it(`${attacker} lists no name of root or coast`, async () => {
+      const token = await as(attacker);
+      const page = { page: 1, page_size: 1000 };
+      const seen = JSON.stringify([
+        (await call(server, api.user.list, { token, query: page })).data,
+        (await call(server, api.role.list, { token, query: page })).data,
+        (await call(server, api.domain.list, { token, query: page })).data,
+        (await call(server, api.registrationToken.list, { token, query: page })).data,
+        (await call(server, api.key.list, { token, query: page })).data,
+        (await call(server, api.dashboard.summary, { token })).data,
+      ]);
+      for (const foreign of [
+        '"admin@example.test"',
+        '"admin"',
+        'root-op',
+        'c-user',
+        'c-admin',
+        'coast',
+        '"root"',
+        'secret-role',
+        'secret-token',
+        'secret-key',
+      ])
+        expect(seen, foreign).not.toContain(foreign);
+    });
+  }
+
+  it('refuses every system call to a domain administrator', async () => {
+    const token = await as('b-admin');
+    const system = Object.values(api)
+      .flatMap((area) => Object.values(area) as CallDef[])
+      .filter((def) => def.scope === 'system');
+    expect(system.length).toBeGreaterThan(10);
+    for (const def of system) {
+      const res = await server.app.inject({
+        method: def.method,
+        url: def.path,
+        headers: { token, 'content-type': 'application/json' },
+        payload: def.method === 'GET' ? undefined : '{}',
+      });
+      expect((res.json() as { code: number }).code, `${def.method} ${def.path}`).toBe(Code.FORBIDDEN);
+    }
+  });
+
+  it('a domain administrator cannot create a root administrator (the reported escalation)', async () => {
+    const token = await as('b-admin');
+    const res = await call(server, api.user.create, {
+      token,
+      body: {
+        username: 'mallory',
+        password: PASSWORD,
+        email: 'm@example.test',
+        role_ids: [role.Administrator],
+        domain_ids: [domain.root],
+      },
+    });
+    expect([Code.FORBIDDEN, Code.NOT_FOUND]).toContain(res.code);
+    const login2 = await call(server, api.user.login, {
+      body: { username: Buffer.from('mallory').toString('base64'), password: 'x' },
+    });
+    expect(login2.code).toBe(Code.BAD_CREDENTIALS);
+    // Within branch, it may create an administrator of branch only.
+    const ok = await call(server, api.user.create, {
+      token,
+      body: {
+        username: 'b-admin-2',
+        password: PASSWORD,
+        email: 'b2@example.test',
+        role_ids: [role.Administrator],
+      },
+    });
+    expect(ok.code).toBe(0);
+    expect(ok.data.domains.map((d) => d.name)).toEqual(['branch']);
+  });
+
+  it("a domain administrator cannot reset the root administrator's password, nor join root and switch to it", async () => {
+    const token = await as('b-admin');
+    const reset = await call(server, api.user.updatePassword, {
+      token,
+      body: { id: adminId, password: 'Taken-Over-1' },
+    });
+    expect(reset.code).toBe(Code.NOT_FOUND);
+    const join = await call(server, api.user.domainAddUser, {
+      token,
+      body: { domain_id: domain.root, user_ids: [user['b-admin']] },
+    });
+    expect(join.code).toBe(Code.FORBIDDEN);
+    const sw = await call(server, api.user.switchDomain, { token, body: { domain_name: 'root' } });
+    expect(sw.code).toBe(Code.FORBIDDEN);
+  });
+
+  it('a user who also belongs to root is out of reach, though listed in branch', async () => {
+    const token = await as('b-admin');
+    const list = await call(server, api.user.list, { token, query: { page: 1, page_size: 100 } });
+    const row = list.data.data.find((u) => u.username === 'root-and-b')!;
+    // Listed as a member of branch; the root membership is not named.
+    expect(row.domains.map((d) => d.name)).toEqual(['branch']);
+    const reset = await call(server, api.user.updatePassword, {
+      token,
+      body: { id: row.id, password: 'Taken-Over-1' },
+    });
+    expect(reset).toMatchObject({ code: Code.FORBIDDEN });
+    expect(reset.msg).toContain('root-and-b');
+  });
+
+  it('every refusal is audited', async () => {
+    const token = await as('b-operator');
+    await call(server, api.user.create, {
+      token,
+      body: { username: 'nope', password: PASSWORD, email: 'n@example.test', role_ids: [role.Operator] },
+    });
+    const records = await server.database.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('action', '=', 'access.denied')
+      .where('username', '=', 'b-operator')
+      .where('target', '=', api.user.create.path)
+      .execute();
+    expect(records.length).toBeGreaterThan(0);
+    expect(records[0]).toMatchObject({ result: 'failure', domain_name: 'branch' });
+    expect(JSON.parse(records[0]!.details)).toMatchObject({
+      reason: 'auth.forbidden',
+      permission: 'user:write',
+    });
+  });
+
+  it('the domain creator does not become a member of the new domain', async () => {
+    const created = await call(server, api.domain.create, { token: root, body: { name: 'fresh' } });
+    expect(created.data.users).toBe(0);
+    const info = await call(server, api.user.info, { token: root });
+    expect(info.data.userinfo.domains).not.toContain('fresh');
+  });
+
+  it('a domain administrator sees no global settings in its menu', async () => {
+    const token = await as('b-admin');
+    const info = await call(server, api.user.info, { token });
+    const paths = JSON.stringify(info.data.menu);
+    for (const p of ['ldap', 'password-policy', 'config']) expect(paths).not.toContain(p);
+    expect(info.data.userinfo.permissions).not.toContain('config:write');
+    const rootInfo = await call(server, api.user.info, { token: root });
+    expect(rootInfo.data.userinfo.permissions).toContain('config:write');
+  });
+});
