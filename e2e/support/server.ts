@@ -46,6 +46,9 @@ export async function startKsp(env: Record<string, string> = {}): Promise<Runnin
       KSP_PORT: String(port),
       KSP_HOST: '127.0.0.1',
       KSP_LOG_LEVEL: 'warn',
+      // Each test signs in many times a minute from one address; the limits are tested by the server suite.
+      KSP_LOGIN_RATE_PER_USER: '1000',
+      KSP_LOGIN_RATE_PER_ADDRESS: '5000',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

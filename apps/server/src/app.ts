@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest, type preHandlerAsyncHookHandler } from 'fastify';
 import helmet from 'helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
@@ -9,13 +9,21 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { Code, formatMessage, PRODUCT_VERSION, TOKEN_HEADER, VERSION_HEADER } from '@ksp/contracts';
+import {
+  api,
+  Code,
+  formatMessage,
+  PRODUCT_VERSION,
+  TOKEN_HEADER,
+  VERSION_HEADER,
+  type CallDef,
+} from '@ksp/contracts';
 import type { KspConfig } from './platform/config.js';
 import { migrate, type DatabaseHandle } from './platform/db/database.js';
 import { createSessionService, type Clock } from './platform/auth/session.service.js';
 import { installErrorHandler } from './platform/http/error-handler.js';
 import { requestLanguage } from './platform/http/language.js';
-import type { Gatekeeper } from './platform/http/route.js';
+import { bodyIsOptional, type Gatekeeper } from './platform/http/route.js';
 import { Keyring, SealFile } from './platform/keyring/keyring.js';
 import { createConfigService } from './modules/config/config.service.js';
 import { configRoutes } from './modules/config/config.routes.js';
@@ -57,6 +65,8 @@ export interface AppOptions {
   clock?: Clock;
   logger?: boolean;
 }
+
+const allCalls = Object.values(api).flatMap((area) => Object.values(area) as CallDef[]);
 
 const defaultWebDir = fileURLToPath(new URL('../../web/dist', import.meta.url));
 
@@ -134,31 +144,29 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
     securityHeaders(req.raw, reply.raw, (err) => done(err as Error | undefined));
   });
   await app.register(multipart, { limits: { files: 1, fields: 10, fileSize: 1024 * 1024 } });
-  // Sign-in limits only (global: false); the limits live in memory, per node (docs/security-model.md).
-  await app.register(rateLimit, { global: false });
+  // Sign-in limits (docs/security-model.md): counted in memory, per node. The plugin runs one
+  // limiter per request and registration, so each limit gets its own encapsulated registration.
   const signInName = (req: FastifyRequest): string => {
     const body = (req.body ?? {}) as { username?: unknown; name?: unknown };
     const name = typeof body.username === 'string' ? body.username : body.name;
     return typeof name === 'string' ? name.trim().toLowerCase().slice(0, 512) : '';
   };
-  const tooMany = (_req: FastifyRequest, ctx: { after: string }) => ({
-    statusCode: 429,
-    code: 'RATE_LIMITED',
-    message: `retry in ${ctx.after}`,
-  });
+  const signInLimit = async (max: number, keyOf: (req: FastifyRequest) => string) => {
+    let hook: preHandlerAsyncHookHandler | undefined;
+    await app.register(async (scope) => {
+      await scope.register(rateLimit, { global: false });
+      hook = scope.rateLimit({
+        max,
+        timeWindow: 60_000,
+        keyGenerator: keyOf,
+        errorResponseBuilder: (_req, ctx) => ({ statusCode: 429, message: `retry in ${ctx.after}` }),
+      });
+    });
+    return hook!;
+  };
   const signInLimits = [
-    app.rateLimit({
-      max: config.loginRate.perUser,
-      timeWindow: 60_000,
-      keyGenerator: (req) => `user:${signInName(req)}`,
-      errorResponseBuilder: tooMany,
-    }),
-    app.rateLimit({
-      max: config.loginRate.perAddress,
-      timeWindow: 60_000,
-      keyGenerator: (req) => `address:${req.ip}`,
-      errorResponseBuilder: tooMany,
-    }),
+    await signInLimit(config.loginRate.perUser, (req) => signInName(req)),
+    await signInLimit(config.loginRate.perAddress, (req) => req.ip),
   ];
   await app.register(swagger, {
     openapi: {
@@ -170,6 +178,29 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
       components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: TOKEN_HEADER } } },
     },
     transform: jsonSchemaTransform,
+    // A call whose body is optional (logout, refresh, ...) says so: the generator marks every body required.
+    transformObject: (documentObject) => {
+      const doc =
+        'openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject;
+      const paths = (doc.paths ?? {}) as Record<
+        string,
+        Record<string, { requestBody?: { required?: boolean } }>
+      >;
+      for (const def of allCalls) {
+        const op = paths[def.path]?.[def.method.toLowerCase()];
+        if (op?.requestBody && bodyIsOptional(def)) op.requestBody.required = false;
+      }
+      return doc;
+    },
+  });
+  // An empty JSON body is no body: calls whose body is optional accept it, others say which field is missing.
+  const defaultJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    if (body === '' || (typeof body === 'string' && body.trim() === '')) {
+      done(null, undefined);
+      return;
+    }
+    defaultJson(req, body as string, done);
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
 

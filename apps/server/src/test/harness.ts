@@ -101,6 +101,9 @@ export async function startServer(
     KSP_DATA_DIR: res.dataDir,
     KSP_LOG_LEVEL: 'silent',
     KSP_CRYPTO_WORKERS: '0',
+    // Suites sign in hundreds of times a minute from one address; lockout.test.ts sets its own limits.
+    KSP_LOGIN_RATE_PER_USER: '100000',
+    KSP_LOGIN_RATE_PER_ADDRESS: '100000',
     ...(res.dbUrl ? { KSP_DATABASE_URL: res.dbUrl } : {}),
     ...env,
   });

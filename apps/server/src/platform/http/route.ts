@@ -125,6 +125,7 @@ export function registerCall<C extends CallDef>(
   const envelope = z.object({ code: z.number(), msg: z.string(), data: call.data });
   const changesAccess = call.method !== 'GET' && !accessNeutralTags.has(call.tag);
   const allowedKinds = tokensOf(call);
+  const optionalBody = bodyIsOptional(call);
   const systemCall = scopeOf(call) === 'system';
   const refuse = async (actor: Actor, meta: RequestMeta, reason: MessageKey, params: MessageParams) => {
     await gate.refused({ actor, meta, path: call.path, reason, params });
@@ -135,6 +136,14 @@ export function registerCall<C extends CallDef>(
     url: call.path,
     config: { access: call.access },
     ...(call.signIn ? { preHandler: gate.signInLimits } : {}),
+    // No body where the body is optional is the same as an empty one.
+    ...(optionalBody
+      ? {
+          preValidation: async (req: FastifyRequest) => {
+            if (req.body === undefined || req.body === null) req.body = {};
+          },
+        }
+      : {}),
     schema: {
       summary: call.summary,
       description: describeAccess(call),
@@ -215,4 +224,9 @@ export function describeAccess(call: CallDef): string {
       : "the caller's current domain";
   const kinds = tokensOf(call).join(', ');
   return `Who: ${permission}; scope: ${scope}; token kinds: ${kinds}. A refusal answers code 4030 and is audited.`;
+}
+
+/** The call takes a JSON body that may be left out (the spec's "no payload" calls). */
+export function bodyIsOptional(call: CallDef): boolean {
+  return Boolean(call.body && !call.multipart && call.body.safeParse(undefined).success);
 }
