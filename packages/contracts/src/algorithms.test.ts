@@ -6,6 +6,10 @@ import {
   algorithmByCode,
   algorithmInfo,
   describeUsage,
+  USAGE_BITS,
+  USAGE_WORDS,
+  usageBit,
+  usageWords,
   isAlgorithmId,
   listAlgorithms,
   validateUsage,
@@ -123,5 +127,12 @@ describe('validateUsage', () => {
     expect(describeUsage(Encrypt | Decrypt)).toEqual(['Encrypt (0x4)', 'Decrypt (0x8)']);
     expect(describeUsage(0x80000000)).toEqual(['unknown bit 0x80000000']);
     expect(describeUsage(Usage.FpeDecrypt)).toEqual(['FpeDecrypt (0x800000)']);
+  });
+
+  it('names every usage bit with one word, both ways', () => {
+    expect(USAGE_BITS.map((b) => b.name).sort()).toEqual(Object.keys(Usage).sort());
+    expect(new Set(USAGE_WORDS).size).toBe(USAGE_WORDS.length);
+    for (const word of USAGE_WORDS) expect(usageWords(usageBit(word))).toEqual([word]);
+    expect(usageWords(Encrypt + Decrypt + 0x80000000)).toEqual(['encrypt', 'decrypt']);
   });
 });

@@ -28,6 +28,85 @@ export const Usage = {
 
 export type UsageName = keyof typeof Usage;
 
+/**
+ * Each usage bit on the wire: the word that names it (in key rows' `usages` and the key
+ * list's `usage` filter), what it means, and which calls of the crypto API it gates. The
+ * words of the bits that gate an operation are that operation's path segment. Bits that gate
+ * nothing are KMIP's; no algorithm of the catalogue accepts them yet (`validateUsage`).
+ */
+export const USAGE_BITS = [
+  { word: 'sign', name: 'Sign', meaning: 'make signatures', gates: ['crypto/sign'] },
+  { word: 'verify', name: 'Verify', meaning: 'check signatures', gates: ['crypto/verify'] },
+  {
+    word: 'encrypt',
+    name: 'Encrypt',
+    meaning: 'encrypt data and make data keys',
+    gates: ['crypto/encrypt', 'crypto/data-key'],
+  },
+  { word: 'decrypt', name: 'Decrypt', meaning: 'decrypt data', gates: ['crypto/decrypt'] },
+  {
+    word: 'wrap',
+    name: 'WrapKey',
+    meaning: 'wrap other keys (AES key wrap, RFC 5649)',
+    gates: ['crypto/wrap'],
+  },
+  { word: 'unwrap', name: 'UnwrapKey', meaning: 'unwrap wrapped keys', gates: ['crypto/unwrap'] },
+  {
+    word: 'export',
+    name: 'Export',
+    meaning: "KMIP Export (export is governed by the key's `exportable` flag instead)",
+    gates: [],
+  },
+  { word: 'mac', name: 'MacGenerate', meaning: 'compute MACs (HMAC)', gates: ['crypto/mac'] },
+  { word: 'mac-verify', name: 'MacVerify', meaning: 'check MACs', gates: ['crypto/mac-verify'] },
+  { word: 'derive-key', name: 'DeriveKey', meaning: 'KMIP key derivation', gates: [] },
+  {
+    word: 'content-commitment',
+    name: 'ContentCommitment',
+    meaning: 'KMIP non-repudiation',
+    gates: [],
+  },
+  {
+    word: 'key-agreement',
+    name: 'KeyAgreement',
+    meaning: 'agree on a shared secret (ML-KEM encapsulation)',
+    gates: ['crypto/encapsulate', 'crypto/decapsulate'],
+  },
+  { word: 'certificate-sign', name: 'CertificateSign', meaning: 'sign certificates', gates: [] },
+  { word: 'crl-sign', name: 'CrlSign', meaning: 'sign CRLs', gates: [] },
+  { word: 'authenticate', name: 'Authenticate', meaning: 'KMIP authentication', gates: [] },
+  { word: 'unrestricted', name: 'Unrestricted', meaning: 'KMIP unrestricted', gates: [] },
+  { word: 'fpe-encrypt', name: 'FpeEncrypt', meaning: 'format-preserving encryption', gates: [] },
+  { word: 'fpe-decrypt', name: 'FpeDecrypt', meaning: 'format-preserving decryption', gates: [] },
+] as const satisfies readonly {
+  word: string;
+  name: UsageName;
+  meaning: string;
+  gates: readonly string[];
+}[];
+
+export type UsageWord = (typeof USAGE_BITS)[number]['word'];
+export const USAGE_WORDS = USAGE_BITS.map((b) => b.word) as [UsageWord, ...UsageWord[]];
+
+/** The bit a usage word names. */
+export function usageBit(word: UsageWord): number {
+  const entry = USAGE_BITS.find((b) => b.word === word);
+  if (!entry) throw new Error(`Unknown usage '${String(word)}'`);
+  return Usage[entry.name];
+}
+
+/** The words of the known bits set in a mask, in bit order (unknown bits are left out). */
+export function usageWords(mask: number): UsageWord[] {
+  return USAGE_BITS.filter((b) => Math.floor(mask / Usage[b.name]) % 2 === 1).map((b) => b.word);
+}
+
+/** One line per bit, for schema descriptions (OpenAPI). */
+export const USAGE_BITS_TEXT = USAGE_BITS.map(
+  (b) =>
+    `0x${Usage[b.name].toString(16)} ${b.word} (${b.name}): ${b.meaning}` +
+    (b.gates.length ? `; gates ${b.gates.join(', ')}` : '; gates nothing, accepted by no algorithm yet'),
+).join('\n');
+
 export const ALGORITHM_IDS = [
   'AES-128',
   'AES-192',

@@ -278,10 +278,18 @@ const catalogue = {
     en: "Key '{name}' version {version} has no material (destroyed or unknown)",
     zh: '密钥“{name}”的版本 {version} 没有密钥材料（已销毁或不存在）',
   },
+  'crypto.publicKeyOnly': {
+    en: "Key '{name}' is the public key of a key pair: it cannot {op} (that takes the private key '{private}')",
+    zh: '密钥“{name}”是密钥对的公钥，不能执行 {op}（需使用私钥“{private}”）',
+  },
   'crypto.failed': { en: '{op}: {reason}', zh: '{op}：{reason}' },
   'crypto.decryptFailed': {
     en: 'The ciphertext cannot be decrypted: wrong key, wrong additional data, or altered',
     zh: '无法解密：密钥错误、附加数据错误或密文已被篡改',
+  },
+  'crypto.unwrapFailed': {
+    en: 'The wrapped key cannot be unwrapped: wrong key or version, or altered',
+    zh: '无法解包：密钥或版本错误，或包装数据已被篡改',
   },
   'crypto.keyMismatch': {
     en: 'key_id: the ciphertext was made with key {id}',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ALGORITHM_IDS } from '../algorithms.js';
+import { ALGORITHM_IDS, USAGE_BITS_TEXT, USAGE_WORDS } from '../algorithms.js';
 import { ANY_TOKEN, APP_TOKEN, defineCall } from '../call.js';
 import { Id, IdsBody, PageQuery, pageOf } from '../common.js';
 
@@ -36,6 +36,18 @@ export const revocationReasons = [
 export const cteEncryptionModes = ['CBC', 'CBC_CS1', 'XTS'] as const;
 
 export const Algorithm = z.enum(ALGORITHM_IDS);
+
+/** KMIP 2.x Cryptographic Usage Mask: the bits a key may be used for (docs/api.md, "Usage mask"). */
+const UsageMask = z
+  .number()
+  .int()
+  .min(1)
+  .max(0xffffff)
+  .describe(
+    `KMIP 2.x usage mask: the sum of these bits, all from one usage profile of the algorithm\n${USAGE_BITS_TEXT}`,
+  );
+/** The words naming usage bits: in key rows (`usages`) and in the key list's `usage` filter. */
+export const UsageWordSchema = z.enum(USAGE_WORDS);
 const KeyName = z
   .string()
   .trim()
@@ -71,8 +83,13 @@ export const KeyRow = z.object({
   owner: z.string(),
   state: z.enum(keyStates),
   state_label: z.enum(keyStateLabels),
-  usage_mask: z.number().int(),
-  usage: z.array(z.string()),
+  usage_mask: z
+    .number()
+    .int()
+    .describe(`KMIP 2.x usage mask (a number); its bits are named in \`usages\`\n${USAGE_BITS_TEXT}`),
+  usages: z
+    .array(UsageWordSchema)
+    .describe('The usage bits set in usage_mask, as the words the key list filter `usage` takes'),
   exportable: z.boolean(),
   deletable: z.boolean(),
   linked_key_id: z.string().nullable(),
@@ -124,9 +141,9 @@ export const keyCalls = {
       state: z.enum(keyStateLabels).optional(),
       algorithm: Algorithm.optional(),
       type: z.enum(keyObjectTypes).optional(),
-      usage: z
-        .enum(['encrypt', 'decrypt', 'sign', 'verify', 'wrap', 'unwrap', 'mac', 'key-agreement'])
-        .optional(),
+      usage: UsageWordSchema.optional().describe(
+        `Only keys whose usage mask has this bit\n${USAGE_BITS_TEXT}`,
+      ),
     }),
     data: pageOf(KeyRow),
   }),
@@ -177,7 +194,7 @@ export const keyCalls = {
     body: z.object({
       name: KeyName,
       algorithm: Algorithm,
-      usage_mask: z.number().int().min(1).max(0xffffff),
+      usage_mask: UsageMask,
       state: z.enum(['active', 'pre-active']).default('active'),
       activation_date: z.iso.datetime({ offset: true }).optional(),
       deactivation_date: z.iso.datetime({ offset: true }).optional(),
@@ -195,7 +212,7 @@ export const keyCalls = {
     body: z.object({
       name: KeyName,
       algorithm: Algorithm,
-      usage_mask: z.number().int().min(1).max(0xffffff),
+      usage_mask: UsageMask,
       content: Base64.min(4),
       state: z.enum(['active', 'pre-active']).default('active'),
       ...Flags,
@@ -316,6 +333,19 @@ export const keyCalls = {
 /** Crypto payloads: an SLH-DSA-256f signature alone is 49,856 bytes. */
 const Bytes = base64Text(262144);
 const op = <T extends z.ZodRawShape>(shape: T) => z.object(shape);
+const CheckVersion = z
+  .number()
+  .int()
+  .min(1)
+  .optional()
+  .describe(
+    'Check against this version only; without it, every version of the key that still has material is tried (newest first)',
+  );
+const MatchedVersion = z
+  .number()
+  .int()
+  .nullable()
+  .describe('The version that matched; null when none did (valid is false)');
 
 export const cryptoRequests = {
   encrypt: op({ key_id: Id, plaintext: Bytes, aad: Bytes.optional() }),
@@ -325,10 +355,10 @@ export const cryptoRequests = {
     key_id: Id,
     data: Bytes,
     signature: Bytes.min(4),
-    version: z.number().int().min(1).optional(),
+    version: CheckVersion,
   }),
   mac: op({ key_id: Id, data: Bytes }),
-  macVerify: op({ key_id: Id, data: Bytes, mac: Bytes.min(4), version: z.number().int().min(1).optional() }),
+  macVerify: op({ key_id: Id, data: Bytes, mac: Bytes.min(4), version: CheckVersion }),
   dataKey: op({ key_id: Id, bytes: z.union([z.literal(16), z.literal(24), z.literal(32)]).default(32) }),
   wrap: op({ key_id: Id, key_material: Bytes.min(4) }),
   unwrap: op({ key_id: Id, wrapped: Bytes.min(4), version: z.number().int().min(1).optional() }),
@@ -341,9 +371,9 @@ export const cryptoResults = {
   encrypt: z.object({ ciphertext: z.string(), key_id: z.string(), version: z.number().int() }),
   decrypt: z.object({ plaintext: z.string(), key_id: z.string(), version: z.number().int() }),
   sign: z.object({ signature: z.string(), key_id: z.string(), version: z.number().int() }),
-  verify: z.object({ valid: z.boolean(), key_id: z.string(), version: z.number().int() }),
+  verify: z.object({ valid: z.boolean(), key_id: z.string(), version: MatchedVersion }),
   mac: z.object({ mac: z.string(), key_id: z.string(), version: z.number().int() }),
-  macVerify: z.object({ valid: z.boolean(), key_id: z.string(), version: z.number().int() }),
+  macVerify: z.object({ valid: z.boolean(), key_id: z.string(), version: MatchedVersion }),
   dataKey: z.object({
     plaintext: z.string(),
     ciphertext: z.string(),

@@ -76,7 +76,7 @@ export function createCryptoService(deps: {
   const { db, material, keys } = deps;
 
   async function resolve(actor: Actor, keyId: string, op: Exclude<CryptoOp, 'random'>, wantPrivate: boolean) {
-    let row = await keys.key(actor.domainId, keyId);
+    const row = await keys.key(actor.domainId, keyId);
     if (!row) throw notFound('key.notFound', { id: keyId });
     const rule = needs[op];
     const name = opNames[op];
@@ -95,27 +95,40 @@ export function createCryptoService(deps: {
       });
     }
     if (wantPrivate && row.object_type === 'public') {
+      // The public half of a pair only verifies, encrypts and encapsulates: an operation that
+      // needs the private key is asked of the private key's own id, never resolved through the link.
       const priv = row.linked_key_id ? await keys.key(actor.domainId, row.linked_key_id) : undefined;
       if (!priv)
         throw stateForbids('crypto.wrongKeyType', { name: row.name, algorithm: row.algorithm, op: name });
-      row = priv;
+      throw stateForbids('crypto.publicKeyOnly', { name: row.name, op: name, private: priv.name });
     }
     return row;
   }
 
-  async function secretOf(actor: Actor, row: KeyTable, version: number): Promise<Buffer> {
-    const secret = await keys.secret(row.id, version, (wrapped) =>
+  /** A copy of the version's material (the caller zeroes it), or undefined when it is gone. */
+  function secretMaybe(actor: Actor, row: KeyTable, version: number): Promise<Buffer | undefined> {
+    return keys.secret(row.id, version, (wrapped) =>
       material.open(db, actor.domainId, row.id, version, wrapped),
     );
+  }
+
+  async function secretOf(actor: Actor, row: KeyTable, version: number): Promise<Buffer> {
+    const secret = await secretMaybe(actor, row, version);
     if (!secret) throw stateForbids('crypto.versionGone', { name: row.name, version });
     return secret;
   }
 
-  async function publicOf(row: KeyTable, version: number): Promise<Buffer> {
+  /** The version's public key, or undefined when it has none. */
+  async function publicKeyOf(row: KeyTable, version: number): Promise<Buffer | undefined> {
     const source = row.object_type === 'private' && row.linked_key_id ? row.linked_key_id : row.id;
     const v = await keys.version(source, version);
-    if (!v?.public_key) throw stateForbids('crypto.versionGone', { name: row.name, version });
-    return Buffer.from(v.public_key, 'base64');
+    return v?.public_key ? Buffer.from(v.public_key, 'base64') : undefined;
+  }
+
+  async function publicOf(row: KeyTable, version: number): Promise<Buffer> {
+    const pub = await publicKeyOf(row, version);
+    if (!pub) throw stateForbids('crypto.versionGone', { name: row.name, version });
+    return pub;
   }
 
   function checkVersion(row: KeyTable, version: number | undefined): number {
@@ -125,10 +138,76 @@ export function createCryptoService(deps: {
     return v;
   }
 
+  /**
+   * The versions a check (verify, mac-verify, unwrap) is tried with: the one asked for, or
+   * else every version of the key, newest first. Only keys in use get here (`resolve`), and
+   * every version of a key in use may check; versions without material are skipped.
+   */
+  function checkVersions(row: KeyTable, version: number | undefined): number[] {
+    if (version !== undefined) return [checkVersion(row, version)];
+    return Array.from({ length: row.current_version }, (_, i) => row.current_version - i);
+  }
+
+  /** Tries `attempt` with each version's key; the first version it succeeds with, or null. */
+  async function firstMatch(
+    row: KeyTable,
+    versions: number[],
+    keyOf: (version: number) => Promise<Buffer | undefined>,
+    attempt: (key: Buffer) => boolean | Promise<boolean>,
+  ): Promise<number | null> {
+    let tried = 0;
+    for (const version of versions) {
+      const key = await keyOf(version);
+      if (!key) continue;
+      tried++;
+      try {
+        if (await attempt(key)) return version;
+      } finally {
+        key.fill(0);
+      }
+    }
+    if (tried === 0) throw stateForbids('crypto.versionGone', { name: row.name, version: versions[0] ?? 0 });
+    return null;
+  }
+
   const refuse = (row: KeyTable, op: CryptoOp) =>
     stateForbids('crypto.wrongKeyType', { name: row.name, algorithm: row.algorithm, op: opNames[op] });
 
-  /** Runs an operation, maps primitive errors to envelope codes, audits, counts. */
+  /**
+   * Hands the operation's audit record and the key's counter to the group commit and waits
+   * until they are written. Failed checks are recorded as well, with result 'failure'.
+   */
+  function record(
+    actor: Actor,
+    meta: RequestMeta,
+    op: CryptoOp,
+    row: KeyTable | null,
+    version: number | null,
+    failure?: string,
+  ): Promise<void> {
+    return deps.journal.write({
+      counted: row ? [row.id] : [],
+      audit: [
+        auditRow({
+          who: subjectOf(actor),
+          action: `crypto.${opNames[op]}`,
+          target: row?.name ?? '-',
+          result: failure ? 'failure' : 'success',
+          ip: meta.ip,
+          details: {
+            ...(row ? { key_id: row.id, version } : {}),
+            ...(failure ? { reason: failure } : {}),
+          },
+        }),
+      ],
+    });
+  }
+
+  /**
+   * Runs an operation, maps primitive errors to envelope codes, audits, counts. `judge` says
+   * whether an answered check failed (a signature or MAC that does not match) and which
+   * version the record names.
+   */
   async function run<T>(
     actor: Actor,
     meta: RequestMeta,
@@ -136,32 +215,31 @@ export function createCryptoService(deps: {
     row: KeyTable | null,
     version: number | null,
     work: () => T | Promise<T>,
+    judge?: (result: T) => { failed: boolean; version: number | null },
   ): Promise<T> {
     let result: T;
     try {
       result = await work();
     } catch (err) {
       if (err instanceof CryptoError) {
-        if (err.code === 'authentication-failed') throw invalid('crypto.decryptFailed');
+        await record(actor, meta, op, row, version, err.code);
+        if (err.code === 'authentication-failed')
+          throw invalid(op === 'unwrap' ? 'crypto.unwrapFailed' : 'crypto.decryptFailed');
         if (err.code === 'unsupported')
           throw stateForbids('crypto.failed', { op: opNames[op], reason: err.message });
         throw invalid('crypto.failed', { op: opNames[op], reason: err.message });
       }
       throw err;
     }
-    await deps.journal.write({
-      counted: row ? [row.id] : [],
-      audit: [
-        auditRow({
-          who: subjectOf(actor),
-          action: `crypto.${opNames[op]}`,
-          target: row?.name ?? '-',
-          result: 'success',
-          ip: meta.ip,
-          details: row ? { key_id: row.id, version } : {},
-        }),
-      ],
-    });
+    const verdict = judge?.(result);
+    await record(
+      actor,
+      meta,
+      op,
+      row,
+      verdict ? verdict.version : version,
+      verdict?.failed ? 'mismatch' : undefined,
+    );
     return result;
   }
 
@@ -219,10 +297,10 @@ export function createCryptoService(deps: {
       try {
         header = parseCiphertext(body.ciphertext);
       } catch (err) {
-        throw invalid('crypto.failed', {
-          op: 'decrypt',
-          reason: err instanceof Error ? err.message : 'malformed ciphertext',
-        });
+        const reason = err instanceof Error ? err.message : 'malformed ciphertext';
+        // An altered ciphertext may no longer name its key: the failure is recorded all the same.
+        await record(actor, meta, 'decrypt', null, null, 'malformed');
+        throw invalid('crypto.failed', { op: 'decrypt', reason });
       }
       if (body.key_id && body.key_id !== header.keyId)
         throw invalid('crypto.keyMismatch', { id: header.keyId });
@@ -265,13 +343,27 @@ export function createCryptoService(deps: {
       body: { key_id: string; data: string; signature: string; version?: number | undefined },
     ) {
       const row = await resolve(actor, body.key_id, 'verify', false);
-      if (algorithmInfo(algo(row)).kind !== 'asymmetric') throw refuse(row, 'verify');
-      const version = checkVersion(row, body.version);
-      const pub = await publicOf(row, version);
-      const valid = await run(actor, meta, 'verify', row, version, () =>
-        verify(algo(row), pub, b64(body.data)!, b64(body.signature)!),
+      const alg = algo(row);
+      if (algorithmInfo(alg).kind !== 'asymmetric') throw refuse(row, 'verify');
+      const versions = checkVersions(row, body.version);
+      const data = b64(body.data)!;
+      const signature = b64(body.signature)!;
+      const matched = await run(
+        actor,
+        meta,
+        'verify',
+        row,
+        body.version ?? null,
+        () =>
+          firstMatch(
+            row,
+            versions,
+            (v) => publicKeyOf(row, v),
+            (pub) => verify(alg, pub, data, signature),
+          ),
+        (version) => ({ failed: version === null, version: version ?? body.version ?? null }),
       );
-      return { valid, key_id: row.id, version };
+      return { valid: matched !== null, key_id: row.id, version: matched };
     },
 
     async mac(actor: Actor, meta: RequestMeta, body: { key_id: string; data: string }) {
@@ -298,16 +390,25 @@ export function createCryptoService(deps: {
       const row = await resolve(actor, body.key_id, 'macVerify', false);
       const alg = algo(row);
       if (!isMacAlgorithm(alg)) throw refuse(row, 'macVerify');
-      const version = checkVersion(row, body.version);
-      const secret = await secretOf(actor, row, version);
-      try {
-        const valid = await run(actor, meta, 'macVerify', row, version, () =>
-          macVerify(alg, secret, b64(body.data)!, b64(body.mac)!),
-        );
-        return { valid, key_id: row.id, version };
-      } finally {
-        secret.fill(0);
-      }
+      const versions = checkVersions(row, body.version);
+      const data = b64(body.data)!;
+      const mac = b64(body.mac)!;
+      const matched = await run(
+        actor,
+        meta,
+        'macVerify',
+        row,
+        body.version ?? null,
+        () =>
+          firstMatch(
+            row,
+            versions,
+            (v) => secretMaybe(actor, row, v),
+            (key) => macVerify(alg, key, data, mac),
+          ),
+        (version) => ({ failed: version === null, version: version ?? body.version ?? null }),
+      );
+      return { valid: matched !== null, key_id: row.id, version: matched };
     },
 
     async dataKey(actor: Actor, meta: RequestMeta, body: { key_id: string; bytes: 16 | 24 | 32 }) {
@@ -350,16 +451,30 @@ export function createCryptoService(deps: {
     ) {
       const row = await resolve(actor, body.key_id, 'unwrap', false);
       if (algorithmInfo(algo(row)).family !== 'AES') throw refuse(row, 'unwrap');
-      const version = checkVersion(row, body.version);
-      const kek = await secretOf(actor, row, version);
-      try {
-        const material = await run(actor, meta, 'unwrap', row, version, () =>
-          aesKeyUnwrapPadded(kek, b64(body.wrapped)!),
+      const versions = checkVersions(row, body.version);
+      const wrapped = b64(body.wrapped)!;
+      let material: Buffer | undefined;
+      const matched = await run(actor, meta, 'unwrap', row, body.version ?? null, async () => {
+        const version = await firstMatch(
+          row,
+          versions,
+          (v) => secretMaybe(actor, row, v),
+          (kek) => {
+            try {
+              material = aesKeyUnwrapPadded(kek, wrapped);
+              return true;
+            } catch (err) {
+              // The integrity check of RFC 5649 tells a wrong version from the right one.
+              if (err instanceof CryptoError && err.code === 'authentication-failed') return false;
+              throw err;
+            }
+          },
         );
-        return { key_material: out(material), key_id: row.id, version };
-      } finally {
-        kek.fill(0);
-      }
+        if (version === null)
+          throw new CryptoError('authentication-failed', 'AES key unwrap failed with every version');
+        return version;
+      });
+      return { key_material: out(material!), key_id: row.id, version: matched };
     },
 
     async encapsulate(actor: Actor, meta: RequestMeta, body: { key_id: string }) {
@@ -412,7 +527,8 @@ export function createCryptoService(deps: {
       try {
         if (!op) throw invalid('crypto.failed', { op: item.op, reason: 'unknown operation' });
         const fn = ops[op] as (a: Actor, m: RequestMeta, b: unknown) => Promise<unknown>;
-        results.push({ code: 0, msg: 'ok', data: await fn(actor, meta, item) });
+        // The same message as the envelope of a successful call, in the caller's language.
+        results.push({ code: 0, msg: formatMessage('ok', meta.lang), data: await fn(actor, meta, item) });
       } catch (err) {
         if (err instanceof KspError)
           results.push({

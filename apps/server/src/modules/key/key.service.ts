@@ -2,12 +2,13 @@ import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import {
   algorithmInfo,
-  describeUsage,
   stateLabel,
-  Usage,
+  usageBit,
+  usageWords,
   validateUsage,
   type AlgorithmId,
   type KeyState,
+  type UsageWord,
 } from '@ksp/contracts';
 import { auditRow, writeAudit } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
@@ -53,16 +54,6 @@ interface NewKeyFields {
   deactivation_date?: string | undefined;
 }
 
-const usageFilterBits: Record<string, number> = {
-  encrypt: Usage.Encrypt,
-  decrypt: Usage.Decrypt,
-  sign: Usage.Sign,
-  verify: Usage.Verify,
-  wrap: Usage.WrapKey,
-  unwrap: Usage.UnwrapKey,
-  mac: Usage.MacGenerate,
-  'key-agreement': Usage.KeyAgreement,
-};
 const labelStates: Record<string, KeyState[]> = {
   'in-use': ['active'],
   inactive: ['pre-active'],
@@ -85,7 +76,7 @@ export function toKeyRow(row: KeyTable, latest: KeyVersionTable | undefined) {
     state,
     state_label: stateLabel(state),
     usage_mask: row.usage_mask,
-    usage: describeUsage(row.usage_mask),
+    usages: usageWords(row.usage_mask),
     exportable: row.exportable === 1,
     deletable: row.deletable === 1,
     linked_key_id: row.linked_key_id,
@@ -315,7 +306,7 @@ export function createKeyService(deps: {
         state?: string | undefined;
         algorithm?: string | undefined;
         type?: KeyTable['object_type'] | undefined;
-        usage?: string | undefined;
+        usage?: UsageWord | undefined;
       },
     ) {
       const states = query.state
@@ -329,7 +320,7 @@ export function createKeyService(deps: {
           states,
           algorithm: query.algorithm,
           type: query.type,
-          usageBits: query.usage ? usageFilterBits[query.usage] : undefined,
+          usageBits: query.usage ? usageBit(query.usage) : undefined,
         },
         (query.page - 1) * query.page_size,
         query.page_size,

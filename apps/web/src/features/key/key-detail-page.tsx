@@ -211,7 +211,7 @@ function KeyAttributes({ row, area }: { row: KeyRow; area: KeyArea }) {
       t('keys:detail.linkedKey'),
       row.linked_key_id ? <LinkedKey id={row.linked_key_id} area={area} /> : none,
     ),
-    item('usage', t('keys:detail.usage'), <UsageTags mask={row.usage_mask} />),
+    item('usage', t('keys:detail.usage'), <UsageTags usages={row.usages} />),
     item('state', t('keys:detail.state'), <KeyStateTags row={row} />),
     item('activationDate', t('keys:detail.activationDate'), formatTime(row.activation_date)),
     item('deactivationDate', t('keys:detail.deactivationDate'), formatTime(row.deactivation_date)),

@@ -3,7 +3,7 @@ import dayjs from 'dayjs';
 import { algorithmInfo, type AlgorithmId } from '@ksp/contracts';
 import type { KeyRow } from '../../api/key';
 import { useT } from '../../i18n/i18n';
-import { algorithmVariant, usageNames } from './key-model';
+import { algorithmVariant, orderedUsages } from './key-model';
 
 const stateColors: Record<KeyRow['state_label'], string> = {
   'in-use': 'green',
@@ -61,13 +61,13 @@ export function useSecurityLevel() {
   };
 }
 
-export function UsageTags({ mask }: { mask: number }) {
+export function UsageTags({ usages }: { usages: readonly string[] }) {
   const t = useT();
   return (
     <Space size={[4, 4]} wrap>
-      {usageNames(mask).map((name) => (
-        <Tag key={name} style={{ marginInlineEnd: 0 }}>
-          {t(`keys:usage.${name}`)}
+      {orderedUsages(usages).map((word) => (
+        <Tag key={word} style={{ marginInlineEnd: 0 }}>
+          {t(`keys:usage.${word}`)}
         </Tag>
       ))}
     </Space>

@@ -2,7 +2,7 @@ import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import { Button, Checkbox, Flex, Input, Select, Space, Switch, Typography } from 'antd';
 import { cteEncryptionModes, type UsageName } from '@ksp/contracts';
 import { useT } from '../../i18n/i18n';
-import { DEFAULT_CTE, MAX_LABELS, type CteAttributes, type LabelRow } from './key-model';
+import { DEFAULT_CTE, MAX_LABELS, usageWordOf, type CteAttributes, type LabelRow } from './key-model';
 
 /**
  * Form controls of the key forms. Each is a controlled input (`value` / `onChange`), so an
@@ -130,7 +130,7 @@ export function UsageInput({
       <Flex wrap gap={8}>
         {allowed.map((name) => (
           <Checkbox key={name} value={name} data-testid={`usage-${name}`}>
-            {t(`keys:usage.${name}`)}
+            {t(`keys:usage.${usageWordOf(name)}`)}
           </Checkbox>
         ))}
       </Flex>

@@ -174,8 +174,8 @@ export default function KeyListPage() {
     },
     {
       title: t('keys:columns.usage'),
-      dataIndex: 'usage_mask',
-      render: (mask: number) => <UsageTags mask={mask} />,
+      dataIndex: 'usages',
+      render: (usages: KeyRow['usages']) => <UsageTags usages={usages} />,
     },
     {
       title: t('keys:columns.state'),
@@ -267,7 +267,7 @@ export default function KeyListPage() {
         <Form.Item name="usage" label={label(t('keys:filters.usage'))} style={itemStyle}>
           <Select
             {...select(t('keys:filters.usage'))}
-            options={USAGE_FILTERS.map((usage) => ({ value: usage, label: t(`keys:usageFilter.${usage}`) }))}
+            options={USAGE_FILTERS.map((usage) => ({ value: usage, label: t(`keys:usage.${usage}`) }))}
             data-testid="key-filter-usage"
           />
         </Form.Item>

@@ -29,9 +29,11 @@ import {
   maskOf,
   needsProfileChoice,
   normalizeBase64,
+  orderedUsages,
   profilesOf,
   recordToLabels,
   usageNames,
+  usageWordOf,
   USAGE_FILTERS,
   type KeyFormValues,
 } from './key-model';
@@ -118,6 +120,22 @@ describe('allowed usage per algorithm', () => {
     expect(usageNames(0x3c)).toEqual(['Encrypt', 'Decrypt', 'WrapKey', 'UnwrapKey']);
     expect(usageNames(Usage.KeyAgreement | 0x40000000)).toEqual(['KeyAgreement']);
     expect(maskOf(['MacGenerate', 'MacVerify'])).toBe(0x180);
+  });
+
+  it('shows the usage words of a key row in display order, and filters by the words that gate an operation', () => {
+    expect(orderedUsages(['verify', 'sign'])).toEqual(['sign', 'verify']);
+    expect(orderedUsages(['unwrap', 'wrap', 'decrypt', 'encrypt'])).toEqual([
+      'encrypt',
+      'decrypt',
+      'wrap',
+      'unwrap',
+    ]);
+    expect(orderedUsages(['mac-verify', 'some-future-bit', 'mac'])).toEqual(['mac', 'mac-verify']);
+    expect(usageWordOf('MacGenerate')).toBe('mac');
+    expect(usageWordOf('KeyAgreement')).toBe('key-agreement');
+    expect([...USAGE_FILTERS].sort()).toEqual(
+      ['decrypt', 'encrypt', 'key-agreement', 'mac', 'mac-verify', 'sign', 'unwrap', 'verify', 'wrap'].sort(),
+    );
   });
 });
 

@@ -6,6 +6,7 @@ import {
   menuModel,
   revocationReasons,
   Usage,
+  USAGE_BITS,
   validateUsage,
   type AlgorithmId,
   type AlgorithmInfo,
@@ -14,6 +15,7 @@ import {
   type PageKey,
   type UsageName,
   type UsageProfileName,
+  type UsageWord,
 } from '@ksp/contracts';
 import type { CreateKeyBody, ImportKeyBody, KeyListQuery, KeyRow, UpdateKeyBody } from '../../api/key';
 
@@ -103,6 +105,18 @@ export const USAGE_ORDER: readonly UsageName[] = [
 /** The named bits set in a mask, in display order (bits the console does not know are left out). */
 export function usageNames(mask: number): UsageName[] {
   return USAGE_ORDER.filter((name) => (mask & Usage[name]) !== 0);
+}
+
+/** The word the server uses for a usage bit (key rows' `usages`, the list's `usage` filter). */
+export function usageWordOf(name: UsageName): UsageWord {
+  const bit = USAGE_BITS.find((entry) => entry.name === name);
+  if (!bit) throw new Error(`usage ${name} has no word`);
+  return bit.word;
+}
+
+/** A key row's usage words in display order (words the console does not know are left out). */
+export function orderedUsages(usages: readonly string[]): UsageWord[] {
+  return USAGE_ORDER.map(usageWordOf).filter((word) => usages.includes(word));
 }
 
 export function maskOf(names: readonly UsageName[]): number {
@@ -460,7 +474,10 @@ function listQuerySchema() {
 const listShape = listQuerySchema().shape;
 export const STATE_FILTERS = listShape.state.unwrap().options;
 export const TYPE_FILTERS = listShape.type.unwrap().options;
-export const USAGE_FILTERS = listShape.usage.unwrap().options;
+/** The usage filter offers the bits that gate an operation (no algorithm accepts the others). */
+export const USAGE_FILTERS = listShape.usage
+  .unwrap()
+  .options.filter((word) => USAGE_BITS.some((bit) => bit.word === word && bit.gates.length > 0));
 
 /** The list call's query from the URL's filters; values the contract would refuse are dropped. */
 export function keyListQuery(page: number, pageSize: number, filters: Record<string, string>): KeyListQuery {

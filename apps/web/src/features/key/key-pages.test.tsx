@@ -25,6 +25,7 @@ const rows = [
     object_type: 'private',
     size_bits: 192,
     usage_mask: 3,
+    usages: ['sign', 'verify'],
     linked_key_id: PUBLIC_ID,
     pqc_parameter_set: 'ML-DSA-65',
     security_level: 3,
@@ -40,6 +41,7 @@ const rows = [
     family: 'ML-DSA',
     object_type: 'public',
     usage_mask: 3,
+    usages: ['sign', 'verify'],
     linked_key_id: PRIVATE_ID,
     state: 'compromised',
     state_label: 'disabled',
@@ -134,6 +136,10 @@ describe('key list page', () => {
     expect(within(rowOf('signer')).getByText('Disabled')).toBeTruthy();
     expect(within(rowOf('signer')).getByText('Compromised')).toBeTruthy();
     expect(within(rowOf('signer')).getByText('NIST level 3')).toBeTruthy();
+    // Usage tags come from the row's usage words.
+    expect(within(rowOf('signer')).getByText('Sign')).toBeTruthy();
+    expect(within(rowOf('signer')).getByText('Verify')).toBeTruthy();
+    expect(within(rowOf('billing')).getByText('Wrap key')).toBeTruthy();
     expect(screen.getByTestId('key-link-signer').getAttribute('href')).toBe(`/kms/key/detail/${PRIVATE_ID}`);
     expect(within(rowOf('signer.pub')).getByRole('checkbox')).toHaveProperty('disabled', true);
     expect(within(rowOf('signer')).getByRole('checkbox')).toHaveProperty('disabled', false);

@@ -14,7 +14,7 @@ export function keyRow(overrides: Partial<KeyRow> = {}): KeyRow {
     state: 'active',
     state_label: 'in-use',
     usage_mask: 0x3c,
-    usage: ['Encrypt (0x4)', 'Decrypt (0x8)', 'WrapKey (0x10)', 'UnwrapKey (0x20)'],
+    usages: ['encrypt', 'decrypt', 'wrap', 'unwrap'],
     exportable: false,
     deletable: true,
     linked_key_id: null,
