@@ -127,13 +127,22 @@ describe('the console, from a fresh install', () => {
     const { page } = await newPage(browser);
     await signIn(page, ksp.url);
     const token = await storedToken(page);
-    const created = await apiCall(
+    const created = await apiCall<{ id: string }>(
       ksp.url,
       api.domain.create,
       { name: 'finance-department', description: '' },
       token,
     );
     expect(created.code).toBe(0);
+    // Creating a domain does not make its creator a member: join it explicitly.
+    const me = await apiCall<{ userinfo: { id: string } }>(ksp.url, api.user.info, undefined, token);
+    const joined = await apiCall(
+      ksp.url,
+      api.user.domainAddUser,
+      { domain_id: created.data.id, user_ids: [me.data.userinfo.id] },
+      token,
+    );
+    expect(joined.code).toBe(0);
     await page.reload();
     const switcher = page.getByTestId('domain-switcher');
     await switcher.waitFor();

@@ -445,6 +445,8 @@ describe.each(await engines())('keys and the crypto API on %s', (engine) => {
 
     const other = await call(server, api.domain.create, { token, body: { name: 'other-domain' } });
     expect(other.code).toBe(0);
+    const me = (await call(server, api.user.info, { token })).data.userinfo.id;
+    await call(server, api.user.domainAddUser, { token, body: { domain_id: other.data.id, user_ids: [me] } });
     const switched = await call(server, api.user.switchDomain, {
       token,
       body: { domain_name: 'other-domain' },
