@@ -81,3 +81,12 @@ export type DataOf<C> =
 
 export const scopeOf = (call: Pick<CallDef, 'scope'>): Scope => call.scope ?? 'domain';
 export const tokensOf = (call: Pick<CallDef, 'tokens'>): readonly TokenKind[] => call.tokens ?? ['session'];
+
+/** The line docs/api.md gives each call: its scope and the token kinds it accepts. */
+export function accessLineOf(call: CallDef): string {
+  if (call.access === 'public') return '- **Scope / tokens**: none (public, no token)';
+  const scope = scopeOf(call) === 'system' ? 'system (root domain sessions only)' : 'domain (current domain)';
+  return `- **Scope / tokens**: ${scope}; token kinds: ${tokensOf(call)
+    .map((k) => `\`${k}\``)
+    .join(', ')}`;
+}
