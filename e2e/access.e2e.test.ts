@@ -70,6 +70,17 @@ describe('access management through the console', () => {
     await Promise.all(browser.contexts().map((c) => c.close().catch(() => undefined)));
   });
 
+  async function rootDomainId(token: string): Promise<string> {
+    const list = await apiCall<{ data: { id: string; name: string }[] }>(
+      ksp.url,
+      api.domain.list,
+      undefined,
+      token,
+      { page: 1, page_size: 50 },
+    );
+    return list.data.data.find((d) => d.name === 'root')!.id;
+  }
+
   async function adminPage(): Promise<{ page: Page; errors: string[] }> {
     const { page, errors } = await newPage(browser);
     await signInToConsole(page, ksp.url, ADMIN.username, ADMIN.password);
@@ -179,13 +190,14 @@ describe('access management through the console', () => {
     await page.getByText('The root domain cannot be renamed or deleted').waitFor();
     await page.getByRole('button', { name: 'Cancel' }).click();
     const finance = rowWith(page, 'Finance department');
-    await expect.poll(() => finance.getByTestId('domain-member-count').innerText()).toBe('2');
+    // Its creator did not become a member: Fiona is its only one.
+    await expect.poll(() => finance.getByTestId('domain-member-count').innerText()).toBe('1');
     await finance.getByTestId('domain-members-finance').click();
     await expect.poll(() => page.getByTestId('domain-member-list').innerText()).toContain(FIONA.username);
     await page.keyboard.press('Escape');
     await finance.getByTestId('domain-delete-finance').click();
     await page.getByTestId('confirm-ok').click();
-    await page.getByText("Domain 'finance' is not empty (2 member(s), 0 object(s))").waitFor();
+    await page.getByText("Domain 'finance' is not empty (1 member(s), 0 object(s))").waitFor();
     expect(errors).toEqual([]);
     await signOutUi(page);
 
@@ -305,6 +317,84 @@ describe('access management through the console', () => {
       }
     },
   );
+
+  it('a domain administrator sees no root users and no global settings, and a direct call to them is refused', async () => {
+    const rootToken = await loginByApi(ksp.url);
+    const branch = await apiCall<{ id: string }>(ksp.url, api.domain.create, { name: 'branch' }, rootToken);
+    expect(branch.code).toBe(0);
+    const roles = await apiCall<{ data: { id: string; name: string }[] }>(
+      ksp.url,
+      api.role.list,
+      undefined,
+      rootToken,
+      { page: 1, page_size: 50 },
+    );
+    const adminRole = roles.data.data.find((r) => r.name === 'Administrator')!.id;
+    const created = await apiCall(
+      ksp.url,
+      api.user.create,
+      {
+        username: 'bea',
+        password: 'Branch-Pass-1',
+        email: 'bea@example.test',
+        role_ids: [adminRole],
+        domain_ids: [branch.data.id],
+        must_change_password: false,
+      },
+      rootToken,
+    );
+    expect(created.code).toBe(0);
+
+    const { page, errors } = await newPage(browser);
+    await signInToConsole(page, ksp.url, 'bea', 'Branch-Pass-1');
+    await expect.poll(() => page.getByTestId('domain-switcher').innerText()).toContain('branch');
+    const menu = page.getByTestId('side-menu');
+    await menu.getByText('Access management', { exact: true }).click();
+    await expect.poll(() => menu.innerText()).toContain('Users');
+    expect(await menu.innerText()).not.toContain('LDAP');
+    await menu.getByText('Settings', { exact: true }).click();
+    await expect.poll(() => menu.innerText()).toContain('Domains');
+    expect(await menu.innerText()).not.toMatch(/Password policy|Configuration/);
+    await shot(page, 'access-domain-admin-menu');
+    // Users: only branch's; no root user is listed.
+    await openMenu(page, 'Access management', 'Users');
+    await rowWith(page, 'bea@example.test').waitFor();
+    expect(await visibleList(page).innerText()).not.toContain(ADMIN.email);
+    // Domains: only its own.
+    await openMenu(page, 'Settings', 'Domains');
+    await rowWith(page, 'branch').waitFor();
+    expect(await page.getByTestId('domain-edit-root').count()).toBe(0);
+    expect(errors).toEqual([]);
+
+    // The menu is not the check: straight calls with the console's own token are refused.
+    const token = await storedToken(page);
+    const config = await apiCall(ksp.url, api.config.list, undefined, token, { page: 1, page_size: 10 });
+    expect(config.code).toBe(4030);
+    const adminId = (
+      await apiCall<{ userinfo: { id: string } }>(ksp.url, api.user.info, undefined, rootToken)
+    ).data.userinfo.id;
+    const takeover = await apiCall(
+      ksp.url,
+      api.user.updatePassword,
+      { id: adminId, password: 'Taken-Over-1' },
+      token,
+    );
+    expect(takeover.code).toBe(4040);
+    const escalate = await apiCall(
+      ksp.url,
+      api.user.create,
+      {
+        username: 'mallory',
+        password: 'Branch-Pass-1',
+        email: 'm@example.test',
+        role_ids: [adminRole],
+        domain_ids: [await rootDomainId(rootToken)],
+      },
+      token,
+    );
+    expect([4030, 4040]).toContain(escalate.code);
+    await page.context().close();
+  });
 
   it('locks an account after the allowed failed attempts, and an administrator unlocks it', async () => {
     const { page, errors } = await adminPage();
