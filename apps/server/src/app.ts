@@ -10,7 +10,9 @@ import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { Code, formatMessage, PRODUCT_VERSION, TOKEN_HEADER, VERSION_HEADER } from '@ksp/contracts';
 import type { KspConfig } from './platform/config.js';
+import { sql } from 'kysely';
 import { migrate, type DatabaseHandle } from './platform/db/database.js';
+import { createStorageHealth } from './platform/db/storage-health.js';
 import { createSessionService, type Clock } from './platform/auth/session.service.js';
 import { installErrorHandler } from './platform/http/error-handler.js';
 import { requestLanguage } from './platform/http/language.js';
@@ -54,6 +56,8 @@ export interface AppOptions {
   /** Injected so tests can move time forward (session expiry). */
   clock?: Clock;
   logger?: boolean;
+  /** Where log lines go (default stdout); tests read them to check what an outage logs. */
+  logStream?: { write(line: string): void };
 }
 
 const defaultWebDir = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -86,6 +90,7 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
         ? false
         : {
             level: config.logLevel,
+            ...(options.logStream ? { stream: options.logStream } : {}),
             redact: {
               paths: ['req.headers.token', 'req.headers.cookie', 'req.headers.authorization'],
               censor: '[redacted]',
@@ -130,6 +135,12 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
   app.addHook('onRequest', (req, reply, done) => {
     void reply.header(VERSION_HEADER, PRODUCT_VERSION);
     securityHeaders(req.raw, reply.raw, (err) => done(err as Error | undefined));
+  });
+  // API answers carry session-bound data (keys, users, tokens): no cache, shared or private,
+  // may keep them. Error answers too, wherever they come from.
+  app.addHook('onSend', (req, reply, payload, done) => {
+    if (req.url.startsWith('/v1/') || reply.statusCode >= 400) void reply.header('cache-control', 'no-store');
+    done(null, payload);
   });
   await app.register(multipart, { limits: { files: 1, fields: 10, fileSize: 1024 * 1024 } });
   await app.register(swagger, {
@@ -216,7 +227,7 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
     }),
   );
 
-  installErrorHandler(app);
+  installErrorHandler(app, createStorageHealth({ probe: () => sql`select 1`.execute(db), log: app.log }));
   const webDir = config.webDir ?? defaultWebDir;
   const hasWeb = existsSync(join(webDir, 'index.html'));
   if (hasWeb) {

@@ -4,7 +4,11 @@ import { openDatabase } from './platform/db/database.js';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const database = openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  const database = openDatabase({
+    url: config.databaseUrl,
+    dataDir: config.dataDir,
+    sqliteSynchronous: config.sqliteSynchronous,
+  });
   const { app } = await buildApp({ config, database });
   const address = await app.listen({ host: config.host, port: config.port });
   app.log.info({ database: database.location, engine: database.engine }, 'database');

@@ -17,6 +17,26 @@ const catalogue = {
   'error.rateLimited': { en: 'Too many requests, retry later', zh: '请求过于频繁，请稍后再试' },
   'error.badJson': { en: 'Request body is not valid JSON', zh: '请求体不是有效的 JSON' },
   'error.unsupportedMedia': { en: 'Unsupported content type', zh: '不支持的内容类型' },
+  'error.storageUnavailable': {
+    en: 'Storage unavailable, retry in {seconds} seconds',
+    zh: '存储暂不可用，请 {seconds} 秒后重试',
+  },
+  'error.multipartInvalid': {
+    en: 'file: the multipart body is malformed ({rule})',
+    zh: 'file：multipart 请求体格式错误（{rule}）',
+  },
+  'error.multipartRule.boundary': {
+    en: 'the Content-Type header has no boundary',
+    zh: 'Content-Type 头缺少 boundary',
+  },
+  'error.multipartRule.truncated': {
+    en: 'a part is truncated or the closing boundary is missing',
+    zh: '某个部分被截断或缺少结束 boundary',
+  },
+  'error.multipartRule.limits': {
+    en: 'too many parts or fields',
+    zh: '部分或字段过多',
+  },
   'auth.tokenMissing': { en: 'Authentication required', zh: '需要登录' },
   'auth.tokenInvalid': { en: 'Invalid token', zh: '令牌无效' },
   'auth.sessionExpired': {

@@ -29,6 +29,15 @@ const Schema = z.object({
   KSP_FRAME_ANCESTORS: z.string().default("'self'"),
   /** Worker threads for post-quantum work; 0 runs it on the event loop. Default: one per core. */
   KSP_CRYPTO_WORKERS: z.coerce.number().int().min(0).max(64).optional(),
+  /**
+   * SQLite `synchronous`: FULL (default) syncs the WAL at every commit, so a commit survives a
+   * power loss; NORMAL is faster but may lose the last commits on power loss (docs/performance.md).
+   */
+  KSP_SQLITE_SYNCHRONOUS: z
+    .string()
+    .transform((v) => v.toUpperCase())
+    .pipe(z.enum(['FULL', 'NORMAL']))
+    .default('FULL'),
 });
 
 export interface KspConfig {
@@ -44,6 +53,7 @@ export interface KspConfig {
   trustProxy: boolean;
   frameAncestors: string[];
   cryptoWorkers: number;
+  sqliteSynchronous: 'FULL' | 'NORMAL';
 }
 
 export class ConfigError extends Error {}
@@ -99,6 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     trustProxy: v.KSP_TRUST_PROXY === 'true',
     frameAncestors: v.KSP_FRAME_ANCESTORS.split(/\s+/).filter(Boolean),
     cryptoWorkers: v.KSP_CRYPTO_WORKERS ?? availableParallelism(),
+    sqliteSynchronous: v.KSP_SQLITE_SYNCHRONOUS,
   };
 }
 
