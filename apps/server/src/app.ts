@@ -9,7 +9,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { Code, formatMessage, PRODUCT_VERSION, TOKEN_HEADER, VERSION_HEADER } from '@ksp/contracts';
-import type { KspConfig } from './platform/config.js';
+import { isLoopback, type KspConfig } from './platform/config.js';
 import { sql } from 'kysely';
 import { migrate, type DatabaseHandle } from './platform/db/database.js';
 import { createStorageHealth } from './platform/db/storage-health.js';
@@ -26,6 +26,7 @@ import { createDomainService } from './modules/domain/domain.service.js';
 import { domainRoutes } from './modules/domain/domain.routes.js';
 import { ensureDefaultPolicy } from './modules/password-policy/password-policy.store.js';
 import { ensureBuiltInRoles } from './modules/role/role.store.js';
+import { createSetupCode, SETUP_CODE_FILE } from './modules/system/setup-code.js';
 import { createSystemService } from './modules/system/system.service.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { createUserService, permissionsOf } from './modules/user/user.service.js';
@@ -72,6 +73,11 @@ export interface KspServer {
     keyring: Keyring;
     registrationTokens: ReturnType<typeof createRegistrationTokenService>;
   };
+  /**
+   * The one-time first-run code issued at this start (network address, not yet activated),
+   * for main.ts to print; null when none is needed.
+   */
+  setupCode: string | null;
   /** Every route registered, with its declared access (for the route audit test). */
   routes: readonly { method: string; url: string; access: string | undefined }[];
 }
@@ -170,12 +176,15 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
     sealFile: new SealFile(join(config.dataDir, 'seal.key')),
     clock,
     users,
+    setupCode: createSetupCode(join(config.dataDir, SETUP_CODE_FILE)),
+    networked: !isLoopback(config.host),
   });
   const configService = createConfigService({ db, clock });
   await ensureBuiltInRoles(db, now);
   await ensureDefaultPolicy(db, now);
   await configService.ensureDefaults(now);
   await system.unseal();
+  const setupCode = await system.prepareSetupCode();
 
   const gate: Gatekeeper = {
     readiness: () => system.readiness(),
@@ -252,5 +261,5 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
     await cryptoPool.close();
     keyring.close();
   });
-  return { app, services: { system, users, sessions, keyring, registrationTokens }, routes };
+  return { app, services: { system, users, sessions, keyring, registrationTokens }, setupCode, routes };
 }

@@ -74,6 +74,10 @@ const catalogue = {
     en: 'The system is sealed: the seal file {file} is missing or does not match the database',
     zh: '系统处于封存状态：封存文件 {file} 缺失或与数据库不匹配',
   },
+  'system.setupCodeRequired': {
+    en: 'setup_code: the one-time setup code is missing or wrong; it is printed on the server console and written to the file setup-code in its data directory',
+    zh: 'setup_code：一次性设置码缺失或错误；它已打印在服务器控制台，并写入数据目录中的 setup-code 文件',
+  },
   'system.alreadyInitialized': { en: 'The system is already initialized', zh: '系统已经初始化' },
   'system.alreadyActivated': { en: 'The system is already activated', zh: '系统已经激活' },
   'system.componentsPending': {
