@@ -18,8 +18,10 @@ import {
   VERSION_HEADER,
   type CallDef,
 } from '@ksp/contracts';
-import type { KspConfig } from './platform/config.js';
+import { isLoopback, type KspConfig } from './platform/config.js';
+import { sql } from 'kysely';
 import { migrate, type DatabaseHandle } from './platform/db/database.js';
+import { createStorageHealth } from './platform/db/storage-health.js';
 import { createSessionService, type Clock } from './platform/auth/session.service.js';
 import { installErrorHandler } from './platform/http/error-handler.js';
 import { requestLanguage } from './platform/http/language.js';
@@ -33,6 +35,7 @@ import { createDomainService } from './modules/domain/domain.service.js';
 import { domainRoutes } from './modules/domain/domain.routes.js';
 import { ensureDefaultPolicy } from './modules/password-policy/password-policy.store.js';
 import { ensureBuiltInRoles, rolePermissionsOf } from './modules/role/role.store.js';
+import { createSetupCode, SETUP_CODE_FILE } from './modules/system/setup-code.js';
 import { createSystemService } from './modules/system/system.service.js';
 import { systemRoutes } from './modules/system/system.routes.js';
 import { createUserService, permissionsOf, subjectOf } from './modules/user/user.service.js';
@@ -64,6 +67,8 @@ export interface AppOptions {
   /** Injected so tests can move time forward (session expiry). */
   clock?: Clock;
   logger?: boolean;
+  /** Where log lines go (default stdout); tests read them to check what an outage logs. */
+  logStream?: { write(line: string): void };
 }
 
 const allCalls = Object.values(api).flatMap((area) => Object.values(area) as CallDef[]);
@@ -80,6 +85,11 @@ export interface KspServer {
     keyring: Keyring;
     registrationTokens: ReturnType<typeof createRegistrationTokenService>;
   };
+  /**
+   * The one-time first-run code issued at this start (network address, not yet activated),
+   * for main.ts to print; null when none is needed.
+   */
+  setupCode: string | null;
   /** Every route registered, with its declared access (for the route audit test). */
   routes: readonly { method: string; url: string; access: string | undefined }[];
 }
@@ -98,6 +108,7 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
         ? false
         : {
             level: config.logLevel,
+            ...(options.logStream ? { stream: options.logStream } : {}),
             redact: {
               paths: ['req.headers.token', 'req.headers.cookie', 'req.headers.authorization'],
               censor: '[redacted]',
@@ -142,6 +153,12 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
   app.addHook('onRequest', (req, reply, done) => {
     void reply.header(VERSION_HEADER, PRODUCT_VERSION);
     securityHeaders(req.raw, reply.raw, (err) => done(err as Error | undefined));
+  });
+  // API answers carry session-bound data (keys, users, tokens): no cache, shared or private,
+  // may keep them. Error answers too, wherever they come from.
+  app.addHook('onSend', (req, reply, payload, done) => {
+    if (req.url.startsWith('/v1/') || reply.statusCode >= 400) void reply.header('cache-control', 'no-store');
+    done(null, payload);
   });
   await app.register(multipart, { limits: { files: 1, fields: 10, fileSize: 1024 * 1024 } });
   // Sign-in limits (docs/security-model.md): counted in memory, per node. The plugin runs one
@@ -224,12 +241,15 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
     sealFile: new SealFile(join(config.dataDir, 'seal.key')),
     clock,
     users,
+    setupCode: createSetupCode(join(config.dataDir, SETUP_CODE_FILE)),
+    networked: !isLoopback(config.host),
   });
   const configService = createConfigService({ db, clock });
   await ensureBuiltInRoles(db, now);
   await ensureDefaultPolicy(db, now);
   await configService.ensureDefaults(now);
   await system.unseal();
+  const setupCode = await system.prepareSetupCode();
 
   const gate: Gatekeeper = {
     readiness: () => system.readiness(),
@@ -303,7 +323,7 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
     }),
   );
 
-  installErrorHandler(app);
+  installErrorHandler(app, createStorageHealth({ probe: () => sql`select 1`.execute(db), log: app.log }));
   const webDir = config.webDir ?? defaultWebDir;
   const hasWeb = existsSync(join(webDir, 'index.html'));
   if (hasWeb) {
@@ -328,5 +348,5 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
     await cryptoPool.close();
     keyring.close();
   });
-  return { app, services: { system, users, sessions, keyring, registrationTokens }, routes };
+  return { app, services: { system, users, sessions, keyring, registrationTokens }, setupCode, routes };
 }

@@ -76,4 +76,26 @@ describe('ksp CLI', () => {
     expect(again.stdout).toContain('already initialized');
     expect(again.stdout).toContain('already activated');
   });
+
+  it('sends the setup code of a server on a network address, given or read from its data directory', async () => {
+    server = await startServer('sqlite', {}, undefined, undefined, {
+      config: (c) => ({ ...c, host: '0.0.0.0' }),
+    });
+    const url = await server.app.listen({ host: '127.0.0.1', port: 0 });
+    const args = ['init', '--url', url, '--admin', 'net-admin', '--email', 'na@example.test'];
+    const env = { PW: 'Cli-Admin-9', KSP_DATA_DIR: '/nonexistent' };
+    const refused = await runCli([...args, '--password-env', 'PW'], env);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toContain('--setup-code');
+    const wrong = await runCli([...args, '--password-env', 'PW', '--setup-code', 'not-it'], env);
+    expect(wrong.status).toBe(1);
+    expect(wrong.stderr).toContain('setup_code: the one-time setup code is missing or wrong');
+    const done = await runCli([...args, '--password-env', 'PW', '--data-dir', server.dataDir], env);
+    expect(done.stderr).toBe('');
+    expect(done.stdout).toContain("activated: administrator 'net-admin' created");
+    expect((await call(server, api.system.status)).data).toMatchObject({
+      activated: true,
+      setup_code_required: false,
+    });
+  });
 });

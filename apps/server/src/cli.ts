@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { api, PRODUCT_VERSION, VERSION_HEADER, type CallDef } from '@ksp/contracts';
 
@@ -10,9 +11,13 @@ const usage = `Usage:
   ksp status [--url URL]
   ksp init   [--url URL] [--components N] --admin USER --email EMAIL
              (--password-env VAR | --password-file FILE)
+             [--setup-code CODE | --data-dir DIR]
 
   --url          server address (default http://127.0.0.1:8080, or KSP_URL)
   --components   number of root key components, 2 to 9 (default 3)
+  --setup-code   the one-time code a server on a network address prints at start
+  --data-dir     the server's data directory (default KSP_DATA_DIR or ./data): on the server's
+                 machine, the code is read from its file setup-code when --setup-code is not given
 
 init prints every key component once with its KCV: hand each to its custodian.`;
 
@@ -43,6 +48,8 @@ async function run(): Promise<void> {
       email: { type: 'string' },
       'password-env': { type: 'string' },
       'password-file': { type: 'string' },
+      'setup-code': { type: 'string' },
+      'data-dir': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -68,11 +75,27 @@ async function run(): Promise<void> {
   if (!password)
     throw new Error('Give the administrator password with --password-env VAR or --password-file FILE');
 
-  const status = (await send(base, api.system.status)).data as { initialized: boolean; activated: boolean };
+  const status = (await send(base, api.system.status)).data as {
+    initialized: boolean;
+    activated: boolean;
+    setup_code_required: boolean;
+  };
+  let setupCode = values['setup-code'];
+  if (status.setup_code_required && !setupCode) {
+    const file = join(values['data-dir'] ?? process.env.KSP_DATA_DIR ?? './data', 'setup-code');
+    if (!existsSync(file))
+      throw new Error(
+        `The server needs its one-time setup code: give --setup-code, or --data-dir of the server (no ${file})`,
+      );
+    setupCode = readFileSync(file, 'utf8').trim();
+  }
+  /** Adds the code to a first-run body when the server asks for one. */
+  const withCode = <B extends object>(body: B) =>
+    status.setup_code_required ? { ...body, setup_code: setupCode } : body;
   if (!status.initialized) {
     for (let i = 0; i < total; i++) {
       const body = i === 0 ? { total, restart: true } : {};
-      const c = (await send(base, api.system.initComponent, body)).data as {
+      const c = (await send(base, api.system.initComponent, withCode(body))).data as {
         index: number;
         total: number;
         component: string;
@@ -82,13 +105,20 @@ async function run(): Promise<void> {
         `component ${c.index}/${c.total}: ${c.component.match(/.{1,8}/g)?.join(' ')}  KCV ${c.kcv}`,
       );
     }
-    const fin = (await send(base, api.system.initFinish, {})).data as { kcv: string; seal_file: string };
+    const fin = (await send(base, api.system.initFinish, withCode({}))).data as {
+      kcv: string;
+      seal_file: string;
+    };
     console.log(`root key KCV ${fin.kcv}; sealed by ${fin.seal_file} (keep a copy of it with the backups)`);
   } else {
     console.log('already initialized');
   }
   if (!status.activated) {
-    await send(base, api.system.activate, { username: values.admin, password, email: values.email });
+    await send(
+      base,
+      api.system.activate,
+      withCode({ username: values.admin, password, email: values.email }),
+    );
     console.log(`activated: administrator '${values.admin}' created`);
   } else {
     console.log('already activated');

@@ -16,6 +16,8 @@ export const Code = {
   UKEY_REQUIRED: 4503,
   SESSION_EXPIRED: 4604,
   NOT_INITIALIZED: 5030,
+  /** HTTP 503 with Retry-After: the database cannot be reached; the same call may succeed later. */
+  STORAGE_UNAVAILABLE: 5031,
   INTERNAL: 5000,
 } as const;
 

@@ -15,8 +15,28 @@ const catalogue = {
   'error.notFoundRoute': { en: 'No such API call: {method} {url}', zh: '不存在的接口：{method} {url}' },
   'error.bodyTooLarge': { en: 'Request body is too large', zh: '请求体过大' },
   'error.rateLimited': { en: 'Too many requests, retry later', zh: '请求过于频繁，请稍后再试' },
-  'error.badJson': { en: 'Request body is not valid JSON', zh: '请求体不是有效的 JSON' },
+  'error.badJson': { en: 'body: is not valid JSON', zh: '请求体：不是有效的 JSON' },
   'error.unsupportedMedia': { en: 'Unsupported content type', zh: '不支持的内容类型' },
+  'error.storageUnavailable': {
+    en: 'Storage unavailable, retry in {seconds} seconds',
+    zh: '存储暂不可用，请 {seconds} 秒后重试',
+  },
+  'error.multipartInvalid': {
+    en: 'file: the multipart body is malformed ({rule})',
+    zh: 'file：multipart 请求体格式错误（{rule}）',
+  },
+  'error.multipartRule.boundary': {
+    en: 'the Content-Type header has no boundary',
+    zh: 'Content-Type 头缺少 boundary',
+  },
+  'error.multipartRule.truncated': {
+    en: 'a part is truncated or the closing boundary is missing',
+    zh: '某个部分被截断或缺少结束 boundary',
+  },
+  'error.multipartRule.limits': {
+    en: 'too many parts or fields',
+    zh: '部分或字段过多',
+  },
   'auth.tokenMissing': { en: 'Authentication required', zh: '需要登录' },
   'auth.tokenInvalid': { en: 'Invalid token', zh: '令牌无效' },
   'auth.sessionExpired': {
@@ -78,6 +98,10 @@ const catalogue = {
     en: 'The system is sealed: the seal file {file} is missing or does not match the database',
     zh: '系统处于封存状态：封存文件 {file} 缺失或与数据库不匹配',
   },
+  'system.setupCodeRequired': {
+    en: 'setup_code: the one-time setup code is missing or wrong; it is printed on the server console and written to the file setup-code in its data directory',
+    zh: 'setup_code：一次性设置码缺失或错误；它已打印在服务器控制台，并写入数据目录中的 setup-code 文件',
+  },
   'system.alreadyInitialized': { en: 'The system is already initialized', zh: '系统已经初始化' },
   'system.alreadyActivated': { en: 'The system is already activated', zh: '系统已经激活' },
   'system.componentsPending': {
@@ -121,12 +145,12 @@ const catalogue = {
   'config.readOnly': { en: "Configuration entry '{key}' is read-only", zh: '配置项“{key}”为只读' },
   'config.badValue': { en: "Configuration entry '{key}': {rule}", zh: '配置项“{key}”：{rule}' },
   'config.mfaValues': { en: "must be '0' or '1'", zh: "只能为 '0' 或 '1'" },
-  'config.uploadMissing': { en: 'No file was uploaded (field "file")', zh: '未上传文件（字段 "file"）' },
+  'config.uploadMissing': { en: 'file: no file was uploaded', zh: 'file：未上传文件' },
   'config.uploadType': {
-    en: 'The logo must be a PNG, JPEG, WebP or SVG image',
-    zh: '标志图片必须是 PNG、JPEG、WebP 或 SVG 格式',
+    en: 'file: the logo must be a PNG, JPEG, WebP or SVG image',
+    zh: 'file：标志图片必须是 PNG、JPEG、WebP 或 SVG 格式',
   },
-  'config.uploadSize': { en: 'The file is larger than {max} KB', zh: '文件大小超过 {max} KB' },
+  'config.uploadSize': { en: 'file: the file is larger than {max} KB', zh: 'file：文件大小超过 {max} KB' },
   'config.uploadKey': { en: "Only '{key}' accepts an uploaded file", zh: '只有“{key}”可以上传文件' },
   'domain.notFound': { en: "Domain '{domain}' not found", zh: '域“{domain}”不存在' },
   'domain.nameTaken': { en: "Domain '{domain}' already exists", zh: '域“{domain}”已存在' },

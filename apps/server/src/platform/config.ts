@@ -36,6 +36,15 @@ const Schema = z.object({
    */
   KSP_LOGIN_RATE_PER_USER: z.coerce.number().int().min(1).max(1_000_000).default(20),
   KSP_LOGIN_RATE_PER_ADDRESS: z.coerce.number().int().min(1).max(1_000_000).default(300),
+  /**
+   * SQLite `synchronous`: FULL (default) syncs the WAL at every commit, so a commit survives a
+   * power loss; NORMAL is faster but may lose the last commits on power loss (docs/performance.md).
+   */
+  KSP_SQLITE_SYNCHRONOUS: z
+    .string()
+    .transform((v) => v.toUpperCase())
+    .pipe(z.enum(['FULL', 'NORMAL']))
+    .default('FULL'),
 });
 
 export interface KspConfig {
@@ -53,6 +62,7 @@ export interface KspConfig {
   cryptoWorkers: number;
   /** Sign-in attempts per minute (see KSP_LOGIN_RATE_PER_USER). */
   loginRate: { perUser: number; perAddress: number };
+  sqliteSynchronous: 'FULL' | 'NORMAL';
 }
 
 export class ConfigError extends Error {}
@@ -109,6 +119,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     frameAncestors: v.KSP_FRAME_ANCESTORS.split(/\s+/).filter(Boolean),
     cryptoWorkers: v.KSP_CRYPTO_WORKERS ?? availableParallelism(),
     loginRate: { perUser: v.KSP_LOGIN_RATE_PER_USER, perAddress: v.KSP_LOGIN_RATE_PER_ADDRESS },
+    sqliteSynchronous: v.KSP_SQLITE_SYNCHRONOUS,
   };
 }
 

@@ -6,7 +6,7 @@ import pg from 'pg';
 import type { z } from 'zod';
 import { api, type CallDef } from '@ksp/contracts';
 import { buildApp, type KspServer } from '../app.js';
-import { loadConfig } from '../platform/config.js';
+import { loadConfig, type KspConfig } from '../platform/config.js';
 import { openDatabase, type DatabaseHandle } from '../platform/db/database.js';
 
 export type EngineName = 'sqlite' | 'postgres';
@@ -83,11 +83,22 @@ async function makeResources(engine: EngineName): Promise<Resources> {
   };
 }
 
+/** What a test may change about how the app is built (beyond the environment). */
+export interface StartOptions {
+  /** Receives the server's log lines (JSON); the logger is off otherwise. */
+  logStream?: { write(line: string): void };
+  /** Rewrites the PostgreSQL URL the app uses (e.g. to go through a proxy the test controls). */
+  databaseUrl?: (url: string) => string;
+  /** Changes the loaded configuration (e.g. a non-loopback host, which loadConfig refuses without TLS). */
+  config?: (config: KspConfig) => KspConfig;
+}
+
 export async function startServer(
   engine: EngineName,
   env: Record<string, string> = {},
   resources?: Resources,
   clockState?: TestServer['clock'],
+  options: StartOptions = {},
 ): Promise<TestServer> {
   const res = resources ?? (await makeResources(engine));
   const clock = clockState ?? {
@@ -97,19 +108,30 @@ export async function startServer(
     },
   };
   // Post-quantum work runs inline here: workers loaded through tsx are slow (worker-pool.test.ts covers them).
-  const config = loadConfig({
+  const dbUrl = res.dbUrl && options.databaseUrl ? options.databaseUrl(res.dbUrl) : res.dbUrl;
+  const loaded = loadConfig({
     KSP_DATA_DIR: res.dataDir,
-    KSP_LOG_LEVEL: 'silent',
+    KSP_LOG_LEVEL: options.logStream ? 'info' : 'silent',
     KSP_CRYPTO_WORKERS: '0',
     // Suites sign in hundreds of times a minute from one address; lockout.test.ts sets its own limits.
     KSP_LOGIN_RATE_PER_USER: '100000',
     KSP_LOGIN_RATE_PER_ADDRESS: '100000',
-    ...(res.dbUrl ? { KSP_DATABASE_URL: res.dbUrl } : {}),
+    ...(dbUrl ? { KSP_DATABASE_URL: dbUrl } : {}),
     ...env,
   });
+  const config = options.config ? options.config(loaded) : loaded;
   const open = async () => {
-    const database = openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
-    const built = await buildApp({ config, database, clock: () => clock.now, logger: false });
+    const database = openDatabase({
+      url: config.databaseUrl,
+      dataDir: config.dataDir,
+      sqliteSynchronous: config.sqliteSynchronous,
+    });
+    const built = await buildApp({
+      config,
+      database,
+      clock: () => clock.now,
+      ...(options.logStream ? { logStream: options.logStream } : { logger: false }),
+    });
     return { built, database };
   };
   const { built: server, database } = await open();
@@ -135,7 +157,7 @@ export async function startServer(
     },
     restart: async () => {
       await closeApp();
-      return startServer(engine, env, res, clock);
+      return startServer(engine, env, res, clock, options);
     },
     close: async () => {
       await closeApp();

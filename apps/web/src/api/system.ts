@@ -13,8 +13,8 @@ export function generateComponent(body: BodyOf<typeof api.system.initComponent>)
   return call(api.system.initComponent, { body });
 }
 
-export function finishInit() {
-  return call(api.system.initFinish, { body: {} });
+export function finishInit(body: BodyOf<typeof api.system.initFinish> = {}) {
+  return call(api.system.initFinish, { body });
 }
 
 export function activateSystem(body: BodyOf<typeof api.system.activate>) {

@@ -10,7 +10,15 @@ export const SystemStatus = z.object({
   /** Components generated so far by an initialization in progress (0 when none). */
   components_generated: z.number().int(),
   components_total: z.number().int(),
+  /**
+   * The server listens on a network address and is not yet activated: the first-run calls
+   * need the one-time code printed on its console and written to `<data dir>/setup-code`.
+   */
+  setup_code_required: z.boolean(),
 });
+
+/** The one-time first-run code (only when `setup_code_required`); spaces, dashes and case are ignored. */
+export const SetupCodeField = z.string().trim().max(64).optional();
 
 export const KeyComponent = z.object({
   index: z.number().int(),
@@ -41,6 +49,7 @@ export const systemCalls = {
     body: z.object({
       total: z.number().int().min(2).max(9).optional(),
       restart: z.boolean().optional(),
+      setup_code: SetupCodeField,
     }),
     data: KeyComponent,
   }),
@@ -51,7 +60,7 @@ export const systemCalls = {
     tag: 'system',
     access: 'public',
     beforeInit: true,
-    body: z.object({}).optional(),
+    body: z.object({ setup_code: SetupCodeField }).optional(),
     data: z.object({ kcv: z.string(), seal_file: z.string() }),
   }),
   activate: defineCall({
@@ -61,7 +70,7 @@ export const systemCalls = {
     tag: 'system',
     access: 'public',
     beforeInit: true,
-    body: z.object({ username: Username, password: NewPassword, email: Email }),
+    body: z.object({ username: Username, password: NewPassword, email: Email, setup_code: SetupCodeField }),
     data: z.object({ username: z.string() }),
   }),
 };

@@ -140,7 +140,7 @@ describe.each(await engines())('configuration on %s', (engine) => {
     });
     expect(bad.json()).toMatchObject({
       code: Code.INVALID,
-      msg: 'The logo must be a PNG, JPEG, WebP or SVG image',
+      msg: 'file: the logo must be a PNG, JPEG, WebP or SVG image',
     });
 
     const huge = multipart(Buffer.concat([PNG, Buffer.alloc(300 * 1024)]), 'big.png', 'image/png');
@@ -150,7 +150,7 @@ describe.each(await engines())('configuration on %s', (engine) => {
       headers: { token, ...huge.headers },
       payload: huge.payload,
     });
-    expect(big.json()).toMatchObject({ code: Code.INVALID, msg: 'The file is larger than 256 KB' });
+    expect(big.json()).toMatchObject({ code: Code.INVALID, msg: 'file: the file is larger than 256 KB' });
 
     const wrongField = multipart(PNG, 'logo.png', 'image/png', 'picture');
     const nofile = await server.app.inject({

@@ -4,13 +4,14 @@ import { ADMINISTRATOR, PRODUCT_VERSION } from '@ksp/contracts';
 import { SYSTEM_SUBJECT, writeAudit } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
 import type { Db } from '../../platform/db/database.js';
-import { conflict, stateForbids } from '../../platform/errors.js';
+import { conflict, forbidden, stateForbids } from '../../platform/errors.js';
 import type { Readiness, RequestMeta } from '../../platform/http/route.js';
 import type { SealFile } from '../../platform/keyring/keyring.js';
 import { Keyring, fingerprint, kcv, xorInto } from '../../platform/keyring/keyring.js';
 import { ROOT_DOMAIN, insertDomain } from '../domain/domain.store.js';
 import { roleIdByName } from '../role/role.store.js';
 import type { UserService } from '../user/user.service.js';
+import type { SetupCode } from './setup-code.js';
 import { insertInitializedState, markActivated, systemState } from './system.store.js';
 
 const DEFAULT_COMPONENTS = 3;
@@ -27,8 +28,11 @@ export function createSystemService(deps: {
   sealFile: SealFile;
   clock: Clock;
   users: UserService;
+  /** The one-time first-run code; `networked` says whether this server needs one. */
+  setupCode: SetupCode;
+  networked: boolean;
 }) {
-  const { db, keyring, sealFile, clock } = deps;
+  const { db, keyring, sealFile, clock, setupCode } = deps;
   let pending: { total: number; generated: number; acc: Buffer } | null = null;
   let readyCache = false;
 
@@ -55,6 +59,30 @@ export function createSystemService(deps: {
     return { ready: true };
   }
 
+  /**
+   * At start: on a network address, a system not yet activated gets a new one-time code
+   * (returned for the console); otherwise no code is in force and no file is left behind.
+   */
+  async function prepareSetupCode(): Promise<string | null> {
+    if (deps.networked && !(await systemState(db))?.activated_at) return setupCode.issue();
+    setupCode.retire();
+    return null;
+  }
+
+  /** Refuses (4030, audited) a first-run call without the right code while one is in force. */
+  async function checkSetupCode(given: string | undefined, action: string, meta: RequestMeta) {
+    if (!setupCode.required || setupCode.matches(given)) return;
+    await writeAudit(db, {
+      who: SYSTEM_SUBJECT,
+      action,
+      target: 'setup code',
+      result: 'failure',
+      ip: meta.ip,
+      details: { reason: given ? 'wrong setup code' : 'missing setup code' },
+    });
+    throw forbidden('system.setupCodeRequired');
+  }
+
   async function readiness(): Promise<Readiness> {
     if (readyCache) return { ready: true };
     const state = await unseal();
@@ -74,13 +102,15 @@ export function createSystemService(deps: {
       version: PRODUCT_VERSION,
       components_generated: pending?.generated ?? 0,
       components_total: pending?.total ?? 0,
+      setup_code_required: setupCode.required,
     };
   }
 
   async function nextComponent(
-    body: { total?: number | undefined; restart?: boolean | undefined },
+    body: { total?: number | undefined; restart?: boolean | undefined; setup_code?: string | undefined },
     meta: RequestMeta,
   ) {
+    await checkSetupCode(body.setup_code, 'system.init.component', meta);
     if ((await systemState(db))?.initialized_at) throw conflict('system.alreadyInitialized');
     if (body.restart) discardPending();
     if (pending && pending.generated === pending.total) {
@@ -108,7 +138,8 @@ export function createSystemService(deps: {
     return answer;
   }
 
-  async function finish(meta: RequestMeta) {
+  async function finish(body: { setup_code?: string | undefined } | undefined, meta: RequestMeta) {
+    await checkSetupCode(body?.setup_code, 'system.init.finish', meta);
     if ((await systemState(db))?.initialized_at) throw conflict('system.alreadyInitialized');
     if (!pending) throw stateForbids('system.noInitInProgress');
     if (pending.generated < pending.total) {
@@ -159,7 +190,11 @@ export function createSystemService(deps: {
     return { kcv: rootKcv, seal_file: sealFile.path };
   }
 
-  async function activate(body: { username: string; password: string; email: string }, meta: RequestMeta) {
+  async function activate(
+    body: { username: string; password: string; email: string; setup_code?: string | undefined },
+    meta: RequestMeta,
+  ) {
+    await checkSetupCode(body.setup_code, 'system.activate', meta);
     const state = await unseal();
     if (!state.ready && state.reason !== 'system.notActivated')
       throw stateForbids(state.reason, state.params);
@@ -190,10 +225,11 @@ export function createSystemService(deps: {
       });
     });
     readyCache = false;
+    setupCode.retire();
     return { username: body.username };
   }
 
-  return { readiness, status, nextComponent, finish, activate, unseal };
+  return { readiness, status, nextComponent, finish, activate, unseal, prepareSetupCode };
 }
 
 export type SystemService = ReturnType<typeof createSystemService>;

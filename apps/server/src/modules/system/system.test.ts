@@ -1,7 +1,8 @@
-import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { api, Code } from '@ksp/contracts';
+import type { KspConfig } from '../../platform/config.js';
 import { kcv } from '../../platform/keyring/keyring.js';
 import { ADMIN, call, engines, initialize, login, startServer, type TestServer } from '../../test/harness.js';
 
@@ -155,5 +156,92 @@ describe.each(await engines())('first run on %s', (engine) => {
     server = await server.restart();
     expect((await call(server, api.system.status)).data.sealed).toBe(false);
     expect(await login(server, ADMIN.username, ADMIN.password)).toMatch(/^[A-Za-z0-9_-]{43}$/);
+  });
+});
+
+describe.each(await engines())('first run on a network address, on %s', (engine) => {
+  let server: TestServer;
+  afterEach(async () => server?.close());
+  const networked = { config: (c: KspConfig) => ({ ...c, host: '0.0.0.0' }) };
+  const start = () => startServer(engine, {}, undefined, undefined, networked);
+
+  it('needs the one-time setup code for every first-run call, audits refusals, and retires the code', async () => {
+    server = await start();
+    const file = join(server.dataDir, 'setup-code');
+    const code = server.setupCode!;
+    expect(code).toMatch(/^([0-9A-F]{4}-){7}[0-9A-F]{4}$/);
+    expect(readFileSync(file, 'utf8').trim()).toBe(code);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect((await call(server, api.system.status)).data.setup_code_required).toBe(true);
+
+    const missing = await call(server, api.system.initComponent, { body: {} });
+    expect(missing).toMatchObject({ code: Code.FORBIDDEN, status: 200 });
+    expect(missing.msg).toMatch(/^setup_code: the one-time setup code is missing or wrong/);
+    const wrongZh = await call(server, api.system.initComponent, {
+      body: { setup_code: 'AAAA-BBBB' },
+      lang: 'zh-CN',
+    });
+    expect(wrongZh.code).toBe(Code.FORBIDDEN);
+    expect(wrongZh.msg).toMatch(/^setup_code：一次性设置码缺失或错误/);
+    // Typed back loosely: lower case, spaces instead of dashes.
+    const loose = code.toLowerCase().replaceAll('-', ' ');
+    for (let i = 0; i < 3; i++) {
+      const c = await call(server, api.system.initComponent, { body: { setup_code: loose } });
+      expect(c.code).toBe(0);
+    }
+    expect((await call(server, api.system.initFinish, { body: {} })).code).toBe(Code.FORBIDDEN);
+    expect((await call(server, api.system.initFinish, { body: { setup_code: code } })).code).toBe(0);
+    expect((await call(server, api.system.activate, { body: ADMIN })).code).toBe(Code.FORBIDDEN);
+    const wrong = await call(server, api.system.activate, {
+      body: { ...ADMIN, setup_code: code.replace(/.$/, (d) => (d === '0' ? '1' : '0')) },
+    });
+    expect(wrong.code).toBe(Code.FORBIDDEN);
+    expect((await call(server, api.system.activate, { body: { ...ADMIN, setup_code: code } })).code).toBe(0);
+
+    expect(existsSync(file)).toBe(false);
+    expect((await call(server, api.system.status)).data).toMatchObject({
+      activated: true,
+      setup_code_required: false,
+    });
+    const refusals = await server.database.db
+      .selectFrom('audit_log')
+      .select(['action', 'result', 'target'])
+      .where('result', '=', 'failure')
+      .orderBy('at')
+      .execute();
+    expect(refusals.map((r) => [r.action, r.target])).toEqual([
+      ['system.init.component', 'setup code'],
+      ['system.init.component', 'setup code'],
+      ['system.init.finish', 'setup code'],
+      ['system.activate', 'setup code'],
+      ['system.activate', 'setup code'],
+    ]);
+    await login(server, ADMIN.username, ADMIN.password);
+
+    // Once activated, a restart issues no code and leaves no file.
+    server = await server.restart();
+    expect(server.setupCode).toBeNull();
+    expect(existsSync(file)).toBe(false);
+    expect((await call(server, api.system.status)).data.setup_code_required).toBe(false);
+  });
+
+  it('issues a new code at each start until activation; the old one stops working', async () => {
+    server = await start();
+    const first = server.setupCode!;
+    server = await server.restart();
+    const second = server.setupCode!;
+    expect(second).not.toBe(first);
+    expect(readFileSync(join(server.dataDir, 'setup-code'), 'utf8').trim()).toBe(second);
+    expect((await call(server, api.system.initComponent, { body: { setup_code: first } })).code).toBe(
+      Code.FORBIDDEN,
+    );
+    expect((await call(server, api.system.initComponent, { body: { setup_code: second } })).code).toBe(0);
+  });
+
+  it('needs no code on loopback', async () => {
+    server = await startServer(engine);
+    expect(server.setupCode).toBeNull();
+    expect(existsSync(join(server.dataDir, 'setup-code'))).toBe(false);
+    expect((await call(server, api.system.status)).data.setup_code_required).toBe(false);
   });
 });

@@ -41,14 +41,37 @@ export const migrations: Record<string, Migration> = {
   '005-scopes': m005,
 };
 
-export function openDatabase(options: { url: string | null; dataDir: string }): DatabaseHandle {
+export interface OpenOptions {
+  url: string | null;
+  dataDir: string;
+  /**
+   * SQLite `synchronous`. FULL (default) syncs the WAL at each commit: an answered write
+   * survives a power loss. NORMAL syncs only at checkpoints: faster, but the last commits
+   * can be lost on power loss (never corrupted). Ignored for PostgreSQL.
+   */
+  sqliteSynchronous?: 'FULL' | 'NORMAL';
+}
+
+export function openDatabase(options: OpenOptions): DatabaseHandle {
   if (options.url && /^postgres(ql)?:\/\//.test(options.url)) {
     const pool = new pg.Pool({ connectionString: options.url, max: 10 });
     // An idle client can lose its connection (server restart, failover, admin command):
     // pg reports it on the pool, and an unhandled 'error' event would end the process.
-    // The pool drops that client and opens a new one on demand.
+    // The pool drops that client and opens a new one on demand. All idle clients fail
+    // together in an outage: say so once, and again only after a connection has succeeded.
+    let lossReported = false;
+    pool.on('connect', (client) => {
+      lossReported = false;
+      // pg-pool listens for a client's 'error' only while it is idle. A connection that drops
+      // while checked out (mid-query, mid-transaction) emits 'error' with no listener, which
+      // would end the process; the query itself already fails with that error, so the event
+      // has nothing more to say.
+      client.on('error', () => undefined);
+    });
     pool.on('error', (err) => {
-      console.warn(`PostgreSQL connection lost (${err.message}); it will be reopened when needed`);
+      if (lossReported) return;
+      lossReported = true;
+      console.warn(`PostgreSQL idle connection(s) lost (${err.message}); reopened when needed`);
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     const u = new URL(options.url);
@@ -74,7 +97,7 @@ export function openDatabase(options: { url: string | null; dataDir: string }): 
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma(`synchronous = ${options.sqliteSynchronous ?? 'FULL'}`);
   const checkpointer =
     file === ':memory:' ? null : startCheckpointer(sqlite, file, (message) => console.warn(message));
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });

@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Code, formatMessage, type Language } from '@ksp/contracts';
+import { Code, formatMessage, type Language, type MessageKey } from '@ksp/contracts';
+import {
+  isStorageUnavailable,
+  STORAGE_RETRY_AFTER_SECONDS,
+  type StorageHealth,
+} from '../db/storage-health.js';
 import { KspError, UnauthorizedError } from '../errors.js';
 import { requestLanguage } from './language.js';
 import { describeIssues, type ValidationIssue } from './validation-message.js';
@@ -9,12 +14,51 @@ function languageOf(req: FastifyRequest): Language {
   return req.ksp?.meta.lang ?? requestLanguage(req);
 }
 
+/**
+ * Multipart framing the caller got wrong (busboy and @fastify/multipart report these as plain
+ * errors, some with a 5xx status): the rule broken, for a code-4000 answer.
+ */
+function multipartRule(error: FastifyError): MessageKey | null {
+  const message = typeof error.message === 'string' ? error.message : '';
+  if (/^(Multipart: )?Boundary not found/i.test(message)) return 'error.multipartRule.boundary';
+  if (
+    /^Unexpected end of (form|multipart data)|^Malformed part header|^Unexpected end of file/i.test(message)
+  )
+    return 'error.multipartRule.truncated';
+  if (error.code === 'FST_MP_PREMATURE_CLOSE') return 'error.multipartRule.truncated';
+  if (
+    error.code === 'FST_PARTS_LIMIT' ||
+    error.code === 'FST_FILES_LIMIT' ||
+    error.code === 'FST_FIELDS_LIMIT' ||
+    error.code === 'FST_PROTO_VIOLATION' ||
+    error.code === 'FST_INVALID_JSON_FIELD_ERROR'
+  )
+    return 'error.multipartRule.limits';
+  return null;
+}
+
 /** The one place errors become envelopes. 5xx bodies stay generic and carry an error id. */
-export function installErrorHandler(app: FastifyInstance): void {
+export function installErrorHandler(app: FastifyInstance, storage: StorageHealth): void {
+  app.addHook('onResponse', (_req, reply, done) => {
+    if (storage.unavailable && reply.statusCode === 200) storage.succeeded();
+    done();
+  });
   app.setErrorHandler((raw: unknown, req: FastifyRequest, reply: FastifyReply) => {
     const lang = languageOf(req);
     // Error envelopes carry `data: null`, which the route's success schema would reject.
     reply.serializer((payload: unknown) => JSON.stringify(payload));
+    if (isStorageUnavailable(raw)) {
+      // One log line per outage (in `storage`), not a stack trace per request.
+      storage.failed(raw);
+      return reply
+        .status(503)
+        .header('retry-after', String(STORAGE_RETRY_AFTER_SECONDS))
+        .send({
+          code: Code.STORAGE_UNAVAILABLE,
+          msg: formatMessage('error.storageUnavailable', lang, { seconds: STORAGE_RETRY_AFTER_SECONDS }),
+          data: null,
+        });
+    }
     if (raw instanceof KspError) {
       return reply
         .status(200)
@@ -31,6 +75,14 @@ export function installErrorHandler(app: FastifyInstance): void {
         lang,
       );
       return reply.status(200).send({ code: Code.INVALID, msg, data: null });
+    }
+    const rule = multipartRule(error);
+    if (rule) {
+      return reply.status(200).send({
+        code: Code.INVALID,
+        msg: formatMessage('error.multipartInvalid', lang, { rule: formatMessage(rule, lang) }),
+        data: null,
+      });
     }
     const status = error.statusCode ?? 500;
     if (

@@ -90,7 +90,7 @@ describe('HTTP surface', () => {
       headers: { 'content-type': 'application/json' },
       payload: '{"username":',
     });
-    expect(bad.json()).toMatchObject({ code: Code.INVALID, msg: 'Request body is not valid JSON' });
+    expect(bad.json()).toMatchObject({ code: Code.INVALID, msg: 'body: is not valid JSON' });
     const unknown = await server.app.inject({ method: 'GET', url: '/v1/ksp/nothing/here' });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json()).toMatchObject({

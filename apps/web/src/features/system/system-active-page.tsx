@@ -22,6 +22,8 @@ import { LockButton } from '../../components/reclick-lock';
 import { paths } from '../../config/paths';
 import { useT } from '../../i18n/i18n';
 import { groupComponent } from './component-groups';
+import { isWellFormedSetupCode, rememberSetupCode, rememberedSetupCode, withSetupCode } from './setup-code';
+import { SetupCodeField } from './setup-code-field';
 
 type KeyComponent = DataOf<typeof api.system.initComponent>;
 type Finished = DataOf<typeof api.system.initFinish>;
@@ -89,6 +91,9 @@ export default function SystemActivePage() {
   const [saved, setSaved] = useState(false);
   const [finished, setFinished] = useState<Finished | null>(null);
   const [busy, setBusy] = useState(false);
+  const [setupCode, setSetupCode] = useState(() => rememberedSetupCode());
+  const codeRequired = status.data?.setup_code_required ?? false;
+  const codeReady = !codeRequired || isWellFormedSetupCode(setupCode);
 
   useEffect(() => {
     if (!status.data?.initialized || finished) return;
@@ -108,14 +113,15 @@ export default function SystemActivePage() {
 
   const next = (body: { total?: number; restart?: boolean }) =>
     run(async () => {
-      const generated = await generateComponent(body);
+      const generated = await generateComponent(withSetupCode(body, codeRequired, setupCode));
+      if (codeRequired) rememberSetupCode(setupCode);
       setComponent(generated);
       setSaved(false);
     });
 
   const finish = () =>
     run(async () => {
-      const result = await finishInit();
+      const result = await finishInit(withSetupCode({}, codeRequired, setupCode));
       setComponent(null);
       setFinished(result);
       await queryClient.invalidateQueries({ queryKey: systemKeys.status });
@@ -189,6 +195,7 @@ export default function SystemActivePage() {
     body = (
       <Flex vertical gap={16}>
         <Typography.Paragraph style={{ margin: 0 }}>{t('system:init.intro')}</Typography.Paragraph>
+        {codeRequired && <SetupCodeField value={setupCode} onChange={setSetupCode} />}
         {inProgress && (
           <Alert
             type="info"
@@ -212,13 +219,19 @@ export default function SystemActivePage() {
         </Flex>
         <Flex justify="flex-end" gap={8} wrap>
           {inProgress && inProgress.components_generated >= inProgress.components_total && (
-            <LockButton loading={busy} onClick={() => void finish()} data-testid="init-finish">
+            <LockButton
+              loading={busy}
+              disabled={!codeReady}
+              onClick={() => void finish()}
+              data-testid="init-finish"
+            >
               {t('system:init.finish')}
             </LockButton>
           )}
           <LockButton
             type="primary"
             loading={busy}
+            disabled={!codeReady}
             onClick={() => void next({ total, restart: inProgress ? true : undefined })}
             data-testid="init-start"
           >

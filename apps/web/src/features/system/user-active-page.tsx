@@ -11,6 +11,8 @@ import { fieldSchema, rulesFromSchema } from '../../components/schema-rules';
 import { LockButton } from '../../components/reclick-lock';
 import { paths } from '../../config/paths';
 import { useT } from '../../i18n/i18n';
+import { forgetSetupCode, isWellFormedSetupCode, rememberedSetupCode, withSetupCode } from './setup-code';
+import { SetupCodeField } from './setup-code-field';
 
 interface ActivateValues {
   username: string;
@@ -32,6 +34,8 @@ export default function UserActivePage() {
   const [submitting, setSubmitting] = useState(false);
   const status = useQuery({ queryKey: systemKeys.status, queryFn: fetchSystemStatus, staleTime: 0 });
   const rules = useQuery({ queryKey: userKeys.passwordRules, queryFn: fetchPasswordRules });
+  const [setupCode, setSetupCode] = useState(() => rememberedSetupCode());
+  const codeRequired = status.data?.setup_code_required ?? false;
 
   useEffect(() => {
     if (!status.data) return;
@@ -42,7 +46,10 @@ export default function UserActivePage() {
   const submit = async ({ username, password, email }: ActivateValues) => {
     setSubmitting(true);
     try {
-      await activateSystem({ username: username.trim(), password, email: email.trim() });
+      await activateSystem(
+        withSetupCode({ username: username.trim(), password, email: email.trim() }, codeRequired, setupCode),
+      );
+      forgetSetupCode();
       void message.success(t('system:activate.success'));
       try {
         const data = await signIn(username, password);
@@ -96,6 +103,11 @@ export default function UserActivePage() {
         </Flex>
       ) : (
         <Form<ActivateValues> form={form} layout="vertical" onFinish={(values) => void submit(values)}>
+          {codeRequired && (
+            <Form.Item>
+              <SetupCodeField value={setupCode} onChange={setSetupCode} />
+            </Form.Item>
+          )}
           <Form.Item
             name="username"
             label={labels.username}
@@ -122,6 +134,7 @@ export default function UserActivePage() {
             htmlType="submit"
             block
             loading={submitting}
+            disabled={codeRequired && !isWellFormedSetupCode(setupCode)}
             data-testid="activate-submit"
           >
             {t('system:activate.submit')}

@@ -1,5 +1,11 @@
 export const system = {
   checking: 'Checking the system state…',
+  setupCode: {
+    label: 'Setup code',
+    hint: 'This server listens on a network address: enter the one-time setup code printed on its console when it started (also in the file setup-code in its data directory).',
+    placeholder: 'XXXX-XXXX-XXXX-XXXX-XXXX-XXXX-XXXX-XXXX',
+    invalid: 'The setup code has 32 hexadecimal digits',
+  },
   init: {
     title: 'Initialize the system',
     intro:

@@ -3,6 +3,12 @@ import type { system as en } from '../en/system';
 
 export const system: Catalogue<typeof en> = {
   checking: '正在检查系统状态…',
+  setupCode: {
+    label: '设置码',
+    hint: '此服务器监听网络地址：请输入服务器启动时在控制台打印的一次性设置码（也保存在其数据目录下的 setup-code 文件中）。',
+    placeholder: 'XXXX-XXXX-XXXX-XXXX-XXXX-XXXX-XXXX-XXXX',
+    invalid: '设置码由 32 位十六进制数字组成',
+  },
   init: {
     title: '系统初始化',
     intro: '根密钥由多个密钥分量合成。每个分量及其 KCV（密钥校验值）只显示一次：请交给不同的保管人妥善保存。',

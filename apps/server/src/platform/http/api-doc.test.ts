@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { accessLineOf, api, type CallDef } from './index.js';
+import { accessLineOf, api, type CallDef } from '@ksp/contracts';
 
-const doc = readFileSync(new URL('../../../docs/api.md', import.meta.url), 'utf8');
+const doc = readFileSync(new URL('../../../../../docs/api.md', import.meta.url), 'utf8');
 const calls = Object.values(api).flatMap((area) => Object.values(area) as CallDef[]);
 
 /** docs/api.md is what outside callers read: it must say what the contract enforces. */
