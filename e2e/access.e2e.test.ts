@@ -167,9 +167,24 @@ describe('access management through the console', () => {
     // An app secret is shown once, with a copy button.
     await userRow.getByTestId(`user-more-${FIONA.username}`).click();
     await page.getByRole('menuitem', { name: 'Regenerate app secret' }).click();
+    // The application's tokens may carry one of the user's roles rather than all of them.
+    await pickOptions(page, page.getByTestId('secret-role'), ['Helpdesk']);
     await page.getByTestId('confirm-ok').click();
     await page.getByTestId('secret-modal').waitFor();
-    expect(await page.getByTestId('secret-value').innerText()).toMatch(/^ksp_/);
+    const appSecret = await page.getByTestId('secret-value').innerText();
+    expect(appSecret).toMatch(/^ksp_/);
+    const appToken = await apiCall<{ token: string }>(ksp.url, api.user.appLogin, {
+      username: FIONA.username,
+      app_secret: appSecret,
+    });
+    expect(appToken.code).toBe(0);
+    const appInfo = await apiCall<{ userinfo: { permissions: string[] } }>(
+      ksp.url,
+      api.user.info,
+      undefined,
+      appToken.data.token,
+    );
+    expect(appInfo.data.userinfo.permissions.sort()).toEqual(['dashboard:read', 'domain:read', 'user:read']);
     await page.getByTestId('secret-copy').waitFor();
     await page.getByTestId('secret-close').click();
 

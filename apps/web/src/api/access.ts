@@ -54,8 +54,9 @@ export function updateUserIp(id: string, ipWhitelist: string[]) {
   return call(api.user.updateIp, { body: { id, ip_whitelist: ipWhitelist } });
 }
 
-export function regenerateSecret(id: string) {
-  return call(api.user.updateSecret, { body: { id } });
+/** A new app secret; its application tokens carry `roleId` (one of the user's roles) or all the user's roles. */
+export function regenerateSecret(id: string, roleId?: string) {
+  return call(api.user.updateSecret, { body: { id, ...(roleId ? { role_id: roleId } : {}) } });
 }
 
 export function sendSdkUser(id: string) {

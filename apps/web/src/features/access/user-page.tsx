@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { DownOutlined, PlusOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Descriptions, Dropdown, Space, Tag, Tooltip, Typography } from 'antd';
+import { App, Button, Descriptions, Dropdown, Select, Space, Tag, Tooltip, Typography } from 'antd';
 import type { MenuProps } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { api } from '@ksp/contracts';
@@ -93,9 +93,9 @@ export default function UserPage() {
       onOk,
     });
 
-  const showSecret = async (user: UserRow) => {
+  const showSecret = async (user: UserRow, roleId?: string) => {
     try {
-      const { app_secret } = await regenerateSecret(user.id);
+      const { app_secret } = await regenerateSecret(user.id, roleId);
       setSecret({ title: t('access:user.secretTitle', { name: user.username }), secret: app_secret });
     } catch {
       // Shown by the client.
@@ -200,13 +200,34 @@ export default function UserPage() {
       case 'unlock':
         void act(() => unlockUser(user.id), t('access:user.unlocked', { name: user.username }));
         return;
-      case 'secret':
-        confirm(
-          t('access:user.confirm.secret', { name: user.username }),
-          t('access:user.confirm.secretText'),
-          () => showSecret(user),
-        );
+      case 'secret': {
+        // The application token carries one of the user's roles, or all of them.
+        const choice: { roleId?: string } = {};
+        modal.confirm({
+          title: t('access:user.confirm.secret', { name: user.username }),
+          content: (
+            <Space direction="vertical" style={{ width: '100%' }}>
+              <Typography.Text>{t('access:user.confirm.secretText')}</Typography.Text>
+              <Typography.Text type="secondary">{t('access:user.secretRole.label')}</Typography.Text>
+              <Select
+                data-testid="secret-role"
+                allowClear
+                style={{ width: '100%' }}
+                placeholder={t('access:user.secretRole.all')}
+                options={user.roles.map((r) => ({ value: r.id, label: r.name }))}
+                onChange={(value?: string) => {
+                  choice.roleId = value;
+                }}
+              />
+            </Space>
+          ),
+          okText: t('access:common.confirm'),
+          cancelText: t('common:actions.cancel'),
+          okButtonProps: { 'data-testid': 'confirm-ok' },
+          onOk: () => showSecret(user, choice.roleId),
+        });
         return;
+      }
       case 'sdk':
         confirm(
           t('access:user.confirm.sdk', { name: user.username }),

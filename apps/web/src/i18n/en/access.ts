@@ -95,6 +95,7 @@ export const access = {
     chooseDomains: 'Domains to add',
     removeFromDomain: 'Remove the user from {{domain}}?',
     failedCount: '{{count}} failed attempt(s) in a row',
+    secretRole: { label: "Role of the application's tokens", all: "All of the user's roles" },
     secretTitle: 'App secret of {{name}}',
     sdkTitle: 'SDK profile of {{name}}',
     sdk: {

@@ -96,6 +96,7 @@ export const access: Catalogue<typeof en> = {
     chooseDomains: '要加入的域',
     removeFromDomain: '将该用户从 {{domain}} 移除？',
     failedCount: '连续失败 {{count}} 次',
+    secretRole: { label: '应用令牌的角色', all: '该用户的全部角色' },
     secretTitle: '{{name}} 的应用密钥',
     sdkTitle: '{{name}} 的 SDK 配置',
     sdk: {
