@@ -3,12 +3,12 @@ import type { Clock, SessionService } from '../../platform/auth/session.service.
 import type { Db, Engine } from '../../platform/db/database.js';
 import type { Actor } from '../../platform/http/route.js';
 import { countAudit, recentAudit } from '../audit/audit.store.js';
-import { ROOT_DOMAIN, countDomains } from '../domain/domain.store.js';
+import { countDomains, countMembers } from '../domain/domain.store.js';
 import { countUsers } from '../user/user.store.js';
 
 /**
- * Real figures of the running system. Audit figures are those of the caller's
- * domain; the root domain sees the whole system's.
+ * Real figures of the running system. With system scope (root) the whole system's;
+ * otherwise those of the caller's domain only (members, sessions, audit).
  */
 export function createDashboardService(deps: {
   db: Db;
@@ -21,13 +21,14 @@ export function createDashboardService(deps: {
   const { db, clock } = deps;
   return {
     async summary(actor: Actor) {
-      const scope = actor.domainName === ROOT_DOMAIN ? null : actor.domainId;
+      // Outside system scope every figure is the current domain's: other domains are not counted.
+      const scope = actor.systemScope ? null : actor.domainId;
       const [users, domains, audit, recent, sessions] = await Promise.all([
-        countUsers(db),
-        countDomains(db),
+        scope ? countMembers(db, scope) : countUsers(db),
+        scope ? 1 : countDomains(db),
         countAudit(db, scope),
         recentAudit(db, scope, 10),
-        deps.sessions.countActive(),
+        deps.sessions.countActive(scope),
       ]);
       return {
         version: PRODUCT_VERSION,

@@ -196,12 +196,14 @@ export function createSessionService(deps: {
     );
   }
 
-  async function countActive(): Promise<number> {
+  /** Sessions still alive: all of them, or those bound to one domain. */
+  async function countActive(domainId: string | null = null): Promise<number> {
     const now = clock().getTime();
     return countActiveSessions(
       db,
       new Date(now - settings.idleSeconds * 1000).toISOString(),
       new Date(now - settings.maxSeconds * 1000).toISOString(),
+      domainId,
     );
   }
 

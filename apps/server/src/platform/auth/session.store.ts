@@ -52,12 +52,14 @@ export async function countActiveSessions(
   db: Executor,
   idleAfter: string,
   loginAfter: string,
+  domainId: string | null = null,
 ): Promise<number> {
-  const row = await db
+  let q = db
     .selectFrom('session')
     .select((eb) => eb.fn.countAll<string | number>().as('n'))
     .where('last_seen_at', '>=', idleAfter)
-    .where('login_at', '>=', loginAfter)
-    .executeTakeFirst();
+    .where('login_at', '>=', loginAfter);
+  if (domainId) q = q.where('domain_id', '=', domainId);
+  const row = await q.executeTakeFirst();
   return Number(row?.n ?? 0);
 }

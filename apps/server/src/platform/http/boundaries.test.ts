@@ -208,6 +208,18 @@ describe('domain boundaries', () => {
     });
   }
 
+  it("counts only the caller's domain on the dashboard", async () => {
+    const summary = await call(server, api.dashboard.summary, { token: await as('b-auditor') });
+    const members = await call(server, api.domain.users, {
+      token: await as('b-auditor'),
+      query: { id: domain.branch! },
+    });
+    expect(summary.data).toMatchObject({ domain: 'branch', domains: 1, users: members.data.length });
+    const all = await call(server, api.dashboard.summary, { token: root });
+    expect(all.data.users).toBeGreaterThan(summary.data.users);
+    expect(all.data.domains).toBeGreaterThanOrEqual(3);
+  });
+
   it('refuses every system call to a domain administrator', async () => {
     const token = await as('b-admin');
     const system = Object.values(api)
