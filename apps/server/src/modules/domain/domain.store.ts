@@ -1,7 +1,9 @@
+import { ROOT_DOMAIN } from '@ksp/contracts';
 import type { Executor } from '../../platform/db/database.js';
 import type { DomainTable } from '../../platform/db/schema.js';
 
-export const ROOT_DOMAIN = 'root';
+/** The root domain's name is fixed by the contracts (its administrators have system scope). */
+export { ROOT_DOMAIN };
 
 export async function insertDomain(db: Executor, row: DomainTable): Promise<void> {
   await db.insertInto('domain').values(row).execute();
