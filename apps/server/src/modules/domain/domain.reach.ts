@@ -32,17 +32,22 @@ export async function visibleDomainIds(db: Executor, actor: Actor): Promise<Set<
   return actor.systemScope ? null : domainIdsOf(db, actor.userId);
 }
 
-/** Answers whether the caller may change a user (see above); never throws. */
-export async function canManageUser(db: Executor, actor: Actor, userId: string): Promise<boolean> {
-  if (actor.systemScope) return true;
+/** The user's domains and the caller's, and whether the user belongs anywhere beyond the caller's. */
+async function reachOf(db: Executor, actor: Actor, userId: string) {
   const [theirs, mine, root] = await Promise.all([
     domainIdsOf(db, userId),
     domainIdsOf(db, actor.userId),
     rootDomainId(db),
   ]);
-  if (!theirs.has(actor.domainId)) return false;
-  for (const d of theirs) if (d === root || !mine.has(d)) return false;
-  return true;
+  const beyond = [...theirs].some((d) => d === root || !mine.has(d));
+  return { theirs, mine, beyond };
+}
+
+/** Answers whether the caller may change a user (see above); never throws. */
+export async function canManageUser(db: Executor, actor: Actor, userId: string): Promise<boolean> {
+  if (actor.systemScope) return true;
+  const { theirs, beyond } = await reachOf(db, actor, userId);
+  return theirs.has(actor.domainId) && !beyond;
 }
 
 /**
@@ -81,12 +86,7 @@ export async function assertAddable(
   user: { id: string; username: string },
 ): Promise<void> {
   if (actor.systemScope) return;
-  const [theirs, mine, root] = await Promise.all([
-    domainIdsOf(db, user.id),
-    domainIdsOf(db, actor.userId),
-    rootDomainId(db),
-  ]);
+  const { theirs, mine, beyond } = await reachOf(db, actor, user.id);
   if (![...theirs].some((d) => mine.has(d))) throw notFound('user.notFound', { id: user.id });
-  for (const d of theirs)
-    if (d === root || !mine.has(d)) throw forbidden('user.outOfReach', { name: user.username });
+  if (beyond) throw forbidden('user.outOfReach', { name: user.username });
 }

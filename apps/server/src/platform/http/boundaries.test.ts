@@ -136,6 +136,7 @@ describe('domain boundaries', () => {
       [`edit ${target}'s role`, api.role.update, { id: r, permissions: ['key:read', 'user:write'] }],
       [`delete ${target}'s role`, api.role.delete, { ids: [r] }],
       [`grant ${target}'s role`, api.role.assign, { id: r, user_ids: [user['b-member']!] }],
+      [`give my app secret ${target}'s role`, api.user.updateSecret, { role_id: r }],
       [`update ${target}'s registration token`, api.registrationToken.update, { id: t, capacity: 9 }],
       [`renew ${target}'s registration token`, api.registrationToken.renew, { id: t }],
       [`delete ${target}'s registration token`, api.registrationToken.delete, { ids: [t] }],
