@@ -38,8 +38,8 @@ import { ensureBuiltInRoles, rolePermissionsOf } from './modules/role/role.store
 import { createSetupCode, SETUP_CODE_FILE } from './modules/system/setup-code.js';
 import { createSystemService } from './modules/system/system.service.js';
 import { systemRoutes } from './modules/system/system.routes.js';
-import { createUserService, permissionsOf, subjectOf } from './modules/user/user.service.js';
-import { auditRow } from './platform/audit.js';
+import { createUserService, permissionsOf } from './modules/user/user.service.js';
+import { subjectOf, auditRow } from './platform/audit.js';
 import { createUserAdminService } from './modules/user/user-admin.service.js';
 import { createUkeyService } from './modules/user/ukey.service.js';
 import { createLdapService } from './modules/ldap/ldap.service.js';

@@ -2,6 +2,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { nonceBytes } from './crypto/random.js';
 import type { Executor } from './db/database.js';
 import type { AuditTable } from './db/schema.js';
+import type { Actor } from './http/route.js';
 
 export interface AuditSubject {
   userId: string | null;
@@ -26,6 +27,16 @@ export const SYSTEM_SUBJECT: AuditSubject = {
   domainId: null,
   domainName: '',
 };
+
+/** Who a record is about when the signed-in caller acted. */
+export function subjectOf(actor: Actor): AuditSubject {
+  return {
+    userId: actor.userId,
+    username: actor.username,
+    domainId: actor.domainId,
+    domainName: actor.domainName,
+  };
+}
 
 /**
  * Writes one audit record. Mutating services call it with their open transaction, so the

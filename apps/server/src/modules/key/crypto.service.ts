@@ -9,7 +9,7 @@ import {
   type CryptoOp,
   type KeyState,
 } from '@ksp/contracts';
-import { auditRow } from '../../platform/audit.js';
+import { subjectOf, auditRow } from '../../platform/audit.js';
 import { asymmetricDecrypt, asymmetricEncrypt, sign, verify } from '../../platform/crypto/asymmetric.js';
 import {
   encodeCiphertext,
@@ -34,7 +34,6 @@ import { isHeavy, type CryptoPool } from '../../platform/crypto/worker-pool.js';
 import type { KeyTable } from '../../platform/db/schema.js';
 import { invalid, KspError, notFound, stateForbids } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
-import { subjectOf } from '../user/user.service.js';
 import type { KeyMaterial } from './key-material.js';
 import type { KeyCache } from './key.cache.js';
 

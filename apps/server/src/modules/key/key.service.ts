@@ -10,7 +10,7 @@ import {
   type KeyState,
   type UsageWord,
 } from '@ksp/contracts';
-import { auditRow, writeAudit } from '../../platform/audit.js';
+import { subjectOf, auditRow, writeAudit } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
 import { asymmetricEncrypt, sm2PublicKeyFromPrivate } from '../../platform/crypto/asymmetric.js';
 import { sm2PublicKeyToSpki, sm2PrivateKeyToPkcs8 } from '../../platform/crypto/encoding.js';
@@ -25,7 +25,6 @@ import type { KeyCache } from './key.cache.js';
 import type { Database, KeyTable, KeyVersionTable } from '../../platform/db/schema.js';
 import { conflict, invalid, notFound, stateForbids } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
-import { subjectOf } from '../user/user.service.js';
 import { fingerprintOf, type KeyMaterial } from './key-material.js';
 import {
   deleteKeys,
