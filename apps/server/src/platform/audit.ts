@@ -66,3 +66,15 @@ export function auditRow(entry: AuditEntry, at = new Date()): AuditTable {
     object_id: typeof entry.details?.key_id === 'string' ? entry.details.key_id : null,
   };
 }
+
+/** The audit writer modules receive: records stamped with the injected clock. */
+export function createAuditWriter(clock: () => Date) {
+  return {
+    /** Writes one record with the caller's transaction (or the database). */
+    write: (db: Executor, entry: AuditEntry) => writeAudit(db, entry, clock()),
+    /** The row of one record, for writers that batch (the journal). */
+    row: (entry: AuditEntry) => auditRow(entry, clock()),
+  };
+}
+
+export type AuditWriter = ReturnType<typeof createAuditWriter>;
