@@ -19,6 +19,8 @@ export interface AuditEntry {
   ip: string;
   /** Never secrets: names, ids, counts and reasons only. */
   details?: Record<string, string | number | boolean | null>;
+  /** The object the record is about (a key, say), kept indexed for that object's trail. */
+  objectId?: string | null;
 }
 
 export const SYSTEM_SUBJECT: AuditSubject = {
@@ -62,8 +64,7 @@ export function auditRow(entry: AuditEntry, at = new Date()): AuditTable {
     result: entry.result,
     source_ip: entry.ip,
     details: JSON.stringify(entry.details ?? {}),
-    // Records about a key carry its id as details.key_id; it is also kept indexed.
-    object_id: typeof entry.details?.key_id === 'string' ? entry.details.key_id : null,
+    object_id: entry.objectId ?? null,
   };
 }
 

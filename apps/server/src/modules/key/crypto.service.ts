@@ -185,7 +185,7 @@ export function createCryptoService(deps: {
     failure?: string,
   ): Promise<void> {
     return deps.journal.write({
-      counted: row ? [row.id] : [],
+      counted: { kms_key: row ? [row.id] : [] },
       audit: [
         auditRow({
           who: subjectOf(actor),
@@ -193,6 +193,7 @@ export function createCryptoService(deps: {
           target: row?.name ?? '-',
           result: failure ? 'failure' : 'success',
           ip: meta.ip,
+          objectId: row?.id ?? null,
           details: {
             ...(row ? { key_id: row.id, version } : {}),
             ...(failure ? { reason: failure } : {}),

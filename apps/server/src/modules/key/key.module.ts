@@ -2,6 +2,7 @@ import { createCryptoPool } from '../../platform/crypto/worker-pool.js';
 import type { KspModule } from '../../platform/module.js';
 import { cryptoRoutes } from './crypto.routes.js';
 import { createCryptoService } from './crypto.service.js';
+import { keyColumns, keyVersionColumns } from './key.columns.js';
 import { createKeyMaterial } from './key-material.js';
 import { createKeyCache } from './key.cache.js';
 import { keyRoutes } from './key.routes.js';
@@ -12,6 +13,9 @@ export const keyModule: KspModule = {
   name: 'key',
   register(ctx) {
     const { db, clock, journal } = ctx;
+    // Key creation and every cryptographic operation go through the group commit.
+    journal.registerTable({ table: 'kms_key', columns: keyColumns, counter: 'operations' });
+    journal.registerTable({ table: 'kms_key_version', columns: keyVersionColumns });
     const material = createKeyMaterial({ keyring: ctx.keyring });
     const pool = createCryptoPool(ctx.config.cryptoWorkers);
     const keys = createKeyCache(db);

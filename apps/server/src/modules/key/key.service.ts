@@ -242,6 +242,7 @@ export function createKeyService(deps: {
       target: fields.name,
       result: 'success',
       ip: meta.ip,
+      objectId: id,
       details: {
         key_id: id,
         algorithm: fields.algorithm,
@@ -250,7 +251,7 @@ export function createKeyService(deps: {
     });
     try {
       // Group commit: creations arriving together share one transaction.
-      await deps.journal.write({ keys, versions, audit: [audit] });
+      await deps.journal.write({ rows: { kms_key: keys, kms_key_version: versions }, audit: [audit] });
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
       const taken = (await findKeyByName(db, actor.domainId, fields.name))
@@ -283,6 +284,7 @@ export function createKeyService(deps: {
         target: row.name,
         result: 'success',
         ip: meta.ip,
+        objectId: row.id,
         details: { key_id: row.id, from: row.state, ...(changes.state ? { to: changes.state } : {}) },
       });
     });
@@ -478,6 +480,7 @@ export function createKeyService(deps: {
           target: body.name ?? row.name,
           result: 'success',
           ip: meta.ip,
+          objectId: row.id,
           details: { key_id: row.id },
         });
       });
@@ -557,6 +560,7 @@ export function createKeyService(deps: {
             target: current.name,
             result: 'success',
             ip: meta.ip,
+            objectId: current.id,
             details: { key_id: current.id, version: next },
           });
         });
@@ -631,6 +635,7 @@ export function createKeyService(deps: {
           target: row.name,
           result: 'success',
           ip: meta.ip,
+          objectId: row.id,
           details: { key_id: row.id, version: versionNo, wrapping },
         });
       if (row.object_type === 'public') {
@@ -755,6 +760,7 @@ export function createKeyService(deps: {
             target: r.name,
             result: 'success',
             ip: meta.ip,
+            objectId: r.id,
             details: { key_id: r.id },
           });
         }
