@@ -18,7 +18,7 @@ import {
   VERSION_HEADER,
   type CallDef,
 } from '@ksp/contracts';
-import { isLoopback, type KspConfig } from './platform/config.js';
+import type { KspConfig } from './platform/config.js';
 import { sql } from 'kysely';
 import { migrate, type DatabaseHandle } from './platform/db/database.js';
 import { createStorageHealth } from './platform/db/storage-health.js';
@@ -26,40 +26,42 @@ import { createSessionService, type Clock } from './platform/auth/session.servic
 import { installErrorHandler } from './platform/http/error-handler.js';
 import { requestLanguage } from './platform/http/language.js';
 import { bodyIsOptional, type Gatekeeper } from './platform/http/route.js';
-import { Keyring, SealFile } from './platform/keyring/keyring.js';
-import { createConfigService } from './modules/config/config.service.js';
-import { configRoutes } from './modules/config/config.routes.js';
-import { createDashboardService } from './modules/dashboard/dashboard.service.js';
-import { dashboardRoutes } from './modules/dashboard/dashboard.routes.js';
-import { createDomainService } from './modules/domain/domain.service.js';
-import { domainRoutes } from './modules/domain/domain.routes.js';
-import { ensureDefaultPolicy } from './modules/password-policy/password-policy.store.js';
-import { ensureBuiltInRoles, rolePermissionsOf } from './modules/role/role.store.js';
-import { createSetupCode, SETUP_CODE_FILE } from './modules/system/setup-code.js';
-import { createSystemService } from './modules/system/system.service.js';
-import { systemRoutes } from './modules/system/system.routes.js';
-import { createUserService, permissionsOf, subjectOf } from './modules/user/user.service.js';
-import { auditRow } from './platform/audit.js';
-import { createUserAdminService } from './modules/user/user-admin.service.js';
-import { createUkeyService } from './modules/user/ukey.service.js';
-import { createLdapService } from './modules/ldap/ldap.service.js';
-import { ldapRoutes } from './modules/ldap/ldap.routes.js';
-import { createSecretBox } from './platform/keyring/secret-box.js';
-import { createCryptoPool } from './platform/crypto/worker-pool.js';
-import { createKeyMaterial } from './modules/key/key-material.js';
-import { createKeyService } from './modules/key/key.service.js';
-import { createKeyCache } from './modules/key/key.cache.js';
+import { Keyring } from './platform/keyring/keyring.js';
+import { subjectOf, auditRow } from './platform/audit.js';
 import { createJournal } from './platform/db/journal.js';
-import { keyRoutes } from './modules/key/key.routes.js';
-import { createCryptoService } from './modules/key/crypto.service.js';
-import { cryptoRoutes } from './modules/key/crypto.routes.js';
-import { createRoleService } from './modules/role/role.service.js';
-import { roleRoutes } from './modules/role/role.routes.js';
-import { createPasswordPolicyService } from './modules/password-policy/password-policy.service.js';
-import { passwordPolicyRoutes } from './modules/password-policy/password-policy.routes.js';
-import { createRegistrationTokenService } from './modules/registration-token/registration-token.service.js';
-import { registrationTokenRoutes } from './modules/registration-token/registration-token.routes.js';
-import { userRoutes } from './modules/user/user.routes.js';
+import {
+  createServiceRegistry,
+  registerModules,
+  type KspModule,
+  type ModuleServices,
+} from './platform/module.js';
+import { configModule } from './modules/config/config.module.js';
+import { dashboardModule } from './modules/dashboard/dashboard.module.js';
+import { domainModule } from './modules/domain/domain.module.js';
+import { keyModule } from './modules/key/key.module.js';
+import { ldapModule } from './modules/ldap/ldap.module.js';
+import { passwordPolicyModule } from './modules/password-policy/password-policy.module.js';
+import { registrationTokenModule } from './modules/registration-token/registration-token.module.js';
+import { roleModule } from './modules/role/role.module.js';
+import { systemModule } from './modules/system/system.module.js';
+import { userModule } from './modules/user/user.module.js';
+
+/**
+ * Every area of the server, in order: a module may use the services of those before it, and
+ * start hooks run in this order (built-in roles, default policy and settings before unsealing).
+ */
+const modules: readonly KspModule[] = [
+  ldapModule,
+  userModule,
+  roleModule,
+  passwordPolicyModule,
+  configModule,
+  systemModule,
+  keyModule,
+  registrationTokenModule,
+  domainModule,
+  dashboardModule,
+];
 
 export interface AppOptions {
   config: KspConfig;
@@ -79,11 +81,11 @@ export interface KspServer {
   app: FastifyInstance;
   /** The services, for main.ts, the CLI and test fixtures ("fixtures created through services"). */
   services: {
-    system: ReturnType<typeof createSystemService>;
-    users: ReturnType<typeof createUserService>;
+    system: ModuleServices['system'];
+    users: ModuleServices['users'];
     sessions: ReturnType<typeof createSessionService>;
     keyring: Keyring;
-    registrationTokens: ReturnType<typeof createRegistrationTokenService>;
+    registrationTokens: ModuleServices['registrationTokens'];
   };
   /**
    * The one-time first-run code issued at this start (network address, not yet activated),
@@ -223,36 +225,19 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
 
   const { db } = database;
   await migrate(db);
-  const now = clock().toISOString();
+  const registry = createServiceRegistry();
   const journal = createJournal(db, database.engine);
   const sessions = createSessionService({
     db,
     settings: config.session,
     clock,
-    permissionsOf,
-    rolePermissions: rolePermissionsOf,
+    // Read when a session is checked, so the module offering them may register later.
+    permissionsOf: (executor, userId) => registry.use('permissions').ofUser(executor, userId),
+    rolePermissions: (executor, roleId) => registry.use('permissions').ofRole(executor, roleId),
   });
   const keyring = new Keyring();
-  const ldap = createLdapService({ db, clock, secrets: createSecretBox({ db, keyring }) });
-  const users = createUserService({ db, sessions, clock, directory: ldap });
-  const system = createSystemService({
-    db,
-    keyring,
-    sealFile: new SealFile(join(config.dataDir, 'seal.key')),
-    clock,
-    users,
-    setupCode: createSetupCode(join(config.dataDir, SETUP_CODE_FILE)),
-    networked: !isLoopback(config.host),
-  });
-  const configService = createConfigService({ db, clock });
-  await ensureBuiltInRoles(db, now);
-  await ensureDefaultPolicy(db, now);
-  await configService.ensureDefaults(now);
-  await system.unseal();
-  const setupCode = await system.prepareSetupCode();
-
   const gate: Gatekeeper = {
-    readiness: () => system.readiness(),
+    readiness: () => registry.use('readiness')(),
     authenticate: (t, m) => sessions.authenticate(t, m),
     accessChanged: () => sessions.forget(),
     signInLimits,
@@ -278,50 +263,12 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
         ],
       }),
   };
-  systemRoutes(app, gate, system);
-  userRoutes(
-    app,
-    gate,
-    users,
-    createUserAdminService({ db, clock, sessions, users }),
-    createUkeyService({ db, clock, users }),
+  const kit = await registerModules(
+    modules,
+    { app, gate, db, engine: database.engine, clock, config, keyring, journal, sessions, log: app.log },
+    registry,
   );
-  roleRoutes(app, gate, createRoleService({ db, clock }));
-  ldapRoutes(app, gate, ldap);
-  const keyMaterial = createKeyMaterial({ keyring });
-  const cryptoPool = createCryptoPool(config.cryptoWorkers);
-  const keyCache = createKeyCache(db);
-  const keys = createKeyService({
-    db,
-    clock,
-    material: keyMaterial,
-    pool: cryptoPool,
-    keys: keyCache,
-    journal,
-  });
-  keyRoutes(app, gate, keys);
-  cryptoRoutes(
-    app,
-    gate,
-    createCryptoService({ db, material: keyMaterial, pool: cryptoPool, keys: keyCache, journal }),
-  );
-  passwordPolicyRoutes(app, gate, createPasswordPolicyService({ db, clock }));
-  const registrationTokens = createRegistrationTokenService({ db, clock });
-  registrationTokenRoutes(app, gate, registrationTokens);
-  configRoutes(app, gate, configService);
-  domainRoutes(app, gate, createDomainService({ db, keyring, clock }));
-  dashboardRoutes(
-    app,
-    gate,
-    createDashboardService({
-      db,
-      engine: database.engine,
-      nodeName: config.nodeName,
-      startedAt: clock(),
-      clock,
-      sessions,
-    }),
-  );
+  await kit.start();
 
   installErrorHandler(app, createStorageHealth({ probe: () => sql`select 1`.execute(db), log: app.log }));
   const webDir = config.webDir ?? defaultWebDir;
@@ -344,9 +291,19 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
   });
   app.addHook('onClose', async () => {
     await journal.flush();
-    keyCache.close();
-    await cryptoPool.close();
+    await kit.stop();
     keyring.close();
   });
-  return { app, services: { system, users, sessions, keyring, registrationTokens }, setupCode, routes };
+  return {
+    app,
+    services: {
+      system: registry.use('system'),
+      users: registry.use('users'),
+      sessions,
+      keyring,
+      registrationTokens: registry.use('registrationTokens'),
+    },
+    setupCode: registry.use('setupCode'),
+    routes,
+  };
 }

@@ -51,6 +51,18 @@ export interface CallDef<
   beforeInit?: boolean;
   /** Multipart upload: the body is parsed by the route, not by a schema. */
   multipart?: boolean;
+  /**
+   * Whether the call may change what sessions depend on (users, roles, domains, settings), so
+   * the node forgets its cached sessions once it has answered (see `changesAccessOf`).
+   * Default: true for every method but GET, false for GET. Calls that only touch their own
+   * objects (keys, cryptographic operations) say `false`.
+   */
+  changesAccess?: boolean;
+  /**
+   * Allowed while the caller must change a password that was reset or expired; every other
+   * call answers 4003 until then. Default: not allowed (ignored for public calls).
+   */
+  beforePasswordChange?: true;
   query?: Q;
   body?: B;
   data: D;
@@ -81,6 +93,9 @@ export type DataOf<C> =
 
 export const scopeOf = (call: Pick<CallDef, 'scope'>): Scope => call.scope ?? 'domain';
 export const tokensOf = (call: Pick<CallDef, 'tokens'>): readonly TokenKind[] => call.tokens ?? ['session'];
+/** Whether answering the call makes the node forget its cached sessions (default: not a GET). */
+export const changesAccessOf = (call: Pick<CallDef, 'changesAccess' | 'method'>): boolean =>
+  call.changesAccess ?? call.method !== 'GET';
 
 /** The line docs/api.md gives each call: its scope and the token kinds it accepts. */
 export function accessLineOf(call: CallDef): string {

@@ -2,6 +2,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { nonceBytes } from './crypto/random.js';
 import type { Executor } from './db/database.js';
 import type { AuditTable } from './db/schema.js';
+import type { Actor } from './http/route.js';
 
 export interface AuditSubject {
   userId: string | null;
@@ -18,6 +19,8 @@ export interface AuditEntry {
   ip: string;
   /** Never secrets: names, ids, counts and reasons only. */
   details?: Record<string, string | number | boolean | null>;
+  /** The object the record is about (a key, say), kept indexed for that object's trail. */
+  objectId?: string | null;
 }
 
 export const SYSTEM_SUBJECT: AuditSubject = {
@@ -26,6 +29,16 @@ export const SYSTEM_SUBJECT: AuditSubject = {
   domainId: null,
   domainName: '',
 };
+
+/** Who a record is about when the signed-in caller acted. */
+export function subjectOf(actor: Actor): AuditSubject {
+  return {
+    userId: actor.userId,
+    username: actor.username,
+    domainId: actor.domainId,
+    domainName: actor.domainName,
+  };
+}
 
 /**
  * Writes one audit record. Mutating services call it with their open transaction, so the
@@ -51,7 +64,18 @@ export function auditRow(entry: AuditEntry, at = new Date()): AuditTable {
     result: entry.result,
     source_ip: entry.ip,
     details: JSON.stringify(entry.details ?? {}),
-    // Records about a key carry its id as details.key_id; it is also kept indexed.
-    object_id: typeof entry.details?.key_id === 'string' ? entry.details.key_id : null,
+    object_id: entry.objectId ?? null,
   };
 }
+
+/** The audit writer modules receive: records stamped with the injected clock. */
+export function createAuditWriter(clock: () => Date) {
+  return {
+    /** Writes one record with the caller's transaction (or the database). */
+    write: (db: Executor, entry: AuditEntry) => writeAudit(db, entry, clock()),
+    /** The row of one record, for writers that batch (the journal). */
+    row: (entry: AuditEntry) => auditRow(entry, clock()),
+  };
+}
+
+export type AuditWriter = ReturnType<typeof createAuditWriter>;

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { builtInConfig, DEFAULT_UKEY_BRIDGE, LOGO_MAX_BYTES, PRODUCT_VERSION } from '@ksp/contracts';
-import { writeAudit } from '../../platform/audit.js';
+import { subjectOf, writeAudit } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
 import type { Db } from '../../platform/db/database.js';
 import type { ConfigTable } from '../../platform/db/schema.js';
 import { conflict, invalid, notFound, stateForbids } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
-import { subjectOf } from '../user/user.service.js';
 import {
   deleteConfig,
   ensureDefaultConfig,

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { builtInConfig } from '@ksp/contracts';
-import type { Executor } from '../../platform/db/database.js';
+import { escapeLike, type Executor } from '../../platform/db/database.js';
 import type { ConfigTable } from '../../platform/db/schema.js';
-import { escapeLike } from '../domain/domain.store.js';
 
 export async function ensureDefaultConfig(
   db: Executor,

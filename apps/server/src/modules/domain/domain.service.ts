@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { writeAudit } from '../../platform/audit.js';
+import { subjectOf, writeAudit } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
 import type { Db } from '../../platform/db/database.js';
 import { conflict, notFound, stateForbids } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
 import type { Keyring } from '../../platform/keyring/keyring.js';
-import { subjectOf } from '../user/user.service.js';
 import {
   ROOT_DOMAIN,
   countMembers,

@@ -1,5 +1,5 @@
 import { ROOT_DOMAIN } from '@ksp/contracts';
-import type { Executor } from '../../platform/db/database.js';
+import { escapeLike, type Executor } from '../../platform/db/database.js';
 import type { DomainTable } from '../../platform/db/schema.js';
 
 /** The root domain's name is fixed by the contracts (its administrators have system scope). */
@@ -71,10 +71,6 @@ export async function domainsOfUser(db: Executor, userId: string): Promise<{ id:
     .orderBy('domain.name')
     .execute();
   return rows.sort((a, b) => Number(b.name === ROOT_DOMAIN) - Number(a.name === ROOT_DOMAIN));
-}
-
-export function escapeLike(s: string): string {
-  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
 export async function countMembers(db: Executor, domainId: string): Promise<number> {

@@ -9,7 +9,7 @@ import {
   type CryptoOp,
   type KeyState,
 } from '@ksp/contracts';
-import { auditRow } from '../../platform/audit.js';
+import { subjectOf, auditRow } from '../../platform/audit.js';
 import { asymmetricDecrypt, asymmetricEncrypt, sign, verify } from '../../platform/crypto/asymmetric.js';
 import {
   encodeCiphertext,
@@ -34,7 +34,6 @@ import { isHeavy, type CryptoPool } from '../../platform/crypto/worker-pool.js';
 import type { KeyTable } from '../../platform/db/schema.js';
 import { invalid, KspError, notFound, stateForbids } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
-import { subjectOf } from '../user/user.service.js';
 import type { KeyMaterial } from './key-material.js';
 import type { KeyCache } from './key.cache.js';
 
@@ -186,7 +185,7 @@ export function createCryptoService(deps: {
     failure?: string,
   ): Promise<void> {
     return deps.journal.write({
-      counted: row ? [row.id] : [],
+      counted: { kms_key: row ? [row.id] : [] },
       audit: [
         auditRow({
           who: subjectOf(actor),
@@ -194,6 +193,7 @@ export function createCryptoService(deps: {
           target: row?.name ?? '-',
           result: failure ? 'failure' : 'success',
           ip: meta.ip,
+          objectId: row?.id ?? null,
           details: {
             ...(row ? { key_id: row.id, version } : {}),
             ...(failure ? { reason: failure } : {}),

@@ -10,7 +10,7 @@ import {
   type KeyState,
   type UsageWord,
 } from '@ksp/contracts';
-import { auditRow, writeAudit } from '../../platform/audit.js';
+import { subjectOf, auditRow, writeAudit } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
 import { asymmetricEncrypt, sm2PublicKeyFromPrivate } from '../../platform/crypto/asymmetric.js';
 import { sm2PublicKeyToSpki, sm2PrivateKeyToPkcs8 } from '../../platform/crypto/encoding.js';
@@ -25,7 +25,6 @@ import type { KeyCache } from './key.cache.js';
 import type { Database, KeyTable, KeyVersionTable } from '../../platform/db/schema.js';
 import { conflict, invalid, notFound, stateForbids } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
-import { subjectOf } from '../user/user.service.js';
 import { fingerprintOf, type KeyMaterial } from './key-material.js';
 import {
   deleteKeys,
@@ -243,6 +242,7 @@ export function createKeyService(deps: {
       target: fields.name,
       result: 'success',
       ip: meta.ip,
+      objectId: id,
       details: {
         key_id: id,
         algorithm: fields.algorithm,
@@ -251,7 +251,7 @@ export function createKeyService(deps: {
     });
     try {
       // Group commit: creations arriving together share one transaction.
-      await deps.journal.write({ keys, versions, audit: [audit] });
+      await deps.journal.write({ rows: { kms_key: keys, kms_key_version: versions }, audit: [audit] });
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
       const taken = (await findKeyByName(db, actor.domainId, fields.name))
@@ -284,6 +284,7 @@ export function createKeyService(deps: {
         target: row.name,
         result: 'success',
         ip: meta.ip,
+        objectId: row.id,
         details: { key_id: row.id, from: row.state, ...(changes.state ? { to: changes.state } : {}) },
       });
     });
@@ -479,6 +480,7 @@ export function createKeyService(deps: {
           target: body.name ?? row.name,
           result: 'success',
           ip: meta.ip,
+          objectId: row.id,
           details: { key_id: row.id },
         });
       });
@@ -558,6 +560,7 @@ export function createKeyService(deps: {
             target: current.name,
             result: 'success',
             ip: meta.ip,
+            objectId: current.id,
             details: { key_id: current.id, version: next },
           });
         });
@@ -632,6 +635,7 @@ export function createKeyService(deps: {
           target: row.name,
           result: 'success',
           ip: meta.ip,
+          objectId: row.id,
           details: { key_id: row.id, version: versionNo, wrapping },
         });
       if (row.object_type === 'public') {
@@ -756,6 +760,7 @@ export function createKeyService(deps: {
             target: r.name,
             result: 'success',
             ip: meta.ip,
+            objectId: r.id,
             details: { key_id: r.id },
           });
         }

@@ -1,6 +1,5 @@
-import type { Executor } from '../../platform/db/database.js';
+import { escapeLike, type Executor } from '../../platform/db/database.js';
 import type { KeyTable, KeyVersionTable } from '../../platform/db/schema.js';
-import { escapeLike } from '../domain/domain.store.js';
 
 export async function insertKey(db: Executor, row: KeyTable): Promise<void> {
   await db.insertInto('kms_key').values(row).execute();

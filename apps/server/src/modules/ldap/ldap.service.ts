@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { writeAudit } from '../../platform/audit.js';
+import { subjectOf, writeAudit } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
-import type { Db } from '../../platform/db/database.js';
+import { escapeLike, type Db } from '../../platform/db/database.js';
 import type { LdapConnectionTable } from '../../platform/db/schema.js';
 import { conflict, notFound } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
 import type { SecretBox } from '../../platform/keyring/secret-box.js';
-import { ROOT_DOMAIN, addMember, escapeLike, findDomainByName } from '../domain/domain.store.js';
+import { ROOT_DOMAIN, addMember, findDomainByName } from '../domain/domain.store.js';
 import { findRoles, setUserRoles } from '../role/role.store.js';
-import { subjectOf } from '../user/user.service.js';
 import { findUserByName, insertUser, updateUser } from '../user/user.store.js';
 import { runDirectorySteps, type DirectorySettings } from './ldap.client.js';
 

@@ -1,10 +1,9 @@
-import { writeAudit } from '../../platform/audit.js';
+import { subjectOf, writeAudit } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
 import type { Db } from '../../platform/db/database.js';
 import type { PasswordPolicyTable } from '../../platform/db/schema.js';
 import { invalid } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
-import { subjectOf } from '../user/user.service.js';
 import { currentPolicy } from './password-policy.store.js';
 
 export interface PolicyFields {

@@ -1,13 +1,11 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Code } from '@ksp/contracts';
-import { writeAudit } from '../../platform/audit.js';
+import { subjectOf, writeAudit } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
-import type { Db, Executor } from '../../platform/db/database.js';
+import { escapeLike, type Db, type Executor } from '../../platform/db/database.js';
 import type { RegistrationTokenTable } from '../../platform/db/schema.js';
 import { conflict, invalid, KspError, notFound } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
-import { escapeLike } from '../domain/domain.store.js';
-import { subjectOf } from '../user/user.service.js';
 
 type Usage = 'cte' | 'rdm' | 'kadp' | 'kmip';
 interface Fields {

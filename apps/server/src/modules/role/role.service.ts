@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { ADMINISTRATOR, areas, isPermission, permissionGroups, type PermissionNode } from '@ksp/contracts';
-import { writeAudit } from '../../platform/audit.js';
+import { subjectOf, writeAudit } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
 import type { Db, Executor } from '../../platform/db/database.js';
 import type { RoleTable } from '../../platform/db/schema.js';
 import { conflict, forbidden, invalid, notFound, stateForbids } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
-import { subjectOf } from '../user/user.service.js';
 import { existingUserIds, findUserById } from '../user/user.store.js';
 import { assertManageable, canManageUser } from '../domain/domain.reach.js';
 import { roleVisibleTo } from './role.reach.js';

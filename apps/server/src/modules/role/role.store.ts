@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { builtInRoles } from '@ksp/contracts';
-import type { Executor } from '../../platform/db/database.js';
+import { escapeLike, type Executor } from '../../platform/db/database.js';
 import type { RoleTable } from '../../platform/db/schema.js';
-import { escapeLike } from '../domain/domain.store.js';
 
 /** Creates the built-in roles, and keeps their permissions current with this release. */
 export async function ensureBuiltInRoles(db: Executor, now: string): Promise<void> {

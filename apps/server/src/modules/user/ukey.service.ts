@@ -1,12 +1,12 @@
 import { randomBytes, verify as verifySignature, X509Certificate } from 'node:crypto';
 import { Code } from '@ksp/contracts';
-import { writeAudit } from '../../platform/audit.js';
+import { subjectOf, writeAudit } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
 import type { Db } from '../../platform/db/database.js';
 import { forbidden, invalid, KspError, notFound, stateForbids } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
 import { assertManageable } from '../domain/domain.reach.js';
-import { subjectOf, type SignedIn, type UserService } from './user.service.js';
+import { type SignedIn, type UserService } from './user.service.js';
 import { findUserById, findUserByName, updateUser } from './user.store.js';
 
 /** A right password opens a window for the UKEY step; the challenge itself lives shorter. */

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { api, Code, ipAllowed } from '@ksp/contracts';
-import { writeAudit } from '../../platform/audit.js';
+import { subjectOf, writeAudit } from '../../platform/audit.js';
 import { clientHash, hashPassword } from '../../platform/auth/password.js';
 import type { Clock, SessionService } from '../../platform/auth/session.service.js';
 import type { Db } from '../../platform/db/database.js';
@@ -18,7 +18,7 @@ import {
 import { assertAdministratorsRemain } from '../role/role.service.js';
 import { findRoles, rolePermissionsOf, setUserRoles } from '../role/role.store.js';
 import { assertRolesVisible, roleVisibleTo } from '../role/role.reach.js';
-import { permissionsOf, subjectOf, type UserService } from './user.service.js';
+import { permissionsOf, type UserService } from './user.service.js';
 import {
   deleteUsers,
   findUserById,

@@ -12,7 +12,7 @@ import {
 } from '@ksp/contracts';
 import type { z } from 'zod';
 import type { UserInfo } from '@ksp/contracts';
-import { writeAudit, type AuditSubject } from '../../platform/audit.js';
+import { subjectOf, writeAudit } from '../../platform/audit.js';
 import { clientHash, hashPassword, verifyPassword } from '../../platform/auth/password.js';
 import { checkPassword } from '../../platform/auth/password-policy.js';
 import type { Clock, SessionService } from '../../platform/auth/session.service.js';
@@ -42,15 +42,6 @@ export interface SignedIn {
 }
 
 const LOCK_MINUTES = 30;
-
-export function subjectOf(actor: Actor): AuditSubject {
-  return {
-    userId: actor.userId,
-    username: actor.username,
-    domainId: actor.domainId,
-    domainName: actor.domainName,
-  };
-}
 
 export async function permissionsOf(db: Executor, userId: string): Promise<Set<string>> {
   const roles = await rolesOfUser(db, userId);

@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
-import type { Executor } from '../../platform/db/database.js';
+import { escapeLike, type Executor } from '../../platform/db/database.js';
 import type { UserTable } from '../../platform/db/schema.js';
-import { escapeLike } from '../domain/domain.store.js';
 
 export async function insertUser(db: Executor, row: UserTable): Promise<void> {
   await db.insertInto('app_user').values(row).execute();

@@ -118,6 +118,11 @@ export function isUniqueViolation(err: unknown): boolean {
   return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === '23505';
 }
 
+/** Escapes the LIKE wildcards (and the escape character) in a user's search text. */
+export function escapeLike(s: string): string {
+  return s.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
 /** Prepared statements kept per SQL text; SQLite compiles a statement once instead of per call. */
 const STATEMENT_CACHE_SIZE = 512;
 

@@ -1,18 +1,39 @@
 import { CompiledQuery } from 'kysely';
 import type { Db, Engine, Executor } from './database.js';
-import type { AuditTable, KeyTable, KeyVersionTable } from './schema.js';
+import type { AuditTable, Database } from './schema.js';
+
+/** Tables whose rows callers hand to the journal. */
+export type JournalTable = keyof Database;
+type RowsOf<T extends JournalTable> = readonly Database[T][];
 
 /**
- * What one caller needs written: new rows (parents before children) and key usage counts.
- * Only plain inserts and counter increments, so writes of many callers merge into a few
+ * What one caller needs written: new rows (by table) and counters going up by one. Only
+ * plain inserts and counter increments, so writes of many callers merge into a few
  * multi-row statements.
  */
 export interface JournalWrites {
-  keys?: KeyTable[];
-  versions?: KeyVersionTable[];
+  /** New rows by table; tables are written in the order they were registered (parents first). */
+  rows?: { [T in JournalTable]?: RowsOf<T> };
+  /** Audit records (the platform's own table, written after the registered ones). */
   audit?: AuditTable[];
-  /** Ids of keys whose operation counter goes up by one. */
-  counted?: string[];
+  /** Per table with a counter column: ids of the rows whose counter goes up by one. */
+  counted?: { [T in JournalTable]?: readonly string[] };
+}
+
+/** A table the journal may write: its columns in statement order, and its counter column if any. */
+export interface JournalTableSpec<T extends JournalTable = JournalTable> {
+  table: T;
+  /** Every row handed over carries all of these (a missing value is written as null). */
+  columns: readonly (keyof Database[T] & string)[];
+  /** The column `counted` increments, matched on `id`. */
+  counter?: keyof Database[T] & string;
+}
+
+/** A registered table as the statements see it: names only. */
+interface TableColumns {
+  table: JournalTable;
+  columns: readonly string[];
+  counter?: string | undefined;
 }
 
 interface Pending {
@@ -24,45 +45,10 @@ interface Pending {
 /** Rows per INSERT: well under SQLite's and PostgreSQL's limits on bound parameters. */
 const ROWS_PER_INSERT = 200;
 
-/** The columns the journal writes, in statement order (every row carries all of them). */
-const columns = {
-  kms_key: [
-    'id',
-    'domain_id',
-    'name',
-    'algorithm',
-    'object_type',
-    'usage_mask',
-    'state',
-    'current_version',
-    'owner_id',
-    'owner_name',
-    'exportable',
-    'deletable',
-    'linked_key_id',
-    'description',
-    'labels',
-    'cte',
-    'kmip_total',
-    'operations',
-    'activation_date',
-    'deactivation_date',
-    'revocation_reason',
-    'revocation_message',
-    'destroyed_at',
-    'created_at',
-    'updated_at',
-  ],
-  kms_key_version: [
-    'key_id',
-    'version',
-    'material_wrapped',
-    'public_key',
-    'kcv',
-    'fingerprint',
-    'created_at',
-  ],
-  audit_log: [
+/** The platform's own table; modules register theirs (`ModuleContext.journal.registerTable`). */
+const auditTable: JournalTableSpec<'audit_log'> = {
+  table: 'audit_log',
+  columns: [
     'id',
     'at',
     'user_id',
@@ -76,63 +62,65 @@ const columns = {
     'details',
     'object_id',
   ],
-} satisfies {
-  kms_key: (keyof KeyTable)[];
-  kms_key_version: (keyof KeyVersionTable)[];
-  audit_log: (keyof AuditTable)[];
 };
-type JournalTable = keyof typeof columns;
 
 /**
  * The journal runs on every cryptographic call, so its statements are written once per
  * table and row count instead of being built by the query builder each time; only the
  * placeholders differ between the engines.
  */
-function insertStatements(engine: Engine) {
+function applier(engine: Engine, tables: ReadonlyMap<JournalTable, TableColumns>) {
   const cache = new Map<string, string>();
-  return (table: JournalTable, rows: number): string => {
-    const id = `${table}/${rows}`;
+  const placeholder = (n: number) => (engine === 'postgres' ? `$${n}` : '?');
+
+  function insertStatement(spec: TableColumns, rows: number): string {
+    const id = `${spec.table}/${rows}`;
     let text = cache.get(id);
     if (!text) {
-      const cols = columns[table];
       let n = 0;
-      const tuple = () => `(${cols.map(() => (engine === 'postgres' ? `$${++n}` : '?')).join(', ')})`;
+      const tuple = () => `(${spec.columns.map(() => placeholder(++n)).join(', ')})`;
       const tuples = Array.from({ length: rows }, tuple).join(', ');
-      text = `insert into "${table}" (${cols.map((c) => `"${c}"`).join(', ')}) values ${tuples}`;
+      text = `insert into "${spec.table}" (${spec.columns.map((c) => `"${c}"`).join(', ')}) values ${tuples}`;
       cache.set(id, text);
     }
     return text;
-  };
-}
+  }
 
-function applier(engine: Engine) {
-  const statement = insertStatements(engine);
-  const countStatement =
-    engine === 'postgres'
-      ? 'update "kms_key" set "operations" = "operations" + $1 where "id" = $2'
-      : 'update "kms_key" set "operations" = "operations" + ? where "id" = ?';
+  function countStatement(spec: TableColumns): string {
+    const id = `${spec.table}/count`;
+    let text = cache.get(id);
+    if (!text) {
+      const c = `"${spec.counter!}"`;
+      text = `update "${spec.table}" set ${c} = ${c} + ${placeholder(1)} where "id" = ${placeholder(2)}`;
+      cache.set(id, text);
+    }
+    return text;
+  }
 
-  async function insert(trx: Executor, table: JournalTable, rows: readonly object[]) {
-    const cols = columns[table] as readonly string[];
+  async function insert(trx: Executor, spec: TableColumns, rows: readonly object[]) {
     for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
       const chunk = rows.slice(i, i + ROWS_PER_INSERT) as Record<string, unknown>[];
-      const parameters = chunk.flatMap((row) => cols.map((c) => row[c] ?? null));
-      await trx.executeQuery(CompiledQuery.raw(statement(table, chunk.length), parameters));
+      const parameters = chunk.flatMap((row) => spec.columns.map((c) => row[c] ?? null));
+      await trx.executeQuery(CompiledQuery.raw(insertStatement(spec, chunk.length), parameters));
     }
   }
 
   return async function apply(trx: Executor, batch: readonly JournalWrites[]): Promise<void> {
-    const keys = batch.flatMap((w) => w.keys ?? []);
-    const versions = batch.flatMap((w) => w.versions ?? []);
+    for (const spec of tables.values()) {
+      const rows = batch.flatMap((w) => (w.rows?.[spec.table] ?? []) as readonly object[]);
+      if (rows.length) await insert(trx, spec, rows);
+    }
     const audit = batch.flatMap((w) => w.audit ?? []);
-    const counts = new Map<string, number>();
-    for (const w of batch) for (const id of w.counted ?? []) counts.set(id, (counts.get(id) ?? 0) + 1);
-    if (keys.length) await insert(trx, 'kms_key', keys);
-    if (versions.length) await insert(trx, 'kms_key_version', versions);
-    if (audit.length) await insert(trx, 'audit_log', audit);
-    // Always in the same order, so two nodes' batches cannot deadlock on PostgreSQL.
-    for (const [id, n] of [...counts].sort(([a], [b]) => (a < b ? -1 : 1))) {
-      await trx.executeQuery(CompiledQuery.raw(countStatement, [n, id]));
+    if (audit.length) await insert(trx, auditTable, audit);
+    for (const spec of tables.values()) {
+      if (!spec.counter) continue;
+      const counts = new Map<string, number>();
+      for (const w of batch)
+        for (const id of w.counted?.[spec.table] ?? []) counts.set(id, (counts.get(id) ?? 0) + 1);
+      // Always in the same order, so two nodes' batches cannot deadlock on PostgreSQL.
+      for (const [id, n] of [...counts].sort(([a], [b]) => (a < b ? -1 : 1))) {
+        await trx.executeQuery(CompiledQuery.raw(countStatement(spec), [n, id]));
+      }
     }
   };
 }
@@ -147,7 +135,8 @@ function applier(engine: Engine) {
  * writes are retried alone, so only the caller at fault sees the error.
  */
 export function createJournal(db: Db, engine: Engine) {
-  const apply = applier(engine);
+  const tables = new Map<JournalTable, TableColumns>();
+  const apply = applier(engine, tables);
   let queue: Pending[] = [];
   let running: Promise<void> | null = null;
 
@@ -189,8 +178,19 @@ export function createJournal(db: Db, engine: Engine) {
   }
 
   return {
+    /** Lets callers hand over rows of one more table (at registration, before any write). */
+    registerTable<T extends JournalTable>(spec: JournalTableSpec<T>): void {
+      if (tables.has(spec.table) || spec.table === auditTable.table) {
+        throw new Error(`Journal table '${spec.table}' is registered twice`);
+      }
+      tables.set(spec.table, spec);
+    },
     /** Resolves once the writes are committed; rejects with the database's error otherwise. */
     write(writes: JournalWrites): Promise<void> {
+      const unknown = [...Object.keys(writes.rows ?? {}), ...Object.keys(writes.counted ?? {})].find(
+        (t) => !tables.has(t as JournalTable),
+      );
+      if (unknown) return Promise.reject(new Error(`Journal table '${unknown}' is not registered`));
       return new Promise<void>((resolve, reject) => {
         queue.push({ writes, resolve, reject });
         running ??= drainQueue();

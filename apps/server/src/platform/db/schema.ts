@@ -188,7 +188,7 @@ export interface AuditTable {
   result: 'success' | 'failure';
   source_ip: string;
   details: string;
-  /** The key a record is about (details.key_id), for the key's trail; null otherwise. */
+  /** The object a record is about (`AuditEntry.objectId`: a key, say), for its trail; null otherwise. */
   object_id: string | null;
 }
 

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
+  changesAccessOf,
   Code,
   formatMessage,
   scopeOf,
@@ -79,21 +80,6 @@ export interface Refusal {
   params: MessageParams;
 }
 
-/**
- * Calls of these areas cannot change sessions, users, roles or domains; every other call
- * that is not a GET makes the node forget its cached sessions before it answers.
- */
-const accessNeutralTags: ReadonlySet<string> = new Set(['crypto', 'key']);
-
-/** Calls a user who must change the password may still make (the rest answer 4003). */
-const allowedBeforePasswordChange = new Set([
-  '/v1/ksp/user/info',
-  '/v1/ksp/user/logout',
-  '/v1/ksp/user/update-my-password',
-  '/v1/ksp/user/password-rules',
-  '/v1/ksp/token/refresh',
-]);
-
 declare module 'fastify' {
   interface FastifyRequest {
     ksp: { actor: Actor | null; meta: RequestMeta; token: string | null };
@@ -123,7 +109,7 @@ export function registerCall<C extends CallDef>(
   handler: (ctx: CallContext<C>) => Promise<z.output<C['data']>>,
 ): void {
   const envelope = z.object({ code: z.number(), msg: z.string(), data: call.data });
-  const changesAccess = call.method !== 'GET' && !accessNeutralTags.has(call.tag);
+  const changesAccess = changesAccessOf(call);
   const allowedKinds = tokensOf(call);
   const optionalBody = bodyIsOptional(call);
   const systemCall = scopeOf(call) === 'system';
@@ -171,7 +157,7 @@ export function registerCall<C extends CallDef>(
       if (!allowedKinds.includes(actor.kind)) {
         throw await refuse(actor, meta, 'auth.tokenKind', { kind: actor.kind });
       }
-      if (actor.mustChangePassword && !allowedBeforePasswordChange.has(call.path)) {
+      if (actor.mustChangePassword && !call.beforePasswordChange) {
         throw new KspError(Code.PASSWORD_CHANGE_REQUIRED, 'auth.passwordChangeRequired');
       }
       if (systemCall && !actor.systemScope) {

@@ -1,0 +1,29 @@
+import { createCryptoPool } from '../../platform/crypto/worker-pool.js';
+import type { KspModule } from '../../platform/module.js';
+import { cryptoRoutes } from './crypto.routes.js';
+import { createCryptoService } from './crypto.service.js';
+import { keyColumns, keyVersionColumns } from './key.columns.js';
+import { createKeyMaterial } from './key-material.js';
+import { createKeyCache } from './key.cache.js';
+import { keyRoutes } from './key.routes.js';
+import { createKeyService } from './key.service.js';
+
+/** Keys (lifecycle, import, export) and the cryptographic API over them. */
+export const keyModule: KspModule = {
+  name: 'key',
+  register(ctx) {
+    const { db, clock, journal } = ctx;
+    // Key creation and every cryptographic operation go through the group commit.
+    journal.registerTable({ table: 'kms_key', columns: keyColumns, counter: 'operations' });
+    journal.registerTable({ table: 'kms_key_version', columns: keyVersionColumns });
+    const material = createKeyMaterial({ keyring: ctx.keyring });
+    const pool = createCryptoPool(ctx.config.cryptoWorkers);
+    const keys = createKeyCache(db);
+    keyRoutes(ctx.app, ctx.gate, createKeyService({ db, clock, material, pool, keys, journal }));
+    cryptoRoutes(ctx.app, ctx.gate, createCryptoService({ db, material, pool, keys, journal }));
+    ctx.onClose(async () => {
+      keys.close();
+      await pool.close();
+    });
+  },
+};

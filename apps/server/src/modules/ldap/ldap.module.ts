@@ -1,0 +1,24 @@
+import type { KspModule } from '../../platform/module.js';
+import { createSecretBox } from '../../platform/keyring/secret-box.js';
+import { createLdapService, type LdapService } from './ldap.service.js';
+import { ldapRoutes } from './ldap.routes.js';
+
+declare module '../../platform/module.js' {
+  interface ModuleServices {
+    /** Directory connections; the user module signs directory users in through it. */
+    ldap: LdapService;
+  }
+}
+
+export const ldapModule: KspModule = {
+  name: 'ldap',
+  register(ctx) {
+    const ldap = createLdapService({
+      db: ctx.db,
+      clock: ctx.clock,
+      secrets: createSecretBox({ db: ctx.db, keyring: ctx.keyring }),
+    });
+    ctx.provide('ldap', ldap);
+    ldapRoutes(ctx.app, ctx.gate, ldap);
+  },
+};
