@@ -2,6 +2,9 @@ import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import {
   algorithmInfo,
+  isPairedPublic,
+  keyStateAllows,
+  nextKeyState,
   stateLabel,
   usageBit,
   usageWords,
@@ -487,16 +490,17 @@ export function createKeyService(deps: {
 
     activate: (actor: Actor, meta: RequestMeta, id: string) =>
       transition(actor, meta, id, 'key.activate', (row) => {
-        if (row.state !== 'pre-active') throw refuse(row, 'activate');
-        return { state: 'active', activation_date: clock().toISOString() };
+        const state = nextKeyState('activate', row.state as KeyState);
+        if (!state) throw refuse(row, 'activate');
+        return { state, activation_date: clock().toISOString() };
       }),
 
     disable: (actor: Actor, meta: RequestMeta, body: { id: string; reason: string; message: string }) =>
       transition(actor, meta, body.id, 'key.disable', (row) => {
-        if (row.state !== 'active' && row.state !== 'pre-active') throw refuse(row, 'disable');
-        const compromised = body.reason === 'key-compromise' || body.reason === 'ca-compromise';
+        const state = nextKeyState('disable', row.state as KeyState, body.reason);
+        if (!state) throw refuse(row, 'disable');
         return {
-          state: compromised ? 'compromised' : 'deactivated',
+          state,
           deactivation_date: clock().toISOString(),
           revocation_reason: body.reason,
           revocation_message: body.message,
@@ -506,9 +510,10 @@ export function createKeyService(deps: {
     recover: (actor: Actor, meta: RequestMeta, id: string) =>
       transition(actor, meta, id, 'key.recover', (row) => {
         if (row.state === 'compromised') throw stateForbids('key.compromisedFinal', { name: row.name });
-        if (row.state !== 'deactivated') throw refuse(row, 'recover');
+        const state = nextKeyState('recover', row.state as KeyState);
+        if (!state) throw refuse(row, 'recover');
         return {
-          state: 'active',
+          state,
           deactivation_date: null,
           revocation_reason: null,
           revocation_message: null,
@@ -517,7 +522,7 @@ export function createKeyService(deps: {
 
     async addVersion(actor: Actor, meta: RequestMeta, id: string) {
       const row = await load(actor, id);
-      if (row.state !== 'active') throw refuse(row, 'add a version to');
+      if (!keyStateAllows('addVersion', row.state as KeyState)) throw refuse(row, 'add a version to');
       const privateRow =
         row.object_type === 'public' && row.linked_key_id ? await load(actor, row.linked_key_id) : row;
       const generated = await generate(row.algorithm as AlgorithmId);
@@ -574,7 +579,8 @@ export function createKeyService(deps: {
           ? await load(actor, source.linked_key_id)
           : source;
       const version = await findVersion(db, privateRow.id, privateRow.current_version);
-      if (!version?.material_wrapped) throw stateForbids('key.noMaterial', { name: privateRow.name });
+      if (!keyStateAllows('clone', privateRow.state as KeyState) || !version?.material_wrapped)
+        throw stateForbids('key.noMaterial', { name: privateRow.name });
       const bytes = await material.open(
         db,
         actor.domainId,
@@ -634,6 +640,7 @@ export function createKeyService(deps: {
           ip: meta.ip,
           details: { key_id: row.id, version: versionNo, wrapping },
         });
+      // A public key is no secret: it exports in every state, without the exportable flag.
       if (row.object_type === 'public') {
         await audit('none');
         return {
@@ -648,7 +655,7 @@ export function createKeyService(deps: {
         };
       }
       if (row.exportable !== 1) throw stateForbids('key.notExportable', { name: row.name });
-      if (row.state === 'destroyed' || row.state === 'destroyed-compromised' || !version.material_wrapped) {
+      if (!keyStateAllows('export', row.state as KeyState) || !version.material_wrapped) {
         throw stateForbids('key.noMaterial', { name: row.name });
       }
       if (!body.wrap_public_key) throw invalid('key.wrapKeyRequired');
@@ -725,10 +732,10 @@ export function createKeyService(deps: {
         'key.destroy',
         (row) => {
           if (row.state === 'active') throw stateForbids('key.destroyActive', { name: row.name });
-          if (row.state !== 'pre-active' && row.state !== 'deactivated' && row.state !== 'compromised')
-            throw refuse(row, 'destroy');
+          const state = nextKeyState('destroy', row.state as KeyState);
+          if (!state) throw refuse(row, 'destroy');
           return {
-            state: row.state === 'compromised' ? 'destroyed-compromised' : 'destroyed',
+            state,
             destroyed_at: clock().toISOString(),
           };
         },
@@ -740,7 +747,7 @@ export function createKeyService(deps: {
       for (const id of ids) {
         const row = await load(actor, id);
         if (row.deletable !== 1) throw stateForbids('key.notDeletable', { name: row.name });
-        if (row.object_type === 'public' && row.linked_key_id && !ids.includes(row.linked_key_id)) {
+        if (isPairedPublic(row) && !ids.includes(row.linked_key_id ?? '')) {
           throw conflict('key.publicOfPair', { name: row.name });
         }
         rows.push(row);

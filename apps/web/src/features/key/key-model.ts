@@ -371,66 +371,14 @@ export function buildUpdateBody(row: KeyRow, values: KeyEditValues): UpdateKeyBo
 
 // ---------------------------------------------------------------- lifecycle actions
 
-export const KEY_ACTIONS = [
-  'addVersion',
-  'activate',
-  'disable',
-  'recover',
-  'clone',
-  'export',
-  'destroy',
-  'delete',
-] as const;
-export type KeyAction = (typeof KEY_ACTIONS)[number];
-
-type ActionFacts = Pick<KeyRow, 'state' | 'object_type' | 'exportable' | 'deletable' | 'linked_key_id'>;
-
-const destroyed = (row: ActionFacts) => row.state === 'destroyed' || row.state === 'destroyed-compromised';
-
-/** The public half of a pair goes with its private key and is not deleted on its own. */
-export function isPairedPublic(row: Pick<KeyRow, 'object_type' | 'linked_key_id'>): boolean {
-  return row.object_type === 'public' && row.linked_key_id !== null;
-}
-
-/** Whether the key's state and flags allow an action (the server's rules, key.service.ts). */
-export function actionAllowed(action: KeyAction, row: ActionFacts): boolean {
-  switch (action) {
-    case 'addVersion':
-      return row.state === 'active';
-    case 'activate':
-      return row.state === 'pre-active';
-    case 'disable':
-      return row.state === 'active' || row.state === 'pre-active';
-    case 'recover':
-      return row.state === 'deactivated';
-    case 'clone':
-      return !destroyed(row);
-    case 'export':
-      return !destroyed(row) && (row.object_type === 'public' || row.exportable);
-    case 'destroy':
-      return row.state === 'pre-active' || row.state === 'deactivated' || row.state === 'compromised';
-    case 'delete':
-      return row.deletable && !isPairedPublic(row);
-  }
-}
-
-/** The permission each action needs besides `key:read`. */
-export const actionPermission: Record<KeyAction, 'key:write' | 'key:export'> = {
-  addVersion: 'key:write',
-  activate: 'key:write',
-  disable: 'key:write',
-  recover: 'key:write',
-  clone: 'key:write',
-  export: 'key:export',
-  destroy: 'key:write',
-  delete: 'key:write',
-};
-
-export function availableActions(row: ActionFacts, permissions: ReadonlySet<string>): KeyAction[] {
-  return KEY_ACTIONS.filter(
-    (action) => permissions.has(actionPermission[action]) && actionAllowed(action, row),
-  );
-}
+/** The key state machine and the permission of each action are the contract's (shared with the server). */
+export {
+  availableKeyActions as availableActions,
+  isCompromiseReason,
+  isPairedPublic,
+  keyActionAllowed as actionAllowed,
+  type KeyAction,
+} from '@ksp/contracts';
 
 export function isRevocationReason(value: string | null): value is (typeof revocationReasons)[number] {
   return (revocationReasons as readonly (string | null)[]).includes(value);
@@ -455,10 +403,6 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export function auditActionOf(action: string): AuditAction | null {
   const name = action.startsWith('key.') ? action.slice(4) : '';
   return (AUDIT_ACTIONS as readonly string[]).includes(name) ? (name as AuditAction) : null;
-}
-
-export function isCompromiseReason(reason: string | null | undefined): boolean {
-  return reason === 'key-compromise' || reason === 'ca-compromise';
 }
 
 // ---------------------------------------------------------------- list query
