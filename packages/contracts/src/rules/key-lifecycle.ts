@@ -29,7 +29,10 @@ export function nextKeyState(action: KeyTransition, from: KeyState, reason?: str
   return action === 'disable' && isCompromiseReason(reason) ? 'compromised' : to;
 }
 
-const liveStates = keyStates.filter((s) => s !== 'destroyed' && s !== 'destroyed-compromised');
+/** The states that keep material (the key list shows only these unless asked for destroyed keys). */
+export const liveKeyStates: readonly KeyState[] = keyStates.filter(
+  (s) => s !== 'destroyed' && s !== 'destroyed-compromised',
+);
 const fromStates = (action: KeyTransition) => Object.keys(transitions[action]) as KeyState[];
 
 /** The actions on one key the console offers, in its order; each is the contract call of that name. */
@@ -51,8 +54,8 @@ export const keyActionStates: Record<KeyAction, readonly KeyState[]> = {
   activate: fromStates('activate'),
   disable: fromStates('disable'),
   recover: fromStates('recover'),
-  clone: liveStates,
-  export: liveStates,
+  clone: liveKeyStates,
+  export: liveKeyStates,
   destroy: fromStates('destroy'),
   delete: keyStates,
 };

@@ -98,7 +98,9 @@ export async function wipeMaterial(db: Executor, keyId: string): Promise<void> {
     .execute();
 }
 
+/** Deletes keys; the links between halves of a pair go first, so a pair deletes in one call. */
 export async function deleteKeys(db: Executor, ids: string[]): Promise<number> {
+  await db.updateTable('kms_key').set({ linked_key_id: null }).where('id', 'in', ids).execute();
   const result = await db.deleteFrom('kms_key').where('id', 'in', ids).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
@@ -109,4 +111,23 @@ export async function countOperation(db: Executor, id: string): Promise<void> {
     .set((eb) => ({ operations: eb('operations', '+', 1) }))
     .where('id', '=', id)
     .execute();
+}
+
+/** The audit records about the given keys, newest first. */
+export async function listKeyAudit(
+  db: Executor,
+  domainId: string,
+  keyIds: string[],
+  offset: number,
+  limit: number,
+) {
+  const q = db.selectFrom('audit_log').where('domain_id', '=', domainId).where('object_id', 'in', keyIds);
+  const total = await q.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirst();
+  const rows = await q
+    .select(['id', 'at', 'username', 'action', 'result', 'source_ip'])
+    .orderBy('at', 'desc')
+    .offset(offset)
+    .limit(limit)
+    .execute();
+  return { data: rows, total: Number(total?.n ?? 0) };
 }
