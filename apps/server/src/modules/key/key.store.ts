@@ -1,6 +1,7 @@
 import type { Executor } from '../../platform/db/database.js';
 import type { KeyTable, KeyVersionTable } from '../../platform/db/schema.js';
 import { escapeLike } from '../domain/domain.store.js';
+import { keyColumns, keyVersionColumns } from './key.columns.js';
 
 export async function insertKey(db: Executor, row: KeyTable): Promise<void> {
   await db.insertInto('kms_key').values(row).execute();
@@ -13,10 +14,15 @@ export async function insertKeyVersion(db: Executor, row: KeyVersionTable): Prom
 export async function findKey(db: Executor, domainId: string, id: string) {
   return db
     .selectFrom('kms_key')
-    .selectAll()
+    .select(keyColumns)
     .where('id', '=', id)
     .where('domain_id', '=', domainId)
     .executeTakeFirst();
+}
+
+/** A key by id whatever its domain: for the crypto API's cache, which checks the domain itself. */
+export async function readKey(db: Executor, id: string) {
+  return db.selectFrom('kms_key').select(keyColumns).where('id', '=', id).executeTakeFirst();
 }
 
 export async function findKeyByName(db: Executor, domainId: string, name: string) {
@@ -31,7 +37,7 @@ export async function findKeyByName(db: Executor, domainId: string, name: string
 export async function findVersion(db: Executor, keyId: string, version: number) {
   return db
     .selectFrom('kms_key_version')
-    .selectAll()
+    .select(keyVersionColumns)
     .where('key_id', '=', keyId)
     .where('version', '=', version)
     .executeTakeFirst();
@@ -40,7 +46,7 @@ export async function findVersion(db: Executor, keyId: string, version: number) 
 export async function listVersions(db: Executor, keyId: string) {
   return db
     .selectFrom('kms_key_version')
-    .selectAll()
+    .select(keyVersionColumns)
     .where('key_id', '=', keyId)
     .orderBy('version', 'desc')
     .execute();
@@ -73,7 +79,7 @@ export async function listKeys(
   }
   const total = await q.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirst();
   const rows = await q
-    .selectAll()
+    .select(keyColumns)
     .orderBy('created_at', 'desc')
     .orderBy('name')
     .offset(offset)
