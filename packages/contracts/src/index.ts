@@ -17,6 +17,7 @@ export * from './calls/ldap.js';
 export * from './calls/key.js';
 export * from './ip.js';
 export * from './algorithms.js';
+export * from './rules/key-lifecycle.js';
 
 import { systemCalls } from './calls/system.js';
 import { tokenCalls, userCalls } from './calls/user.js';

@@ -1,6 +1,6 @@
 import type { KeyTable, KeyVersionTable } from '../../platform/db/schema.js';
 
-/** Every column of `kms_key`, in the order the journal writes them. */
+/** The columns of `kms_key`, in the order the journal writes them. */
 export const keyColumns = [
   'id',
   'domain_id',
@@ -29,7 +29,7 @@ export const keyColumns = [
   'updated_at',
 ] as const satisfies (keyof KeyTable)[];
 
-/** Every column of `kms_key_version`. */
+/** The columns of `kms_key_version`. */
 export const keyVersionColumns = [
   'key_id',
   'version',
@@ -39,3 +39,12 @@ export const keyVersionColumns = [
   'fingerprint',
   'created_at',
 ] as const satisfies (keyof KeyVersionTable)[];
+
+/** The table's columns its list leaves out: none, or this file does not compile. */
+type Unlisted<Table, List extends readonly PropertyKey[]> = Exclude<keyof Table, List[number]>;
+export const everyKeyColumnListed: [
+  Unlisted<KeyTable, typeof keyColumns>,
+  Unlisted<KeyVersionTable, typeof keyVersionColumns>,
+] extends [never, never]
+  ? true
+  : never = true;

@@ -1,10 +1,13 @@
-import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import {
   algorithmInfo,
+  isPairedPublic,
+  keyStates,
+  liveKeyStates,
+  keyStateAllows,
+  nextKeyState,
   stateLabel,
   usageBit,
-  usageWords,
   validateUsage,
   type AlgorithmId,
   type KeyState,
@@ -12,12 +15,9 @@ import {
 } from '@ksp/contracts';
 import { subjectOf, auditRow, writeAudit } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
-import { asymmetricEncrypt, sm2PublicKeyFromPrivate } from '../../platform/crypto/asymmetric.js';
-import { sm2PublicKeyToSpki, sm2PrivateKeyToPkcs8 } from '../../platform/crypto/encoding.js';
 import { generateKeyAsync, type GeneratedKey } from '../../platform/crypto/generate.js';
 import { isHeavy, type CryptoPool } from '../../platform/crypto/worker-pool.js';
-import { randomBytes } from '../../platform/crypto/random.js';
-import { aesKeyWrapPadded, isCipherAlgorithm, keyCheckValue } from '../../platform/crypto/symmetric.js';
+import { isCipherAlgorithm, keyCheckValue } from '../../platform/crypto/symmetric.js';
 import { isUniqueViolation, type Db, type Executor } from '../../platform/db/database.js';
 import type { Journal } from '../../platform/db/journal.js';
 import type { Transaction } from 'kysely';
@@ -25,20 +25,23 @@ import type { KeyCache } from './key.cache.js';
 import type { Database, KeyTable, KeyVersionTable } from '../../platform/db/schema.js';
 import { conflict, invalid, notFound, stateForbids } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
+import { createKeyExport } from './key-export.js';
+import { importedKey } from './key-import.js';
 import { fingerprintOf, type KeyMaterial } from './key-material.js';
+import { toKeyRow, type Cte } from './key-row.js';
 import {
   deleteKeys,
   findKey,
   findKeyByName,
   findVersion,
   insertKeyVersion,
+  listKeyAudit,
   listKeys,
   listVersions,
   updateKey,
   wipeMaterial,
 } from './key.store.js';
 
-type Cte = { versioned: boolean; persistent_on_client: boolean; encryption_mode: 'CBC' | 'CBC_CS1' | 'XTS' };
 interface NewKeyFields {
   name: string;
   algorithm: AlgorithmId;
@@ -51,60 +54,6 @@ interface NewKeyFields {
   cte: Cte | null;
   activation_date?: string | undefined;
   deactivation_date?: string | undefined;
-}
-
-const labelStates: Record<string, KeyState[]> = {
-  'in-use': ['active'],
-  inactive: ['pre-active'],
-  disabled: ['deactivated', 'compromised'],
-  destroyed: ['destroyed', 'destroyed-compromised'],
-};
-
-export function toKeyRow(row: KeyTable, latest: KeyVersionTable | undefined) {
-  const info = algorithmInfo(row.algorithm as AlgorithmId);
-  const state = row.state as KeyState;
-  return {
-    id: row.id,
-    name: row.name,
-    algorithm: row.algorithm as AlgorithmId,
-    family: info.family,
-    object_type: row.object_type,
-    size_bits: info.sizeBits,
-    version: row.current_version,
-    owner: row.owner_name,
-    state,
-    state_label: stateLabel(state),
-    usage_mask: row.usage_mask,
-    usages: usageWords(row.usage_mask),
-    exportable: row.exportable === 1,
-    deletable: row.deletable === 1,
-    linked_key_id: row.linked_key_id,
-    pqc_parameter_set: info.pqc?.parameterSet ?? null,
-    security_level: info.pqc?.category ?? null,
-    kmip_total: row.kmip_total,
-    operations: row.operations,
-    description: row.description,
-    labels: JSON.parse(row.labels) as Record<string, string>,
-    cte: row.cte ? (JSON.parse(row.cte) as Cte) : null,
-    kcv: latest?.kcv ?? null,
-    fingerprint: latest?.fingerprint ?? null,
-    activation_date: row.activation_date,
-    deactivation_date: row.deactivation_date,
-    revocation_reason: row.revocation_reason,
-    revocation_message: row.revocation_message,
-    destroyed_at: row.destroyed_at,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
-}
-
-/** The public key bytes of a private material, for the formats generate.ts produces. */
-function publicOf(algorithm: AlgorithmId, material: Buffer): Buffer {
-  if (algorithm === 'SM2') return sm2PublicKeyToSpki(sm2PublicKeyFromPrivate(material));
-  return createPublicKey(createPrivateKey({ key: material, format: 'der', type: 'pkcs8' })).export({
-    type: 'spki',
-    format: 'der',
-  });
 }
 
 /**
@@ -291,6 +240,8 @@ export function createKeyService(deps: {
     return reload(actor, id);
   }
 
+  const exportKey = createKeyExport({ db, material, load });
+
   const refuse = (row: KeyTable, action: string) =>
     stateForbids('key.badTransition', { name: row.name, action, state: stateLabel(row.state as KeyState) });
 
@@ -311,8 +262,8 @@ export function createKeyService(deps: {
       },
     ) {
       const states = query.state
-        ? labelStates[query.state]
-        : ['pre-active', 'active', 'deactivated', 'compromised'];
+        ? keyStates.filter((state) => stateLabel(state) === query.state)
+        : [...liveKeyStates];
       const { rows, total } = await listKeys(
         db,
         actor.domainId,
@@ -346,19 +297,9 @@ export function createKeyService(deps: {
 
     async audit(actor: Actor, query: { id: string; page: number; page_size: number }) {
       const row = await load(actor, query.id);
-      const q = db
-        .selectFrom('audit_log')
-        .where('domain_id', '=', actor.domainId)
-        // A key pair is managed as one: each half shows the records of both.
-        .where('object_id', 'in', row.linked_key_id ? [row.id, row.linked_key_id] : [row.id]);
-      const total = await q.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirst();
-      const rows = await q
-        .select(['id', 'at', 'username', 'action', 'result', 'source_ip'])
-        .orderBy('at', 'desc')
-        .offset((query.page - 1) * query.page_size)
-        .limit(query.page_size)
-        .execute();
-      return { data: rows, total: Number(total?.n ?? 0) };
+      // A key pair is managed as one: each half shows the records of both.
+      const ids = row.linked_key_id ? [row.id, row.linked_key_id] : [row.id];
+      return listKeyAudit(db, actor.domainId, ids, (query.page - 1) * query.page_size, query.page_size);
     },
 
     async create(actor: Actor, meta: RequestMeta, body: NewKeyFields) {
@@ -377,59 +318,12 @@ export function createKeyService(deps: {
     async import(actor: Actor, meta: RequestMeta, body: NewKeyFields & { content: string }) {
       checkUsage(body.algorithm, body.usage_mask);
       checkCte(body.algorithm, body.cte);
-      const info = algorithmInfo(body.algorithm);
       const bytes = Buffer.from(body.content, 'base64');
-      let generated: GeneratedKey;
-      if (info.kind === 'symmetric') {
-        const expected = info.sizeBits / 8;
-        const hmac = info.family === 'HMAC';
-        if (hmac ? bytes.length < 16 || bytes.length > 128 : bytes.length !== expected) {
-          throw invalid('key.importLength', {
-            algorithm: body.algorithm,
-            expected: hmac ? '16–128' : expected,
-            got: bytes.length,
-          });
-        }
-        generated = { algorithm: body.algorithm, material: bytes };
-      } else if (body.algorithm === 'SM2') {
-        if (bytes.length !== 32)
-          throw invalid('key.importLength', { algorithm: 'SM2', expected: 32, got: bytes.length });
-        generated = { algorithm: body.algorithm, material: bytes, publicKey: publicOf('SM2', bytes) };
-      } else if (info.family === 'RSA' || info.family === 'EC' || info.family === 'ED25519') {
-        let key;
-        try {
-          key = createPrivateKey({ key: bytes, format: 'der', type: 'pkcs8' });
-        } catch {
-          throw invalid('key.importFormat', { algorithm: body.algorithm, format: 'PKCS#8 DER' });
-        }
-        const details = key.asymmetricKeyDetails ?? {};
-        const curveOf: Record<string, string> = {
-          'EC-P256': 'prime256v1',
-          'EC-P384': 'secp384r1',
-          'EC-P521': 'secp521r1',
-          'EC-SECP256K1': 'secp256k1',
-        };
-        const fits =
-          (info.family === 'RSA' &&
-            key.asymmetricKeyType === 'rsa' &&
-            details.modulusLength === info.sizeBits) ||
-          (info.family === 'EC' &&
-            key.asymmetricKeyType === 'ec' &&
-            details.namedCurve === curveOf[body.algorithm]) ||
-          (info.family === 'ED25519' && key.asymmetricKeyType === 'ed25519');
-        if (!fits) throw invalid('key.importMismatch', { algorithm: body.algorithm });
-        generated = {
-          algorithm: body.algorithm,
-          material: bytes,
-          publicKey: publicOf(body.algorithm, bytes),
-        };
-      } else {
-        throw invalid('key.importUnsupported', { algorithm: body.algorithm });
-      }
+      const imported = importedKey(body.algorithm, bytes);
       if (await findKeyByName(db, actor.domainId, body.name))
         throw conflict('key.nameTaken', { name: body.name });
       try {
-        return await insertNew(actor, meta, body, generated, 'key.import');
+        return await insertNew(actor, meta, body, imported, 'key.import');
       } finally {
         bytes.fill(0);
       }
@@ -489,16 +383,17 @@ export function createKeyService(deps: {
 
     activate: (actor: Actor, meta: RequestMeta, id: string) =>
       transition(actor, meta, id, 'key.activate', (row) => {
-        if (row.state !== 'pre-active') throw refuse(row, 'activate');
-        return { state: 'active', activation_date: clock().toISOString() };
+        const state = nextKeyState('activate', row.state as KeyState);
+        if (!state) throw refuse(row, 'activate');
+        return { state, activation_date: clock().toISOString() };
       }),
 
     disable: (actor: Actor, meta: RequestMeta, body: { id: string; reason: string; message: string }) =>
       transition(actor, meta, body.id, 'key.disable', (row) => {
-        if (row.state !== 'active' && row.state !== 'pre-active') throw refuse(row, 'disable');
-        const compromised = body.reason === 'key-compromise' || body.reason === 'ca-compromise';
+        const state = nextKeyState('disable', row.state as KeyState, body.reason);
+        if (!state) throw refuse(row, 'disable');
         return {
-          state: compromised ? 'compromised' : 'deactivated',
+          state,
           deactivation_date: clock().toISOString(),
           revocation_reason: body.reason,
           revocation_message: body.message,
@@ -508,9 +403,10 @@ export function createKeyService(deps: {
     recover: (actor: Actor, meta: RequestMeta, id: string) =>
       transition(actor, meta, id, 'key.recover', (row) => {
         if (row.state === 'compromised') throw stateForbids('key.compromisedFinal', { name: row.name });
-        if (row.state !== 'deactivated') throw refuse(row, 'recover');
+        const state = nextKeyState('recover', row.state as KeyState);
+        if (!state) throw refuse(row, 'recover');
         return {
-          state: 'active',
+          state,
           deactivation_date: null,
           revocation_reason: null,
           revocation_message: null,
@@ -519,7 +415,7 @@ export function createKeyService(deps: {
 
     async addVersion(actor: Actor, meta: RequestMeta, id: string) {
       const row = await load(actor, id);
-      if (row.state !== 'active') throw refuse(row, 'add a version to');
+      if (!keyStateAllows('addVersion', row.state as KeyState)) throw refuse(row, 'add a version to');
       const privateRow =
         row.object_type === 'public' && row.linked_key_id ? await load(actor, row.linked_key_id) : row;
       const generated = await generate(row.algorithm as AlgorithmId);
@@ -577,7 +473,8 @@ export function createKeyService(deps: {
           ? await load(actor, source.linked_key_id)
           : source;
       const version = await findVersion(db, privateRow.id, privateRow.current_version);
-      if (!version?.material_wrapped) throw stateForbids('key.noMaterial', { name: privateRow.name });
+      if (!keyStateAllows('clone', privateRow.state as KeyState) || !version?.material_wrapped)
+        throw stateForbids('key.noMaterial', { name: privateRow.name });
       const bytes = await material.open(
         db,
         actor.domainId,
@@ -618,108 +515,7 @@ export function createKeyService(deps: {
       }
     },
 
-    async export(
-      actor: Actor,
-      meta: RequestMeta,
-      body: { id: string; version?: number | undefined; wrap_public_key?: string | undefined },
-    ) {
-      const row = await load(actor, body.id);
-      const algorithm = row.algorithm as AlgorithmId;
-      const versionNo = body.version ?? row.current_version;
-      const version = await findVersion(db, row.id, versionNo);
-      if (!version) throw notFound('key.versionNotFound', { name: row.name, version: versionNo });
-      const audit = async (wrapping: string) =>
-        writeAudit(db, {
-          who: subjectOf(actor),
-          action: 'key.export',
-          target: row.name,
-          result: 'success',
-          ip: meta.ip,
-          objectId: row.id,
-          details: { key_id: row.id, version: versionNo, wrapping },
-        });
-      if (row.object_type === 'public') {
-        await audit('none');
-        return {
-          key_id: row.id,
-          version: versionNo,
-          algorithm,
-          // Post-quantum public keys are the standard's raw bytes, not SPKI.
-          format: algorithmInfo(algorithm).pqc ? ('standard' as const) : ('spki' as const),
-          wrapping: 'none' as const,
-          material: version.public_key ?? '',
-          wrapped_kek: null,
-        };
-      }
-      if (row.exportable !== 1) throw stateForbids('key.notExportable', { name: row.name });
-      if (row.state === 'destroyed' || row.state === 'destroyed-compromised' || !version.material_wrapped) {
-        throw stateForbids('key.noMaterial', { name: row.name });
-      }
-      if (!body.wrap_public_key) throw invalid('key.wrapKeyRequired');
-      const spki = Buffer.from(body.wrap_public_key, 'base64');
-      let wrapAlgorithm: AlgorithmId;
-      let wrapKey: Buffer = spki;
-      try {
-        const pub = createPublicKey({ key: spki, format: 'der', type: 'spki' });
-        const bits = pub.asymmetricKeyDetails?.modulusLength;
-        if (pub.asymmetricKeyType === 'rsa' && (bits === 2048 || bits === 3072 || bits === 4096)) {
-          wrapAlgorithm = `RSA-${bits}` as AlgorithmId;
-        } else if (pub.asymmetricKeyType === 'ec' && pub.asymmetricKeyDetails?.namedCurve === 'SM2') {
-          wrapAlgorithm = 'SM2';
-        } else {
-          throw new Error('unsupported');
-        }
-      } catch {
-        throw invalid('key.wrapKeyBad');
-      }
-      if (wrapAlgorithm === 'SM2') wrapKey = spki;
-      let secret = await material.open(db, actor.domainId, row.id, version.version, version.material_wrapped);
-      if (algorithm === 'SM2') {
-        const pkcs8 = sm2PrivateKeyToPkcs8(secret, sm2PublicKeyFromPrivate(secret));
-        secret.fill(0);
-        secret = pkcs8;
-      }
-      const info = algorithmInfo(algorithm);
-      const format: 'raw' | 'standard' | 'pkcs8' =
-        info.kind === 'symmetric' ? 'raw' : info.pqc ? 'standard' : 'pkcs8';
-      const rsa = wrapAlgorithm !== 'SM2';
-      try {
-        if (secret.length <= 128) {
-          const wrapped = asymmetricEncrypt(wrapAlgorithm, wrapKey, secret);
-          await audit(rsa ? 'RSA-OAEP-SHA256' : 'SM2');
-          return {
-            key_id: row.id,
-            version: versionNo,
-            algorithm,
-            format,
-            wrapping: rsa ? ('RSA-OAEP-SHA256' as const) : ('SM2' as const),
-            material: wrapped.toString('base64'),
-            wrapped_kek: null,
-          };
-        }
-        // Too long for the public key: a fresh AES-256 KEK wraps the material (RFC 5649) and the public key wraps the KEK.
-        const kek = randomBytes(32);
-        try {
-          const wrappedMaterial = aesKeyWrapPadded(kek, secret);
-          const wrappedKek = asymmetricEncrypt(wrapAlgorithm, wrapKey, kek);
-          const wrapping = rsa ? ('RSA-OAEP-SHA256+AES-KWP' as const) : ('SM2+AES-KWP' as const);
-          await audit(wrapping);
-          return {
-            key_id: row.id,
-            version: versionNo,
-            algorithm,
-            format,
-            wrapping,
-            material: wrappedMaterial.toString('base64'),
-            wrapped_kek: wrappedKek.toString('base64'),
-          };
-        } finally {
-          kek.fill(0);
-        }
-      } finally {
-        secret.fill(0);
-      }
-    },
+    export: exportKey,
 
     destroy: (actor: Actor, meta: RequestMeta, id: string) =>
       transition(
@@ -729,10 +525,10 @@ export function createKeyService(deps: {
         'key.destroy',
         (row) => {
           if (row.state === 'active') throw stateForbids('key.destroyActive', { name: row.name });
-          if (row.state !== 'pre-active' && row.state !== 'deactivated' && row.state !== 'compromised')
-            throw refuse(row, 'destroy');
+          const state = nextKeyState('destroy', row.state as KeyState);
+          if (!state) throw refuse(row, 'destroy');
           return {
-            state: row.state === 'compromised' ? 'destroyed-compromised' : 'destroyed',
+            state,
             destroyed_at: clock().toISOString(),
           };
         },
@@ -744,14 +540,13 @@ export function createKeyService(deps: {
       for (const id of ids) {
         const row = await load(actor, id);
         if (row.deletable !== 1) throw stateForbids('key.notDeletable', { name: row.name });
-        if (row.object_type === 'public' && row.linked_key_id && !ids.includes(row.linked_key_id)) {
+        if (isPairedPublic(row) && !ids.includes(row.linked_key_id ?? '')) {
           throw conflict('key.publicOfPair', { name: row.name });
         }
         rows.push(row);
       }
       return write(async (trx) => {
         const all = [...new Set(rows.flatMap((r) => [r.id, ...(r.linked_key_id ? [r.linked_key_id] : [])]))];
-        await trx.updateTable('kms_key').set({ linked_key_id: null }).where('id', 'in', all).execute();
         const deleted = await deleteKeys(trx, all);
         for (const r of rows) {
           await writeAudit(trx, {

@@ -1,5 +1,6 @@
 import { escapeLike, type Executor } from '../../platform/db/database.js';
 import type { KeyTable, KeyVersionTable } from '../../platform/db/schema.js';
+import { keyColumns, keyVersionColumns } from './key.columns.js';
 
 export async function insertKey(db: Executor, row: KeyTable): Promise<void> {
   await db.insertInto('kms_key').values(row).execute();
@@ -12,10 +13,15 @@ export async function insertKeyVersion(db: Executor, row: KeyVersionTable): Prom
 export async function findKey(db: Executor, domainId: string, id: string) {
   return db
     .selectFrom('kms_key')
-    .selectAll()
+    .select(keyColumns)
     .where('id', '=', id)
     .where('domain_id', '=', domainId)
     .executeTakeFirst();
+}
+
+/** A key by id whatever its domain: for the crypto API's cache, which checks the domain itself. */
+export async function readKey(db: Executor, id: string) {
+  return db.selectFrom('kms_key').select(keyColumns).where('id', '=', id).executeTakeFirst();
 }
 
 export async function findKeyByName(db: Executor, domainId: string, name: string) {
@@ -30,7 +36,7 @@ export async function findKeyByName(db: Executor, domainId: string, name: string
 export async function findVersion(db: Executor, keyId: string, version: number) {
   return db
     .selectFrom('kms_key_version')
-    .selectAll()
+    .select(keyVersionColumns)
     .where('key_id', '=', keyId)
     .where('version', '=', version)
     .executeTakeFirst();
@@ -39,7 +45,7 @@ export async function findVersion(db: Executor, keyId: string, version: number) 
 export async function listVersions(db: Executor, keyId: string) {
   return db
     .selectFrom('kms_key_version')
-    .selectAll()
+    .select(keyVersionColumns)
     .where('key_id', '=', keyId)
     .orderBy('version', 'desc')
     .execute();
@@ -72,7 +78,7 @@ export async function listKeys(
   }
   const total = await q.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirst();
   const rows = await q
-    .selectAll()
+    .select(keyColumns)
     .orderBy('created_at', 'desc')
     .orderBy('name')
     .offset(offset)
@@ -97,7 +103,9 @@ export async function wipeMaterial(db: Executor, keyId: string): Promise<void> {
     .execute();
 }
 
+/** Deletes keys; the links between halves of a pair go first, so a pair deletes in one call. */
 export async function deleteKeys(db: Executor, ids: string[]): Promise<number> {
+  await db.updateTable('kms_key').set({ linked_key_id: null }).where('id', 'in', ids).execute();
   const result = await db.deleteFrom('kms_key').where('id', 'in', ids).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
@@ -108,4 +116,23 @@ export async function countOperation(db: Executor, id: string): Promise<void> {
     .set((eb) => ({ operations: eb('operations', '+', 1) }))
     .where('id', '=', id)
     .execute();
+}
+
+/** The audit records about the given keys, newest first. */
+export async function listKeyAudit(
+  db: Executor,
+  domainId: string,
+  keyIds: string[],
+  offset: number,
+  limit: number,
+) {
+  const q = db.selectFrom('audit_log').where('domain_id', '=', domainId).where('object_id', 'in', keyIds);
+  const total = await q.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirst();
+  const rows = await q
+    .select(['id', 'at', 'username', 'action', 'result', 'source_ip'])
+    .orderBy('at', 'desc')
+    .offset(offset)
+    .limit(limit)
+    .execute();
+  return { data: rows, total: Number(total?.n ?? 0) };
 }

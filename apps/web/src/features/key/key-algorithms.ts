@@ -1,0 +1,149 @@
+import {
+  algorithmInfo,
+  listAlgorithms,
+  Usage,
+  USAGE_BITS,
+  validateUsage,
+  type AlgorithmId,
+  type AlgorithmInfo,
+  type Family,
+  type UsageName,
+  type UsageProfileName,
+  type UsageWord,
+} from '@ksp/contracts';
+
+/** Which algorithms the console offers, and which usages may go with each. */
+/** The families in the order the console offers them (MODULES.md §1.5). */
+export const FAMILIES: readonly Family[] = [
+  'AES',
+  'SM4',
+  'HMAC',
+  'RSA',
+  'EC',
+  'ED25519',
+  'SM2',
+  'ML-KEM',
+  'ML-DSA',
+  'SLH-DSA',
+];
+
+export function familyLabel(family: string): string {
+  return family === 'ED25519' ? 'Ed25519' : family;
+}
+
+export interface AlgorithmGroup {
+  family: Family;
+  algorithms: AlgorithmInfo[];
+}
+
+/** Post-quantum keys are generated only: the server imports classical keys (contract `key/import`). */
+export function canImport(id: AlgorithmId): boolean {
+  return !algorithmInfo(id).pqc;
+}
+
+/** The catalogue grouped by family, in the console's order (import offers only importable ones). */
+export function algorithmGroups(options: { importable?: boolean } = {}): AlgorithmGroup[] {
+  const all = listAlgorithms().filter((info) => !options.importable || canImport(info.id));
+  return FAMILIES.map((family) => ({
+    family,
+    algorithms: all.filter((info) => info.family === family),
+  })).filter((group) => group.algorithms.length > 0);
+}
+
+/** What tells an algorithm apart inside its family: a parameter set, a curve or a size. */
+export type AlgorithmVariant =
+  | { kind: 'pqc'; parameterSet: string; category: number }
+  | { kind: 'curve'; curve: string; bits: number }
+  | { kind: 'bits'; bits: number };
+
+export function algorithmVariant(id: AlgorithmId): AlgorithmVariant {
+  const info = algorithmInfo(id);
+  if (info.pqc) return { kind: 'pqc', parameterSet: info.pqc.parameterSet, category: info.pqc.category };
+  if (info.curve) return { kind: 'curve', curve: info.curve, bits: info.sizeBits };
+  if (info.family === 'ED25519') return { kind: 'curve', curve: 'Curve25519', bits: info.sizeBits };
+  return { kind: 'bits', bits: info.sizeBits };
+}
+
+/** The usage bits the console shows, in display order. */
+export const USAGE_ORDER: readonly UsageName[] = [
+  'Encrypt',
+  'Decrypt',
+  'WrapKey',
+  'UnwrapKey',
+  'Sign',
+  'Verify',
+  'MacGenerate',
+  'MacVerify',
+  'KeyAgreement',
+  'DeriveKey',
+  'Export',
+  'ContentCommitment',
+  'CertificateSign',
+  'CrlSign',
+  'Authenticate',
+  'Unrestricted',
+  'FpeEncrypt',
+  'FpeDecrypt',
+];
+
+/** The named bits set in a mask, in display order (bits the console does not know are left out). */
+export function usageNames(mask: number): UsageName[] {
+  return USAGE_ORDER.filter((name) => (mask & Usage[name]) !== 0);
+}
+
+/** The word the server uses for a usage bit (key rows' `usages`, the list's `usage` filter). */
+export function usageWordOf(name: UsageName): UsageWord {
+  const bit = USAGE_BITS.find((entry) => entry.name === name);
+  if (!bit) throw new Error(`usage ${name} has no word`);
+  return bit.word;
+}
+
+/** A key row's usage words in display order (words the console does not know are left out). */
+export function orderedUsages(usages: readonly string[]): UsageWord[] {
+  return USAGE_ORDER.map(usageWordOf).filter((word) => usages.includes(word));
+}
+
+export function maskOf(names: readonly UsageName[]): number {
+  return names.reduce((mask, name) => mask | Usage[name], 0);
+}
+
+export function profilesOf(id: AlgorithmId): UsageProfileName[] {
+  return algorithmInfo(id).usageProfiles.map((profile) => profile.name);
+}
+
+/** RSA and SM2 keys encrypt or sign, never both: the form asks which first. */
+export function needsProfileChoice(id: AlgorithmId): boolean {
+  return algorithmInfo(id).usageProfiles.length > 1;
+}
+
+/** The usages a key of `id` may be given under `profile` (the only profile when there is one). */
+export function allowedUsages(id: AlgorithmId, profile?: UsageProfileName): UsageName[] {
+  const profiles = algorithmInfo(id).usageProfiles;
+  const chosen = profile
+    ? profiles.find((p) => p.name === profile)
+    : profiles.length === 1
+      ? profiles[0]
+      : undefined;
+  return chosen ? usageNames(chosen.mask) : [];
+}
+
+/** Profile and usages a form starts with after choosing `id` (all usages of the profile ticked). */
+export function initialUsage(id: AlgorithmId): {
+  profile: UsageProfileName | undefined;
+  usages: UsageName[];
+} {
+  if (needsProfileChoice(id)) return { profile: undefined, usages: [] };
+  return { profile: profilesOf(id)[0], usages: allowedUsages(id) };
+}
+
+export type UsageProblem = 'empty' | 'invalid';
+
+/** The mask of the chosen usages, checked with the contract's `validateUsage` (the server's own rule). */
+export function checkUsage(
+  id: AlgorithmId,
+  usages: readonly UsageName[] | undefined,
+): { ok: true; mask: number } | { ok: false; problem: UsageProblem } {
+  if (!usages || usages.length === 0) return { ok: false, problem: 'empty' };
+  const mask = maskOf(usages);
+  return validateUsage(id, mask).valid ? { ok: true, mask } : { ok: false, problem: 'invalid' };
+}
