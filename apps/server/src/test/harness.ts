@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import { api, type CallDef } from '@ksp/contracts';
 import { buildApp, type KspServer } from '../app.js';
 import { loadConfig, type KspConfig } from '../platform/config.js';
-import { openDatabase, type DatabaseHandle } from '../platform/db/database.js';
+import { migrate, openDatabase, type DatabaseHandle } from '../platform/db/database.js';
 
 export type EngineName = 'sqlite' | 'postgres';
 
@@ -79,6 +79,24 @@ async function makeResources(engine: EngineName): Promise<Resources> {
       await c.connect();
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await c.end();
+    },
+  };
+}
+
+/**
+ * A migrated database of its own, without an app (for platform tests): a temporary SQLite
+ * file or a throwaway PostgreSQL database, dropped by `close`.
+ */
+export async function throwawayDatabase(engine: EngineName): Promise<DatabaseHandle> {
+  const res = await makeResources(engine);
+  const handle = openDatabase({ url: res.dbUrl, dataDir: res.dataDir });
+  await migrate(handle.db);
+  return {
+    ...handle,
+    close: async () => {
+      await handle.close();
+      await res.dropDb?.();
+      rmSync(res.dataDir, { recursive: true, force: true });
     },
   };
 }
