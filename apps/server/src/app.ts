@@ -29,6 +29,7 @@ import { bodyIsOptional, type Gatekeeper } from './platform/http/route.js';
 import { Keyring } from './platform/keyring/keyring.js';
 import { subjectOf, auditRow } from './platform/audit.js';
 import { createJournal } from './platform/db/journal.js';
+import { createJobs } from './platform/jobs/jobs.js';
 import {
   createServiceRegistry,
   registerModules,
@@ -236,6 +237,7 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
     rolePermissions: (executor, roleId) => registry.use('permissions').ofRole(executor, roleId),
   });
   const keyring = new Keyring();
+  const jobs = createJobs({ db, clock, node: config.nodeName, log: app.log });
   const gate: Gatekeeper = {
     readiness: () => registry.use('readiness')(),
     authenticate: (t, m) => sessions.authenticate(t, m),
@@ -265,10 +267,11 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
   };
   const kit = await registerModules(
     modules,
-    { app, gate, db, engine: database.engine, clock, config, keyring, journal, sessions, log: app.log },
+    { app, gate, db, engine: database.engine, clock, config, keyring, journal, sessions, jobs, log: app.log },
     registry,
   );
   await kit.start();
+  jobs.start();
 
   installErrorHandler(app, createStorageHealth({ probe: () => sql`select 1`.execute(db), log: app.log }));
   const webDir = config.webDir ?? defaultWebDir;
@@ -290,6 +293,7 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
     });
   });
   app.addHook('onClose', async () => {
+    await jobs.stop();
     await journal.flush();
     await kit.stop();
     keyring.close();

@@ -5,6 +5,7 @@ import type { KspConfig } from './config.js';
 import type { Db, Engine, Executor } from './db/database.js';
 import type { Journal } from './db/journal.js';
 import type { Gatekeeper, Readiness } from './http/route.js';
+import type { Jobs } from './jobs/jobs.js';
 import type { Keyring } from './keyring/keyring.js';
 
 /** Where sessions learn what a user (or an app secret's role) may do. */
@@ -44,6 +45,8 @@ export interface ModuleContext {
   journal: Journal;
   sessions: SessionService;
   audit: AuditWriter;
+  /** Background work: `ctx.jobs.register({ name, every | cron, run })` (docs/jobs.md). */
+  jobs: Jobs;
   log: FastifyBaseLogger;
   /** Offers a service to the modules listed after this one (and to start hooks). */
   provide<K extends ServiceName>(name: K, service: ModuleServices[K]): void;

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { z } from 'zod';
-import { api, type CallDef } from '@ksp/contracts';
+import { api, type BodyOf, type CallDef, type QueryOf } from '@ksp/contracts';
 import { buildApp, type KspServer } from '../app.js';
 import { loadConfig, type KspConfig } from '../platform/config.js';
-import { openDatabase, type DatabaseHandle } from '../platform/db/database.js';
+import { migrate, openDatabase, type DatabaseHandle } from '../platform/db/database.js';
 
 export type EngineName = 'sqlite' | 'postgres';
 
@@ -79,6 +79,24 @@ async function makeResources(engine: EngineName): Promise<Resources> {
       await c.connect();
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await c.end();
+    },
+  };
+}
+
+/**
+ * A migrated database of its own, without an app (for platform tests): a temporary SQLite
+ * file or a throwaway PostgreSQL database, dropped by `close`.
+ */
+export async function throwawayDatabase(engine: EngineName): Promise<DatabaseHandle> {
+  const res = await makeResources(engine);
+  const handle = openDatabase({ url: res.dbUrl, dataDir: res.dataDir });
+  await migrate(handle.db);
+  return {
+    ...handle,
+    close: async () => {
+      await handle.close();
+      await res.dropDb?.();
+      rmSync(res.dataDir, { recursive: true, force: true });
     },
   };
 }
@@ -175,20 +193,41 @@ export interface Answer<T> {
   headers: Record<string, unknown>;
 }
 
-/** Calls a contract call through HTTP (Fastify inject). */
-export async function call<C extends CallDef>(
+interface RequestExtras {
+  token?: string | null;
+  lang?: string;
+  headers?: Record<string, string>;
+}
+
+/** Calls a contract call through HTTP (Fastify inject), with the body and query its contract takes. */
+export function call<C extends CallDef>(
   server: KspServer,
   def: C,
-  opts: {
-    body?: unknown;
-    query?: Record<string, string | number>;
-    token?: string | null;
-    lang?: string;
-    headers?: Record<string, string>;
-  } = {},
+  opts: RequestExtras & { body?: BodyOf<C>; query?: QueryOf<C> } = {},
 ): Promise<Answer<z.output<C['data']>>> {
-  const qs = opts.query
-    ? `?${new URLSearchParams(Object.entries(opts.query).map(([k, v]) => [k, String(v)] as [string, string])).toString()}`
+  return send(server, def, opts);
+}
+
+/**
+ * Sends what the contract refuses (a missing field, a wrong type), to test the refusal, or a
+ * body whose schema input type is looser than what the test means to send.
+ */
+export function callUnchecked<C extends CallDef>(
+  server: KspServer,
+  def: C,
+  opts: RequestExtras & { body?: unknown; query?: Record<string, string | number> } = {},
+): Promise<Answer<z.output<C['data']>>> {
+  return send(server, def, opts);
+}
+
+async function send<C extends CallDef>(
+  server: KspServer,
+  def: C,
+  opts: RequestExtras & { body?: unknown; query?: unknown },
+): Promise<Answer<z.output<C['data']>>> {
+  const query = opts.query as Record<string, string | number | boolean> | undefined;
+  const qs = query
+    ? `?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)] as [string, string])).toString()}`
     : '';
   const res = await server.app.inject({
     method: def.method,

@@ -44,8 +44,8 @@ describe.runIf(slapdAvailable()).each(await engines())(
       group_id_attribute: 'cn',
       group_member_attribute: 'member',
       group_roles: [
-        { group: 'kms-admins', role_id: roleIds.Administrator },
-        { group: 'kms-auditors', role_id: roleIds.Auditor },
+        { group: 'kms-admins', role_id: roleIds.Administrator! },
+        { group: 'kms-auditors', role_id: roleIds.Auditor! },
       ],
       ...extra,
     });

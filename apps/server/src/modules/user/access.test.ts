@@ -72,7 +72,7 @@ describe.each(await engines())('access management on %s', (engine) => {
         username: name,
         password: 'User-Pass-1',
         email: `${name}@example.test`,
-        role_ids: [roles[role]],
+        role_ids: [roles[role]!],
         ...extra,
       },
     });
@@ -115,7 +115,7 @@ describe.each(await engines())('access management on %s', (engine) => {
     );
     const demote = await call(server, api.user.update, {
       token,
-      body: { id: admin.id, role_ids: [roles.Auditor] },
+      body: { id: admin.id, role_ids: [roles.Auditor!] },
     });
     expect(demote).toMatchObject({
       code: Code.STATE_FORBIDS,
@@ -123,18 +123,21 @@ describe.each(await engines())('access management on %s', (engine) => {
     });
     const unassign = await call(server, api.role.unassign, {
       token,
-      body: { id: roles.Administrator, user_ids: [admin.id] },
+      body: { id: roles.Administrator!, user_ids: [admin.id] },
     });
     expect(unassign.code).toBe(Code.STATE_FORBIDS);
     expect((await call(server, api.user.info, { token })).data.userinfo.roles).toEqual(['Administrator']);
 
     // With a second administrator, the first may be demoted.
-    await call(server, api.role.assign, { token, body: { id: roles.Administrator, user_ids: [op.data.id] } });
+    await call(server, api.role.assign, {
+      token,
+      body: { id: roles.Administrator!, user_ids: [op.data.id] },
+    });
     expect(
       (
         await call(server, api.role.unassign, {
           token,
-          body: { id: roles.Administrator, user_ids: [admin.id] },
+          body: { id: roles.Administrator!, user_ids: [admin.id] },
         })
       ).code,
     ).toBe(0);

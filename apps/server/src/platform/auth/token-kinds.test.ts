@@ -169,12 +169,18 @@ describe('token kinds', () => {
       token: adminSession,
       body: { id: made.data.id },
     });
-    await call(server, api.config.edit, { token: adminSession, body: { key: 'MFA', value: '1' } });
+    const settings = await call(server, api.config.list, {
+      token: adminSession,
+      query: { page: 1, page_size: 20 },
+    });
+    const mfa = settings.data.data.find((e) => e.key === 'MFA')!.id;
+    const mfaOn = await call(server, api.config.edit, { token: adminSession, body: { id: mfa, value: '1' } });
+    expect(mfaOn.code).toBe(0);
     const withMfa = await call(server, api.user.appLogin, {
       body: { username: 'robot', app_secret: secret.data.app_secret },
     });
     expect(withMfa.code).toBe(0);
-    await call(server, api.config.edit, { token: adminSession, body: { key: 'MFA', value: '0' } });
+    await call(server, api.config.edit, { token: adminSession, body: { id: mfa, value: '0' } });
     // Wrong secrets count toward the password policy's lockout (5 attempts by default).
     const policy = await call(server, api.passwordPolicy.get, { token: adminSession });
     for (let i = 0; i < policy.data.max_failed_attempts; i++) {

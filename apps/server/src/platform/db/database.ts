@@ -18,6 +18,7 @@ import * as m002 from './migrations/002-access.js';
 import * as m003 from './migrations/003-keys.js';
 import * as m004 from './migrations/004-audit-object.js';
 import * as m005 from './migrations/005-scopes.js';
+import * as m006 from './migrations/006-jobs.js';
 
 export type Db = Kysely<Database>;
 /** A store function takes either the database or an open transaction. */
@@ -39,6 +40,7 @@ export const migrations: Record<string, Migration> = {
   '003-keys': m003,
   '004-audit-object': m004,
   '005-scopes': m005,
+  '006-jobs': m006,
 };
 
 export interface OpenOptions {

@@ -207,6 +207,30 @@ export interface PasswordPolicyTable {
   updated_at: string;
 }
 
+/** Who runs a job now: one node at a time, until the lease expires unless renewed. */
+export interface JobLeaseTable {
+  /** The job's name. */
+  name: string;
+  /** The node name holding the lease; '' when released. */
+  holder: string;
+  expires_at: string;
+}
+
+/** One run of a job: the history, and the checkpoint an interrupted run resumes from. */
+export interface JobRunTable {
+  id: string;
+  job: string;
+  /** The node that ran it (the last one, for a resumed run). */
+  node: string;
+  started_at: string;
+  finished_at: string | null;
+  state: 'running' | 'success' | 'failure';
+  /** JSON the job saved as it went; a run left 'running' resumes from it. */
+  checkpoint: string | null;
+  /** The failure's message. */
+  error: string | null;
+}
+
 export interface Database {
   system_state: SystemStateTable;
   domain: DomainTable;
@@ -223,4 +247,6 @@ export interface Database {
   mfa_pending: MfaPendingTable;
   kms_key: KeyTable;
   kms_key_version: KeyVersionTable;
+  job_lease: JobLeaseTable;
+  job_run: JobRunTable;
 }

@@ -53,8 +53,8 @@ describe('domain boundaries', () => {
           username: name,
           password: PASSWORD,
           email: `${name}@example.test`,
-          role_ids: [role[roleName]],
-          domain_ids: domains.map((d) => domain[d]),
+          role_ids: [role[roleName]!],
+          domain_ids: domains.map((d) => domain[d]!),
           must_change_password: false,
         },
       });
@@ -246,8 +246,8 @@ describe('domain boundaries', () => {
         username: 'mallory',
         password: PASSWORD,
         email: 'm@example.test',
-        role_ids: [role.Administrator],
-        domain_ids: [domain.root],
+        role_ids: [role.Administrator!],
+        domain_ids: [domain.root!],
       },
     });
     expect([Code.FORBIDDEN, Code.NOT_FOUND]).toContain(res.code);
@@ -262,7 +262,7 @@ describe('domain boundaries', () => {
         username: 'b-admin-2',
         password: PASSWORD,
         email: 'b2@example.test',
-        role_ids: [role.Administrator],
+        role_ids: [role.Administrator!],
       },
     });
     expect(ok.code).toBe(0);
@@ -278,7 +278,7 @@ describe('domain boundaries', () => {
     expect(reset.code).toBe(Code.NOT_FOUND);
     const join = await call(server, api.user.domainAddUser, {
       token,
-      body: { domain_id: domain.root, user_ids: [user['b-admin']] },
+      body: { domain_id: domain.root!, user_ids: [user['b-admin']!] },
     });
     expect(join.code).toBe(Code.FORBIDDEN);
     const sw = await call(server, api.user.switchDomain, { token, body: { domain_name: 'root' } });
@@ -303,7 +303,7 @@ describe('domain boundaries', () => {
     const token = await as('b-operator');
     await call(server, api.user.create, {
       token,
-      body: { username: 'nope', password: PASSWORD, email: 'n@example.test', role_ids: [role.Operator] },
+      body: { username: 'nope', password: PASSWORD, email: 'n@example.test', role_ids: [role.Operator!] },
     });
     const records = await server.database.db
       .selectFrom('audit_log')
