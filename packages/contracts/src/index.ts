@@ -1,6 +1,7 @@
 export * from './codes.js';
 export * from './messages.js';
 export * from './permissions.js';
+export * from './areas.js';
 export * from './menu.js';
 export * from './common.js';
 export * from './call.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { consoleAreas } from './areas.js';
 
 /**
  * The menu the console builds its routes from (API.md "Menu"). The server filters
@@ -151,23 +152,23 @@ export const menuModel: MenuNode[] = [
     ],
   },
   {
-    path: '/kms',
+    path: consoleAreas.kms.path,
     name: 'Kms',
     component: '#',
     meta: { title: 'kms', icon: 'key' },
     children: [
       {
-        path: '/kms/key',
+        path: `${consoleAreas.kms.path}/key`,
         name: 'KmsKey',
         component: 'kms/key/index',
-        permission: 'key:read',
+        permission: consoleAreas.kms.permission,
         meta: { title: 'key', icon: 'key' },
       },
       {
-        path: '/kms/key/detail/:id',
+        path: `${consoleAreas.kms.path}/key/detail/:id`,
         name: 'KmsKeyDetail',
         component: 'kms/key/detail',
-        permission: 'key:read',
+        permission: consoleAreas.kms.permission,
         hidden: true,
         meta: { title: 'keyDetail', noCache: true },
       },
