@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildMenu, menuModel, pageKeys } from './menu.js';
 import { formatMessage, pickLanguage } from './messages.js';
-import { builtInRoles, permissions } from './permissions.js';
+import { permissions } from './permissions.js';
 
 describe('language choice', () => {
   it('prefers the language cookie, then Accept-Language by weight, English by default', () => {
@@ -29,8 +29,5 @@ describe('menu', () => {
     for (const leaf of full.flatMap((m) => (m.children.length ? m.children : [m]))) {
       expect(pageKeys).toContain(leaf.component);
     }
-  });
-  it('gives the Administrator every permission', () => {
-    expect(builtInRoles.Administrator.permissions).toEqual(permissions);
   });
 });

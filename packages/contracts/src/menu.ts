@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { consoleAreas } from './areas.js';
+import type { Permission } from './permissions.js';
 
 /**
  * The menu the console builds its routes from (API.md "Menu"). The server filters
@@ -40,7 +41,7 @@ export interface MenuNode {
   name: string;
   component: string;
   /** Read permission that shows the entry; groups show when any child shows. */
-  permission?: string;
+  permission?: Permission;
   hidden?: boolean;
   meta: z.infer<typeof MenuMetaSchema>;
   children?: MenuNode[];

@@ -29,19 +29,31 @@ export const areas = [
 ] as const;
 export type Area = (typeof areas)[number];
 
-const readOnlyAreas = new Set<Area>(['dashboard', 'product']);
-const extraVerbs: Partial<Record<Area, readonly string[]>> = {
+/** Areas that are only looked at: no `write`. */
+const readOnlyAreas = ['dashboard', 'product'] as const satisfies readonly Area[];
+/** Verbs beyond read and write, where they apply. */
+const extraVerbs = {
   key: ['use', 'export'],
   credential: ['use'],
-};
+} as const satisfies Partial<Record<Area, readonly string[]>>;
+type ExtraVerbs = typeof extraVerbs;
 
-export const permissions: readonly string[] = areas.flatMap((area) => [
+/** Every real permission, as a type: `${area}:read`, `:write` unless read-only, and the extra verbs. */
+export type Permission =
+  | `${Area}:read`
+  | `${Exclude<Area, (typeof readOnlyAreas)[number]>}:write`
+  | { [A in keyof ExtraVerbs]: `${A}:${ExtraVerbs[A][number]}` }[keyof ExtraVerbs];
+
+const isReadOnly = (area: Area) => (readOnlyAreas as readonly Area[]).includes(area);
+const extraVerbsOf = (area: Area): readonly string[] =>
+  Object.hasOwn(extraVerbs, area) ? extraVerbs[area as keyof ExtraVerbs] : [];
+
+/** Every permission, area by area (the order of `areas`); the same strings as `Permission`. */
+export const permissions = areas.flatMap((area) => [
   `${area}:read`,
-  ...(readOnlyAreas.has(area) ? [] : [`${area}:write`]),
-  ...(extraVerbs[area] ?? []).map((verb) => `${area}:${verb}`),
-]);
-
-export type Permission = string;
+  ...(isReadOnly(area) ? [] : [`${area}:write`]),
+  ...extraVerbsOf(area).map((verb) => `${area}:${verb}`),
+]) as readonly Permission[];
 
 /** The domain every installation starts with; its administrators have system scope. */
 export const ROOT_DOMAIN = 'root';
@@ -65,6 +77,7 @@ export const systemAreas: ReadonlySet<Area> = new Set<Area>([
 ]);
 
 export const areaOf = (permission: string): string => permission.split(':')[0] ?? '';
+const verbOf = (permission: Permission): string => permission.split(':')[1] ?? '';
 
 /** The permissions that apply in one session: a role's grants less the system areas outside root. */
 export function effectivePermissions(held: Iterable<string>, systemScope: boolean): Set<string> {
@@ -73,8 +86,8 @@ export function effectivePermissions(held: Iterable<string>, systemScope: boolea
   return out;
 }
 
-export function isPermission(value: string): boolean {
-  return permissions.includes(value);
+export function isPermission(value: string): value is Permission {
+  return (permissions as readonly string[]).includes(value);
 }
 
 /** Areas an Operator may not read: who audits the operators stays out of their reach. */
@@ -89,7 +102,8 @@ export const builtInRoles = {
   Operator: {
     description: 'Runs keys, certificates, clients, policies and credentials',
     permissions: permissions.filter((p) => {
-      const [area, verb] = p.split(':') as [Area, string];
+      const area = areaOf(p) as Area;
+      const verb = verbOf(p);
       if (verb === 'read') return !operatorHiddenAreas.has(area);
       if (verb === 'write') return operatorWritableAreas.has(area);
       return verb === 'use';
@@ -99,7 +113,7 @@ export const builtInRoles = {
     description: 'Reads everything, including logs; changes nothing',
     permissions: permissions.filter((p) => p.endsWith(':read')),
   },
-} as const satisfies Record<string, { description: string; permissions: readonly string[] }>;
+} as const satisfies Record<string, { description: string; permissions: readonly Permission[] }>;
 
 export type BuiltInRoleName = keyof typeof builtInRoles;
 export const ADMINISTRATOR: BuiltInRoleName = 'Administrator';
