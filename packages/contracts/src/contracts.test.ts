@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
-import { buildMenu, menuModel, pageKeys } from './menu.js';
-import { formatMessage, pickLanguage } from './messages.js';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { buildMenu, menuModel, pageKeys } from './menu/index.js';
+import { areaMessages, formatMessage, messageKeys, pickLanguage, type MessageKey } from './messages/index.js';
 import { permissions } from './permissions.js';
 
 describe('language choice', () => {
@@ -15,6 +15,19 @@ describe('language choice', () => {
     expect(formatMessage('auth.forbidden', 'zh', { permission: 'key:write' })).toBe(
       '权限不足：需要 key:write 权限',
     );
+  });
+});
+
+describe('message catalogue', () => {
+  it('is split by area: each key in one area only, in both languages', () => {
+    const all = areaMessages.flatMap((messages) => Object.keys(messages.en));
+    expect(new Set(all).size).toBe(all.length);
+    expect(messageKeys).toHaveLength(all.length);
+    for (const messages of areaMessages) {
+      expect(Object.keys(messages.zh).sort()).toEqual(Object.keys(messages.en).sort());
+    }
+    expectTypeOf<'key.notFound' | 'auth.forbidden'>().toExtend<MessageKey>();
+    expectTypeOf<'key.nope'>().not.toExtend<MessageKey>();
   });
 });
 

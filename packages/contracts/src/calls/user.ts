@@ -12,7 +12,7 @@ import {
   Username,
   pageOf,
 } from '../common.js';
-import { MenuItemSchema } from '../menu.js';
+import { MenuItemSchema } from '../menu/index.js';
 import { IpWhitelist, NamedRef, Phone } from './access-common.js';
 
 export const UserInfo = z.object({
