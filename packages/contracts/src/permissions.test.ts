@@ -1,5 +1,15 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { areas, builtInRoles, isPermission, permissions, type Permission } from './permissions.js';
+import { api, consoleAreas } from './index.js';
+import {
+  areaOf,
+  areas,
+  builtInRoles,
+  isPermission,
+  offeredPermissionGroups,
+  permissions,
+  servedAreas,
+  type Permission,
+} from './permissions.js';
 
 describe('permissions', () => {
   it('are typed: the real permission strings only', () => {
@@ -42,5 +52,33 @@ describe('permissions', () => {
     expect(builtInRoles.Operator.permissions).not.toContain('key:export');
     expect(builtInRoles.Auditor.permissions.every((p) => p.endsWith(':read'))).toBe(true);
     expect(builtInRoles.Auditor.permissions).toContain('log:read');
+  });
+});
+
+describe('served areas', () => {
+  it('are the areas whose calls exist: the role editor offers nothing else', () => {
+    const called = new Set(
+      Object.values(api)
+        .flatMap((calls) => Object.values(calls))
+        .map((call) => call.access)
+        .filter((access) => access !== 'public' && access !== 'session')
+        .map(areaOf),
+    );
+    // Sub-consoles hand out their tokens before their pages exist.
+    for (const def of Object.values(consoleAreas)) {
+      if (def.token !== 'session' && def.permission) called.delete(areaOf(def.permission));
+    }
+    expect([...servedAreas].sort()).toEqual([...called].sort());
+  });
+
+  it('shape the offered tree: served areas only, in menu order, no empty group', () => {
+    const offered = offeredPermissionGroups();
+    expect(offered.map((group) => group.key)).toEqual(['dashboard', 'access', 'keys', 'settings']);
+    expect(offered.find((group) => group.key === 'settings')?.areas).toEqual([
+      'domain',
+      'password-policy',
+      'config',
+    ]);
+    expect(offered.flatMap((group) => group.areas)).not.toContain('cert');
   });
 });

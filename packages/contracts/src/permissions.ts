@@ -1,33 +1,64 @@
 /**
  * Permissions are `<area>:<verb>`. A menu entry appears when its read permission is
- * held; the server checks the same permission on every call (MODULES.md).
+ * held; the server checks the same permission on every call (MODULES.md). The areas are
+ * grouped as the menu is; the role editor's tree follows the groups.
  */
-export const areas = [
+export const permissionGroups = [
+  { key: 'dashboard', areas: ['dashboard'] },
+  { key: 'product', areas: ['product'] },
+  { key: 'access', areas: ['user', 'role', 'token', 'ldap'] },
+  { key: 'keys', areas: ['key'] },
+  { key: 'certificates', areas: ['cert'] },
+  { key: 'log', areas: ['log'] },
+  {
+    key: 'settings',
+    areas: [
+      'domain',
+      'license',
+      'password-policy',
+      'backup-key',
+      'hsm',
+      'backup',
+      'scheduler',
+      'syslog',
+      'config',
+      'quantum',
+    ],
+  },
+  { key: 'sub-consoles', areas: ['cte', 'rdm', 'kadp', 'credential'] },
+] as const satisfies readonly { key: string; areas: readonly string[] }[];
+
+export type Area = (typeof permissionGroups)[number]['areas'][number];
+export const areas: readonly Area[] = permissionGroups.flatMap((group) => group.areas);
+
+/** One group of the role editor's permission tree. */
+export interface PermissionGroup {
+  key: string;
+  areas: readonly Area[];
+}
+
+/**
+ * The areas a module serves today (calls and a page). The role editor offers only these;
+ * a module that lands adds its area here. Stored roles may still hold the others.
+ */
+export const servedAreas: ReadonlySet<Area> = new Set<Area>([
   'dashboard',
-  'product',
   'user',
   'role',
   'token',
   'ldap',
   'key',
-  'cert',
-  'log',
   'domain',
-  'license',
   'password-policy',
-  'backup-key',
-  'hsm',
-  'backup',
-  'scheduler',
-  'syslog',
   'config',
-  'quantum',
-  'cte',
-  'rdm',
-  'kadp',
-  'credential',
-] as const;
-export type Area = (typeof areas)[number];
+]);
+
+/** The permission tree's groups as the role editor offers them: served areas only, no empty group. */
+export function offeredPermissionGroups(): PermissionGroup[] {
+  return permissionGroups
+    .map((group) => ({ key: group.key, areas: group.areas.filter((area) => servedAreas.has(area)) }))
+    .filter((group) => group.areas.length > 0);
+}
 
 /** Areas that are only looked at: no `write`. */
 const readOnlyAreas = ['dashboard', 'product'] as const satisfies readonly Area[];
@@ -117,33 +148,3 @@ export const builtInRoles = {
 
 export type BuiltInRoleName = keyof typeof builtInRoles;
 export const ADMINISTRATOR: BuiltInRoleName = 'Administrator';
-
-/** The permission tree a role editor shows: grouped as the menu is. */
-export interface PermissionGroup {
-  key: string;
-  areas: Area[];
-}
-export const permissionGroups: PermissionGroup[] = [
-  { key: 'dashboard', areas: ['dashboard'] },
-  { key: 'product', areas: ['product'] },
-  { key: 'access', areas: ['user', 'role', 'token', 'ldap'] },
-  { key: 'keys', areas: ['key'] },
-  { key: 'certificates', areas: ['cert'] },
-  { key: 'log', areas: ['log'] },
-  {
-    key: 'settings',
-    areas: [
-      'domain',
-      'license',
-      'password-policy',
-      'backup-key',
-      'hsm',
-      'backup',
-      'scheduler',
-      'syslog',
-      'config',
-      'quantum',
-    ],
-  },
-  { key: 'sub-consoles', areas: ['cte', 'rdm', 'kadp', 'credential'] },
-];
