@@ -88,6 +88,8 @@ export const permissions = areas.flatMap((area) => [
 
 /** The domain every installation starts with; its administrators have system scope. */
 export const ROOT_DOMAIN = 'root';
+/** The root domain's description as the server writes it; the console shows it translated. */
+export const ROOT_DOMAIN_DESCRIPTION = 'Root domain';
 
 /**
  * Areas that are global settings: only a session in the root domain holds their

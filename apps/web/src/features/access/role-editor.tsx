@@ -5,6 +5,7 @@ import { api, type DataOf } from '@ksp/contracts';
 import { accessKeys, createRole, fetchPermissionTree, updateRole } from '../../api/access';
 import { fieldSchema, rulesFromSchema } from '../../components/schema-rules';
 import { useT } from '../../i18n/i18n';
+import { roleName } from '../../i18n/server-labels';
 import {
   checkedPermissions,
   keepUnoffered,
@@ -151,7 +152,7 @@ export function RoleEditor({
       ? t('access:role.createTitle')
       : target?.mode === 'edit'
         ? t('access:role.editTitle', { name: role?.name ?? '' })
-        : t('access:role.viewTitle', { name: role?.name ?? '' });
+        : t('access:role.viewTitle', { name: roleName(role?.name ?? '') });
 
   return (
     <Modal

@@ -7,6 +7,7 @@ import { accessKeys, deleteRoles, fetchPermissionTree, listRoles } from '../../a
 import { ListPage } from '../../components/list-page';
 import { useConfirmDelete } from '../../components/confirm-delete';
 import { useT } from '../../i18n/i18n';
+import { roleName } from '../../i18n/server-labels';
 import { offeredCount, permissionLeaves } from './permission-tree';
 import { RoleEditor, type RoleEditorTarget, type RoleRow } from './role-editor';
 import { RoleUsersModal } from './role-users-modal';
@@ -64,7 +65,7 @@ export default function RolePage() {
       title: t('access:role.fields.name'),
       dataIndex: 'name',
       fixed: sticky.left,
-      render: (name: string) => <Typography.Text strong>{name}</Typography.Text>,
+      render: (name: string) => <Typography.Text strong>{roleName(name)}</Typography.Text>,
     },
     {
       title: t('access:role.fields.type'),
