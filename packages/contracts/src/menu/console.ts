@@ -25,11 +25,11 @@ export const consoleMenu: MenuNode[] = [
     page('AccessUser', '/console/access/user', 'user:read', { title: 'user', icon: 'user' }),
     page('AccessRole', '/console/access/role', 'role:read', { title: 'role', icon: 'role' }),
     page('AccessToken', '/console/access/token', 'token:read', { title: 'token', icon: 'token' }),
-    page('AccessLdap', '/console/access/ldap', 'ldap:read', { title: 'ldap', icon: 'lock' }),
+    page('AccessLdap', '/console/access/ldap', 'ldap:read', { title: 'ldap', icon: 'ldap' }),
   ]),
   ...keyPages('Key', '/console/key', 'key:read'),
   group('Setting', '/console/setting', { title: 'settings', icon: 'setting' }, [
-    page('SettingDomain', '/console/setting/domain', 'domain:read', { title: 'domain', icon: 'access' }),
+    page('SettingDomain', '/console/setting/domain', 'domain:read', { title: 'domain', icon: 'domain' }),
     page('SettingPasswordPolicy', '/console/setting/password-policy', 'password-policy:read', {
       title: 'passwordPolicy',
       icon: 'lock',

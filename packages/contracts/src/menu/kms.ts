@@ -7,6 +7,6 @@ const { path, permission } = consoleAreas.kms;
 export const kmsPageKeys = ['kms/key/index', 'kms/key/detail'] as const;
 
 /** The KMS sub-console: its keys, as the main console shows them. */
-export const kmsMenu: MenuNode = group('Kms', path, { title: 'kms', icon: 'key' }, [
+export const kmsMenu: MenuNode = group('Kms', path, { title: 'kms', icon: 'kms' }, [
   ...keyPages('KmsKey', `${path}/key`, permission),
 ]);
