@@ -563,8 +563,9 @@ describe('access management through the console', () => {
     // In Chinese too (the language cookie).
     await page.context().addCookies([{ name: 'language', value: 'zh', url: ksp.url }]);
     await page.goto(`${ksp.url}/console/access/role`);
-    await rowWith(page, 'Administrator').waitFor();
-    expect(await rowWith(page, 'Administrator').getByTestId('role-type').innerText()).toBe('内置');
+    // Built-in role names are shown translated.
+    await rowWith(page, '管理员').waitFor();
+    expect(await rowWith(page, '管理员').getByTestId('role-type').innerText()).toBe('内置');
     expect(await visibleList(page).innerText()).toContain('角色名称');
     await shot(page, 'access-roles-375-zh');
     expect(errors).toEqual([]);

@@ -1,7 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { buildMenu, menuModel, pageKeys } from './menu.js';
-import { formatMessage, pickLanguage } from './messages.js';
-import { builtInRoles, permissions } from './permissions.js';
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { buildMenu, menuModel, pageKeys } from './menu/index.js';
+import { areaMessages, formatMessage, messageKeys, pickLanguage, type MessageKey } from './messages/index.js';
+import { permissions } from './permissions.js';
 
 describe('language choice', () => {
   it('prefers the language cookie, then Accept-Language by weight, English by default', () => {
@@ -18,6 +18,19 @@ describe('language choice', () => {
   });
 });
 
+describe('message catalogue', () => {
+  it('is split by area: each key in one area only, in both languages', () => {
+    const all = areaMessages.flatMap((messages) => Object.keys(messages.en));
+    expect(new Set(all).size).toBe(all.length);
+    expect(messageKeys).toHaveLength(all.length);
+    for (const messages of areaMessages) {
+      expect(Object.keys(messages.zh).sort()).toEqual(Object.keys(messages.en).sort());
+    }
+    expectTypeOf<'key.notFound' | 'auth.forbidden'>().toExtend<MessageKey>();
+    expectTypeOf<'key.nope'>().not.toExtend<MessageKey>();
+  });
+});
+
 describe('menu', () => {
   it('shows only entries whose read permission is held, and drops empty groups', () => {
     expect(buildMenu(menuModel, new Set(['dashboard:read'])).map((m) => m.path)).toEqual([
@@ -29,8 +42,5 @@ describe('menu', () => {
     for (const leaf of full.flatMap((m) => (m.children.length ? m.children : [m]))) {
       expect(pageKeys).toContain(leaf.component);
     }
-  });
-  it('gives the Administrator every permission', () => {
-    expect(builtInRoles.Administrator.permissions).toEqual(permissions);
   });
 });

@@ -1,115 +1,9 @@
 /**
  * Permissions are `<area>:<verb>`. A menu entry appears when its read permission is
- * held; the server checks the same permission on every call (MODULES.md).
+ * held; the server checks the same permission on every call (MODULES.md). The areas are
+ * grouped as the menu is; the role editor's tree follows the groups.
  */
-export const areas = [
-  'dashboard',
-  'product',
-  'user',
-  'role',
-  'token',
-  'ldap',
-  'key',
-  'cert',
-  'log',
-  'domain',
-  'license',
-  'password-policy',
-  'backup-key',
-  'hsm',
-  'backup',
-  'scheduler',
-  'syslog',
-  'config',
-  'quantum',
-  'cte',
-  'rdm',
-  'kadp',
-  'credential',
-] as const;
-export type Area = (typeof areas)[number];
-
-const readOnlyAreas = new Set<Area>(['dashboard', 'product']);
-const extraVerbs: Partial<Record<Area, readonly string[]>> = {
-  key: ['use', 'export'],
-  credential: ['use'],
-};
-
-export const permissions: readonly string[] = areas.flatMap((area) => [
-  `${area}:read`,
-  ...(readOnlyAreas.has(area) ? [] : [`${area}:write`]),
-  ...(extraVerbs[area] ?? []).map((verb) => `${area}:${verb}`),
-]);
-
-export type Permission = string;
-
-/** The domain every installation starts with; its administrators have system scope. */
-export const ROOT_DOMAIN = 'root';
-
-/**
- * Areas that are global settings: only a session in the root domain holds their
- * permissions. Elsewhere a role's grants of them do not apply (and their menu entries
- * do not show), whatever the role says.
- */
-export const systemAreas: ReadonlySet<Area> = new Set<Area>([
-  'ldap',
-  'password-policy',
-  'config',
-  'license',
-  'hsm',
-  'backup-key',
-  'backup',
-  'scheduler',
-  'syslog',
-  'quantum',
-]);
-
-export const areaOf = (permission: string): string => permission.split(':')[0] ?? '';
-
-/** The permissions that apply in one session: a role's grants less the system areas outside root. */
-export function effectivePermissions(held: Iterable<string>, systemScope: boolean): Set<string> {
-  const out = new Set<string>();
-  for (const p of held) if (systemScope || !systemAreas.has(areaOf(p) as Area)) out.add(p);
-  return out;
-}
-
-export function isPermission(value: string): boolean {
-  return permissions.includes(value);
-}
-
-/** Areas an Operator may not read: who audits the operators stays out of their reach. */
-const operatorHiddenAreas = new Set<Area>(['log', 'syslog']);
-const operatorWritableAreas = new Set<Area>(['key', 'cert', 'cte', 'rdm', 'kadp', 'credential']);
-
-export const builtInRoles = {
-  Administrator: {
-    description: 'Full control of the system',
-    permissions: [...permissions],
-  },
-  Operator: {
-    description: 'Runs keys, certificates, clients, policies and credentials',
-    permissions: permissions.filter((p) => {
-      const [area, verb] = p.split(':') as [Area, string];
-      if (verb === 'read') return !operatorHiddenAreas.has(area);
-      if (verb === 'write') return operatorWritableAreas.has(area);
-      return verb === 'use';
-    }),
-  },
-  Auditor: {
-    description: 'Reads everything, including logs; changes nothing',
-    permissions: permissions.filter((p) => p.endsWith(':read')),
-  },
-} as const satisfies Record<string, { description: string; permissions: readonly string[] }>;
-
-export type BuiltInRoleName = keyof typeof builtInRoles;
-export const ADMINISTRATOR: BuiltInRoleName = 'Administrator';
-
-/** The permission tree a role editor shows: grouped as the menu is. */
-export interface PermissionGroup {
-  key: string;
-  areas: Area[];
-}
-export const permissionGroups: PermissionGroup[] = [
+export const permissionGroups = [
   { key: 'dashboard', areas: ['dashboard'] },
   { key: 'product', areas: ['product'] },
   { key: 'access', areas: ['user', 'role', 'token', 'ldap'] },
@@ -132,4 +26,127 @@ export const permissionGroups: PermissionGroup[] = [
     ],
   },
   { key: 'sub-consoles', areas: ['cte', 'rdm', 'kadp', 'credential'] },
-];
+] as const satisfies readonly { key: string; areas: readonly string[] }[];
+
+export type Area = (typeof permissionGroups)[number]['areas'][number];
+export const areas: readonly Area[] = permissionGroups.flatMap((group) => group.areas);
+
+/** One group of the role editor's permission tree. */
+export interface PermissionGroup {
+  key: string;
+  areas: readonly Area[];
+}
+
+/**
+ * The areas a module serves today (calls and a page). The role editor offers only these;
+ * a module that lands adds its area here. Stored roles may still hold the others.
+ */
+export const servedAreas: ReadonlySet<Area> = new Set<Area>([
+  'dashboard',
+  'user',
+  'role',
+  'token',
+  'ldap',
+  'key',
+  'domain',
+  'password-policy',
+  'config',
+]);
+
+/** The permission tree's groups as the role editor offers them: served areas only, no empty group. */
+export function offeredPermissionGroups(): PermissionGroup[] {
+  return permissionGroups
+    .map((group) => ({ key: group.key, areas: group.areas.filter((area) => servedAreas.has(area)) }))
+    .filter((group) => group.areas.length > 0);
+}
+
+/** Areas that are only looked at: no `write`. */
+const readOnlyAreas = ['dashboard', 'product'] as const satisfies readonly Area[];
+/** Verbs beyond read and write, where they apply. */
+const extraVerbs = {
+  key: ['use', 'export'],
+  credential: ['use'],
+} as const satisfies Partial<Record<Area, readonly string[]>>;
+type ExtraVerbs = typeof extraVerbs;
+
+/** Every real permission, as a type: `${area}:read`, `:write` unless read-only, and the extra verbs. */
+export type Permission =
+  | `${Area}:read`
+  | `${Exclude<Area, (typeof readOnlyAreas)[number]>}:write`
+  | { [A in keyof ExtraVerbs]: `${A}:${ExtraVerbs[A][number]}` }[keyof ExtraVerbs];
+
+const isReadOnly = (area: Area) => (readOnlyAreas as readonly Area[]).includes(area);
+const extraVerbsOf = (area: Area): readonly string[] =>
+  Object.hasOwn(extraVerbs, area) ? extraVerbs[area as keyof ExtraVerbs] : [];
+
+/** Every permission, area by area (the order of `areas`); the same strings as `Permission`. */
+export const permissions = areas.flatMap((area) => [
+  `${area}:read`,
+  ...(isReadOnly(area) ? [] : [`${area}:write`]),
+  ...extraVerbsOf(area).map((verb) => `${area}:${verb}`),
+]) as readonly Permission[];
+
+/** The domain every installation starts with; its administrators have system scope. */
+export const ROOT_DOMAIN = 'root';
+/** The root domain's description as the server writes it; the console shows it translated. */
+export const ROOT_DOMAIN_DESCRIPTION = 'Root domain';
+
+/**
+ * Areas that are global settings: only a session in the root domain holds their
+ * permissions. Elsewhere a role's grants of them do not apply (and their menu entries
+ * do not show), whatever the role says.
+ */
+export const systemAreas: ReadonlySet<Area> = new Set<Area>([
+  'ldap',
+  'password-policy',
+  'config',
+  'license',
+  'hsm',
+  'backup-key',
+  'backup',
+  'scheduler',
+  'syslog',
+  'quantum',
+]);
+
+export const areaOf = (permission: string): string => permission.split(':')[0] ?? '';
+const verbOf = (permission: Permission): string => permission.split(':')[1] ?? '';
+
+/** The permissions that apply in one session: a role's grants less the system areas outside root. */
+export function effectivePermissions(held: Iterable<string>, systemScope: boolean): Set<string> {
+  const out = new Set<string>();
+  for (const p of held) if (systemScope || !systemAreas.has(areaOf(p) as Area)) out.add(p);
+  return out;
+}
+
+export function isPermission(value: string): value is Permission {
+  return (permissions as readonly string[]).includes(value);
+}
+
+/** Areas an Operator may not read: who audits the operators stays out of their reach. */
+const operatorHiddenAreas = new Set<Area>(['log', 'syslog']);
+const operatorWritableAreas = new Set<Area>(['key', 'cert', 'cte', 'rdm', 'kadp', 'credential']);
+
+export const builtInRoles = {
+  Administrator: {
+    description: 'Full control of the system',
+    permissions: [...permissions],
+  },
+  Operator: {
+    description: 'Runs keys, certificates, clients, policies and credentials',
+    permissions: permissions.filter((p) => {
+      const area = areaOf(p) as Area;
+      const verb = verbOf(p);
+      if (verb === 'read') return !operatorHiddenAreas.has(area);
+      if (verb === 'write') return operatorWritableAreas.has(area);
+      return verb === 'use';
+    }),
+  },
+  Auditor: {
+    description: 'Reads everything, including logs; changes nothing',
+    permissions: permissions.filter((p) => p.endsWith(':read')),
+  },
+} as const satisfies Record<string, { description: string; permissions: readonly Permission[] }>;
+
+export type BuiltInRoleName = keyof typeof builtInRoles;
+export const ADMINISTRATOR: BuiltInRoleName = 'Administrator';

@@ -7,6 +7,7 @@ import { config as enConfig } from './en/config';
 import { dashboard as enDashboard } from './en/dashboard';
 import { errors as enErrors } from './en/errors';
 import { keys as enKeys } from './en/keys';
+import { labels as enLabels } from './en/labels';
 import { layout as enLayout } from './en/layout';
 import { menu as enMenu } from './en/menu';
 import { system as enSystem } from './en/system';
@@ -18,6 +19,7 @@ import { config as zhConfig } from './zh/config';
 import { dashboard as zhDashboard } from './zh/dashboard';
 import { errors as zhErrors } from './zh/errors';
 import { keys as zhKeys } from './zh/keys';
+import { labels as zhLabels } from './zh/labels';
 import { layout as zhLayout } from './zh/layout';
 import { menu as zhMenu } from './zh/menu';
 import { system as zhSystem } from './zh/system';
@@ -35,6 +37,7 @@ export const en = {
   errors: enErrors,
   access: enAccess,
   keys: enKeys,
+  labels: enLabels,
 };
 
 export const zh: Catalogue<typeof en> = {
@@ -49,6 +52,7 @@ export const zh: Catalogue<typeof en> = {
   errors: zhErrors,
   access: zhAccess,
   keys: zhKeys,
+  labels: zhLabels,
 };
 
 export type Namespace = keyof typeof en;
@@ -65,6 +69,7 @@ export const namespaces = [
   'errors',
   'access',
   'keys',
+  'labels',
 ] as const satisfies readonly Namespace[];
 
 export const resources = { en, zh };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { consoleAreas } from '../areas.js';
 import { ANY_TOKEN, defineCall } from '../call.js';
 import {
   DomainName,
@@ -11,7 +12,7 @@ import {
   Username,
   pageOf,
 } from '../common.js';
-import { MenuItemSchema } from '../menu.js';
+import { MenuItemSchema } from '../menu/index.js';
 import { IpWhitelist, NamedRef, Phone } from './access-common.js';
 
 export const UserInfo = z.object({
@@ -314,7 +315,7 @@ export const userCalls = {
     path: '/v1/ksp/user/kadp_token',
     summary: 'A session token scoped to the KADP sub-console',
     tag: 'user',
-    access: 'kadp:read',
+    access: consoleAreas.kadp.permission,
     body: z.object({}).optional(),
     data: z.object({ token: z.string() }),
   }),
@@ -323,7 +324,7 @@ export const userCalls = {
     path: '/v1/ksp/user/ssm-token',
     summary: 'A session token scoped to the SMS (credential) sub-console',
     tag: 'user',
-    access: 'credential:read',
+    access: consoleAreas.credential.permission,
     body: z.object({}).optional(),
     data: z.object({ token: z.string() }),
   }),

@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { ADMINISTRATOR, areas, isPermission, permissionGroups, type PermissionNode } from '@ksp/contracts';
+import {
+  ADMINISTRATOR,
+  areas,
+  isPermission,
+  offeredPermissionGroups,
+  type PermissionNode,
+} from '@ksp/contracts';
 import { subjectOf, writeAudit } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
 import type { Db, Executor } from '../../platform/db/database.js';
@@ -33,9 +39,10 @@ export async function assertAdministratorsRemain(trx: Executor): Promise<void> {
   if ((await countRoleHolders(trx, ADMINISTRATOR)) === 0) throw stateForbids('role.lastAdministrator');
 }
 
+/** The tree the role editor offers: the areas served today (a stored role may hold more). */
 export function permissionTree(): PermissionNode[] {
   const verbsOf = (area: string) => [...new Set(areaPermissions(area))];
-  return permissionGroups.map((group) => ({
+  return offeredPermissionGroups().map((group) => ({
     key: `group:${group.key}`,
     title: group.key,
     children: group.areas.map((area) => ({

@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { unlinkSync } from 'node:fs';
-import { ADMINISTRATOR, PRODUCT_VERSION } from '@ksp/contracts';
+import { ADMINISTRATOR, PRODUCT_VERSION, ROOT_DOMAIN_DESCRIPTION } from '@ksp/contracts';
 import { SYSTEM_SUBJECT, writeAudit } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
 import type { Db } from '../../platform/db/database.js';
@@ -130,7 +130,8 @@ export function createSystemService(deps: {
     await writeAudit(db, {
       who: SYSTEM_SUBJECT,
       action: 'system.init.component',
-      target: `component ${answer.index}/${answer.total}`,
+      // Language-neutral: the console names the action, the target says which component.
+      target: `${answer.index}/${answer.total}`,
       result: 'success',
       ip: meta.ip,
       details: { kcv: answer.kcv },
@@ -164,7 +165,7 @@ export function createSystemService(deps: {
         await insertDomain(trx, {
           id: domainId,
           name: ROOT_DOMAIN,
-          description: 'Root domain',
+          description: ROOT_DOMAIN_DESCRIPTION,
           parent_id: null,
           kek_wrapped: keyring.newDomainKek(domainId),
           created_at: now,
@@ -172,7 +173,7 @@ export function createSystemService(deps: {
         await writeAudit(trx, {
           who: SYSTEM_SUBJECT,
           action: 'system.init.finish',
-          target: 'root key',
+          target: `KCV ${rootKcv}`,
           result: 'success',
           ip: meta.ip,
           details: { kcv: rootKcv, components: pending?.total ?? 0 },

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { api, Code, ipAllowed } from '@ksp/contracts';
+import { api, Code, ipAllowed, type SubConsoleTokenKind } from '@ksp/contracts';
 import { subjectOf, writeAudit } from '../../platform/audit.js';
 import { clientHash, hashPassword } from '../../platform/auth/password.js';
 import type { Clock, SessionService } from '../../platform/auth/session.service.js';
@@ -441,7 +441,7 @@ export function createUserAdminService(deps: {
       return { token, expires_in: sessions.settings.idleSeconds };
     },
 
-    async scopedToken(actor: Actor, meta: RequestMeta, scope: 'kadp' | 'sms') {
+    async scopedToken(actor: Actor, meta: RequestMeta, scope: SubConsoleTokenKind) {
       return db.transaction().execute(async (trx) => {
         const issued = await sessions.issue(trx, {
           userId: actor.userId,

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { api } from '@ksp/contracts';
+import { api, consoleAreas } from '@ksp/contracts';
 import { registerCall, type Gatekeeper } from '../../platform/http/route.js';
 import type { UserAdminService } from './user-admin.service.js';
 import type { UserService } from './user.service.js';
@@ -27,8 +27,12 @@ export function userRoutes(
   );
   registerCall(app, gate, api.user.passwordRules, () => users.passwordRules());
   registerCall(app, gate, api.user.appLogin, ({ meta, body }) => admin.appLogin(body, meta));
-  registerCall(app, gate, api.user.kadpToken, ({ actor, meta }) => admin.scopedToken(actor, meta, 'kadp'));
-  registerCall(app, gate, api.user.ssmToken, ({ actor, meta }) => admin.scopedToken(actor, meta, 'sms'));
+  registerCall(app, gate, api.user.kadpToken, ({ actor, meta }) =>
+    admin.scopedToken(actor, meta, consoleAreas.kadp.token),
+  );
+  registerCall(app, gate, api.user.ssmToken, ({ actor, meta }) =>
+    admin.scopedToken(actor, meta, consoleAreas.credential.token),
+  );
   registerCall(app, gate, api.user.updateSecret, ({ actor, meta, body }) =>
     admin.updateSecret(actor, meta, body),
   );

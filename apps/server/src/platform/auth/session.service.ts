@@ -1,5 +1,13 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { Code, effectivePermissions, ipAllowed, ROOT_DOMAIN, type TokenKind } from '@ksp/contracts';
+import {
+  Code,
+  effectivePermissions,
+  ipAllowed,
+  permissionAreaOfToken,
+  ROOT_DOMAIN,
+  tokenKinds,
+  type TokenKind,
+} from '@ksp/contracts';
 import type { Db, Executor } from '../db/database.js';
 import { KspError, UnauthorizedError } from '../errors.js';
 import type { Actor, RequestMeta } from '../http/route.js';
@@ -20,16 +28,12 @@ export interface SessionSettings {
 
 export type Clock = () => Date;
 
-/** A sub-console token only carries the permissions of its own area. */
-const subConsoleArea: Partial<Record<TokenKind, string>> = { kadp: 'kadp', sms: 'credential' };
 /** How a token kind is stored (`session.scope`): console sessions predate the other kinds. */
 const storedKind = (kind: TokenKind) => (kind === 'session' ? 'console' : kind);
 const kindOf = (stored: string): TokenKind =>
   stored === 'console'
     ? 'session'
-    : stored === 'kadp' || stored === 'sms' || stored === 'app'
-      ? stored
-      : 'app';
+    : (tokenKinds.find((kind) => kind !== 'session' && kind === stored) ?? 'app');
 
 /** Throttle for last-seen writes: an active session is written at most this often. */
 const TOUCH_EVERY_MS = 15_000;
@@ -101,7 +105,8 @@ export function createSessionService(deps: {
       const chosen = (await deps.rolePermissions(db, row.app_role_id)) ?? new Set<string>();
       return new Set([...held].filter((p) => chosen.has(p)));
     }
-    const area = subConsoleArea[kind];
+    // A sub-console token only carries the permissions of its own area.
+    const area = permissionAreaOfToken(kind);
     return area ? new Set([...held].filter((p) => p.startsWith(`${area}:`))) : held;
   }
 

@@ -1,8 +1,11 @@
 import type { ReactNode } from 'react';
 import {
+  ApartmentOutlined,
+  ApiOutlined,
   AppstoreOutlined,
   AuditOutlined,
   CloudServerOutlined,
+  ClusterOutlined,
   ControlOutlined,
   DashboardOutlined,
   DatabaseOutlined,
@@ -12,19 +15,26 @@ import {
   LockOutlined,
   SafetyCertificateOutlined,
   SettingOutlined,
+  SolutionOutlined,
   TeamOutlined,
   UserOutlined,
 } from '@ant-design/icons';
 
-/** meta.icon names of the server's menu → icons; an unknown name shows no icon. */
+/**
+ * meta.icon names of the server's menu → icons, one icon per entry so that entries stay
+ * apart when the menu is collapsed to icons; an unknown name shows no icon.
+ */
 const icons: Record<string, ReactNode> = {
   dashboard: <DashboardOutlined />,
   product: <AppstoreOutlined />,
   access: <TeamOutlined />,
   user: <UserOutlined />,
-  role: <TeamOutlined />,
+  role: <SolutionOutlined />,
   token: <FileProtectOutlined />,
   key: <KeyOutlined />,
+  kms: <ClusterOutlined />,
+  domain: <ApartmentOutlined />,
+  ldap: <ApiOutlined />,
   cert: <SafetyCertificateOutlined />,
   log: <FileTextOutlined />,
   audit: <AuditOutlined />,

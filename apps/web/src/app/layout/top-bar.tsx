@@ -3,6 +3,7 @@ import { FullscreenExitOutlined, FullscreenOutlined, LogoutOutlined, UserOutline
 import { App, Avatar, Button, Dropdown, Flex, Tag, Tooltip, Typography, theme } from 'antd';
 import { useLocation, useNavigate } from 'react-router';
 import screenfull from 'screenfull';
+import { consoleAreaOf, consoleAreas } from '@ksp/contracts';
 import type { UserInfo } from '../../api/session';
 import { AppLogo } from '../../components/app-logo';
 import { LanguageSwitch } from '../../components/language-switch';
@@ -10,15 +11,6 @@ import { useProductTitle, useSiteConfig } from '../../components/use-site-config
 import { paths } from '../../config/paths';
 import { useT } from '../../i18n/i18n';
 import { DomainSwitcher } from './domain-switcher';
-
-export type Area = 'console' | 'cte' | 'kadp' | 'kms' | 'rdm' | 'credential';
-const areas: readonly Area[] = ['console', 'cte', 'kadp', 'kms', 'rdm', 'credential'];
-
-/** The product area of a path (its first segment); the console by default. */
-export function areaOf(pathname: string): Area {
-  const first = pathname.split('/')[1] ?? '';
-  return (areas as readonly string[]).includes(first) ? (first as Area) : 'console';
-}
 
 function subscribeFullscreen(listener: () => void): () => void {
   if (!screenfull.isEnabled) return () => undefined;
@@ -69,8 +61,9 @@ export function TopBar({
   const location = useLocation();
   const site = useSiteConfig();
   const productTitle = useProductTitle();
-  const area = areaOf(location.pathname);
-  const title = area === 'console' ? productTitle : t(`layout:area.${area}`);
+  // The main console shows the product title (an administrator may change it); a sub-console its own.
+  const area = consoleAreaOf(location.pathname);
+  const title = area === 'console' ? productTitle : t(`layout:${consoleAreas[area].title}`);
   const version = site.data?.version;
 
   return (

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Select, type SelectProps } from 'antd';
 import { accessKeys, allRoles, listUsers } from '../../api/access';
+import { roleName } from '../../i18n/server-labels';
 import { allDomains, domainKeys } from '../../api/domain';
 import { PagedSelect } from '../../components/paged-select';
 
@@ -15,7 +16,7 @@ export function RoleSelect(props: Props & { mode?: 'multiple' }) {
       allowClear
       showSearch={{ optionFilterProp: 'label' }}
       loading={roles.isFetching}
-      options={(roles.data ?? []).map((role) => ({ value: role.id, label: role.name }))}
+      options={(roles.data ?? []).map((role) => ({ value: role.id, label: roleName(role.name) }))}
       {...props}
     />
   );
@@ -28,7 +29,7 @@ export function SingleRoleSelect(props: Omit<SelectProps<string>, 'options' | 'm
     <Select
       showSearch={{ optionFilterProp: 'label' }}
       loading={roles.isFetching}
-      options={(roles.data ?? []).map((role) => ({ value: role.id, label: role.name }))}
+      options={(roles.data ?? []).map((role) => ({ value: role.id, label: roleName(role.name) }))}
       {...props}
     />
   );

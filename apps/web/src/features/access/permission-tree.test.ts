@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { PermissionNode } from '@ksp/contracts';
 import { i18n } from '../../i18n/i18n';
-import { checkedPermissions, permissionLeaves, permissionTitle, toPermissionTree } from './permission-tree';
+import {
+  checkedPermissions,
+  keepUnoffered,
+  offeredCount,
+  permissionLeaves,
+  permissionTitle,
+  toPermissionTree,
+} from './permission-tree';
 
 /** The shape role/permission-tree answers (groups → areas → permissions). */
 const tree: PermissionNode[] = [
@@ -123,5 +130,17 @@ describe('the permission tree of the role editor', () => {
       ),
     ).toEqual(['user:read', 'user:write', 'key:read']);
     expect(checkedPermissions([], leaves)).toEqual([]);
+  });
+});
+
+describe('permissions the tree does not offer', () => {
+  const leaves = ['user:read', 'user:write', 'role:read'];
+  it('are kept through a change, and not counted', () => {
+    expect(keepUnoffered(['role:read'], ['user:read', 'cert:read'], leaves)).toEqual([
+      'role:read',
+      'cert:read',
+    ]);
+    expect(keepUnoffered([], ['log:read'], leaves)).toEqual(['log:read']);
+    expect(offeredCount(['user:read', 'cert:read', 'log:read'], leaves)).toBe(1);
   });
 });

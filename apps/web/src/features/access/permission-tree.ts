@@ -71,3 +71,22 @@ export function checkedPermissions(checked: readonly Key[], leaves: readonly str
   const chosen = new Set(checked.map(String));
   return leaves.filter((leaf) => chosen.has(leaf));
 }
+
+/**
+ * The role's new permissions after a change in the tree: the offered ones as chosen, plus
+ * those the tree does not offer (areas not served yet), which a stored role keeps as they are.
+ */
+export function keepUnoffered(
+  chosen: readonly string[],
+  held: readonly string[],
+  leaves: readonly string[],
+): string[] {
+  const offered = new Set(leaves);
+  return [...chosen, ...held.filter((permission) => !offered.has(permission))];
+}
+
+/** How many of the held permissions the tree offers. */
+export function offeredCount(held: readonly string[], leaves: readonly string[]): number {
+  const offered = new Set(leaves);
+  return held.filter((permission) => offered.has(permission)).length;
+}

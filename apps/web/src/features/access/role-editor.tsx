@@ -5,8 +5,11 @@ import { api, type DataOf } from '@ksp/contracts';
 import { accessKeys, createRole, fetchPermissionTree, updateRole } from '../../api/access';
 import { fieldSchema, rulesFromSchema } from '../../components/schema-rules';
 import { useT } from '../../i18n/i18n';
+import { roleName } from '../../i18n/server-labels';
 import {
   checkedPermissions,
+  keepUnoffered,
+  offeredCount,
   permissionLeaves,
   toPermissionTree,
   type PermissionTreeNode,
@@ -24,7 +27,10 @@ interface RoleValues {
   permissions: string[];
 }
 
-/** The permission tree as a form control: value = the checked permissions. */
+/**
+ * The permission tree as a form control: value = the role's permissions. The tree offers the
+ * areas served today; permissions of other areas a role already holds are kept untouched.
+ */
 function PermissionTreeField({
   value = [],
   onChange,
@@ -42,19 +48,20 @@ function PermissionTreeField({
   });
   const leaves = useMemo(() => permissionLeaves(tree.data ?? []), [tree.data]);
   const data = useMemo(() => toPermissionTree(tree.data ?? []), [tree.data]);
+  const change = (chosen: readonly string[]) => onChange?.(keepUnoffered(chosen, value, leaves));
   if (!tree.data) return <Spin />;
   return (
     <div data-testid="permission-tree">
       <Flex justify="space-between" align="center" wrap gap={8} style={{ marginBottom: 8 }}>
         <Typography.Text type="secondary" data-testid="permission-count">
-          {t('access:role.selectedCount', { count: value.length, total: leaves.length })}
+          {t('access:role.selectedCount', { count: offeredCount(value, leaves), total: leaves.length })}
         </Typography.Text>
         {!disabled && (
           <Flex gap={4}>
-            <Button size="small" onClick={() => onChange?.(leaves)}>
+            <Button size="small" onClick={() => change(leaves)}>
               {t('access:role.selectAll')}
             </Button>
-            <Button size="small" onClick={() => onChange?.([])}>
+            <Button size="small" onClick={() => change([])}>
               {t('access:role.clearAll')}
             </Button>
           </Flex>
@@ -78,7 +85,7 @@ function PermissionTreeField({
           checkedKeys={value}
           onCheck={(checked) => {
             const keys = Array.isArray(checked) ? checked : checked.checked;
-            onChange?.(checkedPermissions(keys, leaves));
+            change(checkedPermissions(keys, leaves));
           }}
           titleRender={(node) =>
             node.code ? (
@@ -145,7 +152,7 @@ export function RoleEditor({
       ? t('access:role.createTitle')
       : target?.mode === 'edit'
         ? t('access:role.editTitle', { name: role?.name ?? '' })
-        : t('access:role.viewTitle', { name: role?.name ?? '' });
+        : t('access:role.viewTitle', { name: roleName(role?.name ?? '') });
 
   return (
     <Modal

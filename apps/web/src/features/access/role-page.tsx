@@ -7,7 +7,8 @@ import { accessKeys, deleteRoles, fetchPermissionTree, listRoles } from '../../a
 import { ListPage } from '../../components/list-page';
 import { useConfirmDelete } from '../../components/confirm-delete';
 import { useT } from '../../i18n/i18n';
-import { permissionLeaves } from './permission-tree';
+import { roleName } from '../../i18n/server-labels';
+import { offeredCount, permissionLeaves } from './permission-tree';
 import { RoleEditor, type RoleEditorTarget, type RoleRow } from './role-editor';
 import { RoleUsersModal } from './role-users-modal';
 import { formatDateTime } from './time-text';
@@ -37,7 +38,7 @@ export default function RolePage() {
     queryFn: fetchPermissionTree,
     staleTime: Infinity,
   });
-  const total = tree.data ? permissionLeaves(tree.data).length : null;
+  const leaves = tree.data ? permissionLeaves(tree.data) : null;
 
   const refresh = () =>
     Promise.all([
@@ -64,7 +65,7 @@ export default function RolePage() {
       title: t('access:role.fields.name'),
       dataIndex: 'name',
       fixed: sticky.left,
-      render: (name: string) => <Typography.Text strong>{name}</Typography.Text>,
+      render: (name: string) => <Typography.Text strong>{roleName(name)}</Typography.Text>,
     },
     {
       title: t('access:role.fields.type'),
@@ -96,7 +97,9 @@ export default function RolePage() {
       render: (permissions: string[]) => (
         <Tooltip title={permissions.join(', ')}>
           <span data-testid="role-permission-count">
-            {total ? t('access:role.ofTotal', { count: permissions.length, total }) : permissions.length}
+            {leaves
+              ? t('access:role.ofTotal', { count: offeredCount(permissions, leaves), total: leaves.length })
+              : permissions.length}
           </span>
         </Tooltip>
       ),

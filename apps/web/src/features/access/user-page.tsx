@@ -24,6 +24,7 @@ import { useSignedIn } from '../../api/session';
 import { FormModal } from '../../components/form-modal';
 import { ListPage } from '../../components/list-page';
 import { useT } from '../../i18n/i18n';
+import { roleName } from '../../i18n/server-labels';
 import { formatIpRules, ipRulesRule, parseIpRules } from './ip-rules';
 import { RoleSelect } from './option-selects';
 import { SecretModal, type OnceSecret } from './secret-modal';
@@ -214,7 +215,7 @@ export default function UserPage() {
                 allowClear
                 style={{ width: '100%' }}
                 placeholder={t('access:user.secretRole.all')}
-                options={user.roles.map((r) => ({ value: r.id, label: r.name }))}
+                options={user.roles.map((r) => ({ value: r.id, label: roleName(r.name) }))}
                 onChange={(value?: string) => {
                   choice.roleId = value;
                 }}
@@ -275,7 +276,7 @@ export default function UserPage() {
       render: (list: UserRow['roles']) => (
         <Space size={[4, 4]} wrap>
           {list.map((role) => (
-            <Tag key={role.id}>{role.name}</Tag>
+            <Tag key={role.id}>{roleName(role.name)}</Tag>
           ))}
         </Space>
       ),

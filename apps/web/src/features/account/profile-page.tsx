@@ -23,6 +23,7 @@ import { bindUkey, BridgeError, bridgeAddress, readBridgeCertificate } from '../
 import { updateEmail } from '../../api/user';
 import { useSiteConfig } from '../../components/use-site-config';
 import { useT } from '../../i18n/i18n';
+import { roleName } from '../../i18n/server-labels';
 import { ChangePasswordForm } from './change-password-form';
 
 interface Binding {
@@ -183,7 +184,7 @@ export default function ProfilePage() {
             <Descriptions.Item label={t('account:profile.roles')}>
               <Space wrap size={4}>
                 {user.roles.map((role) => (
-                  <Tag key={role}>{role}</Tag>
+                  <Tag key={role}>{roleName(role)}</Tag>
                 ))}
               </Space>
             </Descriptions.Item>

@@ -9,6 +9,7 @@ import { addConfig, configKeys, deleteConfig, editConfig, listConfig } from '../
 import { FormModal, type FormField } from '../../components/form-modal';
 import { ListPage } from '../../components/list-page';
 import { useT } from '../../i18n/i18n';
+import { configDescription } from '../../i18n/server-labels';
 import { LogoField } from './logo-field';
 
 type Entry = DataOf<typeof api.config.list>['data'][number];
@@ -86,7 +87,12 @@ export default function ConfigPage() {
       dataIndex: 'public',
       render: (value: boolean) => (value ? t('common:yes') : t('common:no')),
     },
-    { title: t('config:columns.description'), dataIndex: 'description', ellipsis: true },
+    {
+      title: t('config:columns.description'),
+      dataIndex: 'description',
+      ellipsis: true,
+      render: (_description: string, row) => configDescription(row),
+    },
     {
       title: t('config:columns.updatedAt'),
       dataIndex: 'updated_at',

@@ -10,6 +10,7 @@ import { abbreviateNumber, formatThousands } from '../../components/number-forma
 import { PageLoading } from '../../components/page-loading';
 import { formatRelativeTime } from '../../components/relative-time';
 import { currentLanguage, useT } from '../../i18n/i18n';
+import { auditAction } from '../../i18n/server-labels';
 
 type Summary = DataOf<typeof api.dashboard.summary>;
 type AuditRow = Summary['recent'][number];
@@ -66,7 +67,11 @@ export default function DashboardPage() {
     },
     { title: t('dashboard:columns.username'), dataIndex: 'username' },
     { title: t('dashboard:columns.domain'), dataIndex: 'domain' },
-    { title: t('dashboard:columns.action'), dataIndex: 'action' },
+    {
+      title: t('dashboard:columns.action'),
+      dataIndex: 'action',
+      render: (action: string) => auditAction(action),
+    },
     { title: t('dashboard:columns.target'), dataIndex: 'target' },
     {
       title: t('dashboard:columns.result'),

@@ -18,6 +18,7 @@ import { FormModal, type FormField } from '../../components/form-modal';
 import { ListPage } from '../../components/list-page';
 import { useConfirmDelete } from '../../components/confirm-delete';
 import { useT } from '../../i18n/i18n';
+import { domainDescription } from '../../i18n/server-labels';
 import { DomainMembersModal, type DomainRow } from './domain-members-modal';
 
 interface DomainValues {
@@ -68,7 +69,7 @@ export default function DomainPage() {
     {
       title: t('access:domain.fields.description'),
       dataIndex: 'description',
-      render: (v: string) => v || '-',
+      render: (_description: string, domain) => domainDescription(domain) || '-',
     },
     {
       title: t('access:domain.fields.parent'),

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { isPermission } from '@ksp/contracts';
+import { permissionTree } from './role.service.js';
+
+describe('the permission tree the role editor gets', () => {
+  const tree = permissionTree();
+  const areas = tree.flatMap((group) => (group.children ?? []).map((area) => area.key));
+  const leaves = tree.flatMap((group) =>
+    (group.children ?? []).flatMap((area) => (area.children ?? []).map((leaf) => leaf.key)),
+  );
+
+  it('offers the areas served today, grouped as the menu is', () => {
+    expect(tree.map((group) => group.key)).toEqual([
+      'group:dashboard',
+      'group:access',
+      'group:keys',
+      'group:settings',
+    ]);
+    expect(areas).toContain('area:key');
+    expect(leaves).toContain('key:export');
+  });
+
+  it('hides the areas that have no calls or pages yet, whose permissions stay valid for stored roles', () => {
+    for (const hidden of ['cert', 'log', 'license', 'hsm', 'cte', 'kadp', 'credential', 'product']) {
+      expect(areas).not.toContain(`area:${hidden}`);
+      expect(isPermission(`${hidden}:read`)).toBe(true);
+    }
+  });
+});

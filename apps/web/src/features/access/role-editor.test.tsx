@@ -1,0 +1,88 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { api } from '@ksp/contracts';
+import { http, resetClient } from '../../api/client';
+import { saveSignedIn } from '../../api/session';
+import { envelope, fakeAdapter, signedInFixture } from '../../test-fixtures';
+import { renderPage } from '../../test-render';
+import { RoleEditor, type RoleRow } from './role-editor';
+
+const originalAdapter = http.defaults.adapter;
+
+/** The tree as the server offers it: served areas only (no certificates, no logs). */
+const tree = [
+  {
+    key: 'group:access',
+    title: 'access',
+    children: [
+      {
+        key: 'area:user',
+        title: 'user',
+        children: [
+          { key: 'user:read', title: 'user:read' },
+          { key: 'user:write', title: 'user:write' },
+        ],
+      },
+      { key: 'area:role', title: 'role', children: [{ key: 'role:read', title: 'role:read' }] },
+    ],
+  },
+];
+
+/** A role stored before its areas were hidden: it holds certificate and log permissions. */
+const role: RoleRow = {
+  id: '00000000-0000-4000-8000-000000000004',
+  name: 'Desk',
+  description: '',
+  type: 'custom',
+  type_description: '',
+  permissions: ['user:read', 'cert:read', 'log:read'],
+  users: [],
+  created_at: '2026-01-01T00:00:00Z',
+};
+
+function serve() {
+  const fake = fakeAdapter((config) => {
+    if (config.url === api.role.permissionTree.path) return envelope(tree);
+    if (config.url === api.role.update.path) return envelope(role);
+    return envelope(null);
+  });
+  http.defaults.adapter = fake.adapter;
+  return fake.seen;
+}
+
+beforeEach(() => {
+  resetClient();
+  saveSignedIn(signedInFixture({ permissions: ['role:read', 'role:write'] }));
+});
+afterEach(() => {
+  http.defaults.adapter = originalAdapter;
+});
+
+describe('the role editor', () => {
+  it('offers only the served areas, and keeps the permissions of the others the role holds', async () => {
+    const seen = serve();
+    renderPage(
+      '/console/access/role',
+      '/console/access/role',
+      <RoleEditor target={{ mode: 'edit', role }} onClose={() => undefined} onSaved={() => undefined} />,
+    );
+    await waitFor(() =>
+      expect(screen.getByTestId('permission-count').textContent).toBe('1 of 3 permissions'),
+    );
+    expect(document.querySelector('[data-permission="cert:read"]')).toBeNull();
+    expect(document.querySelector('[data-permission-node="area:cert"]')).toBeNull();
+    const area = screen
+      .getByText('Roles', { selector: '[data-permission-node]' })
+      .closest('.ant-tree-treenode') as HTMLElement;
+    fireEvent.click(area.querySelector('.ant-tree-checkbox')!);
+    await waitFor(() =>
+      expect(screen.getByTestId('permission-count').textContent).toBe('2 of 3 permissions'),
+    );
+    fireEvent.click(screen.getByTestId('role-save'));
+    await waitFor(() => expect(seen.some((c) => c.url === api.role.update.path)).toBe(true));
+    const body = JSON.parse(String(seen.find((c) => c.url === api.role.update.path)?.data)) as {
+      permissions: string[];
+    };
+    expect(body.permissions).toEqual(['user:read', 'role:read', 'cert:read', 'log:read']);
+  });
+});

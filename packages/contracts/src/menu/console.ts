@@ -1,0 +1,39 @@
+import { group, keyPages, page, type MenuNode } from './model.js';
+
+/** Page keys of the main console; each must have a page in apps/web. */
+export const consolePageKeys = [
+  'console/dashboard/index',
+  'console/access/user/index',
+  'console/access/role/index',
+  'console/access/token/index',
+  'console/access/ldap/index',
+  'console/key/index',
+  'console/key/detail',
+  'console/setting/domain/index',
+  'console/setting/password-policy/index',
+  'console/setting/config/index',
+] as const;
+
+/** The main console's menu (MODULES.md "Console routes and permissions"). */
+export const consoleMenu: MenuNode[] = [
+  page('Dashboard', '/console/dashboard', 'dashboard:read', {
+    title: 'dashboard',
+    icon: 'dashboard',
+    affix: true,
+  }),
+  group('Access', '/console/access', { title: 'access', icon: 'access' }, [
+    page('AccessUser', '/console/access/user', 'user:read', { title: 'user', icon: 'user' }),
+    page('AccessRole', '/console/access/role', 'role:read', { title: 'role', icon: 'role' }),
+    page('AccessToken', '/console/access/token', 'token:read', { title: 'token', icon: 'token' }),
+    page('AccessLdap', '/console/access/ldap', 'ldap:read', { title: 'ldap', icon: 'ldap' }),
+  ]),
+  ...keyPages('Key', '/console/key', 'key:read'),
+  group('Setting', '/console/setting', { title: 'settings', icon: 'setting' }, [
+    page('SettingDomain', '/console/setting/domain', 'domain:read', { title: 'domain', icon: 'domain' }),
+    page('SettingPasswordPolicy', '/console/setting/password-policy', 'password-policy:read', {
+      title: 'passwordPolicy',
+      icon: 'lock',
+    }),
+    page('SettingConfig', '/console/setting/config', 'config:read', { title: 'config', icon: 'config' }),
+  ]),
+];

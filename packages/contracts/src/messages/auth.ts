@@ -1,0 +1,46 @@
+import { defineMessages } from './define.js';
+
+/** Signing in, tokens, permissions and UKEY. */
+export const authMessages = defineMessages({
+  en: {
+    'auth.tokenMissing': 'Authentication required',
+    'auth.tokenInvalid': 'Invalid token',
+    'auth.sessionExpired': 'Your identity information has expired. Please log in again!',
+    'auth.badCredentials': 'Incorrect username or password',
+    'auth.accountLocked': 'The account is locked after too many failed logins; try again after {until}',
+    'auth.ipNotAllowed': 'Access from {ip} is not allowed for this account',
+    'auth.ukeyRequired': 'Please log in with Ukey',
+    'auth.forbidden': 'Permission denied: {permission} is required',
+    'auth.tokenKind': "A token of kind '{kind}' cannot make this call; sign in to the console for it",
+    'auth.systemScope':
+      "This is a system setting: only administrators signed in to the root domain may change it (you are in '{domain}')",
+    'auth.domainNotMember': "You are not a member of domain '{domain}'",
+    'auth.passwordChangeRequired': 'You must change your password before going on',
+    'ukey.badCertificate': 'certificate: not a PEM X.509 certificate',
+    'ukey.certificateExpired': 'certificate: expired on {date}',
+    'ukey.unsupportedKey': 'certificate: {type} keys are not supported (EC or RSA)',
+    'ukey.passwordFirst': 'Sign in with your password first',
+    'ukey.notBound': 'No UKEY is bound to this account',
+    'ukey.verifyFailed': 'UKEY verification failed',
+  },
+  zh: {
+    'auth.tokenMissing': '需要登录',
+    'auth.tokenInvalid': '令牌无效',
+    'auth.sessionExpired': '您的身份信息已过期，请重新登录！',
+    'auth.badCredentials': '用户名或密码错误',
+    'auth.accountLocked': '登录失败次数过多，账户已锁定，请于 {until} 之后再试',
+    'auth.ipNotAllowed': '此账户不允许从 {ip} 访问',
+    'auth.ukeyRequired': '请使用 Ukey 登录',
+    'auth.forbidden': '权限不足：需要 {permission} 权限',
+    'auth.tokenKind': '“{kind}”类令牌不能调用此接口，请登录控制台操作',
+    'auth.systemScope': '这是系统级设置，只有登录到根域的管理员可以操作（您当前在域“{domain}”）',
+    'auth.domainNotMember': '您不是域“{domain}”的成员',
+    'auth.passwordChangeRequired': '继续操作前必须修改密码',
+    'ukey.badCertificate': '证书：不是 PEM 格式的 X.509 证书',
+    'ukey.certificateExpired': '证书：已于 {date} 过期',
+    'ukey.unsupportedKey': '证书：不支持 {type} 密钥（仅支持 EC 或 RSA）',
+    'ukey.passwordFirst': '请先使用密码登录',
+    'ukey.notBound': '此账户未绑定 UKEY',
+    'ukey.verifyFailed': 'UKEY 验证失败',
+  },
+});

@@ -1,0 +1,84 @@
+import { describe, expect, expectTypeOf, it } from 'vitest';
+import { api, consoleAreas } from './index.js';
+import {
+  areaOf,
+  areas,
+  builtInRoles,
+  isPermission,
+  offeredPermissionGroups,
+  permissions,
+  servedAreas,
+  type Permission,
+} from './permissions.js';
+
+describe('permissions', () => {
+  it('are typed: the real permission strings only', () => {
+    expectTypeOf<'key:use'>().toExtend<Permission>();
+    expectTypeOf<'credential:use'>().toExtend<Permission>();
+    expectTypeOf<'dashboard:read'>().toExtend<Permission>();
+    expectTypeOf<'dashboard:write'>().not.toExtend<Permission>();
+    expectTypeOf<'user:use'>().not.toExtend<Permission>();
+    expectTypeOf<'key:fly'>().not.toExtend<Permission>();
+    // @ts-expect-error a permission nobody defines is refused where a Permission is wanted
+    const typo: Permission = 'key:wirte';
+    expect(isPermission(typo)).toBe(false);
+  });
+
+  it('are read for every area, write unless the area is only looked at, and the extra verbs', () => {
+    for (const area of areas) expect(permissions).toContain(`${area}:read`);
+    expect(permissions).toContain('user:write');
+    expect(permissions).not.toContain('dashboard:write');
+    expect(permissions).not.toContain('product:write');
+    expect(permissions.filter((p) => !/:(read|write)$/.test(p))).toEqual([
+      'key:use',
+      'key:export',
+      'credential:use',
+    ]);
+    expect(new Set(permissions).size).toBe(permissions.length);
+  });
+
+  it('tells a permission from other strings', () => {
+    expect(isPermission('key:export')).toBe(true);
+    expect(isPermission('key:')).toBe(false);
+    expect(isPermission('dashboard:write')).toBe(false);
+  });
+
+  it('shape the built-in roles: Operator neither reads logs nor writes users, Auditor only reads', () => {
+    expect(builtInRoles.Administrator.permissions).toHaveLength(permissions.length);
+    expect(builtInRoles.Operator.permissions).toContain('key:write');
+    expect(builtInRoles.Operator.permissions).toContain('credential:use');
+    expect(builtInRoles.Operator.permissions).not.toContain('log:read');
+    expect(builtInRoles.Operator.permissions).not.toContain('user:write');
+    expect(builtInRoles.Operator.permissions).not.toContain('key:export');
+    expect(builtInRoles.Auditor.permissions.every((p) => p.endsWith(':read'))).toBe(true);
+    expect(builtInRoles.Auditor.permissions).toContain('log:read');
+  });
+});
+
+describe('served areas', () => {
+  it('are the areas whose calls exist: the role editor offers nothing else', () => {
+    const called = new Set(
+      Object.values(api)
+        .flatMap((calls) => Object.values(calls))
+        .map((call) => call.access)
+        .filter((access) => access !== 'public' && access !== 'session')
+        .map(areaOf),
+    );
+    // Sub-consoles hand out their tokens before their pages exist.
+    for (const def of Object.values(consoleAreas)) {
+      if (def.token !== 'session' && def.permission) called.delete(areaOf(def.permission));
+    }
+    expect([...servedAreas].sort()).toEqual([...called].sort());
+  });
+
+  it('shape the offered tree: served areas only, in menu order, no empty group', () => {
+    const offered = offeredPermissionGroups();
+    expect(offered.map((group) => group.key)).toEqual(['dashboard', 'access', 'keys', 'settings']);
+    expect(offered.find((group) => group.key === 'settings')?.areas).toEqual([
+      'domain',
+      'password-policy',
+      'config',
+    ]);
+    expect(offered.flatMap((group) => group.areas)).not.toContain('cert');
+  });
+});
