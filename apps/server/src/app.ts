@@ -290,7 +290,7 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
   ldapRoutes(app, gate, ldap);
   const keyMaterial = createKeyMaterial({ keyring });
   const cryptoPool = createCryptoPool(config.cryptoWorkers);
-  const keyCache = createKeyCache(db);
+  const keyCache = createKeyCache(db, clock);
   const keys = createKeyService({
     db,
     clock,
