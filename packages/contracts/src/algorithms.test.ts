@@ -6,6 +6,7 @@ import {
   algorithmByCode,
   algorithmInfo,
   describeUsage,
+  importLengthMismatch,
   USAGE_BITS,
   USAGE_WORDS,
   usageBit,
@@ -134,5 +135,16 @@ describe('validateUsage', () => {
     expect(new Set(USAGE_WORDS).size).toBe(USAGE_WORDS.length);
     for (const word of USAGE_WORDS) expect(usageWords(usageBit(word))).toEqual([word]);
     expect(usageWords(Encrypt + Decrypt + 0x80000000)).toEqual(['encrypt', 'decrypt']);
+  });
+});
+
+describe('import lengths', () => {
+  it('count raw material and SM2 scalars; PKCS#8 is parsed by the server instead', () => {
+    expect(importLengthMismatch('AES-256', 32)).toBeNull();
+    expect(importLengthMismatch('AES-256', 16)).toEqual({ expected: '32', got: 16 });
+    expect(importLengthMismatch('HMAC-SHA256', 16)).toBeNull();
+    expect(importLengthMismatch('HMAC-SHA256', 129)).toEqual({ expected: '16–128', got: 129 });
+    expect(importLengthMismatch('SM2', 31)).toEqual({ expected: '32', got: 31 });
+    expect(importLengthMismatch('RSA-2048', 5)).toBeNull();
   });
 });

@@ -430,3 +430,42 @@ export function validateUsage(algorithm: AlgorithmId, mask: number): UsageCheck 
   }
   return { valid: true, profile: profile.name };
 }
+
+/**
+ * What `key/import` accepts for an algorithm: raw bytes of the key's size (16 to 128 for
+ * HMAC), the 32-byte SM2 scalar, or PKCS#8 DER; post-quantum keys are generated only.
+ */
+export type ImportExpectation =
+  | { kind: 'raw'; bytes: number }
+  | { kind: 'raw-range'; min: number; max: number }
+  | { kind: 'sm2-scalar'; bytes: 32 }
+  | { kind: 'pkcs8' }
+  | { kind: 'unsupported' };
+
+export function importExpectation(id: AlgorithmId): ImportExpectation {
+  const info = algorithmInfo(id);
+  if (info.pqc) return { kind: 'unsupported' };
+  if (info.family === 'HMAC') return { kind: 'raw-range', min: 16, max: 128 };
+  if (info.kind === 'symmetric') return { kind: 'raw', bytes: info.sizeBits / 8 };
+  if (info.family === 'SM2') return { kind: 'sm2-scalar', bytes: 32 };
+  return { kind: 'pkcs8' };
+}
+
+/** The length problem of `bytes` imported for `id`, or null when it fits (PKCS#8 is parsed, not counted). */
+export function importLengthMismatch(
+  id: AlgorithmId,
+  bytes: number,
+): { expected: string; got: number } | null {
+  const expectation = importExpectation(id);
+  switch (expectation.kind) {
+    case 'raw':
+    case 'sm2-scalar':
+      return bytes === expectation.bytes ? null : { expected: String(expectation.bytes), got: bytes };
+    case 'raw-range':
+      return bytes >= expectation.min && bytes <= expectation.max
+        ? null
+        : { expected: `${expectation.min}–${expectation.max}`, got: bytes };
+    default:
+      return null;
+  }
+}

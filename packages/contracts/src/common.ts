@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { objectName } from './rules/text.js';
 
 /** Shared primitives: every input has bounds (STYLE.md habit 6). */
 export const Id = z.uuid();
@@ -19,12 +20,7 @@ export const Email = z.email().max(254);
 export const Username = z.string().trim().min(1).max(64);
 /** Passwords travel as typed (over TLS) when they are set, so the server can apply the policy. */
 export const NewPassword = z.string().min(1).max(128);
-export const DomainName = z
-  .string()
-  .trim()
-  .min(1)
-  .max(64)
-  .regex(/^[\p{L}\p{N}][\p{L}\p{N} _.-]*$/u);
+export const DomainName = objectName(64);
 
 export const Nothing = z.null();
 

@@ -1,7 +1,15 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { buildMenu, menuModel, pageKeys } from './menu/index.js';
+import type { CallDef } from './call.js';
+import { api } from './index.js';
+import { buildMenu, menuModel, pageKeys, type MenuNode } from './menu/index.js';
 import { areaMessages, formatMessage, messageKeys, pickLanguage, type MessageKey } from './messages/index.js';
-import { permissions } from './permissions.js';
+import { builtInRoles, isPermission, permissions } from './permissions.js';
+
+const menuPermissions = (nodes: readonly MenuNode[]): string[] =>
+  nodes.flatMap((node) => [
+    ...(node.permission ? [node.permission] : []),
+    ...menuPermissions(node.children ?? []),
+  ]);
 
 describe('language choice', () => {
   it('prefers the language cookie, then Accept-Language by weight, English by default', () => {
@@ -41,6 +49,18 @@ describe('menu', () => {
     expect(full.find((m) => m.path === '/console/key/detail/:id')?.hidden).toBe(true);
     for (const leaf of full.flatMap((m) => (m.children.length ? m.children : [m]))) {
       expect(pageKeys).toContain(leaf.component);
+    }
+  });
+  it('asks only for real permissions, all of which the Administrator holds', () => {
+    const admin = new Set<string>(builtInRoles.Administrator.permissions);
+    const asked = [
+      ...Object.values(api).flatMap((calls) => Object.values(calls).map((call: CallDef) => call.access)),
+      ...menuPermissions(menuModel),
+    ].filter((access) => access !== 'public' && access !== 'session');
+    expect(asked.length).toBeGreaterThan(0);
+    for (const permission of new Set(asked)) {
+      expect(isPermission(permission), permission).toBe(true);
+      expect(admin.has(permission), permission).toBe(true);
     }
   });
 });

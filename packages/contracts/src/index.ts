@@ -19,6 +19,7 @@ export * from './calls/key.js';
 export * from './ip.js';
 export * from './algorithms.js';
 export * from './rules/key-lifecycle.js';
+export * from './rules/text.js';
 
 import { systemCalls } from './calls/system.js';
 import { tokenCalls, userCalls } from './calls/user.js';

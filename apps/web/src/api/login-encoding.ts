@@ -1,3 +1,5 @@
+import { isDirectoryUsername } from '@ksp/contracts';
+
 /** Base64 of raw bytes (btoa takes a binary string). */
 export function bytesToBase64(bytes: Uint8Array): string {
   let binary = '';
@@ -10,10 +12,8 @@ export async function sha256(text: string): Promise<Uint8Array> {
   return new Uint8Array(digest);
 }
 
-/** A username with a slash (`connection/name`) belongs to a directory: its password is bound as typed. */
-export function isDirectoryUsername(username: string): boolean {
-  return username.includes('/');
-}
+/** A directory user's (`connection/name`) password is bound as typed: the contract's rule. */
+export { isDirectoryUsername };
 
 /**
  * What the login form sends (API.md "Login"): the username is trimmed; a local user's

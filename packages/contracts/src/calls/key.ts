@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ALGORITHM_IDS, USAGE_BITS_TEXT, USAGE_WORDS } from '../algorithms.js';
 import { ANY_TOKEN, APP_TOKEN, defineCall } from '../call.js';
 import { Id, IdsBody, PageQuery, pageOf } from '../common.js';
+import { base64Text } from '../rules/text.js';
 
 /** KMIP states are stored; the console shows the spec's three labels (MODULES.md §1.1). */
 export const keyStates = [
@@ -57,12 +58,6 @@ const KeyName = z
 const Labels = z
   .record(z.string().trim().min(1).max(64), z.string().max(256))
   .refine((r) => Object.keys(r).length <= 32, { message: 'at most 32 labels' });
-const base64Text = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max)
-    .regex(/^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/, { message: 'must be Base64' });
 const Base64 = base64Text(65536);
 
 /** TDE (CTE) key attributes, AES keys only (MODULES.md §1.7). */

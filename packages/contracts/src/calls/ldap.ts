@@ -58,6 +58,21 @@ export const LdapFields = z.object({
 });
 const LdapPatch = z.object(ldapShape).partial();
 
+/** The fields of a connection: the server, the console and the directory client share this list. */
+export type LdapFieldName = keyof typeof ldapShape;
+export const ldapFieldNames = Object.keys(ldapShape) as LdapFieldName[];
+/** A connection's fields as the server receives them (defaults applied). */
+export type LdapFieldValues = z.output<typeof LdapFields>;
+/** The fields the directory conversation reads (the rest name and map the connection). */
+export type DirectoryFieldName = Exclude<LdapFieldName, 'name' | 'unique_id_attribute' | 'group_roles'>;
+export type DirectorySettings = Pick<LdapFieldValues, DirectoryFieldName>;
+
+/** A new connection: every default of the contract, the required fields empty. */
+export function newLdapFields(): LdapFieldValues {
+  const defaults = LdapFields.parse({ name: 'x', url: 'ldap://x', user_base_dn: 'x' });
+  return { ...defaults, name: '', url: '', user_base_dn: '' };
+}
+
 export const LdapConnection = z.object(ldapShape).omit({ bind_password: true }).extend({
   id: z.string(),
   has_bind_password: z.boolean(),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineCall } from '../call.js';
 import { Id, IdsBody, PageQuery, pageOf } from '../common.js';
+import { objectName } from '../rules/text.js';
 
 export const tokenUsages = ['cte', 'rdm', 'kadp', 'kmip'] as const;
 export const DEFAULT_CERT_VALIDITY_DAYS = 365;
@@ -23,12 +24,7 @@ export const RegistrationToken = z.object({
 });
 
 const tokenShape = {
-  name: z
-    .string()
-    .trim()
-    .min(1)
-    .max(64)
-    .regex(/^[\p{L}\p{N}][\p{L}\p{N} _.-]*$/u),
+  name: objectName(64),
   usage: z.enum(tokenUsages),
   expires_at: TokenExpiry,
   cert_validity_days: z.number().int().min(1).max(3650),

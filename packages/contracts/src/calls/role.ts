@@ -1,14 +1,10 @@
 import { z } from 'zod';
 import { defineCall } from '../call.js';
 import { Id, IdList, IdsBody, PageQuery, pageOf } from '../common.js';
+import { objectName } from '../rules/text.js';
 import { NamedRef } from './access-common.js';
 
-const RoleName = z
-  .string()
-  .trim()
-  .min(1)
-  .max(64)
-  .regex(/^[\p{L}\p{N}][\p{L}\p{N} _.-]*$/u);
+const RoleName = objectName(64);
 const PermissionList = z.array(z.string().max(64)).max(500);
 
 export const RoleRow = z.object({

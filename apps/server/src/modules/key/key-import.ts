@@ -1,5 +1,5 @@
 import { createPrivateKey, createPublicKey } from 'node:crypto';
-import { algorithmInfo, type AlgorithmId } from '@ksp/contracts';
+import { algorithmInfo, importExpectation, importLengthMismatch, type AlgorithmId } from '@ksp/contracts';
 import { sm2PublicKeyFromPrivate } from '../../platform/crypto/asymmetric.js';
 import { sm2PublicKeyToSpki } from '../../platform/crypto/encoding.js';
 import type { GeneratedKey } from '../../platform/crypto/generate.js';
@@ -23,38 +23,24 @@ const curveOf: Partial<Record<AlgorithmId, string>> = {
 };
 
 /**
- * Imported bytes checked against their algorithm (contract `key/import`): raw material of
- * the algorithm's length for symmetric keys, the 32-byte scalar for SM2, PKCS#8 DER of the
- * same key type and size for RSA, EC and Ed25519. Post-quantum keys are not imported.
+ * Imported bytes checked against their algorithm (contract `key/import`, `importExpectation`):
+ * the length of raw material and SM2 scalars, the key type and size of PKCS#8 DER.
  */
 export function importedKey(algorithm: AlgorithmId, bytes: Buffer): GeneratedKey {
-  const info = algorithmInfo(algorithm);
-  if (info.kind === 'symmetric') {
-    const expected = info.sizeBits / 8;
-    const hmac = info.family === 'HMAC';
-    if (hmac ? bytes.length < 16 || bytes.length > 128 : bytes.length !== expected) {
-      throw invalid('key.importLength', {
-        algorithm,
-        expected: hmac ? '16–128' : expected,
-        got: bytes.length,
-      });
-    }
-    return { algorithm, material: bytes };
-  }
-  if (algorithm === 'SM2') {
-    if (bytes.length !== 32)
-      throw invalid('key.importLength', { algorithm: 'SM2', expected: 32, got: bytes.length });
+  const expectation = importExpectation(algorithm);
+  if (expectation.kind === 'unsupported') throw invalid('key.importUnsupported', { algorithm });
+  const mismatch = importLengthMismatch(algorithm, bytes.length);
+  if (mismatch) throw invalid('key.importLength', { algorithm, ...mismatch });
+  if (expectation.kind === 'sm2-scalar')
     return { algorithm, material: bytes, publicKey: publicOf('SM2', bytes) };
-  }
-  if (info.family !== 'RSA' && info.family !== 'EC' && info.family !== 'ED25519') {
-    throw invalid('key.importUnsupported', { algorithm });
-  }
+  if (expectation.kind !== 'pkcs8') return { algorithm, material: bytes };
   let key;
   try {
     key = createPrivateKey({ key: bytes, format: 'der', type: 'pkcs8' });
   } catch {
     throw invalid('key.importFormat', { algorithm, format: 'PKCS#8 DER' });
   }
+  const info = algorithmInfo(algorithm);
   const details = key.asymmetricKeyDetails ?? {};
   const fits =
     (info.family === 'RSA' && key.asymmetricKeyType === 'rsa' && details.modulusLength === info.sizeBits) ||

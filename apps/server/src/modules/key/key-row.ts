@@ -1,12 +1,16 @@
-import { algorithmInfo, stateLabel, usageWords, type AlgorithmId, type KeyState } from '@ksp/contracts';
+import {
+  algorithmInfo,
+  stateLabel,
+  usageWords,
+  type AlgorithmId,
+  type CteAttributes,
+  type KeyState,
+} from '@ksp/contracts';
+import type { z } from 'zod';
 import type { KeyTable, KeyVersionTable } from '../../platform/db/schema.js';
 
 /** TDE (CTE) attributes as stored in `kms_key.cte` (JSON). */
-export type Cte = {
-  versioned: boolean;
-  persistent_on_client: boolean;
-  encryption_mode: 'CBC' | 'CBC_CS1' | 'XTS';
-};
+export type Cte = z.output<typeof CteAttributes>;
 
 /** A stored key and its current version, as the contract's `KeyRow`. */
 export function toKeyRow(row: KeyTable, latest: KeyVersionTable | undefined) {

@@ -1,7 +1,7 @@
-import { performance } from 'node:perf_hooks';
+import type { Clock } from '../../platform/auth/session.service.js';
 import type { Db } from '../../platform/db/database.js';
 import type { KeyTable, KeyVersionTable } from '../../platform/db/schema.js';
-import { findVersion } from './key.store.js';
+import { findVersion, readKey } from './key.store.js';
 
 /**
  * How long a node reuses a key for cryptographic operations before it reads it again.
@@ -33,7 +33,8 @@ function wipe(entry: Entry): void {
   entry.versions.clear();
 }
 
-export function createKeyCache(db: Db) {
+/** `clock` is the server's: a test moves it to see an entry expire. */
+export function createKeyCache(db: Db, clock: Clock) {
   const entries = new Map<string, Entry>();
   let generation = 0;
   const drop = (id: string) => {
@@ -43,18 +44,18 @@ export function createKeyCache(db: Db) {
   };
   // Unused entries do not wait for a caller to notice they expired.
   const sweeper = setInterval(() => {
-    const now = performance.now();
+    const now = clock().getTime();
     for (const [id, e] of entries) if (now - e.readAt >= KEY_CACHE_MS) drop(id);
   }, KEY_CACHE_MS);
   sweeper.unref();
 
   async function entry(id: string): Promise<Entry | undefined> {
-    const now = performance.now();
+    const now = clock().getTime();
     const hit = entries.get(id);
     if (hit && now - hit.readAt < KEY_CACHE_MS) return hit;
     drop(id);
     const seen = generation;
-    const row = await db.selectFrom('kms_key').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await readKey(db, id);
     if (!row) return undefined;
     const fresh: Entry = { row, versions: new Map(), readAt: now };
     // A change made while this read was under way must not be hidden by it.

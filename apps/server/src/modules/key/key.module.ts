@@ -18,7 +18,7 @@ export const keyModule: KspModule = {
     journal.registerTable({ table: 'kms_key_version', columns: keyVersionColumns });
     const material = createKeyMaterial({ keyring: ctx.keyring });
     const pool = createCryptoPool(ctx.config.cryptoWorkers);
-    const keys = createKeyCache(db);
+    const keys = createKeyCache(db, clock);
     keyRoutes(ctx.app, ctx.gate, createKeyService({ db, clock, material, pool, keys, journal }));
     cryptoRoutes(ctx.app, ctx.gate, createCryptoService({ db, material, pool, keys, journal }));
     ctx.onClose(async () => {

@@ -1,6 +1,7 @@
 import { v7 as uuidv7 } from 'uuid';
 import {
   algorithmInfo,
+  type api,
   isPairedPublic,
   keyStates,
   liveKeyStates,
@@ -21,6 +22,7 @@ import { isCipherAlgorithm, keyCheckValue } from '../../platform/crypto/symmetri
 import { isUniqueViolation, type Db, type Executor } from '../../platform/db/database.js';
 import type { Journal } from '../../platform/db/journal.js';
 import type { Transaction } from 'kysely';
+import type { z } from 'zod';
 import type { KeyCache } from './key.cache.js';
 import type { Database, KeyTable, KeyVersionTable } from '../../platform/db/schema.js';
 import { conflict, invalid, notFound, stateForbids } from '../../platform/errors.js';
@@ -42,19 +44,8 @@ import {
   wipeMaterial,
 } from './key.store.js';
 
-interface NewKeyFields {
-  name: string;
-  algorithm: AlgorithmId;
-  usage_mask: number;
-  state: 'active' | 'pre-active';
-  exportable: boolean;
-  deletable: boolean;
-  description: string;
-  labels: Record<string, string>;
-  cte: Cte | null;
-  activation_date?: string | undefined;
-  deactivation_date?: string | undefined;
-}
+/** What a new key is made of: the contract's create body (import and clone give the same). */
+type NewKeyFields = z.output<NonNullable<typeof api.key.create.body>>;
 
 /**
  * Key lifecycle (MODULES.md §1): states are KMIP's, shown as the spec's labels; a key pair

@@ -1,23 +1,10 @@
 import { connect as tcpConnect } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { Client } from 'ldapts';
+import type { DirectorySettings } from '@ksp/contracts';
 
 /** The directory settings one conversation needs (secrets already unsealed). */
-export interface DirectorySettings {
-  url: string;
-  bind_dn: string;
-  bind_password: string;
-  user_base_dn: string;
-  username_attribute: string;
-  user_dn_attribute: string;
-  user_filter: string;
-  group_base_dn: string;
-  group_filter: string;
-  group_id_attribute: string;
-  group_member_attribute: string;
-  ca_certificate: string;
-  verify_certificate: boolean;
-}
+export type { DirectorySettings };
 
 export type StepName = 'connect' | 'bind' | 'find-user' | 'bind-user' | 'groups';
 export interface StepResult {

@@ -1,3 +1,4 @@
+import { directoryUsername, newLdapFields, type LdapFieldValues } from '@ksp/contracts';
 import { randomUUID } from 'node:crypto';
 import { subjectOf, writeAudit } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
@@ -11,49 +12,21 @@ import { findRoles, setUserRoles } from '../role/role.store.js';
 import { findUserByName, insertUser, updateUser } from '../user/user.store.js';
 import { runDirectorySteps, type DirectorySettings } from './ldap.client.js';
 
-export interface LdapFieldsInput {
-  name: string;
-  url: string;
-  bind_dn: string;
-  bind_password: string;
-  user_base_dn: string;
-  username_attribute: string;
-  user_dn_attribute: string;
-  unique_id_attribute: string;
-  user_filter: string;
-  group_base_dn: string;
-  group_filter: string;
-  group_id_attribute: string;
-  group_member_attribute: string;
-  ca_certificate: string;
-  verify_certificate: boolean;
-  group_roles: { group: string; role_id: string }[];
-}
-
 const owner = (id: string) => `ldap/${id}`;
 
 function view(row: LdapConnectionTable) {
+  const { bind_password_wrapped, verify_certificate, group_roles, ...fields } = row;
   return {
-    id: row.id,
-    name: row.name,
-    url: row.url,
-    bind_dn: row.bind_dn,
-    has_bind_password: Boolean(row.bind_password_wrapped),
-    user_base_dn: row.user_base_dn,
-    username_attribute: row.username_attribute,
-    user_dn_attribute: row.user_dn_attribute,
-    unique_id_attribute: row.unique_id_attribute,
-    user_filter: row.user_filter,
-    group_base_dn: row.group_base_dn,
-    group_filter: row.group_filter,
-    group_id_attribute: row.group_id_attribute,
-    group_member_attribute: row.group_member_attribute,
-    ca_certificate: row.ca_certificate,
-    verify_certificate: row.verify_certificate === 1,
-    group_roles: JSON.parse(row.group_roles) as { group: string; role_id: string }[],
-    created_at: row.created_at,
-    updated_at: row.updated_at,
+    ...fields,
+    has_bind_password: Boolean(bind_password_wrapped),
+    verify_certificate: verify_certificate === 1,
+    group_roles: JSON.parse(group_roles) as LdapFieldValues['group_roles'],
   };
+}
+
+/** The fields given, without those left out (an absent field keeps its stored value). */
+function given<T extends object>(fields: T): Partial<T> {
+  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
 
 /**
@@ -76,28 +49,18 @@ export function createLdapService(deps: { db: Db; clock: Clock; secrets: SecretB
     return row;
   }
 
+  /** The settings of a stored connection (null: a new one, with the contract's defaults), changed by `overrides`. */
   async function settingsOf(
-    row: LdapConnectionTable,
-    overrides: Partial<LdapFieldsInput> = {},
+    row: LdapConnectionTable | null,
+    overrides: Partial<LdapFieldValues> = {},
   ): Promise<DirectorySettings> {
-    const stored = row.bind_password_wrapped
+    const stored = row?.bind_password_wrapped
       ? await secrets.open(await rootDomainId(), owner(row.id), row.bind_password_wrapped)
       : '';
-    const v = view(row);
     return {
-      url: overrides.url ?? v.url,
-      bind_dn: overrides.bind_dn ?? v.bind_dn,
+      ...(row ? view(row) : newLdapFields()),
+      ...given(overrides),
       bind_password: overrides.bind_password ? overrides.bind_password : stored,
-      user_base_dn: overrides.user_base_dn ?? v.user_base_dn,
-      username_attribute: overrides.username_attribute ?? v.username_attribute,
-      user_dn_attribute: overrides.user_dn_attribute ?? v.user_dn_attribute,
-      user_filter: overrides.user_filter ?? v.user_filter,
-      group_base_dn: overrides.group_base_dn ?? v.group_base_dn,
-      group_filter: overrides.group_filter ?? v.group_filter,
-      group_id_attribute: overrides.group_id_attribute ?? v.group_id_attribute,
-      group_member_attribute: overrides.group_member_attribute ?? v.group_member_attribute,
-      ca_certificate: overrides.ca_certificate ?? v.ca_certificate,
-      verify_certificate: overrides.verify_certificate ?? v.verify_certificate,
     };
   }
 
@@ -122,7 +85,7 @@ export function createLdapService(deps: { db: Db; clock: Clock; secrets: SecretB
       return { data: rows.map(view), total: Number(total?.n ?? 0) };
     },
 
-    async create(actor: Actor, meta: RequestMeta, body: LdapFieldsInput) {
+    async create(actor: Actor, meta: RequestMeta, body: LdapFieldValues) {
       if (
         await db.selectFrom('ldap_connection').select('id').where('name', '=', body.name).executeTakeFirst()
       ) {
@@ -159,7 +122,7 @@ export function createLdapService(deps: { db: Db; clock: Clock; secrets: SecretB
       return view(await find(id));
     },
 
-    async update(actor: Actor, meta: RequestMeta, body: Partial<LdapFieldsInput> & { id: string }) {
+    async update(actor: Actor, meta: RequestMeta, body: Partial<LdapFieldValues> & { id: string }) {
       const row = await find(body.id);
       if (body.name && body.name !== row.name) {
         if (
@@ -216,42 +179,20 @@ export function createLdapService(deps: { db: Db; clock: Clock; secrets: SecretB
     async test(
       actor: Actor,
       meta: RequestMeta,
-      body: Partial<LdapFieldsInput> & {
+      body: Partial<LdapFieldValues> & {
         id?: string | undefined;
         test_username: string;
         test_password: string;
       },
     ) {
       const { id, test_username, test_password, ...overrides } = body;
-      const base: LdapConnectionTable = id
-        ? await find(id)
-        : {
-            id: 'unsaved',
-            name: overrides.name ?? 'unsaved',
-            url: overrides.url ?? '',
-            bind_dn: '',
-            bind_password_wrapped: null,
-            user_base_dn: overrides.user_base_dn ?? '',
-            username_attribute: 'uid',
-            user_dn_attribute: 'dn',
-            unique_id_attribute: 'entryUUID',
-            user_filter: '(objectClass=person)',
-            group_base_dn: '',
-            group_filter: '(objectClass=groupOfNames)',
-            group_id_attribute: 'cn',
-            group_member_attribute: 'member',
-            ca_certificate: '',
-            verify_certificate: 1,
-            group_roles: '[]',
-            created_at: '',
-            updated_at: '',
-          };
-      const result = await runDirectorySteps(await settingsOf(base, overrides), test_username, test_password);
+      const row = id ? await find(id) : null;
+      const result = await runDirectorySteps(await settingsOf(row, overrides), test_username, test_password);
       const ok = result.steps.every((s) => s.ok) && result.steps.length === 5;
       await writeAudit(db, {
         who: subjectOf(actor),
         action: 'ldap.test',
-        target: base.name,
+        target: row?.name ?? overrides.name ?? 'unsaved',
         result: ok ? 'success' : 'failure',
         ip: meta.ip,
         details: { failed_step: result.steps.find((s) => !s.ok)?.step ?? null },
@@ -283,7 +224,7 @@ export function createLdapService(deps: { db: Db; clock: Clock; secrets: SecretB
         ...new Set(mapping.filter((m) => result.groups.includes(m.group)).map((m) => m.role_id)),
       ];
       if (roleIds.length === 0) return { refused: 'no directory group maps to a role' };
-      const localName = `${row.name}/${username}`;
+      const localName = directoryUsername(row.name, username);
       const now = clock().toISOString();
       const rootId = await rootDomainId();
       const userId = await db.transaction().execute(async (trx) => {

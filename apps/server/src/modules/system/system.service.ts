@@ -7,7 +7,8 @@ import type { Db } from '../../platform/db/database.js';
 import { conflict, forbidden, stateForbids } from '../../platform/errors.js';
 import type { Readiness, RequestMeta } from '../../platform/http/route.js';
 import type { SealFile } from '../../platform/keyring/keyring.js';
-import { Keyring, fingerprint, kcv, xorInto } from '../../platform/keyring/keyring.js';
+import { keyCheckValue } from '../../platform/crypto/symmetric.js';
+import { Keyring, fingerprint, xorInto } from '../../platform/keyring/keyring.js';
 import { ROOT_DOMAIN, insertDomain } from '../domain/domain.store.js';
 import { roleIdByName } from '../role/role.store.js';
 import type { UserService } from '../user/user.service.js';
@@ -124,7 +125,7 @@ export function createSystemService(deps: {
       index: pending.generated,
       total: pending.total,
       component: component.toString('hex').toUpperCase(),
-      kcv: kcv(component),
+      kcv: keyCheckValue('AES-256', component),
     };
     component.fill(0);
     await writeAudit(db, {
@@ -147,7 +148,7 @@ export function createSystemService(deps: {
       throw stateForbids('system.componentsPending', { done: pending.generated, total: pending.total });
     }
     const root = Buffer.from(pending.acc);
-    const rootKcv = kcv(root);
+    const rootKcv = keyCheckValue('AES-256', root);
     if (sealFile.exists()) unlinkSync(sealFile.path); // a leftover of an install whose database was dropped
     const sealKey = sealFile.create();
     try {

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { api, Code } from '@ksp/contracts';
 import type { KspConfig } from '../../platform/config.js';
-import { kcv } from '../../platform/keyring/keyring.js';
+import { keyCheckValue } from '../../platform/crypto/symmetric.js';
 import {
   ADMIN,
   call,
@@ -46,7 +46,7 @@ describe.each(await engines())('first run on %s', (engine) => {
       const c = await call(server, api.system.initComponent, { body: {} });
       expect(c.data).toMatchObject({ index: i, total: 3 });
       expect(c.data.component).toMatch(/^[0-9A-F]{64}$/);
-      expect(c.data.kcv).toBe(kcv(Buffer.from(c.data.component, 'hex')));
+      expect(c.data.kcv).toBe(keyCheckValue('AES-256', Buffer.from(c.data.component, 'hex')));
       components.push(Buffer.from(c.data.component, 'hex'));
     }
     const extra = await call(server, api.system.initComponent, { body: {} });
@@ -55,7 +55,7 @@ describe.each(await engines())('first run on %s', (engine) => {
     expect(fin.code).toBe(0);
     const root = Buffer.alloc(32);
     for (const c of components) for (let i = 0; i < 32; i++) root[i] = (root[i] ?? 0) ^ (c[i] ?? 0);
-    expect(fin.data.kcv).toBe(kcv(root));
+    expect(fin.data.kcv).toBe(keyCheckValue('AES-256', root));
     expect(statSync(join(server.dataDir, 'seal.key')).mode & 0o777).toBe(0o600);
     const again = await call(server, api.system.initFinish, { body: {} });
     expect(again.code).toBe(Code.CONFLICT);

@@ -9,6 +9,8 @@ import {
   menuModel,
   type Language,
   type MenuItem,
+  isDirectoryUsername,
+  splitDirectoryUsername,
 } from '@ksp/contracts';
 import type { z } from 'zod';
 import type { UserInfo } from '@ksp/contracts';
@@ -82,7 +84,7 @@ export function createUserService(deps: {
     trx: Executor,
     args: { username: string; password: string; email: string; domainIds: string[]; roleIds: string[] },
   ): Promise<string> {
-    if (args.username.includes('/')) throw invalid('user.usernameSlash');
+    if (isDirectoryUsername(args.username)) throw invalid('user.usernameSlash');
     if (await findUserByName(trx, args.username)) throw conflict('user.nameTaken', { name: args.username });
     const now = clock().toISOString();
     const id = randomUUID();
@@ -156,6 +158,26 @@ export function createUserService(deps: {
     };
   }
 
+  /**
+   * A refused sign-in, audited as a failed `user.login` with its reason: under the account
+   * when one matched, else under the name as typed.
+   */
+  async function auditRefusedLogin(
+    meta: RequestMeta,
+    reason: string,
+    who: { id: string; username: string } | string,
+  ): Promise<void> {
+    const user = typeof who === 'string' ? null : who;
+    await writeAudit(db, {
+      who: user ? { userId: user.id, username: user.username, domainId: null, domainName: '' } : null,
+      action: 'user.login',
+      target: typeof who === 'string' ? who.slice(0, 64) : who.username,
+      result: 'failure',
+      ip: meta.ip,
+      details: { reason },
+    });
+  }
+
   /** One failed sign-in under the password policy's lockout; null when already locked. */
   async function countFailure(userId: string, now: Date) {
     const policy = await currentPolicy(db);
@@ -180,21 +202,14 @@ export function createUserService(deps: {
   async function login(body: { username: string; password: string }, meta: RequestMeta): Promise<SignedIn> {
     const typed = body.username.trim();
     const failure = async (who: { id: string; username: string } | null, reason: string) => {
-      await writeAudit(db, {
-        who: who ? { userId: who.id, username: who.username, domainId: null, domainName: '' } : null,
-        action: 'user.login',
-        target: who?.username ?? typed.slice(0, 64),
-        result: 'failure',
-        ip: meta.ip,
-        details: { reason },
-      });
+      await auditRefusedLogin(meta, reason, who ?? typed);
       return new KspError(Code.BAD_CREDENTIALS, 'auth.badCredentials');
     };
-    if (typed.includes('/')) {
+    const directoryUser = splitDirectoryUsername(typed);
+    if (directoryUser) {
       // Directory user: "<connection>/<user>", both sent as typed; the directory decides.
-      const slash = typed.indexOf('/');
       const outcome = deps.directory
-        ? await deps.directory.authenticate(typed.slice(0, slash), typed.slice(slash + 1), body.password)
+        ? await deps.directory.authenticate(directoryUser.connection, directoryUser.user, body.password)
         : { refused: 'no directory' };
       if ('refused' in outcome) throw await failure(null, outcome.refused);
       const dirUser = await findUserById(db, outcome.userId);
@@ -207,14 +222,7 @@ export function createUserService(deps: {
     if (!user) throw await failure(null, 'unknown user');
     const now = clock();
     const lockedOut = async () => {
-      await writeAudit(db, {
-        who: { userId: user.id, username: user.username, domainId: null, domainName: '' },
-        action: 'user.login',
-        target: user.username,
-        result: 'failure',
-        ip: meta.ip,
-        details: { reason: 'locked' },
-      });
+      await auditRefusedLogin(meta, 'locked', user);
       const fresh = await findUserById(db, user.id);
       return new KspError(Code.ACCOUNT_LOCKED, 'auth.accountLocked', { until: fresh?.locked_until ?? '' });
     };
@@ -240,14 +248,7 @@ export function createUserService(deps: {
   ): Promise<SignedIn> {
     const now = clock();
     if (!ipAllowed(meta.ip, JSON.parse(user.ip_whitelist) as string[])) {
-      await writeAudit(db, {
-        who: { userId: user.id, username: user.username, domainId: null, domainName: '' },
-        action: 'user.login',
-        target: user.username,
-        result: 'failure',
-        ip: meta.ip,
-        details: { reason: 'address not in whitelist' },
-      });
+      await auditRefusedLogin(meta, 'address not in whitelist', user);
       throw new KspError(Code.IP_NOT_ALLOWED, 'auth.ipNotAllowed', { ip: meta.ip });
     }
     if (how.passwordChecked && !how.secondFactorDone && (await configValue(db, 'MFA')) === '1') {
@@ -281,14 +282,7 @@ export function createUserService(deps: {
     const domains = await domainsOfUser(db, user.id);
     const domain = domains[0];
     if (!domain) {
-      await writeAudit(db, {
-        who: { userId: user.id, username: user.username, domainId: null, domainName: '' },
-        action: 'user.login',
-        target: user.username,
-        result: 'failure',
-        ip: meta.ip,
-        details: { reason: 'member of no domain' },
-      });
+      await auditRefusedLogin(meta, 'member of no domain', user);
       throw new KspError(Code.BAD_CREDENTIALS, 'auth.badCredentials');
     }
     const token = await db.transaction().execute(async (trx) => {

@@ -1,4 +1,4 @@
-import { type AlgorithmId, algorithmByCode, algorithmInfo } from '@ksp/contracts';
+import { type AlgorithmId, algorithmByCode, algorithmInfo, isBase64Text } from '@ksp/contracts';
 import { invalidInput } from './crypto-error.js';
 import { SM2_POINT_BYTES } from './encoding.js';
 import {
@@ -45,7 +45,6 @@ export interface CiphertextEnvelope {
 export type CiphertextHeader = Pick<CiphertextEnvelope, 'keyId' | 'keyVersion' | 'algorithm'>;
 
 const HEADER_BYTES = 22;
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const MAX_KEY_VERSION = 0xffffffff;
 
 const malformed = (why: string) => invalidInput(`Malformed ciphertext: ${why}`);
@@ -147,7 +146,7 @@ function assemble(header: Buffer, body: Pick<CiphertextEnvelope, 'iv' | 'tag' | 
 /** Parses and validates an envelope; every defect is reported as a `CryptoError` ('invalid-input'). */
 export function parseCiphertext(text: string): CiphertextEnvelope {
   if (typeof text !== 'string' || text.length === 0) throw malformed('empty');
-  if (!BASE64.test(text)) throw malformed('not Base64 (RFC 4648 alphabet with = padding)');
+  if (!isBase64Text(text)) throw malformed('not Base64 (RFC 4648 alphabet with = padding)');
   const bytes = Buffer.from(text, 'base64');
   if (bytes.toString('base64') !== text) throw malformed('not canonical Base64');
   if (bytes.length < HEADER_BYTES + 2) throw malformed(`too short (${bytes.length} bytes)`);

@@ -1,18 +1,7 @@
-import { createCipheriv, createHash, randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { aeadOpen, aeadSeal } from './aead.js';
-
-/** Key check value: the first 3 bytes, in hex, of AES-ECB encryption of a zero block. */
-export function kcv(key: Buffer): string {
-  const algo = key.length === 16 ? 'aes-128-ecb' : key.length === 24 ? 'aes-192-ecb' : 'aes-256-ecb';
-  const cipher = createCipheriv(algo, key, null);
-  cipher.setAutoPadding(false);
-  return Buffer.concat([cipher.update(Buffer.alloc(16)), cipher.final()])
-    .subarray(0, 3)
-    .toString('hex')
-    .toUpperCase();
-}
 
 export function xorInto(target: Buffer, source: Buffer): void {
   for (let i = 0; i < target.length; i++) target[i] = (target[i] ?? 0) ^ (source[i] ?? 0);

@@ -1,26 +1,20 @@
 import type { Db } from '../db/database.js';
-import { aeadOpen, aeadSeal } from './aead.js';
+import { createDomainSealer } from './domain-sealer.js';
 import type { Keyring } from './keyring.js';
 
 /**
  * Seals small secrets (directory bind passwords, credentials) under a domain's KEK, bound
- * to their owner record by the additional data, so a blob copied to another row fails.
+ * to their owner record by the additional data `ksp/secret/<owner>`.
  */
 export function createSecretBox(deps: { db: Db; keyring: Keyring }) {
-  async function kek(domainId: string): Promise<Buffer> {
-    const row = await deps.db
-      .selectFrom('domain')
-      .select('kek_wrapped')
-      .where('id', '=', domainId)
-      .executeTakeFirstOrThrow();
-    return deps.keyring.domainKek(domainId, row.kek_wrapped);
-  }
+  const sealer = createDomainSealer(deps);
+  const aad = (owner: string) => `ksp/secret/${owner}`;
   return {
     async seal(domainId: string, owner: string, secret: string): Promise<string> {
-      return aeadSeal(await kek(domainId), Buffer.from(secret, 'utf8'), `ksp/secret/${owner}`);
+      return sealer.seal(deps.db, domainId, aad(owner), Buffer.from(secret, 'utf8'));
     },
     async open(domainId: string, owner: string, sealed: string): Promise<string> {
-      return aeadOpen(await kek(domainId), sealed, `ksp/secret/${owner}`).toString('utf8');
+      return (await sealer.open(deps.db, domainId, aad(owner), sealed)).toString('utf8');
     },
   };
 }

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, App, Form, Input, Modal, Switch } from 'antd';
-import { api, type DataOf } from '@ksp/contracts';
+import { api, isDirectoryUsername, type DataOf } from '@ksp/contracts';
 import { createUser, resetUserPassword } from '../../api/access';
 import { fetchPasswordRules, userKeys } from '../../api/user';
 import { NewPasswordFields } from '../../components/password-fields';
@@ -107,7 +107,7 @@ export function CreateUserModal({
           ...rulesOf('username', t('access:user.fields.username')),
           {
             validator: (_rule, value: unknown) =>
-              typeof value === 'string' && value.includes('/')
+              typeof value === 'string' && isDirectoryUsername(value)
                 ? Promise.reject(new Error(t('access:user.usernameSlash')))
                 : Promise.resolve(),
           },

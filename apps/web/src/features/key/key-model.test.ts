@@ -19,7 +19,6 @@ import {
   initialKeyForm,
   initialUsage,
   isBase64,
-  isCompromiseReason,
   keyAreaOf,
   keyDetailPath,
   keyListPath,
@@ -335,13 +334,6 @@ describe('lifecycle actions', () => {
     expect(availableActions(keyRow({ exportable: true }), new Set(['key:read', 'key:export']))).toEqual([
       'export',
     ]);
-  });
-
-  it('knows the compromise reasons', () => {
-    expect(isCompromiseReason('key-compromise')).toBe(true);
-    expect(isCompromiseReason('ca-compromise')).toBe(true);
-    expect(isCompromiseReason('superseded')).toBe(false);
-    expect(isCompromiseReason(null)).toBe(false);
   });
 });
 
