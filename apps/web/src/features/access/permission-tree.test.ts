@@ -9,23 +9,11 @@ import {
   permissionTitle,
   toPermissionTree,
 } from './permission-tree';
+import { accessTree } from './permission-tree.fixture';
 
 /** The shape role/permission-tree answers (groups → areas → permissions). */
 const tree: PermissionNode[] = [
-  {
-    key: 'group:access',
-    title: 'access',
-    children: [
-      {
-        key: 'area:user',
-        title: 'user',
-        children: [
-          { key: 'user:read', title: 'user:read' },
-          { key: 'user:write', title: 'user:write' },
-        ],
-      },
-    ],
-  },
+  ...accessTree,
   {
     key: 'group:keys',
     title: 'keys',
@@ -111,6 +99,7 @@ describe('the permission tree of the role editor', () => {
     expect(permissionLeaves(tree)).toEqual([
       'user:read',
       'user:write',
+      'role:read',
       'key:read',
       'key:use',
       'key:export',
