@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { Code } from '@ksp/contracts';
+import { Code, type tokenUsages } from '@ksp/contracts';
 import { writeAudit } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
 import type { Db, Executor } from '../../platform/db/database.js';
@@ -9,7 +9,8 @@ import type { Actor, RequestMeta } from '../../platform/http/route.js';
 import { escapeLike } from '../domain/domain.store.js';
 import { subjectOf } from '../user/user.service.js';
 
-type Usage = 'cte' | 'rdm' | 'kadp' | 'kmip';
+/** Which kind of client a token registers (the contract's list). */
+type Usage = (typeof tokenUsages)[number];
 interface Fields {
   name: string;
   usage: Usage;
