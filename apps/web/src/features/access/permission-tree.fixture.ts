@@ -1,20 +1,19 @@
 import type { PermissionNode } from '@ksp/contracts';
 
-/** A permission tree as role/permission-tree answers it (groups → areas → permissions), for tests. */
+/** A group of the tree role/permission-tree answers: groups → areas → permissions. */
+export function groupNode(group: string, areas: Record<string, string[]>): PermissionNode {
+  return {
+    key: `group:${group}`,
+    title: group,
+    children: Object.entries(areas).map(([area, permissions]) => ({
+      key: `area:${area}`,
+      title: area,
+      children: permissions.map((permission) => ({ key: permission, title: permission })),
+    })),
+  };
+}
+
+/** Access management with users (read, write) and roles (read), for tests. */
 export const accessTree: PermissionNode[] = [
-  {
-    key: 'group:access',
-    title: 'access',
-    children: [
-      {
-        key: 'area:user',
-        title: 'user',
-        children: [
-          { key: 'user:read', title: 'user:read' },
-          { key: 'user:write', title: 'user:write' },
-        ],
-      },
-      { key: 'area:role', title: 'role', children: [{ key: 'role:read', title: 'role:read' }] },
-    ],
-  },
+  groupNode('access', { user: ['user:read', 'user:write'], role: ['role:read'] }),
 ];
