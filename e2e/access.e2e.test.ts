@@ -564,8 +564,11 @@ describe('access management through the console', () => {
     await page.context().addCookies([{ name: 'language', value: 'zh', url: ksp.url }]);
     await page.goto(`${ksp.url}/console/access/role`);
     // Built-in role names are shown translated.
-    await rowWith(page, '管理员').waitFor();
-    expect(await rowWith(page, '管理员').getByTestId('role-type').innerText()).toBe('内置');
+    const administrator = visibleList(page).locator('tr.ant-table-row', {
+      has: page.getByTestId('role-open-Administrator'),
+    });
+    await administrator.getByText('管理员', { exact: true }).waitFor();
+    expect(await administrator.getByTestId('role-type').innerText()).toBe('内置');
     expect(await visibleList(page).innerText()).toContain('角色名称');
     await shot(page, 'access-roles-375-zh');
     expect(errors).toEqual([]);

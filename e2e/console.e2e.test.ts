@@ -194,6 +194,33 @@ describe('the console, from a fresh install', () => {
     await page.context().close();
   });
 
+  it('shows every side-menu label whole, in English and in Chinese', async () => {
+    const { page, errors } = await newPage(browser);
+    await signIn(page, ksp.url);
+    const menu = page.getByTestId('side-menu');
+    /** Labels the menu cuts (an ellipsis): none at the menu's width. */
+    const cutLabels = () =>
+      menu.evaluate((root) =>
+        [...root.querySelectorAll('.ant-menu-title-content, .ant-menu-item, .ant-menu-submenu-title')]
+          .filter((el) => el.scrollWidth > el.clientWidth)
+          .map((el) => el.textContent),
+      );
+    await menu.getByText('Access management').click();
+    await menu.getByText('Registration tokens').waitFor();
+    await menu.getByText('Settings').click();
+    await menu.getByText('Password policy').waitFor();
+    expect(await cutLabels()).toEqual([]);
+    await page.getByTestId('lang-switch').click();
+    await page.getByText('中文', { exact: true }).click();
+    await menu.getByText('访问管理').waitFor();
+    expect(await cutLabels()).toEqual([]);
+    await page.getByTestId('lang-switch').click();
+    await page.getByText('English', { exact: true }).click();
+    await menu.getByText('Access management').waitFor();
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
   it('works on a 375 px phone screen', async () => {
     const { page, errors } = await newPage(browser, { width: 375, height: 740 });
     // On a phone the menu is a closed drawer: wait for the dashboard, not for the menu.

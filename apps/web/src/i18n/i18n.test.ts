@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { consoleAreas } from '@ksp/contracts';
 import { flattenKeys } from './catalogue';
 import { i18n } from './i18n';
 import { acceptLanguage, detectLanguage } from './language';
@@ -65,8 +66,10 @@ describe('catalogues', () => {
     expect(zh.common.app.title).toBe('密钥管理系统');
   });
 
-  it('names the top-bar areas', () => {
-    expect(en.layout.area).toEqual({
+  it('titles every console area in the top bar as the spec does', () => {
+    const titles = (lng: 'en' | 'zh') =>
+      Object.entries(consoleAreas).map(([area, def]) => [area, i18n.t(`layout:${def.title}`, { lng })]);
+    expect(Object.fromEntries(titles('en'))).toEqual({
       console: 'Key Management System',
       cte: 'TDE',
       kadp: 'KADP',
@@ -74,6 +77,7 @@ describe('catalogues', () => {
       rdm: 'RDM',
       credential: 'SMS',
     });
+    for (const [area, title] of titles('zh')) expect(title, area).not.toMatch(/^area\./);
   });
 
   it('translates with the typed keys in both languages', () => {

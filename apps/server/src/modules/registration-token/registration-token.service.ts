@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { Code } from '@ksp/contracts';
+import { Code, type tokenUsages } from '@ksp/contracts';
 import { subjectOf, writeAudit } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
 import { escapeLike, type Db, type Executor } from '../../platform/db/database.js';
@@ -7,7 +7,8 @@ import type { RegistrationTokenTable } from '../../platform/db/schema.js';
 import { conflict, invalid, KspError, notFound } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
 
-type Usage = 'cte' | 'rdm' | 'kadp' | 'kmip';
+/** Which kind of client a token registers (the contract's list). */
+type Usage = (typeof tokenUsages)[number];
 interface Fields {
   name: string;
   usage: Usage;

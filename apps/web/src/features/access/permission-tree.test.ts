@@ -9,64 +9,15 @@ import {
   permissionTitle,
   toPermissionTree,
 } from './permission-tree';
+import { accessTree, groupNode } from './permission-tree.fixture';
 
 /** The shape role/permission-tree answers (groups → areas → permissions). */
 const tree: PermissionNode[] = [
-  {
-    key: 'group:access',
-    title: 'access',
-    children: [
-      {
-        key: 'area:user',
-        title: 'user',
-        children: [
-          { key: 'user:read', title: 'user:read' },
-          { key: 'user:write', title: 'user:write' },
-        ],
-      },
-    ],
-  },
-  {
-    key: 'group:keys',
-    title: 'keys',
-    children: [
-      {
-        key: 'area:key',
-        title: 'key',
-        children: [
-          { key: 'key:read', title: 'key:read' },
-          { key: 'key:use', title: 'key:use' },
-          { key: 'key:export', title: 'key:export' },
-        ],
-      },
-    ],
-  },
-  {
-    key: 'group:settings',
-    title: 'settings',
-    children: [
-      {
-        key: 'area:password-policy',
-        title: 'password-policy',
-        children: [{ key: 'password-policy:read', title: 'x' }],
-      },
-      { key: 'area:backup-key', title: 'backup-key', children: [{ key: 'backup-key:write', title: 'x' }] },
-    ],
-  },
-  {
-    key: 'group:sub-consoles',
-    title: 'sub-consoles',
-    children: [
-      { key: 'area:credential', title: 'credential', children: [{ key: 'credential:use', title: 'x' }] },
-    ],
-  },
-  {
-    key: 'group:future',
-    title: 'future',
-    children: [
-      { key: 'area:future', title: 'future', children: [{ key: 'future:fly', title: 'future:fly' }] },
-    ],
-  },
+  ...accessTree,
+  groupNode('keys', { key: ['key:read', 'key:use', 'key:export'] }),
+  groupNode('settings', { 'password-policy': ['password-policy:read'], 'backup-key': ['backup-key:write'] }),
+  groupNode('sub-consoles', { credential: ['credential:use'] }),
+  groupNode('future', { future: ['future:fly'] }),
 ];
 
 describe('the permission tree of the role editor', () => {
@@ -111,6 +62,7 @@ describe('the permission tree of the role editor', () => {
     expect(permissionLeaves(tree)).toEqual([
       'user:read',
       'user:write',
+      'role:read',
       'key:read',
       'key:use',
       'key:export',

@@ -5,28 +5,13 @@ import { http, resetClient } from '../../api/client';
 import { saveSignedIn } from '../../api/session';
 import { envelope, fakeAdapter, signedInFixture } from '../../test-fixtures';
 import { renderPage } from '../../test-render';
+import { accessTree } from './permission-tree.fixture';
 import { RoleEditor, type RoleRow } from './role-editor';
 
 const originalAdapter = http.defaults.adapter;
 
 /** The tree as the server offers it: served areas only (no certificates, no logs). */
-const tree = [
-  {
-    key: 'group:access',
-    title: 'access',
-    children: [
-      {
-        key: 'area:user',
-        title: 'user',
-        children: [
-          { key: 'user:read', title: 'user:read' },
-          { key: 'user:write', title: 'user:write' },
-        ],
-      },
-      { key: 'area:role', title: 'role', children: [{ key: 'role:read', title: 'role:read' }] },
-    ],
-  },
-];
+const tree = accessTree;
 
 /** A role stored before its areas were hidden: it holds certificate and log permissions. */
 const role: RoleRow = {
@@ -71,18 +56,15 @@ describe('the role editor', () => {
     );
     expect(document.querySelector('[data-permission="cert:read"]')).toBeNull();
     expect(document.querySelector('[data-permission-node="area:cert"]')).toBeNull();
-    const area = screen
-      .getByText('Roles', { selector: '[data-permission-node]' })
-      .closest('.ant-tree-treenode') as HTMLElement;
-    fireEvent.click(area.querySelector('.ant-tree-checkbox')!);
+    fireEvent.click(screen.getByText('Select all'));
     await waitFor(() =>
-      expect(screen.getByTestId('permission-count').textContent).toBe('2 of 3 permissions'),
+      expect(screen.getByTestId('permission-count').textContent).toBe('3 of 3 permissions'),
     );
     fireEvent.click(screen.getByTestId('role-save'));
     await waitFor(() => expect(seen.some((c) => c.url === api.role.update.path)).toBe(true));
     const body = JSON.parse(String(seen.find((c) => c.url === api.role.update.path)?.data)) as {
       permissions: string[];
     };
-    expect(body.permissions).toEqual(['user:read', 'role:read', 'cert:read', 'log:read']);
+    expect(body.permissions).toEqual(['user:read', 'user:write', 'role:read', 'cert:read', 'log:read']);
   });
 });

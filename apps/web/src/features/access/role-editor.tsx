@@ -82,7 +82,7 @@ function PermissionTreeField({
           disabled={disabled}
           defaultExpandAll
           treeData={data}
-          checkedKeys={value}
+          checkedKeys={value.filter((permission) => leaves.includes(permission))}
           onCheck={(checked) => {
             const keys = Array.isArray(checked) ? checked : checked.checked;
             change(checkedPermissions(keys, leaves));

@@ -5,27 +5,12 @@ import { http, resetClient } from '../../api/client';
 import { saveSignedIn } from '../../api/session';
 import { envelope, fakeAdapter, signedInFixture } from '../../test-fixtures';
 import { renderPage } from '../../test-render';
+import { accessTree } from './permission-tree.fixture';
 import RolePage from './role-page';
 
 const originalAdapter = http.defaults.adapter;
 
-const tree = [
-  {
-    key: 'group:access',
-    title: 'access',
-    children: [
-      {
-        key: 'area:user',
-        title: 'user',
-        children: [
-          { key: 'user:read', title: 'user:read' },
-          { key: 'user:write', title: 'user:write' },
-        ],
-      },
-      { key: 'area:role', title: 'role', children: [{ key: 'role:read', title: 'role:read' }] },
-    ],
-  },
-];
+const tree = accessTree;
 
 const role = (name: string, type: 'built-in' | 'custom', permissions: string[]) => ({
   id: `00000000-0000-4000-8000-${String(name.length).padStart(12, '0')}`,
