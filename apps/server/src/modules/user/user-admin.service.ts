@@ -1,5 +1,13 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { api, Code, ipAllowed, type Input, type QueryInput, type SubConsoleTokenKind } from '@ksp/contracts';
+import {
+  api,
+  Code,
+  ipAllowed,
+  ROOT_DOMAIN,
+  type Input,
+  type QueryInput,
+  type SubConsoleTokenKind,
+} from '@ksp/contracts';
 import { subjectOf, writeAudit } from '../../platform/audit.js';
 import { clientHash, hashPassword } from '../../platform/auth/password.js';
 import type { Clock, SessionService } from '../../platform/auth/session.service.js';
@@ -7,7 +15,6 @@ import type { Db } from '../../platform/db/database.js';
 import type { UserTable } from '../../platform/db/schema.js';
 import { forbidden, invalid, KspError, notFound, stateForbids } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
-import { ROOT_DOMAIN } from '@ksp/contracts';
 import { domainsOfUser, findDomainById } from '../domain/domain.store.js';
 import {
   assertManageable,
