@@ -28,7 +28,6 @@ export default tseslint.config(
   // into another feature's files, and the web and the server share only the contracts.
   {
     files: ['apps/server/src/platform/**/*.ts'],
-    ignores: ['apps/server/src/platform/**/*.test.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -1,10 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Fastify, { type FastifyInstance, type FastifyRequest, type preHandlerAsyncHookHandler } from 'fastify';
+import Fastify, { type FastifyInstance } from 'fastify';
 import helmet from 'helmet';
 import multipart from '@fastify/multipart';
-import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -25,9 +24,9 @@ import { createStorageHealth } from './platform/db/storage-health.js';
 import { createSessionService, type Clock } from './platform/auth/session.service.js';
 import { installErrorHandler } from './platform/http/error-handler.js';
 import { requestLanguage } from './platform/http/language.js';
-import { bodyIsOptional, type Gatekeeper } from './platform/http/route.js';
+import { createGatekeeper } from './platform/http/gate.js';
+import { bodyIsOptional } from './platform/http/route.js';
 import { Keyring } from './platform/keyring/keyring.js';
-import { subjectOf, auditRow } from './platform/audit.js';
 import { createJournal } from './platform/db/journal.js';
 import { createJobs } from './platform/jobs/jobs.js';
 import {
@@ -164,30 +163,6 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
     done(null, payload);
   });
   await app.register(multipart, { limits: { files: 1, fields: 10, fileSize: 1024 * 1024 } });
-  // Sign-in limits (docs/security-model.md): counted in memory, per node. The plugin runs one
-  // limiter per request and registration, so each limit gets its own encapsulated registration.
-  const signInName = (req: FastifyRequest): string => {
-    const body = (req.body ?? {}) as { username?: unknown; name?: unknown };
-    const name = typeof body.username === 'string' ? body.username : body.name;
-    return typeof name === 'string' ? name.trim().toLowerCase().slice(0, 512) : '';
-  };
-  const signInLimit = async (max: number, keyOf: (req: FastifyRequest) => string) => {
-    let hook: preHandlerAsyncHookHandler | undefined;
-    await app.register(async (scope) => {
-      await scope.register(rateLimit, { global: false });
-      hook = scope.rateLimit({
-        max,
-        timeWindow: 60_000,
-        keyGenerator: keyOf,
-        errorResponseBuilder: (_req, ctx) => ({ statusCode: 429, message: `retry in ${ctx.after}` }),
-      });
-    });
-    return hook!;
-  };
-  const signInLimits = [
-    await signInLimit(config.loginRate.perUser, (req) => signInName(req)),
-    await signInLimit(config.loginRate.perAddress, (req) => req.ip),
-  ];
   await app.register(swagger, {
     openapi: {
       info: {
@@ -238,33 +213,14 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
   });
   const keyring = new Keyring();
   const jobs = createJobs({ db, clock, node: config.nodeName, log: app.log });
-  const gate: Gatekeeper = {
+  const gate = await createGatekeeper({
+    app,
+    loginRate: config.loginRate,
     readiness: () => registry.use('readiness')(),
-    authenticate: (t, m) => sessions.authenticate(t, m),
-    accessChanged: () => sessions.forget(),
-    signInLimits,
-    // Refusals ride the group commit: batched with other writes, answered once durable.
-    refused: ({ actor, meta, path, reason, params }) =>
-      journal.write({
-        audit: [
-          auditRow(
-            {
-              who: subjectOf(actor),
-              action: 'access.denied',
-              target: path,
-              result: 'failure',
-              ip: meta.ip,
-              details: {
-                reason,
-                ...Object.fromEntries(Object.entries(params).map(([k, v]) => [k, String(v)])),
-                token_kind: actor.kind,
-              },
-            },
-            clock(),
-          ),
-        ],
-      }),
-  };
+    sessions,
+    journal,
+    clock,
+  });
   const kit = await registerModules(
     modules,
     { app, gate, db, engine: database.engine, clock, config, keyring, journal, sessions, jobs, log: app.log },

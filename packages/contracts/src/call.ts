@@ -88,6 +88,20 @@ export type BodyOf<C> =
       ? z.input<B>
       : undefined
     : never;
+/** The body a handler receives: parsed, with the schema's defaults applied (what services take). */
+export type Input<C> =
+  C extends CallDef<z.ZodType | undefined, infer B, z.ZodType>
+    ? B extends z.ZodType
+      ? z.output<B>
+      : undefined
+    : never;
+/** The query a handler receives: parsed and coerced, with the schema's defaults applied. */
+export type QueryInput<C> =
+  C extends CallDef<infer Q, z.ZodType | undefined, z.ZodType>
+    ? Q extends z.ZodType
+      ? z.output<Q>
+      : undefined
+    : never;
 export type DataOf<C> =
   C extends CallDef<z.ZodType | undefined, z.ZodType | undefined, infer D> ? z.output<D> : never;
 

@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import { api, type BodyOf, type CallDef, type QueryOf } from '@ksp/contracts';
 import { buildApp, type KspServer } from '../app.js';
 import { loadConfig, type KspConfig } from '../platform/config.js';
-import { migrate, openDatabase, type DatabaseHandle } from '../platform/db/database.js';
+import { migrate, openDatabase, type DatabaseHandle, type Executor } from '../platform/db/database.js';
 
 export type EngineName = 'sqlite' | 'postgres';
 
@@ -276,4 +276,13 @@ export async function login(server: KspServer, username: string, password: strin
   });
   if (res.code !== 0) throw new Error(`login ${username}: ${res.code} ${res.msg}`);
   return res.data.token;
+}
+
+/**
+ * The id of a role by name, read from the role table: platform tests name no module, so
+ * they look built-in roles up here rather than through the role module's store.
+ */
+export async function roleIdByName(db: Executor, name: string): Promise<string> {
+  const row = await db.selectFrom('role').select('id').where('name', '=', name).executeTakeFirstOrThrow();
+  return row.id;
 }

@@ -400,7 +400,7 @@ export const cryptoResults = {
 
 export type CryptoOp = keyof typeof cryptoRequests;
 export const cryptoOps = Object.keys(cryptoRequests) as CryptoOp[];
-const opPaths: Record<CryptoOp, string> = {
+const opPaths = {
   encrypt: 'encrypt',
   decrypt: 'decrypt',
   sign: 'sign',
@@ -413,13 +413,19 @@ const opPaths: Record<CryptoOp, string> = {
   encapsulate: 'encapsulate',
   decapsulate: 'decapsulate',
   random: 'random',
-};
+} as const satisfies Record<CryptoOp, string>;
 
+/** One operation of a batch: that operation's request, named by its path in `op`. */
+type BatchItemSchema = {
+  [O in CryptoOp]: z.ZodObject<
+    Omit<(typeof cryptoRequests)[O]['shape'], 'op'> & { op: z.ZodLiteral<(typeof opPaths)[O]> }
+  >;
+}[CryptoOp];
 const BatchItem = z.discriminatedUnion(
   'op',
   cryptoOps.map((o) => cryptoRequests[o].extend({ op: z.literal(opPaths[o]) })) as unknown as [
-    z.ZodObject<{ op: z.ZodLiteral<string> }>,
-    ...z.ZodObject<{ op: z.ZodLiteral<string> }>[],
+    BatchItemSchema,
+    ...BatchItemSchema[],
   ],
 );
 

@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { builtInConfig, DEFAULT_UKEY_BRIDGE, LOGO_MAX_BYTES, PRODUCT_VERSION } from '@ksp/contracts';
+import {
+  builtInConfig,
+  DEFAULT_UKEY_BRIDGE,
+  LOGO_MAX_BYTES,
+  PRODUCT_VERSION,
+  type api,
+  type Input,
+  type QueryInput,
+} from '@ksp/contracts';
 import { subjectOf, writeAudit } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
 import type { Db } from '../../platform/db/database.js';
@@ -66,7 +74,7 @@ export function createConfigService(deps: { db: Db; clock: Clock }) {
     actor: Actor,
     meta: RequestMeta,
     id: string,
-    changes: { value: string; public?: boolean | undefined; description?: string | undefined },
+    changes: Omit<Input<typeof api.config.edit>, 'id'>,
   ) {
     const row = await findConfigById(db, id);
     if (!row) throw notFound('config.notFound', { id });
@@ -106,7 +114,7 @@ export function createConfigService(deps: { db: Db; clock: Clock }) {
         now,
       ),
 
-    async list(query: { page: number; page_size: number; key?: string | undefined }) {
+    async list(query: QueryInput<typeof api.config.list>) {
       const { rows, total } = await listConfig(db, {
         key: query.key,
         offset: (query.page - 1) * query.page_size,
@@ -117,11 +125,7 @@ export function createConfigService(deps: { db: Db; clock: Clock }) {
 
     outlist: () => publicConfig(db),
 
-    async add(
-      actor: Actor,
-      meta: RequestMeta,
-      body: { key: string; value: string; public: boolean; description: string },
-    ) {
+    async add(actor: Actor, meta: RequestMeta, body: Input<typeof api.config.add>) {
       if (body.key in builtInConfig || (await findConfigByKey(db, body.key)))
         throw conflict('config.keyTaken', { key: body.key });
       const row: ConfigTable = {
@@ -147,11 +151,8 @@ export function createConfigService(deps: { db: Db; clock: Clock }) {
       return toEntry(row);
     },
 
-    edit: (
-      actor: Actor,
-      meta: RequestMeta,
-      body: { id: string; value: string; public?: boolean | undefined; description?: string | undefined },
-    ) => change(actor, meta, body.id, body),
+    edit: (actor: Actor, meta: RequestMeta, body: Input<typeof api.config.edit>) =>
+      change(actor, meta, body.id, body),
 
     async remove(actor: Actor, meta: RequestMeta, ids: string[]) {
       const rows = await findConfigByIds(db, ids);

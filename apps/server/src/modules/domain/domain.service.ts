@@ -1,3 +1,4 @@
+import type { api, Input, QueryInput } from '@ksp/contracts';
 import { randomUUID } from 'node:crypto';
 import { subjectOf, writeAudit } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
@@ -42,11 +43,7 @@ export function createDomainService(deps: { db: Db; keyring: Keyring; clock: Clo
       return membersOf(db, id);
     },
 
-    async update(
-      actor: Actor,
-      meta: RequestMeta,
-      body: { id: string; name?: string | undefined; description?: string | undefined },
-    ) {
+    async update(actor: Actor, meta: RequestMeta, body: Input<typeof api.domain.update>) {
       const row = await findDomainById(db, body.id);
       if (!row) throw notFound('domain.notFound', { domain: body.id });
       if (body.name && body.name !== row.name) {
@@ -96,7 +93,7 @@ export function createDomainService(deps: { db: Db; keyring: Keyring; clock: Clo
     },
 
     /** Every domain with system scope; otherwise only the caller's current domain. */
-    async list(actor: Actor, query: { page: number; page_size: number; name?: string | undefined }) {
+    async list(actor: Actor, query: QueryInput<typeof api.domain.list>) {
       const { rows, total } = await listDomains(db, {
         onlyId: actor.systemScope ? undefined : actor.domainId,
         name: query.name,
@@ -106,7 +103,7 @@ export function createDomainService(deps: { db: Db; keyring: Keyring; clock: Clo
       return { data: rows.map((r) => ({ ...r, users: Number(r.users) })), total };
     },
 
-    async create(actor: Actor, meta: RequestMeta, body: { name: string; description: string }) {
+    async create(actor: Actor, meta: RequestMeta, body: Input<typeof api.domain.create>) {
       if (await findDomainByName(db, body.name)) throw conflict('domain.nameTaken', { domain: body.name });
       const root = await findDomainByName(db, ROOT_DOMAIN);
       const id = randomUUID();

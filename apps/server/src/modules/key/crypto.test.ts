@@ -110,8 +110,7 @@ describe.each(await engines())('the crypto API and key pairs on %s', (engine) =>
       msg: "Key 'pair-kem.pub' is the public key of a key pair: it cannot decapsulate (that takes the private key 'pair-kem')",
     });
 
-    // BatchItem's declared input type is only { op }: the items are not checked here.
-    const batch = await callUnchecked(server, api.crypto.batch, {
+    const batch = await call(server, api.crypto.batch, {
       token,
       body: {
         operations: [
@@ -280,8 +279,7 @@ describe.each(await engines())('the crypto API and key pairs on %s', (engine) =>
     const aes = await create('batch-msg', 'AES-128', Usage.Encrypt | Usage.Decrypt);
     for (const lang of ['en', 'zh-CN']) {
       const single = await call(server, api.crypto.random, { token, lang, body: { bytes: 4 } });
-      // BatchItem's declared input type is only { op }: the items are not checked here.
-      const batch = await callUnchecked(server, api.crypto.batch, {
+      const batch = await call(server, api.crypto.batch, {
         token,
         lang,
         body: {

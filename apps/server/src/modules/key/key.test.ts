@@ -12,15 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALGORITHM_IDS, algorithmInfo, api, Code, Usage, type AlgorithmId } from '@ksp/contracts';
 import { aesKeyUnwrapPadded } from '../../platform/crypto/symmetric.js';
-import {
-  call,
-  callUnchecked,
-  engines,
-  initialize,
-  login,
-  startServer,
-  type TestServer,
-} from '../../test/harness.js';
+import { call, engines, initialize, login, startServer, type TestServer } from '../../test/harness.js';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
@@ -436,8 +428,7 @@ describe.each(await engines())('keys and the crypto API on %s', (engine) => {
     const rnd = await call(server, api.crypto.random, { token, body: { bytes: 48 } });
     expect(Buffer.from(rnd.data.random, 'base64')).toHaveLength(48);
 
-    // BatchItem's declared input type is only { op }: the items are not checked here.
-    const batch = await callUnchecked(server, api.crypto.batch, {
+    const batch = await call(server, api.crypto.batch, {
       token,
       body: {
         operations: [

@@ -1,3 +1,4 @@
+import type { api, Input } from '@ksp/contracts';
 import { subjectOf, writeAudit } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
 import type { Db } from '../../platform/db/database.js';
@@ -5,19 +6,6 @@ import type { PasswordPolicyTable } from '../../platform/db/schema.js';
 import { invalid } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
 import { currentPolicy } from './password-policy.store.js';
-
-export interface PolicyFields {
-  min_length: number;
-  max_length: number;
-  min_lowercase: number;
-  min_uppercase: number;
-  min_digits: number;
-  min_special: number;
-  lockout_disabled: boolean;
-  max_failed_attempts: number;
-  expiry_days: number;
-  min_change_days: number;
-}
 
 function view(row: PasswordPolicyTable) {
   return {
@@ -40,7 +28,7 @@ export function createPasswordPolicyService(deps: { db: Db; clock: Clock }) {
   return {
     get: async () => view(await currentPolicy(db)),
 
-    async update(actor: Actor, meta: RequestMeta, body: PolicyFields) {
+    async update(actor: Actor, meta: RequestMeta, body: Input<typeof api.passwordPolicy.update>) {
       if (body.min_length > body.max_length)
         throw invalid('policy.minAboveMax', { min: body.min_length, max: body.max_length });
       const sum = body.min_lowercase + body.min_uppercase + body.min_digits + body.min_special;

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { Code, type tokenUsages } from '@ksp/contracts';
+import { Code, type api, type Input, type QueryInput, type tokenUsages } from '@ksp/contracts';
 import { subjectOf, writeAudit } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
 import { escapeLike, type Db, type Executor } from '../../platform/db/database.js';
@@ -9,13 +9,6 @@ import type { Actor, RequestMeta } from '../../platform/http/route.js';
 
 /** Which kind of client a token registers (the contract's list). */
 type Usage = (typeof tokenUsages)[number];
-interface Fields {
-  name: string;
-  usage: Usage;
-  expires_at: string;
-  cert_validity_days: number;
-  capacity: number;
-}
 
 const hashSecret = (secret: string) => createHash('sha256').update(secret, 'utf8').digest('hex');
 
@@ -80,10 +73,7 @@ export function createRegistrationTokenService(deps: { db: Db; clock: Clock }) {
   const newSecret = () => `ksprt_${randomBytes(32).toString('base64url')}`;
 
   return {
-    async list(
-      actor: Actor,
-      query: { page: number; page_size: number; name?: string | undefined; usage?: Usage | undefined },
-    ) {
+    async list(actor: Actor, query: QueryInput<typeof api.registrationToken.list>) {
       let q = db.selectFrom('registration_token').where('domain_id', '=', actor.domainId);
       if (query.name) q = q.where('name', 'like', `%${escapeLike(query.name)}%`);
       if (query.usage) q = q.where('usage', '=', query.usage);
@@ -98,7 +88,7 @@ export function createRegistrationTokenService(deps: { db: Db; clock: Clock }) {
       return { data: rows.map(view), total: Number(total?.n ?? 0) };
     },
 
-    async create(actor: Actor, meta: RequestMeta, body: Fields) {
+    async create(actor: Actor, meta: RequestMeta, body: Input<typeof api.registrationToken.create>) {
       const expires = checkExpiry(body.expires_at);
       await nameFree(db, actor.domainId, body.name);
       const secret = newSecret();
@@ -129,7 +119,7 @@ export function createRegistrationTokenService(deps: { db: Db; clock: Clock }) {
       return { ...view(row), secret };
     },
 
-    async update(actor: Actor, meta: RequestMeta, body: Partial<Fields> & { id: string }) {
+    async update(actor: Actor, meta: RequestMeta, body: Input<typeof api.registrationToken.update>) {
       const row = await find(actor, body.id);
       if (body.name && body.name !== row.name) await nameFree(db, actor.domainId, body.name, row.id);
       const changes: Partial<RegistrationTokenTable> = {

@@ -4,7 +4,10 @@ import {
   areas,
   isPermission,
   offeredPermissionGroups,
+  type api,
+  type Input,
   type PermissionNode,
+  type QueryInput,
 } from '@ksp/contracts';
 import { subjectOf, writeAudit } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
@@ -132,7 +135,7 @@ export function createRoleService(deps: { db: Db; clock: Clock }) {
   }
 
   return {
-    async list(actor: Actor, query: { page: number; page_size: number; name?: string | undefined }) {
+    async list(actor: Actor, query: QueryInput<typeof api.role.list>) {
       const { rows: found, total } = await listRoles(db, {
         domainId: actor.systemScope ? undefined : actor.domainId,
         name: query.name,
@@ -144,11 +147,7 @@ export function createRoleService(deps: { db: Db; clock: Clock }) {
 
     permissionTree,
 
-    async create(
-      actor: Actor,
-      meta: RequestMeta,
-      body: { name: string; description: string; permissions: string[] },
-    ) {
+    async create(actor: Actor, meta: RequestMeta, body: Input<typeof api.role.create>) {
       const permissions = checkPermissions(body.permissions);
       if (await findRoleByName(db, body.name)) throw conflict('role.nameTaken', { name: body.name });
       const id = randomUUID();
@@ -174,16 +173,7 @@ export function createRoleService(deps: { db: Db; clock: Clock }) {
       return one(actor, id);
     },
 
-    async update(
-      actor: Actor,
-      meta: RequestMeta,
-      body: {
-        id: string;
-        name?: string | undefined;
-        description?: string | undefined;
-        permissions?: string[] | undefined;
-      },
-    ) {
+    async update(actor: Actor, meta: RequestMeta, body: Input<typeof api.role.update>) {
       const role = await editable(actor, body.id);
       if (body.name && body.name !== role.name && (await findRoleByName(db, body.name))) {
         throw conflict('role.nameTaken', { name: body.name });
@@ -235,7 +225,7 @@ export function createRoleService(deps: { db: Db; clock: Clock }) {
       });
     },
 
-    async assign(actor: Actor, meta: RequestMeta, body: { id: string; user_ids: string[] }) {
+    async assign(actor: Actor, meta: RequestMeta, body: Input<typeof api.role.assign>) {
       const role = await visible(actor, body.id);
       const users = await existingUserIds(db, body.user_ids);
       const missing = body.user_ids.find((id) => !users.includes(id));
@@ -255,7 +245,7 @@ export function createRoleService(deps: { db: Db; clock: Clock }) {
       return one(actor, role.id);
     },
 
-    async unassign(actor: Actor, meta: RequestMeta, body: { id: string; user_ids: string[] }) {
+    async unassign(actor: Actor, meta: RequestMeta, body: Input<typeof api.role.unassign>) {
       const role = await visible(actor, body.id);
       await assertUsersInReach(actor, await existingUserIds(db, body.user_ids));
       await db.transaction().execute(async (trx) => {

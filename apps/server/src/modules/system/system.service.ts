@@ -1,6 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { unlinkSync } from 'node:fs';
-import { ADMINISTRATOR, PRODUCT_VERSION, ROOT_DOMAIN_DESCRIPTION } from '@ksp/contracts';
+import {
+  ADMINISTRATOR,
+  PRODUCT_VERSION,
+  ROOT_DOMAIN_DESCRIPTION,
+  type api,
+  type Input,
+} from '@ksp/contracts';
 import { SYSTEM_SUBJECT, writeAudit } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
 import type { Db } from '../../platform/db/database.js';
@@ -107,10 +113,7 @@ export function createSystemService(deps: {
     };
   }
 
-  async function nextComponent(
-    body: { total?: number | undefined; restart?: boolean | undefined; setup_code?: string | undefined },
-    meta: RequestMeta,
-  ) {
+  async function nextComponent(body: Input<typeof api.system.initComponent>, meta: RequestMeta) {
     await checkSetupCode(body.setup_code, 'system.init.component', meta);
     if ((await systemState(db))?.initialized_at) throw conflict('system.alreadyInitialized');
     if (body.restart) discardPending();
@@ -140,7 +143,7 @@ export function createSystemService(deps: {
     return answer;
   }
 
-  async function finish(body: { setup_code?: string | undefined } | undefined, meta: RequestMeta) {
+  async function finish(body: Input<typeof api.system.initFinish>, meta: RequestMeta) {
     await checkSetupCode(body?.setup_code, 'system.init.finish', meta);
     if ((await systemState(db))?.initialized_at) throw conflict('system.alreadyInitialized');
     if (!pending) throw stateForbids('system.noInitInProgress');
@@ -192,10 +195,7 @@ export function createSystemService(deps: {
     return { kcv: rootKcv, seal_file: sealFile.path };
   }
 
-  async function activate(
-    body: { username: string; password: string; email: string; setup_code?: string | undefined },
-    meta: RequestMeta,
-  ) {
+  async function activate(body: Input<typeof api.system.activate>, meta: RequestMeta) {
     await checkSetupCode(body.setup_code, 'system.activate', meta);
     const state = await unseal();
     if (!state.ready && state.reason !== 'system.notActivated')

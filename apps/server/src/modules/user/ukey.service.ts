@@ -1,5 +1,5 @@
 import { randomBytes, verify as verifySignature, X509Certificate } from 'node:crypto';
-import { Code } from '@ksp/contracts';
+import { Code, type api, type Input } from '@ksp/contracts';
 import { subjectOf, writeAudit } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
 import type { Db } from '../../platform/db/database.js';
@@ -44,11 +44,7 @@ export function createUkeyService(deps: { db: Db; clock: Clock; users: UserServi
   }
 
   return {
-    async bind(
-      actor: Actor,
-      meta: RequestMeta,
-      body: { id?: string | undefined; serial: string; certificate: string },
-    ) {
+    async bind(actor: Actor, meta: RequestMeta, body: Input<typeof api.user.bindUkey>) {
       const userId = body.id ?? actor.userId;
       if (userId !== actor.userId && !actor.permissions.has('user:write')) {
         throw forbidden('auth.forbidden', { permission: 'user:write' });
@@ -124,7 +120,7 @@ export function createUkeyService(deps: { db: Db; clock: Clock; users: UserServi
       return { random, expires_in: CHALLENGE_MS / 1000 };
     },
 
-    async verify(body: { name: string; sign: string }, meta: RequestMeta): Promise<SignedIn> {
+    async verify(body: Input<typeof api.user.verify>, meta: RequestMeta): Promise<SignedIn> {
       const user = await findUserByName(db, body.name);
       const pending = user
         ? await db.selectFrom('mfa_pending').selectAll().where('user_id', '=', user.id).executeTakeFirst()

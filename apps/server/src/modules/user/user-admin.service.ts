@@ -1,5 +1,13 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { api, Code, ipAllowed, type SubConsoleTokenKind } from '@ksp/contracts';
+import {
+  api,
+  Code,
+  ipAllowed,
+  ROOT_DOMAIN,
+  type Input,
+  type QueryInput,
+  type SubConsoleTokenKind,
+} from '@ksp/contracts';
 import { subjectOf, writeAudit } from '../../platform/audit.js';
 import { clientHash, hashPassword } from '../../platform/auth/password.js';
 import type { Clock, SessionService } from '../../platform/auth/session.service.js';
@@ -7,7 +15,6 @@ import type { Db } from '../../platform/db/database.js';
 import type { UserTable } from '../../platform/db/schema.js';
 import { forbidden, invalid, KspError, notFound, stateForbids } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
-import { ROOT_DOMAIN } from '@ksp/contracts';
 import { domainsOfUser, findDomainById } from '../domain/domain.store.js';
 import {
   assertManageable,
@@ -152,16 +159,7 @@ export function createUserAdminService(deps: {
   return {
     toRows,
 
-    async list(
-      actor: Actor,
-      query: {
-        page: number;
-        page_size: number;
-        username?: string | undefined;
-        role_id?: string | undefined;
-        status?: 'active' | 'locked' | undefined;
-      },
-    ) {
+    async list(actor: Actor, query: QueryInput<typeof api.user.list>) {
       const { rows, total } = await listUsers(db, {
         domainId: actor.systemScope ? null : actor.domainId,
         username: query.username,
@@ -178,20 +176,7 @@ export function createUserAdminService(deps: {
       return (await toRows(actor, [await visible(actor, id)]))[0]!;
     },
 
-    async create(
-      actor: Actor,
-      meta: RequestMeta,
-      body: {
-        username: string;
-        password: string;
-        email: string;
-        phone: string;
-        role_ids: string[];
-        domain_ids?: string[] | undefined;
-        must_change_password: boolean;
-        ip_whitelist: string[];
-      },
-    ) {
+    async create(actor: Actor, meta: RequestMeta, body: Input<typeof api.user.create>) {
       await checkRoles(actor, body.role_ids);
       const domainIds = body.domain_ids?.length ? [...new Set(body.domain_ids)] : [actor.domainId];
       await checkNewUserDomains(actor, domainIds);
@@ -218,11 +203,7 @@ export function createUserAdminService(deps: {
       return row(actor, id);
     },
 
-    async update(
-      actor: Actor,
-      meta: RequestMeta,
-      body: { id: string; phone?: string | undefined; role_ids?: string[] | undefined },
-    ) {
+    async update(actor: Actor, meta: RequestMeta, body: Input<typeof api.user.update>) {
       const user = await managed(actor, body.id);
       if (body.role_ids) await checkRoles(actor, body.role_ids);
       await db.transaction().execute(async (trx) => {
@@ -249,7 +230,7 @@ export function createUserAdminService(deps: {
       });
     },
 
-    async updateEmail(actor: Actor, meta: RequestMeta, body: { id?: string | undefined; email: string }) {
+    async updateEmail(actor: Actor, meta: RequestMeta, body: Input<typeof api.user.updateEmail>) {
       if (!body.id || body.id === actor.userId) return deps.users.updateEmail(actor, body.email, meta);
       if (!actor.permissions.has('user:write'))
         throw forbidden('auth.forbidden', { permission: 'user:write' });
@@ -261,7 +242,7 @@ export function createUserAdminService(deps: {
       return { email: body.email };
     },
 
-    async resetPassword(actor: Actor, meta: RequestMeta, body: { id: string; password: string }) {
+    async resetPassword(actor: Actor, meta: RequestMeta, body: Input<typeof api.user.updatePassword>) {
       const user = await managed(actor, body.id);
       if (user.directory) throw stateForbids('user.directoryPassword', { name: user.username });
       await deps.users.assertPasswordAllowed(body.password, meta.lang);
@@ -280,7 +261,11 @@ export function createUserAdminService(deps: {
       return null;
     },
 
-    async requireChange(actor: Actor, meta: RequestMeta, body: { id: string; value: boolean }) {
+    async requireChange(
+      actor: Actor,
+      meta: RequestMeta,
+      body: Input<typeof api.user.updatePasswordNextLogin>,
+    ) {
       const user = await managed(actor, body.id);
       if (user.directory && body.value) throw stateForbids('user.directoryPassword', { name: user.username });
       await db.transaction().execute(async (trx) => {
@@ -309,7 +294,7 @@ export function createUserAdminService(deps: {
       return null;
     },
 
-    async updateIp(actor: Actor, meta: RequestMeta, body: { id: string; ip_whitelist: string[] }) {
+    async updateIp(actor: Actor, meta: RequestMeta, body: Input<typeof api.user.updateIp>) {
       const user = await managed(actor, body.id);
       const list = [...new Set(body.ip_whitelist.map((r) => r.trim()))];
       await db.transaction().execute(async (trx) => {
@@ -322,11 +307,11 @@ export function createUserAdminService(deps: {
       return { ip_whitelist: list };
     },
 
-    async addToDomain(actor: Actor, meta: RequestMeta, body: { domain_id: string; user_ids: string[] }) {
+    async addToDomain(actor: Actor, meta: RequestMeta, body: Input<typeof api.user.domainAddUser>) {
       return deps.users.addUsersToDomain(actor, body, meta);
     },
 
-    async removeFromDomain(actor: Actor, meta: RequestMeta, body: { domain_id: string; user_ids: string[] }) {
+    async removeFromDomain(actor: Actor, meta: RequestMeta, body: Input<typeof api.user.domainDeleteUser>) {
       const domain = await findDomainById(db, body.domain_id);
       if (!domain) throw notFound('domain.notFound', { domain: body.domain_id });
       assertMembershipReach(actor, domain);
@@ -354,11 +339,7 @@ export function createUserAdminService(deps: {
       });
     },
 
-    async updateSecret(
-      actor: Actor,
-      meta: RequestMeta,
-      body: { id?: string | undefined; role_id?: string | undefined },
-    ) {
+    async updateSecret(actor: Actor, meta: RequestMeta, body: Input<typeof api.user.updateSecret>) {
       const { id } = body;
       if (id && id !== actor.userId && !actor.permissions.has('user:write')) {
         throw forbidden('auth.forbidden', { permission: 'user:write' });
@@ -382,7 +363,7 @@ export function createUserAdminService(deps: {
      * only, with the secret's role. Lockout and the IP whitelist apply as to a password;
      * MFA does not (an application token cannot reach the management API).
      */
-    async appLogin(body: { username: string; app_secret: string }, meta: RequestMeta) {
+    async appLogin(body: Input<typeof api.user.appLogin>, meta: RequestMeta) {
       const user = await findUserByName(db, body.username);
       const expected = Buffer.from(user?.app_secret_hash ?? '0'.repeat(64), 'hex');
       const given = Buffer.from(hashSecret(body.app_secret), 'hex');

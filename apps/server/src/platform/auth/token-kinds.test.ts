@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, Code, tokensOf, type CallDef } from '@ksp/contracts';
-import { roleIdByName } from '../../modules/role/role.store.js';
-import { call, initialize, login, startServer, type TestServer } from '../../test/harness.js';
+import { call, initialize, login, roleIdByName, startServer, type TestServer } from '../../test/harness.js';
 
 const allCalls = Object.values(api).flatMap((area) => Object.values(area)) as CallDef[];
 const PASSWORD = 'Kinds-Pass-1';
@@ -22,8 +21,8 @@ describe('token kinds', () => {
     server = await startServer('sqlite');
     ({ token: admin } = await initialize(server));
     adminId = (await call(server, api.user.info, { token: admin })).data.userinfo.id;
-    auditorRole = (await roleIdByName(server.database.db, 'Auditor'))!;
-    operatorRole = (await roleIdByName(server.database.db, 'Operator'))!;
+    auditorRole = await roleIdByName(server.database.db, 'Auditor');
+    operatorRole = await roleIdByName(server.database.db, 'Operator');
     const fin = await call(server, api.domain.create, { token: admin, body: { name: 'finance' } });
     await call(server, api.user.domainAddUser, {
       token: admin,

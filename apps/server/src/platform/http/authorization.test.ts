@@ -9,8 +9,7 @@ import {
   type Area,
   type CallDef,
 } from '@ksp/contracts';
-import { roleIdByName } from '../../modules/role/role.store.js';
-import { call, initialize, startServer, type TestServer } from '../../test/harness.js';
+import { call, initialize, roleIdByName, startServer, type TestServer } from '../../test/harness.js';
 
 const allCalls = Object.values(api).flatMap((area) => Object.values(area)) as CallDef[];
 const CUSTOM = { name: 'Key reader', permissions: ['dashboard:read', 'key:read', 'token:read'] };
@@ -41,7 +40,7 @@ describe('authorization matrix', () => {
     domains.finance = fin.data.id;
     const custom = await call(server, api.role.create, { token, body: CUSTOM });
     for (const role of Object.keys(roleSets)) {
-      const roleId = role === CUSTOM.name ? custom.data.id : (await roleIdByName(db, role))!;
+      const roleId = role === CUSTOM.name ? custom.data.id : await roleIdByName(db, role);
       const created = await call(server, api.user.create, {
         token,
         body: {

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, Code, type CallDef } from '@ksp/contracts';
-import { roleIdByName } from '../../modules/role/role.store.js';
-import { call, initialize, login, startServer, type TestServer } from '../../test/harness.js';
+import { call, initialize, login, roleIdByName, startServer, type TestServer } from '../../test/harness.js';
 
 /**
  * The cross-domain half of the authorization matrix, and the holes outside testing found
@@ -34,7 +33,7 @@ describe('domain boundaries', () => {
     ).id;
     for (const name of ['branch', 'coast'])
       domain[name] = (await call(server, api.domain.create, { token: root, body: { name } })).data.id;
-    for (const name of ['Administrator', 'Operator', 'Auditor']) role[name] = (await roleIdByName(db, name))!;
+    for (const name of ['Administrator', 'Operator', 'Auditor']) role[name] = await roleIdByName(db, name);
     const people: [string, string, string[]][] = [
       ['b-admin', 'Administrator', ['branch']],
       ['b-operator', 'Operator', ['branch']],

@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { api, Code, builtInRoles, type CallDef } from '@ksp/contracts';
-import { roleIdByName } from '../../modules/role/role.store.js';
-import { call, initialize, login, startServer, type TestServer } from '../../test/harness.js';
+import { call, initialize, login, roleIdByName, startServer, type TestServer } from '../../test/harness.js';
 
 const allCalls = Object.values(api).flatMap((area) => Object.values(area)) as CallDef[];
 
@@ -40,7 +39,7 @@ describe('HTTP surface', () => {
           password: 'Role-Pass-1',
           email: `${role}@example.test`,
           domainIds: [rootDomain.id],
-          roleIds: [(await roleIdByName(trx, role))!],
+          roleIds: [await roleIdByName(trx, role)],
         });
       });
     }
