@@ -4,12 +4,12 @@ import { Alert, App, Form, Input, Modal, Switch } from 'antd';
 import { api, type DataOf } from '@ksp/contracts';
 import { createUser, resetUserPassword } from '../../api/access';
 import { fetchPasswordRules, userKeys } from '../../api/user';
+import { useCanCall } from '../../components/permissions';
 import { NewPasswordFields } from '../../components/password-fields';
 import { fieldSchema, rulesFromSchema } from '../../components/schema-rules';
 import { useT } from '../../i18n/i18n';
 import { parseIpRules, ipRulesRule } from './ip-rules';
 import { DomainSelect, RoleSelect } from './option-selects';
-import { useHasPermission } from './use-permission';
 
 export type UserRow = DataOf<typeof api.user.list>['data'][number];
 
@@ -57,7 +57,7 @@ export function CreateUserModal({
 }) {
   const t = useT();
   const [form] = Form.useForm<CreateValues>();
-  const canReadDomains = useHasPermission('domain:read');
+  const canReadDomains = useCanCall(api.domain.list);
   const rules = useQuery({ queryKey: userKeys.passwordRules, queryFn: fetchPasswordRules, enabled: open });
   const { submitting, run } = useSubmitting();
 

@@ -21,17 +21,18 @@ import {
 } from '../../api/access';
 import { domainKeys } from '../../api/domain';
 import { useSignedIn } from '../../api/session';
+import { RowActions, useColumnKit } from '../../components/columns';
+import { formatDateTime } from '../../components/date-time';
 import { FormModal } from '../../components/form-modal';
 import { ListPage } from '../../components/list-page';
+import { useCanCall } from '../../components/permissions';
 import { useT } from '../../i18n/i18n';
 import { formatIpRules, ipRulesRule, parseIpRules } from './ip-rules';
 import { RoleSelect } from './option-selects';
 import { SecretModal, type OnceSecret } from './secret-modal';
-import { formatDateTime, TimeAgo } from './time-text';
+import { TimeAgo } from './time-text';
 import { CreateUserModal, ResetPasswordModal, type UserRow } from './user-forms';
 import { UserDomainsModal } from './user-domains-modal';
-import { useHasPermission } from './use-permission';
-import { useStickyColumns } from './use-sticky-columns';
 
 type Dialog =
   | { kind: 'edit'; user: UserRow }
@@ -43,15 +44,15 @@ type Dialog =
 /** Access management › users: the users of the current domain and everything done to them. */
 export default function UserPage() {
   const t = useT();
-  const sticky = useStickyColumns();
+  const kit = useColumnKit<UserRow>();
   const { message, modal } = App.useApp();
   const queryClient = useQueryClient();
   const me = useSignedIn()?.userinfo;
-  const canWrite = useHasPermission('user:write');
-  const canWriteDomains = useHasPermission('domain:write');
-  const canReadDomains = useHasPermission('domain:read');
+  const canWrite = useCanCall(api.user.update);
+  const canWriteDomains = useCanCall(api.user.domainAddUser);
+  const canReadDomains = useCanCall(api.domain.list);
   const canManageDomains = canWriteDomains && canReadDomains;
-  const canReadRoles = useHasPermission('role:read');
+  const canReadRoles = useCanCall(api.role.list);
   const [creating, setCreating] = useState(false);
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const [secret, setSecret] = useState<OnceSecret | null>(null);
@@ -255,18 +256,13 @@ export default function UserPage() {
   };
 
   const columns: ColumnsType<UserRow> = [
-    {
-      title: t('access:user.fields.username'),
-      dataIndex: 'username',
-      fixed: sticky.left,
-      render: (name: string, user) => (
-        <Space size={4} wrap>
-          <Typography.Text strong>{name}</Typography.Text>
-          {user.id === me?.id && <Tag color="blue">{t('access:user.you')}</Tag>}
-          {user.directory && <Tag color="purple">{t('access:user.directory', { name: user.directory })}</Tag>}
-        </Space>
-      ),
-    },
+    kit.name(t('access:user.fields.username'), 'username', (name, user) => (
+      <Space size={4} wrap>
+        <Typography.Text strong>{name}</Typography.Text>
+        {user.id === me?.id && <Tag color="blue">{t('access:user.you')}</Tag>}
+        {user.directory && <Tag color="purple">{t('access:user.directory', { name: user.directory })}</Tag>}
+      </Space>
+    )),
     { title: t('access:user.fields.email'), dataIndex: 'email', render: (v: string) => v || '-' },
     { title: t('access:user.fields.phone'), dataIndex: 'phone', render: (v: string) => v || '-' },
     {
@@ -343,28 +339,21 @@ export default function UserPage() {
           '-'
         ),
     },
-    {
-      title: t('access:common.createdAt'),
-      dataIndex: 'created_at',
-      render: (v: string) => formatDateTime(v),
-    },
+    kit.time(t('access:common.createdAt'), 'created_at'),
   ];
 
   if (canWrite) {
-    columns.push({
-      title: t('common:actions.operations'),
-      key: 'operations',
-      fixed: sticky.right,
-      render: (_value, user) => (
-        <Space size={0}>
-          <Button
-            type="link"
-            size="small"
-            onClick={() => setDialog({ kind: 'edit', user })}
-            data-testid={`user-edit-${user.username}`}
-          >
-            {t('common:actions.edit')}
-          </Button>
+    columns.push(
+      kit.actions((user) => (
+        <RowActions
+          items={[
+            {
+              label: t('common:actions.edit'),
+              onClick: () => setDialog({ kind: 'edit', user }),
+              testId: `user-edit-${user.username}`,
+            },
+          ]}
+        >
           <Dropdown
             trigger={['click']}
             menu={{ items: rowMenu(user), onClick: ({ key }) => onMenu(user, key) }}
@@ -373,9 +362,9 @@ export default function UserPage() {
               {t('access:common.more')} <DownOutlined />
             </Button>
           </Dropdown>
-        </Space>
-      ),
-    });
+        </RowActions>
+      )),
+    );
   }
 
   const editing = dialogUser('edit');

@@ -16,7 +16,6 @@ import {
   Tag,
   Typography,
 } from 'antd';
-import dayjs from 'dayjs';
 import { accessKeys } from '../../api/access';
 import { saveUserInfo, useSignedIn, type UserInfo } from '../../api/session';
 import { bindUkey, BridgeError, bridgeAddress, readBridgeCertificate } from '../../api/ukey';
@@ -24,6 +23,7 @@ import { updateEmail } from '../../api/user';
 import { useSiteConfig } from '../../components/use-site-config';
 import { useT } from '../../i18n/i18n';
 import { ChangePasswordForm } from './change-password-form';
+import { formatDateTime } from '../../components/date-time';
 
 interface Binding {
   serial: string;
@@ -135,7 +135,7 @@ function UkeyCard({ user }: { user: UserInfo }) {
                   {
                     key: 'not-after',
                     label: t('access:ukey.notAfter'),
-                    children: dayjs(known.notAfter).format('YYYY-MM-DD HH:mm:ss'),
+                    children: formatDateTime(known.notAfter),
                   },
                 ]
               : []),
@@ -191,9 +191,7 @@ export default function ProfilePage() {
               {user.directory ?? t('account:profile.local')}
             </Descriptions.Item>
             <Descriptions.Item label={t('account:profile.lastLogin')}>
-              {user.last_login_at
-                ? dayjs(user.last_login_at).format('YYYY-MM-DD HH:mm:ss')
-                : t('account:profile.never')}
+              {user.last_login_at ? formatDateTime(user.last_login_at) : t('account:profile.never')}
             </Descriptions.Item>
           </Descriptions>
         </Card>

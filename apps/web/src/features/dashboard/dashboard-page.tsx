@@ -2,7 +2,6 @@ import type { ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Card, Col, Row, Statistic, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import dayjs from 'dayjs';
 import { Code, type DataOf, type api } from '@ksp/contracts';
 import { ApiError } from '../../api/client';
 import { dashboardKeys, fetchDashboardSummary } from '../../api/dashboard';
@@ -10,11 +9,10 @@ import { abbreviateNumber, formatThousands } from '../../components/number-forma
 import { PageLoading } from '../../components/page-loading';
 import { formatRelativeTime } from '../../components/relative-time';
 import { currentLanguage, useT } from '../../i18n/i18n';
+import { formatDateTime } from '../../components/date-time';
 
 type Summary = DataOf<typeof api.dashboard.summary>;
 type AuditRow = Summary['recent'][number];
-
-const TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';
 
 function Figure({
   title,
@@ -62,7 +60,7 @@ export default function DashboardPage() {
     {
       title: t('dashboard:columns.at'),
       dataIndex: 'at',
-      render: (at: string) => dayjs(at).format(TIME_FORMAT),
+      render: (at: string) => formatDateTime(at),
     },
     { title: t('dashboard:columns.username'), dataIndex: 'username' },
     { title: t('dashboard:columns.domain'), dataIndex: 'domain' },
@@ -90,7 +88,7 @@ export default function DashboardPage() {
       title: t('dashboard:uptime'),
       value: formatRelativeTime(data.uptime_seconds, language),
       testId: 'dashboard-uptime',
-      footer: t('dashboard:startedAt', { at: dayjs(data.started_at).format(TIME_FORMAT) }),
+      footer: t('dashboard:startedAt', { at: formatDateTime(data.started_at) }),
     },
     {
       title: t('dashboard:users'),

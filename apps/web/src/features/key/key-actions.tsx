@@ -1,4 +1,4 @@
-import { useMemo, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import {
   ClearOutlined,
   CopyOutlined,
@@ -24,19 +24,13 @@ import {
   recoverKey,
   type KeyRow,
 } from '../../api/key';
-import { useSignedIn } from '../../api/session';
 import { FormModal } from '../../components/form-modal';
+import { usePermissions } from '../../components/permissions';
 import { useT } from '../../i18n/i18n';
 import { ExportDialog } from './export-dialog';
 import { availableActions, isCompromiseReason, type KeyAction } from './key-model';
 
 type Reason = (typeof revocationReasons)[number];
-
-/** The permissions of the signed-in user (actions the user may not take are not offered). */
-export function usePermissions(): ReadonlySet<string> {
-  const signedIn = useSignedIn();
-  return useMemo(() => new Set(signedIn?.userinfo.permissions ?? []), [signedIn]);
-}
 
 interface DisableValues {
   reason: Reason;
