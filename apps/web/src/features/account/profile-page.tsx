@@ -24,6 +24,7 @@ import { useSiteConfig } from '../../components/use-site-config';
 import { useT } from '../../i18n/i18n';
 import { ChangePasswordForm } from './change-password-form';
 import { formatDateTime } from '../../components/date-time';
+import { useSubmit } from '../../components/form-modal';
 
 interface Binding {
   serial: string;
@@ -159,18 +160,16 @@ export default function ProfilePage() {
   const { message } = App.useApp();
   const signedIn = useSignedIn();
   const [emailForm] = Form.useForm<{ email: string }>();
+  const emailSubmit = useSubmit();
   if (!signedIn) return null;
   const user = signedIn.userinfo;
 
-  const saveEmail = async ({ email }: { email: string }) => {
-    try {
+  const saveEmail = ({ email }: { email: string }) =>
+    emailSubmit.run(async () => {
       const result = await updateEmail(email.trim());
       saveUserInfo({ userinfo: { ...user, email: result.email }, menu: signedIn.menu });
       void message.success(t('account:profile.emailSaved'));
-    } catch {
-      // The client showed the server's message.
-    }
-  };
+    });
 
   return (
     <Row gutter={[16, 16]}>
@@ -216,7 +215,12 @@ export default function ProfilePage() {
               >
                 <Input type="email" autoComplete="email" data-testid="profile-email" />
               </Form.Item>
-              <Button type="primary" htmlType="submit" data-testid="profile-email-save">
+              <Button
+                type="primary"
+                htmlType="submit"
+                {...emailSubmit.buttonProps}
+                data-testid="profile-email-save"
+              >
                 {t('common:actions.save')}
               </Button>
             </Form>
