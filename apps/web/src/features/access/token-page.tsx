@@ -10,7 +10,7 @@ import { formatDateTime } from '../../components/date-time';
 import { FormModal, type FormField } from '../../components/form-modal';
 import { ListPage } from '../../components/list-page';
 import { useCanCall } from '../../components/permissions';
-import { useConfirmDelete } from '../../components/confirm-delete';
+import { useConfirm, useConfirmDelete } from '../../components/confirm-delete';
 import { useT } from '../../i18n/i18n';
 import { ExpiryInput, expiryRule, FOREVER, isForever } from './expiry-input';
 import { SecretModal, type OnceSecret } from './secret-modal';
@@ -43,7 +43,8 @@ const statusKeys = {
 export default function TokenPage() {
   const t = useT();
   const kit = useColumnKit<TokenRow>();
-  const { message, modal } = App.useApp();
+  const { message } = App.useApp();
+  const confirmDialog = useConfirm();
   const queryClient = useQueryClient();
   const canWrite = useCanCall(api.registrationToken.create);
   const [creating, setCreating] = useState(false);
@@ -63,12 +64,10 @@ export default function TokenPage() {
     });
 
   const renew = (row: TokenRow) =>
-    modal.confirm({
+    confirmDialog({
       title: t('access:token.renewConfirm', { name: row.name }),
       content: t('access:token.renewText'),
       okText: t('access:token.renew'),
-      cancelText: t('common:actions.cancel'),
-      okButtonProps: { 'data-testid': 'confirm-ok' },
       onOk: async () => {
         try {
           showSecret(await renewToken(row.id), true);

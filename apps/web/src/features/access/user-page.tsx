@@ -23,6 +23,7 @@ import { domainKeys } from '../../api/domain';
 import { useSignedIn } from '../../api/session';
 import { RowActions, useColumnKit } from '../../components/columns';
 import { formatDateTime } from '../../components/date-time';
+import { useConfirm } from '../../components/confirm-delete';
 import { FormModal } from '../../components/form-modal';
 import { ListPage } from '../../components/list-page';
 import { useCanCall } from '../../components/permissions';
@@ -45,7 +46,8 @@ type Dialog =
 export default function UserPage() {
   const t = useT();
   const kit = useColumnKit<UserRow>();
-  const { message, modal } = App.useApp();
+  const { message } = App.useApp();
+  const confirmDialog = useConfirm();
   const queryClient = useQueryClient();
   const me = useSignedIn()?.userinfo;
   const canWrite = useCanCall(api.user.update);
@@ -85,14 +87,7 @@ export default function UserPage() {
   };
 
   const confirm = (title: string, content: string, onOk: () => Promise<unknown>, danger = false) =>
-    modal.confirm({
-      title,
-      content,
-      okText: t('access:common.confirm'),
-      cancelText: t('common:actions.cancel'),
-      okButtonProps: { danger, 'data-testid': 'confirm-ok' },
-      onOk,
-    });
+    confirmDialog({ title, content, okText: t('access:common.confirm'), danger, onOk });
 
   const showSecret = async (user: UserRow, roleId?: string) => {
     try {
@@ -204,7 +199,7 @@ export default function UserPage() {
       case 'secret': {
         // The application token carries one of the user's roles, or all of them.
         const choice: { roleId?: string } = {};
-        modal.confirm({
+        confirmDialog({
           title: t('access:user.confirm.secret', { name: user.username }),
           content: (
             <Space direction="vertical" style={{ width: '100%' }}>
@@ -223,8 +218,6 @@ export default function UserPage() {
             </Space>
           ),
           okText: t('access:common.confirm'),
-          cancelText: t('common:actions.cancel'),
-          okButtonProps: { 'data-testid': 'confirm-ok' },
           onOk: () => showSecret(user, choice.roleId),
         });
         return;

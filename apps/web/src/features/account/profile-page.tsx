@@ -24,6 +24,7 @@ import { useSiteConfig } from '../../components/use-site-config';
 import { useT } from '../../i18n/i18n';
 import { ChangePasswordForm } from './change-password-form';
 import { formatDateTime } from '../../components/date-time';
+import { useConfirm } from '../../components/confirm-delete';
 import { useSubmit } from '../../components/form-modal';
 
 interface Binding {
@@ -38,7 +39,8 @@ interface Binding {
  */
 function UkeyCard({ user }: { user: UserInfo }) {
   const t = useT();
-  const { message, modal } = App.useApp();
+  const { message } = App.useApp();
+  const confirmDialog = useConfirm();
   const queryClient = useQueryClient();
   const site = useSiteConfig();
   const bridge = bridgeAddress(site.data);
@@ -77,12 +79,10 @@ function UkeyCard({ user }: { user: UserInfo }) {
       void bind();
       return;
     }
-    modal.confirm({
+    confirmDialog({
       title: t('access:ukey.rebindTitle'),
       content: t('access:ukey.rebindText', { serial: known.serial }),
       okText: t('access:ukey.bind'),
-      cancelText: t('common:actions.cancel'),
-      okButtonProps: { 'data-testid': 'confirm-ok' },
       onOk: bind,
     });
   };
