@@ -13,6 +13,37 @@ export function useStickyColumns(): { left: 'left' | undefined; right: 'right' |
   return screens.md ? { left: 'left', right: 'right' } : { left: undefined, right: undefined };
 }
 
+/**
+ * Gives each column its width (by `dataIndex`, or `key` for computed columns). A table
+ * whose columns all have widths scrolls by their sum (see `tableScrollX`), so no column
+ * can end up under a pinned one.
+ */
+export function withWidths<Row>(
+  columns: ColumnType<Row>[],
+  widths: Record<string, number>,
+): ColumnType<Row>[] {
+  return columns.map((column) => {
+    const name = String(column.key ?? column.dataIndex ?? '');
+    return Object.hasOwn(widths, name) ? { ...column, width: widths[name] } : column;
+  });
+}
+
+/** The width of the selection checkbox column of a table with batch selection. */
+const SELECTION_WIDTH = 48;
+
+/** `scroll.x` of a table: the sum of the widths when every column has one, else the content's width. */
+export function tableScrollX(
+  columns: readonly { width?: unknown }[],
+  selectable: boolean,
+): number | 'max-content' {
+  let sum = selectable ? SELECTION_WIDTH : 0;
+  for (const column of columns) {
+    if (typeof column.width !== 'number') return 'max-content';
+    sum += column.width;
+  }
+  return sum;
+}
+
 /** One link-style button of a row's actions. */
 export interface RowAction {
   label: ReactNode;

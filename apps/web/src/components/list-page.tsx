@@ -5,6 +5,7 @@ import { App, Button, Card, Flex, Form, Grid, Input, Select, Space, Table, Typog
 import type { SelectProps } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useT } from '../i18n/i18n';
+import { tableScrollX } from './columns';
 import { useConfirmDelete } from './confirm-delete';
 import { useViewSearchParams } from './view-activity';
 
@@ -265,7 +266,7 @@ export function ListPage<Row extends object>({
         columns={columns}
         dataSource={rows}
         loading={result.isFetching}
-        scroll={{ x: 'max-content' }}
+        scroll={{ x: tableScrollX(columns, onDelete !== undefined) }}
         size={screens.md ? 'medium' : 'small'}
         onRow={
           rowTestId ? (row) => ({ 'data-testid': rowTestId(row) }) as HTMLAttributes<HTMLElement> : undefined

@@ -21,7 +21,7 @@ import {
 } from '../../api/access';
 import { domainKeys } from '../../api/domain';
 import { useSignedIn } from '../../api/session';
-import { RowActions, useColumnKit } from '../../components/columns';
+import { RowActions, useColumnKit, withWidths } from '../../components/columns';
 import { formatDateTime } from '../../components/date-time';
 import { useConfirm } from '../../components/confirm-delete';
 import { FormModal } from '../../components/form-modal';
@@ -360,6 +360,23 @@ export default function UserPage() {
     );
   }
 
+  // Widths for every column: at 1280 px the table scrolls by their sum and the pinned
+  // actions column never covers "Created".
+  const sized = withWidths(columns, {
+    username: 220,
+    email: 200,
+    phone: 130,
+    roles: 180,
+    domains: 180,
+    ukey_bound: 160,
+    locked: 200,
+    last_login_at: 150,
+    login_count: 110,
+    last_failed_login_at: 180,
+    created_at: 180,
+    operations: 150,
+  });
+
   const editing = dialogUser('edit');
   const emailUser = dialogUser('email');
   const ipUser = dialogUser('ip');
@@ -378,7 +395,7 @@ export default function UserPage() {
           })
         }
         rowKey="id"
-        columns={columns}
+        columns={sized}
         filters={[
           { name: 'username', label: t('access:user.fields.username') },
           ...(canReadRoles
