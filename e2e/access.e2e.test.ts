@@ -495,9 +495,12 @@ describe('access management through the console', () => {
     // At 1280 px every column can be scrolled into view: at the far right "Created" ends
     // where the pinned actions column begins, not under it.
     const list = page.locator('[data-testid="list-page"]:visible');
-    await list.locator('.ant-table-content, .ant-table-body').first().evaluate((el) => {
-      el.scrollLeft = el.scrollWidth;
-    });
+    await list
+      .locator('.ant-table-content, .ant-table-body')
+      .first()
+      .evaluate((el) => {
+        el.scrollLeft = el.scrollWidth;
+      });
     const created = await list.locator('thead th', { hasText: /^Created$/ }).boundingBox();
     const actions = await list.locator('thead th', { hasText: /^Actions$/ }).boundingBox();
     expect(created && actions && created.x + created.width).toBeLessThanOrEqual((actions?.x ?? 0) + 1);
