@@ -2,8 +2,8 @@ import type { ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Card, Col, Row, Statistic, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { Code, type DataOf, type api } from '@ksp/contracts';
-import { ApiError } from '../../api/client';
+import type { DataOf, api } from '@ksp/contracts';
+import { isSessionExpired } from '../../api/client';
 import { dashboardKeys, fetchDashboardSummary } from '../../api/dashboard';
 import { abbreviateNumber, formatThousands } from '../../components/number-format';
 import { PageLoading } from '../../components/page-loading';
@@ -46,15 +46,15 @@ export default function DashboardPage() {
     refetchInterval: 60_000,
   });
 
-  if (summary.isPending) return <PageLoading />;
-  if (summary.isError) {
-    // An expired session has the client's own alert; other failures show here.
-    const expired = summary.error instanceof ApiError && summary.error.code === Code.SESSION_EXPIRED;
-    return expired ? null : (
-      <Alert type="error" showIcon title={summary.error.message || t('common:feedback.error')} />
-    );
-  }
   const data = summary.data;
+  if (!data) {
+    // An expired session has the client's own dialog over the page; other failures show here.
+    if (summary.isError && !isSessionExpired(summary.error)) {
+      return <Alert type="error" showIcon title={summary.error.message || t('common:feedback.error')} />;
+    }
+    return <PageLoading />;
+  }
+  // A failed refresh (an expired session, say) keeps the figures already shown under its dialog.
 
   const columns: ColumnsType<AuditRow> = [
     {

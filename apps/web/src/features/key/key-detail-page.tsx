@@ -28,6 +28,7 @@ import {
   type KeyRow,
   type KeyVersion,
 } from '../../api/key';
+import { isSessionExpired } from '../../api/client';
 import { formatDateTime } from '../../components/date-time';
 import { FormModal } from '../../components/form-modal';
 import { isUuid, NotFound } from '../../components/not-found';
@@ -381,7 +382,8 @@ export default function KeyDetailPage() {
   );
 
   if (!validId) return <NotFound title={t('keys:detail.notFound')} extra={back} />;
-  if (detail.isPending) {
+  // Loading, or the session expired before the key came (the client's dialog is over the page).
+  if (detail.isPending || (!row && isSessionExpired(detail.error))) {
     return (
       <Card>
         <Skeleton active />

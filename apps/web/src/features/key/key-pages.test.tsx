@@ -256,6 +256,16 @@ describe('key detail page', () => {
     expect(screen.getByTestId('export-wrapping').textContent).toBe('RSA-OAEP (SHA-256)');
   });
 
+  it('shows the not-found page for a malformed id, without asking the server or showing its validation text', async () => {
+    const seen = serve();
+    renderPage('/console/key/detail/not-a-uuid', '/console/key/detail/:id', <KeyDetailPage />);
+    expect(await screen.findByText('This key does not exist (any more)')).toBeTruthy();
+    expect(screen.getByTestId('not-found')).toBeTruthy();
+    expect(screen.getByTestId('key-back').getAttribute('href')).toBe('/console/key');
+    expect(screen.queryByText(/must be a valid uuid/)).toBeNull();
+    expect(seen.some((config) => config.url === api.key.detail.path)).toBe(false);
+  });
+
   it('says when the key does not exist', async () => {
     serve();
     renderPage(
@@ -264,6 +274,9 @@ describe('key detail page', () => {
       <KeyDetailPage />,
     );
     expect(await screen.findByText('This key does not exist (any more)')).toBeTruthy();
+    expect(screen.getByTestId('not-found')).toBeTruthy();
+    // The server's own words ("Key not found") are not the page's.
+    expect(screen.queryByText('Key not found')).toBeNull();
     expect(screen.getByTestId('key-back').getAttribute('href')).toBe('/kms/key');
   });
 });
