@@ -126,7 +126,9 @@ export function MembersModal<M extends NamedItem>({
       />
       {canAdd && (
         <Flex gap={8} wrap style={{ marginTop: 16 }}>
-          {picker({ value: picked, onChange: setPicked, exclude: members.map((member) => member.id) })}
+          <div style={{ flex: '1 1 240px', minWidth: 0 }}>
+            {picker({ value: picked, onChange: setPicked, exclude: members.map((member) => member.id) })}
+          </div>
           <Button type="primary" {...buttonProps} onClick={() => void add()} data-testid={testIds.add}>
             {addText}
           </Button>

@@ -39,7 +39,7 @@ export function RoleUsersModal({
           onChange={onChange}
           exclude={exclude}
           placeholder={t('access:role.chooseUsers')}
-          style={{ flex: '1 1 240px', minWidth: 0 }}
+          style={{ width: '100%' }}
           data-testid="role-assign-select"
         />
       )}

@@ -43,7 +43,7 @@ export function UserDomainsModal({ user, onClose }: { user: UserRow | null; onCl
             .map((domain) => ({ value: domain.id, label: domain.name }))}
           showSearch={{ optionFilterProp: 'label' }}
           placeholder={t('access:user.chooseDomains')}
-          style={{ flex: '1 1 240px', minWidth: 0 }}
+          style={{ width: '100%' }}
           data-testid="user-domain-add-select"
         />
       )}

@@ -53,7 +53,7 @@ export function DomainMembersModal({
           toOption={(user) => ({ value: user.id, label: user.username })}
           exclude={(user) => exclude.includes(user.id)}
           placeholder={t('access:domain.chooseUsers')}
-          style={{ flex: '1 1 240px', minWidth: 0 }}
+          style={{ width: '100%' }}
           data-testid="domain-member-select"
         />
       )}
