@@ -501,9 +501,11 @@ describe('access management through the console', () => {
       .evaluate((el) => {
         el.scrollLeft = el.scrollWidth;
       });
-    const created = await list.locator('thead th', { hasText: /^Created$/ }).boundingBox();
-    const actions = await list.locator('thead th', { hasText: /^Actions$/ }).boundingBox();
-    expect(created && actions && created.x + created.width).toBeLessThanOrEqual((actions?.x ?? 0) + 1);
+    const createdBox = await list.locator('thead th', { hasText: /^Created$/ }).boundingBox();
+    const actionsBox = await list.locator('thead th', { hasText: /^Actions$/ }).boundingBox();
+    expect(createdBox && actionsBox && createdBox.x + createdBox.width).toBeLessThanOrEqual(
+      (actionsBox?.x ?? 0) + 1,
+    );
 
     await signInToConsole(lucy, ksp.url, 'lucy', 'Lucy-Pass-1');
     expect(errors).toEqual([]);
