@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { InternalAxiosRequestConfig } from 'axios';
 import { api } from '@ksp/contracts';
@@ -9,6 +9,9 @@ import { renderPage } from '../../test-render';
 import KeyDetailPage from './key-detail-page';
 import KeyListPage from './key-list-page';
 import { keyRow } from './key-test-fixtures';
+
+// Whole antd pages render here: on a loaded shared machine the first one can take seconds.
+vi.setConfig({ testTimeout: 15_000 });
 
 const originalAdapter = http.defaults.adapter;
 
