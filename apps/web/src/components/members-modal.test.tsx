@@ -12,10 +12,10 @@ function renderMembers(overrides: Partial<MembersModalProps<Member>> = {}) {
     members: [{ id: '1', name: 'alice' }],
     canRemove: true,
     canAdd: true,
-    picker: ({ onChange, exclude }) => (
+    picker: ({ onChange, exclude, testId }) => (
       <button
         type="button"
-        data-testid="pick"
+        data-testid={testId}
         data-exclude={exclude.join(',')}
         onClick={() => onChange(['2'])}
       >
@@ -28,7 +28,7 @@ function renderMembers(overrides: Partial<MembersModalProps<Member>> = {}) {
     onRemove: vi.fn(() => Promise.resolve()),
     onChanged: vi.fn(() => Promise.resolve()),
     onClose: vi.fn(),
-    testIds: { list: 'm-list', remove: 'm-remove', removeOk: 'm-remove-ok', add: 'm-add' },
+    testId: 'm',
     ...overrides,
   };
   renderPage('/m', '/m', <MembersModal {...props} />);
@@ -39,10 +39,10 @@ describe('MembersModal', () => {
   it('adds the picked ids (members excluded from the picker) and refreshes', async () => {
     const props = renderMembers();
     expect(within(await screen.findByTestId('m-list')).getByText('alice')).toBeTruthy();
-    expect(screen.getByTestId('pick').dataset.exclude).toBe('1');
+    expect(screen.getByTestId('m-select').dataset.exclude).toBe('1');
     fireEvent.click(screen.getByTestId('m-add'));
     expect(props.onAdd).not.toHaveBeenCalled();
-    fireEvent.click(screen.getByTestId('pick'));
+    fireEvent.click(screen.getByTestId('m-select'));
     fireEvent.click(screen.getByTestId('m-add'));
     await waitFor(() => expect(props.onAdd).toHaveBeenCalledWith(['2']));
     await waitFor(() => expect(props.onChanged).toHaveBeenCalledTimes(1));
@@ -62,6 +62,6 @@ describe('MembersModal', () => {
     await screen.findByTestId('m-list');
     expect(screen.queryByTestId('m-remove-alice')).toBeNull();
     expect(screen.queryByTestId('m-add')).toBeNull();
-    expect(screen.queryByTestId('pick')).toBeNull();
+    expect(screen.queryByTestId('m-select')).toBeNull();
   });
 });

@@ -9,6 +9,8 @@ export interface MemberPickerProps {
   value: string[];
   onChange: (value: string[]) => void;
   exclude: string[];
+  /** The picker's data-testid. */
+  testId: string;
 }
 
 export interface MembersModalProps<M extends NamedItem> {
@@ -30,8 +32,11 @@ export interface MembersModalProps<M extends NamedItem> {
   /** Runs after every add or remove, refused or not (the server may have done part of it). */
   onChanged: () => Promise<unknown>;
   onClose: () => void;
-  /** Test ids: the list, the remove buttons (`<remove>-<name>`) and their confirm, the add button. */
-  testIds: { list: string; remove: string; removeOk: string; add: string };
+  /**
+   * Prefix of the test ids: `<testId>-list`, `<testId>-remove-<name>` and its confirmation
+   * `<testId>-remove-ok`, the picker `<testId>-select` and `<testId>-add`.
+   */
+  testId: string;
 }
 
 /**
@@ -54,7 +59,7 @@ export function MembersModal<M extends NamedItem>({
   onRemove,
   onChanged,
   onClose,
-  testIds,
+  testId,
 }: MembersModalProps<M>) {
   const t = useT();
   const { message } = App.useApp();
@@ -104,7 +109,7 @@ export function MembersModal<M extends NamedItem>({
       <NameList
         items={members}
         loading={loading}
-        testId={testIds.list}
+        testId={`${testId}-list`}
         emptyText={emptyText}
         action={
           canRemove
@@ -113,10 +118,10 @@ export function MembersModal<M extends NamedItem>({
                   title={removeConfirm(member)}
                   okText={t('access:common.remove')}
                   cancelText={t('common:actions.cancel')}
-                  okButtonProps={{ danger: true, 'data-testid': testIds.removeOk }}
+                  okButtonProps={{ danger: true, 'data-testid': `${testId}-remove-ok` }}
                   onConfirm={() => remove(member)}
                 >
-                  <Button type="link" size="small" danger data-testid={`${testIds.remove}-${member.name}`}>
+                  <Button type="link" size="small" danger data-testid={`${testId}-remove-${member.name}`}>
                     {t('access:common.remove')}
                   </Button>
                 </Popconfirm>
@@ -127,9 +132,14 @@ export function MembersModal<M extends NamedItem>({
       {canAdd && (
         <Flex gap={8} wrap style={{ marginTop: 16 }}>
           <div style={{ flex: '1 1 240px', minWidth: 0 }}>
-            {picker({ value: picked, onChange: setPicked, exclude: members.map((member) => member.id) })}
+            {picker({
+              value: picked,
+              onChange: setPicked,
+              exclude: members.map((member) => member.id),
+              testId: `${testId}-select`,
+            })}
           </div>
-          <Button type="primary" {...buttonProps} onClick={() => void add()} data-testid={testIds.add}>
+          <Button type="primary" {...buttonProps} onClick={() => void add()} data-testid={`${testId}-add`}>
             {addText}
           </Button>
         </Flex>

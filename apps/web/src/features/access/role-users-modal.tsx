@@ -33,14 +33,14 @@ export function RoleUsersModal({
       emptyText={t('access:role.noUsers')}
       canRemove={canWrite}
       canAdd={canWrite && canPick}
-      picker={({ value, onChange, exclude }) => (
+      picker={({ value, onChange, exclude, testId }) => (
         <UserPicker
           value={value}
           onChange={onChange}
           exclude={exclude}
           placeholder={t('access:role.chooseUsers')}
           style={{ width: '100%' }}
-          data-testid="role-assign-select"
+          data-testid={testId}
         />
       )}
       addText={t('access:role.assign')}
@@ -52,12 +52,7 @@ export function RoleUsersModal({
       onRemove={async (user) => current && setCurrent(await unassignRole(current.id, [user.id]))}
       onChanged={onChanged}
       onClose={onClose}
-      testIds={{
-        list: 'role-user-list',
-        remove: 'role-unassign',
-        removeOk: 'role-unassign-ok',
-        add: 'role-assign',
-      }}
+      testId="role-user"
     />
   );
 }

@@ -32,7 +32,7 @@ export function UserDomainsModal({ user, onClose }: { user: UserRow | null; onCl
       members={detail.data?.domains ?? []}
       canRemove
       canAdd
-      picker={({ value, onChange, exclude }) => (
+      picker={({ value, onChange, exclude, testId }) => (
         <Select
           mode="multiple"
           allowClear
@@ -44,7 +44,7 @@ export function UserDomainsModal({ user, onClose }: { user: UserRow | null; onCl
           showSearch={{ optionFilterProp: 'label' }}
           placeholder={t('access:user.chooseDomains')}
           style={{ width: '100%' }}
-          data-testid="user-domain-add-select"
+          data-testid={testId}
         />
       )}
       addText={t('common:actions.add')}
@@ -63,12 +63,7 @@ export function UserDomainsModal({ user, onClose }: { user: UserRow | null; onCl
         ])
       }
       onClose={onClose}
-      testIds={{
-        list: 'user-domain-list',
-        remove: 'user-domain-remove',
-        removeOk: 'user-domain-remove-ok',
-        add: 'user-domain-add',
-      }}
+      testId="user-domain"
     />
   );
 }

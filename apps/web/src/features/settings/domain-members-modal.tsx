@@ -40,7 +40,7 @@ export function DomainMembersModal({
       emptyText={t('access:domain.noMembers')}
       canRemove={canWrite}
       canAdd={canWrite && canPick}
-      picker={({ value, onChange, exclude }) => (
+      picker={({ value, onChange, exclude, testId }) => (
         <PagedSelect<{ id: string; username: string }>
           mode="multiple"
           allowClear
@@ -54,7 +54,7 @@ export function DomainMembersModal({
           exclude={(user) => exclude.includes(user.id)}
           placeholder={t('access:domain.chooseUsers')}
           style={{ width: '100%' }}
-          data-testid="domain-member-select"
+          data-testid={testId}
         />
       )}
       addText={t('common:actions.add')}
@@ -72,12 +72,7 @@ export function DomainMembersModal({
         ])
       }
       onClose={onClose}
-      testIds={{
-        list: 'domain-member-list',
-        remove: 'domain-member-remove',
-        removeOk: 'domain-member-remove-ok',
-        add: 'domain-member-add',
-      }}
+      testId="domain-member"
     />
   );
 }
