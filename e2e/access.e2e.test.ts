@@ -492,6 +492,21 @@ describe('access management through the console', () => {
     await page.locator('[data-testid="list-page"]:visible').getByRole('button', { name: 'Reset' }).click();
     await expect.poll(() => rowWith(page, 'lucy').getByTestId('user-status').innerText()).toBe('Active');
 
+    // At 1280 px every column can be scrolled into view: at the far right "Created" ends
+    // where the pinned actions column begins, not under it.
+    const list = page.locator('[data-testid="list-page"]:visible');
+    await list
+      .locator('.ant-table-content, .ant-table-body')
+      .first()
+      .evaluate((el) => {
+        el.scrollLeft = el.scrollWidth;
+      });
+    const createdBox = await list.locator('thead th', { hasText: /^Created$/ }).boundingBox();
+    const actionsBox = await list.locator('thead th', { hasText: /^Actions$/ }).boundingBox();
+    expect(createdBox && actionsBox && createdBox.x + createdBox.width).toBeLessThanOrEqual(
+      (actionsBox?.x ?? 0) + 1,
+    );
+
     await signInToConsole(lucy, ksp.url, 'lucy', 'Lucy-Pass-1');
     expect(errors).toEqual([]);
     await lucy.context().close();

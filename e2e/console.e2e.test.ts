@@ -171,6 +171,8 @@ describe('the console, from a fresh install', () => {
     await page.getByTestId('side-menu').getByText('Settings').click();
     await page.getByTestId('side-menu').getByText('Configuration').click();
     await page.getByText('Your identity information has expired. Please log in again!').waitFor();
+    // The page stays drawn under the dialog, not blank.
+    await page.locator('[data-testid="list-page"]:visible').waitFor();
     await page.getByRole('button', { name: 'Log In Again' }).click();
     await page.waitForURL(/\/login/);
 

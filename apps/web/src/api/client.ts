@@ -40,6 +40,11 @@ export class ApiError extends Error {
   }
 }
 
+/** Whether a call failed because the session expired (the client shows its own dialog). */
+export function isSessionExpired(error: unknown): boolean {
+  return error instanceof ApiError && error.code === Code.SESSION_EXPIRED;
+}
+
 /** How the client talks to the user and the page; the app swaps in context-aware versions. */
 export interface ClientEnvironment {
   showError(text: string): void;

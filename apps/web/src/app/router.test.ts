@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryRouter } from 'react-router';
 import { isEmbedded } from '../api/parent-window';
 import { saveSignedIn, sessionKeys } from '../api/session';
+import { publicPaths } from '../config/paths';
 import { signedInFixture } from '../test-fixtures';
 import { routerSetup } from './router';
 
@@ -43,6 +44,15 @@ describe('router and guard', () => {
     const { router } = await start('/system-active');
     expect(where(router)).toBe('/system-active');
   });
+
+  it.each(publicPaths)(
+    'serves the public route %s to a signed-out user, without a detour by /404',
+    async (path) => {
+      const { router } = await start(path);
+      expect(where(router)).toBe(path);
+      expect(router.state.matches.at(-1)?.route.path).toBe(path);
+    },
+  );
 
   it('embedded without a token goes to /iframe-init', async () => {
     vi.mocked(isEmbedded).mockReturnValue(true);

@@ -47,6 +47,17 @@ function staticRoutes(): RouteObject[] {
       lazy: lazyPage(() => import('../features/system/user-active-page')),
       handle: titled('userActive'),
     },
+    // Public routes of spec §2 whose modules have not landed: a page says what will be there.
+    {
+      path: paths.signCert,
+      lazy: async () => ({ Component: (await import('../features/upcoming/upcoming-page')).SignCertPage }),
+      handle: titled('signCert'),
+    },
+    {
+      path: paths.remoteAdd,
+      lazy: async () => ({ Component: (await import('../features/upcoming/upcoming-page')).RemoteAddPage }),
+      handle: titled('remoteAdd'),
+    },
     {
       path: paths.changePassword,
       lazy: lazyPage(() => import('../features/account/change-password-page')),

@@ -24,7 +24,9 @@ export function wireApp(router: AppRouter): void {
         });
     },
     onPasswordChangeRequired: () => {
-      if (router.state.location.pathname !== paths.changePassword) void router.navigate(paths.changePassword);
+      // The server demands it (4003): the page says so even when the stored user info is older.
+      if (router.state.location.pathname !== paths.changePassword)
+        void router.navigate(paths.changePassword, { state: { forced: true } });
     },
   });
 

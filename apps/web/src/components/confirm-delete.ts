@@ -1,5 +1,38 @@
+import type { ReactNode } from 'react';
 import { App } from 'antd';
 import { useT } from '../i18n/i18n';
+
+export interface ConfirmOptions {
+  title: string;
+  content?: ReactNode;
+  /** Default "Confirm"-like text of the caller's area; the kit falls back to "Save". */
+  okText?: string;
+  danger?: boolean;
+  /** data-testid of the OK button (default `confirm-ok`). */
+  testId?: string;
+  /** The work; the dialog shows its OK busy until it settles, then closes. */
+  onOk: () => Promise<unknown>;
+}
+
+/**
+ * The one confirmation dialog of the console. Its OK button submits once: handing antd
+ * the work's promise keeps OK busy (deaf to clicks) until the work settles, then the
+ * dialog closes — the re-click lock of every submitting button.
+ */
+export function useConfirm(): (options: ConfirmOptions) => void {
+  const { modal } = App.useApp();
+  const t = useT();
+  return (options) => {
+    modal.confirm({
+      title: options.title,
+      content: options.content,
+      okText: options.okText ?? t('common:actions.save'),
+      cancelText: t('common:actions.cancel'),
+      okButtonProps: { danger: options.danger ?? false, 'data-testid': options.testId ?? 'confirm-ok' },
+      onOk: () => options.onOk(),
+    });
+  };
+}
 
 export interface ConfirmDelete {
   /** The dialog's question, naming what goes ("Delete role 'auditors'?"). */
@@ -21,15 +54,16 @@ export interface ConfirmDelete {
  * a success message, and a refresh either way (the server may have refused some of it).
  */
 export function useConfirmDelete(): (options: ConfirmDelete) => void {
-  const { message, modal } = App.useApp();
+  const { message } = App.useApp();
+  const confirm = useConfirm();
   const t = useT();
-  return (options) => {
-    modal.confirm({
+  return (options) =>
+    confirm({
       title: options.title,
       content: options.content ?? t('common:confirm.deleteContent'),
       okText: t('common:actions.delete'),
-      cancelText: t('common:actions.cancel'),
-      okButtonProps: { danger: true, 'data-testid': options.testId ?? 'confirm-ok' },
+      danger: true,
+      testId: options.testId,
       onOk: async () => {
         try {
           await options.remove();
@@ -41,5 +75,4 @@ export function useConfirmDelete(): (options: ConfirmDelete) => void {
         await options.refresh();
       },
     });
-  };
 }

@@ -1,8 +1,9 @@
 import { useState, type ReactNode } from 'react';
 import { Form, Input, InputNumber, Modal, Select, Switch } from 'antd';
-import type { FormItemProps, Rule } from 'antd/es/form';
+import type { FormInstance, FormItemProps, Rule } from 'antd/es/form';
 import type { z } from 'zod';
 import { useT } from '../i18n/i18n';
+import { RECLICK_LOCK_MS, useReclickLock } from './reclick-lock';
 import { fieldSchema, rulesFromSchema } from './schema-rules';
 
 export interface FormField<V> {
@@ -23,16 +24,10 @@ export interface FormField<V> {
   testId?: string;
 }
 
-export interface FormModalProps<V> {
-  open: boolean;
-  title: ReactNode;
+export interface FormModalProps<V> extends Omit<ModalFormProps<V>, 'children'> {
   fields: FormField<V>[];
   /** The contract body schema: required, length and format rules come from it. */
   schema?: z.ZodType;
-  initialValues?: Partial<V>;
-  onSubmit: (values: V) => Promise<unknown>;
-  onClose: () => void;
-  okText?: string;
 }
 
 function control<V>(field: FormField<V>): ReactNode {
@@ -54,35 +49,69 @@ function control<V>(field: FormField<V>): ReactNode {
 }
 
 /**
- * One modal form for adding and editing: a page declares its fields (and the contract
- * schema for the rules); the modal validates, submits and closes on success. The form
- * is created afresh each time the modal opens, from `initialValues`.
+ * The one submit path of the console's forms: `submitting` while the work runs, then the
+ * re-click lock (a button that submitted stays disabled for 2 s), and the form kept open
+ * when the work fails (the API client already showed the server's message).
  */
-export function FormModal<V extends object>({
-  open,
-  title,
-  fields,
-  schema,
-  initialValues,
-  onSubmit,
-  onClose,
-  okText,
-}: FormModalProps<V>) {
-  const t = useT();
+export function useSubmit(lockMs: number = RECLICK_LOCK_MS) {
   const [submitting, setSubmitting] = useState(false);
-
-  const submit = async (values: V) => {
+  const { locked, lock } = useReclickLock(lockMs);
+  const run = async (work: () => Promise<unknown>, onDone?: () => void): Promise<boolean> => {
+    if (submitting || locked) return false;
     setSubmitting(true);
+    lock();
     try {
-      await onSubmit(values);
-      onClose();
+      await work();
+      onDone?.();
+      return true;
     } catch {
-      // The client already showed the server's message; keep the form open to correct it.
+      return false;
     } finally {
       setSubmitting(false);
     }
   };
+  /** Props of the submitting button: loading while busy, disabled while locked. */
+  const buttonProps = { loading: submitting, disabled: locked && !submitting };
+  return { submitting, locked, run, buttonProps };
+}
 
+export interface ModalFormProps<V> {
+  open: boolean;
+  title: ReactNode;
+  /** Submits the values; a rejection keeps the modal open, success closes it. */
+  onSubmit: (values: V) => Promise<unknown>;
+  onClose: () => void;
+  okText?: string;
+  form?: FormInstance<V>;
+  initialValues?: Partial<V>;
+  onValuesChange?: (changed: Partial<V>, all: V) => void;
+  width?: number;
+  /** data-testid of the OK button (default `form-modal-ok`) and of the form. */
+  okTestId?: string;
+  formTestId?: string;
+  children: ReactNode;
+}
+
+/**
+ * A modal around a form: every adding and editing dialog of the console. The form is
+ * created afresh each time the modal opens; OK submits it through `useSubmit`.
+ */
+export function ModalForm<V extends object>({
+  open,
+  title,
+  onSubmit,
+  onClose,
+  okText,
+  form,
+  initialValues,
+  onValuesChange,
+  width = 560,
+  okTestId = 'form-modal-ok',
+  formTestId,
+  children,
+}: ModalFormProps<V>) {
+  const t = useT();
+  const { submitting, locked, run } = useSubmit();
   return (
     <Modal
       open={open}
@@ -90,21 +119,36 @@ export function FormModal<V extends object>({
       okText={okText ?? t('common:actions.save')}
       cancelText={t('common:actions.cancel')}
       confirmLoading={submitting}
-      okButtonProps={{ htmlType: 'submit', 'data-testid': 'form-modal-ok' }}
+      okButtonProps={{ htmlType: 'submit', disabled: locked && !submitting, 'data-testid': okTestId }}
       onCancel={onClose}
       destroyOnHidden
-      width={560}
+      width={width}
       modalRender={(dom) => (
         <Form<V>
+          form={form}
           layout="vertical"
           initialValues={initialValues}
           clearOnDestroy
-          onFinish={(values) => void submit(values)}
+          onValuesChange={onValuesChange}
+          onFinish={(values) => void run(() => onSubmit(values), onClose)}
+          data-testid={formTestId}
         >
           {dom}
         </Form>
       )}
     >
+      {children}
+    </Modal>
+  );
+}
+
+/**
+ * A modal form declared by its fields (and the contract schema for the rules): the
+ * simple adding and editing dialogs.
+ */
+export function FormModal<V extends object>({ fields, schema, ...props }: FormModalProps<V>) {
+  return (
+    <ModalForm<V> {...props}>
       {fields
         .filter((field) => !field.hidden)
         .map((field) => (
@@ -121,6 +165,6 @@ export function FormModal<V extends object>({
             {control(field)}
           </Form.Item>
         ))}
-    </Modal>
+    </ModalForm>
   );
 }

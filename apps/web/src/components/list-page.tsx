@@ -1,9 +1,11 @@
-import { useState, type Key, type ReactNode } from 'react';
+import { useState, type HTMLAttributes, type Key, type ReactNode } from 'react';
 import { DeleteOutlined, ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Flex, Form, Grid, Input, Select, Space, Table, Typography } from 'antd';
+import type { SelectProps } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useT } from '../i18n/i18n';
+import { tableScrollX } from './columns';
 import { useConfirmDelete } from './confirm-delete';
 import { useViewSearchParams } from './view-activity';
 
@@ -13,8 +15,12 @@ export interface ListFilter {
   name: string;
   label: string;
   placeholder?: string;
-  /** A select of these values instead of a text input. */
-  options?: { label: ReactNode; value: string }[];
+  /** A select of these values (groups allowed) instead of a text input. */
+  options?: SelectProps['options'];
+  /** The select can be searched by typing an option's value. */
+  searchable?: boolean;
+  /** Width on wide screens (a phone gives each filter a share of the row). */
+  width?: number;
 }
 
 export interface ListQuery {
@@ -37,6 +43,15 @@ export interface ListPageProps<Row extends object> {
   /** Rows that may be selected for batch delete (others show a disabled checkbox). */
   canSelect?: (row: Row) => boolean;
   title?: ReactNode;
+  /**
+   * Prefix of the test ids: with 'key' the card is `key-list`, the filters `key-filter-<name>`,
+   * the buttons `key-search` and `key-reset`. Without it the generic `list-*` ids are used.
+   */
+  testId?: string;
+  /** The `data-testid` of a row. */
+  rowTestId?: (row: Row) => string;
+  /** The page's dialogs. */
+  children?: ReactNode;
 }
 
 function positiveInt(value: string | null, fallback: number): number {
@@ -67,10 +82,103 @@ export function writeListQuery(query: ListQuery): URLSearchParams {
   return params;
 }
 
+/** The test ids of a list's parts (see `ListPageProps.testId`). */
+export function listTestIds(prefix: string | undefined) {
+  return prefix
+    ? {
+        card: `${prefix}-list`,
+        form: `${prefix}-filters`,
+        filter: (name: string) => `${prefix}-filter-${name}`,
+        search: `${prefix}-search`,
+        reset: `${prefix}-reset`,
+      }
+    : {
+        card: 'list-page',
+        form: undefined,
+        filter: (name: string, index: number) => (index === 0 ? 'list-search' : `filter-${name}`),
+        search: 'list-search-submit',
+        reset: undefined,
+      };
+}
+
+/** The filter form: inline on wide screens; on a phone filters share rows, named by placeholders. */
+function FilterForm({
+  filters,
+  values,
+  ids,
+  onSearch,
+}: {
+  filters: readonly ListFilter[];
+  values: Record<string, string>;
+  ids: ReturnType<typeof listTestIds>;
+  onSearch: (values: Record<string, string | undefined>) => void;
+}) {
+  const t = useT();
+  const [form] = Form.useForm<Record<string, string>>();
+  const compact = !Grid.useBreakpoint().md;
+  const itemStyle = compact ? { flex: '1 1 140px', marginInlineEnd: 0 } : undefined;
+  const initial = Object.fromEntries(filters.map((filter) => [filter.name, values[filter.name]]));
+
+  const reset = () => {
+    form.resetFields();
+    onSearch({});
+  };
+
+  return (
+    <Form
+      key={JSON.stringify(initial)}
+      form={form}
+      layout="inline"
+      initialValues={initial}
+      onFinish={onSearch}
+      style={{ marginBottom: 16, rowGap: 8, columnGap: compact ? 8 : undefined }}
+      data-testid={ids.form}
+    >
+      {filters.map((filter, index) => {
+        const common = {
+          allowClear: true,
+          style: { width: compact ? '100%' : filter.width, minWidth: compact ? undefined : 160 },
+          'data-testid': ids.filter(filter.name, index),
+          'data-filter': filter.name,
+        };
+        return (
+          <Form.Item
+            key={filter.name}
+            name={filter.name}
+            label={compact ? undefined : filter.label}
+            style={itemStyle}
+          >
+            {filter.options ? (
+              <Select
+                {...common}
+                placeholder={compact ? filter.label : (filter.placeholder ?? t('common:table.all'))}
+                options={filter.options}
+                showSearch={filter.searchable ? { optionFilterProp: 'value' } : undefined}
+              />
+            ) : (
+              <Input {...common} placeholder={filter.placeholder ?? (compact ? filter.label : undefined)} />
+            )}
+          </Form.Item>
+        );
+      })}
+      <Form.Item>
+        <Space wrap>
+          <Button type="primary" htmlType="submit" icon={<SearchOutlined />} data-testid={ids.search}>
+            {t('common:actions.search')}
+          </Button>
+          <Button onClick={reset} data-testid={ids.reset}>
+            {t('common:actions.reset')}
+          </Button>
+        </Space>
+      </Form.Item>
+    </Form>
+  );
+}
+
 /**
  * A server-paged list: filters and paging live in the URL (so a tab or a link keeps
  * them), rows can be selected for batch delete, and a page only declares its columns,
- * filters and actions.
+ * filters, toolbar and row actions (see `useColumnKit`).
  */
 export function ListPage<Row extends object>({
   queryKey,
@@ -82,6 +190,9 @@ export function ListPage<Row extends object>({
   onDelete,
   canSelect,
   title,
+  testId,
+  rowTestId,
+  children,
 }: ListPageProps<Row>) {
   const t = useT();
   const { message } = App.useApp();
@@ -90,25 +201,23 @@ export function ListPage<Row extends object>({
   const screens = Grid.useBreakpoint();
   const [params, setParams] = useViewSearchParams();
   const query = readListQuery(params, filters);
-  const [selected, setSelected] = useState<Key[]>([]);
-  const [form] = Form.useForm<Record<string, string>>();
+  const [chosen, setChosen] = useState<Key[]>([]);
+  const ids = listTestIds(testId);
 
   const result = useQuery({
     queryKey: [...queryKey, 'list', query],
     queryFn: () => fetchPage(query),
     placeholderData: keepPreviousData,
   });
+  const rows = result.data?.data ?? [];
+  // Rows that went (deleted here or elsewhere) leave the selection.
+  const selected = chosen.filter((key) => rows.some((row) => row[rowKey] === key));
 
   const search = (values: Record<string, string | undefined>) => {
     const next: Record<string, string> = {};
     for (const [name, value] of Object.entries(values)) if (value?.trim()) next[name] = value.trim();
-    setSelected([]);
+    setChosen([]);
     setParams(writeListQuery({ ...query, page: 1, filters: next }));
-  };
-
-  const reset = () => {
-    form.resetFields();
-    search({});
   };
 
   const deleteSelected = () => {
@@ -117,66 +226,20 @@ export function ListPage<Row extends object>({
       void message.warning(t('common:validation.selectAtLeastOne'));
       return;
     }
-    const ids = selected.map(String);
+    const keys = selected.map(String);
     confirmDelete({
-      title: t('common:confirm.deleteTitle', { count: ids.length }),
-      remove: () => onDelete(ids),
-      onDeleted: () => setSelected([]),
+      title: t('common:confirm.deleteTitle', { count: keys.length }),
+      remove: () => onDelete(keys),
+      onDeleted: () => setChosen([]),
       refresh: () => queryClient.invalidateQueries({ queryKey }),
       testId: 'confirm-delete',
     });
   };
 
-  const filterValues = Object.fromEntries(
-    filters.map((filter) => [filter.name, query.filters[filter.name] ?? '']),
-  );
-
   return (
-    <Card title={title} data-testid="list-page">
+    <Card title={title} data-testid={ids.card}>
       {filters.length > 0 && (
-        <Form
-          key={JSON.stringify(filterValues)}
-          form={form}
-          layout={screens.md ? 'inline' : 'vertical'}
-          initialValues={filterValues}
-          onFinish={search}
-          style={{ marginBottom: 16, rowGap: 8 }}
-        >
-          {filters.map((filter, index) => (
-            <Form.Item key={filter.name} name={filter.name} label={filter.label}>
-              {filter.options ? (
-                <Select
-                  allowClear
-                  placeholder={filter.placeholder}
-                  options={filter.options}
-                  style={{ minWidth: 160 }}
-                  data-testid={index === 0 ? 'list-search' : `filter-${filter.name}`}
-                  data-filter={filter.name}
-                />
-              ) : (
-                <Input
-                  allowClear
-                  placeholder={filter.placeholder}
-                  data-testid={index === 0 ? 'list-search' : `filter-${filter.name}`}
-                  data-filter={filter.name}
-                />
-              )}
-            </Form.Item>
-          ))}
-          <Form.Item>
-            <Space wrap>
-              <Button
-                type="primary"
-                htmlType="submit"
-                icon={<SearchOutlined />}
-                data-testid="list-search-submit"
-              >
-                {t('common:actions.search')}
-              </Button>
-              <Button onClick={reset}>{t('common:actions.reset')}</Button>
-            </Space>
-          </Form.Item>
-        </Form>
+        <FilterForm filters={filters} values={query.filters} ids={ids} onSearch={search} />
       )}
       <Flex wrap gap={8} justify="space-between" align="center" style={{ marginBottom: 12 }}>
         <Space wrap>
@@ -186,8 +249,8 @@ export function ListPage<Row extends object>({
               {t('common:table.deleteSelected')}
             </Button>
           )}
-          {onDelete && selected.length > 0 && (
-            <Typography.Text type="secondary">
+          {selected.length > 0 && (
+            <Typography.Text type="secondary" data-testid="list-selected">
               {t('common:table.selected', { count: selected.length })}
             </Typography.Text>
           )}
@@ -201,15 +264,18 @@ export function ListPage<Row extends object>({
       <Table<Row>
         rowKey={rowKey}
         columns={columns}
-        dataSource={result.data?.data ?? []}
+        dataSource={rows}
         loading={result.isFetching}
-        scroll={{ x: 'max-content' }}
+        scroll={{ x: tableScrollX(columns, onDelete !== undefined) }}
         size={screens.md ? 'medium' : 'small'}
+        onRow={
+          rowTestId ? (row) => ({ 'data-testid': rowTestId(row) }) as HTMLAttributes<HTMLElement> : undefined
+        }
         rowSelection={
           onDelete
             ? {
                 selectedRowKeys: selected,
-                onChange: (keys) => setSelected(keys),
+                onChange: (keys) => setChosen(keys),
                 getCheckboxProps: (row) => ({ disabled: canSelect ? !canSelect(row) : false }),
               }
             : undefined
@@ -219,17 +285,22 @@ export function ListPage<Row extends object>({
           pageSize: query.page_size,
           total: result.data?.total ?? 0,
           showSizeChanger: true,
-          showTotal: (total) => t('common:table.total', { total }),
-          onChange: (page, pageSize) =>
+          showTotal: (total) => (
+            <span data-testid="list-total">{t('common:table.total', { count: total })}</span>
+          ),
+          onChange: (page, pageSize) => {
+            setChosen([]);
             setParams(
               writeListQuery({
                 ...query,
                 page: pageSize === query.page_size ? page : 1,
                 page_size: pageSize,
               }),
-            ),
+            );
+          },
         }}
       />
+      {children}
     </Card>
   );
 }

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Activity } from 'react';
 import { act, fireEvent, render, screen } from '@testing-library/react';
 import { LockButton, RECLICK_LOCK_MS } from './reclick-lock';
 
@@ -48,6 +49,23 @@ describe('re-click lock', () => {
     );
     fireEvent.click(screen.getByRole('button', { name: 'Send' }));
     expect(onSubmit).toHaveBeenCalledTimes(1);
+  });
+
+  it('ends on time for a page that was hidden (kept alive) while locked', () => {
+    const view = (mode: 'visible' | 'hidden') => (
+      <Activity mode={mode}>
+        <LockButton>Go</LockButton>
+      </Activity>
+    );
+    const { rerender } = render(view('visible'));
+    fireEvent.click(screen.getByRole('button', { name: 'Go' }));
+    act(() => vi.advanceTimersByTime(0));
+    // Hidden: its effects stop (a running timer would be lost with them).
+    rerender(view('hidden'));
+    act(() => vi.advanceTimersByTime(RECLICK_LOCK_MS * 2));
+    rerender(view('visible'));
+    act(() => vi.advanceTimersByTime(0));
+    expect(screen.getByRole('button', { name: 'Go' })).toHaveProperty('disabled', false);
   });
 
   it('stays disabled when the caller disables it', () => {

@@ -1,21 +1,25 @@
-import { useCallback, useEffect, useRef, useState, type MouseEvent } from 'react';
+import { useCallback, useEffect, useState, type MouseEvent } from 'react';
 import { Button, type ButtonProps } from 'antd';
 
 export const RECLICK_LOCK_MS = 2000;
 
-/** After `lock()` the returned `locked` stays true for `ms` milliseconds (2000 by default). */
+/**
+ * After `lock()` the returned `locked` stays true for `ms` milliseconds (2000 by default).
+ * The lock keeps its deadline, not a running timer: a page kept alive in a hidden tab has
+ * its effects stopped, and on its return the lock ends at the deadline (or at once).
+ */
 export function useReclickLock(ms: number = RECLICK_LOCK_MS): { locked: boolean; lock: () => void } {
-  const [locked, setLocked] = useState(false);
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const [until, setUntil] = useState(0);
 
-  const lock = useCallback(() => {
-    setLocked(true);
-    clearTimeout(timer.current);
-    timer.current = setTimeout(() => setLocked(false), ms);
-  }, [ms]);
+  const lock = useCallback(() => setUntil(Date.now() + ms), [ms]);
 
-  useEffect(() => () => clearTimeout(timer.current), []);
-  return { locked, lock };
+  useEffect(() => {
+    if (until === 0) return;
+    const timer = setTimeout(() => setUntil(0), Math.max(0, until - Date.now()));
+    return () => clearTimeout(timer);
+  }, [until]);
+
+  return { locked: until !== 0, lock };
 }
 
 export type LockButtonProps = ButtonProps & { lockMs?: number };

@@ -2,19 +2,20 @@ import { useQuery } from '@tanstack/react-query';
 import { useT } from '../i18n/i18n';
 import { en, zh } from '../i18n/resources';
 import { configKeys, fetchSiteConfig, type SiteConfig } from '../api/config';
-import { useSignedIn, useToken } from '../api/session';
+import { api } from '@ksp/contracts';
+import { useToken } from '../api/session';
+import { useCanCall } from './permissions';
 
 /** The stock titles (either language): shown translated unless an admin changed the title. */
 const stockTitles = new Set([en.common.app.title, zh.common.app.title]);
 
 /**
- * version, logo, title and MFA: from the full config list when the user holds
- * `config:read`, else from the public list (which also works before login).
+ * version, logo, title and MFA: from the full config list when the user may list the
+ * configuration, else from the public list (which also works before login).
  */
 export function useSiteConfig() {
   const token = useToken();
-  const signedIn = useSignedIn();
-  const canRead = Boolean(token) && (signedIn?.userinfo.permissions.includes('config:read') ?? false);
+  const canRead = useCanCall(api.config.list) && Boolean(token);
   return useQuery<SiteConfig>({
     queryKey: configKeys.site(canRead),
     queryFn: () => fetchSiteConfig(canRead),

@@ -2,7 +2,7 @@ import { DatePicker, Flex, Radio } from 'antd';
 import type { Rule } from 'antd/es/form';
 import dayjs, { type Dayjs } from 'dayjs';
 import { i18n, useT } from '../../i18n/i18n';
-import { DATE_TIME_FORMAT } from './time-text';
+import { DATE_TIME_FORMAT } from '../../components/date-time';
 
 /** A registration token's expiry: "-" (forever) or an ISO date-time. */
 export const FOREVER = '-';

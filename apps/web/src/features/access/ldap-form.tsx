@@ -19,6 +19,7 @@ import type { Rule } from 'antd/es/form';
 import { api } from '@ksp/contracts';
 import { createLdap, updateLdap } from '../../api/access';
 import { fieldSchema, rulesFromSchema } from '../../components/schema-rules';
+import { useSubmit } from '../../components/form-modal';
 import { useT } from '../../i18n/i18n';
 import { LdapTestModal, type LdapTestSource } from './ldap-test';
 import { ldapBody, ldapValuesOf, newLdapValues, type LdapFormValues, type LdapRow } from './ldap-values';
@@ -41,16 +42,15 @@ export function LdapFormDrawer({
   const t = useT();
   const screens = Grid.useBreakpoint();
   const [form] = Form.useForm<LdapFormValues>();
-  const [saving, setSaving] = useState(false);
+  const { run, buttonProps } = useSubmit();
   const [testing, setTesting] = useState<LdapTestSource | null>(null);
   const [foundGroups, setFoundGroups] = useState<string[]>([]);
   const schema = api.ldap.create.body;
   const rulesOf = (name: keyof LdapFormValues, label: string): Rule[] =>
     rulesFromSchema(fieldSchema(schema, name), label);
 
-  const save = async (values: LdapFormValues) => {
-    setSaving(true);
-    try {
+  const save = (values: LdapFormValues) =>
+    run(async () => {
       const body = ldapBody(values);
       const saved = row
         ? await updateLdap({
@@ -61,13 +61,7 @@ export function LdapFormDrawer({
           })
         : await createLdap(body);
       await onSaved(saved);
-      onClose();
-    } catch {
-      // The client showed the server's message.
-    } finally {
-      setSaving(false);
-    }
-  };
+    }, onClose);
 
   const testUnsaved = async () => {
     try {
@@ -109,7 +103,7 @@ export function LdapFormDrawer({
           </Button>
           <Flex gap={8}>
             <Button onClick={onClose}>{t('common:actions.cancel')}</Button>
-            <Button type="primary" loading={saving} onClick={() => form.submit()} data-testid="ldap-save">
+            <Button type="primary" {...buttonProps} onClick={() => form.submit()} data-testid="ldap-save">
               {t('common:actions.save')}
             </Button>
           </Flex>

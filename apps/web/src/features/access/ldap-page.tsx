@@ -1,27 +1,27 @@
 import { useState } from 'react';
 import { PlusOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Space, Tag, Tooltip, Typography } from 'antd';
+import { App, Button, Tag, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { accessKeys, allRoles, deleteLdap, listLdap } from '../../api/access';
+import { api } from '@ksp/contracts';
+import { RowActions, useColumnKit } from '../../components/columns';
 import { ListPage } from '../../components/list-page';
+import { useCanCall } from '../../components/permissions';
 import { useConfirmDelete } from '../../components/confirm-delete';
 import { useT } from '../../i18n/i18n';
 import { LdapFormDrawer } from './ldap-form';
 import { LdapTestModal, type LdapTestSource } from './ldap-test';
 import type { LdapRow } from './ldap-values';
-import { formatDateTime } from './time-text';
-import { useHasPermission } from './use-permission';
-import { useStickyColumns } from './use-sticky-columns';
 
 /** Access management › LDAP: directory connections, their test, and which groups get which roles. */
 export default function LdapPage() {
   const t = useT();
-  const sticky = useStickyColumns();
+  const kit = useColumnKit<LdapRow>();
   const { message } = App.useApp();
   const queryClient = useQueryClient();
-  const canWrite = useHasPermission('ldap:write');
-  const canReadRoles = useHasPermission('role:read');
+  const canWrite = useCanCall(api.ldap.create);
+  const canReadRoles = useCanCall(api.role.list);
   const [editing, setEditing] = useState<{ row: LdapRow | null } | null>(null);
   const [testing, setTesting] = useState<LdapTestSource | null>(null);
   const roles = useQuery({
@@ -44,12 +44,7 @@ export default function LdapPage() {
     });
 
   const columns: ColumnsType<LdapRow> = [
-    {
-      title: t('access:ldap.fields.name'),
-      dataIndex: 'name',
-      fixed: sticky.left,
-      render: (name: string) => <Typography.Text strong>{name}</Typography.Text>,
-    },
+    kit.name(t('access:ldap.fields.name'), 'name'),
     {
       title: t('access:ldap.fields.url'),
       dataIndex: 'url',
@@ -81,48 +76,34 @@ export default function LdapPage() {
           </Tooltip>
         ),
     },
-    {
-      title: t('access:common.updatedAt'),
-      dataIndex: 'updated_at',
-      render: (v: string) => formatDateTime(v),
-    },
+    kit.time(t('access:common.updatedAt'), 'updated_at'),
   ];
 
   if (canWrite) {
-    columns.push({
-      title: t('common:actions.operations'),
-      key: 'operations',
-      fixed: sticky.right,
-      render: (_v, row) => (
-        <Space size={0}>
-          <Button
-            type="link"
-            size="small"
-            onClick={() => setTesting({ id: row.id, name: row.name, values: null })}
-            data-testid={`ldap-test-${row.name}`}
-          >
-            {t('access:ldap.test')}
-          </Button>
-          <Button
-            type="link"
-            size="small"
-            onClick={() => setEditing({ row })}
-            data-testid={`ldap-edit-${row.name}`}
-          >
-            {t('common:actions.edit')}
-          </Button>
-          <Button
-            type="link"
-            size="small"
-            danger
-            onClick={() => remove(row)}
-            data-testid={`ldap-delete-${row.name}`}
-          >
-            {t('common:actions.delete')}
-          </Button>
-        </Space>
-      ),
-    });
+    columns.push(
+      kit.actions((row) => (
+        <RowActions
+          items={[
+            {
+              label: t('access:ldap.test'),
+              onClick: () => setTesting({ id: row.id, name: row.name, values: null }),
+              testId: `ldap-test-${row.name}`,
+            },
+            {
+              label: t('common:actions.edit'),
+              onClick: () => setEditing({ row }),
+              testId: `ldap-edit-${row.name}`,
+            },
+            {
+              label: t('common:actions.delete'),
+              onClick: () => remove(row),
+              testId: `ldap-delete-${row.name}`,
+              danger: true,
+            },
+          ]}
+        />
+      )),
+    );
   }
 
   return (

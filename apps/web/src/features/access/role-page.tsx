@@ -2,18 +2,18 @@ import { useState } from 'react';
 import { PlusOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Flex, Space, Tag, Tooltip, Typography } from 'antd';
+import { api } from '@ksp/contracts';
 import type { ColumnsType } from 'antd/es/table';
 import { accessKeys, deleteRoles, fetchPermissionTree, listRoles } from '../../api/access';
+import { RowActions, useColumnKit } from '../../components/columns';
 import { ListPage } from '../../components/list-page';
+import { useCanCall } from '../../components/permissions';
 import { useConfirmDelete } from '../../components/confirm-delete';
 import { useT } from '../../i18n/i18n';
 import { roleName } from '../../i18n/server-labels';
 import { offeredCount, permissionLeaves } from './permission-tree';
 import { RoleEditor, type RoleEditorTarget, type RoleRow } from './role-editor';
 import { RoleUsersModal } from './role-users-modal';
-import { formatDateTime } from './time-text';
-import { useHasPermission } from './use-permission';
-import { useStickyColumns } from './use-sticky-columns';
 
 const builtInDescriptions = {
   Administrator: 'access:role.builtIn.Administrator',
@@ -26,11 +26,11 @@ const MAX_USER_TAGS = 3;
 /** Access management › roles: built-in roles to look at, custom ones to shape, and who holds them. */
 export default function RolePage() {
   const t = useT();
-  const sticky = useStickyColumns();
+  const kit = useColumnKit<RoleRow>();
   const { message } = App.useApp();
   const queryClient = useQueryClient();
-  const canWrite = useHasPermission('role:write');
-  const canListUsers = useHasPermission('user:read');
+  const canWrite = useCanCall(api.role.create);
+  const canListUsers = useCanCall(api.user.list);
   const [editor, setEditor] = useState<RoleEditorTarget | null>(null);
   const [usersOf, setUsersOf] = useState<RoleRow | null>(null);
   const tree = useQuery({
@@ -61,12 +61,9 @@ export default function RolePage() {
     });
 
   const columns: ColumnsType<RoleRow> = [
-    {
-      title: t('access:role.fields.name'),
-      dataIndex: 'name',
-      fixed: sticky.left,
-      render: (name: string) => <Typography.Text strong>{roleName(name)}</Typography.Text>,
-    },
+    kit.name(t('access:role.fields.name'), 'name', (name: string) => (
+      <Typography.Text strong>{roleName(name)}</Typography.Text>
+    )),
     {
       title: t('access:role.fields.type'),
       dataIndex: 'type',
@@ -128,50 +125,33 @@ export default function RolePage() {
           </Space>
         ),
     },
-    {
-      title: t('access:common.createdAt'),
-      dataIndex: 'created_at',
-      render: (v: string) => formatDateTime(v),
-    },
-    {
-      title: t('common:actions.operations'),
-      key: 'operations',
-      fixed: sticky.right,
-      render: (_v, role) => {
-        const custom = role.type === 'custom';
-        return (
-          <Space size={0}>
-            <Button
-              type="link"
-              size="small"
-              onClick={() => setEditor(custom && canWrite ? { mode: 'edit', role } : { mode: 'view', role })}
-              data-testid={`role-open-${role.name}`}
-            >
-              {custom && canWrite ? t('common:actions.edit') : t('access:common.view')}
-            </Button>
-            <Button
-              type="link"
-              size="small"
-              onClick={() => setUsersOf(role)}
-              data-testid={`role-users-${role.name}`}
-            >
-              {t('access:role.users')}
-            </Button>
-            {custom && canWrite && (
-              <Button
-                type="link"
-                size="small"
-                danger
-                onClick={() => remove(role)}
-                data-testid={`role-delete-${role.name}`}
-              >
-                {t('common:actions.delete')}
-              </Button>
-            )}
-          </Space>
-        );
-      },
-    },
+    kit.time(t('access:common.createdAt'), 'created_at'),
+    kit.actions((role) => {
+      const editable = role.type === 'custom' && canWrite;
+      return (
+        <RowActions
+          items={[
+            {
+              label: editable ? t('common:actions.edit') : t('access:common.view'),
+              onClick: () => setEditor(editable ? { mode: 'edit', role } : { mode: 'view', role }),
+              testId: `role-open-${role.name}`,
+            },
+            {
+              label: t('access:role.users'),
+              onClick: () => setUsersOf(role),
+              testId: `role-users-${role.name}`,
+            },
+            {
+              label: t('common:actions.delete'),
+              onClick: () => remove(role),
+              testId: `role-delete-${role.name}`,
+              danger: true,
+              show: editable,
+            },
+          ]}
+        />
+      );
+    }),
   ];
 
   return (

@@ -1,14 +1,7 @@
 import { Tooltip, Typography } from 'antd';
-import dayjs from 'dayjs';
+import { formatDateTime } from '../../components/date-time';
 import { formatTimeAgo } from '../../components/relative-time';
 import { useT } from '../../i18n/i18n';
-
-export const DATE_TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';
-
-/** A date-time as text, or "-" when there is none. */
-export function formatDateTime(value: string | null | undefined): string {
-  return value ? dayjs(value).format(DATE_TIME_FORMAT) : '-';
-}
 
 /** "Just now" under a minute, else "5 minutes ago", "3 hours ago", "2 days ago". */
 export function timeAgo(value: string, t: ReturnType<typeof useT>, now = Date.now()): string {

@@ -1,19 +1,19 @@
 import { useState } from 'react';
 import { PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
-import { App, Button, Space, Tag, Tooltip, Typography } from 'antd';
+import { App, Button, Tag, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { api, DEFAULT_CERT_VALIDITY_DAYS, tokenUsages, type DataOf } from '@ksp/contracts';
 import { accessKeys, createToken, deleteTokens, listTokens, renewToken, updateToken } from '../../api/access';
+import { RowActions, StatusTag, useColumnKit } from '../../components/columns';
+import { formatDateTime } from '../../components/date-time';
 import { FormModal, type FormField } from '../../components/form-modal';
 import { ListPage } from '../../components/list-page';
-import { useConfirmDelete } from '../../components/confirm-delete';
+import { useCanCall } from '../../components/permissions';
+import { useConfirm, useConfirmDelete } from '../../components/confirm-delete';
 import { useT } from '../../i18n/i18n';
 import { ExpiryInput, expiryRule, FOREVER, isForever } from './expiry-input';
 import { SecretModal, type OnceSecret } from './secret-modal';
-import { formatDateTime } from './time-text';
-import { useHasPermission } from './use-permission';
-import { useStickyColumns } from './use-sticky-columns';
 
 type TokenRow = DataOf<typeof api.registrationToken.list>['data'][number];
 type Usage = (typeof tokenUsages)[number];
@@ -42,10 +42,11 @@ const statusKeys = {
 /** Access management › registration tokens: how agents enrol; each secret is shown once. */
 export default function TokenPage() {
   const t = useT();
-  const sticky = useStickyColumns();
-  const { message, modal } = App.useApp();
+  const kit = useColumnKit<TokenRow>();
+  const { message } = App.useApp();
+  const confirmDialog = useConfirm();
   const queryClient = useQueryClient();
-  const canWrite = useHasPermission('token:write');
+  const canWrite = useCanCall(api.registrationToken.create);
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<TokenRow | null>(null);
   const [secret, setSecret] = useState<OnceSecret | null>(null);
@@ -63,12 +64,10 @@ export default function TokenPage() {
     });
 
   const renew = (row: TokenRow) =>
-    modal.confirm({
+    confirmDialog({
       title: t('access:token.renewConfirm', { name: row.name }),
       content: t('access:token.renewText'),
       okText: t('access:token.renew'),
-      cancelText: t('common:actions.cancel'),
-      okButtonProps: { 'data-testid': 'confirm-ok' },
       onOk: async () => {
         try {
           showSecret(await renewToken(row.id), true);
@@ -87,15 +86,16 @@ export default function TokenPage() {
       refresh,
     });
 
+  const statusLabels = {
+    valid: t(statusKeys.valid),
+    expired: t(statusKeys.expired),
+    exhausted: t(statusKeys.exhausted),
+  };
+
   const unlimited = <Typography.Text type="secondary">{t('access:token.unlimited')}</Typography.Text>;
 
   const columns: ColumnsType<TokenRow> = [
-    {
-      title: t('access:token.fields.name'),
-      dataIndex: 'name',
-      fixed: sticky.left,
-      render: (name: string) => <Typography.Text strong>{name}</Typography.Text>,
-    },
+    kit.name(t('access:token.fields.name'), 'name'),
     {
       title: t('access:token.fields.usage'),
       dataIndex: 'usage',
@@ -136,48 +136,33 @@ export default function TokenPage() {
       title: t('access:token.fields.status'),
       dataIndex: 'status',
       render: (status: TokenRow['status']) => (
-        <Tag color={statusColors[status]} data-testid="token-status">
-          {t(statusKeys[status])}
-        </Tag>
+        <StatusTag value={status} colors={statusColors} labels={statusLabels} testId="token-status" />
       ),
     },
-    {
-      title: t('access:common.createdAt'),
-      dataIndex: 'created_at',
-      render: (v: string) => formatDateTime(v),
-    },
+    kit.time(t('access:common.createdAt'), 'created_at'),
   ];
 
   if (canWrite) {
-    columns.push({
-      title: t('common:actions.operations'),
-      key: 'operations',
-      fixed: sticky.right,
-      render: (_v, row) => (
-        <Space size={0}>
-          <Button
-            type="link"
-            size="small"
-            onClick={() => setEditing(row)}
-            data-testid={`token-edit-${row.name}`}
-          >
-            {t('common:actions.edit')}
-          </Button>
-          <Button type="link" size="small" onClick={() => renew(row)} data-testid={`token-renew-${row.name}`}>
-            {t('access:token.renew')}
-          </Button>
-          <Button
-            type="link"
-            size="small"
-            danger
-            onClick={() => remove(row)}
-            data-testid={`token-delete-${row.name}`}
-          >
-            {t('common:actions.delete')}
-          </Button>
-        </Space>
-      ),
-    });
+    columns.push(
+      kit.actions((row) => (
+        <RowActions
+          items={[
+            {
+              label: t('common:actions.edit'),
+              onClick: () => setEditing(row),
+              testId: `token-edit-${row.name}`,
+            },
+            { label: t('access:token.renew'), onClick: () => renew(row), testId: `token-renew-${row.name}` },
+            {
+              label: t('common:actions.delete'),
+              onClick: () => remove(row),
+              testId: `token-delete-${row.name}`,
+              danger: true,
+            },
+          ]}
+        />
+      )),
+    );
   }
 
   const required = (label: string) => [

@@ -1,15 +1,15 @@
-import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, App, Form, Input, Modal, Switch } from 'antd';
+import { Alert, App, Form, Input, Switch } from 'antd';
 import { api, isDirectoryUsername, type DataOf } from '@ksp/contracts';
 import { createUser, resetUserPassword } from '../../api/access';
 import { fetchPasswordRules, userKeys } from '../../api/user';
+import { useCanCall } from '../../components/permissions';
+import { ModalForm } from '../../components/form-modal';
 import { NewPasswordFields } from '../../components/password-fields';
 import { fieldSchema, rulesFromSchema } from '../../components/schema-rules';
 import { useT } from '../../i18n/i18n';
 import { parseIpRules, ipRulesRule } from './ip-rules';
 import { DomainSelect, RoleSelect } from './option-selects';
-import { useHasPermission } from './use-permission';
 
 export type UserRow = DataOf<typeof api.user.list>['data'][number];
 
@@ -28,23 +28,6 @@ interface CreateValues {
 const createSchema = api.user.create.body;
 const rulesOf = (name: string, label: string) => rulesFromSchema(fieldSchema(createSchema, name), label);
 
-/** Submits a modal's form and keeps it open when the server refuses (its message is shown). */
-function useSubmitting() {
-  const [submitting, setSubmitting] = useState(false);
-  const run = async (work: () => Promise<unknown>, onDone: () => void) => {
-    setSubmitting(true);
-    try {
-      await work();
-      onDone();
-    } catch {
-      // The client showed the server's message; keep the form to correct it.
-    } finally {
-      setSubmitting(false);
-    }
-  };
-  return { submitting, run };
-}
-
 /** New local user: credentials under the password policy, contact, roles, domains, whitelist. */
 export function CreateUserModal({
   open,
@@ -57,47 +40,32 @@ export function CreateUserModal({
 }) {
   const t = useT();
   const [form] = Form.useForm<CreateValues>();
-  const canReadDomains = useHasPermission('domain:read');
+  const canReadDomains = useCanCall(api.domain.list);
   const rules = useQuery({ queryKey: userKeys.passwordRules, queryFn: fetchPasswordRules, enabled: open });
-  const { submitting, run } = useSubmitting();
-
-  const submit = (values: CreateValues) =>
-    run(async () => {
-      const user = await createUser({
-        username: values.username.trim(),
-        password: values.password,
-        email: values.email.trim(),
-        phone: values.phone?.trim() ?? '',
-        role_ids: values.role_ids,
-        ...(values.domain_ids?.length ? { domain_ids: values.domain_ids } : {}),
-        must_change_password: values.must_change_password,
-        ip_whitelist: parseIpRules(values.ip_whitelist).rules,
-      });
-      await onCreated(user);
-    }, onClose);
+  const submit = async (values: CreateValues) => {
+    const user = await createUser({
+      username: values.username.trim(),
+      password: values.password,
+      email: values.email.trim(),
+      phone: values.phone?.trim() ?? '',
+      role_ids: values.role_ids,
+      ...(values.domain_ids?.length ? { domain_ids: values.domain_ids } : {}),
+      must_change_password: values.must_change_password,
+      ip_whitelist: parseIpRules(values.ip_whitelist).rules,
+    });
+    await onCreated(user);
+  };
 
   return (
-    <Modal
+    <ModalForm<CreateValues>
       open={open}
       title={t('access:user.createTitle')}
-      okText={t('common:actions.save')}
-      cancelText={t('common:actions.cancel')}
-      confirmLoading={submitting}
-      okButtonProps={{ htmlType: 'submit', 'data-testid': 'user-create-ok' }}
-      onCancel={onClose}
-      destroyOnHidden
+      okTestId="user-create-ok"
+      form={form}
+      initialValues={{ must_change_password: true, role_ids: [], ip_whitelist: '' }}
+      onSubmit={submit}
+      onClose={onClose}
       width={620}
-      modalRender={(dom) => (
-        <Form<CreateValues>
-          form={form}
-          layout="vertical"
-          clearOnDestroy
-          initialValues={{ must_change_password: true, role_ids: [], ip_whitelist: '' }}
-          onFinish={(values) => void submit(values)}
-        >
-          {dom}
-        </Form>
-      )}
     >
       <Form.Item
         name="username"
@@ -168,7 +136,7 @@ export function CreateUserModal({
       >
         <Input.TextArea autoSize={{ minRows: 2, maxRows: 6 }} data-testid="user-ip" />
       </Form.Item>
-    </Modal>
+    </ModalForm>
   );
 }
 
@@ -187,36 +155,20 @@ export function ResetPasswordModal({ user, onClose }: { user: UserRow | null; on
     queryFn: fetchPasswordRules,
     enabled: user !== null,
   });
-  const { submitting, run } = useSubmitting();
-
-  const submit = ({ password }: ResetValues) =>
-    run(async () => {
-      if (!user) return;
-      await resetUserPassword(user.id, password);
-      void message.success(t('access:user.passwordReset', { name: user.username }));
-    }, onClose);
+  const submit = async ({ password }: ResetValues) => {
+    if (!user) return;
+    await resetUserPassword(user.id, password);
+    void message.success(t('access:user.passwordReset', { name: user.username }));
+  };
 
   return (
-    <Modal
+    <ModalForm<ResetValues>
       open={user !== null}
       title={t('access:user.resetTitle', { name: user?.username ?? '' })}
-      okText={t('common:actions.save')}
-      cancelText={t('common:actions.cancel')}
-      confirmLoading={submitting}
-      okButtonProps={{ htmlType: 'submit', 'data-testid': 'user-reset-ok' }}
-      onCancel={onClose}
-      destroyOnHidden
-      width={560}
-      modalRender={(dom) => (
-        <Form<ResetValues>
-          form={form}
-          layout="vertical"
-          clearOnDestroy
-          onFinish={(values) => void submit(values)}
-        >
-          {dom}
-        </Form>
-      )}
+      okTestId="user-reset-ok"
+      form={form}
+      onSubmit={submit}
+      onClose={onClose}
     >
       <Alert type="info" showIcon title={t('access:user.resetHint')} style={{ marginBottom: 16 }} />
       <NewPasswordFields
@@ -226,6 +178,6 @@ export function ResetPasswordModal({ user, onClose }: { user: UserRow | null; on
         confirmLabel={t('access:user.fields.confirm')}
         testIds={{ password: 'user-reset-password', confirm: 'user-reset-confirm' }}
       />
-    </Modal>
+    </ModalForm>
   );
 }

@@ -21,18 +21,20 @@ import {
 } from '../../api/access';
 import { domainKeys } from '../../api/domain';
 import { useSignedIn } from '../../api/session';
+import { RowActions, useColumnKit, withWidths } from '../../components/columns';
+import { formatDateTime } from '../../components/date-time';
+import { useConfirm } from '../../components/confirm-delete';
 import { FormModal } from '../../components/form-modal';
 import { ListPage } from '../../components/list-page';
+import { useCanCall } from '../../components/permissions';
 import { useT } from '../../i18n/i18n';
 import { roleName } from '../../i18n/server-labels';
 import { formatIpRules, ipRulesRule, parseIpRules } from './ip-rules';
 import { RoleSelect } from './option-selects';
 import { SecretModal, type OnceSecret } from './secret-modal';
-import { formatDateTime, TimeAgo } from './time-text';
+import { TimeAgo } from './time-text';
 import { CreateUserModal, ResetPasswordModal, type UserRow } from './user-forms';
 import { UserDomainsModal } from './user-domains-modal';
-import { useHasPermission } from './use-permission';
-import { useStickyColumns } from './use-sticky-columns';
 
 type Dialog =
   | { kind: 'edit'; user: UserRow }
@@ -44,15 +46,16 @@ type Dialog =
 /** Access management › users: the users of the current domain and everything done to them. */
 export default function UserPage() {
   const t = useT();
-  const sticky = useStickyColumns();
-  const { message, modal } = App.useApp();
+  const kit = useColumnKit<UserRow>();
+  const { message } = App.useApp();
+  const confirmDialog = useConfirm();
   const queryClient = useQueryClient();
   const me = useSignedIn()?.userinfo;
-  const canWrite = useHasPermission('user:write');
-  const canWriteDomains = useHasPermission('domain:write');
-  const canReadDomains = useHasPermission('domain:read');
+  const canWrite = useCanCall(api.user.update);
+  const canWriteDomains = useCanCall(api.user.domainAddUser);
+  const canReadDomains = useCanCall(api.domain.list);
   const canManageDomains = canWriteDomains && canReadDomains;
-  const canReadRoles = useHasPermission('role:read');
+  const canReadRoles = useCanCall(api.role.list);
   const [creating, setCreating] = useState(false);
   const [dialog, setDialog] = useState<Dialog | null>(null);
   const [secret, setSecret] = useState<OnceSecret | null>(null);
@@ -85,14 +88,7 @@ export default function UserPage() {
   };
 
   const confirm = (title: string, content: string, onOk: () => Promise<unknown>, danger = false) =>
-    modal.confirm({
-      title,
-      content,
-      okText: t('access:common.confirm'),
-      cancelText: t('common:actions.cancel'),
-      okButtonProps: { danger, 'data-testid': 'confirm-ok' },
-      onOk,
-    });
+    confirmDialog({ title, content, okText: t('access:common.confirm'), danger, onOk });
 
   const showSecret = async (user: UserRow, roleId?: string) => {
     try {
@@ -204,7 +200,7 @@ export default function UserPage() {
       case 'secret': {
         // The application token carries one of the user's roles, or all of them.
         const choice: { roleId?: string } = {};
-        modal.confirm({
+        confirmDialog({
           title: t('access:user.confirm.secret', { name: user.username }),
           content: (
             <Space direction="vertical" style={{ width: '100%' }}>
@@ -223,8 +219,6 @@ export default function UserPage() {
             </Space>
           ),
           okText: t('access:common.confirm'),
-          cancelText: t('common:actions.cancel'),
-          okButtonProps: { 'data-testid': 'confirm-ok' },
           onOk: () => showSecret(user, choice.roleId),
         });
         return;
@@ -256,18 +250,13 @@ export default function UserPage() {
   };
 
   const columns: ColumnsType<UserRow> = [
-    {
-      title: t('access:user.fields.username'),
-      dataIndex: 'username',
-      fixed: sticky.left,
-      render: (name: string, user) => (
-        <Space size={4} wrap>
-          <Typography.Text strong>{name}</Typography.Text>
-          {user.id === me?.id && <Tag color="blue">{t('access:user.you')}</Tag>}
-          {user.directory && <Tag color="purple">{t('access:user.directory', { name: user.directory })}</Tag>}
-        </Space>
-      ),
-    },
+    kit.name(t('access:user.fields.username'), 'username', (name, user) => (
+      <Space size={4} wrap>
+        <Typography.Text strong>{name}</Typography.Text>
+        {user.id === me?.id && <Tag color="blue">{t('access:user.you')}</Tag>}
+        {user.directory && <Tag color="purple">{t('access:user.directory', { name: user.directory })}</Tag>}
+      </Space>
+    )),
     { title: t('access:user.fields.email'), dataIndex: 'email', render: (v: string) => v || '-' },
     { title: t('access:user.fields.phone'), dataIndex: 'phone', render: (v: string) => v || '-' },
     {
@@ -344,28 +333,21 @@ export default function UserPage() {
           '-'
         ),
     },
-    {
-      title: t('access:common.createdAt'),
-      dataIndex: 'created_at',
-      render: (v: string) => formatDateTime(v),
-    },
+    kit.time(t('access:common.createdAt'), 'created_at'),
   ];
 
   if (canWrite) {
-    columns.push({
-      title: t('common:actions.operations'),
-      key: 'operations',
-      fixed: sticky.right,
-      render: (_value, user) => (
-        <Space size={0}>
-          <Button
-            type="link"
-            size="small"
-            onClick={() => setDialog({ kind: 'edit', user })}
-            data-testid={`user-edit-${user.username}`}
-          >
-            {t('common:actions.edit')}
-          </Button>
+    columns.push(
+      kit.actions((user) => (
+        <RowActions
+          items={[
+            {
+              label: t('common:actions.edit'),
+              onClick: () => setDialog({ kind: 'edit', user }),
+              testId: `user-edit-${user.username}`,
+            },
+          ]}
+        >
           <Dropdown
             trigger={['click']}
             menu={{ items: rowMenu(user), onClick: ({ key }) => onMenu(user, key) }}
@@ -374,10 +356,27 @@ export default function UserPage() {
               {t('access:common.more')} <DownOutlined />
             </Button>
           </Dropdown>
-        </Space>
-      ),
-    });
+        </RowActions>
+      )),
+    );
   }
+
+  // Widths for every column: at 1280 px the table scrolls by their sum and the pinned
+  // actions column never covers "Created".
+  const sized = withWidths(columns, {
+    username: 220,
+    email: 200,
+    phone: 130,
+    roles: 180,
+    domains: 180,
+    ukey_bound: 160,
+    locked: 200,
+    last_login_at: 150,
+    login_count: 110,
+    last_failed_login_at: 180,
+    created_at: 180,
+    operations: 150,
+  });
 
   const editing = dialogUser('edit');
   const emailUser = dialogUser('email');
@@ -397,7 +396,7 @@ export default function UserPage() {
           })
         }
         rowKey="id"
-        columns={columns}
+        columns={sized}
         filters={[
           { name: 'username', label: t('access:user.fields.username') },
           ...(canReadRoles

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Button, Form } from 'antd';
 import { fetchPasswordRules, updateMyPassword, userKeys } from '../../api/user';
+import { useSubmit } from '../../components/form-modal';
 import { NewPasswordFields } from '../../components/password-fields';
 import { PasswordInput } from '../../components/password-input';
 import { useT } from '../../i18n/i18n';
@@ -20,15 +21,14 @@ export function ChangePasswordForm({ onChanged }: { onChanged: () => void | Prom
   const [form] = Form.useForm<PasswordValues>();
   const rules = useQuery({ queryKey: userKeys.passwordRules, queryFn: fetchPasswordRules });
 
-  const submit = async ({ old_password, new_password }: PasswordValues) => {
-    try {
+  const { run, buttonProps } = useSubmit();
+
+  const submit = ({ old_password, new_password }: PasswordValues) =>
+    run(async () => {
       await updateMyPassword({ old_password, new_password });
-    } catch {
-      return; // The client showed the server's message.
-    }
-    form.resetFields();
-    await onChanged();
-  };
+      form.resetFields();
+      await onChanged();
+    });
 
   return (
     <Form<PasswordValues>
@@ -53,7 +53,7 @@ export function ChangePasswordForm({ onChanged }: { onChanged: () => void | Prom
         confirmLabel={t('account:password.confirm')}
         testIds={{ password: 'password-new', confirm: 'password-confirm' }}
       />
-      <Button type="primary" htmlType="submit" data-testid="password-submit">
+      <Button type="primary" htmlType="submit" {...buttonProps} data-testid="password-submit">
         {t('account:password.submit')}
       </Button>
     </Form>

@@ -1,15 +1,21 @@
-import { Alert, App, Button, Flex } from 'antd';
-import { useNavigate } from 'react-router';
-import { clearSession } from '../../api/session';
+import { Alert, App, Button, Flex, Typography } from 'antd';
+import { useLocation, useNavigate } from 'react-router';
+import { clearSession, useSignedIn } from '../../api/session';
 import { loadUserInfo, logout } from '../../api/user';
 import { PublicPage } from '../../components/public-page';
 import { paths } from '../../config/paths';
 import { useT } from '../../i18n/i18n';
 import { ChangePasswordForm } from './change-password-form';
 
-/** The password change a user must make before going on (userinfo.must_change_password). */
+/**
+ * The password change: one a user must make before going on (userinfo.must_change_password),
+ * or one chosen by opening the page — only the forced one says "you must".
+ */
 export default function ChangePasswordPage() {
   const t = useT();
+  const location = useLocation();
+  const demanded = (location.state as { forced?: boolean } | null)?.forced === true;
+  const forced = (useSignedIn()?.userinfo.must_change_password ?? false) || demanded;
   const navigate = useNavigate();
   const { message } = App.useApp();
 
@@ -28,7 +34,18 @@ export default function ChangePasswordPage() {
   return (
     <PublicPage width={520}>
       <Flex vertical gap={16}>
-        <Alert type="warning" showIcon title={t('account:password.mustChange')} />
+        {forced ? (
+          <Alert
+            type="warning"
+            showIcon
+            title={t('account:password.mustChange')}
+            data-testid="password-must-change"
+          />
+        ) : (
+          <Typography.Title level={4} style={{ margin: 0 }}>
+            {t('account:password.title')}
+          </Typography.Title>
+        )}
         <ChangePasswordForm onChanged={changed} />
         <Flex justify="flex-end">
           <Button type="link" onClick={() => void signOut()} data-testid="logout">

@@ -16,7 +16,6 @@ import {
   Tag,
   Typography,
 } from 'antd';
-import dayjs from 'dayjs';
 import { accessKeys } from '../../api/access';
 import { saveUserInfo, useSignedIn, type UserInfo } from '../../api/session';
 import { bindUkey, BridgeError, bridgeAddress, readBridgeCertificate } from '../../api/ukey';
@@ -25,6 +24,9 @@ import { useSiteConfig } from '../../components/use-site-config';
 import { useT } from '../../i18n/i18n';
 import { roleName } from '../../i18n/server-labels';
 import { ChangePasswordForm } from './change-password-form';
+import { formatDateTime } from '../../components/date-time';
+import { useConfirm } from '../../components/confirm-delete';
+import { useSubmit } from '../../components/form-modal';
 
 interface Binding {
   serial: string;
@@ -38,7 +40,8 @@ interface Binding {
  */
 function UkeyCard({ user }: { user: UserInfo }) {
   const t = useT();
-  const { message, modal } = App.useApp();
+  const { message } = App.useApp();
+  const confirmDialog = useConfirm();
   const queryClient = useQueryClient();
   const site = useSiteConfig();
   const bridge = bridgeAddress(site.data);
@@ -77,12 +80,10 @@ function UkeyCard({ user }: { user: UserInfo }) {
       void bind();
       return;
     }
-    modal.confirm({
+    confirmDialog({
       title: t('access:ukey.rebindTitle'),
       content: t('access:ukey.rebindText', { serial: known.serial }),
       okText: t('access:ukey.bind'),
-      cancelText: t('common:actions.cancel'),
-      okButtonProps: { 'data-testid': 'confirm-ok' },
       onOk: bind,
     });
   };
@@ -136,7 +137,7 @@ function UkeyCard({ user }: { user: UserInfo }) {
                   {
                     key: 'not-after',
                     label: t('access:ukey.notAfter'),
-                    children: dayjs(known.notAfter).format('YYYY-MM-DD HH:mm:ss'),
+                    children: formatDateTime(known.notAfter),
                   },
                 ]
               : []),
@@ -160,18 +161,16 @@ export default function ProfilePage() {
   const { message } = App.useApp();
   const signedIn = useSignedIn();
   const [emailForm] = Form.useForm<{ email: string }>();
+  const emailSubmit = useSubmit();
   if (!signedIn) return null;
   const user = signedIn.userinfo;
 
-  const saveEmail = async ({ email }: { email: string }) => {
-    try {
+  const saveEmail = ({ email }: { email: string }) =>
+    emailSubmit.run(async () => {
       const result = await updateEmail(email.trim());
       saveUserInfo({ userinfo: { ...user, email: result.email }, menu: signedIn.menu });
       void message.success(t('account:profile.emailSaved'));
-    } catch {
-      // The client showed the server's message.
-    }
-  };
+    });
 
   return (
     <Row gutter={[16, 16]}>
@@ -192,9 +191,7 @@ export default function ProfilePage() {
               {user.directory ?? t('account:profile.local')}
             </Descriptions.Item>
             <Descriptions.Item label={t('account:profile.lastLogin')}>
-              {user.last_login_at
-                ? dayjs(user.last_login_at).format('YYYY-MM-DD HH:mm:ss')
-                : t('account:profile.never')}
+              {user.last_login_at ? formatDateTime(user.last_login_at) : t('account:profile.never')}
             </Descriptions.Item>
           </Descriptions>
         </Card>
@@ -219,7 +216,12 @@ export default function ProfilePage() {
               >
                 <Input type="email" autoComplete="email" data-testid="profile-email" />
               </Form.Item>
-              <Button type="primary" htmlType="submit" data-testid="profile-email-save">
+              <Button
+                type="primary"
+                htmlType="submit"
+                {...emailSubmit.buttonProps}
+                data-testid="profile-email-save"
+              >
                 {t('common:actions.save')}
               </Button>
             </Form>

@@ -9,6 +9,7 @@ import { fetchPublicConfig } from '../../api/config';
 import { fetchSystemStatus, systemKeys } from '../../api/system';
 import type { SignedIn } from '../../api/session';
 import { signIn } from '../../api/user';
+import { useSubmit } from '../../components/form-modal';
 import { PasswordInput } from '../../components/password-input';
 import { PublicPage } from '../../components/public-page';
 import { useSiteConfig } from '../../components/use-site-config';
@@ -26,7 +27,7 @@ export default function LoginPage() {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const [form] = Form.useForm<LoginValues>();
-  const [submitting, setSubmitting] = useState(false);
+  const { run, buttonProps } = useSubmit();
   const [error, setError] = useState<string | null>(null);
   const [ukeyUser, setUkeyUser] = useState<string | null>(null);
   const [mfaChecked, setMfaChecked] = useState<boolean | null>(null);
@@ -47,26 +48,26 @@ export default function LoginPage() {
     void navigate(target, { replace: true });
   };
 
-  const submit = async ({ username, password }: LoginValues) => {
-    setError(null);
-    setSubmitting(true);
-    try {
-      // The MFA setting decides the login path: looked up before the login finishes.
-      const publicEntries = await fetchPublicConfig().catch(() => []);
-      setMfaChecked(publicEntries.find((entry) => entry.key === 'MFA')?.value === '1');
-      finish(await signIn(username, password));
-    } catch (failure) {
-      if (failure instanceof ApiError && failure.code === Code.UKEY_REQUIRED) {
-        setUkeyUser(username.trim());
-      } else if (failure instanceof ApiError && failure.code === Code.BAD_CREDENTIALS) {
-        setError(failure.message || t('auth:login.badCredentials'));
-      } else {
-        setError(failure instanceof Error && failure.message ? failure.message : t('common:feedback.error'));
+  const submit = ({ username, password }: LoginValues) =>
+    run(async () => {
+      setError(null);
+      try {
+        // The MFA setting decides the login path: looked up before the login finishes.
+        const publicEntries = await fetchPublicConfig().catch(() => []);
+        setMfaChecked(publicEntries.find((entry) => entry.key === 'MFA')?.value === '1');
+        finish(await signIn(username, password));
+      } catch (failure) {
+        if (failure instanceof ApiError && failure.code === Code.UKEY_REQUIRED) {
+          setUkeyUser(username.trim());
+        } else if (failure instanceof ApiError && failure.code === Code.BAD_CREDENTIALS) {
+          setError(failure.message || t('auth:login.badCredentials'));
+        } else {
+          setError(
+            failure instanceof Error && failure.message ? failure.message : t('common:feedback.error'),
+          );
+        }
       }
-    } finally {
-      setSubmitting(false);
-    }
-  };
+    });
 
   if (ukeyUser !== null) {
     return (
@@ -120,7 +121,7 @@ export default function LoginPage() {
             data-testid="login-password"
           />
         </Form.Item>
-        <Button type="primary" htmlType="submit" block loading={submitting} data-testid="login-submit">
+        <Button type="primary" htmlType="submit" block {...buttonProps} data-testid="login-submit">
           {t('auth:login.submit')}
         </Button>
       </Form>

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { api } from '@ksp/contracts';
 import { http, resetClient } from '../../api/client';
@@ -6,6 +6,9 @@ import { saveSignedIn } from '../../api/session';
 import { envelope, fakeAdapter, signedInFixture } from '../../test-fixtures';
 import { renderPage } from '../../test-render';
 import ConfigPage from './config-page';
+
+// Whole antd pages render here: on a loaded shared machine the first one can take seconds.
+vi.setConfig({ testTimeout: 15_000 });
 
 const originalAdapter = http.defaults.adapter;
 

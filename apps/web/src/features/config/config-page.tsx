@@ -3,9 +3,9 @@ import { PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
 import { App, Button, Space, Tag, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import dayjs from 'dayjs';
 import { api, type DataOf } from '@ksp/contracts';
 import { addConfig, configKeys, deleteConfig, editConfig, listConfig } from '../../api/config';
+import { RowActions, useColumnKit } from '../../components/columns';
 import { FormModal, type FormField } from '../../components/form-modal';
 import { ListPage } from '../../components/list-page';
 import { useT } from '../../i18n/i18n';
@@ -43,6 +43,7 @@ export default function ConfigPage() {
   const queryClient = useQueryClient();
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<Entry | null>(null);
+  const kit = useColumnKit<Entry>();
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: configKeys.all });
 
@@ -70,17 +71,13 @@ export default function ConfigPage() {
   };
 
   const columns: ColumnsType<Entry> = [
-    {
-      title: t('config:columns.key'),
-      dataIndex: 'key',
-      render: (key: string, row) => (
-        <Space size={4} wrap>
-          <Typography.Text strong>{key}</Typography.Text>
-          {row.built_in && <Tag color="blue">{t('config:builtIn')}</Tag>}
-          {row.read_only && <Tag>{t('config:readOnly')}</Tag>}
-        </Space>
-      ),
-    },
+    kit.name(t('config:columns.key'), 'key', (key, row) => (
+      <Space size={4} wrap>
+        <Typography.Text strong>{key}</Typography.Text>
+        {row.built_in && <Tag color="blue">{t('config:builtIn')}</Tag>}
+        {row.read_only && <Tag>{t('config:readOnly')}</Tag>}
+      </Space>
+    )),
     { title: t('config:columns.value'), dataIndex: 'value', render: (_value: string, row) => valueCell(row) },
     {
       title: t('config:columns.public'),
@@ -93,26 +90,19 @@ export default function ConfigPage() {
       ellipsis: true,
       render: (_description: string, row) => configDescription(row),
     },
-    {
-      title: t('config:columns.updatedAt'),
-      dataIndex: 'updated_at',
-      render: (value: string) => dayjs(value).format('YYYY-MM-DD HH:mm:ss'),
-    },
-    {
-      title: t('common:actions.operations'),
-      key: 'operations',
-      render: (_value, row) => (
-        <Button
-          type="link"
-          size="small"
-          disabled={row.read_only}
-          onClick={() => setEditing(row)}
-          data-testid={`config-edit-${row.key}`}
-        >
-          {t('common:actions.edit')}
-        </Button>
-      ),
-    },
+    kit.time(t('config:columns.updatedAt'), 'updated_at'),
+    kit.actions((row) => (
+      <RowActions
+        items={[
+          {
+            label: t('common:actions.edit'),
+            onClick: () => setEditing(row),
+            testId: `config-edit-${row.key}`,
+            disabled: row.read_only,
+          },
+        ]}
+      />
+    )),
   ];
 
   const addFields: FormField<AddValues>[] = [

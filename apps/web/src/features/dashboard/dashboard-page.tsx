@@ -2,20 +2,18 @@ import type { ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Card, Col, Row, Statistic, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import dayjs from 'dayjs';
-import { Code, type DataOf, type api } from '@ksp/contracts';
-import { ApiError } from '../../api/client';
+import type { DataOf, api } from '@ksp/contracts';
+import { isSessionExpired } from '../../api/client';
 import { dashboardKeys, fetchDashboardSummary } from '../../api/dashboard';
 import { abbreviateNumber, formatThousands } from '../../components/number-format';
 import { PageLoading } from '../../components/page-loading';
 import { formatRelativeTime } from '../../components/relative-time';
 import { currentLanguage, useT } from '../../i18n/i18n';
 import { auditAction } from '../../i18n/server-labels';
+import { formatDateTime } from '../../components/date-time';
 
 type Summary = DataOf<typeof api.dashboard.summary>;
 type AuditRow = Summary['recent'][number];
-
-const TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';
 
 function Figure({
   title,
@@ -49,21 +47,21 @@ export default function DashboardPage() {
     refetchInterval: 60_000,
   });
 
-  if (summary.isPending) return <PageLoading />;
-  if (summary.isError) {
-    // An expired session has the client's own alert; other failures show here.
-    const expired = summary.error instanceof ApiError && summary.error.code === Code.SESSION_EXPIRED;
-    return expired ? null : (
-      <Alert type="error" showIcon title={summary.error.message || t('common:feedback.error')} />
-    );
-  }
   const data = summary.data;
+  if (!data) {
+    // An expired session has the client's own dialog over the page; other failures show here.
+    if (summary.isError && !isSessionExpired(summary.error)) {
+      return <Alert type="error" showIcon title={summary.error.message || t('common:feedback.error')} />;
+    }
+    return <PageLoading />;
+  }
+  // A failed refresh (an expired session, say) keeps the figures already shown under its dialog.
 
   const columns: ColumnsType<AuditRow> = [
     {
       title: t('dashboard:columns.at'),
       dataIndex: 'at',
-      render: (at: string) => dayjs(at).format(TIME_FORMAT),
+      render: (at: string) => formatDateTime(at),
     },
     { title: t('dashboard:columns.username'), dataIndex: 'username' },
     { title: t('dashboard:columns.domain'), dataIndex: 'domain' },
@@ -95,7 +93,7 @@ export default function DashboardPage() {
       title: t('dashboard:uptime'),
       value: formatRelativeTime(data.uptime_seconds, language),
       testId: 'dashboard-uptime',
-      footer: t('dashboard:startedAt', { at: dayjs(data.started_at).format(TIME_FORMAT) }),
+      footer: t('dashboard:startedAt', { at: formatDateTime(data.started_at) }),
     },
     {
       title: t('dashboard:users'),

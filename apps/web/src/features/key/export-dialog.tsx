@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, App, Button, Descriptions, Flex, Form, Input, Modal, Select, Typography } from 'antd';
 import { exportKey, keyKeys, keyVersions, type KeyExport, type KeyRow } from '../../api/key';
 import { CopyButton } from '../../components/copy-button';
+import { useSubmit } from '../../components/form-modal';
 import { useT } from '../../i18n/i18n';
 import { isBase64, normalizeBase64 } from './key-model';
 
@@ -56,7 +57,7 @@ export function ExportDialog({ row, onClose }: { row: KeyRow; onClose: () => voi
   const t = useT();
   const { message } = App.useApp();
   const [form] = Form.useForm<ExportValues>();
-  const [submitting, setSubmitting] = useState(false);
+  const { run, buttonProps } = useSubmit();
   const [result, setResult] = useState<KeyExport | null>(null);
   const isPublic = row.object_type === 'public';
   const versions = useQuery({ queryKey: keyKeys.versions(row.id), queryFn: () => keyVersions(row.id) });
@@ -70,9 +71,8 @@ export function ExportDialog({ row, onClose }: { row: KeyRow; onClose: () => voi
           : t('keys:export.versionOption', { version: v.version }),
     }));
 
-  const submit = async (values: ExportValues) => {
-    setSubmitting(true);
-    try {
+  const submit = (values: ExportValues) =>
+    run(async () => {
       const exported = await exportKey({
         id: row.id,
         version: values.version,
@@ -80,12 +80,7 @@ export function ExportDialog({ row, onClose }: { row: KeyRow; onClose: () => voi
       });
       setResult(exported);
       void message.success(t('keys:feedback.exported'));
-    } catch {
-      // The client showed the server's message.
-    } finally {
-      setSubmitting(false);
-    }
-  };
+    });
 
   const footer = result ? (
     <Flex justify="end" gap={8} wrap>
@@ -103,7 +98,7 @@ export function ExportDialog({ row, onClose }: { row: KeyRow; onClose: () => voi
   ) : (
     <Flex justify="end" gap={8} wrap>
       <Button onClick={onClose}>{t('common:actions.cancel')}</Button>
-      <Button type="primary" loading={submitting} onClick={() => form.submit()} data-testid="export-submit">
+      <Button type="primary" {...buttonProps} onClick={() => form.submit()} data-testid="export-submit">
         {t('keys:export.submit')}
       </Button>
     </Flex>

@@ -1,4 +1,4 @@
-import { useMemo, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import {
   ClearOutlined,
   CopyOutlined,
@@ -24,19 +24,14 @@ import {
   recoverKey,
   type KeyRow,
 } from '../../api/key';
-import { useSignedIn } from '../../api/session';
+import { useConfirm } from '../../components/confirm-delete';
 import { FormModal } from '../../components/form-modal';
+import { usePermissions } from '../../components/permissions';
 import { useT } from '../../i18n/i18n';
 import { ExportDialog } from './export-dialog';
 import { availableActions, isCompromiseReason, type KeyAction } from './key-model';
 
 type Reason = (typeof revocationReasons)[number];
-
-/** The permissions of the signed-in user (actions the user may not take are not offered). */
-export function usePermissions(): ReadonlySet<string> {
-  const signedIn = useSignedIn();
-  return useMemo(() => new Set(signedIn?.userinfo.permissions ?? []), [signedIn]);
-}
 
 interface DisableValues {
   reason: Reason;
@@ -93,7 +88,8 @@ function ReasonSelect({ value, onChange }: { value?: Reason; onChange?: (value: 
  */
 export function useKeyActions(options: { onDeleted?: (row: KeyRow) => void } = {}) {
   const t = useT();
-  const { message, modal } = App.useApp();
+  const { message } = App.useApp();
+  const confirmDialog = useConfirm();
   const queryClient = useQueryClient();
   const permissions = usePermissions();
   const [dialog, setDialog] = useState<Dialog>(null);
@@ -110,12 +106,12 @@ export function useKeyActions(options: { onDeleted?: (row: KeyRow) => void } = {
     perform: () => Promise<string>,
     deleted: readonly string[] = [],
   ) => {
-    modal.confirm({
+    confirmDialog({
       title: texts.title,
       content: texts.content,
       okText: texts.okText,
-      okButtonProps: { danger: texts.danger ?? false, 'data-testid': 'key-confirm-ok' },
-      cancelText: t('common:actions.cancel'),
+      danger: texts.danger,
+      testId: 'key-confirm-ok',
       onOk: async () => {
         try {
           void message.success(await perform());

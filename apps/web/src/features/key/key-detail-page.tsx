@@ -8,7 +8,6 @@ import {
   Descriptions,
   Flex,
   Grid,
-  Result,
   Skeleton,
   Space,
   Table,
@@ -29,12 +28,15 @@ import {
   type KeyRow,
   type KeyVersion,
 } from '../../api/key';
-import { ApiError } from '../../api/client';
+import { isSessionExpired } from '../../api/client';
+import { formatDateTime } from '../../components/date-time';
 import { FormModal } from '../../components/form-modal';
+import { isUuid, NotFound } from '../../components/not-found';
+import { useCanCall } from '../../components/permissions';
 import { fieldSchema, rulesFromSchema } from '../../components/schema-rules';
 import { useT } from '../../i18n/i18n';
-import { KeyActionButtons, useKeyActions, usePermissions } from './key-actions';
-import { formatTime, KeyStateTags, KeyTypeText, UsageTags, useSecurityLevel } from './key-display';
+import { KeyActionButtons, useKeyActions } from './key-actions';
+import { KeyStateTags, KeyTypeText, UsageTags, useSecurityLevel } from './key-display';
 import { useLabelRules } from './key-form-modal';
 import { CteInput, LabelsInput } from './key-inputs';
 import {
@@ -93,7 +95,7 @@ function VersionsTable({ row }: { row: KeyRow }) {
     {
       title: t('keys:versions.created'),
       dataIndex: 'created_at',
-      render: (value: string) => formatTime(value),
+      render: (value: string) => formatDateTime(value),
     },
     {
       title: t('keys:versions.destroyed'),
@@ -130,7 +132,7 @@ function AuditTable({ row }: { row: KeyRow }) {
     placeholderData: keepPreviousData,
   });
   const columns: ColumnsType<KeyAuditEntry> = [
-    { title: t('keys:audit.at'), dataIndex: 'at', render: (value: string) => formatTime(value) },
+    { title: t('keys:audit.at'), dataIndex: 'at', render: (value: string) => formatDateTime(value) },
     { title: t('keys:audit.user'), dataIndex: 'username' },
     {
       title: t('keys:audit.action'),
@@ -165,7 +167,7 @@ function AuditTable({ row }: { row: KeyRow }) {
         pageSize,
         total: audit.data?.total ?? 0,
         showSizeChanger: true,
-        showTotal: (total) => t('common:table.total', { total }),
+        showTotal: (total) => t('common:table.total', { count: total }),
         onChange: (next, size) => {
           setPage(size === pageSize ? next : 1);
           setPageSize(size);
@@ -213,8 +215,8 @@ function KeyAttributes({ row, area }: { row: KeyRow; area: KeyArea }) {
     ),
     item('usage', t('keys:detail.usage'), <UsageTags usages={row.usages} />),
     item('state', t('keys:detail.state'), <KeyStateTags row={row} />),
-    item('activationDate', t('keys:detail.activationDate'), formatTime(row.activation_date)),
-    item('deactivationDate', t('keys:detail.deactivationDate'), formatTime(row.deactivation_date)),
+    item('activationDate', t('keys:detail.activationDate'), formatDateTime(row.activation_date)),
+    item('deactivationDate', t('keys:detail.deactivationDate'), formatDateTime(row.deactivation_date)),
     ...(row.revocation_reason
       ? [
           item(
@@ -228,7 +230,7 @@ function KeyAttributes({ row, area }: { row: KeyRow; area: KeyArea }) {
         ]
       : []),
     ...(row.destroyed_at
-      ? [item('destroyedAt', t('keys:detail.destroyedAt'), formatTime(row.destroyed_at))]
+      ? [item('destroyedAt', t('keys:detail.destroyedAt'), formatDateTime(row.destroyed_at))]
       : []),
     item('exportable', t('keys:detail.exportable'), allowed(row.exportable)),
     item('deletable', t('keys:detail.deletable'), allowed(row.deletable)),
@@ -243,8 +245,8 @@ function KeyAttributes({ row, area }: { row: KeyRow; area: KeyArea }) {
         ),
     item('kmipTotal', t('keys:detail.kmipTotal'), row.kmip_total),
     item('operations', t('keys:detail.operations'), row.operations),
-    item('created', t('keys:detail.created'), formatTime(row.created_at)),
-    item('updated', t('keys:detail.updated'), formatTime(row.updated_at)),
+    item('created', t('keys:detail.created'), formatDateTime(row.created_at)),
+    item('updated', t('keys:detail.updated'), formatDateTime(row.updated_at)),
     ...(supportsCte(row.algorithm)
       ? [
           item(
@@ -357,11 +359,14 @@ export default function KeyDetailPage() {
   const area = keyAreaOf(useLocation().pathname);
   const navigate = useNavigate();
   const screens = Grid.useBreakpoint();
-  const permissions = usePermissions();
+  const canEdit = useCanCall(api.key.update);
+  const validId = isUuid(id);
   const [editing, setEditing] = useState(false);
   const detail = useQuery({
     queryKey: keyKeys.detail(id),
     queryFn: () => keyDetail(id, { silent: true }),
+    // A malformed id is not asked for: it is simply not found.
+    enabled: validId,
     retry: false,
   });
   const actions = useKeyActions({ onDeleted: () => void navigate(keyListPath(area)) });
@@ -376,21 +381,17 @@ export default function KeyDetailPage() {
     </Link>
   );
 
-  if (detail.isPending) {
+  if (!validId) return <NotFound title={t('keys:detail.notFound')} extra={back} />;
+  // Loading, or the session expired before the key came (the client's dialog is over the page).
+  if (detail.isPending || (!row && isSessionExpired(detail.error))) {
     return (
       <Card>
         <Skeleton active />
       </Card>
     );
   }
-  if (!row) {
-    const reason = detail.error instanceof ApiError ? detail.error.message : undefined;
-    return (
-      <Card>
-        <Result status="404" title={t('keys:detail.notFound')} subTitle={reason} extra={back} />
-      </Card>
-    );
-  }
+  // Unknown, deleted or refused: the not-found page, never the server's raw text.
+  if (!row) return <NotFound title={t('keys:detail.notFound')} extra={back} />;
 
   return (
     <Flex vertical gap={16} data-testid="key-detail">
@@ -407,7 +408,7 @@ export default function KeyDetailPage() {
       >
         {!screens.sm && <div style={{ marginBottom: 12 }}>{back}</div>}
         <Flex wrap gap={8} style={{ marginBottom: 16 }} data-testid="key-detail-actions">
-          {permissions.has('key:write') && (
+          {canEdit && (
             <Button
               type="primary"
               icon={<EditOutlined />}

@@ -1,5 +1,4 @@
 import { Space, Tag, Typography } from 'antd';
-import dayjs from 'dayjs';
 import { algorithmInfo, type AlgorithmId } from '@ksp/contracts';
 import type { KeyRow } from '../../api/key';
 import { useT } from '../../i18n/i18n';
@@ -77,8 +76,4 @@ export function UsageTags({ usages }: { usages: readonly string[] }) {
 export function KeyTypeText({ type }: { type: KeyRow['object_type'] }) {
   const t = useT();
   return <>{t(`keys:types.${type}`)}</>;
-}
-
-export function formatTime(value: string | null | undefined): string {
-  return value ? dayjs(value).format('YYYY-MM-DD HH:mm:ss') : '—';
 }

@@ -1,9 +1,9 @@
-import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { App, Descriptions, Form, Input, Modal, Radio, Select, Space, Switch, Typography } from 'antd';
+import { App, Descriptions, Form, Input, Radio, Select, Space, Switch, Typography } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { algorithmInfo, api, type AlgorithmId, type UsageName } from '@ksp/contracts';
-import { createKey, importKey, keyKeys, type KeyRow } from '../../api/key';
+import { createKey, importKey, keyKeys } from '../../api/key';
+import { ModalForm } from '../../components/form-modal';
 import { fieldSchema, rulesFromSchema } from '../../components/schema-rules';
 import { useT } from '../../i18n/i18n';
 import { useAlgorithmCaption, useSecurityLevel } from './key-display';
@@ -141,18 +141,15 @@ export function KeyFormModal({
   mode,
   open,
   onClose,
-  onDone,
 }: {
   mode: KeyFormMode;
   open: boolean;
   onClose: () => void;
-  onDone?: (row: KeyRow) => void;
 }) {
   const t = useT();
   const { message } = App.useApp();
   const queryClient = useQueryClient();
   const [form] = Form.useForm<KeyFormValues>();
-  const [submitting, setSubmitting] = useState(false);
   const algorithm = Form.useWatch('algorithm', form) ?? 'AES-256';
   const profile = Form.useWatch('profile', form);
   const name = Form.useWatch('name', form) ?? '';
@@ -175,23 +172,12 @@ export function KeyFormModal({
   };
 
   const submit = async (values: KeyFormValues) => {
-    setSubmitting(true);
-    try {
-      const row =
-        mode === 'import'
-          ? await importKey(buildImportBody(values))
-          : await createKey(buildCreateBody(values));
-      void message.success(
-        t(mode === 'import' ? 'keys:feedback.imported' : 'keys:feedback.created', { name: row.name }),
-      );
-      await queryClient.invalidateQueries({ queryKey: keyKeys.all });
-      onClose();
-      onDone?.(row);
-    } catch {
-      // The client showed the server's message; the form stays open to correct it.
-    } finally {
-      setSubmitting(false);
-    }
+    const row =
+      mode === 'import' ? await importKey(buildImportBody(values)) : await createKey(buildCreateBody(values));
+    void message.success(
+      t(mode === 'import' ? 'keys:feedback.imported' : 'keys:feedback.created', { name: row.name }),
+    );
+    await queryClient.invalidateQueries({ queryKey: keyKeys.all });
   };
 
   const usageRules: Rule[] = [
@@ -225,29 +211,18 @@ export function KeyFormModal({
   ];
 
   return (
-    <Modal
+    <ModalForm<KeyFormValues>
       open={open}
       title={t(mode === 'import' ? 'keys:form.importTitle' : 'keys:form.createTitle')}
       okText={t(mode === 'import' ? 'keys:form.import' : 'keys:form.create')}
-      cancelText={t('common:actions.cancel')}
-      confirmLoading={submitting}
-      okButtonProps={{ htmlType: 'submit', 'data-testid': 'key-form-ok' }}
-      onCancel={onClose}
-      destroyOnHidden
+      okTestId="key-form-ok"
+      formTestId="key-form"
+      form={form}
+      initialValues={initialKeyForm()}
+      onValuesChange={onValuesChange}
+      onSubmit={submit}
+      onClose={onClose}
       width={640}
-      modalRender={(dom) => (
-        <Form<KeyFormValues>
-          form={form}
-          layout="vertical"
-          initialValues={initialKeyForm()}
-          clearOnDestroy
-          onValuesChange={onValuesChange}
-          onFinish={(values) => void submit(values)}
-          data-testid="key-form"
-        >
-          {dom}
-        </Form>
-      )}
     >
       <Form.Item
         name="name"
@@ -344,6 +319,6 @@ export function KeyFormModal({
           <CteInput />
         </Form.Item>
       )}
-    </Modal>
+    </ModalForm>
   );
 }

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { InternalAxiosRequestConfig } from 'axios';
 import { api } from '@ksp/contracts';
@@ -9,6 +9,9 @@ import { renderPage } from '../../test-render';
 import KeyDetailPage from './key-detail-page';
 import KeyListPage from './key-list-page';
 import { keyRow } from './key-test-fixtures';
+
+// Whole antd pages render here: on a loaded shared machine the first one can take seconds.
+vi.setConfig({ testTimeout: 15_000 });
 
 const originalAdapter = http.defaults.adapter;
 
@@ -256,6 +259,16 @@ describe('key detail page', () => {
     expect(screen.getByTestId('export-wrapping').textContent).toBe('RSA-OAEP (SHA-256)');
   });
 
+  it('shows the not-found page for a malformed id, without asking the server or showing its validation text', async () => {
+    const seen = serve();
+    renderPage('/console/key/detail/not-a-uuid', '/console/key/detail/:id', <KeyDetailPage />);
+    expect(await screen.findByText('This key does not exist (any more)')).toBeTruthy();
+    expect(screen.getByTestId('not-found')).toBeTruthy();
+    expect(screen.getByTestId('key-back').getAttribute('href')).toBe('/console/key');
+    expect(screen.queryByText(/must be a valid uuid/)).toBeNull();
+    expect(seen.some((config) => config.url === api.key.detail.path)).toBe(false);
+  });
+
   it('says when the key does not exist', async () => {
     serve();
     renderPage(
@@ -264,6 +277,9 @@ describe('key detail page', () => {
       <KeyDetailPage />,
     );
     expect(await screen.findByText('This key does not exist (any more)')).toBeTruthy();
+    expect(screen.getByTestId('not-found')).toBeTruthy();
+    // The server's own words ("Key not found") are not the page's.
+    expect(screen.queryByText('Key not found')).toBeNull();
     expect(screen.getByTestId('key-back').getAttribute('href')).toBe('/kms/key');
   });
 });

@@ -1,9 +1,8 @@
 import { useState } from 'react';
 import { PlusOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Grid, Space, Tag, Typography } from 'antd';
+import { App, Button, Space, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import dayjs from 'dayjs';
 import { api } from '@ksp/contracts';
 import {
   allDomains,
@@ -13,9 +12,10 @@ import {
   listDomains,
   updateDomain,
 } from '../../api/domain';
-import { useSignedIn } from '../../api/session';
+import { RowActions, useColumnKit } from '../../components/columns';
 import { FormModal, type FormField } from '../../components/form-modal';
 import { ListPage } from '../../components/list-page';
+import { useCanCall } from '../../components/permissions';
 import { useConfirmDelete } from '../../components/confirm-delete';
 import { useT } from '../../i18n/i18n';
 import { domainDescription } from '../../i18n/server-labels';
@@ -31,12 +31,11 @@ const isRoot = (domain: DomainRow) => domain.parent_id === null;
 /** Settings › domains: tenant-like scopes, their members; only empty ones can go. */
 export default function DomainPage() {
   const t = useT();
-  const wide = Grid.useBreakpoint().md;
+  const kit = useColumnKit<DomainRow>();
   const { message } = App.useApp();
   const queryClient = useQueryClient();
-  const permissions = useSignedIn()?.userinfo.permissions ?? [];
-  const canWrite = permissions.includes('domain:write');
-  const canListUsers = permissions.includes('user:read');
+  const canWrite = useCanCall(api.domain.create);
+  const canListUsers = useCanCall(api.user.list);
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<DomainRow | null>(null);
   const [members, setMembers] = useState<DomainRow | null>(null);
@@ -55,17 +54,12 @@ export default function DomainPage() {
     });
 
   const columns: ColumnsType<DomainRow> = [
-    {
-      title: t('access:domain.fields.name'),
-      dataIndex: 'name',
-      fixed: wide ? 'left' : undefined,
-      render: (name: string, domain) => (
-        <Space size={4}>
-          <Typography.Text strong>{name}</Typography.Text>
-          {isRoot(domain) && <Tag color="blue">{t('access:domain.root')}</Tag>}
-        </Space>
-      ),
-    },
+    kit.name(t('access:domain.fields.name'), 'name', (name, domain) => (
+      <Space size={4}>
+        <Typography.Text strong>{name}</Typography.Text>
+        {isRoot(domain) && <Tag color="blue">{t('access:domain.root')}</Tag>}
+      </Space>
+    )),
     {
       title: t('access:domain.fields.description'),
       dataIndex: 'description',
@@ -82,49 +76,31 @@ export default function DomainPage() {
       align: 'right',
       render: (count: number) => <span data-testid="domain-member-count">{count}</span>,
     },
-    {
-      title: t('access:common.createdAt'),
-      dataIndex: 'created_at',
-      render: (v: string) => dayjs(v).format('YYYY-MM-DD HH:mm:ss'),
-    },
-    {
-      title: t('common:actions.operations'),
-      key: 'operations',
-      fixed: wide ? 'right' : undefined,
-      render: (_v, domain) => (
-        <Space size={0}>
-          {canWrite && (
-            <Button
-              type="link"
-              size="small"
-              onClick={() => setEditing(domain)}
-              data-testid={`domain-edit-${domain.name}`}
-            >
-              {t('common:actions.edit')}
-            </Button>
-          )}
-          <Button
-            type="link"
-            size="small"
-            onClick={() => setMembers(domain)}
-            data-testid={`domain-members-${domain.name}`}
-          >
-            {t('access:domain.members')}
-          </Button>
-          {canWrite && !isRoot(domain) && (
-            <Button
-              type="link"
-              size="small"
-              danger
-              onClick={() => remove(domain)}
-              data-testid={`domain-delete-${domain.name}`}
-            >
-              {t('common:actions.delete')}
-            </Button>
-          )}
-        </Space>
-      ),
-    },
+    kit.time(t('access:common.createdAt'), 'created_at'),
+    kit.actions((domain) => (
+      <RowActions
+        items={[
+          {
+            label: t('common:actions.edit'),
+            onClick: () => setEditing(domain),
+            testId: `domain-edit-${domain.name}`,
+            show: canWrite,
+          },
+          {
+            label: t('access:domain.members'),
+            onClick: () => setMembers(domain),
+            testId: `domain-members-${domain.name}`,
+          },
+          {
+            label: t('common:actions.delete'),
+            onClick: () => remove(domain),
+            testId: `domain-delete-${domain.name}`,
+            danger: true,
+            show: canWrite && !isRoot(domain),
+          },
+        ]}
+      />
+    )),
   ];
 
   const fields: FormField<DomainValues>[] = [

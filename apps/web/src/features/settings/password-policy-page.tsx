@@ -16,13 +16,14 @@ import {
   Typography,
 } from 'antd';
 import type { Rule } from 'antd/es/form';
-import dayjs from 'dayjs';
 import { fetchPasswordPolicy, passwordPolicyKeys, savePasswordPolicy } from '../../api/password-policy';
-import { useSignedIn } from '../../api/session';
 import { userKeys } from '../../api/user';
+import { api } from '@ksp/contracts';
+import { useCanCall } from '../../components/permissions';
 import { PasswordRuleList } from '../../components/password-rules';
 import { useT } from '../../i18n/i18n';
 import { policyProblems, previewRules, problemText, type PasswordPolicyValues } from './policy-checks';
+import { formatDateTime } from '../../components/date-time';
 
 type NumberField = Exclude<keyof PasswordPolicyValues, 'lockout_disabled'>;
 
@@ -52,7 +53,7 @@ export default function PasswordPolicyPage() {
   const t = useT();
   const { message } = App.useApp();
   const queryClient = useQueryClient();
-  const canWrite = useSignedIn()?.userinfo.permissions.includes('password-policy:write') ?? false;
+  const canWrite = useCanCall(api.passwordPolicy.update);
   const [form] = Form.useForm<PasswordPolicyValues>();
   const [saving, setSaving] = useState(false);
   const [sample, setSample] = useState('');
@@ -142,7 +143,7 @@ export default function PasswordPolicyPage() {
           extra={
             <Typography.Text type="secondary">
               {t('access:policy.updatedAt', {
-                time: dayjs(policy.data.updated_at).format('YYYY-MM-DD HH:mm:ss'),
+                time: formatDateTime(policy.data.updated_at),
               })}
             </Typography.Text>
           }

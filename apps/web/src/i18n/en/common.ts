@@ -67,7 +67,10 @@ export const common = {
     days: '{{n}} days',
   },
   table: {
-    total: '{{total}} items',
+    // i18next picks the plural form from `count`.
+    total_one: '{{count}} item',
+    total_other: '{{count}} items',
+    all: 'All',
     selected: '{{count}} selected',
     deleteSelected: 'Delete selected',
   },

@@ -7,6 +7,13 @@ export const errors = {
     title: '401',
     text: 'You cannot access this page...',
   },
+  upcoming: {
+    text: 'This page is not available yet: it arrives with its module.',
+    signCert:
+      'Here a client will submit a certificate signing request (PKCS#10) with a one-time enrolment secret and receive its certificate from the local CA.',
+    remoteAdd: 'Here a remote client will enrol itself with this server using a registration token.',
+    toLogin: 'Go to the login page',
+  },
   crash: {
     title: 'Something went wrong',
     text: 'The page failed to render. Reload to try again.',

@@ -37,6 +37,8 @@ export const menu = {
   changePassword: 'Change password',
   authRedirect: 'Sign-in',
   iframeInit: 'Connecting',
+  signCert: 'Online certificate issuing',
+  remoteAdd: 'Remote enrolment',
   notFound: 'Page not found',
   unauthorized: 'Access denied',
 };

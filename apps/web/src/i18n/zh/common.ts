@@ -70,7 +70,9 @@ export const common: Catalogue<typeof en> = {
     days: '{{n}} 天',
   },
   table: {
-    total: '共 {{total}} 条',
+    total_one: '共 {{count}} 条',
+    total_other: '共 {{count}} 条',
+    all: '全部',
     selected: '已选 {{count}} 项',
     deleteSelected: '删除所选',
   },

@@ -39,6 +39,8 @@ export const menu: Catalogue<typeof en> = {
   changePassword: '修改密码',
   authRedirect: '登录',
   iframeInit: '连接中',
+  signCert: '在线签发证书',
+  remoteAdd: '远程注册',
   notFound: '页面不存在',
   unauthorized: '无权访问',
 };

@@ -1,0 +1,125 @@
+import { describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { api } from '@ksp/contracts';
+import { renderPage } from '../test-render';
+import { saveSignedIn } from '../api/session';
+import { signedInFixture } from '../test-fixtures';
+import { RowActions, useColumnKit } from './columns';
+import { ListPage, listTestIds, type ListQuery } from './list-page';
+import { canAccess, useCanCall } from './permissions';
+
+// Whole antd pages render here: on a loaded shared machine the first one can take seconds.
+vi.setConfig({ testTimeout: 15_000 });
+
+interface Row {
+  id: string;
+  name: string;
+  created_at: string;
+}
+
+const row = (id: string): Row => ({ id, name: `row-${id}`, created_at: '2026-01-10T12:00:00Z' });
+
+function Page({
+  fetchPage,
+  onDelete,
+}: {
+  fetchPage: (q: ListQuery) => Promise<{ data: Row[]; total: number }>;
+  onDelete?: (ids: string[]) => Promise<unknown>;
+}) {
+  const kit = useColumnKit<Row>();
+  const onEdit = vi.fn();
+  return (
+    <ListPage<Row>
+      queryKey={['test']}
+      fetchPage={fetchPage}
+      rowKey="id"
+      rowTestId={(r) => `row-${r.id}`}
+      columns={[
+        kit.name('Name', 'name'),
+        kit.time('Created', 'created_at'),
+        kit.actions((r) => (
+          <RowActions
+            items={[
+              { label: 'Edit', onClick: onEdit, testId: `edit-${r.id}` },
+              { label: 'Hidden', onClick: onEdit, testId: `hidden-${r.id}`, show: false },
+            ]}
+          />
+        )),
+      ]}
+      filters={[{ name: 'name', label: 'Name' }]}
+      onDelete={onDelete}
+    />
+  );
+}
+
+describe('ListPage', () => {
+  it('says "1 item" for one row (en plural), shows the kit columns and leaves out hidden actions', async () => {
+    const one = vi.fn(() => Promise.resolve({ data: [row('a')], total: 1 }));
+    renderPage('/list', '/list', <Page fetchPage={one} />);
+    expect((await screen.findByTestId('list-total')).textContent).toBe('1 item');
+    expect(within(screen.getByTestId('row-a')).getByText('row-a')).toBeTruthy();
+    expect(within(screen.getByTestId('row-a')).getByTestId('edit-a')).toBeTruthy();
+    expect(screen.queryByTestId('hidden-a')).toBeNull();
+    expect(one).toHaveBeenCalledWith({ page: 1, page_size: 20, filters: {} });
+  });
+
+  it('counts more rows in the plural and reads filters from the URL', async () => {
+    const two = vi.fn(() => Promise.resolve({ data: [row('a'), row('b')], total: 2 }));
+    renderPage('/list?name=x&page=2', '/list', <Page fetchPage={two} />);
+    expect((await screen.findByTestId('list-total')).textContent).toBe('2 items');
+    expect(two).toHaveBeenCalledWith({ page: 2, page_size: 20, filters: { name: 'x' } });
+  });
+
+  it('drops a deleted row from the selection after the refresh', async () => {
+    let rows = [row('a'), row('b')];
+    const onDelete = vi.fn((ids: string[]) => {
+      rows = rows.filter((r) => !ids.includes(r.id));
+      return Promise.resolve();
+    });
+    renderPage(
+      '/list',
+      '/list',
+      <Page fetchPage={() => Promise.resolve({ data: rows, total: rows.length })} onDelete={onDelete} />,
+    );
+    await screen.findByTestId('row-a');
+    fireEvent.click(within(screen.getByTestId('row-a')).getByRole('checkbox'));
+    expect(screen.getByTestId('list-selected').textContent).toBe('1 selected');
+    fireEvent.click(screen.getByTestId('batch-delete'));
+    fireEvent.click(await screen.findByTestId('confirm-delete'));
+    await waitFor(() => expect(screen.queryByTestId('row-a')).toBeNull());
+    expect(onDelete).toHaveBeenCalledWith(['a']);
+    expect(screen.queryByTestId('list-selected')).toBeNull();
+  });
+
+  it('names its parts after a prefix, or with the generic ids', () => {
+    expect(listTestIds('key').filter('state', 1)).toBe('key-filter-state');
+    expect(listTestIds('key').card).toBe('key-list');
+    expect(listTestIds(undefined).filter('name', 0)).toBe('list-search');
+    expect(listTestIds(undefined).filter('status', 1)).toBe('filter-status');
+  });
+});
+
+describe('useCanCall', () => {
+  it('answers from the access of the contract call', () => {
+    const held = new Set(['key:read']);
+    expect(canAccess('public', false, held)).toBe(true);
+    expect(canAccess('session', false, held)).toBe(false);
+    expect(canAccess('session', true, held)).toBe(true);
+    expect(canAccess(api.key.list.access, true, held)).toBe(true);
+    expect(canAccess(api.key.export.access, true, held)).toBe(false);
+    expect(canAccess(api.key.list.access, false, held)).toBe(false);
+  });
+
+  it('reads the signed-in user', async () => {
+    saveSignedIn(signedInFixture({ permissions: ['key:export'] }));
+    function Probe() {
+      return (
+        <p>
+          {String(useCanCall(api.key.export))}/{String(useCanCall(api.key.create))}
+        </p>
+      );
+    }
+    renderPage('/p', '/p', <Probe />);
+    expect(await screen.findByText('true/false')).toBeTruthy();
+  });
+});
