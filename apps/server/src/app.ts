@@ -195,7 +195,8 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
       done(null, undefined);
       return;
     }
-    defaultJson(req, body as string, done);
+    // The default parser answers through `done`; it returns no promise to wait for.
+    void defaultJson(req, body as string, done);
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
 

@@ -1,5 +1,5 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import { api, consoleAreas } from './index.js';
+import { api, consoleAreas, type CallDef } from './index.js';
 import {
   areaOf,
   areas,
@@ -59,7 +59,7 @@ describe('served areas', () => {
   it('are the areas whose calls exist: the role editor offers nothing else', () => {
     const called = new Set(
       Object.values(api)
-        .flatMap((calls) => Object.values(calls))
+        .flatMap((calls) => Object.values(calls) as CallDef[])
         .map((call) => call.access)
         .filter((access) => access !== 'public' && access !== 'session')
         .map(areaOf),

@@ -72,12 +72,13 @@ export type PlatformParts = Omit<ModuleContext, 'provide' | 'use' | 'onClose' | 
 /** The services modules have provided, typed by `ModuleServices`. */
 export function createServiceRegistry() {
   const services = new Map<ServiceName, unknown>();
+  // Arrow functions: the context hands them out detached (`provide: registry.provide`).
   return {
-    provide<K extends ServiceName>(name: K, service: ModuleServices[K]): void {
+    provide: <K extends ServiceName>(name: K, service: ModuleServices[K]): void => {
       if (services.has(name)) throw new Error(`Service '${name}' is provided twice`);
       services.set(name, service);
     },
-    use<K extends ServiceName>(name: K): ModuleServices[K] {
+    use: <K extends ServiceName>(name: K): ModuleServices[K] => {
       if (!services.has(name)) {
         throw new Error(`Service '${name}' is not provided: list the module offering it earlier`);
       }

@@ -39,7 +39,7 @@ const merge = (lang: Language) =>
 const catalogue = { en: merge('en'), zh: merge('zh') };
 export type MessageParams = Record<string, string | number>;
 
-export function pickLanguage(header: string | undefined, cookie?: string | undefined): Language {
+export function pickLanguage(header: string | undefined, cookie?: string): Language {
   const fromCookie = cookie?.toLowerCase();
   if (fromCookie) {
     if (fromCookie.startsWith('zh')) return 'zh';

@@ -159,7 +159,7 @@ describe.each(await engines())('configuration on %s', (engine) => {
       headers: { token, ...wrongField.headers },
       payload: wrongField.payload,
     });
-    expect(nofile.json().code).toBe(Code.INVALID);
+    expect(nofile.json()).toMatchObject({ code: Code.INVALID });
     const unauth = await server.app.inject({
       method: 'POST',
       url: api.config.upload.path,

@@ -518,6 +518,8 @@ export function createCryptoService(deps: {
     },
   };
 
+  type BatchOp = (a: Actor, m: RequestMeta, b: unknown) => Promise<unknown>;
+
   /** Each item answers on its own: a refused item does not stop the others. */
   async function batch(actor: Actor, meta: RequestMeta, items: ({ op: string } & Record<string, unknown>)[]) {
     const byPath = Object.fromEntries(Object.entries(opNames).map(([k, v]) => [v, k as CryptoOp]));
@@ -526,9 +528,10 @@ export function createCryptoService(deps: {
       const op = byPath[item.op];
       try {
         if (!op) throw invalid('crypto.failed', { op: item.op, reason: 'unknown operation' });
-        const fn = ops[op] as (a: Actor, m: RequestMeta, b: unknown) => Promise<unknown>;
+        // Called as a method of `ops`, not detached from it.
+        const data = await (ops[op] as BatchOp)(actor, meta, item);
         // The same message as the envelope of a successful call, in the caller's language.
-        results.push({ code: 0, msg: formatMessage('ok', meta.lang), data: await fn(actor, meta, item) });
+        results.push({ code: 0, msg: formatMessage('ok', meta.lang), data });
       } catch (err) {
         if (err instanceof KspError)
           results.push({

@@ -209,7 +209,7 @@ export function createKeyService(deps: {
     id: string,
     action: string,
     decide: (row: KeyTable) => Partial<KeyTable>,
-    extra: (trx: Executor, row: KeyTable) => Promise<void> = async () => undefined,
+    extra: (trx: Executor, row: KeyTable) => Promise<void> = () => Promise.resolve(),
   ) {
     await write(async (trx) => {
       const row = await load(actor, id, trx);

@@ -30,7 +30,8 @@ function wrapFilter(filter: string): string {
 function describeError(err: unknown): string {
   if (err instanceof Error) {
     const code = (err as { code?: unknown }).code;
-    return `${err.name}${code !== undefined ? ` (${String(code)})` : ''}: ${err.message}`.slice(0, 300);
+    const shown = typeof code === 'string' || typeof code === 'number' ? ` (${code})` : '';
+    return `${err.name}${shown}: ${err.message}`.slice(0, 300);
   }
   return String(err).slice(0, 300);
 }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, Code, tokensOf, type CallDef } from '@ksp/contracts';
 import { call, initialize, login, roleIdByName, startServer, type TestServer } from '../../test/harness.js';
 
-const allCalls = Object.values(api).flatMap((area) => Object.values(area)) as CallDef[];
+const allCalls = Object.values(api).flatMap((area) => Object.values(area) as CallDef[]);
 const PASSWORD = 'Kinds-Pass-1';
 
 /**
@@ -112,7 +112,7 @@ describe('token kinds', () => {
         headers: { token, 'content-type': 'application/json' },
         payload: def.method === 'GET' ? undefined : '{}',
       });
-      const code = (res.json() as { code: number }).code;
+      const code = res.json<{ code: number }>().code;
       if (code !== Code.FORBIDDEN) refused.push(`${def.method} ${def.path}: ${code}`);
     }
     expect(refused).toEqual([]);
@@ -201,14 +201,14 @@ describe('token kinds', () => {
       url: api.token.refresh.path,
       headers: { token },
     });
-    const next = (refreshed.json() as { code: number; data: string }).data;
-    expect((refreshed.json() as { code: number }).code).toBe(0);
+    const next = refreshed.json<{ code: number; data: string }>().data;
+    expect(refreshed.json<{ code: number }>().code).toBe(0);
     const out = await server.app.inject({
       method: 'POST',
       url: api.user.logout.path,
       headers: { token: next },
     });
-    expect((out.json() as { code: number }).code).toBe(0);
+    expect(out.json<{ code: number }>().code).toBe(0);
     expect((await call(server, api.user.info, { token: next })).status).toBe(401);
   });
 
@@ -221,9 +221,9 @@ describe('token kinds', () => {
   });
 
   it('the OpenAPI description marks optional bodies optional and says who may call', async () => {
-    const doc = (await server.app.inject({ method: 'GET', url: '/docs/json' })).json() as {
+    const doc = (await server.app.inject({ method: 'GET', url: '/docs/json' })).json<{
       paths: Record<string, Record<string, { description?: string; requestBody?: { required?: boolean } }>>;
-    };
+    }>();
     for (const def of [api.user.logout, api.token.refresh, api.user.kadpToken, api.user.ssmToken]) {
       expect(doc.paths[def.path]!.post!.requestBody!.required, def.path).toBe(false);
     }

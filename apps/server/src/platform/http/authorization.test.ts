@@ -11,7 +11,7 @@ import {
 } from '@ksp/contracts';
 import { call, initialize, roleIdByName, startServer, type TestServer } from '../../test/harness.js';
 
-const allCalls = Object.values(api).flatMap((area) => Object.values(area)) as CallDef[];
+const allCalls = Object.values(api).flatMap((area) => Object.values(area) as CallDef[]);
 const CUSTOM = { name: 'Key reader', permissions: ['dashboard:read', 'key:read', 'token:read'] };
 const roleSets: Record<string, readonly string[]> = {
   Administrator: builtInRoles.Administrator.permissions,
@@ -81,7 +81,7 @@ describe('authorization matrix', () => {
             headers: { token, 'content-type': 'application/json' },
             payload: def.method === 'GET' ? undefined : '{}',
           });
-          const code = res.statusCode === 200 ? (res.json() as { code: number }).code : res.statusCode;
+          const code = res.statusCode === 200 ? res.json<{ code: number }>().code : res.statusCode;
           const denied = code === Code.FORBIDDEN;
           // Outside root, system-scope calls and the permissions of system areas never apply.
           const outsideRoot = domain !== 'root';

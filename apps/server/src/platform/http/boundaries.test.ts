@@ -233,7 +233,7 @@ describe('domain boundaries', () => {
         headers: { token, 'content-type': 'application/json' },
         payload: def.method === 'GET' ? undefined : '{}',
       });
-      expect((res.json() as { code: number }).code, `${def.method} ${def.path}`).toBe(Code.FORBIDDEN);
+      expect(res.json<{ code: number }>().code, `${def.method} ${def.path}`).toBe(Code.FORBIDDEN);
     }
   });
 

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { api, Code, builtInRoles, type CallDef } from '@ksp/contracts';
 import { call, initialize, login, roleIdByName, startServer, type TestServer } from '../../test/harness.js';
 
-const allCalls = Object.values(api).flatMap((area) => Object.values(area)) as CallDef[];
+const allCalls = Object.values(api).flatMap((area) => Object.values(area) as CallDef[]);
 
 describe('HTTP surface', () => {
   let server: TestServer;
@@ -25,7 +25,7 @@ describe('HTTP surface', () => {
 
   it('refuses at start-up to register an API route without an access rule', async () => {
     server = await startServer('sqlite');
-    expect(() => server.app.get('/v1/ksp/undeclared', async () => 'x')).toThrow(/declares no access/);
+    expect(() => server.app.get('/v1/ksp/undeclared', () => 'x')).toThrow(/declares no access/);
   });
 
   it('checks the permission of every call against the roles of the caller', async () => {
@@ -134,6 +134,6 @@ describe('HTTP surface', () => {
     const api404 = await server.app.inject({ method: 'GET', url: '/v1/ksp/missing' });
     expect(api404.headers['content-type']).toMatch(/json/);
     const docs = await server.app.inject({ method: 'GET', url: '/docs/json' });
-    expect(docs.json().paths['/v1/ksp/user/login']).toBeDefined();
+    expect(docs.json<{ paths: Record<string, unknown> }>().paths['/v1/ksp/user/login']).toBeDefined();
   });
 });

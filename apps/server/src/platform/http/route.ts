@@ -1,4 +1,10 @@
-import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  HookHandlerDoneFunction,
+  preHandlerAsyncHookHandler,
+} from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -125,8 +131,9 @@ export function registerCall<C extends CallDef>(
     // No body where the body is optional is the same as an empty one.
     ...(optionalBody
       ? {
-          preValidation: async (req: FastifyRequest) => {
+          preValidation: (req: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
             if (req.body === undefined || req.body === null) req.body = {};
+            done();
           },
         }
       : {}),

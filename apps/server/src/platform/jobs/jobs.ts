@@ -276,7 +276,7 @@ export function createJobs(options: JobsOptions) {
         throw new Error(`Job '${def.name}': the interval must be positive`);
       }
       jobs.set(def.name, {
-        def: def as JobDefinition<unknown>,
+        def,
         schedule: def.cron === undefined ? null : parseCron(def.cron),
         since: clock(),
       });
