@@ -41,7 +41,11 @@ export default tseslint.config(
     files: ['apps/web/**/*.{ts,tsx}'],
     languageOptions: { globals: { ...globals.browser } },
     plugins: { 'react-hooks': reactHooks },
-    rules: { ...reactHooks.configs.recommended.rules },
+    rules: {
+      ...reactHooks.configs.recommended.rules,
+      // React Router's loaders end a navigation by throwing a Response (`throw redirect(...)`).
+      '@typescript-eslint/only-throw-error': ['error', { allow: [{ from: 'lib', name: 'Response' }] }],
+    },
   },
   // Import boundaries (issue 9): the platform never names a module, a feature never reaches
   // into another feature's files, and the web and the server share only the contracts.

@@ -97,7 +97,7 @@ describe('request', () => {
       }),
     );
     await upload(api.config.upload, new Blob(['x'], { type: 'image/png' }), { filename: 'logo.png' });
-    const body = seen[0]?.data;
+    const body: unknown = seen[0]?.data;
     expect(body).toBeInstanceOf(FormData);
     expect((body as FormData).get('file')).toBeInstanceOf(Blob);
   });

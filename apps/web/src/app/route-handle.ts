@@ -23,7 +23,7 @@ export interface RouteHandle {
 
 export function handleOf(match: UIMatch | undefined): RouteHandle | undefined {
   const handle = match?.handle;
-  return typeof handle === 'object' && handle !== null ? (handle as RouteHandle) : undefined;
+  return typeof handle === 'object' && handle !== null ? handle : undefined;
 }
 
 /** The deepest matched route that carries a handle. */

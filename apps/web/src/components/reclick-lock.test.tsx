@@ -17,14 +17,20 @@ describe('re-click lock', () => {
     render(<LockButton onClick={onClick}>Go</LockButton>);
     const button = screen.getByRole('button', { name: 'Go' });
     fireEvent.click(button);
-    act(() => vi.advanceTimersByTime(0));
+    act(() => {
+      vi.advanceTimersByTime(0);
+    });
     expect(onClick).toHaveBeenCalledTimes(1);
     expect(button).toHaveProperty('disabled', true);
     fireEvent.click(button);
     expect(onClick).toHaveBeenCalledTimes(1);
-    act(() => vi.advanceTimersByTime(RECLICK_LOCK_MS - 1));
+    act(() => {
+      vi.advanceTimersByTime(RECLICK_LOCK_MS - 1);
+    });
     expect(button).toHaveProperty('disabled', true);
-    act(() => vi.advanceTimersByTime(1));
+    act(() => {
+      vi.advanceTimersByTime(1);
+    });
     expect(button).toHaveProperty('disabled', false);
     expect(RECLICK_LOCK_MS).toBe(2000);
   });
@@ -33,10 +39,16 @@ describe('re-click lock', () => {
     render(<LockButton lockMs={500}>Go</LockButton>);
     const button = screen.getByRole('button', { name: 'Go' });
     fireEvent.click(button);
-    act(() => vi.advanceTimersByTime(0));
-    act(() => vi.advanceTimersByTime(499));
+    act(() => {
+      vi.advanceTimersByTime(0);
+    });
+    act(() => {
+      vi.advanceTimersByTime(499);
+    });
     expect(button).toHaveProperty('disabled', true);
-    act(() => vi.advanceTimersByTime(1));
+    act(() => {
+      vi.advanceTimersByTime(1);
+    });
     expect(button).toHaveProperty('disabled', false);
   });
 
@@ -59,12 +71,18 @@ describe('re-click lock', () => {
     );
     const { rerender } = render(view('visible'));
     fireEvent.click(screen.getByRole('button', { name: 'Go' }));
-    act(() => vi.advanceTimersByTime(0));
+    act(() => {
+      vi.advanceTimersByTime(0);
+    });
     // Hidden: its effects stop (a running timer would be lost with them).
     rerender(view('hidden'));
-    act(() => vi.advanceTimersByTime(RECLICK_LOCK_MS * 2));
+    act(() => {
+      vi.advanceTimersByTime(RECLICK_LOCK_MS * 2);
+    });
     rerender(view('visible'));
-    act(() => vi.advanceTimersByTime(0));
+    act(() => {
+      vi.advanceTimersByTime(0);
+    });
     expect(screen.getByRole('button', { name: 'Go' })).toHaveProperty('disabled', false);
   });
 

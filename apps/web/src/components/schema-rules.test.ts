@@ -10,10 +10,10 @@ async function validate(rules: Rule[], value: unknown): Promise<string | null> {
       object.required &&
       (value === undefined || value === '' || (typeof value === 'string' && !value.trim()))
     ) {
-      return String(object.message);
+      return String(object.message as string);
     }
     if (object.max !== undefined && typeof value === 'string' && value.length > object.max)
-      return String(object.message);
+      return String(object.message as string);
     if (object.validator) {
       try {
         await object.validator(object, value, () => undefined);

@@ -112,7 +112,7 @@ describe('the UKEY login panel', () => {
     const [url, init] = fetchMock.mock.calls[0]!;
     expect(url).toBe(`${BRIDGE}/sign`);
     expect(init?.method).toBe('POST');
-    expect(JSON.parse(String(init?.body))).toEqual({ pin: '123456', data: CHALLENGE });
+    expect(JSON.parse(init?.body as string)).toEqual({ pin: '123456', data: CHALLENGE });
     const verify = calls(seen, api.user.verify.path);
     expect(JSON.parse(String(verify[0]?.data))).toEqual({ name: 'admin', sign: 'c2lnbmF0dXJl' });
     expect(verify[0]?.silent).toBe(true);

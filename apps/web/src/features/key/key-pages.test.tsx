@@ -255,7 +255,7 @@ describe('key detail page', () => {
       version: 1,
       wrap_public_key: 'AAECAwQF',
     });
-    expect((screen.getByTestId('export-material') as HTMLTextAreaElement).value).toBe('V1JBUFBFRA==');
+    expect(screen.getByTestId<HTMLTextAreaElement>('export-material').value).toBe('V1JBUFBFRA==');
     expect(screen.getByTestId('export-wrapping').textContent).toBe('RSA-OAEP (SHA-256)');
   });
 
