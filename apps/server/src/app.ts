@@ -35,6 +35,7 @@ import {
   type KspModule,
   type ModuleServices,
 } from './platform/module.js';
+import { auditModule } from './modules/audit/audit.module.js';
 import { configModule } from './modules/config/config.module.js';
 import { dashboardModule } from './modules/dashboard/dashboard.module.js';
 import { domainModule } from './modules/domain/domain.module.js';
@@ -47,19 +48,21 @@ import { systemModule } from './modules/system/system.module.js';
 import { userModule } from './modules/user/user.module.js';
 
 /**
- * Every area of the server, in order: a module may use the services of those before it, and
- * start hooks run in this order (built-in roles, default policy and settings before unsealing).
+ * Every area of the server, in order: a module may use the services of those before it (role
+ * and ldap ask for the later user module's records at call time), and start hooks run in this
+ * order (settings, default policy and built-in roles before unsealing).
  */
 const modules: readonly KspModule[] = [
+  auditModule,
+  domainModule,
+  configModule,
+  passwordPolicyModule,
+  roleModule,
   ldapModule,
   userModule,
-  roleModule,
-  passwordPolicyModule,
-  configModule,
   systemModule,
   keyModule,
   registrationTokenModule,
-  domainModule,
   dashboardModule,
 ];
 

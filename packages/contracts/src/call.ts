@@ -1,12 +1,14 @@
 import type { z } from 'zod';
+import type { Permission } from './permissions.js';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /**
  * `public`: no token (and allowed before initialization when `beforeInit`).
- * `session`: any signed-in user. Otherwise the permission the caller must hold.
+ * `session`: any signed-in user. Otherwise the permission the caller must hold (a misspelt
+ * one does not type-check).
  */
-export type Access = 'public' | 'session' | `${string}:${string}`;
+export type Access = 'public' | 'session' | Permission;
 
 /**
  * Where a call reaches. `domain`: objects and members of the caller's current domain only.

@@ -1,4 +1,5 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
+import type { Access } from './call.js';
 import { api, consoleAreas, type CallDef } from './index.js';
 import {
   areaOf,
@@ -21,6 +22,15 @@ describe('permissions', () => {
     expectTypeOf<'key:fly'>().not.toExtend<Permission>();
     // @ts-expect-error a permission nobody defines is refused where a Permission is wanted
     const typo: Permission = 'key:wirte';
+    expect(isPermission(typo)).toBe(false);
+  });
+
+  it('are what a call may require: a misspelt access does not type-check', () => {
+    expectTypeOf<'key:use'>().toExtend<Access>();
+    expectTypeOf<'session'>().toExtend<Access>();
+    expectTypeOf<'key:wirte'>().not.toExtend<Access>();
+    // @ts-expect-error a call's access is 'public', 'session' or a real permission
+    const typo: Access = 'user:raed';
     expect(isPermission(typo)).toBe(false);
   });
 

@@ -16,6 +16,7 @@ import { conflict, invalid, notFound, stateForbids } from '../../platform/errors
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
 import {
   deleteConfig,
+  configValue,
   ensureDefaultConfig,
   findConfigById,
   findConfigByIds,
@@ -124,6 +125,9 @@ export function createConfigService(deps: { db: Db; clock: Clock }) {
     },
 
     outlist: () => publicConfig(db),
+
+    /** One item's value (the user module reads `MFA`), or undefined when it is not set. */
+    value: (key: string) => configValue(db, key),
 
     async add(actor: Actor, meta: RequestMeta, body: Input<typeof api.config.add>) {
       if (body.key in builtInConfig || (await findConfigByKey(db, body.key)))

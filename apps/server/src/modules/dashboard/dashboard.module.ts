@@ -12,6 +12,9 @@ export const dashboardModule: KspModule = {
       startedAt: ctx.clock(),
       clock: ctx.clock,
       sessions: ctx.sessions,
+      auditLog: ctx.use('auditLog'),
+      domains: ctx.use('domains'),
+      userRecords: ctx.use('userRecords'),
     });
     dashboardRoutes(ctx.app, ctx.gate, dashboard);
   },

@@ -2,9 +2,7 @@ import { PRODUCT_VERSION } from '@ksp/contracts';
 import type { Clock, SessionService } from '../../platform/auth/session.service.js';
 import type { Db, Engine } from '../../platform/db/database.js';
 import type { Actor } from '../../platform/http/route.js';
-import { countAudit, recentAudit } from '../audit/audit.store.js';
-import { countDomains, countMembers } from '../domain/domain.store.js';
-import { countUsers } from '../user/user.store.js';
+import type { ModuleServices } from '../../platform/module.js';
 
 /**
  * Real figures of the running system. With system scope (root) the whole system's;
@@ -17,8 +15,14 @@ export function createDashboardService(deps: {
   startedAt: Date;
   clock: Clock;
   sessions: SessionService;
+  auditLog: ModuleServices['auditLog'];
+  domains: ModuleServices['domains'];
+  userRecords: ModuleServices['userRecords'];
 }) {
   const { db, clock } = deps;
+  const { countAudit, recentAudit } = deps.auditLog;
+  const { countDomains, countMembers } = deps.domains;
+  const { countUsers } = deps.userRecords;
   return {
     async summary(actor: Actor) {
       // Outside system scope every figure is the current domain's: other domains are not counted.

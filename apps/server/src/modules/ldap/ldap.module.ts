@@ -17,6 +17,10 @@ export const ldapModule: KspModule = {
       db: ctx.db,
       clock: ctx.clock,
       secrets: createSecretBox({ db: ctx.db, keyring: ctx.keyring }),
+      domains: ctx.use('domains'),
+      roles: ctx.use('roles'),
+      // The user module is listed after this one (it signs directory users in here): read at call time.
+      userRecords: () => ctx.use('userRecords'),
     });
     ctx.provide('ldap', ldap);
     ldapRoutes(ctx.app, ctx.gate, ldap);

@@ -1,4 +1,4 @@
-import { directoryUsername, newLdapFields, type LdapFieldValues } from '@ksp/contracts';
+import { directoryUsername, newLdapFields, ROOT_DOMAIN, type LdapFieldValues } from '@ksp/contracts';
 import { randomUUID } from 'node:crypto';
 import { subjectOf, writeAudit } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
@@ -7,9 +7,7 @@ import type { LdapConnectionTable } from '../../platform/db/schema.js';
 import { conflict, notFound } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
 import type { SecretBox } from '../../platform/keyring/secret-box.js';
-import { ROOT_DOMAIN, addMember, findDomainByName } from '../domain/domain.store.js';
-import { findRoles, setUserRoles } from '../role/role.store.js';
-import { findUserByName, insertUser, updateUser } from '../user/user.store.js';
+import type { ModuleServices } from '../../platform/module.js';
 import { runDirectorySteps, type DirectorySettings } from './ldap.client.js';
 
 const owner = (id: string) => `ldap/${id}`;
@@ -34,8 +32,18 @@ function given<T extends object>(fields: T): Partial<T> {
  * directory sign-in: `<connection>/<user>` binds to that directory, and the user's
  * directory groups give its roles at every sign-in.
  */
-export function createLdapService(deps: { db: Db; clock: Clock; secrets: SecretBox }) {
+export function createLdapService(deps: {
+  db: Db;
+  clock: Clock;
+  secrets: SecretBox;
+  domains: ModuleServices['domains'];
+  roles: ModuleServices['roles'];
+  /** The user module's records, asked for at call time (that module signs in through this one). */
+  userRecords: () => ModuleServices['userRecords'];
+}) {
   const { db, clock, secrets } = deps;
+  const { addMember, findDomainByName } = deps.domains;
+  const { findRoles, setUserRoles } = deps.roles;
 
   async function rootDomainId(): Promise<string> {
     const root = await findDomainByName(db, ROOT_DOMAIN);
@@ -227,6 +235,7 @@ export function createLdapService(deps: { db: Db; clock: Clock; secrets: SecretB
       const localName = directoryUsername(row.name, username);
       const now = clock().toISOString();
       const rootId = await rootDomainId();
+      const { findUserByName, insertUser, updateUser } = deps.userRecords();
       const userId = await db.transaction().execute(async (trx) => {
         const existing = await findUserByName(trx, localName);
         const userId = existing?.id ?? randomUUID();

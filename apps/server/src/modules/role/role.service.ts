@@ -15,8 +15,7 @@ import type { Db, Executor } from '../../platform/db/database.js';
 import type { RoleTable } from '../../platform/db/schema.js';
 import { conflict, forbidden, invalid, notFound, stateForbids } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
-import { existingUserIds, findUserById } from '../user/user.store.js';
-import { assertManageable, canManageUser } from '../domain/domain.reach.js';
+import type { ModuleServices } from '../../platform/module.js';
 import { roleVisibleTo } from './role.reach.js';
 import {
   assignRole,
@@ -60,8 +59,15 @@ function areaPermissions(area: string): string[] {
   return ['read', 'write', 'use', 'export'].map((v) => `${area}:${v}`).filter(isPermission);
 }
 
-export function createRoleService(deps: { db: Db; clock: Clock }) {
+export function createRoleService(deps: {
+  db: Db;
+  clock: Clock;
+  domains: ModuleServices['domains'];
+  /** The user module's records, asked for at call time (that module is registered later). */
+  userRecords: () => ModuleServices['userRecords'];
+}) {
   const { db, clock } = deps;
+  const { assertManageable, canManageUser } = deps.domains;
 
   /** Rows as the caller may see them: only holders who are members of its domain are named. */
   async function rows(actor: Actor, roles: RoleTable[]) {
@@ -129,7 +135,7 @@ export function createRoleService(deps: { db: Db; clock: Clock }) {
 
   async function assertUsersInReach(actor: Actor, ids: string[]): Promise<void> {
     for (const id of ids) {
-      const user = await findUserById(db, id);
+      const user = await deps.userRecords().findUserById(db, id);
       if (user) await assertManageable(db, actor, user);
     }
   }
@@ -227,7 +233,7 @@ export function createRoleService(deps: { db: Db; clock: Clock }) {
 
     async assign(actor: Actor, meta: RequestMeta, body: Input<typeof api.role.assign>) {
       const role = await visible(actor, body.id);
-      const users = await existingUserIds(db, body.user_ids);
+      const users = await deps.userRecords().existingUserIds(db, body.user_ids);
       const missing = body.user_ids.find((id) => !users.includes(id));
       if (missing) throw notFound('user.notFound', { id: missing });
       await assertUsersInReach(actor, users);
@@ -247,7 +253,7 @@ export function createRoleService(deps: { db: Db; clock: Clock }) {
 
     async unassign(actor: Actor, meta: RequestMeta, body: Input<typeof api.role.unassign>) {
       const role = await visible(actor, body.id);
-      await assertUsersInReach(actor, await existingUserIds(db, body.user_ids));
+      await assertUsersInReach(actor, await deps.userRecords().existingUserIds(db, body.user_ids));
       await db.transaction().execute(async (trx) => {
         await unassignRole(trx, role.id, body.user_ids);
         await assertAdministratorsRemain(trx);

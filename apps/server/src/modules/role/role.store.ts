@@ -138,3 +138,9 @@ export async function rolePermissionsOf(db: Executor, roleId: string): Promise<S
   const row = await db.selectFrom('role').select('permissions').where('id', '=', roleId).executeTakeFirst();
   return row ? new Set(JSON.parse(row.permissions) as string[]) : null;
 }
+
+/** What a user may do: the permissions of every role it holds. */
+export async function permissionsOfUser(db: Executor, userId: string): Promise<Set<string>> {
+  const roles = await rolesOfUser(db, userId);
+  return new Set(roles.flatMap((r) => r.permissions));
+}

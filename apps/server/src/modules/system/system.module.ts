@@ -25,6 +25,8 @@ export const systemModule: KspModule = {
       sealFile: new SealFile(join(config.dataDir, 'seal.key')),
       clock: ctx.clock,
       users: ctx.use('users'),
+      domains: ctx.use('domains'),
+      roles: ctx.use('roles'),
       setupCode: createSetupCode(join(config.dataDir, SETUP_CODE_FILE)),
       networked: !isLoopback(config.host),
     });

@@ -3,6 +3,7 @@ import { unlinkSync } from 'node:fs';
 import {
   ADMINISTRATOR,
   PRODUCT_VERSION,
+  ROOT_DOMAIN,
   ROOT_DOMAIN_DESCRIPTION,
   type api,
   type Input,
@@ -15,9 +16,7 @@ import type { Readiness, RequestMeta } from '../../platform/http/route.js';
 import type { SealFile } from '../../platform/keyring/keyring.js';
 import { keyCheckValue } from '../../platform/crypto/symmetric.js';
 import { Keyring, fingerprint, xorInto } from '../../platform/keyring/keyring.js';
-import { ROOT_DOMAIN, insertDomain } from '../domain/domain.store.js';
-import { roleIdByName } from '../role/role.store.js';
-import type { UserService } from '../user/user.service.js';
+import type { ModuleServices } from '../../platform/module.js';
 import type { SetupCode } from './setup-code.js';
 import { insertInitializedState, markActivated, systemState } from './system.store.js';
 
@@ -34,7 +33,9 @@ export function createSystemService(deps: {
   keyring: Keyring;
   sealFile: SealFile;
   clock: Clock;
-  users: UserService;
+  users: ModuleServices['users'];
+  domains: ModuleServices['domains'];
+  roles: ModuleServices['roles'];
   /** The one-time first-run code; `networked` says whether this server needs one. */
   setupCode: SetupCode;
   networked: boolean;
@@ -166,7 +167,7 @@ export function createSystemService(deps: {
         });
         if (!inserted) throw conflict('system.alreadyInitialized');
         const domainId = randomUUID();
-        await insertDomain(trx, {
+        await deps.domains.insertDomain(trx, {
           id: domainId,
           name: ROOT_DOMAIN,
           description: ROOT_DOMAIN_DESCRIPTION,
@@ -207,7 +208,7 @@ export function createSystemService(deps: {
       .select(['id', 'name'])
       .where('name', '=', ROOT_DOMAIN)
       .executeTakeFirstOrThrow();
-    const adminRole = await roleIdByName(db, ADMINISTRATOR);
+    const adminRole = await deps.roles.roleIdByName(db, ADMINISTRATOR);
     if (!adminRole) throw new Error('Built-in roles are missing');
     await db.transaction().execute(async (trx) => {
       if (!(await markActivated(trx, clock().toISOString()))) throw conflict('system.alreadyActivated');

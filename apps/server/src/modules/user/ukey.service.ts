@@ -5,7 +5,7 @@ import type { Clock } from '../../platform/auth/session.service.js';
 import type { Db } from '../../platform/db/database.js';
 import { forbidden, invalid, KspError, notFound, stateForbids } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
-import { assertManageable } from '../domain/domain.reach.js';
+import type { ModuleServices } from '../../platform/module.js';
 import { type SignedIn, type UserService } from './user.service.js';
 import { findUserById, findUserByName, updateUser } from './user.store.js';
 
@@ -19,8 +19,14 @@ const CHALLENGE_MS = 60_000;
  * UTF-8, SHA-256) and the server verifies with the bound certificate. ECDSA signatures
  * may be DER or raw r||s (PKCS#11 CKM_ECDSA); RSA signatures are PKCS#1 v1.5.
  */
-export function createUkeyService(deps: { db: Db; clock: Clock; users: UserService }) {
+export function createUkeyService(deps: {
+  db: Db;
+  clock: Clock;
+  users: UserService;
+  domains: ModuleServices['domains'];
+}) {
   const { db, clock } = deps;
+  const { assertManageable } = deps.domains;
 
   function parseCertificate(pem: string): X509Certificate {
     try {

@@ -15,17 +15,8 @@ import type { Db } from '../../platform/db/database.js';
 import type { UserTable } from '../../platform/db/schema.js';
 import { forbidden, invalid, KspError, notFound, stateForbids } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
-import { domainsOfUser, findDomainById } from '../domain/domain.store.js';
-import {
-  assertManageable,
-  assertMembershipReach,
-  domainIdsOf,
-  visibleDomainIds,
-} from '../domain/domain.reach.js';
-import { assertAdministratorsRemain } from '../role/role.service.js';
-import { findRoles, rolePermissionsOf, setUserRoles } from '../role/role.store.js';
-import { assertRolesVisible, roleVisibleTo } from '../role/role.reach.js';
-import { permissionsOf, type UserService } from './user.service.js';
+import type { ModuleServices } from '../../platform/module.js';
+import type { UserService } from './user.service.js';
 import {
   deleteUsers,
   findUserById,
@@ -45,8 +36,27 @@ export function createUserAdminService(deps: {
   clock: Clock;
   sessions: SessionService;
   users: UserService;
+  domains: ModuleServices['domains'];
+  roles: ModuleServices['roles'];
 }) {
   const { db, clock, sessions } = deps;
+  const {
+    assertManageable,
+    assertMembershipReach,
+    domainIdsOf,
+    domainsOfUser,
+    findDomainById,
+    visibleDomainIds,
+  } = deps.domains;
+  const {
+    assertAdministratorsRemain,
+    assertRolesVisible,
+    findRoles,
+    permissionsOfUser,
+    rolePermissionsOf,
+    roleVisibleTo,
+    setUserRoles,
+  } = deps.roles;
 
   /** Rows as the caller may see them: other domains' and their roles' names are left out. */
   async function toRows(actor: Actor, users: UserTable[]) {
@@ -148,7 +158,7 @@ export function createUserAdminService(deps: {
   /** An app secret's role: one the caller sees, granting nothing its user lacks. */
   async function checkAppRole(actor: Actor, user: UserTable, roleId: string): Promise<void> {
     await checkRoles(actor, [roleId]);
-    const [chosen, held] = await Promise.all([rolePermissionsOf(db, roleId), permissionsOf(db, user.id)]);
+    const [chosen, held] = await Promise.all([rolePermissionsOf(db, roleId), permissionsOfUser(db, user.id)]);
     const extra = [...(chosen ?? [])].filter((p) => !held.has(p));
     if (extra.length > 0) {
       const name = (await findRoles(db, [roleId]))[0]?.name ?? roleId;

@@ -1,14 +1,26 @@
 import type { KspModule } from '../../platform/module.js';
-import { rolePermissionsOf } from '../role/role.store.js';
 import { createUkeyService } from './ukey.service.js';
 import { createUserAdminService } from './user-admin.service.js';
 import { userRoutes } from './user.routes.js';
-import { createUserService, permissionsOf, type UserService } from './user.service.js';
+import { createUserService, type UserService } from './user.service.js';
+import {
+  countUsers,
+  existingUserIds,
+  findUserById,
+  findUserByName,
+  insertUser,
+  updateUser,
+} from './user.store.js';
+
+/** What other modules read and change of user records (not sign-in: that is `users`). */
+const userRecords = { countUsers, existingUserIds, findUserById, findUserByName, insertUser, updateUser };
 
 declare module '../../platform/module.js' {
   interface ModuleServices {
     /** Sign-in and the signed-in user; the system module activates the first administrator with it. */
     users: UserService;
+    /** User records (roles, the directory and the dashboard use them). */
+    userRecords: typeof userRecords;
   }
 }
 
@@ -16,15 +28,26 @@ export const userModule: KspModule = {
   name: 'user',
   register(ctx) {
     const { db, clock, sessions } = ctx;
-    ctx.provide('permissions', { ofUser: permissionsOf, ofRole: rolePermissionsOf });
-    const users = createUserService({ db, sessions, clock, directory: ctx.use('ldap') });
+    ctx.provide('userRecords', userRecords);
+    const domains = ctx.use('domains');
+    const roles = ctx.use('roles');
+    const users = createUserService({
+      db,
+      sessions,
+      clock,
+      directory: ctx.use('ldap'),
+      config: ctx.use('config'),
+      passwordPolicy: ctx.use('passwordPolicy'),
+      domains,
+      roles,
+    });
     ctx.provide('users', users);
     userRoutes(
       ctx.app,
       ctx.gate,
       users,
-      createUserAdminService({ db, clock, sessions, users }),
-      createUkeyService({ db, clock, users }),
+      createUserAdminService({ db, clock, sessions, users, domains, roles }),
+      createUkeyService({ db, clock, users, domains }),
     );
   },
 };

@@ -21,11 +21,7 @@ import type { Clock, SessionService } from '../../platform/auth/session.service.
 import type { Db, Executor } from '../../platform/db/database.js';
 import { KspError, conflict, forbidden, invalid, notFound, stateForbids } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
-import { configValue } from '../config/config.store.js';
-import { addMember, domainsOfUser, findDomainById, findDomainByName } from '../domain/domain.store.js';
-import { assertAddable, assertMembershipReach } from '../domain/domain.reach.js';
-import { currentPolicy } from '../password-policy/password-policy.store.js';
-import { rolesOfUser } from '../role/role.store.js';
+import type { ModuleServices } from '../../platform/module.js';
 import {
   existingUserIds,
   findUserById,
@@ -45,11 +41,6 @@ export interface SignedIn {
 
 const LOCK_MINUTES = 30;
 
-export async function permissionsOf(db: Executor, userId: string): Promise<Set<string>> {
-  const roles = await rolesOfUser(db, userId);
-  return new Set(roles.flatMap((r) => r.permissions));
-}
-
 /** Sign-in, the session's user, password and e-mail of the signed-in user. */
 /** Signs a directory user in; answers the local user id, or why it refused. */
 export interface DirectoryLogin {
@@ -65,8 +56,16 @@ export function createUserService(deps: {
   sessions: SessionService;
   clock: Clock;
   directory?: DirectoryLogin;
+  config: ModuleServices['config'];
+  passwordPolicy: ModuleServices['passwordPolicy'];
+  domains: ModuleServices['domains'];
+  roles: ModuleServices['roles'];
 }) {
   const { db, sessions, clock } = deps;
+  const { currentPolicy } = deps.passwordPolicy;
+  const { addMember, assertAddable, assertMembershipReach, domainsOfUser, findDomainById, findDomainByName } =
+    deps.domains;
+  const { rolesOfUser } = deps.roles;
 
   async function assertPasswordAllowed(password: string, lang: Language): Promise<void> {
     const policy = await currentPolicy(db);
@@ -251,7 +250,7 @@ export function createUserService(deps: {
       await auditRefusedLogin(meta, 'address not in whitelist', user);
       throw new KspError(Code.IP_NOT_ALLOWED, 'auth.ipNotAllowed', { ip: meta.ip });
     }
-    if (how.passwordChecked && !how.secondFactorDone && (await configValue(db, 'MFA')) === '1') {
+    if (how.passwordChecked && !how.secondFactorDone && (await deps.config.value('MFA')) === '1') {
       // Password right, second factor still due: no token (the console runs the Ukey login).
       await db
         .insertInto('mfa_pending')
