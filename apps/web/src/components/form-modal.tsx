@@ -82,6 +82,9 @@ export interface ModalFormProps<V> {
   onSubmit: (values: V) => Promise<unknown>;
   onClose: () => void;
   okText?: string;
+  cancelText?: string;
+  /** Shows the form disabled, without the OK button (nothing to submit). */
+  readOnly?: boolean;
   form?: FormInstance<V>;
   initialValues?: Partial<V>;
   onValuesChange?: (changed: Partial<V>, all: V) => void;
@@ -102,6 +105,8 @@ export function ModalForm<V extends object>({
   onSubmit,
   onClose,
   okText,
+  cancelText,
+  readOnly = false,
   form,
   initialValues,
   onValuesChange,
@@ -117,9 +122,14 @@ export function ModalForm<V extends object>({
       open={open}
       title={title}
       okText={okText ?? t('common:actions.save')}
-      cancelText={t('common:actions.cancel')}
+      cancelText={cancelText ?? t('common:actions.cancel')}
       confirmLoading={submitting}
-      okButtonProps={{ htmlType: 'submit', disabled: locked && !submitting, 'data-testid': okTestId }}
+      okButtonProps={{
+        htmlType: 'submit',
+        disabled: locked && !submitting,
+        'data-testid': okTestId,
+        style: readOnly ? { display: 'none' } : undefined,
+      }}
       onCancel={onClose}
       destroyOnHidden
       width={width}
@@ -129,8 +139,11 @@ export function ModalForm<V extends object>({
           layout="vertical"
           initialValues={initialValues}
           clearOnDestroy
+          disabled={readOnly}
           onValuesChange={onValuesChange}
-          onFinish={(values) => void run(() => onSubmit(values), onClose)}
+          onFinish={(values) => {
+            if (!readOnly) void run(() => onSubmit(values), onClose);
+          }}
           data-testid={formTestId}
         >
           {dom}

@@ -1,8 +1,9 @@
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Flex, Form, Input, Modal, Spin, Tree, Typography } from 'antd';
+import { Button, Flex, Form, Input, Spin, Tree, Typography } from 'antd';
 import { api, type DataOf } from '@ksp/contracts';
 import { accessKeys, createRole, fetchPermissionTree, updateRole } from '../../api/access';
+import { ModalForm } from '../../components/form-modal';
 import { fieldSchema, rulesFromSchema } from '../../components/schema-rules';
 import { useT } from '../../i18n/i18n';
 import { roleName } from '../../i18n/server-labels';
@@ -116,35 +117,18 @@ export function RoleEditor({
   onSaved: (role: RoleRow) => void | Promise<void>;
 }) {
   const t = useT();
-  const [submitting, setSubmitting] = useState(false);
   const readOnly = target?.mode === 'view';
   const role = target && target.mode !== 'create' ? target.role : null;
   const schema = target?.mode === 'create' ? api.role.create.body : api.role.update.body;
 
   const submit = async (values: RoleValues) => {
-    if (!target || readOnly) return;
-    setSubmitting(true);
-    try {
-      const saved =
-        target.mode === 'edit'
-          ? await updateRole({
-              id: target.role.id,
-              name: values.name.trim(),
-              description: values.description?.trim() ?? '',
-              permissions: values.permissions,
-            })
-          : await createRole({
-              name: values.name.trim(),
-              description: values.description?.trim() ?? '',
-              permissions: values.permissions,
-            });
-      await onSaved(saved);
-      onClose();
-    } catch {
-      // The client showed the server's message.
-    } finally {
-      setSubmitting(false);
-    }
+    const fields = {
+      name: values.name.trim(),
+      description: values.description?.trim() ?? '',
+      permissions: values.permissions,
+    };
+    const saved = role ? await updateRole({ id: role.id, ...fields }) : await createRole(fields);
+    await onSaved(saved);
   };
 
   const title =
@@ -155,35 +139,20 @@ export function RoleEditor({
         : t('access:role.viewTitle', { name: roleName(role?.name ?? '') });
 
   return (
-    <Modal
+    <ModalForm<RoleValues>
       open={target !== null}
       title={title}
-      onCancel={onClose}
-      destroyOnHidden
+      onSubmit={submit}
+      onClose={onClose}
       width={680}
-      okText={t('common:actions.save')}
-      cancelText={readOnly ? t('access:common.close') : t('common:actions.cancel')}
-      confirmLoading={submitting}
-      okButtonProps={{
-        htmlType: 'submit',
-        'data-testid': 'role-save',
-        style: readOnly ? { display: 'none' } : undefined,
+      readOnly={readOnly}
+      cancelText={readOnly ? t('access:common.close') : undefined}
+      okTestId="role-save"
+      initialValues={{
+        name: role?.name ?? '',
+        description: role?.description ?? '',
+        permissions: role?.permissions ?? [],
       }}
-      modalRender={(dom) => (
-        <Form<RoleValues>
-          layout="vertical"
-          clearOnDestroy
-          disabled={readOnly}
-          initialValues={{
-            name: role?.name ?? '',
-            description: role?.description ?? '',
-            permissions: role?.permissions ?? [],
-          }}
-          onFinish={(values) => void submit(values)}
-        >
-          {dom}
-        </Form>
-      )}
     >
       {readOnly && (
         <Typography.Paragraph type="secondary" data-testid="role-read-only">
@@ -224,6 +193,6 @@ export function RoleEditor({
       >
         <PermissionTreeField disabled={readOnly} />
       </Form.Item>
-    </Modal>
+    </ModalForm>
   );
 }

@@ -1,0 +1,4 @@
+import { dashboard as en } from '../en/dashboard';
+import { dashboard as zh } from '../zh/dashboard';
+
+export const dashboard = { en, zh };

@@ -1,0 +1,18 @@
+/**
+ * The console's translation namespaces, one line each: a module exporting `{ en, zh }` under
+ * the namespace's name (the Chinese typed `Catalogue<typeof en>`). `resources.ts` derives
+ * the catalogues and the namespace list from these exports; tsc and `i18n.test.ts` check
+ * that each Chinese catalogue has exactly its English keys.
+ */
+export { access } from './access';
+export { account } from './account';
+export { auth } from './auth';
+export { common } from './common';
+export { config } from './config';
+export { dashboard } from './dashboard';
+export { errors } from './errors';
+export { keys } from './keys';
+export { labels } from './labels';
+export { layout } from './layout';
+export { menu } from './menu';
+export { system } from './system';

@@ -1,0 +1,4 @@
+import { labels as en } from '../en/labels';
+import { labels as zh } from '../zh/labels';
+
+export const labels = { en, zh };
