@@ -236,16 +236,14 @@ export function useActionLabel() {
   return (action: KeyAction) => t(`keys:actions.${action}`);
 }
 
-/** The row's lifecycle actions in a "More" menu (compact on a phone). */
-export function KeyActionMenu({
-  row,
-  actions,
-  onRun,
-}: {
+interface ActionsProps {
   row: KeyRow;
   actions: readonly KeyAction[];
   onRun: (action: KeyAction, row: KeyRow) => void;
-}) {
+}
+
+/** The row's lifecycle actions in a "More" menu (compact on a phone). */
+export function KeyActionMenu({ row, actions, onRun }: ActionsProps) {
   const t = useT();
   const label = useActionLabel();
   return (
@@ -270,15 +268,7 @@ export function KeyActionMenu({
 }
 
 /** The same actions as buttons (detail page). */
-export function KeyActionButtons({
-  row,
-  actions,
-  onRun,
-}: {
-  row: KeyRow;
-  actions: readonly KeyAction[];
-  onRun: (action: KeyAction, row: KeyRow) => void;
-}) {
+export function KeyActionButtons({ row, actions, onRun }: ActionsProps) {
   const label = useActionLabel();
   return (
     <>
