@@ -1,9 +1,10 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'ldapts';
+import { newEcKey, openssl, selfSignedEc } from './openssl.js';
 
 export const BASE_DN = 'dc=ksp,dc=test';
 export const ADMIN_DN = `cn=admin,${BASE_DN}`;
@@ -27,11 +28,6 @@ async function freePort(): Promise<number> {
   });
 }
 
-function openssl(args: string[], cwd: string): void {
-  const r = spawnSync('openssl', args, { cwd, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`openssl ${args.join(' ')}: ${r.stderr}`);
-}
-
 /** Whether Debian's slapd is installed (CI installs it; elsewhere the suite says so). */
 export function slapdAvailable(): boolean {
   return existsSync('/usr/sbin/slapd');
@@ -44,43 +40,8 @@ export function slapdAvailable(): boolean {
 export async function startSlapd(): Promise<Slapd> {
   const dir = mkdtempSync(join(tmpdir(), 'ksp-slapd-'));
   mkdirSync(join(dir, 'db'));
-  openssl(
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:P-256',
-      '-nodes',
-      '-keyout',
-      'ca.key',
-      '-out',
-      'ca.pem',
-      '-days',
-      '2',
-      '-subj',
-      '/CN=KSP Test Directory CA',
-    ],
-    dir,
-  );
-  openssl(
-    [
-      'req',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:P-256',
-      '-nodes',
-      '-keyout',
-      'server.key',
-      '-out',
-      'server.csr',
-      '-subj',
-      '/CN=127.0.0.1',
-    ],
-    dir,
-  );
+  selfSignedEc(dir, { key: 'ca.key', cert: 'ca.pem', cn: 'KSP Test Directory CA', days: 2 });
+  openssl(['req', ...newEcKey('server.key'), '-out', 'server.csr', '-subj', '/CN=127.0.0.1'], dir);
   writeFileSync(
     join(dir, 'ext.cnf'),
     'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n',

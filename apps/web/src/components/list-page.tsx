@@ -1,5 +1,5 @@
 import { useState, type HTMLAttributes, type Key, type ReactNode } from 'react';
-import { DeleteOutlined, ReloadOutlined, SearchOutlined } from '@ant-design/icons';
+import { DeleteOutlined, PlusOutlined, ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Flex, Form, Grid, Input, Select, Space, Table, Typography } from 'antd';
 import type { SelectProps } from 'antd';
@@ -172,6 +172,16 @@ function FilterForm({
         </Space>
       </Form.Item>
     </Form>
+  );
+}
+
+/** The "Add" button of a list's toolbar. */
+export function ListAddButton({ onClick, testId }: { onClick: () => void; testId: string }) {
+  const t = useT();
+  return (
+    <Button type="primary" icon={<PlusOutlined />} onClick={onClick} data-testid={testId}>
+      {t('common:actions.add')}
+    </Button>
   );
 }
 

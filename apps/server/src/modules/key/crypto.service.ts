@@ -117,6 +117,21 @@ export function createCryptoService(deps: {
     return secret;
   }
 
+  /** Runs `use` with a copy of the version's material, and zeroes the copy afterwards. */
+  async function withSecret<T>(
+    actor: Actor,
+    row: KeyTable,
+    version: number,
+    use: (secret: Buffer) => Promise<T>,
+  ): Promise<T> {
+    const secret = await secretOf(actor, row, version);
+    try {
+      return await use(secret);
+    } finally {
+      secret.fill(0);
+    }
+  }
+
   /** The version's public key, or undefined when it has none. */
   async function publicKeyOf(row: KeyTable, version: number): Promise<Buffer | undefined> {
     const source = row.object_type === 'private' && row.linked_key_id ? row.linked_key_id : row.id;
@@ -167,6 +182,32 @@ export function createCryptoService(deps: {
     }
     if (tried === 0) throw stateForbids('crypto.versionGone', { name: row.name, version: versions[0] ?? 0 });
     return null;
+  }
+
+  /**
+   * A check (verify, mac-verify) with each of `versions`: valid with the first version whose
+   * key matches; a check that matches none is audited as failed.
+   */
+  async function check(
+    actor: Actor,
+    meta: RequestMeta,
+    op: CryptoOp,
+    row: KeyTable,
+    requested: number | undefined,
+    versions: number[],
+    keyOf: (version: number) => Promise<Buffer | undefined>,
+    attempt: (key: Buffer) => boolean | Promise<boolean>,
+  ) {
+    const matched = await run(
+      actor,
+      meta,
+      op,
+      row,
+      requested ?? null,
+      () => firstMatch(row, versions, keyOf, attempt),
+      (version) => ({ failed: version === null, version: version ?? requested ?? null }),
+    );
+    return { valid: matched !== null, key_id: row.id, version: matched };
   }
 
   const refuse = (row: KeyTable, op: CryptoOp) =>
@@ -256,18 +297,18 @@ export function createCryptoService(deps: {
       const version = row.current_version;
       const plaintext = b64(body.plaintext)!;
       if (isCipherAlgorithm(alg)) {
-        const key = await secretOf(actor, row, version);
-        const ciphertext = await run(actor, meta, 'encrypt', row, version, () =>
-          sealEnvelope({
-            keyId: row.id,
-            keyVersion: version,
-            algorithm: alg,
-            key,
-            plaintext,
-            ...(body.aad ? { aad: b64(body.aad)! } : {}),
-          }),
+        const ciphertext = await withSecret(actor, row, version, (key) =>
+          run(actor, meta, 'encrypt', row, version, () =>
+            sealEnvelope({
+              keyId: row.id,
+              keyVersion: version,
+              algorithm: alg,
+              key,
+              plaintext,
+              ...(body.aad ? { aad: b64(body.aad)! } : {}),
+            }),
+          ),
         );
-        key.fill(0);
         return { ciphertext, key_id: row.id, version };
       }
       if (algorithmInfo(alg).kind === 'asymmetric' && !isMlKemAlgorithm(alg)) {
@@ -306,35 +347,29 @@ export function createCryptoService(deps: {
         throw invalid('crypto.keyMismatch', { id: header.keyId });
       const row = await resolve(actor, header.keyId, 'decrypt', true);
       const version = checkVersion(row, header.keyVersion);
-      const secret = await secretOf(actor, row, version);
-      try {
-        const plaintext = await run(actor, meta, 'decrypt', row, version, () =>
+      const plaintext = await withSecret(actor, row, version, (secret) =>
+        run(actor, meta, 'decrypt', row, version, () =>
           isCipherAlgorithm(algo(row))
             ? openEnvelope(body.ciphertext, () => secret, b64(body.aad)).plaintext
             : asymmetricDecrypt(algo(row), secret, header.ciphertext),
-        );
-        return { plaintext: out(plaintext), key_id: row.id, version };
-      } finally {
-        secret.fill(0);
-      }
+        ),
+      );
+      return { plaintext: out(plaintext), key_id: row.id, version };
     },
 
     async sign(actor: Actor, meta: RequestMeta, body: { key_id: string; data: string }) {
       const row = await resolve(actor, body.key_id, 'sign', true);
       if (algorithmInfo(algo(row)).kind !== 'asymmetric') throw refuse(row, 'sign');
       const version = row.current_version;
-      const secret = await secretOf(actor, row, version);
-      try {
+      const signature = await withSecret(actor, row, version, (secret) => {
         const data = b64(body.data)!;
         const alg = algo(row);
         // Post-quantum signing runs in JavaScript: a worker thread keeps the event loop free.
-        const signature = await run(actor, meta, 'sign', row, version, () =>
+        return run(actor, meta, 'sign', row, version, () =>
           isHeavy(alg) ? deps.pool.sign(alg, secret, data) : sign(alg, secret, data),
         );
-        return { signature: out(signature), key_id: row.id, version };
-      } finally {
-        secret.fill(0);
-      }
+      });
+      return { signature: out(signature), key_id: row.id, version };
     },
 
     async verify(
@@ -348,22 +383,16 @@ export function createCryptoService(deps: {
       const versions = checkVersions(row, body.version);
       const data = b64(body.data)!;
       const signature = b64(body.signature)!;
-      const matched = await run(
+      return check(
         actor,
         meta,
         'verify',
         row,
-        body.version ?? null,
-        () =>
-          firstMatch(
-            row,
-            versions,
-            (v) => publicKeyOf(row, v),
-            (pub) => verify(alg, pub, data, signature),
-          ),
-        (version) => ({ failed: version === null, version: version ?? body.version ?? null }),
+        body.version,
+        versions,
+        (v) => publicKeyOf(row, v),
+        (pub) => verify(alg, pub, data, signature),
       );
-      return { valid: matched !== null, key_id: row.id, version: matched };
     },
 
     async mac(actor: Actor, meta: RequestMeta, body: { key_id: string; data: string }) {
@@ -371,15 +400,10 @@ export function createCryptoService(deps: {
       const alg = algo(row);
       if (!isMacAlgorithm(alg)) throw refuse(row, 'mac');
       const version = row.current_version;
-      const secret = await secretOf(actor, row, version);
-      try {
-        const mac = await run(actor, meta, 'mac', row, version, () =>
-          macGenerate(alg, secret, b64(body.data)!),
-        );
-        return { mac: out(mac), key_id: row.id, version };
-      } finally {
-        secret.fill(0);
-      }
+      const mac = await withSecret(actor, row, version, (secret) =>
+        run(actor, meta, 'mac', row, version, () => macGenerate(alg, secret, b64(body.data)!)),
+      );
+      return { mac: out(mac), key_id: row.id, version };
     },
 
     async macVerify(
@@ -393,22 +417,16 @@ export function createCryptoService(deps: {
       const versions = checkVersions(row, body.version);
       const data = b64(body.data)!;
       const mac = b64(body.mac)!;
-      const matched = await run(
+      return check(
         actor,
         meta,
         'macVerify',
         row,
-        body.version ?? null,
-        () =>
-          firstMatch(
-            row,
-            versions,
-            (v) => secretMaybe(actor, row, v),
-            (key) => macVerify(alg, key, data, mac),
-          ),
-        (version) => ({ failed: version === null, version: version ?? body.version ?? null }),
+        body.version,
+        versions,
+        (v) => secretMaybe(actor, row, v),
+        (key) => macVerify(alg, key, data, mac),
       );
-      return { valid: matched !== null, key_id: row.id, version: matched };
     },
 
     async dataKey(actor: Actor, meta: RequestMeta, body: { key_id: string; bytes: 16 | 24 | 32 }) {
@@ -433,15 +451,10 @@ export function createCryptoService(deps: {
       const row = await resolve(actor, body.key_id, 'wrap', false);
       if (algorithmInfo(algo(row)).family !== 'AES') throw refuse(row, 'wrap');
       const version = row.current_version;
-      const kek = await secretOf(actor, row, version);
-      try {
-        const wrapped = await run(actor, meta, 'wrap', row, version, () =>
-          aesKeyWrapPadded(kek, b64(body.key_material)!),
-        );
-        return { wrapped: out(wrapped), key_id: row.id, version };
-      } finally {
-        kek.fill(0);
-      }
+      const wrapped = await withSecret(actor, row, version, (kek) =>
+        run(actor, meta, 'wrap', row, version, () => aesKeyWrapPadded(kek, b64(body.key_material)!)),
+      );
+      return { wrapped: out(wrapped), key_id: row.id, version };
     },
 
     async unwrap(
@@ -501,15 +514,12 @@ export function createCryptoService(deps: {
       const alg = algo(row);
       if (!isMlKemAlgorithm(alg)) throw refuse(row, 'decapsulate');
       const version = checkVersion(row, body.version);
-      const secret = await secretOf(actor, row, version);
-      try {
-        const shared = await run(actor, meta, 'decapsulate', row, version, () =>
+      const shared = await withSecret(actor, row, version, (secret) =>
+        run(actor, meta, 'decapsulate', row, version, () =>
           mlKemDecapsulate(alg, secret, b64(body.ciphertext)!),
-        );
-        return { shared_secret: out(shared), key_id: row.id, version };
-      } finally {
-        secret.fill(0);
-      }
+        ),
+      );
+      return { shared_secret: out(shared), key_id: row.id, version };
     },
 
     async random(actor: Actor, meta: RequestMeta, body: { bytes: number }) {

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { sign as cryptoSign } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,31 +15,11 @@ import {
   startServer,
   type TestServer,
 } from '../../test/harness.js';
+import { selfSignedEc } from '../../test/openssl.js';
 
 function ecCertificate(cn: string): { cert: string; key: string } {
   const dir = mkdtempSync(join(tmpdir(), 'ksp-ukey-'));
-  const r = spawnSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:P-256',
-      '-nodes',
-      '-keyout',
-      'k.pem',
-      '-out',
-      'c.pem',
-      '-days',
-      '30',
-      '-subj',
-      `/CN=${cn}`,
-    ],
-    { cwd: dir, encoding: 'utf8' },
-  );
-  if (r.status !== 0) throw new Error(r.stderr);
+  selfSignedEc(dir, { key: 'k.pem', cert: 'c.pem', cn, days: 30 });
   const out = {
     cert: readFileSync(join(dir, 'c.pem'), 'utf8'),
     key: readFileSync(join(dir, 'k.pem'), 'utf8'),

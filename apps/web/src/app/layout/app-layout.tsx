@@ -20,7 +20,7 @@ import { SettingsDrawer } from './settings-drawer';
 import { SideMenu } from './side-menu';
 import { TabsProvider, useTabs } from './tabs-context';
 import { TagsView } from './tags-view';
-import { TopBar } from './top-bar';
+import { barStyle, TopBar } from './top-bar';
 
 /**
  * The open side menu's width: its longest labels fit on one line in English and Chinese
@@ -149,16 +149,7 @@ function Shell() {
         )}
         <Layout style={{ minWidth: 0 }}>
           <div style={sticky(embedded ? 0 : TOPBAR_HEIGHT)}>
-            <Flex
-              align="center"
-              gap={8}
-              style={{
-                height: 44,
-                padding: '0 12px',
-                background: token.colorBgContainer,
-                borderBottom: `1px solid ${token.colorBorderSecondary}`,
-              }}
-            >
+            <Flex align="center" gap={8} style={barStyle(token, 44)}>
               <Button
                 type="text"
                 data-testid="sidebar-toggle"

@@ -1,6 +1,7 @@
 import { ApartmentOutlined } from '@ant-design/icons';
-import { App, Button, Dropdown } from 'antd';
+import { App } from 'antd';
 import { ApiError } from '../../api/client';
+import { ChoiceMenu } from '../../components/choice-menu';
 import { switchDomain } from '../../api/user';
 import { paths } from '../../config/paths';
 import { useT } from '../../i18n/i18n';
@@ -30,26 +31,18 @@ export function DomainSwitcher({ current, domains }: { current: string; domains:
   };
 
   return (
-    <Dropdown
-      trigger={['click']}
-      menu={{
-        selectable: true,
-        selectedKeys: [current],
-        items: domains.map((domain) => ({
-          key: domain,
-          label: <span title={domain}>{shortDomainName(domain)}</span>,
-        })),
-        onClick: ({ key }) => void choose(key),
-      }}
+    <ChoiceMenu
+      current={current}
+      choices={domains.map((domain) => ({
+        key: domain,
+        label: <span title={domain}>{shortDomainName(domain)}</span>,
+      }))}
+      onChoose={(key) => void choose(key)}
+      icon={<ApartmentOutlined />}
+      ariaLabel={t('layout:topbar.domain')}
+      testId="domain-switcher"
     >
-      <Button
-        type="text"
-        icon={<ApartmentOutlined />}
-        data-testid="domain-switcher"
-        aria-label={t('layout:topbar.domain')}
-      >
-        <span title={current}>{shortDomainName(current)}</span>
-      </Button>
-    </Dropdown>
+      <span title={current}>{shortDomainName(current)}</span>
+    </ChoiceMenu>
   );
 }

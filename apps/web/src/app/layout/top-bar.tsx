@@ -1,4 +1,4 @@
-import { useSyncExternalStore } from 'react';
+import { useSyncExternalStore, type CSSProperties } from 'react';
 import { FullscreenExitOutlined, FullscreenOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
 import { App, Avatar, Button, Dropdown, Flex, Tag, Tooltip, Typography, theme } from 'antd';
 import { useLocation, useNavigate } from 'react-router';
@@ -45,6 +45,17 @@ function FullscreenButton() {
   );
 }
 
+/** The look of a bar across the page (the top bar, the bar above the content). */
+export const barStyle = (
+  token: ReturnType<typeof theme.useToken>['token'],
+  height: number,
+): CSSProperties => ({
+  height,
+  padding: '0 12px',
+  background: token.colorBgContainer,
+  borderBottom: `1px solid ${token.colorBorderSecondary}`,
+});
+
 /** Logo, area title, domain switcher, full screen, version, language and the user menu. */
 export function TopBar({
   user,
@@ -67,18 +78,7 @@ export function TopBar({
   const version = site.data?.version;
 
   return (
-    <Flex
-      data-testid="topbar"
-      align="center"
-      justify="space-between"
-      gap={8}
-      style={{
-        height: 56,
-        padding: '0 12px',
-        background: token.colorBgContainer,
-        borderBottom: `1px solid ${token.colorBorderSecondary}`,
-      }}
-    >
+    <Flex data-testid="topbar" align="center" justify="space-between" gap={8} style={barStyle(token, 56)}>
       <Flex align="center" gap={10} style={{ minWidth: 0, color: token.colorPrimary }}>
         <AppLogo src={site.data?.logo} alt={title} size={30} />
         <Typography.Text strong ellipsis style={{ fontSize: compact ? 15 : 17 }} data-testid="topbar-title">

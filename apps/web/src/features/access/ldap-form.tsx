@@ -11,7 +11,6 @@ import {
   Grid,
   Input,
   Row,
-  Switch,
   Tag,
   Typography,
 } from 'antd';
@@ -24,6 +23,7 @@ import { useT } from '../../i18n/i18n';
 import { LdapTestModal, type LdapTestSource } from './ldap-test';
 import { ldapBody, ldapValuesOf, newLdapValues, type LdapFormValues, type LdapRow } from './ldap-values';
 import { SingleRoleSelect } from './option-selects';
+import { SwitchField } from '../../components/switch-field';
 
 const URL_PATTERN = /^ldaps?:\/\/[^\s/]+(:\d{1,5})?\/?$/i;
 
@@ -182,14 +182,12 @@ export function LdapFormDrawer({
             </Form.Item>
           </Col>
           <Col xs={24}>
-            <Form.Item
+            <SwitchField
               name="verify_certificate"
               label={t('access:ldap.fields.verifyCertificate')}
-              valuePropName="checked"
               extra={t('access:ldap.verifyHint')}
-            >
-              <Switch data-testid="ldap-verify" />
-            </Form.Item>
+              testId="ldap-verify"
+            />
           </Col>
         </Row>
 

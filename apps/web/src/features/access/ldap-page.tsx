@@ -1,12 +1,11 @@
 import { useState } from 'react';
-import { PlusOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Tag, Tooltip, Typography } from 'antd';
+import { App, Tag, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { accessKeys, allRoles, deleteLdap, listLdap } from '../../api/access';
 import { api } from '@ksp/contracts';
 import { RowActions, useColumnKit } from '../../components/columns';
-import { ListPage } from '../../components/list-page';
+import { ListAddButton, ListPage } from '../../components/list-page';
 import { useCanCall } from '../../components/permissions';
 import { useConfirmDelete } from '../../components/confirm-delete';
 import { useT } from '../../i18n/i18n';
@@ -114,18 +113,7 @@ export default function LdapPage() {
         rowKey="id"
         columns={columns}
         filters={[{ name: 'name', label: t('access:ldap.fields.name') }]}
-        toolbar={
-          canWrite && (
-            <Button
-              type="primary"
-              icon={<PlusOutlined />}
-              onClick={() => setEditing({ row: null })}
-              data-testid="ldap-add"
-            >
-              {t('common:actions.add')}
-            </Button>
-          )
-        }
+        toolbar={canWrite && <ListAddButton onClick={() => setEditing({ row: null })} testId="ldap-add" />}
         onDelete={canWrite ? (ids) => deleteLdap(ids) : undefined}
       />
       <LdapFormDrawer

@@ -7,32 +7,26 @@ import { PagedSelect } from '../../components/paged-select';
 
 type Props = Omit<SelectProps<string[]>, 'options' | 'mode'>;
 
+/** The select props of the cached role list, searched by label. */
+function useRoleOptions() {
+  const roles = useQuery({ queryKey: accessKeys.roleOptions, queryFn: allRoles, staleTime: 30_000 });
+  return {
+    showSearch: { optionFilterProp: 'label' },
+    loading: roles.isFetching,
+    options: (roles.data ?? []).map((role) => ({ value: role.id, label: roleName(role.name) })),
+  };
+}
+
 /** Every role, several may be chosen (value: role ids). */
 export function RoleSelect(props: Props & { mode?: 'multiple' }) {
-  const roles = useQuery({ queryKey: accessKeys.roleOptions, queryFn: allRoles, staleTime: 30_000 });
-  return (
-    <Select
-      mode="multiple"
-      allowClear
-      showSearch={{ optionFilterProp: 'label' }}
-      loading={roles.isFetching}
-      options={(roles.data ?? []).map((role) => ({ value: role.id, label: roleName(role.name) }))}
-      {...props}
-    />
-  );
+  const options = useRoleOptions();
+  return <Select mode="multiple" allowClear {...options} {...props} />;
 }
 
 /** One role (value: a role id). */
 export function SingleRoleSelect(props: Omit<SelectProps<string>, 'options' | 'mode'>) {
-  const roles = useQuery({ queryKey: accessKeys.roleOptions, queryFn: allRoles, staleTime: 30_000 });
-  return (
-    <Select
-      showSearch={{ optionFilterProp: 'label' }}
-      loading={roles.isFetching}
-      options={(roles.data ?? []).map((role) => ({ value: role.id, label: roleName(role.name) }))}
-      {...props}
-    />
-  );
+  const options = useRoleOptions();
+  return <Select {...options} {...props} />;
 }
 
 /** Every domain, several may be chosen (value: domain ids). */

@@ -1,12 +1,11 @@
 import { useState } from 'react';
-import { PlusOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Flex, Space, Tag, Tooltip, Typography } from 'antd';
+import { App, Flex, Space, Tag, Tooltip, Typography } from 'antd';
 import { api } from '@ksp/contracts';
 import type { ColumnsType } from 'antd/es/table';
 import { accessKeys, deleteRoles, fetchPermissionTree, listRoles } from '../../api/access';
 import { RowActions, useColumnKit } from '../../components/columns';
-import { ListPage } from '../../components/list-page';
+import { ListAddButton, ListPage } from '../../components/list-page';
 import { useCanCall } from '../../components/permissions';
 import { useConfirmDelete } from '../../components/confirm-delete';
 import { useT } from '../../i18n/i18n';
@@ -163,16 +162,7 @@ export default function RolePage() {
         columns={columns}
         filters={[{ name: 'name', label: t('access:role.fields.name') }]}
         toolbar={
-          canWrite && (
-            <Button
-              type="primary"
-              icon={<PlusOutlined />}
-              onClick={() => setEditor({ mode: 'create' })}
-              data-testid="role-add"
-            >
-              {t('common:actions.add')}
-            </Button>
-          )
+          canWrite && <ListAddButton onClick={() => setEditor({ mode: 'create' })} testId="role-add" />
         }
         onDelete={canWrite ? (ids) => deleteRoles(ids) : undefined}
         canSelect={(role) => role.type === 'custom'}

@@ -1,14 +1,13 @@
 import { useState } from 'react';
-import { PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
-import { App, Button, Tag, Tooltip, Typography } from 'antd';
+import { App, Tag, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { api, DEFAULT_CERT_VALIDITY_DAYS, tokenUsages, type DataOf } from '@ksp/contracts';
 import { accessKeys, createToken, deleteTokens, listTokens, renewToken, updateToken } from '../../api/access';
 import { RowActions, StatusTag, useColumnKit } from '../../components/columns';
 import { formatDateTime } from '../../components/date-time';
 import { FormModal, type FormField } from '../../components/form-modal';
-import { ListPage } from '../../components/list-page';
+import { ListAddButton, ListPage } from '../../components/list-page';
 import { useCanCall } from '../../components/permissions';
 import { useConfirm, useConfirmDelete } from '../../components/confirm-delete';
 import { useT } from '../../i18n/i18n';
@@ -225,18 +224,7 @@ export default function TokenPage() {
           { name: 'name', label: t('access:token.fields.name') },
           { name: 'usage', label: t('access:token.fields.usage'), options: usageOptions },
         ]}
-        toolbar={
-          canWrite && (
-            <Button
-              type="primary"
-              icon={<PlusOutlined />}
-              onClick={() => setCreating(true)}
-              data-testid="token-add"
-            >
-              {t('common:actions.add')}
-            </Button>
-          )
-        }
+        toolbar={canWrite && <ListAddButton onClick={() => setCreating(true)} testId="token-add" />}
         onDelete={canWrite ? (ids) => deleteTokens(ids) : undefined}
       />
       <FormModal<TokenValues>

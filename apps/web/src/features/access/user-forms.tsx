@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { Alert, App, Form, Input, Switch } from 'antd';
+import { Alert, App, Form, Input } from 'antd';
 import { api, isDirectoryUsername, type DataOf } from '@ksp/contracts';
 import { createUser, resetUserPassword } from '../../api/access';
 import { fetchPasswordRules, userKeys } from '../../api/user';
@@ -10,6 +10,7 @@ import { fieldSchema, rulesFromSchema } from '../../components/schema-rules';
 import { useT } from '../../i18n/i18n';
 import { parseIpRules, ipRulesRule } from './ip-rules';
 import { DomainSelect, RoleSelect } from './option-selects';
+import { SwitchField } from '../../components/switch-field';
 
 export type UserRow = DataOf<typeof api.user.list>['data'][number];
 
@@ -120,14 +121,12 @@ export function CreateUserModal({
           <DomainSelect data-testid="user-domains" />
         </Form.Item>
       )}
-      <Form.Item
+      <SwitchField
         name="must_change_password"
         label={t('access:user.fields.mustChange')}
-        valuePropName="checked"
         extra={t('access:user.mustChangeHint')}
-      >
-        <Switch data-testid="user-must-change" />
-      </Form.Item>
+        testId="user-must-change"
+      />
       <Form.Item
         name="ip_whitelist"
         label={t('access:user.fields.ipWhitelist')}

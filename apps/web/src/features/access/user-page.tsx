@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { DownOutlined, PlusOutlined } from '@ant-design/icons';
+import { DownOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Descriptions, Dropdown, Select, Space, Tag, Tooltip, Typography } from 'antd';
 import type { MenuProps } from 'antd';
@@ -25,7 +25,7 @@ import { RowActions, useColumnKit, withWidths } from '../../components/columns';
 import { formatDateTime } from '../../components/date-time';
 import { useConfirm } from '../../components/confirm-delete';
 import { FormModal } from '../../components/form-modal';
-import { ListPage } from '../../components/list-page';
+import { ListAddButton, ListPage } from '../../components/list-page';
 import { useCanCall } from '../../components/permissions';
 import { useT } from '../../i18n/i18n';
 import { roleName } from '../../i18n/server-labels';
@@ -417,18 +417,7 @@ export default function UserPage() {
             ],
           },
         ]}
-        toolbar={
-          canWrite && (
-            <Button
-              type="primary"
-              icon={<PlusOutlined />}
-              onClick={() => setCreating(true)}
-              data-testid="user-add"
-            >
-              {t('common:actions.add')}
-            </Button>
-          )
-        }
+        toolbar={canWrite && <ListAddButton onClick={() => setCreating(true)} testId="user-add" />}
         onDelete={canWrite ? (ids) => deleteUsers(ids) : undefined}
         canSelect={(user) => user.id !== me?.id}
       />

@@ -1,13 +1,12 @@
 import { useState } from 'react';
-import { PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
-import { App, Button, Space, Tag, Tooltip, Typography } from 'antd';
+import { App, Space, Tag, Tooltip, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { api, type DataOf } from '@ksp/contracts';
 import { addConfig, configKeys, deleteConfig, editConfig, listConfig } from '../../api/config';
 import { RowActions, useColumnKit } from '../../components/columns';
 import { FormModal, type FormField } from '../../components/form-modal';
-import { ListPage } from '../../components/list-page';
+import { ListAddButton, ListPage } from '../../components/list-page';
 import { useT } from '../../i18n/i18n';
 import { configDescription } from '../../i18n/server-labels';
 import { LogoField } from './logo-field';
@@ -135,16 +134,7 @@ export default function ConfigPage() {
         rowKey="id"
         columns={columns}
         filters={[{ name: 'key', label: t('config:columns.key') }]}
-        toolbar={
-          <Button
-            type="primary"
-            icon={<PlusOutlined />}
-            onClick={() => setAdding(true)}
-            data-testid="config-add"
-          >
-            {t('common:actions.add')}
-          </Button>
-        }
+        toolbar={<ListAddButton onClick={() => setAdding(true)} testId="config-add" />}
         onDelete={(ids) => deleteConfig(ids)}
         canSelect={(row) => !row.built_in}
       />

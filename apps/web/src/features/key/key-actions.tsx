@@ -42,7 +42,9 @@ interface CloneValues {
   new_name: string;
 }
 
-type Dialog = { kind: 'disable' | 'clone' | 'export'; row: KeyRow } | null;
+type DialogAction = 'disable' | 'clone' | 'export';
+type ConfirmedAction = Exclude<KeyAction, DialogAction>;
+type Dialog = { kind: DialogAction; row: KeyRow } | null;
 
 export const actionIcons: Record<KeyAction, ReactNode> = {
   addVersion: <PlusCircleOutlined />,
@@ -101,16 +103,64 @@ export function useKeyActions(options: { onDeleted?: (row: KeyRow) => void } = {
       predicate: (query) => !query.queryKey.some((part) => deleted.includes(part as string)),
     });
 
-  const confirm = (
-    texts: { title: string; content: string; okText: string; danger?: boolean },
-    perform: () => Promise<string>,
-    deleted: readonly string[] = [],
-  ) => {
+  /** The actions that ask first: what the confirmation says beyond title and button, and the call. */
+  const confirmed: Record<
+    ConfirmedAction,
+    (row: KeyRow) => { content: string; perform: () => Promise<string>; deleted?: readonly string[] }
+  > = {
+    addVersion: (row) => ({
+      content: t('keys:confirm.addVersionContent'),
+      perform: async () => {
+        const updated = await addKeyVersion(row.id);
+        return t('keys:feedback.rotated', { name: row.name, version: updated.version });
+      },
+    }),
+    activate: (row) => ({
+      content: t('keys:confirm.activateContent'),
+      perform: async () => {
+        await activateKey(row.id);
+        return t('keys:feedback.activated', { name: row.name });
+      },
+    }),
+    recover: (row) => ({
+      content: t('keys:confirm.recoverContent'),
+      perform: async () => {
+        await recoverKey(row.id);
+        return t('keys:feedback.recovered', { name: row.name });
+      },
+    }),
+    destroy: (row) => ({
+      content: t('keys:confirm.destroyContent'),
+      perform: async () => {
+        await destroyKey(row.id);
+        return t('keys:feedback.destroyed', { name: row.name });
+      },
+    }),
+    delete: (row) => ({
+      content:
+        row.object_type === 'private' && row.linked_key_id
+          ? t('keys:confirm.deletePairContent', { name: row.name })
+          : t('keys:confirm.deleteContent'),
+      perform: async () => {
+        await deleteKeys([row.id]);
+        options.onDeleted?.(row);
+        return t('keys:feedback.deleted');
+      },
+      deleted: [row.id, ...(row.linked_key_id ? [row.linked_key_id] : [])],
+    }),
+  };
+
+  const run = (action: KeyAction, row: KeyRow) => {
+    if (action === 'disable' || action === 'clone' || action === 'export') {
+      setDialog({ kind: action, row });
+      return;
+    }
+    const { content, perform, deleted = [] } = confirmed[action](row);
     confirmDialog({
-      title: texts.title,
-      content: texts.content,
-      okText: texts.okText,
-      danger: texts.danger,
+      title: t(`keys:confirm.${action}Title`, { name: row.name }),
+      content,
+      okText: t(`keys:actions.${action}`),
+      danger: dangerous.has(action),
       testId: 'key-confirm-ok',
       onOk: async () => {
         try {
@@ -121,89 +171,6 @@ export function useKeyActions(options: { onDeleted?: (row: KeyRow) => void } = {
         await refresh(deleted);
       },
     });
-  };
-
-  const run = (action: KeyAction, row: KeyRow) => {
-    const name = row.name;
-    switch (action) {
-      case 'disable':
-      case 'clone':
-      case 'export':
-        setDialog({ kind: action, row });
-        return;
-      case 'addVersion':
-        confirm(
-          {
-            title: t('keys:confirm.addVersionTitle', { name }),
-            content: t('keys:confirm.addVersionContent'),
-            okText: t('keys:actions.addVersion'),
-          },
-          async () => {
-            const updated = await addKeyVersion(row.id);
-            return t('keys:feedback.rotated', { name, version: updated.version });
-          },
-        );
-        return;
-      case 'activate':
-        confirm(
-          {
-            title: t('keys:confirm.activateTitle', { name }),
-            content: t('keys:confirm.activateContent'),
-            okText: t('keys:actions.activate'),
-          },
-          async () => {
-            await activateKey(row.id);
-            return t('keys:feedback.activated', { name });
-          },
-        );
-        return;
-      case 'recover':
-        confirm(
-          {
-            title: t('keys:confirm.recoverTitle', { name }),
-            content: t('keys:confirm.recoverContent'),
-            okText: t('keys:actions.recover'),
-          },
-          async () => {
-            await recoverKey(row.id);
-            return t('keys:feedback.recovered', { name });
-          },
-        );
-        return;
-      case 'destroy':
-        confirm(
-          {
-            title: t('keys:confirm.destroyTitle', { name }),
-            content: t('keys:confirm.destroyContent'),
-            okText: t('keys:actions.destroy'),
-            danger: true,
-          },
-          async () => {
-            await destroyKey(row.id);
-            return t('keys:feedback.destroyed', { name });
-          },
-        );
-        return;
-      case 'delete':
-        confirm(
-          {
-            title: t('keys:confirm.deleteTitle', { name }),
-            content:
-              row.object_type === 'private' && row.linked_key_id
-                ? t('keys:confirm.deletePairContent', { name })
-                : t('keys:confirm.deleteContent'),
-            okText: t('keys:actions.delete'),
-            danger: true,
-          },
-          async () => {
-            await deleteKeys([row.id]);
-            options.onDeleted?.(row);
-            return t('keys:feedback.deleted');
-          },
-          [row.id, ...(row.linked_key_id ? [row.linked_key_id] : [])],
-        );
-        return;
-    }
   };
 
   const close = () => setDialog(null);
@@ -269,16 +236,14 @@ export function useActionLabel() {
   return (action: KeyAction) => t(`keys:actions.${action}`);
 }
 
-/** The row's lifecycle actions in a "More" menu (compact on a phone). */
-export function KeyActionMenu({
-  row,
-  actions,
-  onRun,
-}: {
+interface ActionsProps {
   row: KeyRow;
   actions: readonly KeyAction[];
   onRun: (action: KeyAction, row: KeyRow) => void;
-}) {
+}
+
+/** The row's lifecycle actions in a "More" menu (compact on a phone). */
+export function KeyActionMenu({ row, actions, onRun }: ActionsProps) {
   const t = useT();
   const label = useActionLabel();
   return (
@@ -303,15 +268,7 @@ export function KeyActionMenu({
 }
 
 /** The same actions as buttons (detail page). */
-export function KeyActionButtons({
-  row,
-  actions,
-  onRun,
-}: {
-  row: KeyRow;
-  actions: readonly KeyAction[];
-  onRun: (action: KeyAction, row: KeyRow) => void;
-}) {
+export function KeyActionButtons({ row, actions, onRun }: ActionsProps) {
   const label = useActionLabel();
   return (
     <>

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { App, Descriptions, Form, Input, Radio, Select, Space, Switch, Typography } from 'antd';
+import { App, Descriptions, Form, Input, Radio, Select, Space, Typography } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { algorithmInfo, api, type AlgorithmId, type UsageName } from '@ksp/contracts';
 import { createKey, importKey, keyKeys } from '../../api/key';
@@ -29,6 +29,7 @@ import {
   type KeyFormValues,
   type LabelRow,
 } from './key-model';
+import { SwitchField } from '../../components/switch-field';
 
 export type KeyFormMode = 'create' | 'import';
 
@@ -292,17 +293,13 @@ export function KeyFormModal({
         />
       </Form.Item>
       <Space size={32} wrap>
-        <Form.Item
+        <SwitchField
           name="exportable"
           label={t('keys:form.exportable')}
-          valuePropName="checked"
           tooltip={t('keys:form.exportableHint')}
-        >
-          <Switch data-testid="key-exportable" />
-        </Form.Item>
-        <Form.Item name="deletable" label={t('keys:form.deletable')} valuePropName="checked">
-          <Switch data-testid="key-deletable" />
-        </Form.Item>
+          testId="key-exportable"
+        />
+        <SwitchField name="deletable" label={t('keys:form.deletable')} testId="key-deletable" />
       </Space>
       <Form.Item
         name="description"

@@ -1,7 +1,6 @@
 import { useState } from 'react';
-import { PlusOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Space, Tag, Typography } from 'antd';
+import { App, Space, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { api } from '@ksp/contracts';
 import {
@@ -14,7 +13,7 @@ import {
 } from '../../api/domain';
 import { RowActions, useColumnKit } from '../../components/columns';
 import { FormModal, type FormField } from '../../components/form-modal';
-import { ListPage } from '../../components/list-page';
+import { ListAddButton, ListPage } from '../../components/list-page';
 import { useCanCall } from '../../components/permissions';
 import { useConfirmDelete } from '../../components/confirm-delete';
 import { useT } from '../../i18n/i18n';
@@ -126,18 +125,7 @@ export default function DomainPage() {
         rowKey="id"
         columns={columns}
         filters={[{ name: 'name', label: t('access:domain.fields.name') }]}
-        toolbar={
-          canWrite && (
-            <Button
-              type="primary"
-              icon={<PlusOutlined />}
-              onClick={() => setCreating(true)}
-              data-testid="domain-add"
-            >
-              {t('common:actions.add')}
-            </Button>
-          )
-        }
+        toolbar={canWrite && <ListAddButton onClick={() => setCreating(true)} testId="domain-add" />}
         onDelete={canWrite ? (ids) => deleteDomains(ids) : undefined}
         canSelect={(domain) => !isRoot(domain)}
       />

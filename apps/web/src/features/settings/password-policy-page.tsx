@@ -12,7 +12,6 @@ import {
   InputNumber,
   Row,
   Skeleton,
-  Switch,
   Typography,
 } from 'antd';
 import type { Rule } from 'antd/es/form';
@@ -24,6 +23,7 @@ import { PasswordRuleList } from '../../components/password-rules';
 import { useT } from '../../i18n/i18n';
 import { policyProblems, previewRules, problemText, type PasswordPolicyValues } from './policy-checks';
 import { formatDateTime } from '../../components/date-time';
+import { SwitchField } from '../../components/switch-field';
 
 type NumberField = Exclude<keyof PasswordPolicyValues, 'lockout_disabled'>;
 
@@ -181,14 +181,12 @@ export default function PasswordPolicyPage() {
             <Divider titlePlacement="start">{t('access:policy.sections.lockout')}</Divider>
             <Row gutter={16}>
               <Col {...col}>
-                <Form.Item
+                <SwitchField
                   name="lockout_disabled"
                   label={t('access:policy.fields.lockoutDisabled')}
-                  valuePropName="checked"
                   extra={t('access:policy.lockoutHint')}
-                >
-                  <Switch data-testid="policy-lockout_disabled" />
-                </Form.Item>
+                  testId="policy-lockout_disabled"
+                />
               </Col>
               <Col {...col}>{number('max_failed_attempts', undefined, lockoutDisabled)}</Col>
             </Row>
