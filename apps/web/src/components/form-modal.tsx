@@ -167,6 +167,8 @@ export function FormModal<V extends object>({ fields, schema, ...props }: FormMo
         .map((field) => (
           <Form.Item
             key={field.name}
+            // antd's NamePath type does not reduce for a generic V; tsc needs the cast (lint cannot see it).
+            // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
             name={field.name as string}
             label={field.label}
             extra={field.extra}

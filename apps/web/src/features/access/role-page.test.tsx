@@ -132,6 +132,6 @@ describe('roles page', () => {
       expect(screen.getByTestId('permission-count').textContent).toBe('3 of 3 permissions'),
     );
     expect(screen.queryByText('Select all')).toBeNull();
-    expect((screen.getByTestId('role-name') as HTMLInputElement).disabled).toBe(true);
+    expect(screen.getByTestId<HTMLInputElement>('role-name').disabled).toBe(true);
   });
 });
