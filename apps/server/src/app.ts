@@ -8,15 +8,7 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import {
-  api,
-  Code,
-  formatMessage,
-  PRODUCT_VERSION,
-  TOKEN_HEADER,
-  VERSION_HEADER,
-  type CallDef,
-} from '@ksp/contracts';
+import { allCalls, Code, formatMessage, PRODUCT_VERSION, TOKEN_HEADER, VERSION_HEADER } from '@ksp/contracts';
 import type { KspConfig } from './platform/config.js';
 import { sql } from 'kysely';
 import { migrate, type DatabaseHandle } from './platform/db/database.js';
@@ -75,8 +67,6 @@ export interface AppOptions {
   /** Where log lines go (default stdout); tests read them to check what an outage logs. */
   logStream?: { write(line: string): void };
 }
-
-const allCalls = Object.values(api).flatMap((area) => Object.values(area) as CallDef[]);
 
 const defaultWebDir = fileURLToPath(new URL('../../web/dist', import.meta.url));
 

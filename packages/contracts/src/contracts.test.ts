@@ -1,6 +1,5 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
-import type { CallDef } from './call.js';
-import { api } from './index.js';
+import { allCalls } from './index.js';
 import { buildMenu, menuModel, pageKeys, type MenuNode } from './menu/index.js';
 import { areaMessages, formatMessage, messageKeys, pickLanguage, type MessageKey } from './messages/index.js';
 import { builtInRoles, isPermission, permissions } from './permissions.js';
@@ -53,10 +52,9 @@ describe('menu', () => {
   });
   it('asks only for real permissions, all of which the Administrator holds', () => {
     const admin = new Set<string>(builtInRoles.Administrator.permissions);
-    const asked = [
-      ...Object.values(api).flatMap((calls) => Object.values(calls).map((call: CallDef) => call.access)),
-      ...menuPermissions(menuModel),
-    ].filter((access) => access !== 'public' && access !== 'session');
+    const asked = [...allCalls.map((call) => call.access), ...menuPermissions(menuModel)].filter(
+      (access) => access !== 'public' && access !== 'session',
+    );
     expect(asked.length).toBeGreaterThan(0);
     for (const permission of new Set(asked)) {
       expect(isPermission(permission), permission).toBe(true);

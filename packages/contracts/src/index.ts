@@ -21,6 +21,7 @@ export * from './algorithms.js';
 export * from './rules/key-lifecycle.js';
 export * from './rules/text.js';
 
+import type { CallDef } from './call.js';
 import { systemCalls } from './calls/system.js';
 import { tokenCalls, userCalls } from './calls/user.js';
 import { configCalls } from './calls/config.js';
@@ -47,6 +48,10 @@ export const api = {
   key: keyCalls,
   crypto: cryptoCalls,
 } as const;
+
+/** Every call of the API, in area order: what the server registers and the tests sweep. */
+const callAreas: readonly Record<string, CallDef>[] = Object.values(api);
+export const allCalls: readonly CallDef[] = callAreas.flatMap((area) => Object.values(area));
 
 export const PRODUCT_VERSION = 'v1.9.0';
 export const VERSION_HEADER = 'version';

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, Code, tokensOf, type CallDef } from '@ksp/contracts';
+import { allCalls, api, Code, tokensOf } from '@ksp/contracts';
 import { call, initialize, login, roleIdByName, startServer, type TestServer } from '../../test/harness.js';
 
-const allCalls = Object.values(api).flatMap((area) => Object.values(area) as CallDef[]);
 const PASSWORD = 'Kinds-Pass-1';
 
 /**

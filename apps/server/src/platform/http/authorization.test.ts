@@ -1,17 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  api,
-  areaOf,
-  builtInRoles,
-  Code,
-  scopeOf,
-  systemAreas,
-  type Area,
-  type CallDef,
-} from '@ksp/contracts';
+import { allCalls, api, type Area, areaOf, builtInRoles, Code, scopeOf, systemAreas } from '@ksp/contracts';
 import { call, initialize, roleIdByName, startServer, type TestServer } from '../../test/harness.js';
 
-const allCalls = Object.values(api).flatMap((area) => Object.values(area) as CallDef[]);
 const CUSTOM = { name: 'Key reader', permissions: ['dashboard:read', 'key:read', 'token:read'] };
 const roleSets: Record<string, readonly string[]> = {
   Administrator: builtInRoles.Administrator.permissions,

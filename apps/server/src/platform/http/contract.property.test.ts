@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { api, Code, type CallDef } from '@ksp/contracts';
+import { allCalls, type CallDef, Code } from '@ksp/contracts';
 import { ADMIN, initialize, login, startServer, type TestServer } from '../../test/harness.js';
 
 /**
@@ -10,7 +10,7 @@ import { ADMIN, initialize, login, startServer, type TestServer } from '../../te
  * nonsense queries, broken multipart — the server never answers 500, and every code-4000
  * answer names the field at fault. SQLite only and few runs: it runs on every push.
  */
-const calls = Object.values(api).flatMap((area) => Object.values(area) as CallDef[]);
+const calls = allCalls;
 const RUNS_PER_CALL = 12;
 
 /** The top-level field names of an object schema (so that wrong values hit real fields). */

@@ -2,10 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { api, Code, builtInRoles, type CallDef } from '@ksp/contracts';
+import { allCalls, api, builtInRoles, Code } from '@ksp/contracts';
 import { call, initialize, login, roleIdByName, startServer, type TestServer } from '../../test/harness.js';
-
-const allCalls = Object.values(api).flatMap((area) => Object.values(area) as CallDef[]);
 
 describe('HTTP surface', () => {
   let server: TestServer;
