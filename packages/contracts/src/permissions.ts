@@ -37,29 +37,6 @@ export interface PermissionGroup {
   areas: readonly Area[];
 }
 
-/**
- * The areas a module serves today (calls and a page). The role editor offers only these;
- * a module that lands adds its area here. Stored roles may still hold the others.
- */
-export const servedAreas: ReadonlySet<Area> = new Set<Area>([
-  'dashboard',
-  'user',
-  'role',
-  'token',
-  'ldap',
-  'key',
-  'domain',
-  'password-policy',
-  'config',
-]);
-
-/** The permission tree's groups as the role editor offers them: served areas only, no empty group. */
-export function offeredPermissionGroups(): PermissionGroup[] {
-  return permissionGroups
-    .map((group) => ({ key: group.key, areas: group.areas.filter((area) => servedAreas.has(area)) }))
-    .filter((group) => group.areas.length > 0);
-}
-
 /** Areas that are only looked at: no `write`. */
 const readOnlyAreas = ['dashboard', 'product'] as const satisfies readonly Area[];
 /** Verbs beyond read and write, where they apply. */

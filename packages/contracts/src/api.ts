@@ -1,0 +1,31 @@
+import type { CallDef } from './call.js';
+import { systemCalls } from './calls/system.js';
+import { tokenCalls, userCalls } from './calls/user.js';
+import { configCalls } from './calls/config.js';
+import { domainCalls } from './calls/domain.js';
+import { dashboardCalls } from './calls/dashboard.js';
+import { roleCalls } from './calls/role.js';
+import { passwordPolicyCalls } from './calls/password-policy.js';
+import { registrationTokenCalls } from './calls/registration-token.js';
+import { ldapCalls } from './calls/ldap.js';
+import { cryptoCalls, keyCalls } from './calls/key.js';
+
+/** Every call, grouped by area: the server registers these and the console calls them. */
+export const api = {
+  system: systemCalls,
+  user: userCalls,
+  token: tokenCalls,
+  config: configCalls,
+  domain: domainCalls,
+  dashboard: dashboardCalls,
+  role: roleCalls,
+  passwordPolicy: passwordPolicyCalls,
+  registrationToken: registrationTokenCalls,
+  ldap: ldapCalls,
+  key: keyCalls,
+  crypto: cryptoCalls,
+} as const;
+
+/** Every call of the API, in area order: what the server registers and the tests sweep. */
+const callAreas: readonly Record<string, CallDef>[] = Object.values(api);
+export const allCalls: readonly CallDef[] = callAreas.flatMap((area) => Object.values(area));

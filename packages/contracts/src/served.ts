@@ -1,0 +1,31 @@
+import { allCalls } from './api.js';
+import { consoleAreas } from './areas.js';
+import { areaOf, permissionGroups, type Area, type PermissionGroup } from './permissions.js';
+
+/** Permissions whose only call hands out a sub-console's token: they open no page yet. */
+const subConsoleOpeners = new Set<string>(
+  Object.values(consoleAreas).flatMap((def) =>
+    def.token !== 'session' && def.permission ? [def.permission] : [],
+  ),
+);
+
+/**
+ * The areas the server serves today: those some call asks a permission of (a sub-console's
+ * token call alone does not count). The role editor offers only these, so an area that
+ * lands with its calls is offered without another list to edit. Stored roles may still
+ * hold permissions of the others.
+ */
+export const servedAreas: ReadonlySet<Area> = new Set(
+  allCalls.flatMap((call) =>
+    call.access === 'public' || call.access === 'session' || subConsoleOpeners.has(call.access)
+      ? []
+      : [areaOf(call.access) as Area],
+  ),
+);
+
+/** The permission tree's groups as the role editor offers them: served areas only, no empty group. */
+export function offeredPermissionGroups(): PermissionGroup[] {
+  return permissionGroups
+    .map((group) => ({ key: group.key, areas: group.areas.filter((area) => servedAreas.has(area)) }))
+    .filter((group) => group.areas.length > 0);
+}
