@@ -1,23 +1,13 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Fastify, { type FastifyInstance } from 'fastify';
-import helmet from 'helmet';
-import multipart from '@fastify/multipart';
-import fastifyStatic from '@fastify/static';
-import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { allCalls, Code, formatMessage, PRODUCT_VERSION, TOKEN_HEADER, VERSION_HEADER } from '@ksp/contracts';
+import type { FastifyInstance } from 'fastify';
 import type { KspConfig } from './platform/config.js';
 import { sql } from 'kysely';
 import { migrate, type DatabaseHandle } from './platform/db/database.js';
 import { createStorageHealth } from './platform/db/storage-health.js';
 import { createSessionService, type Clock } from './platform/auth/session.service.js';
 import { installErrorHandler } from './platform/http/error-handler.js';
-import { requestLanguage } from './platform/http/language.js';
 import { createGatekeeper } from './platform/http/gate.js';
-import { bodyIsOptional } from './platform/http/route.js';
+import { createHttpServer, serveConsole, type HttpOptions, type RouteEntry } from './platform/http/server.js';
 import { Keyring } from './platform/keyring/keyring.js';
 import { createJournal } from './platform/db/journal.js';
 import { createJobs } from './platform/jobs/jobs.js';
@@ -58,14 +48,11 @@ const modules: readonly KspModule[] = [
   dashboardModule,
 ];
 
-export interface AppOptions {
+export interface AppOptions extends HttpOptions {
   config: KspConfig;
   database: DatabaseHandle;
   /** Injected so tests can move time forward (session expiry). */
   clock?: Clock;
-  logger?: boolean;
-  /** Where log lines go (default stdout); tests read them to check what an outage logs. */
-  logStream?: { write(line: string): void };
 }
 
 const defaultWebDir = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -86,112 +73,14 @@ export interface KspServer {
    */
   setupCode: string | null;
   /** Every route registered, with its declared access (for the route audit test). */
-  routes: readonly { method: string; url: string; access: string | undefined }[];
+  routes: readonly RouteEntry[];
 }
 
 /** Builds the whole server without listening: what main.ts runs and what tests inject into. */
 export async function buildApp(options: AppOptions): Promise<KspServer> {
   const { config, database } = options;
   const clock = options.clock ?? (() => new Date());
-  const https = config.tls
-    ? { cert: readFileSync(config.tls.cert), key: readFileSync(config.tls.key) }
-    : null;
-  const app = Fastify({
-    ...(https ? { https } : {}),
-    logger:
-      options.logger === false
-        ? false
-        : {
-            level: config.logLevel,
-            ...(options.logStream ? { stream: options.logStream } : {}),
-            redact: {
-              paths: ['req.headers.token', 'req.headers.cookie', 'req.headers.authorization'],
-              censor: '[redacted]',
-            },
-          },
-    trustProxy: config.trustProxy,
-    bodyLimit: 1024 * 1024,
-  }) as unknown as FastifyInstance;
-  app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
-  const routes: { method: string; url: string; access: string | undefined }[] = [];
-  app.addHook('onRoute', (route) => {
-    for (const method of [route.method].flat())
-      routes.push({ method, url: route.url, access: route.config?.access });
-    if (route.url.startsWith('/v1/') && !route.config?.access) {
-      throw new Error(
-        `Route ${route.method.toString()} ${route.url} declares no access (permission or 'public')`,
-      );
-    }
-  });
-  // Helmet's middleware is built once; every answer (API, console, docs) gets its headers.
-  const securityHeaders = helmet({
-    frameguard: false,
-    crossOriginEmbedderPolicy: false,
-    crossOriginResourcePolicy: { policy: 'same-origin' },
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:'],
-        fontSrc: ["'self'", 'data:'],
-        // The UKEY bridge (tools/ukey-bridge) listens on the administrator's own loopback.
-        connectSrc: ["'self'", 'http://127.0.0.1:*', 'http://localhost:*'],
-        frameAncestors: config.frameAncestors,
-        objectSrc: ["'none'"],
-        upgradeInsecureRequests: null,
-      },
-    },
-    strictTransportSecurity: config.tls ? { maxAge: 31_536_000 } : false,
-  });
-  app.addHook('onRequest', (req, reply, done) => {
-    void reply.header(VERSION_HEADER, PRODUCT_VERSION);
-    securityHeaders(req.raw, reply.raw, (err) => done(err as Error | undefined));
-  });
-  // API answers carry session-bound data (keys, users, tokens): no cache, shared or private,
-  // may keep them. Error answers too, wherever they come from.
-  app.addHook('onSend', (req, reply, payload, done) => {
-    if (req.url.startsWith('/v1/') || reply.statusCode >= 400) void reply.header('cache-control', 'no-store');
-    done(null, payload);
-  });
-  await app.register(multipart, { limits: { files: 1, fields: 10, fileSize: 1024 * 1024 } });
-  await app.register(swagger, {
-    openapi: {
-      info: {
-        title: 'KSP API',
-        version: PRODUCT_VERSION,
-        description: 'Envelope { code, msg, data }; code 0 is success.',
-      },
-      components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: TOKEN_HEADER } } },
-    },
-    transform: jsonSchemaTransform,
-    // A call whose body is optional (logout, refresh, ...) says so: the generator marks every body required.
-    transformObject: (documentObject) => {
-      const doc =
-        'openapiObject' in documentObject ? documentObject.openapiObject : documentObject.swaggerObject;
-      const paths = (doc.paths ?? {}) as Record<
-        string,
-        Record<string, { requestBody?: { required?: boolean } }>
-      >;
-      for (const def of allCalls) {
-        const op = paths[def.path]?.[def.method.toLowerCase()];
-        if (op?.requestBody && bodyIsOptional(def)) op.requestBody.required = false;
-      }
-      return doc;
-    },
-  });
-  // An empty JSON body is no body: calls whose body is optional accept it, others say which field is missing.
-  const defaultJson = app.getDefaultJsonParser('error', 'error');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
-    if (body === '' || (typeof body === 'string' && body.trim() === '')) {
-      done(null, undefined);
-      return;
-    }
-    // The default parser answers through `done`; it returns no promise to wait for.
-    void defaultJson(req, body as string, done);
-  });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  const { app, routes } = await createHttpServer(config, options);
 
   const { db } = database;
   await migrate(db);
@@ -224,24 +113,7 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
   jobs.start();
 
   installErrorHandler(app, createStorageHealth({ probe: () => sql`select 1`.execute(db), log: app.log }));
-  const webDir = config.webDir ?? defaultWebDir;
-  const hasWeb = existsSync(join(webDir, 'index.html'));
-  if (hasWeb) {
-    await app.register(fastifyStatic, { root: webDir, wildcard: false, index: ['index.html'] });
-  }
-  app.setNotFoundHandler((req, reply) => {
-    const lang = requestLanguage(req);
-    const path = req.url.split('?')[0] ?? '';
-    if (hasWeb && req.method === 'GET' && !path.startsWith('/v1/') && !path.startsWith('/docs')) {
-      // History fallback: the SPA's router owns every other path.
-      return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
-    }
-    return reply.status(404).send({
-      code: Code.NOT_FOUND,
-      msg: formatMessage('error.notFoundRoute', lang, { method: req.method, url: path }),
-      data: null,
-    });
-  });
+  await serveConsole(app, config.webDir ?? defaultWebDir);
   app.addHook('onClose', async () => {
     await jobs.stop();
     await journal.flush();
