@@ -150,8 +150,14 @@ describe('the console, from a fresh install', () => {
     // Names are cut to 10 characters with an ellipsis.
     await page.getByText('finance-de...', { exact: true }).click();
     await expect.poll(() => page.getByTestId('domain-switcher').innerText()).toContain('finance-de...');
-    const newToken = await storedToken(page);
-    expect(newToken).not.toBe(token);
+    // The switch reloads the console: read the new token whenever no navigation is under way.
+    let newToken = token;
+    await expect
+      .poll(async () => {
+        newToken = await storedToken(page).catch(() => token);
+        return newToken;
+      })
+      .not.toBe(token);
     const info = await apiCall<{ userinfo: { domain: string } }>(ksp.url, api.user.info, undefined, newToken);
     expect(info.data.userinfo.domain).toBe('finance-department');
     expect((await apiCall(ksp.url, api.user.info, undefined, token)).code).not.toBe(0);
