@@ -3,11 +3,19 @@
  *
  *   npm run build && npm run bench -w bench
  *
- * Starts the built server (SQLite, fresh data directory) as its own process, loads it with
- * autocannon at 16 and 64 concurrent clients, and times the same primitives called
- * directly in this process. Targets (issue 3) are printed beside the figures.
+ * Starts the built server as its own process, on SQLite (fresh data directory) and on
+ * PostgreSQL (a throwaway database), loads it with autocannon at 16 and 64 concurrent
+ * clients, loads a bare Fastify route answering the same envelope in the same run, and times
+ * the same primitives called directly in this process. Targets (issues 3 and 10) are printed
+ * beside the figures.
+ *
+ *   BENCH_SECONDS=5            length of each load run
+ *   BENCH_ENGINES=sqlite,postgres
+ *   BENCH_ONLY=encrypt,no-op   only the scenarios whose name contains one of these
+ *   BENCH_PROFILE=dir          the server writes a V8 CPU profile (.cpuprofile) into dir
+ *   BENCH_PG_URL               PostgreSQL admin URL (default postgres://postgres@127.0.0.1:5432/postgres)
  */
-import { createHash, generateKeyPairSync, randomBytes } from 'node:crypto';
+import { createHash, generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -15,6 +23,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import pg from 'pg';
 import { api as contract } from '@ksp/contracts';
 import type * as Asymmetric from '../apps/server/src/platform/crypto/asymmetric.js';
 import type * as Generate from '../apps/server/src/platform/crypto/generate.js';
@@ -32,6 +41,12 @@ const { pqcSign } = (await import(dist('post-quantum'))) as typeof PostQuantum;
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
+const ENGINES = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',') as Engine[];
+const ONLY = process.env.BENCH_ONLY?.split(',').map((s) => s.trim().toLowerCase());
+const PROFILE = process.env.BENCH_PROFILE;
+const PG_ADMIN = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+type Engine = 'sqlite' | 'postgres';
+const wanted = (scenario: string) => !ONLY || ONLY.some((o) => scenario.toLowerCase().includes(o));
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -55,6 +70,7 @@ async function api<T>(base: string, path: string, body?: unknown, token?: string
 }
 
 interface Row {
+  engine: Engine | '-';
   scenario: string;
   clients: number | string;
   rate: number;
@@ -84,6 +100,7 @@ async function load(
   });
   const errors = result.non2xx + result.errors + result.timeouts;
   return {
+    engine: '-',
     scenario,
     clients,
     rate: result.requests.average,
@@ -101,33 +118,80 @@ function direct(name: string, fn: () => unknown, seconds = 2): Row {
     fn();
     count++;
   }
-  return { scenario: name, clients: 'direct', rate: count / seconds, p50: null, p99: null, errors: 0 };
+  return {
+    engine: '-',
+    scenario: name,
+    clients: 'direct',
+    rate: count / seconds,
+    p50: null,
+    p99: null,
+    errors: 0,
+  };
 }
 
-async function main(): Promise<void> {
+async function waitFor(base: string, path: string): Promise<void> {
+  for (let i = 0; ; i++) {
+    try {
+      const res = await fetch(base + path);
+      await res.arrayBuffer();
+      return;
+    } catch {
+      if (i > 150) throw new Error(`${base} did not start`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+/** A process that is killed when the bench ends, whatever happens. */
+function child(args: string[], env: NodeJS.ProcessEnv = process.env) {
+  const proc = spawn(process.execPath, args, { env, stdio: 'inherit', cwd: join(root, 'bench') });
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  return {
+    async stop() {
+      proc.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** A throwaway PostgreSQL database, dropped afterwards. */
+async function throwawayPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `ksp_bench_${randomUUID().replaceAll('-', '')}`;
+  const admin = new pg.Client({ connectionString: PG_ADMIN });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(PG_ADMIN);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: PG_ADMIN });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+async function loadEngine(engine: Engine, bareBase: string): Promise<Row[]> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ksp-bench-'));
+  const database = engine === 'postgres' ? await throwawayPostgres() : null;
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const server = spawn(process.execPath, [join(root, 'apps/server/dist/main.js')], {
-    env: {
+  const server = child(
+    [...(PROFILE ? ['--cpu-prof', '--cpu-prof-dir', PROFILE] : []), join(root, 'apps/server/dist/main.js')],
+    {
       ...process.env,
       KSP_DATA_DIR: dataDir,
       KSP_PORT: String(port),
       KSP_LOG_LEVEL: 'warn',
       KSP_SESSION_IDLE_SECONDS: '3600',
+      ...(database ? { KSP_DATABASE_URL: database.url } : {}),
     },
-    stdio: 'inherit',
-  });
+  );
   try {
-    for (let i = 0; ; i++) {
-      try {
-        await api(base, contract.system.status.path);
-        break;
-      } catch {
-        if (i > 100) throw new Error('server did not start');
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }
+    await waitFor(base, contract.system.status.path);
     for (let i = 0; i < 3; i++) await api(base, contract.system.initComponent.path, {});
     await api(base, contract.system.initFinish.path, {});
     await api(base, contract.system.activate.path, {
@@ -144,131 +208,149 @@ async function main(): Promise<void> {
     const aes = await key('bench-aes', 'AES-256', 12);
     const p256 = await key('bench-p256', 'EC-P256', 3);
     const ed = await key('bench-ed25519', 'ED25519', 3);
+    const rsa = await key('bench-rsa2048', 'RSA-2048', 3);
     const mldsa = await key('bench-mldsa65', 'ML-DSA-65', 3);
     const plaintext = randomBytes(64).toString('base64');
     const message = randomBytes(64).toString('base64');
     let created = 0;
-
+    const signing = (key_id: string) => () => ({ key_id, data: message });
+    const scenarios: [string, string, () => unknown, string?][] = [
+      ['no-op (authenticated)', contract.crypto.noop.path, () => undefined, 'GET'],
+      ['AES-256-GCM encrypt 64 B', contract.crypto.encrypt.path, () => ({ key_id: aes, plaintext })],
+      ['ECDSA P-256 sign', contract.crypto.sign.path, signing(p256)],
+      ['Ed25519 sign', contract.crypto.sign.path, signing(ed)],
+      ['RSA-2048 sign', contract.crypto.sign.path, signing(rsa)],
+      ['ML-DSA-65 sign', contract.crypto.sign.path, signing(mldsa)],
+      [
+        'AES-256 key creation',
+        contract.key.create.path,
+        () => ({ name: `bench-${created++}`, algorithm: 'AES-256', usage_mask: 12 }),
+      ],
+    ];
     const rows: Row[] = [];
     for (const clients of [16, 64]) {
-      rows.push(
-        await load(
-          base,
-          token,
-          'no-op (authenticated)',
-          clients,
-          contract.crypto.noop.path,
-          () => undefined,
-          'GET',
-        ),
-      );
-      rows.push(
-        await load(base, token, 'AES-256-GCM encrypt 64 B', clients, contract.crypto.encrypt.path, () => ({
-          key_id: aes,
-          plaintext,
-        })),
-      );
-      rows.push(
-        await load(base, token, 'ECDSA P-256 sign', clients, contract.crypto.sign.path, () => ({
-          key_id: p256,
-          data: message,
-        })),
-      );
-      rows.push(
-        await load(base, token, 'Ed25519 sign', clients, contract.crypto.sign.path, () => ({
-          key_id: ed,
-          data: message,
-        })),
-      );
-      rows.push(
-        await load(base, token, 'ML-DSA-65 sign', clients, contract.crypto.sign.path, () => ({
-          key_id: mldsa,
-          data: message,
-        })),
-      );
-      rows.push(
-        await load(base, token, 'AES-256 key creation', clients, contract.key.create.path, () => ({
-          name: `bench-${clients}-${created++}`,
-          algorithm: 'AES-256',
-          usage_mask: 12,
-        })),
-      );
-    }
-
-    const aesKey = randomBytes(32);
-    const data = randomBytes(64);
-    const ec = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({
-      type: 'pkcs8',
-      format: 'der',
-    });
-    const edKey = generateKey('ED25519').material;
-    const ml = generateKey('ML-DSA-65').material;
-    rows.push(direct('AES-256-GCM encrypt 64 B', () => aesGcmEncrypt(aesKey, data)));
-    rows.push(direct('ECDSA P-256 sign', () => ecdsaSign('EC-P256', ec, data)));
-    rows.push(direct('Ed25519 sign', () => ed25519Sign(edKey, data)));
-    rows.push(direct('ML-DSA-65 sign', () => pqcSign('ML-DSA-65', ml, data)));
-
-    const fmt = (n: number | null, digits = 0) => (n === null ? '-' : n.toFixed(digits));
-    const lines = [
-      `KSP benchmark — ${new Date().toISOString()} — node ${process.version}, SQLite, ${DURATION} s per run`,
-      '',
-      '| scenario | clients | req/s | p50 ms | p99 ms | errors |',
-      '|---|---|---|---|---|---|',
-      ...rows.map(
-        (r) =>
-          `| ${r.scenario} | ${r.clients} | ${fmt(r.rate)} | ${fmt(r.p50, 1)} | ${fmt(r.p99, 1)} | ${r.errors} |`,
-      ),
-    ];
-    const rate = (s: string, c: number | string) =>
-      rows.find((r) => r.scenario === s && r.clients === c)?.rate ?? 0;
-    const targets: [string, boolean, string][] = [];
-    for (const c of [16, 64]) {
-      const ratio = rate('AES-256-GCM encrypt 64 B', c) / rate('no-op (authenticated)', c);
-      targets.push([
-        `encrypt ≥ 50 % of the no-op rate at ${c} clients`,
-        ratio >= 0.5,
-        `${(ratio * 100).toFixed(0)} %`,
-      ]);
-      for (const s of ['ECDSA P-256 sign', 'Ed25519 sign', 'ML-DSA-65 sign']) {
-        const r = rate(s, c) / rate(s, 'direct');
-        targets.push([
-          `${s} ≥ 60 % of the direct rate at ${c} clients`,
-          r >= 0.6,
-          `${(r * 100).toFixed(0)} %`,
-        ]);
+      // The baseline runs beside each engine's own figures, so the ratio compares one moment.
+      if (wanted('bare fastify') || wanted('no-op'))
+        rows.push(
+          await load(
+            bareBase,
+            token,
+            'bare Fastify (same envelope)',
+            clients,
+            '/bare',
+            () => undefined,
+            'GET',
+          ),
+        );
+      for (const [scenario, path, body, method] of scenarios) {
+        if (wanted(scenario)) rows.push(await load(base, token, scenario, clients, path, body, method));
       }
     }
-    const create16 = rows.find((r) => r.scenario === 'AES-256 key creation' && r.clients === 16)!;
-    const create64 = rows.find((r) => r.scenario === 'AES-256 key creation' && r.clients === 64)!;
-    targets.push([
-      'key creation ≥ 3,000/s at 16 clients',
-      create16.rate >= 3000,
-      `${create16.rate.toFixed(0)}/s`,
-    ]);
-    targets.push([
-      'key creation p99 ≤ 20 ms at 16 clients',
-      (create16.p99 ?? 1e9) <= 20,
-      `${fmt(create16.p99, 1)} ms`,
-    ]);
-    targets.push([
-      'no collapse at 64 clients (≥ 80 % of the 16-client rate)',
-      create64.rate >= 0.8 * create16.rate,
-      `${create64.rate.toFixed(0)}/s`,
-    ]);
-    lines.push(
-      '',
-      '| target | met | figure |',
-      '|---|---|---|',
-      ...targets.map(([t, ok, v]) => `| ${t} | ${ok ? 'yes' : 'NO'} | ${v} |`),
-    );
-    const text = lines.join('\n');
-    console.log(text);
-    mkdirSync(join(root, '.tmp'), { recursive: true });
-    writeFileSync(join(root, '.tmp', 'bench.md'), `${text}\n`);
+    return rows.map((r) => ({ ...r, engine }));
   } finally {
-    server.kill('SIGTERM');
+    await server.stop();
+    await database?.drop();
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+function directRows(): Row[] {
+  const aesKey = randomBytes(32);
+  const data = randomBytes(64);
+  const ec = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({
+    type: 'pkcs8',
+    format: 'der',
+  });
+  const edKey = generateKey('ED25519').material;
+  const ml = generateKey('ML-DSA-65').material;
+  const rows: Row[] = [];
+  const maybe = (name: string, fn: () => unknown) => {
+    if (wanted(name)) rows.push(direct(name, fn));
+  };
+  maybe('AES-256-GCM encrypt 64 B', () => aesGcmEncrypt(aesKey, data));
+  maybe('ECDSA P-256 sign', () => ecdsaSign('EC-P256', ec, data));
+  maybe('Ed25519 sign', () => ed25519Sign(edKey, data));
+  maybe('ML-DSA-65 sign', () => pqcSign('ML-DSA-65', ml, data));
+  return rows;
+}
+
+function report(rows: Row[]): string {
+  const fmt = (n: number | null, digits = 0) => (n === null ? '-' : n.toFixed(digits));
+  const lines = [
+    `KSP benchmark — ${new Date().toISOString()} — node ${process.version}, ${DURATION} s per run`,
+    '',
+    '| engine | scenario | clients | req/s | p50 ms | p99 ms | errors |',
+    '|---|---|---|---|---|---|---|',
+    ...rows.map(
+      (r) =>
+        `| ${r.engine} | ${r.scenario} | ${r.clients} | ${fmt(r.rate)} | ${fmt(r.p50, 1)} | ${fmt(r.p99, 1)} | ${r.errors} |`,
+    ),
+  ];
+  const find = (engine: Engine, s: string, c: number) =>
+    rows.find((r) => r.engine === engine && r.scenario === s && r.clients === c);
+  const targets: [string, boolean, string][] = [];
+  const ratio = (engine: Engine, label: string, s: string, of: string, c: number, min: number) => {
+    const a = find(engine, s, c);
+    const b = find(engine, of, c);
+    if (!a || !b || !b.rate) return;
+    const r = a.rate / b.rate;
+    targets.push([`${engine}: ${label} at ${c} clients`, r >= min, `${(r * 100).toFixed(0)} %`]);
+  };
+  for (const engine of ENGINES) {
+    for (const c of [16, 64]) {
+      const noop = 'no-op (authenticated)';
+      ratio(engine, 'no-op ≥ 50 % of bare Fastify', noop, 'bare Fastify (same envelope)', c, 0.5);
+      ratio(engine, 'encrypt ≥ 65 % of the no-op', 'AES-256-GCM encrypt 64 B', noop, c, 0.65);
+      ratio(engine, 'ECDSA P-256 sign ≥ 50 % of the no-op', 'ECDSA P-256 sign', noop, c, 0.5);
+      ratio(engine, 'Ed25519 sign ≥ 50 % of the no-op', 'Ed25519 sign', noop, c, 0.5);
+    }
+    const create16 = find(engine, 'AES-256 key creation', 16);
+    const create64 = find(engine, 'AES-256 key creation', 64);
+    if (create16) {
+      targets.push([
+        `${engine}: key creation ≥ 3,000/s at 16 clients`,
+        create16.rate >= 3000,
+        `${create16.rate.toFixed(0)}/s`,
+      ]);
+      targets.push([
+        `${engine}: key creation p99 ≤ 20 ms at 16 clients`,
+        (create16.p99 ?? 1e9) <= 20,
+        `${fmt(create16.p99, 1)} ms`,
+      ]);
+    }
+    if (create16 && create64) {
+      targets.push([
+        `${engine}: no collapse at 64 clients (≥ 80 % of the 16-client rate)`,
+        create64.rate >= 0.8 * create16.rate,
+        `${create64.rate.toFixed(0)}/s`,
+      ]);
+    }
+  }
+  lines.push(
+    '',
+    '| target | met | figure |',
+    '|---|---|---|',
+    ...targets.map(([t, ok, v]) => `| ${t} | ${ok ? 'yes' : 'NO'} | ${v} |`),
+  );
+  return lines.join('\n');
+}
+
+async function main(): Promise<void> {
+  const barePort = await freePort();
+  const bareBase = `http://127.0.0.1:${barePort}`;
+  const bare = child(['--import', 'tsx', join(root, 'bench/bare-fastify.ts'), String(barePort)]);
+  const rows: Row[] = [];
+  try {
+    await waitFor(bareBase, '/bare');
+    for (const engine of ENGINES) rows.push(...(await loadEngine(engine, bareBase)));
+  } finally {
+    await bare.stop();
+  }
+  rows.push(...directRows());
+  const text = report(rows);
+  console.log(text);
+  mkdirSync(join(root, '.tmp'), { recursive: true });
+  writeFileSync(join(root, '.tmp', 'bench.md'), `${text}\n`);
 }
 
 main().catch((err: unknown) => {

@@ -85,7 +85,7 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
   const { db } = database;
   await migrate(db);
   const registry = createServiceRegistry();
-  const journal = createJournal(db, database.engine);
+  const journal = createJournal(database, app.log);
   const sessions = createSessionService({
     db,
     settings: config.session,

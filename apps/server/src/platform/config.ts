@@ -45,6 +45,12 @@ const Schema = z.object({
     .transform((v) => v.toUpperCase())
     .pipe(z.enum(['FULL', 'NORMAL']))
     .default('FULL'),
+  /**
+   * When a successful cryptographic operation is answered: once its audit record and the key's
+   * counter are committed (`commit`, default; flushed to disk right after), or only once they
+   * are on disk (`disk`). Failed checks and every other write always wait for the disk.
+   */
+  KSP_OPERATION_RECORDS: z.enum(['commit', 'disk']).default('commit'),
 });
 
 export interface KspConfig {
@@ -63,6 +69,8 @@ export interface KspConfig {
   /** Sign-in attempts per minute (see KSP_LOGIN_RATE_PER_USER). */
   loginRate: { perUser: number; perAddress: number };
   sqliteSynchronous: 'FULL' | 'NORMAL';
+  /** See KSP_OPERATION_RECORDS. */
+  operationRecords: 'commit' | 'disk';
 }
 
 export class ConfigError extends Error {}
@@ -120,6 +128,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     cryptoWorkers: v.KSP_CRYPTO_WORKERS ?? availableParallelism(),
     loginRate: { perUser: v.KSP_LOGIN_RATE_PER_USER, perAddress: v.KSP_LOGIN_RATE_PER_ADDRESS },
     sqliteSynchronous: v.KSP_SQLITE_SYNCHRONOUS,
+    operationRecords: v.KSP_OPERATION_RECORDS,
   };
 }
 

@@ -29,7 +29,7 @@ import {
   macVerify,
 } from '../../platform/crypto/symmetric.js';
 import type { Db } from '../../platform/db/database.js';
-import type { Journal } from '../../platform/db/journal.js';
+import type { Durability, Journal } from '../../platform/db/journal.js';
 import { isHeavy, type CryptoPool } from '../../platform/crypto/worker-pool.js';
 import type { KeyTable } from '../../platform/db/schema.js';
 import { invalid, KspError, notFound, stateForbids } from '../../platform/errors.js';
@@ -63,7 +63,8 @@ const opNames = cryptoOpPaths;
  * wrap, encapsulate) and only with their current version; older versions of keys in use
  * still decrypt and verify; inactive, disabled and destroyed keys refuse every operation
  * (4220). Each operation is answered once its audit record and the key's counter are
- * committed (group commit through the journal).
+ * committed (group commit through the journal); a failed check, or every operation with
+ * `operationRecords: 'disk'`, once they are on disk.
  */
 export function createCryptoService(deps: {
   db: Db;
@@ -71,6 +72,8 @@ export function createCryptoService(deps: {
   pool: CryptoPool;
   keys: KeyCache;
   journal: Journal;
+  /** When a successful operation is answered (KSP_OPERATION_RECORDS). */
+  operationRecords: Durability;
 }) {
   const { db, material, keys } = deps;
 
@@ -225,23 +228,26 @@ export function createCryptoService(deps: {
     version: number | null,
     failure?: string,
   ): Promise<void> {
-    return deps.journal.write({
-      counted: { kms_key: row ? [row.id] : [] },
-      audit: [
-        auditRow({
-          who: subjectOf(actor),
-          action: `crypto.${opNames[op]}`,
-          target: row?.name ?? '-',
-          result: failure ? 'failure' : 'success',
-          ip: meta.ip,
-          objectId: row?.id ?? null,
-          details: {
-            ...(row ? { key_id: row.id, version } : {}),
-            ...(failure ? { reason: failure } : {}),
-          },
-        }),
-      ],
-    });
+    return deps.journal.write(
+      {
+        counted: { kms_key: row ? [row.id] : [] },
+        audit: [
+          auditRow({
+            who: subjectOf(actor),
+            action: `crypto.${opNames[op]}`,
+            target: row?.name ?? '-',
+            result: failure ? 'failure' : 'success',
+            ip: meta.ip,
+            objectId: row?.id ?? null,
+            details: {
+              ...(row ? { key_id: row.id, version } : {}),
+              ...(failure ? { reason: failure } : {}),
+            },
+          }),
+        ],
+      },
+      failure ? 'disk' : deps.operationRecords,
+    );
   }
 
   /**

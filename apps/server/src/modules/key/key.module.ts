@@ -20,7 +20,18 @@ export const keyModule: KspModule = {
     const pool = createCryptoPool(ctx.config.cryptoWorkers);
     const keys = createKeyCache(db, clock);
     keyRoutes(ctx.app, ctx.gate, createKeyService({ db, clock, material, pool, keys, journal }));
-    cryptoRoutes(ctx.app, ctx.gate, createCryptoService({ db, material, pool, keys, journal }));
+    cryptoRoutes(
+      ctx.app,
+      ctx.gate,
+      createCryptoService({
+        db,
+        material,
+        pool,
+        keys,
+        journal,
+        operationRecords: ctx.config.operationRecords,
+      }),
+    );
     ctx.onClose(async () => {
       keys.close();
       await pool.close();

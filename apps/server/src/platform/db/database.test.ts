@@ -38,6 +38,73 @@ describe('the SQLite database file', () => {
   });
 });
 
+describe('durable SQLite commits (synchronous=FULL)', () => {
+  let dir: string;
+  let handle: DatabaseHandle | null = null;
+  afterEach(async () => {
+    await handle?.close();
+    handle = null;
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A WAL flush that the test lets finish. */
+  function heldFlushes() {
+    const pending: (() => void)[] = [];
+    return {
+      pending,
+      flush: () => new Promise<void>((resolve) => pending.push(resolve)),
+      release() {
+        for (const resolve of pending.splice(0)) resolve();
+      },
+    };
+  }
+
+  const settledWithin = async (p: Promise<unknown>, ms = 50) =>
+    Promise.race([p.then(() => true), new Promise((r) => setTimeout(() => r(false), ms))]);
+
+  it('answers a write only once the WAL flush that follows its commit has returned; reads wait for nothing', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'ksp-db-'));
+    const held = heldFlushes();
+    handle = openDatabase({ url: null, dataDir: dir, flushWal: held.flush });
+    await sql`create table t (v text)`.execute(handle.db); // no rows changed: no flush
+    expect(held.pending).toHaveLength(0);
+    const write = handle.db.transaction().execute((trx) => sql`insert into t (v) values ('a')`.execute(trx));
+    expect(await settledWithin(write)).toBe(false);
+    expect(held.pending).toHaveLength(1);
+    // The connection is free meanwhile: a read answers, and sees the committed row.
+    const read = await sql<{ n: number }>`select count(*) as n from t`.execute(handle.db);
+    expect(read.rows[0]?.n).toBe(1);
+    held.release();
+    await write;
+    expect(handle.walSync!.count).toBe(1);
+  });
+
+  it('has writers that commit during a flush share the next one, never the one under way', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'ksp-db-'));
+    const held = heldFlushes();
+    handle = openDatabase({ url: null, dataDir: dir, flushWal: held.flush });
+    await sql`create table t (v text)`.execute(handle.db);
+    const first = sql`insert into t (v) values ('a')`.execute(handle.db);
+    await new Promise((r) => setTimeout(r, 10));
+    expect(held.pending).toHaveLength(1);
+    const later = [1, 2, 3].map((i) => sql`insert into t (v) values (${String(i)})`.execute(handle!.db));
+    await new Promise((r) => setTimeout(r, 10));
+    held.release(); // the flush that started before the three commits
+    await first;
+    expect(await settledWithin(Promise.all(later))).toBe(false);
+    expect(held.pending).toHaveLength(1); // one flush for the three
+    held.release();
+    await Promise.all(later);
+    expect(handle.walSync!.count).toBe(2);
+  });
+
+  it('flushes nothing when configured to NORMAL', () => {
+    dir = mkdtempSync(join(tmpdir(), 'ksp-db-'));
+    handle = openDatabase({ url: null, dataDir: dir, sqliteSynchronous: 'NORMAL' });
+    expect(handle.walSync).toBeUndefined();
+  });
+});
+
 describe('migration 004', () => {
   it('files earlier key records under their key for the trail', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ksp-db-'));

@@ -12,6 +12,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import { startCheckpointer } from './checkpointer.js';
+import { SyncedSqliteDialect, walSyncer, type WalSync } from './wal-sync.js';
 import type { Database } from './schema.js';
 import * as m001 from './migrations/001-foundation.js';
 import * as m002 from './migrations/002-access.js';
@@ -30,6 +31,8 @@ export interface DatabaseHandle {
   engine: Engine;
   /** Where the data lives, without credentials (for logs). */
   location: string;
+  /** SQLite with `synchronous=FULL`: the WAL flushes that writers wait for (wal-sync.ts). */
+  walSync?: WalSync;
   close(): Promise<void>;
 }
 
@@ -52,6 +55,8 @@ export interface OpenOptions {
    * can be lost on power loss (never corrupted). Ignored for PostgreSQL.
    */
   sqliteSynchronous?: 'FULL' | 'NORMAL';
+  /** With FULL: how the WAL file is flushed (fdatasync by default; tests hold it). */
+  flushWal?: () => Promise<void>;
 }
 
 export function openDatabase(options: OpenOptions): DatabaseHandle {
@@ -99,14 +104,21 @@ export function openDatabase(options: OpenOptions): DatabaseHandle {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  sqlite.pragma(`synchronous = ${options.sqliteSynchronous ?? 'FULL'}`);
+  // FULL is kept by flushing the WAL off the event loop before a writer is answered
+  // (wal-sync.ts); the connection itself never waits for the disk.
+  const synced = (options.sqliteSynchronous ?? 'FULL') === 'FULL' && file !== ':memory:';
+  sqlite.pragma('synchronous = NORMAL');
   const checkpointer =
     file === ':memory:' ? null : startCheckpointer(sqlite, file, (message) => console.warn(message));
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const config = { database: withStatementCache(sqlite) };
+  const walSync = synced ? walSyncer(`${file}-wal`, options.flushWal) : undefined;
+  const dialect = walSync ? new SyncedSqliteDialect(config, sqlite, walSync) : new SqliteDialect(config);
+  const db = new Kysely<Database>({ dialect });
   return {
     db,
     engine: 'sqlite',
     location: file,
+    ...(walSync ? { walSync } : {}),
     close: async () => {
       await checkpointer?.stop();
       await db.destroy();

@@ -1,6 +1,7 @@
-import { CompiledQuery } from 'kysely';
-import type { Db, Engine, Executor } from './database.js';
+import { CompiledQuery, sql } from 'kysely';
+import type { DatabaseHandle, Engine, Executor } from './database.js';
 import type { AuditTable, Database } from './schema.js';
+import { flushDeferred } from './wal-sync.js';
 
 /** Tables whose rows callers hand to the journal. */
 export type JournalTable = keyof Database;
@@ -36,8 +37,17 @@ interface TableColumns {
   counter?: string | undefined;
 }
 
+/**
+ * When a writer is answered. `disk` (the default): once its rows are committed and flushed to
+ * disk, so a power loss cannot take back what was answered. `commit`: once committed (a crash
+ * of the KSP process loses nothing); the flush follows at once, and on PostgreSQL the server's
+ * WAL writer flushes within its `wal_writer_delay` (200 ms by default, at most three times that).
+ */
+export type Durability = 'disk' | 'commit';
+
 interface Pending {
   writes: JournalWrites;
+  until: Durability;
   resolve: () => void;
   reject: (err: unknown) => void;
 }
@@ -129,26 +139,59 @@ function applier(engine: Engine, tables: ReadonlyMap<JournalTable, TableColumns>
  * Group commit. The hot paths (every cryptographic operation, key creation) hand their rows
  * to the journal instead of opening a transaction each: whatever arrives while a commit is
  * under way is written by the next one, in one transaction. A caller's promise settles only
- * once its rows are committed, so nothing is answered that a crash could lose.
+ * once its rows are committed, and, unless it asked for `commit` durability, flushed to disk.
+ * The next batch commits while the previous one's flush is under way.
  *
  * If a merged commit fails (a unique name taken twice in the same batch, say), each caller's
  * writes are retried alone, so only the caller at fault sees the error.
  */
-export function createJournal(db: Db, engine: Engine) {
+export function createJournal(
+  database: Pick<DatabaseHandle, 'db' | 'engine' | 'walSync'>,
+  log: { error(message: string): void } = console,
+) {
+  const { db, engine, walSync } = database;
   const tables = new Map<JournalTable, TableColumns>();
   const apply = applier(engine, tables);
   let queue: Pending[] = [];
   let running: Promise<void> | null = null;
+  const flushing = new Set<Promise<void>>();
+
+  /** Commits one transaction; resolves at commit with the promise of its flush. */
+  async function transaction(batch: readonly Pending[]): Promise<{ onDisk: Promise<void> }> {
+    const writes = batch.map((p) => p.writes);
+    const relaxed = batch.every((p) => p.until === 'commit');
+    if (engine === 'postgres') {
+      await db.transaction().execute(async (trx) => {
+        // The server flushes this commit with its next WAL write instead of before answering.
+        if (relaxed) await sql`set local synchronous_commit to off`.execute(trx);
+        await apply(trx, writes);
+      });
+      return { onDisk: Promise.resolve() };
+    }
+    const changed = await flushDeferred(() => db.transaction().execute((trx) => apply(trx, writes)));
+    return { onDisk: changed && walSync ? walSync() : Promise.resolve() };
+  }
+
+  /** Answers each caller at its durability; the flush is awaited by the callers that wait for it. */
+  function settle(batch: readonly Pending[], onDisk: Promise<void>): void {
+    const waiting = batch.filter((p) => p.until === 'disk');
+    for (const p of batch) if (p.until === 'commit') p.resolve();
+    const done = onDisk.then(
+      () => {
+        for (const p of waiting) p.resolve();
+      },
+      (err: unknown) => {
+        if (waiting.length) for (const p of waiting) p.reject(err);
+        else log.error(`Committed records could not be flushed to disk: ${String(err)}`);
+      },
+    );
+    flushing.add(done);
+    void done.finally(() => flushing.delete(done));
+  }
 
   async function commit(batch: Pending[]): Promise<void> {
     try {
-      await db.transaction().execute((trx) =>
-        apply(
-          trx,
-          batch.map((p) => p.writes),
-        ),
-      );
-      for (const p of batch) p.resolve();
+      settle(batch, (await transaction(batch)).onDisk);
       return;
     } catch (err) {
       if (batch.length === 1) {
@@ -158,8 +201,7 @@ export function createJournal(db: Db, engine: Engine) {
     }
     for (const p of batch) {
       try {
-        await db.transaction().execute((trx) => apply(trx, [p.writes]));
-        p.resolve();
+        settle([p], (await transaction([p])).onDisk);
       } catch (err) {
         p.reject(err);
       }
@@ -185,20 +227,24 @@ export function createJournal(db: Db, engine: Engine) {
       }
       tables.set(spec.table, spec);
     },
-    /** Resolves once the writes are committed; rejects with the database's error otherwise. */
-    write(writes: JournalWrites): Promise<void> {
+    /**
+     * Resolves once the writes are committed and, by default, on disk (see `Durability`);
+     * rejects with the database's error otherwise.
+     */
+    write(writes: JournalWrites, until: Durability = 'disk'): Promise<void> {
       const unknown = [...Object.keys(writes.rows ?? {}), ...Object.keys(writes.counted ?? {})].find(
         (t) => !tables.has(t as JournalTable),
       );
       if (unknown) return Promise.reject(new Error(`Journal table '${unknown}' is not registered`));
       return new Promise<void>((resolve, reject) => {
-        queue.push({ writes, resolve, reject });
+        queue.push({ writes, until, resolve, reject });
         running ??= drainQueue();
       });
     },
-    /** Waits for every write handed over so far (at shutdown). */
+    /** Waits for every write handed over so far, and its flush (at shutdown). */
     async flush(): Promise<void> {
       while (running) await running;
+      await Promise.all(flushing);
     },
   };
 }

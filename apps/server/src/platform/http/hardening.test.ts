@@ -122,13 +122,25 @@ describe.each(await engines())('HTTP hardening on %s', (engine) => {
     for (const a of answers) expect(a.headers['cache-control']).toBe('no-store');
   });
 
-  it('syncs SQLite commits to disk (synchronous=FULL) unless configured to NORMAL', async () => {
+  it('answers a write only after the SQLite WAL is flushed to disk, unless configured to NORMAL', async () => {
     server = await startServer(engine);
     if (engine === 'sqlite') {
-      const full = await sql<{ synchronous: number }>`pragma synchronous`.execute(server.database.db);
-      expect(full.rows[0]?.synchronous).toBe(2);
+      const flushes = server.database.walSync!;
+      const before = flushes.count;
+      const { token } = await initialize(server);
+      const created = await call(server, api.key.create, {
+        token,
+        body: { name: 'durable', algorithm: 'AES-256', usage_mask: 12 },
+      });
+      expect(created.code).toBe(0);
+      expect(flushes.count).toBeGreaterThan(before);
+      // Reads wait for no flush.
+      const settled = flushes.count;
+      expect((await call(server, api.key.list, { token, query: { page: 1, page_size: 10 } })).code).toBe(0);
+      expect(flushes.count).toBe(settled);
       await server.close();
       server = await startServer(engine, { KSP_SQLITE_SYNCHRONOUS: 'normal' });
+      expect(server.database.walSync).toBeUndefined();
       const normal = await sql<{ synchronous: number }>`pragma synchronous`.execute(server.database.db);
       expect(normal.rows[0]?.synchronous).toBe(1);
     }

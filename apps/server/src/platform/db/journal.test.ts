@@ -1,0 +1,76 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { auditRow } from '../audit.js';
+import { migrate, openDatabase, type DatabaseHandle } from './database.js';
+import { createJournal } from './journal.js';
+
+describe('the journal answers each writer at the durability it asked for (SQLite, synchronous=FULL)', () => {
+  let dir: string;
+  let handle: DatabaseHandle | null = null;
+  afterEach(async () => {
+    await handle?.close();
+    handle = null;
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const record = (target: string) => ({
+    audit: [auditRow({ who: null, action: 'test.write', target, result: 'success', ip: '-' })],
+  });
+  const settledWithin = async (p: Promise<unknown>, ms = 50) =>
+    Promise.race([p.then(() => true), new Promise((r) => setTimeout(() => r(false), ms))]);
+
+  it('answers `commit` writers at commit and `disk` writers once the WAL flush returns; a shutdown waits for both', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'ksp-journal-'));
+    const pending: (() => void)[] = [];
+    let hold = false;
+    handle = openDatabase({
+      url: null,
+      dataDir: dir,
+      flushWal: () => (hold ? new Promise<void>((resolve) => pending.push(resolve)) : Promise.resolve()),
+    });
+    await migrate(handle.db);
+    const journal = createJournal(handle);
+    hold = true;
+    const committed = journal.write(record('fast'), 'commit');
+    const onDisk = journal.write(record('safe'));
+    expect(await settledWithin(committed)).toBe(true);
+    expect(await settledWithin(onDisk)).toBe(false);
+    const rows = await handle.db
+      .selectFrom('audit_log')
+      .select('target')
+      .where('action', '=', 'test.write')
+      .execute();
+    expect(rows.map((r) => r.target).sort()).toEqual(['fast', 'safe']);
+    const flushed = journal.flush();
+    expect(await settledWithin(flushed)).toBe(false);
+    for (const resolve of pending.splice(0)) resolve();
+    await onDisk;
+    await flushed;
+  });
+
+  it('starts the flush of `commit` writes at once, and a failed flush fails only the writers that wait for it', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'ksp-journal-'));
+    let flushes = 0;
+    let failing = false;
+    handle = openDatabase({
+      url: null,
+      dataDir: dir,
+      flushWal: () => {
+        if (!failing) return Promise.resolve();
+        flushes++;
+        return Promise.reject(new Error('EIO: the disk went away'));
+      },
+    });
+    await migrate(handle.db);
+    failing = true;
+    const logged: string[] = [];
+    const journal = createJournal(handle, { error: (m) => logged.push(m) });
+    await journal.write(record('fast'), 'commit');
+    await expect(journal.write(record('safe'))).rejects.toThrow('EIO');
+    await journal.flush();
+    expect(flushes).toBe(2);
+    expect(logged).toEqual([expect.stringContaining('EIO: the disk went away')]);
+  });
+});
