@@ -12,7 +12,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import { startCheckpointer } from './checkpointer.js';
-import { SyncedSqliteDialect, walSyncer, type WalSync } from './wal-sync.js';
+import { SyncedSqliteDialect, walSyncer, type DeferredFlush, type WalSync } from './wal-sync.js';
 import type { Database } from './schema.js';
 import * as m001 from './migrations/001-foundation.js';
 import * as m002 from './migrations/002-access.js';
@@ -33,6 +33,8 @@ export interface DatabaseHandle {
   location: string;
   /** SQLite with `synchronous=FULL`: the WAL flushes that writers wait for (wal-sync.ts). */
   walSync?: WalSync;
+  /** Inside a transaction: leave its flush to the caller (`SyncedSqliteDialect.deferFlush`). */
+  deferFlush?: () => DeferredFlush;
   close(): Promise<void>;
 }
 
@@ -106,22 +108,23 @@ export function openDatabase(options: OpenOptions): DatabaseHandle {
   sqlite.pragma('busy_timeout = 5000');
   // FULL is kept by flushing the WAL off the event loop before a writer is answered
   // (wal-sync.ts); the connection itself never waits for the disk.
-  const synced = (options.sqliteSynchronous ?? 'FULL') === 'FULL' && file !== ':memory:';
+  const full = (options.sqliteSynchronous ?? 'FULL') === 'FULL' && file !== ':memory:';
   sqlite.pragma('synchronous = NORMAL');
   const checkpointer =
     file === ':memory:' ? null : startCheckpointer(sqlite, file, (message) => console.warn(message));
   const config = { database: withStatementCache(sqlite) };
-  const walSync = synced ? walSyncer(`${file}-wal`, options.flushWal) : undefined;
-  const dialect = walSync ? new SyncedSqliteDialect(config, sqlite, walSync) : new SqliteDialect(config);
-  const db = new Kysely<Database>({ dialect });
+  const walSync = full ? walSyncer(`${file}-wal`, options.flushWal) : undefined;
+  const synced = walSync ? new SyncedSqliteDialect(config, sqlite, walSync) : null;
+  const db = new Kysely<Database>({ dialect: synced ?? new SqliteDialect(config) });
   return {
     db,
     engine: 'sqlite',
     location: file,
-    ...(walSync ? { walSync } : {}),
+    ...(walSync && synced ? { walSync, deferFlush: () => synced.deferFlush() } : {}),
     close: async () => {
       await checkpointer?.stop();
       await db.destroy();
+      await walSync?.close();
     },
   };
 }

@@ -1,7 +1,6 @@
 import { CompiledQuery, sql } from 'kysely';
 import type { DatabaseHandle, Engine, Executor } from './database.js';
 import type { AuditTable, Database } from './schema.js';
-import { flushDeferred } from './wal-sync.js';
 
 /** Tables whose rows callers hand to the journal. */
 export type JournalTable = keyof Database;
@@ -146,10 +145,10 @@ function applier(engine: Engine, tables: ReadonlyMap<JournalTable, TableColumns>
  * writes are retried alone, so only the caller at fault sees the error.
  */
 export function createJournal(
-  database: Pick<DatabaseHandle, 'db' | 'engine' | 'walSync'>,
+  database: Pick<DatabaseHandle, 'db' | 'engine' | 'walSync' | 'deferFlush'>,
   log: { error(message: string): void } = console,
 ) {
-  const { db, engine, walSync } = database;
+  const { db, engine, walSync, deferFlush } = database;
   const tables = new Map<JournalTable, TableColumns>();
   const apply = applier(engine, tables);
   let queue: Pending[] = [];
@@ -168,8 +167,12 @@ export function createJournal(
       });
       return { onDisk: Promise.resolve() };
     }
-    const changed = await flushDeferred(() => db.transaction().execute((trx) => apply(trx, writes)));
-    return { onDisk: changed && walSync ? walSync() : Promise.resolve() };
+    let deferred: { changed: boolean } | undefined;
+    await db.transaction().execute((trx) => {
+      deferred = deferFlush?.();
+      return apply(trx, writes);
+    });
+    return { onDisk: deferred?.changed && walSync ? walSync() : Promise.resolve() };
   }
 
   /** Answers each caller at its durability; the flush is awaited by the callers that wait for it. */

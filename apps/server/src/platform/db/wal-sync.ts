@@ -1,5 +1,4 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-import { open } from 'node:fs/promises';
+import { open, type FileHandle } from 'node:fs/promises';
 import type BetterSqlite3 from 'better-sqlite3';
 import { SqliteDialect, SqliteDriver, type SqliteDialectConfig } from 'kysely';
 
@@ -26,10 +25,14 @@ export interface WalSync {
   (): Promise<void>;
   /** Flushes completed so far (for tests and figures). */
   readonly count: number;
+  /** Closes the WAL file handle (with the database). */
+  close(): Promise<void>;
 }
 
 /** `flush` is fdatasync of the WAL file by default; tests pass their own to hold it. */
-export function walSyncer(walFile: string, flush: () => Promise<void> = () => datasync(walFile)): WalSync {
+export function walSyncer(walFile: string, custom?: () => Promise<void>): WalSync {
+  const flusher = custom ? { flush: custom, close: () => Promise.resolve() } : walFlusher(walFile);
+  const flush = flusher.flush;
   let running: Promise<void> | null = null;
   let queued: Promise<void> | null = null;
   let count = 0;
@@ -57,37 +60,43 @@ export function walSyncer(walFile: string, flush: () => Promise<void> = () => da
     return queued;
   }) as WalSync;
   Object.defineProperty(sync, 'count', { get: () => count });
+  sync.close = async () => {
+    await running?.catch(() => undefined);
+    await flusher.close();
+  };
   return sync;
 }
 
-async function datasync(file: string): Promise<void> {
-  let handle;
-  try {
-    handle = await open(file, 'r');
-  } catch (err) {
-    // No WAL file: the last connection closed and SQLite moved everything into the database
-    // file, syncing it; nothing is left to flush.
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw err;
-  }
-  try {
-    await handle.datasync();
-  } finally {
-    await handle.close();
-  }
+/**
+ * fdatasync of the WAL file through one handle kept open: the file lives as long as the
+ * server's connection (SQLite removes it only when the last connection closes).
+ */
+function walFlusher(file: string) {
+  let handle: Promise<FileHandle> | null = null;
+  return {
+    async flush(): Promise<void> {
+      handle ??= open(file, 'r');
+      try {
+        await (await handle).datasync();
+      } catch (err) {
+        const failed = handle;
+        handle = null;
+        await failed.then((h) => h.close()).catch(() => undefined);
+        throw err;
+      }
+    },
+    async close(): Promise<void> {
+      const open = handle;
+      handle = null;
+      await open?.then((h) => h.close()).catch(() => undefined);
+    },
+  };
 }
 
-/**
- * Inside `flushDeferred`, a write returns once committed and leaves the flush to its caller
- * (the journal, which answers some writers at commit and others once on disk).
- */
-const deferred = new AsyncLocalStorage<{ changed: boolean }>();
-
-/** Runs `work`; says whether it changed rows that are not yet flushed. */
-export async function flushDeferred(work: () => Promise<void>): Promise<boolean> {
-  const scope = { changed: false };
-  await deferred.run(scope, work);
-  return scope.changed;
+/** What a deferred transaction tells its caller once it is released. */
+export interface DeferredFlush {
+  /** It changed rows that are not flushed yet: the caller flushes (or answers without). */
+  changed: boolean;
 }
 
 /**
@@ -98,6 +107,7 @@ export class SyncedSqliteDialect extends SqliteDialect {
   readonly #config: SqliteDialectConfig;
   readonly #wrote: () => boolean;
   readonly #sync: WalSync;
+  #deferred: DeferredFlush | null = null;
 
   constructor(config: SqliteDialectConfig, sqlite: BetterSqlite3.Database, sync: WalSync) {
     super(config);
@@ -114,17 +124,29 @@ export class SyncedSqliteDialect extends SqliteDialect {
     };
   }
 
+  /**
+   * Called inside a transaction (while it holds the one connection): its release returns
+   * without flushing, and the returned object says whether the caller has a flush to wait for.
+   * The connection is held, so the next release is this transaction's own.
+   */
+  deferFlush(): DeferredFlush {
+    const deferred = { changed: false };
+    this.#deferred = deferred;
+    return deferred;
+  }
+
   override createDriver(): SqliteDriver {
-    const wrote = this.#wrote;
-    const sync = this.#sync;
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the driver asks the dialect.
+    const dialect = this;
     return new (class extends SqliteDriver {
       override async releaseConnection(): Promise<void> {
-        const changed = wrote();
+        const changed = dialect.#wrote();
+        const deferred = dialect.#deferred;
+        dialect.#deferred = null;
         await super.releaseConnection();
         if (!changed) return;
-        const scope = deferred.getStore();
-        if (scope) scope.changed = true;
-        else await sync();
+        if (deferred) deferred.changed = true;
+        else await dialect.#sync();
       }
     })(this.#config);
   }
