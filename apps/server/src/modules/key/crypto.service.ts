@@ -379,8 +379,13 @@ export function createCryptoService(deps: {
       const version = checkVersion(row, header.keyVersion);
       const plaintext = isCipherAlgorithm(algo(row))
         ? await withSecret(actor, row, version, (secret) =>
-            run(actor, meta, 'decrypt', row, version, () =>
-              openEnvelope(body.ciphertext, () => secret, b64(body.aad)).plaintext,
+            run(
+              actor,
+              meta,
+              'decrypt',
+              row,
+              version,
+              () => openEnvelope(body.ciphertext, () => secret, b64(body.aad)).plaintext,
             ),
           )
         : await withPrivateKey(actor, row, version, (key) =>
