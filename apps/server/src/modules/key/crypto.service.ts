@@ -142,11 +142,11 @@ export function createCryptoService(deps: {
   }
 
   /**
-   * Runs `use` with the version's private key: for RSA, EC and Ed25519 the key object the
+   * Runs `use` with the version's key: for RSA, EC and Ed25519 the private key object the
    * cache parsed (the cache drops it when the key changes or its entry expires), for other
    * algorithms a copy of the material, zeroed afterwards as by `withSecret`.
    */
-  async function withPrivateKey<T>(
+  async function withKey<T>(
     actor: Actor,
     row: KeyTable,
     version: number,
@@ -377,22 +377,13 @@ export function createCryptoService(deps: {
         throw invalid('crypto.keyMismatch', { id: header.keyId });
       const row = await resolve(actor, header.keyId, 'decrypt', true);
       const version = checkVersion(row, header.keyVersion);
-      const plaintext = isCipherAlgorithm(algo(row))
-        ? await withSecret(actor, row, version, (secret) =>
-            run(
-              actor,
-              meta,
-              'decrypt',
-              row,
-              version,
-              () => openEnvelope(body.ciphertext, () => secret, b64(body.aad)).plaintext,
-            ),
-          )
-        : await withPrivateKey(actor, row, version, (key) =>
-            run(actor, meta, 'decrypt', row, version, () =>
-              asymmetricDecrypt(algo(row), key, header.ciphertext),
-            ),
-          );
+      const plaintext = await withKey(actor, row, version, (key) =>
+        run(actor, meta, 'decrypt', row, version, () =>
+          isCipherAlgorithm(algo(row)) && Buffer.isBuffer(key)
+            ? openEnvelope(body.ciphertext, () => key, b64(body.aad)).plaintext
+            : asymmetricDecrypt(algo(row), key, header.ciphertext),
+        ),
+      );
       return { plaintext: out(plaintext), key_id: row.id, version };
     },
 
@@ -400,7 +391,7 @@ export function createCryptoService(deps: {
       const row = await resolve(actor, body.key_id, 'sign', true);
       if (algorithmInfo(algo(row)).kind !== 'asymmetric') throw refuse(row, 'sign');
       const version = row.current_version;
-      const signature = await withPrivateKey(actor, row, version, (key) => {
+      const signature = await withKey(actor, row, version, (key) => {
         const data = b64(body.data)!;
         const alg = algo(row);
         // Post-quantum signing runs in JavaScript: a worker thread keeps the event loop free.
