@@ -32,7 +32,7 @@ interface Entry {
 
 function wipe(entry: Entry): void {
   for (const v of entry.versions.values()) {
-    // A caller holding this version object must see no secret rather than a zeroed one.
+    // A caller holding this version object must see no secret (nor key object) rather than a zeroed one.
     v.secret?.fill(0);
     delete v.secret;
     delete v.privateKey;
