@@ -10,7 +10,14 @@ import {
   type KeyState,
 } from '@ksp/contracts';
 import { subjectOf, auditRow } from '../../platform/audit.js';
-import { asymmetricDecrypt, asymmetricEncrypt, sign, verify } from '../../platform/crypto/asymmetric.js';
+import {
+  asymmetricDecrypt,
+  asymmetricEncrypt,
+  sign,
+  takesKeyObject,
+  verify,
+  type PrivateKeyInput,
+} from '../../platform/crypto/asymmetric.js';
 import {
   encodeCiphertext,
   openEnvelope,
@@ -107,11 +114,13 @@ export function createCryptoService(deps: {
     return row;
   }
 
+  /** Unwraps the version's material with the domain's KEK. */
+  const opener = (actor: Actor, row: KeyTable, version: number) => (wrapped: string) =>
+    material.open(db, actor.domainId, row.id, version, wrapped);
+
   /** A copy of the version's material (the caller zeroes it), or undefined when it is gone. */
   function secretMaybe(actor: Actor, row: KeyTable, version: number): Promise<Buffer | undefined> {
-    return keys.secret(row.id, version, (wrapped) =>
-      material.open(db, actor.domainId, row.id, version, wrapped),
-    );
+    return keys.secret(row.id, version, opener(actor, row, version));
   }
 
   async function secretOf(actor: Actor, row: KeyTable, version: number): Promise<Buffer> {
@@ -132,6 +141,27 @@ export function createCryptoService(deps: {
       return await use(secret);
     } finally {
       secret.fill(0);
+    }
+  }
+
+  /**
+   * Runs `use` with the version's key: for RSA, EC and Ed25519 the private key object the
+   * cache parsed (the cache drops it when the key changes or its entry expires), for other
+   * algorithms a copy of the material, zeroed afterwards as by `withSecret`.
+   */
+  async function withKey<T>(
+    actor: Actor,
+    row: KeyTable,
+    version: number,
+    use: (key: PrivateKeyInput) => Promise<T>,
+  ): Promise<T> {
+    if (!takesKeyObject(algo(row))) return withSecret(actor, row, version, use);
+    const key = await keys.privateKey(row.id, version, opener(actor, row, version));
+    if (!key) throw stateForbids('crypto.versionGone', { name: row.name, version });
+    try {
+      return await use(key);
+    } finally {
+      if (Buffer.isBuffer(key)) key.fill(0);
     }
   }
 
@@ -353,11 +383,11 @@ export function createCryptoService(deps: {
         throw invalid('crypto.keyMismatch', { id: header.keyId });
       const row = await resolve(actor, header.keyId, 'decrypt', true);
       const version = checkVersion(row, header.keyVersion);
-      const plaintext = await withSecret(actor, row, version, (secret) =>
+      const plaintext = await withKey(actor, row, version, (key) =>
         run(actor, meta, 'decrypt', row, version, () =>
-          isCipherAlgorithm(algo(row))
-            ? openEnvelope(body.ciphertext, () => secret, b64(body.aad)).plaintext
-            : asymmetricDecrypt(algo(row), secret, header.ciphertext),
+          isCipherAlgorithm(algo(row)) && Buffer.isBuffer(key)
+            ? openEnvelope(body.ciphertext, () => key, b64(body.aad)).plaintext
+            : asymmetricDecrypt(algo(row), key, header.ciphertext),
         ),
       );
       return { plaintext: out(plaintext), key_id: row.id, version };
@@ -367,12 +397,12 @@ export function createCryptoService(deps: {
       const row = await resolve(actor, body.key_id, 'sign', true);
       if (algorithmInfo(algo(row)).kind !== 'asymmetric') throw refuse(row, 'sign');
       const version = row.current_version;
-      const signature = await withSecret(actor, row, version, (secret) => {
+      const signature = await withKey(actor, row, version, (key) => {
         const data = b64(body.data)!;
         const alg = algo(row);
         // Post-quantum signing runs in JavaScript: a worker thread keeps the event loop free.
         return run(actor, meta, 'sign', row, version, () =>
-          isHeavy(alg) ? deps.pool.sign(alg, secret, data) : sign(alg, secret, data),
+          isHeavy(alg) && Buffer.isBuffer(key) ? deps.pool.sign(alg, key, data) : sign(alg, key, data),
         );
       });
       return { signature: out(signature), key_id: row.id, version };

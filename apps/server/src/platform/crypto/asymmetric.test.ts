@@ -10,6 +10,7 @@ import {
   ecdsaVerify,
   ed25519Sign,
   ed25519Verify,
+  parsePrivateKey,
   rsaOaepDecrypt,
   rsaOaepEncrypt,
   rsaOaepMaxPlaintext,
@@ -21,6 +22,7 @@ import {
   sm2PublicKeyFromPrivate,
   sm2Sign,
   sm2Verify,
+  takesKeyObject,
   verify,
 } from './asymmetric.js';
 import { decodeDerSignature, ed25519PrivateKeyFromSeed, sm2PublicKeyFromSpki } from './encoding.js';
@@ -268,5 +270,50 @@ describe('by algorithm id', () => {
     expect(() => asymmetricEncrypt('EC-P256', publicKeyOf(ec), message)).toThrow(/do not encrypt/);
     expect(() => asymmetricEncrypt('ML-KEM-768', Buffer.alloc(1184), message)).toThrow(/encapsulate/);
     expect(() => sign('AES-256', Buffer.alloc(32), message)).toThrow(/do not sign/);
+  });
+});
+
+describe('parsed private keys (key objects)', () => {
+  it.each(['RSA-2048', 'EC-P256', 'EC-P384', 'EC-P521', 'EC-SECP256K1', 'ED25519'] as const)(
+    '%s signs with the key object as with its DER',
+    (algorithm) => {
+      expect(takesKeyObject(algorithm)).toBe(true);
+      const key = generateKey(algorithm);
+      const parsed = parsePrivateKey(key.material);
+      const signature = sign(algorithm, parsed, message);
+      expect(verify(algorithm, publicKeyOf(key), message, signature)).toBe(true);
+      expect(verify(algorithm, publicKeyOf(key), Buffer.from('other'), signature)).toBe(false);
+    },
+  );
+
+  it('gives the same deterministic signatures (Ed25519, RSA PKCS#1 v1.5) and decrypts RSA-OAEP', () => {
+    const ed = generateKey('ED25519');
+    expect(ed25519Sign(parsePrivateKey(ed.material), message)).toEqual(ed25519Sign(ed.material, message));
+    const rsa = generateKey('RSA-2048');
+    const parsed = parsePrivateKey(rsa.material);
+    expect(rsaSign('RSA-2048', parsed, message, 'PKCS1-v1_5')).toEqual(
+      rsaSign('RSA-2048', rsa.material, message, 'PKCS1-v1_5'),
+    );
+    const pss = rsaSign('RSA-2048', parsed, message, 'PSS');
+    expect(rsaVerify('RSA-2048', publicKeyOf(rsa), message, pss, 'PSS')).toBe(true);
+    const ciphertext = asymmetricEncrypt('RSA-2048', publicKeyOf(rsa), message);
+    expect(asymmetricDecrypt('RSA-2048', parsed, ciphertext)).toEqual(message);
+    expect(() => rsaOaepDecrypt('RSA-2048', parsed, flip(ciphertext, 100))).toThrow(/OAEP decryption failed/);
+  });
+
+  it('refuses a key object of another algorithm, a public one, and one where bytes are computed on', () => {
+    const p256 = generateKey('EC-P256');
+    const parsed = parsePrivateKey(p256.material);
+    expect(() => ecdsaSign('EC-SECP256K1', parsed, message)).toThrow(/not an EC-SECP256K1 key/);
+    expect(() => ed25519Sign(parsed, message)).toThrow(/not an ED25519 key/);
+    const rsa = parsePrivateKey(generateKey('RSA-2048').material);
+    expect(() => rsaSign('RSA-3072', rsa, message)).toThrow(/not an RSA-3072 key/);
+    expect(() => ecdsaSign('EC-P256', createPublicKey(parsed), message)).toThrow(/not a private key/);
+    for (const algorithm of ['SM2', 'ML-DSA-44'] as const) {
+      expect(takesKeyObject(algorithm)).toBe(false);
+      expect(() => sign(algorithm, parsed, message)).toThrow(/given as its stored bytes/);
+    }
+    expect(() => asymmetricDecrypt('SM2', parsed, Buffer.alloc(120))).toThrow(/given as its stored bytes/);
+    expect(() => parsePrivateKey(Buffer.from('junk'))).toThrow(/not PKCS#8 DER/);
   });
 });

@@ -39,12 +39,16 @@ import { randomScalar } from './random.js';
  * SM2 with an empty distinguishing ID, and Node cannot encrypt with SM2 at all.
  *
  * Keys: private keys are PKCS#8 DER (SM2: the raw 32-byte scalar), public keys are
- * SubjectPublicKeyInfo DER (SM2 also accepts the 65-byte uncompressed point).
+ * SubjectPublicKeyInfo DER (SM2 also accepts the 65-byte uncompressed point). The
+ * node:crypto operations (RSA, ECDSA, Ed25519) also take the private key already parsed
+ * by `parsePrivateKey`: reading the DER costs more than the signature it serves.
  */
 
 export type RsaAlgorithm = Extract<AlgorithmId, `RSA-${string}`>;
 export type EcAlgorithm = Extract<AlgorithmId, `EC-${string}`>;
 export type RsaSignatureScheme = 'PSS' | 'PKCS1-v1_5';
+/** A private key as stored (see above), or for RSA, ECDSA and Ed25519 its parsed key object. */
+export type PrivateKeyInput = Buffer | KeyObject;
 
 /** OpenSSL's name, the group order n and the scalar length of each catalogue curve. */
 export const EC_CURVES: Readonly<
@@ -82,6 +86,12 @@ function loadPrivateKey(der: Buffer, what: string): KeyObject {
   }
 }
 
+/**
+ * The key object of a PKCS#8 private key, for callers that use it more than once. Which
+ * algorithm it serves is checked where it is used, as for DER.
+ */
+export const parsePrivateKey = (der: Buffer): KeyObject => loadPrivateKey(der, 'given');
+
 function loadPublicKey(der: Buffer, what: string): KeyObject {
   try {
     return createPublicKey({ key: der, format: 'der', type: 'spki' });
@@ -105,8 +115,11 @@ function checkKeyMatches(algorithm: AlgorithmId, key: KeyObject): KeyObject {
   return key;
 }
 
-const privateKeyFor = (algorithm: AlgorithmId, der: Buffer) =>
-  checkKeyMatches(algorithm, loadPrivateKey(der, algorithm));
+function privateKeyFor(algorithm: AlgorithmId, key: PrivateKeyInput): KeyObject {
+  if (Buffer.isBuffer(key)) return checkKeyMatches(algorithm, loadPrivateKey(key, algorithm));
+  if (key.type !== 'private') throw invalidKey(`The ${algorithm} key object is not a private key`);
+  return checkKeyMatches(algorithm, key);
+}
 const publicKeyFor = (algorithm: AlgorithmId, der: Buffer) =>
   checkKeyMatches(algorithm, loadPublicKey(der, algorithm));
 
@@ -142,7 +155,7 @@ export function rsaOaepEncrypt(
 
 export function rsaOaepDecrypt(
   algorithm: RsaAlgorithm,
-  privateKey: Buffer,
+  privateKey: PrivateKeyInput,
   ciphertext: Buffer,
   label?: Buffer,
 ): Buffer {
@@ -173,7 +186,7 @@ function rsaPadding(scheme: RsaSignatureScheme) {
 
 export function rsaSign(
   algorithm: RsaAlgorithm,
-  privateKey: Buffer,
+  privateKey: PrivateKeyInput,
   data: Buffer,
   scheme: RsaSignatureScheme = 'PSS',
 ): Buffer {
@@ -209,7 +222,7 @@ function ecDigest(algorithm: EcAlgorithm): string {
   return OPENSSL_DIGEST[name];
 }
 
-export function ecdsaSign(algorithm: EcAlgorithm, privateKey: Buffer, data: Buffer): Buffer {
+export function ecdsaSign(algorithm: EcAlgorithm, privateKey: PrivateKeyInput, data: Buffer): Buffer {
   const key = privateKeyFor(algorithm, privateKey);
   return nodeSign(ecDigest(algorithm), data, { key, dsaEncoding: 'der' });
 }
@@ -230,7 +243,7 @@ export function ecdsaVerify(
 
 /* Ed25519 (RFC 8032, pure): 64-byte signatures. */
 
-export function ed25519Sign(privateKey: Buffer, data: Buffer): Buffer {
+export function ed25519Sign(privateKey: PrivateKeyInput, data: Buffer): Buffer {
   return nodeSign(null, data, privateKeyFor('ED25519', privateKey));
 }
 
@@ -423,10 +436,20 @@ const isRsa = (algorithm: AlgorithmId): algorithm is RsaAlgorithm =>
   algorithmInfo(algorithm).family === 'RSA';
 const isEc = (algorithm: AlgorithmId): algorithm is EcAlgorithm => algorithmInfo(algorithm).family === 'EC';
 
+/** Whether `algorithm`'s private key runs through node:crypto, and so can be given parsed. */
+export const takesKeyObject = (algorithm: AlgorithmId): boolean =>
+  isRsa(algorithm) || isEc(algorithm) || algorithm === 'ED25519';
+
+/** SM2 and the post-quantum algorithms compute on the stored bytes themselves. */
+function bytesOf(algorithm: AlgorithmId, key: PrivateKeyInput): Buffer {
+  if (!Buffer.isBuffer(key)) throw invalidKey(`An ${algorithm} private key is given as its stored bytes`);
+  return key;
+}
+
 /** Signs with the private material a key of `algorithm` stores (see generate.ts for the encodings). */
 export function sign(
   algorithm: AlgorithmId,
-  privateKey: Buffer,
+  privateKey: PrivateKeyInput,
   data: Buffer,
   options: SignOptions = {},
 ): Buffer {
@@ -434,9 +457,14 @@ export function sign(
   if (isEc(algorithm)) return ecdsaSign(algorithm, privateKey, data);
   if (algorithm === 'ED25519') return ed25519Sign(privateKey, data);
   if (algorithm === 'SM2') {
-    return sm2Sign(privateKey, data, options.sm2UserId === undefined ? {} : { userId: options.sm2UserId });
+    return sm2Sign(
+      bytesOf(algorithm, privateKey),
+      data,
+      options.sm2UserId === undefined ? {} : { userId: options.sm2UserId },
+    );
   }
-  if (isPqcSignatureAlgorithm(algorithm)) return pqcSign(algorithm, privateKey, data, options);
+  if (isPqcSignatureAlgorithm(algorithm))
+    return pqcSign(algorithm, bytesOf(algorithm, privateKey), data, options);
   throw unsupported(`${algorithm} keys do not sign`);
 }
 
@@ -473,8 +501,12 @@ export function asymmetricEncrypt(algorithm: AlgorithmId, publicKey: Buffer, pla
   );
 }
 
-export function asymmetricDecrypt(algorithm: AlgorithmId, privateKey: Buffer, ciphertext: Buffer): Buffer {
+export function asymmetricDecrypt(
+  algorithm: AlgorithmId,
+  privateKey: PrivateKeyInput,
+  ciphertext: Buffer,
+): Buffer {
   if (isRsa(algorithm)) return rsaOaepDecrypt(algorithm, privateKey, ciphertext);
-  if (algorithm === 'SM2') return sm2Decrypt(privateKey, ciphertext);
+  if (algorithm === 'SM2') return sm2Decrypt(bytesOf(algorithm, privateKey), ciphertext);
   throw unsupported(`${algorithm} keys do not decrypt with a private key`);
 }
