@@ -65,6 +65,7 @@ export function auditRow(entry: AuditEntry, at = new Date()): AuditTable {
     source_ip: entry.ip,
     details: JSON.stringify(entry.details ?? {}),
     object_id: entry.objectId ?? null,
+    count: 1,
   };
 }
 

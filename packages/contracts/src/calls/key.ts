@@ -177,6 +177,15 @@ export const keyCalls = {
         action: z.string(),
         result: z.string(),
         source_ip: z.string(),
+        count: z
+          .number()
+          .int()
+          .min(1)
+          .describe(
+            'Operations the record stands for: identical successful cryptographic operations ' +
+              '(same caller, address, operation and key version) committed together are recorded ' +
+              'once with their number; every other record stands for 1',
+          ),
       }),
     ),
   }),

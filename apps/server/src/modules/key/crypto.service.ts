@@ -248,7 +248,8 @@ export function createCryptoService(deps: {
 
   /**
    * Hands the operation's audit record and the key's counter to the group commit and waits
-   * until they are written. Failed checks are recorded as well, with result 'failure'.
+   * until they are written. Failed checks are recorded as well, with result 'failure', each
+   * on its own; identical successful operations committed together share one record.
    */
   function record(
     actor: Actor,
@@ -261,7 +262,7 @@ export function createCryptoService(deps: {
     return deps.journal.write(
       {
         counted: { kms_key: row ? [row.id] : [] },
-        audit: [
+        [failure ? 'audit' : 'operations']: [
           auditRow({
             who: subjectOf(actor),
             action: `crypto.${opNames[op]}`,

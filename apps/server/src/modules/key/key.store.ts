@@ -129,7 +129,7 @@ export async function listKeyAudit(
   const q = db.selectFrom('audit_log').where('domain_id', '=', domainId).where('object_id', 'in', keyIds);
   const total = await q.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirst();
   const rows = await q
-    .select(['id', 'at', 'username', 'action', 'result', 'source_ip'])
+    .select(['id', 'at', 'username', 'action', 'result', 'source_ip', 'count'])
     .orderBy('at', 'desc')
     .offset(offset)
     .limit(limit)

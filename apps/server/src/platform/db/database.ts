@@ -20,6 +20,7 @@ import * as m003 from './migrations/003-keys.js';
 import * as m004 from './migrations/004-audit-object.js';
 import * as m005 from './migrations/005-scopes.js';
 import * as m006 from './migrations/006-jobs.js';
+import * as m008 from './migrations/008-audit-count.js';
 
 export type Db = Kysely<Database>;
 /** A store function takes either the database or an open transaction. */
@@ -46,6 +47,7 @@ export const migrations: Record<string, Migration> = {
   '004-audit-object': m004,
   '005-scopes': m005,
   '006-jobs': m006,
+  '008-audit-count': m008,
 };
 
 export interface OpenOptions {

@@ -73,4 +73,35 @@ describe('the journal answers each writer at the durability it asked for (SQLite
     expect(flushes).toBe(2);
     expect(logged).toEqual([expect.stringContaining('EIO: the disk went away')]);
   });
+
+  it('writes identical operations committed together as one record with their number, and nothing else merged', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'ksp-journal-'));
+    handle = openDatabase({ url: null, dataDir: dir });
+    await migrate(handle.db);
+    const journal = createJournal(handle);
+    const who = { userId: 'u1', username: 'alice', domainId: null, domainName: '' };
+    const op = (ip: string, result: 'success' | 'failure' = 'success') =>
+      auditRow({ who, action: 'test.op', target: 'k', result, ip, objectId: 'k1', details: { version: 1 } });
+    await Promise.all([
+      journal.write({ operations: [op('10.0.0.1')] }, 'commit'),
+      journal.write({ operations: [op('10.0.0.1')] }, 'commit'),
+      journal.write({ operations: [op('10.0.0.1')] }, 'commit'),
+      journal.write({ operations: [op('10.0.0.2')] }, 'commit'),
+      journal.write({ audit: [op('10.0.0.1', 'failure')] }),
+      journal.write({ audit: [op('10.0.0.1', 'failure')] }),
+    ]);
+    const rows = await handle.db
+      .selectFrom('audit_log')
+      .select(['source_ip', 'result', 'count'])
+      .where('action', '=', 'test.op')
+      .orderBy('result')
+      .orderBy('source_ip')
+      .execute();
+    expect(rows).toEqual([
+      { source_ip: '10.0.0.1', result: 'failure', count: 1 },
+      { source_ip: '10.0.0.1', result: 'failure', count: 1 },
+      { source_ip: '10.0.0.1', result: 'success', count: 3 },
+      { source_ip: '10.0.0.2', result: 'success', count: 1 },
+    ]);
+  });
 });

@@ -190,6 +190,8 @@ export interface AuditTable {
   details: string;
   /** The object a record is about (`AuditEntry.objectId`: a key, say), for its trail; null otherwise. */
   object_id: string | null;
+  /** Operations the record stands for (1 unless the journal merged identical operations). */
+  count: number;
 }
 
 export interface PasswordPolicyTable {

@@ -152,6 +152,8 @@ function AuditTable({ row }: { row: KeyRow }) {
       ),
     },
     { title: t('keys:audit.ip'), dataIndex: 'source_ip' },
+    // Identical operations committed together share one record.
+    { title: t('keys:audit.count'), dataIndex: 'count', align: 'right' as const },
   ];
   return (
     <Table<KeyAuditEntry>

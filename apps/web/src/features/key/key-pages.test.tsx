@@ -92,9 +92,19 @@ function serve() {
               action: 'key.add-version',
               result: 'success',
               source_ip: '127.0.0.1',
+              count: 1,
+            },
+            {
+              id: '2',
+              at: '2026-01-10T12:00:01Z',
+              username: 'app',
+              action: 'crypto.encrypt',
+              result: 'success',
+              source_ip: '10.0.0.7',
+              count: 16,
             },
           ],
-          total: 1,
+          total: 2,
         });
       case api.key.create.path:
         return envelope(keyRow({ name: 'fresh' }));
@@ -231,6 +241,9 @@ describe('key detail page', () => {
     fireEvent.click(screen.getByRole('tab', { name: 'Audit trail' }));
     const audit = await screen.findByTestId('key-audit');
     await waitFor(() => expect(within(audit).getByText('Version added')).toBeTruthy());
+    // A record of identical operations committed together says how many it stands for.
+    const merged = within(audit).getByText('10.0.0.7').closest('tr')!;
+    expect(within(merged as HTMLElement).getByText('16')).toBeTruthy();
     // A compromised key can be destroyed, never recovered.
     const actions = screen.getByTestId('key-detail-actions');
     expect(within(actions).queryByTestId('key-action-recover')).toBeNull();

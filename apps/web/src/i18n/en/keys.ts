@@ -279,6 +279,7 @@ export const keys = {
     action: 'Action',
     result: 'Result',
     ip: 'Source IP',
+    count: 'Operations',
     actions: {
       create: 'Created',
       import: 'Imported',

@@ -276,6 +276,7 @@ export const keys: Catalogue<typeof en> = {
     action: '操作',
     result: '结果',
     ip: '来源 IP',
+    count: '操作次数',
     actions: {
       create: '创建',
       import: '导入',
