@@ -512,7 +512,7 @@ describe.each(await engines())('keys and the crypto API on %s', (engine) => {
     const trail = await call(server, api.key.audit, { token, query: { id: key.id, page: 1, page_size: 50 } });
     expect(trail.data.total).toBe(records + 1);
     expect(trail.data.data.map((r) => r.action)).toEqual([
-      ...Array(records).fill('crypto.encrypt'),
+      ...Array.from({ length: records }, () => 'crypto.encrypt'),
       'key.create',
     ]);
     expect(trail.data.data.reduce((n, r) => n + r.count, 0)).toBe(31);
