@@ -35,7 +35,9 @@ import type * as Symmetric from '../apps/server/src/platform/crypto/symmetric.js
 const dist = (name: string) =>
   new URL(`../apps/server/dist/platform/crypto/${name}.js`, import.meta.url).href;
 const { aesGcmEncrypt } = (await import(dist('symmetric'))) as typeof Symmetric;
-const { ecdsaSign, ed25519Sign } = (await import(dist('asymmetric'))) as typeof Asymmetric;
+const { ecdsaSign, ed25519Sign, parsePrivateKey, rsaSign } = (await import(
+  dist('asymmetric')
+)) as typeof Asymmetric;
 const { generateKey } = (await import(dist('generate'))) as typeof Generate;
 const { pqcSign } = (await import(dist('post-quantum'))) as typeof PostQuantum;
 
@@ -254,14 +256,21 @@ async function loadEngine(engine: Engine, bareBase: string): Promise<Row[]> {
   }
 }
 
+/**
+ * The primitives as the server runs them for one request: AES with the unwrapped key,
+ * signatures with the private key object the key cache keeps (parsed once per cache entry).
+ */
 function directRows(): Row[] {
   const aesKey = randomBytes(32);
   const data = randomBytes(64);
-  const ec = generateKeyPairSync('ec', { namedCurve: 'prime256v1' }).privateKey.export({
-    type: 'pkcs8',
-    format: 'der',
-  });
-  const edKey = generateKey('ED25519').material;
+  const der = (type: 'ec' | 'rsa') =>
+    (type === 'ec'
+      ? generateKeyPairSync('ec', { namedCurve: 'prime256v1' })
+      : generateKeyPairSync('rsa', { modulusLength: 2048 })
+    ).privateKey.export({ type: 'pkcs8', format: 'der' });
+  const ec = parsePrivateKey(der('ec'));
+  const rsa = parsePrivateKey(der('rsa'));
+  const edKey = parsePrivateKey(generateKey('ED25519').material);
   const ml = generateKey('ML-DSA-65').material;
   const rows: Row[] = [];
   const maybe = (name: string, fn: () => unknown) => {
@@ -270,6 +279,7 @@ function directRows(): Row[] {
   maybe('AES-256-GCM encrypt 64 B', () => aesGcmEncrypt(aesKey, data));
   maybe('ECDSA P-256 sign', () => ecdsaSign('EC-P256', ec, data));
   maybe('Ed25519 sign', () => ed25519Sign(edKey, data));
+  maybe('RSA-2048 sign', () => rsaSign('RSA-2048', rsa, data));
   maybe('ML-DSA-65 sign', () => pqcSign('ML-DSA-65', ml, data));
   return rows;
 }
