@@ -147,25 +147,77 @@ function applier(engine: Engine, tables: ReadonlyMap<JournalTable, TableColumns>
     }
   }
 
-  return async function apply(trx: Executor, batch: readonly JournalWrites[]): Promise<void> {
+  /** What a batch writes: rows by table (registered tables first, then audit), and counts. */
+  function plan(batch: readonly JournalWrites[]) {
+    const inserts: { spec: TableColumns; rows: readonly object[] }[] = [];
     for (const spec of tables.values()) {
       const rows = batch.flatMap((w) => (w.rows?.[spec.table] ?? []) as readonly object[]);
-      if (rows.length) await insert(trx, spec, rows);
+      if (rows.length) inserts.push({ spec, rows });
     }
     const audit = [...batch.flatMap((w) => w.audit ?? []), ...mergeOperations(batch)];
-    if (audit.length) await insert(trx, auditTable, audit);
+    if (audit.length) inserts.push({ spec: auditTable, rows: audit });
+    const counts: { spec: TableColumns; ids: [string, number][] }[] = [];
     for (const spec of tables.values()) {
       if (!spec.counter) continue;
-      const counts = new Map<string, number>();
+      const byId = new Map<string, number>();
       for (const w of batch)
-        for (const id of w.counted?.[spec.table] ?? []) counts.set(id, (counts.get(id) ?? 0) + 1);
+        for (const id of w.counted?.[spec.table] ?? []) byId.set(id, (byId.get(id) ?? 0) + 1);
       // Always in the same order, so two nodes' batches cannot deadlock on PostgreSQL.
-      for (const [id, n] of [...counts].sort(([a], [b]) => (a < b ? -1 : 1))) {
-        await trx.executeQuery(CompiledQuery.raw(countStatement(spec), [n, id]));
-      }
+      if (byId.size) counts.push({ spec, ids: [...byId].sort(([a], [b]) => (a < b ? -1 : 1)) });
     }
-  };
+    return { inserts, counts };
+  }
+
+  /** Every statement of a batch on its own (SQLite, where a statement costs no round trip). */
+  async function apply(trx: Executor, batch: readonly JournalWrites[]): Promise<void> {
+    const { inserts, counts } = plan(batch);
+    for (const { spec, rows } of inserts) await insert(trx, spec, rows);
+    for (const { spec, ids } of counts) {
+      for (const [id, n] of ids) await trx.executeQuery(CompiledQuery.raw(countStatement(spec), [n, id]));
+    }
+  }
+
+  /**
+   * The whole batch as one PostgreSQL statement (data-modifying WITH clauses), which commits
+   * on its own: one round trip instead of one per statement plus BEGIN and COMMIT. Relaxed
+   * batches set synchronous_commit off for that one transaction. Undefined when the batch is
+   * too large for one statement's parameters.
+   */
+  function oneStatement(batch: readonly JournalWrites[], relaxed: boolean): CompiledQuery | undefined {
+    const { inserts, counts } = plan(batch);
+    const parameters: unknown[] = [];
+    const param = (value: unknown, cast = '') => {
+      parameters.push(value);
+      return `$${parameters.length}${cast}`;
+    };
+    const parts: string[] = [];
+    for (const { spec, rows } of inserts) {
+      const tuples = (rows as Record<string, unknown>[]).map(
+        (row) => `(${spec.columns.map((c) => param(row[c] ?? null)).join(', ')})`,
+      );
+      const columns = spec.columns.map((c) => `"${c}"`).join(', ');
+      parts.push(`insert into "${spec.table}" (${columns}) values ${tuples.join(', ')}`);
+    }
+    for (const { spec, ids } of counts) {
+      const c = `"${spec.counter!}"`;
+      const values = ids.map(([id, n]) => `(${param(id, '::text')}, ${param(n, '::integer')})`).join(', ');
+      parts.push(
+        `update "${spec.table}" set ${c} = "${spec.table}".${c} + v.n from (values ${values}) as v (id, n) ` +
+          `where "${spec.table}"."id" = v.id`,
+      );
+    }
+    if (parameters.length > PG_MAX_PARAMETERS) return undefined;
+    const main = relaxed ? `select set_config('synchronous_commit', 'off', true)` : 'select 1';
+    if (!parts.length) return undefined;
+    const sqlText = `with ${parts.map((p, i) => `w${i} as (${p})`).join(', ')} ${main}`;
+    return CompiledQuery.raw(sqlText, parameters);
+  }
+
+  return { apply, oneStatement };
 }
+
+/** Bound parameters in one PostgreSQL statement: the protocol allows 65,535. */
+const PG_MAX_PARAMETERS = 30_000;
 
 /**
  * Group commit. The hot paths (every cryptographic operation, key creation) hand their rows
@@ -183,7 +235,7 @@ export function createJournal(
 ) {
   const { db, engine, walSync, deferFlush } = database;
   const tables = new Map<JournalTable, TableColumns>();
-  const apply = applier(engine, tables);
+  const { apply, oneStatement } = applier(engine, tables);
   let queue: Pending[] = [];
   let running: Promise<void> | null = null;
   const flushing = new Set<Promise<void>>();
@@ -193,6 +245,11 @@ export function createJournal(
     const writes = batch.map((p) => p.writes);
     const relaxed = batch.every((p) => p.until === 'commit');
     if (engine === 'postgres') {
+      const statement = oneStatement(writes, relaxed);
+      if (statement) {
+        await db.executeQuery(statement);
+        return { onDisk: Promise.resolve() };
+      }
       await db.transaction().execute(async (trx) => {
         // The server flushes this commit with its next WAL write instead of before answering.
         if (relaxed) await sql`set local synchronous_commit to off`.execute(trx);
