@@ -16,8 +16,8 @@
  *   BENCH_PG_URL               PostgreSQL admin URL (default postgres://postgres@127.0.0.1:5432/postgres)
  */
 import { createHash, generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,6 +48,7 @@ const ONLY = process.env.BENCH_ONLY?.split(',').map((s) => s.trim().toLowerCase(
 const PROFILE = process.env.BENCH_PROFILE;
 const PG_ADMIN = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 type Engine = 'sqlite' | 'postgres';
+const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
 const wanted = (scenario: string) => !ONLY || ONLY.some((o) => scenario.toLowerCase().includes(o));
 
 async function freePort(): Promise<number> {
@@ -79,9 +80,15 @@ interface Row {
   p50: number | null;
   p99: number | null;
   errors: number;
+  /**
+   * CPU time of the answering process per request, µs (all its threads). Unlike req/s it
+   * hardly moves with what else the machine runs, so ratios of it are the steadier figure.
+   */
+  cpu: number | null;
 }
 
 async function load(
+  cpuMs: () => number,
   base: string,
   token: string,
   scenario: string,
@@ -90,6 +97,7 @@ async function load(
   body: () => unknown,
   method = 'POST',
 ): Promise<Row> {
+  const cpuBefore = cpuMs();
   const result = await autocannon({
     url: base + path,
     connections: clients,
@@ -101,7 +109,9 @@ async function load(
     ],
   });
   const errors = result.non2xx + result.errors + result.timeouts;
+  const cpu = ((cpuMs() - cpuBefore) * 1000) / Math.max(1, result.requests.total);
   return {
+    cpu,
     engine: '-',
     scenario,
     clients,
@@ -121,6 +131,7 @@ function direct(name: string, fn: () => unknown, seconds = 2): Row {
     count++;
   }
   return {
+    cpu: null,
     engine: '-',
     scenario: name,
     clients: 'direct',
@@ -149,6 +160,11 @@ function child(args: string[], env: NodeJS.ProcessEnv = process.env) {
   const proc = spawn(process.execPath, args, { env, stdio: 'inherit', cwd: join(root, 'bench') });
   const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
   return {
+    /** CPU time the process used so far, all its threads, in ms (Linux /proc). */
+    cpuMs: (): number => {
+      const fields = readFileSync(`/proc/${proc.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+    },
     async stop() {
       proc.kill('SIGTERM');
       await exited;
@@ -176,7 +192,8 @@ async function throwawayPostgres(): Promise<{ url: string; drop: () => Promise<v
   };
 }
 
-async function loadEngine(engine: Engine, bareBase: string): Promise<Row[]> {
+async function loadEngine(engine: Engine, bare: { base: string; cpuMs: () => number }): Promise<Row[]> {
+  const bareBase = bare.base;
   const dataDir = mkdtempSync(join(tmpdir(), 'ksp-bench-'));
   const database = engine === 'postgres' ? await throwawayPostgres() : null;
   const port = await freePort();
@@ -235,6 +252,7 @@ async function loadEngine(engine: Engine, bareBase: string): Promise<Row[]> {
       if (wanted('bare fastify') || wanted('no-op'))
         rows.push(
           await load(
+            bare.cpuMs,
             bareBase,
             token,
             'bare Fastify (same envelope)',
@@ -245,7 +263,8 @@ async function loadEngine(engine: Engine, bareBase: string): Promise<Row[]> {
           ),
         );
       for (const [scenario, path, body, method] of scenarios) {
-        if (wanted(scenario)) rows.push(await load(base, token, scenario, clients, path, body, method));
+        if (wanted(scenario))
+          rows.push(await load(server.cpuMs, base, token, scenario, clients, path, body, method));
       }
     }
     return rows.map((r) => ({ ...r, engine }));
@@ -289,11 +308,11 @@ function report(rows: Row[]): string {
   const lines = [
     `KSP benchmark — ${new Date().toISOString()} — node ${process.version}, ${DURATION} s per run`,
     '',
-    '| engine | scenario | clients | req/s | p50 ms | p99 ms | errors |',
-    '|---|---|---|---|---|---|---|',
+    '| engine | scenario | clients | req/s | p50 ms | p99 ms | errors | server CPU µs/req |',
+    '|---|---|---|---|---|---|---|---|',
     ...rows.map(
       (r) =>
-        `| ${r.engine} | ${r.scenario} | ${r.clients} | ${fmt(r.rate)} | ${fmt(r.p50, 1)} | ${fmt(r.p99, 1)} | ${r.errors} |`,
+        `| ${r.engine} | ${r.scenario} | ${r.clients} | ${fmt(r.rate)} | ${fmt(r.p50, 1)} | ${fmt(r.p99, 1)} | ${r.errors} | ${fmt(r.cpu, 1)} |`,
     ),
   ];
   const find = (engine: Engine, s: string, c: number) =>
@@ -304,7 +323,9 @@ function report(rows: Row[]): string {
     const b = find(engine, of, c);
     if (!a || !b || !b.rate) return;
     const r = a.rate / b.rate;
-    targets.push([`${engine}: ${label} at ${c} clients`, r >= min, `${(r * 100).toFixed(0)} %`]);
+    // The same ratio from CPU per request: what the rates would say on an otherwise idle machine.
+    const byCpu = a.cpu && b.cpu ? ` (by CPU per request: ${((b.cpu / a.cpu) * 100).toFixed(0)} %)` : '';
+    targets.push([`${engine}: ${label} at ${c} clients`, r >= min, `${(r * 100).toFixed(0)} %${byCpu}`]);
   };
   for (const engine of ENGINES) {
     for (const c of [16, 64]) {
@@ -352,7 +373,8 @@ async function main(): Promise<void> {
   const rows: Row[] = [];
   try {
     await waitFor(bareBase, '/bare');
-    for (const engine of ENGINES) rows.push(...(await loadEngine(engine, bareBase)));
+    for (const engine of ENGINES)
+      rows.push(...(await loadEngine(engine, { base: bareBase, cpuMs: bare.cpuMs })));
   } finally {
     await bare.stop();
   }
