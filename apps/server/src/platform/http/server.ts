@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import helmet from 'helmet';
@@ -65,30 +66,34 @@ export async function createHttpServer(
       );
     }
   });
-  // Helmet's middleware is built once; every answer (API, console, docs) gets its headers.
-  const securityHeaders = helmet({
-    frameguard: false,
-    crossOriginEmbedderPolicy: false,
-    crossOriginResourcePolicy: { policy: 'same-origin' },
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:'],
-        fontSrc: ["'self'", 'data:'],
-        // The UKEY bridge (tools/ukey-bridge) listens on the administrator's own loopback.
-        connectSrc: ["'self'", 'http://127.0.0.1:*', 'http://localhost:*'],
-        frameAncestors: config.frameAncestors,
-        objectSrc: ["'none'"],
-        upgradeInsecureRequests: null,
+  // Helmet's headers do not depend on the request (no CSP nonce): they are computed once and
+  // every answer (API, console, docs) gets them in one step, without running the middleware.
+  const securityHeaders = headersOf(
+    helmet({
+      frameguard: false,
+      crossOriginEmbedderPolicy: false,
+      crossOriginResourcePolicy: { policy: 'same-origin' },
+      contentSecurityPolicy: {
+        directives: {
+          defaultSrc: ["'self'"],
+          scriptSrc: ["'self'"],
+          styleSrc: ["'self'", "'unsafe-inline'"],
+          imgSrc: ["'self'", 'data:'],
+          fontSrc: ["'self'", 'data:'],
+          // The UKEY bridge (tools/ukey-bridge) listens on the administrator's own loopback.
+          connectSrc: ["'self'", 'http://127.0.0.1:*', 'http://localhost:*'],
+          frameAncestors: config.frameAncestors,
+          objectSrc: ["'none'"],
+          upgradeInsecureRequests: null,
+        },
       },
-    },
-    strictTransportSecurity: config.tls ? { maxAge: 31_536_000 } : false,
-  });
-  app.addHook('onRequest', (req, reply, done) => {
-    void reply.header(VERSION_HEADER, PRODUCT_VERSION);
-    securityHeaders(req.raw, reply.raw, (err) => done(err as Error | undefined));
+      strictTransportSecurity: config.tls ? { maxAge: 31_536_000 } : false,
+    }),
+  );
+  securityHeaders[VERSION_HEADER] = PRODUCT_VERSION;
+  app.addHook('onRequest', (_req, reply, done) => {
+    void reply.headers(securityHeaders);
+    done();
   });
   // API answers carry session-bound data (keys, users, tokens): no cache, shared or private,
   // may keep them. Error answers too, wherever they come from.
@@ -160,4 +165,26 @@ export async function serveConsole(app: FastifyInstance, webDir: string): Promis
       data: null,
     });
   });
+}
+
+type Middleware = (req: IncomingMessage, res: ServerResponse, next: (err?: unknown) => void) => void;
+
+/** The headers a middleware that ignores the request (helmet here) sets, read once. */
+function headersOf(middleware: Middleware): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const answer = {
+    setHeader(name: string, value: string | number | readonly string[]) {
+      headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : String(value);
+    },
+    removeHeader(name: string) {
+      delete headers[name.toLowerCase()];
+    },
+  };
+  let failure: unknown;
+  middleware({} as IncomingMessage, answer as unknown as ServerResponse, (err) => {
+    failure = err;
+  });
+  if (failure)
+    throw failure instanceof Error ? failure : new Error('The security headers could not be computed');
+  return headers;
 }
