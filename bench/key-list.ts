@@ -392,7 +392,11 @@ async function runEngine(engine: Engine): Promise<string[]> {
     const scenarios: Scenario[] = [
       { name: 'first page', query: { page: 1, page_size: PAGE_SIZE } },
       {
-        name: 'filtered: AES-256, in use, name app-1…',
+        name: 'filtered: AES-256, in use, name_prefix app-1',
+        query: { page: 1, page_size: PAGE_SIZE, algorithm: 'AES-256', state: 'in-use', name_prefix: 'app-1' },
+      },
+      {
+        name: 'filtered: AES-256, in use, name contains app-1',
         query: { page: 1, page_size: PAGE_SIZE, algorithm: 'AES-256', state: 'in-use', name: 'app-1' },
       },
       { name: `deep page (${deepPage} of ${PAGE_SIZE})`, query: { page: deepPage, page_size: PAGE_SIZE } },

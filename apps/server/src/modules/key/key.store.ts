@@ -1,4 +1,6 @@
-import { escapeLike, type Executor } from '../../platform/db/database.js';
+import { KEY_TOTAL_CAP } from '@ksp/contracts';
+import { sql } from 'kysely';
+import { engineOf, escapeLike, type Executor } from '../../platform/db/database.js';
 import type { KeyTable, KeyVersionTable } from '../../platform/db/schema.js';
 import { keyColumns, keyVersionColumns } from './key.columns.js';
 
@@ -52,13 +54,25 @@ export async function listVersions(db: Executor, keyId: string) {
 }
 
 export interface KeyFilter {
+  /** Names containing this text. */
   name?: string | undefined;
+  /** Names starting with this text (case-sensitive). */
+  namePrefix?: string | undefined;
   states?: string[] | undefined;
   algorithm?: string | undefined;
   type?: KeyTable['object_type'] | undefined;
   usageBits?: number | undefined;
 }
 
+/** Above every character a key name may hold: `prefix + this` ends the range of names starting with prefix. */
+const PAST_PREFIX = '\u{10FFFF}';
+
+/**
+ * A page of keys, newest first, and its total. The page's ids come from `kms_key_list_idx`
+ * alone (however deep the page), then their rows and current versions by id. The total is
+ * summed from `kms_key_tally` unless the filter names text or usage bits the tally does not
+ * know; then the matching keys are counted up to KEY_TOTAL_CAP.
+ */
 export async function listKeys(
   db: Executor,
   domainId: string,
@@ -67,7 +81,13 @@ export async function listKeys(
   limit: number,
 ) {
   let q = db.selectFrom('kms_key').where('domain_id', '=', domainId);
-  if (filter.name) q = q.where('name', 'like', `%${escapeLike(filter.name)}%`);
+  if (filter.name) q = q.where(sql<boolean>`name like ${`%${escapeLike(filter.name)}%`} escape '\\'`);
+  if (filter.namePrefix) {
+    // A range in byte order, which kms_key_prefix_idx serves on both engines.
+    const bytewise = sql.raw(engineOf(db) === 'postgres' ? 'collate "C"' : 'collate binary');
+    q = q.where(sql<boolean>`name ${bytewise} >= ${filter.namePrefix}`);
+    q = q.where(sql<boolean>`name ${bytewise} < ${filter.namePrefix + PAST_PREFIX}`);
+  }
   if (filter.states) q = q.where('state', 'in', filter.states);
   if (filter.algorithm) q = q.where('algorithm', '=', filter.algorithm);
   if (filter.type) q = q.where('object_type', '=', filter.type);
@@ -76,15 +96,47 @@ export async function listKeys(
     // Integer bit test that both engines evaluate the same way.
     q = q.where((eb) => eb(eb('usage_mask', '&', bits), '=', bits));
   }
-  const total = await q.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirst();
-  const rows = await q
-    .select(keyColumns)
+  const page = await q
+    .select('id')
     .orderBy('created_at', 'desc')
     .orderBy('name')
     .offset(offset)
     .limit(limit)
     .execute();
-  return { rows, total: Number(total?.n ?? 0) };
+  const ids = page.map((r) => r.id);
+  const found = ids.length
+    ? await db
+        .selectFrom('kms_key as k')
+        .leftJoin('kms_key_version as v', (j) =>
+          j.onRef('v.key_id', '=', 'k.id').onRef('v.version', '=', 'k.current_version'),
+        )
+        .select(keyColumns.map((c) => `k.${c}` as const))
+        .select(['v.kcv', 'v.fingerprint'])
+        .where('k.id', 'in', ids)
+        .execute()
+    : [];
+  const byId = new Map(found.map((r) => [r.id, r]));
+  const rows = ids.flatMap((id) => byId.get(id) ?? []);
+
+  if (!filter.name && !filter.namePrefix && !bits) {
+    let t = db.selectFrom('kms_key_tally').where('domain_id', '=', domainId);
+    if (filter.states) t = t.where('state', 'in', filter.states);
+    if (filter.algorithm) t = t.where('algorithm', '=', filter.algorithm);
+    if (filter.type) t = t.where('object_type', '=', filter.type);
+    const sum = await t.select((eb) => eb.fn.sum<string | number | null>('keys').as('n')).executeTakeFirst();
+    return { rows, total: Number(sum?.n ?? 0), capped: false };
+  }
+  const counted = await db
+    .selectFrom(
+      q
+        .select('id')
+        .limit(KEY_TOTAL_CAP + 1)
+        .as('m'),
+    )
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .executeTakeFirst();
+  const n = Number(counted?.n ?? 0);
+  return { rows, total: Math.min(n, KEY_TOTAL_CAP), capped: n > KEY_TOTAL_CAP };
 }
 
 export async function updateKey(

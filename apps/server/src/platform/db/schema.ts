@@ -165,6 +165,15 @@ export interface KeyVersionTable {
   created_at: string;
 }
 
+/** Keys per domain, state, algorithm and object type; kept by triggers on kms_key (migration 007). */
+export interface KeyTallyTable {
+  domain_id: string;
+  state: string;
+  algorithm: string;
+  object_type: string;
+  keys: number;
+}
+
 export interface ConfigTable {
   id: string;
   key: string;
@@ -247,6 +256,7 @@ export interface Database {
   mfa_pending: MfaPendingTable;
   kms_key: KeyTable;
   kms_key_version: KeyVersionTable;
+  kms_key_tally: KeyTallyTable;
   job_lease: JobLeaseTable;
   job_run: JobRunTable;
 }
