@@ -3,9 +3,11 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
 /**
  * The key list at a million keys per domain (docs/performance.md, "Key list").
  *
- * - `kms_key_list_idx` is in the list's order (newest first, then name) and holds every
- *   column the list filters on, so a page's ids, however deep, are read from the index alone.
- *   It replaces `kms_key_domain_idx`, its prefix.
+ * - `kms_key_list_idx` is the list's order (newest first, then name) read backwards, and holds
+ *   every column the list filters on, so a page's ids, however deep, are read from the index
+ *   alone. Backwards, because keys are created in time order: they append at its end, where a
+ *   page that fills up splits into a full page and an empty one (inserted at its start, every
+ *   page would be split half-empty: twice the size to read). It replaces `kms_key_domain_idx`.
  * - `kms_key_prefix_idx` serves the `name_prefix` filter: a range of names in byte order
  *   (`collate "C"` on PostgreSQL, SQLite's default), with the filter columns too.
  * - `kms_key_tally` counts the keys of each domain by state, algorithm and object type, kept
@@ -20,8 +22,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .on('kms_key')
     .columns([
       'domain_id',
-      'created_at desc',
-      'name',
+      'created_at',
+      'name desc',
       'state',
       'algorithm',
       'object_type',
