@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, KEY_TOTAL_CAP, Usage, type AlgorithmId, type QueryOf } from '@ksp/contracts';
 import { call, engines, initialize, startServer, type TestServer } from '../../test/harness.js';
@@ -11,6 +12,7 @@ describe.each(await engines())('the key list on %s', (engine) => {
   let server: TestServer;
   let token: string;
   const ids = new Map<string, string>();
+  let domainId: string;
 
   const usage = (alg: AlgorithmId) =>
     alg.startsWith('AES') ? Usage.Encrypt | Usage.Decrypt : Usage.Sign | Usage.Verify;
@@ -28,6 +30,35 @@ describe.each(await engines())('the key list on %s', (engine) => {
     return r.data;
   };
   const names = (page: { data: { name: string }[] }) => page.data.map((r) => r.name);
+
+  /** A key as a restore or another node would write it: straight into the table, not yet active. */
+  const restored = (name: string, at: string, algorithm: AlgorithmId = 'AES-256') => ({
+    id: `00000000-0000-7000-8000-${createHash('sha256').update(name).digest('hex').slice(0, 12)}`,
+    domain_id: domainId,
+    name,
+    algorithm,
+    object_type: 'symmetric' as const,
+    usage_mask: Usage.Encrypt,
+    state: 'pre-active',
+    current_version: 1,
+    owner_id: null,
+    owner_name: 'restore',
+    exportable: 0,
+    deletable: 1,
+    linked_key_id: null,
+    description: '',
+    labels: '{}',
+    cte: null,
+    kmip_total: 0,
+    operations: 0,
+    activation_date: null,
+    deactivation_date: null,
+    revocation_reason: null,
+    revocation_message: null,
+    destroyed_at: null,
+    created_at: at,
+    updated_at: at,
+  });
 
   beforeAll(async () => {
     server = await startServer(engine);
@@ -48,6 +79,13 @@ describe.each(await engines())('the key list on %s', (engine) => {
     server.clock.advance(1);
     await create('tie-b', 'AES-256');
     await create('tie-a', 'AES-256');
+    domainId = (
+      await server.database.db
+        .selectFrom('kms_key')
+        .select('domain_id')
+        .where('id', '=', ids.get('app-1')!)
+        .executeTakeFirstOrThrow()
+    ).domain_id;
   });
   afterAll(async () => server?.close());
 
@@ -124,44 +162,46 @@ describe.each(await engines())('the key list on %s', (engine) => {
     expect((await list({ algorithm: 'AES-128' })).total).toBe(0);
   });
 
+  it('pages across months of keys, with and without filters', async () => {
+    // Keys of earlier months, one page boundary falling inside a month and one between months.
+    const months = ['2021-01', '2021-01', '2021-01', '2021-03', '2021-04', '2021-04', '2021-12', '2022-01'];
+    const rows = months.map((month, n) =>
+      restored(
+        `month-${n}`,
+        `${month}-${String(10 + (n % 3)).padStart(2, '0')}T00:00:00.000Z`,
+        n % 2 ? 'AES-128' : 'AES-256',
+      ),
+    );
+    await server.database.db.insertInto('kms_key').values(rows).execute();
+    for (const filter of [{}, { algorithm: 'AES-256' as const }, { state: 'inactive' as const }]) {
+      const all = await list(filter);
+      for (const size of [1, 2, 3, 5]) {
+        const pages = [];
+        for (let page = 1; page <= Math.ceil(all.total / size) + 1; page++) {
+          const p = await list({ ...filter, page, page_size: size });
+          expect(p.total).toBe(all.total);
+          pages.push(...names(p));
+        }
+        expect(pages).toEqual(names(all));
+      }
+    }
+    expect(names(await list({ state: 'inactive' }))).toEqual([
+      'month-7',
+      'month-6',
+      'month-5',
+      'month-4',
+      'month-3',
+      'month-2',
+      'month-1',
+      'month-0',
+    ]);
+    await server.database.db.deleteFrom('kms_key').where('name', 'like', 'month-%').execute();
+  });
+
   it('counts name matches up to the cap, and says so; the total of the domain stays exact', async () => {
-    const domainId = (
-      await server.database.db
-        .selectFrom('kms_key')
-        .select('domain_id')
-        .where('id', '=', ids.get('app-1')!)
-        .executeTakeFirstOrThrow()
-    ).domain_id;
     const before = (await list({})).total;
-    // As a restore or another node would write them: straight into the table.
     const at = new Date('2020-01-01T00:00:00.000Z').toISOString();
-    const rows = Array.from({ length: KEY_TOTAL_CAP + 1 }, (_, n) => ({
-      id: `00000000-0000-7000-8000-${n.toString(16).padStart(12, '0')}`,
-      domain_id: domainId,
-      name: `bulk-${n}`,
-      algorithm: 'AES-256',
-      object_type: 'symmetric' as const,
-      usage_mask: Usage.Encrypt,
-      state: 'pre-active',
-      current_version: 1,
-      owner_id: null,
-      owner_name: 'restore',
-      exportable: 0,
-      deletable: 1,
-      linked_key_id: null,
-      description: '',
-      labels: '{}',
-      cte: null,
-      kmip_total: 0,
-      operations: 0,
-      activation_date: null,
-      deactivation_date: null,
-      revocation_reason: null,
-      revocation_message: null,
-      destroyed_at: null,
-      created_at: at,
-      updated_at: at,
-    }));
+    const rows = Array.from({ length: KEY_TOTAL_CAP + 1 }, (_, n) => restored(`bulk-${n}`, at));
     for (let i = 0; i < rows.length; i += 500)
       await server.database.db
         .insertInto('kms_key')

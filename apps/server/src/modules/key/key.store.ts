@@ -69,9 +69,10 @@ const PAST_PREFIX = '\u{10FFFF}';
 
 /**
  * A page of keys, newest first, and its total. The page's ids come from `kms_key_list_idx`
- * alone (however deep the page), then their rows and current versions by id. The total is
- * summed from `kms_key_tally` unless the filter names text or usage bits the tally does not
- * know; then the matching keys are counted up to KEY_TOTAL_CAP.
+ * alone, then their rows and current versions by id. When the filter is one `kms_key_tally`
+ * knows (state, algorithm, type), the total is summed from it and the page is found from the
+ * month that holds its first key; with a name or usage filter, every page is an OFFSET over
+ * the index and the matching keys are counted up to KEY_TOTAL_CAP.
  */
 export async function listKeys(
   db: Executor,
@@ -96,14 +97,52 @@ export async function listKeys(
     // Integer bit test that both engines evaluate the same way.
     q = q.where((eb) => eb(eb('usage_mask', '&', bits), '=', bits));
   }
-  const page = await q
-    .select('id')
-    .orderBy('created_at', 'desc')
-    .orderBy('name')
-    .offset(offset)
-    .limit(limit)
-    .execute();
-  const ids = page.map((r) => r.id);
+  const pageIds = (from: typeof q, skip: number) =>
+    from.select('id').orderBy('created_at', 'desc').orderBy('name').offset(skip).limit(limit).execute();
+
+  let ids: string[];
+  let total: number;
+  let capped = false;
+  if (!filter.name && !filter.namePrefix && !bits) {
+    // The tally knows these filters: the total is its sum, and the page's scan starts at the
+    // month holding its first key, skipping only that month's newer keys.
+    let t = db.selectFrom('kms_key_tally').where('domain_id', '=', domainId);
+    if (filter.states) t = t.where('state', 'in', filter.states);
+    if (filter.algorithm) t = t.where('algorithm', '=', filter.algorithm);
+    if (filter.type) t = t.where('object_type', '=', filter.type);
+    const months = await t
+      .select((eb) => ['month', eb.fn.sum<string | number>('keys').as('n')])
+      .groupBy('month')
+      .orderBy('month', 'desc')
+      .execute();
+    total = 0;
+    let start: { month: string; newer: number } | null = null;
+    for (const m of months) {
+      const n = Number(m.n);
+      if (!start && total + n > offset) start = { month: m.month, newer: total };
+      total += n;
+    }
+    ids = start
+      ? (await pageIds(q.where('created_at', '<', nextMonth(start.month)), offset - start.newer)).map(
+          (r) => r.id,
+        )
+      : [];
+  } else {
+    ids = (await pageIds(q, offset)).map((r) => r.id);
+    const counted = await db
+      .selectFrom(
+        q
+          .select(sql<number>`1`.as('one'))
+          .limit(KEY_TOTAL_CAP + 1)
+          .as('m'),
+      )
+      .select((eb) => eb.fn.countAll<string | number>().as('n'))
+      .executeTakeFirst();
+    const n = Number(counted?.n ?? 0);
+    total = Math.min(n, KEY_TOTAL_CAP);
+    capped = n > KEY_TOTAL_CAP;
+  }
+
   const found = ids.length
     ? await db
         .selectFrom('kms_key as k')
@@ -116,27 +155,13 @@ export async function listKeys(
         .execute()
     : [];
   const byId = new Map(found.map((r) => [r.id, r]));
-  const rows = ids.flatMap((id) => byId.get(id) ?? []);
+  return { rows: ids.flatMap((id) => byId.get(id) ?? []), total, capped };
+}
 
-  if (!filter.name && !filter.namePrefix && !bits) {
-    let t = db.selectFrom('kms_key_tally').where('domain_id', '=', domainId);
-    if (filter.states) t = t.where('state', 'in', filter.states);
-    if (filter.algorithm) t = t.where('algorithm', '=', filter.algorithm);
-    if (filter.type) t = t.where('object_type', '=', filter.type);
-    const sum = await t.select((eb) => eb.fn.sum<string | number | null>('keys').as('n')).executeTakeFirst();
-    return { rows, total: Number(sum?.n ?? 0), capped: false };
-  }
-  const counted = await db
-    .selectFrom(
-      q
-        .select('id')
-        .limit(KEY_TOTAL_CAP + 1)
-        .as('m'),
-    )
-    .select((eb) => eb.fn.countAll<string | number>().as('n'))
-    .executeTakeFirst();
-  const n = Number(counted?.n ?? 0);
-  return { rows, total: Math.min(n, KEY_TOTAL_CAP), capped: n > KEY_TOTAL_CAP };
+/** The first instant of the month after `YYYY-MM`, as created_at compares with it. */
+function nextMonth(month: string): string {
+  const [year, m] = month.split('-').map(Number) as [number, number];
+  return m === 12 ? `${year + 1}-01` : `${year}-${String(m + 1).padStart(2, '0')}`;
 }
 
 export async function updateKey(

@@ -165,12 +165,14 @@ export interface KeyVersionTable {
   created_at: string;
 }
 
-/** Keys per domain, state, algorithm and object type; kept by triggers on kms_key (migration 007). */
+/** Keys per domain, state, algorithm, object type and month; kept by triggers on kms_key (migration 007). */
 export interface KeyTallyTable {
   domain_id: string;
   state: string;
   algorithm: string;
   object_type: string;
+  /** `YYYY-MM` of the keys' created_at. */
+  month: string;
   keys: number;
 }
 

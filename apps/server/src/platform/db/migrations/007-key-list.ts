@@ -10,9 +10,11 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
  *   page would be split half-empty: twice the size to read). It replaces `kms_key_domain_idx`.
  * - `kms_key_prefix_idx` serves the `name_prefix` filter: a range of names in byte order
  *   (`collate "C"` on PostgreSQL, SQLite's default), with the filter columns too.
- * - `kms_key_tally` counts the keys of each domain by state, algorithm and object type, kept
- *   by triggers, so the list's total is a sum of a few rows instead of a count of the keys.
- *   Triggers see every writer (the service, the journal's multi-row inserts, a restore).
+ * - `kms_key_tally` counts the keys of each domain by state, algorithm, object type and month
+ *   of creation, kept by triggers, so the list's total is a sum of a few hundred rows instead of
+ *   a count of the keys, and a deep page starts its scan at the month that holds its first key
+ *   instead of skipping every newer key. Triggers see every writer (the service, the journal's
+ *   multi-row inserts, a restore).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
@@ -41,22 +43,25 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('state', 'text', (c) => c.notNull())
     .addColumn('algorithm', 'text', (c) => c.notNull())
     .addColumn('object_type', 'text', (c) => c.notNull())
+    /** `YYYY-MM` of created_at (UTC). */
+    .addColumn('month', 'text', (c) => c.notNull())
     .addColumn('keys', 'integer', (c) => c.notNull())
-    .addPrimaryKeyConstraint('kms_key_tally_pk', ['domain_id', 'state', 'algorithm', 'object_type'])
+    .addPrimaryKeyConstraint('kms_key_tally_pk', ['domain_id', 'state', 'algorithm', 'object_type', 'month'])
     .execute();
-  const group = sql.raw('domain_id, state, algorithm, object_type');
-  await sql`insert into kms_key_tally (domain_id, state, algorithm, object_type, keys)
+  const group = sql.raw('domain_id, state, algorithm, object_type, substr(created_at, 1, 7)');
+  await sql`insert into kms_key_tally (domain_id, state, algorithm, object_type, month, keys)
             select ${group}, count(*) from kms_key group by ${group}`.execute(db);
 
   const add = (row: 'new') =>
-    sql.raw(`insert into kms_key_tally (domain_id, state, algorithm, object_type, keys)
-      values (${row}.domain_id, ${row}.state, ${row}.algorithm, ${row}.object_type, 1)
-      on conflict (domain_id, state, algorithm, object_type) do update set keys = kms_key_tally.keys + 1;`);
+    sql.raw(`insert into kms_key_tally (domain_id, state, algorithm, object_type, month, keys)
+      values (${row}.domain_id, ${row}.state, ${row}.algorithm, ${row}.object_type, substr(${row}.created_at, 1, 7), 1)
+      on conflict (domain_id, state, algorithm, object_type, month) do update set keys = kms_key_tally.keys + 1;`);
   const remove = (row: 'old') =>
     sql.raw(`update kms_key_tally set keys = keys - 1
       where domain_id = ${row}.domain_id and state = ${row}.state
-        and algorithm = ${row}.algorithm and object_type = ${row}.object_type;`);
-  const counted = sql.raw('domain_id, state, algorithm, object_type');
+        and algorithm = ${row}.algorithm and object_type = ${row}.object_type
+        and month = substr(${row}.created_at, 1, 7);`);
+  const counted = sql.raw('domain_id, state, algorithm, object_type, created_at');
   if (postgres) {
     await sql`create function kms_key_tally() returns trigger language plpgsql as $$
       begin
