@@ -125,6 +125,10 @@ describe.each(await engines())('the key list on %s', (engine) => {
     expect(names(await list({ name: 'app-1' }))).toEqual(['my-app-1', 'app-10', 'app-1']);
     expect(names(await list({ name_prefix: 'app-1' }))).toEqual(['app-10', 'app-1']);
     expect(names(await list({ name_prefix: 'app-' }))).toEqual(['app-2', 'app-10', 'app-1']);
+    expect(await list({ name_prefix: 'app-', page: 2, page_size: 1 })).toMatchObject({
+      total: 3,
+      data: [{ name: 'app-10' }],
+    });
     expect((await list({ name_prefix: 'App-' })).total).toBe(0);
     // `_` is a character like any other, not a wildcard.
     expect(names(await list({ name: 'a_b' }))).toEqual(['a_b']);

@@ -71,8 +71,9 @@ const PAST_PREFIX = '\u{10FFFF}';
  * A page of keys, newest first, and its total. The page's ids come from `kms_key_list_idx`
  * alone, then their rows and current versions by id. When the filter is one `kms_key_tally`
  * knows (state, algorithm, type), the total is summed from it and the page is found from the
- * month that holds its first key; with a name or usage filter, every page is an OFFSET over
- * the index and the matching keys are counted up to KEY_TOTAL_CAP.
+ * month that holds its first key. With a name or usage filter, the matching keys are counted
+ * up to KEY_TOTAL_CAP; a page is then an OFFSET over the list index, or, for a name prefix
+ * that fewer keys match, a sort of those keys read by name.
  */
 export async function listKeys(
   db: Executor,
@@ -128,7 +129,6 @@ export async function listKeys(
         )
       : [];
   } else {
-    ids = (await pageIds(q, offset)).map((r) => r.id);
     const counted = await db
       .selectFrom(
         q
@@ -141,6 +141,25 @@ export async function listKeys(
     const n = Number(counted?.n ?? 0);
     total = Math.min(n, KEY_TOTAL_CAP);
     capped = n > KEY_TOTAL_CAP;
+    if (filter.namePrefix && !capped) {
+      // Few keys start so: read them all from kms_key_prefix_idx and sort them, rather than
+      // walk the time order until enough turn up (names made in a series are all of one time).
+      const matches = q
+        .select(['id', 'created_at', 'name'])
+        .limit(KEY_TOTAL_CAP + 1)
+        .as('m');
+      const page = await db
+        .selectFrom(matches)
+        .select('m.id')
+        .orderBy('m.created_at', 'desc')
+        .orderBy('m.name')
+        .offset(offset)
+        .limit(limit)
+        .execute();
+      ids = page.map((r) => r.id);
+    } else {
+      ids = (await pageIds(q, offset)).map((r) => r.id);
+    }
   }
 
   const found = ids.length

@@ -9,7 +9,8 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
  *   page that fills up splits into a full page and an empty one (inserted at its start, every
  *   page would be split half-empty: twice the size to read). It replaces `kms_key_domain_idx`.
  * - `kms_key_prefix_idx` serves the `name_prefix` filter: a range of names in byte order
- *   (`collate "C"` on PostgreSQL, SQLite's default), with the filter columns too.
+ *   (`collate "C"` on PostgreSQL, SQLite's default), with the filter columns, the time and the
+ *   id, so the keys matching a prefix are read and sorted from the index alone.
  * - `kms_key_tally` counts the keys of each domain by state, algorithm, object type and month
  *   of creation, kept by triggers, so the list's total is a sum of a few hundred rows instead of
  *   a count of the keys, and a deep page starts its scan at the month that holds its first key
@@ -35,7 +36,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   const bytewise = sql.raw(postgres ? 'collate "C"' : 'collate binary');
   await sql`create index kms_key_prefix_idx
-            on kms_key (domain_id, name ${bytewise}, state, algorithm, object_type, usage_mask)`.execute(db);
+            on kms_key (domain_id, name ${bytewise}, state, algorithm, object_type, usage_mask, created_at, id)`.execute(
+    db,
+  );
 
   await db.schema
     .createTable('kms_key_tally')
