@@ -157,6 +157,10 @@ describe.each(await engines())('the key list on %s', (engine) => {
     expect((await list({ state: 'in-use' })).total).toBe(inUse - 1);
     expect(await list({ state: 'disabled' })).toMatchObject({ total: 1, data: [{ name: 'app-2' }] });
     expect((await list({})).total).toBe(before);
+    await call(server, api.key.recover, { token, body: { id: ids.get('app-2')! } });
+    expect((await list({ state: 'in-use' })).total).toBe(inUse);
+    expect((await list({ state: 'disabled' })).total).toBe(0);
+    await call(server, api.key.disable, { token, body: { id: ids.get('app-2')! } });
     await call(server, api.key.destroy, { token, body: { id: ids.get('app-2')! } });
     expect((await list({})).total).toBe(before - 1);
     expect(await list({ state: 'destroyed' })).toMatchObject({ total: 1, data: [{ name: 'app-2' }] });

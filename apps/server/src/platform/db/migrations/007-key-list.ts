@@ -66,10 +66,16 @@ export async function up(db: Kysely<unknown>): Promise<void> {
         and month = substr(${row}.created_at, 1, 7);`);
   const counted = sql.raw('domain_id, state, algorithm, object_type, created_at');
   if (postgres) {
+    // A change of state locks its two tally rows in state order, so two transactions moving
+    // keys of one kind opposite ways (disable one, recover another) cannot deadlock.
     await sql`create function kms_key_tally() returns trigger language plpgsql as $$
       begin
-        if tg_op in ('UPDATE', 'DELETE') then ${remove('old')} end if;
-        if tg_op in ('INSERT', 'UPDATE') then ${add('new')} end if;
+        if tg_op = 'UPDATE' and new.state < old.state then
+          ${add('new')} ${remove('old')}
+        else
+          if tg_op in ('UPDATE', 'DELETE') then ${remove('old')} end if;
+          if tg_op in ('INSERT', 'UPDATE') then ${add('new')} end if;
+        end if;
         return null;
       end $$`.execute(db);
     await sql`create trigger kms_key_tally after insert or delete or update of ${counted} on kms_key
