@@ -129,37 +129,45 @@ export async function listKeys(
         )
       : [];
   } else {
-    const counted = await db
-      .selectFrom(
-        q
-          .select(sql<number>`1`.as('one'))
-          .limit(KEY_TOTAL_CAP + 1)
-          .as('m'),
-      )
-      .select((eb) => eb.fn.countAll<string | number>().as('n'))
-      .executeTakeFirst();
-    const n = Number(counted?.n ?? 0);
-    total = Math.min(n, KEY_TOTAL_CAP);
-    capped = n > KEY_TOTAL_CAP;
-    if (filter.namePrefix && !capped) {
-      // Few keys start so: read them all from kms_key_prefix_idx and sort them, rather than
-      // walk the time order until enough turn up (names made in a series are all of one time).
+    const countUpToCap = async () => {
+      const counted = await db
+        .selectFrom(
+          q
+            .select(sql<number>`1`.as('one'))
+            .limit(KEY_TOTAL_CAP + 1)
+            .as('m'),
+        )
+        .select((eb) => eb.fn.countAll<string | number>().as('n'))
+        .executeTakeFirst();
+      return Number(counted?.n ?? 0);
+    };
+    let n: number | null = null;
+    ids = [];
+    if (filter.namePrefix) {
+      // Few keys start so, usually: read at most KEY_TOTAL_CAP + 1 of them from
+      // kms_key_prefix_idx, count and sort them in one pass, rather than walk the time order
+      // until enough turn up (names made in a series are all of one time).
       const matches = q
         .select(['id', 'created_at', 'name'])
         .limit(KEY_TOTAL_CAP + 1)
         .as('m');
       const page = await db
         .selectFrom(matches)
-        .select('m.id')
+        .select((eb) => ['m.id', eb.fn.countAll<string | number>().over().as('n')])
         .orderBy('m.created_at', 'desc')
         .orderBy('m.name')
         .offset(offset)
         .limit(limit)
         .execute();
+      // A page past the last match has no row to carry the count.
+      n = page.length ? Number(page[0]!.n) : await countUpToCap();
       ids = page.map((r) => r.id);
-    } else {
-      ids = (await pageIds(q, offset)).map((r) => r.id);
     }
+    n ??= await countUpToCap();
+    total = Math.min(n, KEY_TOTAL_CAP);
+    capped = n > KEY_TOTAL_CAP;
+    // Past the cap the page read above is of the first matches by name, not by time.
+    if (capped || !filter.namePrefix) ids = (await pageIds(q, offset)).map((r) => r.id);
   }
 
   const found = ids.length
