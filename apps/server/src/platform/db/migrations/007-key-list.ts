@@ -42,7 +42,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   await db.schema
     .createTable('kms_key_tally')
-    .addColumn('domain_id', 'text', (c) => c.notNull())
+    .addColumn('domain_id', 'text', (c) => c.notNull().references('domain.id').onDelete('cascade'))
     .addColumn('state', 'text', (c) => c.notNull())
     .addColumn('algorithm', 'text', (c) => c.notNull())
     .addColumn('object_type', 'text', (c) => c.notNull())
