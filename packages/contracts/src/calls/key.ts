@@ -114,6 +114,9 @@ export const KeyVersionRow = z.object({
   created_at: z.string(),
 });
 
+/** With a name or usage filter, the key list counts at most this many matches. */
+export const KEY_TOTAL_CAP = 10_000;
+
 const KeyId = z.object({ id: Id });
 const Flags = {
   exportable: z.boolean().default(false),
@@ -132,7 +135,21 @@ export const keyCalls = {
     access: 'key:read',
     tokens: APP_TOKEN,
     query: PageQuery.extend({
-      name: z.string().trim().max(128).optional(),
+      name: z
+        .string()
+        .trim()
+        .max(128)
+        .optional()
+        .describe(
+          'Names containing this text (ASCII letters in any case on SQLite, case-sensitive on PostgreSQL)',
+        ),
+      name_prefix: z
+        .string()
+        .trim()
+        .min(1)
+        .max(128)
+        .optional()
+        .describe('Names starting with this text, case-sensitive; served by an index, so fast at any size'),
       state: z.enum(keyStateLabels).optional(),
       algorithm: Algorithm.optional(),
       type: z.enum(keyObjectTypes).optional(),
@@ -140,7 +157,22 @@ export const keyCalls = {
         `Only keys whose usage mask has this bit\n${USAGE_BITS_TEXT}`,
       ),
     }),
-    data: pageOf(KeyRow),
+    data: pageOf(KeyRow).extend({
+      total: z
+        .number()
+        .int()
+        .describe(
+          [
+            'Keys come newest first, then by name. `total` is exact when the filters are at most',
+            '`state`, `algorithm` and `type` (a count kept per domain, as fast at a million keys as at',
+            `ten). With \`name\`, \`name_prefix\` or \`usage\`, matches are counted up to ${KEY_TOTAL_CAP}:`,
+            'beyond that `total` is that number and `total_capped` is true (later pages still answer).',
+          ].join('\n'),
+        ),
+      total_capped: z
+        .boolean()
+        .describe(`true when counting stopped at ${KEY_TOTAL_CAP}: \`total\` is a lower bound`),
+    }),
   }),
   detail: defineCall({
     method: 'GET',

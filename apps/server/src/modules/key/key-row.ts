@@ -13,7 +13,7 @@ import type { KeyTable, KeyVersionTable } from '../../platform/db/schema.js';
 export type Cte = z.output<typeof CteAttributes>;
 
 /** A stored key and its current version, as the contract's `KeyRow`. */
-export function toKeyRow(row: KeyTable, latest: KeyVersionTable | undefined) {
+export function toKeyRow(row: KeyTable, latest: Pick<KeyVersionTable, 'kcv' | 'fingerprint'> | undefined) {
   const info = algorithmInfo(row.algorithm as AlgorithmId);
   const state = row.state as KeyState;
   return {

@@ -246,6 +246,7 @@ export function createKeyService(deps: {
         page: number;
         page_size: number;
         name?: string | undefined;
+        name_prefix?: string | undefined;
         state?: string | undefined;
         algorithm?: string | undefined;
         type?: KeyTable['object_type'] | undefined;
@@ -255,11 +256,12 @@ export function createKeyService(deps: {
       const states = query.state
         ? keyStates.filter((state) => stateLabel(state) === query.state)
         : [...liveKeyStates];
-      const { rows, total } = await listKeys(
+      const { rows, total, capped } = await listKeys(
         db,
         actor.domainId,
         {
           name: query.name,
+          namePrefix: query.name_prefix,
           states,
           algorithm: query.algorithm,
           type: query.type,
@@ -268,9 +270,8 @@ export function createKeyService(deps: {
         (query.page - 1) * query.page_size,
         query.page_size,
       );
-      const data = [];
-      for (const r of rows) data.push(await view(r));
-      return { data, total };
+      // Each row carries its current version's kcv and fingerprint.
+      return { data: rows.map((r) => toKeyRow(r, r)), total, total_capped: capped };
     },
 
     detail: (actor: Actor, id: string) => reload(actor, id),

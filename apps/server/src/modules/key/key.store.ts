@@ -1,4 +1,6 @@
-import { escapeLike, type Executor } from '../../platform/db/database.js';
+import { KEY_TOTAL_CAP } from '@ksp/contracts';
+import { sql } from 'kysely';
+import { engineOf, escapeLike, type Executor } from '../../platform/db/database.js';
 import type { KeyTable, KeyVersionTable } from '../../platform/db/schema.js';
 import { keyColumns, keyVersionColumns } from './key.columns.js';
 
@@ -52,13 +54,27 @@ export async function listVersions(db: Executor, keyId: string) {
 }
 
 export interface KeyFilter {
+  /** Names containing this text. */
   name?: string | undefined;
+  /** Names starting with this text (case-sensitive). */
+  namePrefix?: string | undefined;
   states?: string[] | undefined;
   algorithm?: string | undefined;
   type?: KeyTable['object_type'] | undefined;
   usageBits?: number | undefined;
 }
 
+/** Above every character a key name may hold: `prefix + this` ends the range of names starting with prefix. */
+const PAST_PREFIX = '\u{10FFFF}';
+
+/**
+ * A page of keys, newest first, and its total. The page's ids come from `kms_key_list_idx`
+ * alone, then their rows and current versions by id. When the filter is one `kms_key_tally`
+ * knows (state, algorithm, type), the total is summed from it and the page is found from the
+ * month that holds its first key. With a name or usage filter, the matching keys are counted
+ * up to KEY_TOTAL_CAP; a page is then an OFFSET over the list index, or, for a name prefix
+ * that fewer keys match, a sort of those keys read by name.
+ */
 export async function listKeys(
   db: Executor,
   domainId: string,
@@ -67,7 +83,13 @@ export async function listKeys(
   limit: number,
 ) {
   let q = db.selectFrom('kms_key').where('domain_id', '=', domainId);
-  if (filter.name) q = q.where('name', 'like', `%${escapeLike(filter.name)}%`);
+  if (filter.name) q = q.where(sql<boolean>`name like ${`%${escapeLike(filter.name)}%`} escape '\\'`);
+  if (filter.namePrefix) {
+    // A range in byte order, which kms_key_prefix_idx serves on both engines.
+    const bytewise = sql.raw(engineOf(db) === 'postgres' ? 'collate "C"' : 'collate binary');
+    q = q.where(sql<boolean>`name ${bytewise} >= ${filter.namePrefix}`);
+    q = q.where(sql<boolean>`name ${bytewise} < ${filter.namePrefix + PAST_PREFIX}`);
+  }
   if (filter.states) q = q.where('state', 'in', filter.states);
   if (filter.algorithm) q = q.where('algorithm', '=', filter.algorithm);
   if (filter.type) q = q.where('object_type', '=', filter.type);
@@ -76,15 +98,97 @@ export async function listKeys(
     // Integer bit test that both engines evaluate the same way.
     q = q.where((eb) => eb(eb('usage_mask', '&', bits), '=', bits));
   }
-  const total = await q.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirst();
-  const rows = await q
-    .select(keyColumns)
-    .orderBy('created_at', 'desc')
-    .orderBy('name')
-    .offset(offset)
-    .limit(limit)
-    .execute();
-  return { rows, total: Number(total?.n ?? 0) };
+  const pageIds = (from: typeof q, skip: number) =>
+    from.select('id').orderBy('created_at', 'desc').orderBy('name').offset(skip).limit(limit).execute();
+
+  let ids: string[];
+  let total: number;
+  let capped = false;
+  if (!filter.name && !filter.namePrefix && !bits) {
+    // The tally knows these filters: the total is its sum, and the page's scan starts at the
+    // month holding its first key, skipping only that month's newer keys.
+    let t = db.selectFrom('kms_key_tally').where('domain_id', '=', domainId);
+    if (filter.states) t = t.where('state', 'in', filter.states);
+    if (filter.algorithm) t = t.where('algorithm', '=', filter.algorithm);
+    if (filter.type) t = t.where('object_type', '=', filter.type);
+    const months = await t
+      .select((eb) => ['month', eb.fn.sum<string | number>('keys').as('n')])
+      .groupBy('month')
+      .orderBy('month', 'desc')
+      .execute();
+    total = 0;
+    let start: { month: string; newer: number } | null = null;
+    for (const m of months) {
+      const n = Number(m.n);
+      if (!start && total + n > offset) start = { month: m.month, newer: total };
+      total += n;
+    }
+    ids = start
+      ? (await pageIds(q.where('created_at', '<', nextMonth(start.month)), offset - start.newer)).map(
+          (r) => r.id,
+        )
+      : [];
+  } else {
+    const countUpToCap = async () => {
+      const counted = await db
+        .selectFrom(
+          q
+            .select(sql<number>`1`.as('one'))
+            .limit(KEY_TOTAL_CAP + 1)
+            .as('m'),
+        )
+        .select((eb) => eb.fn.countAll<string | number>().as('n'))
+        .executeTakeFirst();
+      return Number(counted?.n ?? 0);
+    };
+    let n: number | null = null;
+    ids = [];
+    if (filter.namePrefix) {
+      // Few keys start so, usually: read at most KEY_TOTAL_CAP + 1 of them from
+      // kms_key_prefix_idx, count and sort them in one pass, rather than walk the time order
+      // until enough turn up (names made in a series are all of one time).
+      const matches = q
+        .select(['id', 'created_at', 'name'])
+        .limit(KEY_TOTAL_CAP + 1)
+        .as('m');
+      const page = await db
+        .selectFrom(matches)
+        .select((eb) => ['m.id', eb.fn.countAll<string | number>().over().as('n')])
+        .orderBy('m.created_at', 'desc')
+        .orderBy('m.name')
+        .offset(offset)
+        .limit(limit)
+        .execute();
+      // A page past the last match has no row to carry the count.
+      n = page.length ? Number(page[0]!.n) : await countUpToCap();
+      ids = page.map((r) => r.id);
+    }
+    n ??= await countUpToCap();
+    total = Math.min(n, KEY_TOTAL_CAP);
+    capped = n > KEY_TOTAL_CAP;
+    // Past the cap the page read above is of the first matches by name, not by time.
+    if (capped || !filter.namePrefix) ids = (await pageIds(q, offset)).map((r) => r.id);
+  }
+
+  const found = ids.length
+    ? await db
+        .selectFrom('kms_key as k')
+        .leftJoin('kms_key_version as v', (j) =>
+          j.onRef('v.key_id', '=', 'k.id').onRef('v.version', '=', 'k.current_version'),
+        )
+        .select(keyColumns.map((c) => `k.${c}` as const))
+        .select(['v.kcv', 'v.fingerprint'])
+        .where('k.id', 'in', ids)
+        .execute()
+    : [];
+  const byId = new Map(found.map((r) => [r.id, r]));
+  return { rows: ids.flatMap((id) => byId.get(id) ?? []), total, capped };
+}
+
+/** The first instant of the month after `YYYY-MM`, as created_at compares with it. */
+function nextMonth(month: string): string {
+  const [year, m] = month.split('-').map(Number) as [number, number];
+  return m === 12 ? `${year + 1}-01` : `${year}-${String(m + 1).padStart(2, '0')}`;
 }
 
 export async function updateKey(

@@ -135,3 +135,54 @@ describe('migration 004', () => {
     }
   });
 });
+
+describe('migration 007', () => {
+  it('counts the keys already there, and keeps counting', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ksp-db-'));
+    const handle = openDatabase({ url: null, dataDir: dir });
+    try {
+      const migrator = new Migrator({
+        db: handle.db,
+        provider: { getMigrations: () => Promise.resolve(migrations) },
+        migrationTableName: 'ksp_migration',
+        migrationLockTableName: 'ksp_migration_lock',
+      });
+      expect((await migrator.migrateTo('006-jobs')).error).toBeUndefined();
+      await sql`insert into domain (id, name, kek_wrapped, created_at) values ('d', 'default', 'k', 'x')`.execute(
+        handle.db,
+      );
+      const key = (id: string, state: string, at: string) =>
+        sql`insert into kms_key (id, domain_id, name, algorithm, object_type, usage_mask, state,
+              current_version, owner_name, exportable, deletable, description, labels, created_at, updated_at)
+            values (${id}, 'd', ${id}, 'AES-256', 'symmetric', 12, ${state}, 1, 'admin', 0, 1, '', '{}', ${at}, ${at})`;
+      await key('a', 'active', '2026-01-05T00:00:00.000Z').execute(handle.db);
+      await key('b', 'active', '2026-01-06T00:00:00.000Z').execute(handle.db);
+      await key('c', 'destroyed', '2026-02-01T00:00:00.000Z').execute(handle.db);
+      expect((await migrator.migrateToLatest()).error).toBeUndefined();
+      const tally = () =>
+        handle.db
+          .selectFrom('kms_key_tally')
+          .select(['state', 'month', 'keys'])
+          .where('keys', '>', 0)
+          .orderBy('month')
+          .orderBy('state')
+          .execute();
+      expect(await tally()).toEqual([
+        { state: 'active', month: '2026-01', keys: 2 },
+        { state: 'destroyed', month: '2026-02', keys: 1 },
+      ]);
+      await handle.db.updateTable('kms_key').set({ state: 'deactivated' }).where('id', '=', 'a').execute();
+      await handle.db.deleteFrom('kms_key').where('id', '=', 'c').execute();
+      expect(await tally()).toEqual([
+        { state: 'active', month: '2026-01', keys: 1 },
+        { state: 'deactivated', month: '2026-01', keys: 1 },
+      ]);
+      expect((await migrator.migrateDown()).error).toBeUndefined();
+      expect((await migrator.migrateToLatest()).error).toBeUndefined();
+      expect(await tally()).toHaveLength(2);
+    } finally {
+      await handle.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

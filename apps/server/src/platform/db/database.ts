@@ -4,6 +4,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import {
   Kysely,
   Migrator,
+  PostgresAdapter,
   PostgresDialect,
   SqliteDialect,
   type Migration,
@@ -20,6 +21,7 @@ import * as m003 from './migrations/003-keys.js';
 import * as m004 from './migrations/004-audit-object.js';
 import * as m005 from './migrations/005-scopes.js';
 import * as m006 from './migrations/006-jobs.js';
+import * as m007 from './migrations/007-key-list.js';
 import * as m008 from './migrations/008-audit-count.js';
 
 export type Db = Kysely<Database>;
@@ -47,6 +49,7 @@ export const migrations: Record<string, Migration> = {
   '004-audit-object': m004,
   '005-scopes': m005,
   '006-jobs': m006,
+  '007-key-list': m007,
   '008-audit-count': m008,
 };
 
@@ -129,6 +132,11 @@ export function openDatabase(options: OpenOptions): DatabaseHandle {
       await walSync?.close();
     },
   };
+}
+
+/** The engine behind a database or transaction, for the few statements that differ. */
+export function engineOf(db: Executor): Engine {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
 }
 
 /** A UNIQUE constraint refused the write (SQLite and PostgreSQL). */

@@ -165,6 +165,17 @@ export interface KeyVersionTable {
   created_at: string;
 }
 
+/** Keys per domain, state, algorithm, object type and month; kept by triggers on kms_key (migration 007). */
+export interface KeyTallyTable {
+  domain_id: string;
+  state: string;
+  algorithm: string;
+  object_type: string;
+  /** `YYYY-MM` of the keys' created_at. */
+  month: string;
+  keys: number;
+}
+
 export interface ConfigTable {
   id: string;
   key: string;
@@ -249,6 +260,7 @@ export interface Database {
   mfa_pending: MfaPendingTable;
   kms_key: KeyTable;
   kms_key_version: KeyVersionTable;
+  kms_key_tally: KeyTallyTable;
   job_lease: JobLeaseTable;
   job_run: JobRunTable;
 }
