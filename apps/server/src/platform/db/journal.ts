@@ -216,9 +216,6 @@ function applier(engine: Engine, tables: ReadonlyMap<JournalTable, TableColumns>
   return { apply, oneStatement };
 }
 
-/** Batches committing at once on PostgreSQL (the pool has 10 connections). */
-const PG_PARALLEL_COMMITS = 4;
-
 /** Bound parameters in one PostgreSQL statement: the protocol allows 65,535. */
 const PG_MAX_PARAMETERS = 30_000;
 
@@ -240,12 +237,7 @@ export function createJournal(
   const tables = new Map<JournalTable, TableColumns>();
   const { apply, oneStatement } = applier(engine, tables);
   let queue: Pending[] = [];
-  // SQLite has one connection; PostgreSQL commits several batches at once, so one batch's
-  // round trip and disk flush do not hold up the next.
-  const parallel = engine === 'postgres' ? PG_PARALLEL_COMMITS : 1;
-  let inFlight = 0;
-  let scheduled = false;
-  const idle: (() => void)[] = [];
+  let running: Promise<void> | null = null;
   const flushing = new Set<Promise<void>>();
 
   /** Commits one transaction; resolves at commit with the promise of its flush. */
@@ -309,28 +301,15 @@ export function createJournal(
     }
   }
 
-  /** Starts batches while commits are free; a finished commit takes what queued meanwhile. */
-  function pump(): void {
-    while (queue.length > 0 && inFlight < parallel) {
+  async function drainQueue(): Promise<void> {
+    // Let the requests already read from the sockets join the first batch.
+    await new Promise<void>((r) => setImmediate(r));
+    while (queue.length > 0) {
       const batch = queue;
       queue = [];
-      inFlight++;
-      void commit(batch).finally(() => {
-        inFlight--;
-        if (queue.length > 0) pump();
-        else if (inFlight === 0) for (const wake of idle.splice(0)) wake();
-      });
+      await commit(batch);
     }
-  }
-
-  function schedule(): void {
-    if (scheduled || inFlight >= parallel) return;
-    scheduled = true;
-    // Let the requests already read from the sockets join the batch.
-    setImmediate(() => {
-      scheduled = false;
-      pump();
-    });
+    running = null;
   }
 
   return {
@@ -352,17 +331,12 @@ export function createJournal(
       if (unknown) return Promise.reject(new Error(`Journal table '${unknown}' is not registered`));
       return new Promise<void>((resolve, reject) => {
         queue.push({ writes, until, resolve, reject });
-        schedule();
+        running ??= drainQueue();
       });
     },
     /** Waits for every write handed over so far, and its flush (at shutdown). */
     async flush(): Promise<void> {
-      while (scheduled || inFlight > 0 || queue.length > 0) {
-        await new Promise<void>((wake) => {
-          if (scheduled || queue.length > 0) setImmediate(wake);
-          else idle.push(wake);
-        });
-      }
+      while (running) await running;
       await Promise.all(flushing);
     },
   };
