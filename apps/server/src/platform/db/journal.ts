@@ -35,6 +35,11 @@ export interface JournalTableSpec<T extends JournalTable = JournalTable> {
   columns: readonly (keyof Database[T] & string)[];
   /** The column `counted` increments, matched on `id`. */
   counter?: keyof Database[T] & string;
+  /**
+   * The order rows of one batch are inserted in. Where triggers update shared rows (the
+   * key tally), batches of two nodes then lock those rows in one order and cannot deadlock.
+   */
+  order?: (a: Database[T], b: Database[T]) => number;
 }
 
 /** A registered table as the statements see it: names only. */
@@ -42,6 +47,7 @@ interface TableColumns {
   table: JournalTable;
   columns: readonly string[];
   counter?: string | undefined;
+  order?: ((a: never, b: never) => number) | undefined;
 }
 
 /**
@@ -152,6 +158,7 @@ function applier(engine: Engine, tables: ReadonlyMap<JournalTable, TableColumns>
     const inserts: { spec: TableColumns; rows: readonly object[] }[] = [];
     for (const spec of tables.values()) {
       const rows = batch.flatMap((w) => (w.rows?.[spec.table] ?? []) as readonly object[]);
+      if (spec.order && rows.length > 1) rows.sort(spec.order as (a: object, b: object) => number);
       if (rows.length) inserts.push({ spec, rows });
     }
     const audit = [...batch.flatMap((w) => w.audit ?? []), ...mergeOperations(batch)];
