@@ -1,0 +1,271 @@
+/**
+ * KSP console benchmark: prints figures, never fails a test run.
+ *
+ *   npm run build && npm run bench:console -w bench
+ *
+ * Starts the built server (SQLite, fresh data directory), which serves the built console, and
+ * opens it in Debian's Chromium, a fresh browser context (cold cache) for every load:
+ * - login: from navigation to a login form that takes input (the user name field is visible
+ *   and enabled, and a typed character lands in it);
+ * - dashboard: signed in through the API, the session put where the console keeps it
+ *   (localStorage), from navigation to the dashboard showing its figures.
+ * Times are the page's own clock (performance.now(), from the start of navigation). Bytes are
+ * the JS and CSS the page had received by then, each file's gzip size (zlib, default level) and what
+ * went over the wire. `BENCH_RUNS` sets the number of loads of each (10 by default).
+ */
+import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
+import { api as contract } from '@ksp/contracts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const RUNS = Number(process.env.BENCH_RUNS ?? 10);
+const LOGIN_TARGET_KB = 300;
+const USER = { username: 'bench', password: 'Bench-Pass-1', email: 'b@example.test' };
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
+    });
+  });
+}
+
+async function call<T>(base: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(base + path, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const json = (await res.json()) as { code: number; msg: string; data: T };
+  if (json.code !== 0) throw new Error(`${path}: ${json.msg}`);
+  return json.data;
+}
+
+function login(base: string) {
+  return call<{ token: string; userinfo: { name: string } }>(base, contract.user.login.path, {
+    username: Buffer.from(USER.username).toString('base64'),
+    password: createHash('sha256').update(USER.password).digest('base64'),
+  });
+}
+
+interface Asset {
+  url: string;
+  gzip: number;
+  wire: number;
+  encoding: string;
+}
+
+interface Load {
+  ms: number;
+  assets: Asset[];
+}
+
+/**
+ * Opens `path` in a fresh context and returns when `ready` does, with the JS and CSS received
+ * before that moment.
+ */
+async function measure(
+  browser: Browser,
+  url: string,
+  options: BrowserContextOptions,
+  ready: (page: Page) => Promise<void>,
+): Promise<Load> {
+  const context = await browser.newContext({
+    locale: 'en-US',
+    viewport: { width: 1280, height: 800 },
+    ...options,
+  });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  const pending: Promise<Asset | null>[] = [];
+  let done = false;
+  page.on('requestfinished', (request) => {
+    if (done) return;
+    const type = request.resourceType();
+    if (type !== 'script' && type !== 'stylesheet') return;
+    pending.push(
+      (async () => {
+        const response = await request.response();
+        if (!response) return null;
+        const [body, sizes, encoding] = await Promise.all([
+          response.body(),
+          request.sizes(),
+          response.headerValue('content-encoding'),
+        ]);
+        return {
+          url: request.url(),
+          gzip: gzipSync(body).length,
+          wire: sizes.responseBodySize,
+          encoding: encoding ?? 'none',
+        };
+      })(),
+    );
+  });
+  try {
+    await page.goto(url, { waitUntil: 'commit' });
+    await ready(page);
+    const ms = await page.evaluate(() => performance.now());
+    done = true;
+    if (errors.length > 0) throw new Error(`page errors: ${errors.join('; ')}`);
+    const assets = (await Promise.all(pending)).filter((a): a is Asset => a !== null);
+    return { ms, assets };
+  } finally {
+    await context.close();
+  }
+}
+
+/** The login form takes input: the field is visible, enabled, and a typed character lands. */
+async function loginInteractive(page: Page): Promise<void> {
+  const field = page.getByTestId('login-username');
+  for (;;) {
+    await field.waitFor({ state: 'visible' });
+    if (await field.isEnabled()) {
+      await field.press('k');
+      if ((await field.inputValue()) === 'k') return;
+    }
+    await page.waitForTimeout(5);
+  }
+}
+
+async function dashboardShown(page: Page): Promise<void> {
+  await page.getByTestId('dashboard-users').filter({ hasText: /\d/ }).waitFor({ state: 'visible' });
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+}
+
+const kb = (bytes: number) => (bytes / 1024).toFixed(1);
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ksp-bench-console-'));
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const server = spawn(process.execPath, [join(root, 'apps/server/dist/main.js')], {
+    cwd: root,
+    env: {
+      ...process.env,
+      KSP_DATA_DIR: dataDir,
+      KSP_PORT: String(port),
+      KSP_HOST: '127.0.0.1',
+      KSP_LOG_LEVEL: 'warn',
+      KSP_SESSION_IDLE_SECONDS: '3600',
+      KSP_LOGIN_RATE_PER_USER: '1000',
+      KSP_LOGIN_RATE_PER_ADDRESS: '5000',
+    },
+    stdio: 'inherit',
+  });
+  let browser: Browser | undefined;
+  try {
+    for (let i = 0; ; i++) {
+      try {
+        await call(base, contract.system.status.path);
+        break;
+      } catch {
+        if (i > 100) throw new Error('server did not start');
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    for (let i = 0; i < 3; i++) await call(base, contract.system.initComponent.path, {});
+    await call(base, contract.system.initFinish.path, {});
+    await call(base, contract.system.activate.path, USER);
+
+    browser = await chromium.launch({
+      executablePath: process.env.KSP_CHROMIUM ?? '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--disable-dev-shm-usage',
+      ],
+    });
+
+    const logins: Load[] = [];
+    const dashboards: Load[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      logins.push(await measure(browser, `${base}/login`, {}, loginInteractive));
+      const signedIn = await login(base);
+      const storageState = {
+        cookies: [],
+        origins: [
+          {
+            origin: base,
+            localStorage: [
+              { name: 'token', value: signedIn.token },
+              { name: 'tokenTime', value: String(Date.now()) },
+              { name: 'userInfo', value: JSON.stringify(signedIn) },
+              { name: 'name', value: signedIn.userinfo.name },
+            ],
+          },
+        ],
+      };
+      dashboards.push(await measure(browser, `${base}/console/dashboard`, { storageState }, dashboardShown));
+    }
+
+    const row = (name: string, loads: Load[]) => {
+      const times = loads.map((l) => l.ms);
+      // Bytes: the last load's (every load fetches the same files; the median is for the times).
+      const assets = loads.at(-1)?.assets ?? [];
+      const sum = (pick: (a: Asset) => number, ext: string) =>
+        assets.filter((a) => new URL(a.url).pathname.endsWith(ext)).reduce((n, a) => n + pick(a), 0);
+      return {
+        line: `| ${name} | ${loads.length} | ${percentile(times, 50).toFixed(0)} | ${percentile(times, 95).toFixed(0)} | ${assets.length} | ${kb(sum((a) => a.gzip, '.js'))} | ${kb(sum((a) => a.gzip, '.css'))} | ${kb(sum((a) => a.gzip, ''))} | ${kb(sum((a) => a.wire, ''))} |`,
+        gzip: sum((a) => a.gzip, ''),
+        assets,
+      };
+    };
+    const loginRow = row('login form interactive', logins);
+    const dashboardRow = row('signed-in dashboard', dashboards);
+    const encodings = [...new Set(loginRow.assets.map((a) => a.encoding))].join(', ');
+    const lines = [
+      `KSP console benchmark — ${new Date().toISOString()} — Chromium on loopback, cold cache, ${RUNS} loads each`,
+      '',
+      '| load | runs | p50 ms | p95 ms | JS+CSS files | JS KB gzip | CSS KB gzip | JS+CSS KB gzip | KB on the wire |',
+      '|---|---|---|---|---|---|---|---|---|',
+      loginRow.line,
+      dashboardRow.line,
+      '',
+      `Content-encoding of the login page's JS and CSS as served: ${encodings}.`,
+      '',
+      `login JS+CSS ≤ ${LOGIN_TARGET_KB} KB gzip: ${loginRow.gzip <= LOGIN_TARGET_KB * 1024 ? 'yes' : 'NO'} (${kb(loginRow.gzip)} KB)`,
+    ];
+    if (process.env.BENCH_FILES) {
+      for (const [name, r] of [
+        ['login', loginRow],
+        ['dashboard', dashboardRow],
+      ] as const) {
+        lines.push('', `${name} files (KB gzip):`);
+        for (const a of [...r.assets].sort((x, y) => y.gzip - x.gzip))
+          lines.push(`  ${kb(a.gzip).padStart(7)}  ${new URL(a.url).pathname}`);
+      }
+    }
+    const text = lines.join('\n');
+    console.log(text);
+    mkdirSync(join(root, '.tmp'), { recursive: true });
+    writeFileSync(join(root, '.tmp', 'bench-console.md'), `${text}\n`);
+  } finally {
+    await browser?.close();
+    server.kill('SIGTERM');
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exitCode = 1;
+});
