@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Card, Flex, Typography, theme } from 'antd';
+import { Flex, Typography, theme } from 'antd';
 import { AppLogo } from './app-logo';
 import { LanguageSwitch } from './language-switch';
 import { useProductTitle, useSiteConfig } from './use-site-config';
@@ -24,7 +24,21 @@ export function PublicPage({ children, width = 420 }: { children: ReactNode; wid
           {title}
         </Typography.Title>
       </Flex>
-      <Card style={{ width: '100%', maxWidth: width }}>{children}</Card>
+      {/* The frame of antd's Card, drawn from the theme: Card itself would bring Tabs, Skeleton and
+          a Dropdown before the login form can take input. */}
+      <div
+        style={{
+          width: '100%',
+          maxWidth: width,
+          padding: token.paddingLG,
+          color: token.colorText,
+          background: token.colorBgContainer,
+          border: `${token.lineWidth}px ${token.lineType} ${token.colorBorderSecondary}`,
+          borderRadius: token.borderRadiusLG,
+        }}
+      >
+        {children}
+      </div>
     </Flex>
   );
 }

@@ -18,7 +18,9 @@ async function openSwitcher() {
   const replace = vi.fn();
   vi.stubGlobal('location', { ...window.location, replace });
   renderPage('/p', '/p', createElement(DomainSwitcher, { current: 'root', domains }));
-  fireEvent.click(await screen.findByTestId('domain-switcher'));
+  // The button waits, disabled, for its menu to load.
+  await waitFor(() => expect(screen.getByTestId('domain-switcher').hasAttribute('disabled')).toBe(false));
+  fireEvent.click(screen.getByTestId('domain-switcher'));
   return replace;
 }
 

@@ -9,7 +9,7 @@ import { fetchPublicConfig } from '../../api/config';
 import { fetchSystemStatus, systemKeys } from '../../api/system';
 import type { SignedIn } from '../../api/session';
 import { signIn } from '../../api/user';
-import { useSubmit } from '../../components/form-modal';
+import { useSubmit } from '../../components/use-submit';
 import { PasswordInput } from '../../components/password-input';
 import { PublicPage } from '../../components/public-page';
 import { useSiteConfig } from '../../components/use-site-config';
