@@ -3,7 +3,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { App as AntApp, ConfigProvider } from 'antd';
 import enUS from 'antd/locale/en_US';
 import zhCN from 'antd/locale/zh_CN';
-import { configureClient } from '../api/client';
+import { configureClient } from '../api/client-environment';
 import { currentLanguage, useT } from '../i18n/i18n';
 import { LayoutStateProvider, useLayoutState } from './layout-state';
 import { SettingsProvider, useSettings } from './settings';

@@ -1,7 +1,7 @@
 import { createElement } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { ApiError } from '../../api/client';
+import { ApiError } from '../../api/api-error';
 import { switchDomain } from '../../api/user';
 import { renderPage } from '../../test-render';
 import { DomainSwitcher, shortDomainName } from './domain-switcher';

@@ -1,21 +1,25 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Form, Input, Tag, Typography } from 'antd';
+import { Alert, Button, Form, Input, Tag } from 'antd';
 import { useNavigate, useSearchParams } from 'react-router';
 import { Code } from '@ksp/contracts';
-import { ApiError } from '../../api/client';
+import { ApiError } from '../../api/api-error';
 import { fetchPublicConfig } from '../../api/config';
 import { fetchSystemStatus, systemKeys } from '../../api/system';
 import type { SignedIn } from '../../api/session';
 import { signIn } from '../../api/user';
 import { useSubmit } from '../../components/use-submit';
+import { Heading } from '../../components/heading';
+import { PageLoading } from '../../components/page-loading';
 import { PasswordInput } from '../../components/password-input';
 import { PublicPage } from '../../components/public-page';
 import { useSiteConfig } from '../../components/use-site-config';
 import { paths, safeRedirect, setupPath } from '../../config/paths';
 import { useT } from '../../i18n/i18n';
-import { UkeyPanel } from './ukey-panel';
+
+// The Ukey step shows only when the server asks for it (4503): loaded then.
+const UkeyPanel = lazy(() => import('./ukey-panel').then((m) => ({ default: m.UkeyPanel })));
 
 interface LoginValues {
   username: string;
@@ -72,21 +76,23 @@ export default function LoginPage() {
   if (ukeyUser !== null) {
     return (
       <PublicPage>
-        <UkeyPanel username={ukeyUser} onBack={() => setUkeyUser(null)} onSignedIn={finish} />
+        <Suspense fallback={<PageLoading />}>
+          <UkeyPanel username={ukeyUser} onBack={() => setUkeyUser(null)} onSignedIn={finish} />
+        </Suspense>
       </PublicPage>
     );
   }
 
   return (
     <PublicPage>
-      <Typography.Title level={4} style={{ marginTop: 0 }}>
+      <Heading level={4} style={{ marginTop: 0 }}>
         {t('auth:login.title')}
         {(mfaChecked ?? site.data?.MFA === '1') && (
           <Tag color="gold" style={{ marginInlineStart: 8, verticalAlign: 'middle' }}>
             {t('auth:login.mfaOn')}
           </Tag>
         )}
-      </Typography.Title>
+      </Heading>
       {error && (
         <Alert type="error" showIcon title={error} style={{ marginBottom: 16 }} data-testid="login-error" />
       )}
