@@ -32,7 +32,11 @@ export function logout(): Promise<null> {
 
 /** Rejected with no message of its own (spec §8); the caller reports it. */
 export async function switchDomain(domainName: string): Promise<SignedIn> {
-  const data = await lazyCall((contract) => contract.user.switchDomain, { body: { domain_name: domainName } }, { silent: true });
+  const data = await lazyCall(
+    (contract) => contract.user.switchDomain,
+    { body: { domain_name: domainName } },
+    { silent: true },
+  );
   saveSignedIn(data);
   return data;
 }

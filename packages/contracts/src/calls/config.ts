@@ -23,7 +23,6 @@ export const ConfigEntry = z.object({
 
 export const PublicConfigEntry = z.object({ key: z.string(), value: z.string() });
 
-
 export const configCalls = {
   list: defineCall({
     method: 'GET',
