@@ -3,14 +3,15 @@ import * as catalogues from './namespaces';
 
 type Catalogues = typeof catalogues;
 export type Namespace = keyof Catalogues;
-type Language = 'en' | 'zh';
+type Chinese<N extends Namespace> = Awaited<ReturnType<Catalogues[N]['zh']>>;
 
 /**
  * Each namespace's Chinese has exactly its English keys: a key missing on either side
- * fails tsc (the test checks it again at run time).
+ * fails tsc (the test checks it again at run time). The Chinese loads when the console first
+ * shows Chinese: an English console never fetches it.
  */
 const pairs: {
-  [N in Namespace]: { en: Catalogue<Catalogues[N]['zh']>; zh: Catalogue<Catalogues[N]['en']> };
+  [N in Namespace]: { en: Catalogue<Chinese<N>>; zh: () => Promise<Catalogue<Catalogues[N]['en']>> };
 } = catalogues;
 
 /** All namespaces, `common` (the default) first, so that typed `t` accepts every `namespace:key`. */
@@ -19,17 +20,22 @@ export const namespaces = [
   ...(Object.keys(pairs) as Namespace[]).filter((ns) => ns !== 'common'),
 ] as const;
 
-function catalogueOf<L extends Language>(language: L) {
-  return Object.fromEntries(namespaces.map((ns) => [ns, catalogues[ns][language]])) as {
-    [N in Namespace]: Catalogues[N][L];
-  };
-}
-
 /** English defines every key; Chinese must have the same keys (checked by tsc and by a test). */
-export const en = catalogueOf('en');
-export const zh: Catalogue<typeof en> = catalogueOf('zh');
+export const en = Object.fromEntries(namespaces.map((ns) => [ns, catalogues[ns].en])) as {
+  [N in Namespace]: Catalogues[N]['en'];
+};
 
-export const resources = { en, zh };
+export type ChineseCatalogue = Catalogue<typeof en>;
+
+let chinese: Promise<ChineseCatalogue> | undefined;
+
+/** The Chinese catalogue, every namespace, fetched once. */
+export function loadChinese(): Promise<ChineseCatalogue> {
+  chinese ??= Promise.all(namespaces.map(async (ns) => [ns, await pairs[ns].zh()] as const)).then(
+    (entries) => Object.fromEntries(entries) as ChineseCatalogue,
+  );
+  return chinese;
+}
 
 export type MenuTitleKey = keyof typeof en.menu;
 

@@ -1,4 +1,3 @@
 import { access as en } from '../en/access';
-import { access as zh } from '../zh/access';
 
-export const access = { en, zh };
+export const access = { en, zh: () => import('../zh/access').then((m) => m.access) };

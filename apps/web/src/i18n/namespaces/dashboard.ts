@@ -1,4 +1,3 @@
 import { dashboard as en } from '../en/dashboard';
-import { dashboard as zh } from '../zh/dashboard';
 
-export const dashboard = { en, zh };
+export const dashboard = { en, zh: () => import('../zh/dashboard').then((m) => m.dashboard) };

@@ -1,4 +1,3 @@
 import { keys as en } from '../en/keys';
-import { keys as zh } from '../zh/keys';
 
-export const keys = { en, zh };
+export const keys = { en, zh: () => import('../zh/keys').then((m) => m.keys) };

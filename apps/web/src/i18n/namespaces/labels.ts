@@ -1,4 +1,3 @@
 import { labels as en } from '../en/labels';
-import { labels as zh } from '../zh/labels';
 
-export const labels = { en, zh };
+export const labels = { en, zh: () => import('../zh/labels').then((m) => m.labels) };
