@@ -1,6 +1,5 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import 'nprogress/nprogress.css';
 import './app/global.css';
 import { i18nReady } from './i18n/i18n';
 import { App } from './app/app';

@@ -3,9 +3,10 @@ import { consoleAreas } from '@ksp/contracts';
 import { flattenKeys } from './catalogue';
 import { i18n } from './i18n';
 import { acceptLanguage, detectLanguage } from './language';
-import { en, loadChinese, namespaces } from './resources';
+import { loadCatalogue, namespaces } from './resources';
 
-const zh = await loadChinese();
+const en = await loadCatalogue('en');
+const zh = await loadCatalogue('zh');
 
 function placeholders(text: string): string[] {
   return [...text.matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1] ?? '').sort();

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Form, Input, Tag } from 'antd';
+import { Button, Form, Input } from 'antd';
 import { useNavigate, useSearchParams } from 'react-router';
 import { Code } from '@ksp/contracts';
 import { ApiError } from '../../api/api-error';
@@ -16,10 +16,19 @@ import { PasswordInput } from '../../components/password-input';
 import { PublicPage } from '../../components/public-page';
 import { useSiteConfig } from '../../components/use-site-config';
 import { paths, safeRedirect, setupPath } from '../../config/paths';
-import { useT } from '../../i18n/i18n';
+import { loadPageNamespaces, useT } from '../../i18n/i18n';
 
-// The Ukey step shows only when the server asks for it (4503): loaded then.
-const UkeyPanel = lazy(() => import('./ukey-panel').then((m) => ({ default: m.UkeyPanel })));
+// The Ukey step shows only when the server asks for it (4503): loaded then, with its texts.
+const UkeyPanel = lazy(async () => {
+  const [{ UkeyPanel: Panel }] = await Promise.all([import('./ukey-panel'), loadPageNamespaces()]);
+  return { default: Panel };
+});
+
+// The MFA mark and the error show after the form (the public configuration, a refused
+// sign-in): loaded once the form is up, not before.
+const loadNotes = () => import('./login-notes');
+const MfaTag = lazy(async () => ({ default: (await loadNotes()).MfaTag }));
+const LoginError = lazy(async () => ({ default: (await loadNotes()).LoginError }));
 
 interface LoginValues {
   username: string;
@@ -37,6 +46,8 @@ export default function LoginPage() {
   const [mfaChecked, setMfaChecked] = useState<boolean | null>(null);
   const site = useSiteConfig();
   const status = useQuery({ queryKey: systemKeys.status, queryFn: fetchSystemStatus, staleTime: 0 });
+
+  useEffect(() => void loadNotes(), []);
 
   // A fresh install goes to initialization or activation first.
   useEffect(() => {
@@ -88,13 +99,15 @@ export default function LoginPage() {
       <Heading level={4} style={{ marginTop: 0 }}>
         {t('auth:login.title')}
         {(mfaChecked ?? site.data?.MFA === '1') && (
-          <Tag color="gold" style={{ marginInlineStart: 8, verticalAlign: 'middle' }}>
-            {t('auth:login.mfaOn')}
-          </Tag>
+          <Suspense>
+            <MfaTag>{t('auth:login.mfaOn')}</MfaTag>
+          </Suspense>
         )}
       </Heading>
       {error && (
-        <Alert type="error" showIcon title={error} style={{ marginBottom: 16 }} data-testid="login-error" />
+        <Suspense>
+          <LoginError text={error} />
+        </Suspense>
       )}
       <Form<LoginValues>
         form={form}

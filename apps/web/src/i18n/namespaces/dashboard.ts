@@ -1,3 +1,5 @@
-import { dashboard as en } from '../en/dashboard';
-
-export const dashboard = { en, zh: () => import('../zh/dashboard').then((m) => m.dashboard) };
+// Signed-in pages only: both languages load with them.
+export const dashboard = {
+  en: () => import('../en/dashboard').then((m) => m.dashboard),
+  zh: () => import('../zh/dashboard').then((m) => m.dashboard),
+};

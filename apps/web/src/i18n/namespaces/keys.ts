@@ -1,3 +1,5 @@
-import { keys as en } from '../en/keys';
-
-export const keys = { en, zh: () => import('../zh/keys').then((m) => m.keys) };
+// Signed-in pages only: both languages load with them.
+export const keys = {
+  en: () => import('../en/keys').then((m) => m.keys),
+  zh: () => import('../zh/keys').then((m) => m.keys),
+};
