@@ -29,6 +29,7 @@ export function PublicPage({ children, width = 420 }: { children: ReactNode; wid
           a Dropdown before the login form can take input. */}
       <div
         style={{
+          boxSizing: 'border-box',
           width: '100%',
           maxWidth: width,
           padding: token.paddingLG,
