@@ -4,16 +4,14 @@ import react from '@vitejs/plugin-react';
 const server = 'http://127.0.0.1:8080';
 
 /**
- * Vendor chunks cut along package boundaries (never inside a package, which can break
- * module execution order); pages stay lazy per route.
+ * React and its router, which every page needs, in one chunk of their own. Everything else
+ * follows the lazy routes: rolldown puts a module in the chunk of the pages that import it, so
+ * the login page loads no antd component, icon or library that only signed-in pages use. (Groups
+ * for all of @rc-component, all icons and all other vendors put about 90 KB gzip of such code
+ * before the login form; see docs/performance.md.)
  */
 const vendorGroups = [
   { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/, priority: 40 },
-  { name: 'antd-icons', test: /node_modules[\\/]@ant-design[\\/](icons|icons-svg)[\\/]/, priority: 30 },
-  { name: 'rc-component', test: /node_modules[\\/](@rc-component|rc-[^\\/]+)[\\/]/, priority: 25 },
-  { name: 'antd-style', test: /node_modules[\\/](@ant-design|@emotion|stylis)[\\/]/, priority: 22 },
-  // antd's own modules stay out of the groups: they follow the pages that use them.
-  { name: 'vendor', test: (id: string) => /node_modules[\\/](?!antd[\\/])/.test(id), priority: 10 },
 ];
 
 export default defineConfig({

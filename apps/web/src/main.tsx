@@ -1,8 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import 'nprogress/nprogress.css';
 import './app/global.css';
-import './i18n/i18n';
+import { i18nReady } from './i18n/i18n';
 import { App } from './app/app';
 import { installErrorLog, reactErrorLogOptions } from './app/error-log';
 import { createAppRouter } from './app/router';
@@ -18,8 +17,11 @@ wireApp(router);
 const container = document.getElementById('root');
 if (!container) throw new Error('No #root element');
 
-createRoot(container, production ? reactErrorLogOptions : {}).render(
-  <StrictMode>
-    <App router={router} />
-  </StrictMode>,
+// A Chinese console shows once its catalogue is loaded; an English one at once.
+void i18nReady.finally(() =>
+  createRoot(container, production ? reactErrorLogOptions : {}).render(
+    <StrictMode>
+      <App router={router} />
+    </StrictMode>,
+  ),
 );

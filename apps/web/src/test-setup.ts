@@ -1,5 +1,6 @@
 import { afterEach } from 'vitest';
 import { cleanup } from '@testing-library/react';
+import { loadPageNamespaces } from './i18n/i18n';
 
 // antd reads media queries (Grid, responsive observers); jsdom has no matchMedia.
 Object.defineProperty(window, 'matchMedia', {
@@ -32,3 +33,6 @@ afterEach(() => {
   cleanup();
   localStorage.clear();
 });
+
+// Pages render here without the layout, which loads the namespaces not in the bundle.
+await loadPageNamespaces();

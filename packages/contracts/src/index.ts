@@ -7,6 +7,7 @@ export * from './common.js';
 export * from './call.js';
 export * from './calls/system.js';
 export * from './calls/user.js';
+export * from './config-entries.js';
 export * from './calls/config.js';
 export * from './calls/domain.js';
 export * from './calls/dashboard.js';

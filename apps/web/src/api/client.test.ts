@@ -1,7 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { api, Code } from '@ksp/contracts';
 import { envelope, fakeAdapter, signedInFixture } from '../test-fixtures';
-import { ApiError, call, configureClient, http, REQUEST_TIMEOUT_MS, resetClient, upload } from './client';
+import { ApiError } from './api-error';
+import { call, http, REQUEST_TIMEOUT_MS, resetClient, upload } from './client';
+import { configureClient } from './client-environment';
 import { isEmbedded, postToParent } from './parent-window';
 import { getToken, saveSignedIn, sessionKeys } from './session';
 

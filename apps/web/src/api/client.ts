@@ -1,5 +1,4 @@
 import axios, { AxiosError, type AxiosResponse, type InternalAxiosRequestConfig } from 'axios';
-import { Modal, message } from 'antd';
 import {
   api,
   Code,
@@ -13,6 +12,8 @@ import {
 } from '@ksp/contracts';
 import { currentLanguage, i18n } from '../i18n/i18n';
 import { acceptLanguage } from '../i18n/language';
+import { ApiError } from './api-error';
+import { clientEnvironment, resetClientEnvironment } from './client-environment';
 import { isEmbedded, postToParent } from './parent-window';
 import { clearToken, getSignedIn, getToken, getTokenTime, setToken } from './session';
 
@@ -27,56 +28,9 @@ declare module 'axios' {
   }
 }
 
-/** A rejected call: `code` is the envelope code, or 0 for HTTP and network failures. */
-export class ApiError extends Error {
-  readonly code: number;
-  readonly status: number | undefined;
-
-  constructor(code: number, msg: string, status?: number) {
-    super(msg);
-    this.name = 'ApiError';
-    this.code = code;
-    this.status = status;
-  }
-}
-
 /** Whether a call failed because the session expired (the client shows its own dialog). */
 export function isSessionExpired(error: unknown): boolean {
   return error instanceof ApiError && error.code === Code.SESSION_EXPIRED;
-}
-
-/** How the client talks to the user and the page; the app swaps in context-aware versions. */
-export interface ClientEnvironment {
-  showError(text: string): void;
-  /** The "identity expired" alert; `onConfirm` runs when its button is pressed. */
-  showSessionExpired(title: string, content: string, okText: string, onConfirm: () => void): void;
-  reload(): void;
-  /** Code 5030: the system is not initialized or not activated. */
-  onNotReady(): void;
-  /** Code 4003: the password must be changed before going on. */
-  onPasswordChangeRequired(): void;
-}
-
-const defaultEnvironment: ClientEnvironment = {
-  showError: (text) => void message.error(text),
-  showSessionExpired: (title, content, okText, onConfirm) => {
-    Modal.warning({ title, content, okText, onOk: onConfirm, keyboard: false, closable: false });
-  },
-  reload: () => window.location.reload(),
-  onNotReady: () => undefined,
-  onPasswordChangeRequired: () => undefined,
-};
-
-let environment: ClientEnvironment = defaultEnvironment;
-
-export function configureClient(overrides: Partial<ClientEnvironment>): void {
-  environment = { ...environment, ...overrides };
-}
-
-export function resetClient(): void {
-  environment = defaultEnvironment;
-  expiredAlertOpen = false;
-  refreshing = null;
 }
 
 interface Envelope {
@@ -135,6 +89,13 @@ http.interceptors.request.use(async (config: InternalAxiosRequestConfig) => {
 
 let expiredAlertOpen = false;
 
+/** Back to the default environment and no call state (tests). */
+export function resetClient(): void {
+  resetClientEnvironment();
+  expiredAlertOpen = false;
+  refreshing = null;
+}
+
 function sessionExpired(): void {
   if (isEmbedded()) {
     postToParent({ type: 'tokenExpired' });
@@ -142,14 +103,14 @@ function sessionExpired(): void {
   }
   if (expiredAlertOpen) return;
   expiredAlertOpen = true;
-  environment.showSessionExpired(
+  clientEnvironment().showSessionExpired(
     i18n.t('common:session.expiredTitle'),
     i18n.t('common:session.expired'),
     i18n.t('common:session.loginAgain'),
     () => {
       expiredAlertOpen = false;
       clearToken();
-      environment.reload();
+      clientEnvironment().reload();
     },
   );
 }
@@ -157,7 +118,7 @@ function sessionExpired(): void {
 function onResponse(response: AxiosResponse): AxiosResponse | Promise<never> {
   const body: unknown = response.data;
   if (!isEnvelope(body)) {
-    if (!response.config.silent) environment.showError(i18n.t('common:feedback.error'));
+    if (!response.config.silent) clientEnvironment().showError(i18n.t('common:feedback.error'));
     return Promise.reject(new ApiError(-1, 'Not an envelope', response.status));
   }
   if (body.code === Code.OK) return response;
@@ -170,9 +131,9 @@ function onResponse(response: AxiosResponse): AxiosResponse | Promise<never> {
       // Passed to the caller, which runs the Ukey login: no message here.
       break;
     default:
-      if (!response.config.silent) environment.showError(body.msg || i18n.t('common:feedback.error'));
-      if (body.code === Code.NOT_INITIALIZED) environment.onNotReady();
-      if (body.code === Code.PASSWORD_CHANGE_REQUIRED) environment.onPasswordChangeRequired();
+      if (!response.config.silent) clientEnvironment().showError(body.msg || i18n.t('common:feedback.error'));
+      if (body.code === Code.NOT_INITIALIZED) clientEnvironment().onNotReady();
+      if (body.code === Code.PASSWORD_CHANGE_REQUIRED) clientEnvironment().onPasswordChangeRequired();
   }
   return Promise.reject(error);
 }
@@ -182,12 +143,12 @@ function onFailure(failure: unknown): Promise<never> {
   const response = failure instanceof AxiosError ? failure.response : undefined;
   if (response?.status === 401) {
     clearToken();
-    environment.reload();
+    clientEnvironment().reload();
     return Promise.reject(new ApiError(0, serverMessage(response.data), 401));
   }
   const config = failure instanceof AxiosError ? failure.config : undefined;
   const text = serverMessage(response?.data) || i18n.t('common:feedback.networkError');
-  if (!config?.silent) environment.showError(text);
+  if (!config?.silent) clientEnvironment().showError(text);
   return Promise.reject(new ApiError(0, text, response?.status));
 }
 

@@ -1,5 +1,5 @@
-import { api, type BodyOf, type QueryOf } from '@ksp/contracts';
-import { call, upload } from './client';
+import type { api, BodyOf, QueryOf } from '@ksp/contracts';
+import { lazyCall, lazyUpload } from './lazy-client';
 
 export const configKeys = {
   all: ['config'] as const,
@@ -8,27 +8,27 @@ export const configKeys = {
 };
 
 export function listConfig(query: QueryOf<typeof api.config.list>) {
-  return call(api.config.list, { query });
+  return lazyCall((contract) => contract.config.list, { query });
 }
 
 export function addConfig(body: BodyOf<typeof api.config.add>) {
-  return call(api.config.add, { body });
+  return lazyCall((contract) => contract.config.add, { body });
 }
 
 export function editConfig(body: BodyOf<typeof api.config.edit>) {
-  return call(api.config.edit, { body });
+  return lazyCall((contract) => contract.config.edit, { body });
 }
 
 export function deleteConfig(ids: string[]) {
-  return call(api.config.delete, { body: { ids } });
+  return lazyCall((contract) => contract.config.delete, { body: { ids } });
 }
 
 export function uploadLogo(file: File) {
-  return upload(api.config.upload, file, { filename: file.name });
+  return lazyUpload((contract) => contract.config.upload, file, { filename: file.name });
 }
 
 export function fetchPublicConfig() {
-  return call(api.config.outlist);
+  return lazyCall((contract) => contract.config.outlist);
 }
 
 /** The entries the shell shows (version, logo, title, MFA), as a key → value map. */
@@ -40,7 +40,7 @@ export type SiteConfig = Partial<Record<string, string>>;
  */
 export async function fetchSiteConfig(canReadConfig: boolean): Promise<SiteConfig> {
   const entries = canReadConfig
-    ? (await call(api.config.list, { query: { page: 1, page_size: 20 } })).data
+    ? (await lazyCall((contract) => contract.config.list, { query: { page: 1, page_size: 20 } })).data
     : await fetchPublicConfig();
   return Object.fromEntries(entries.map((entry) => [entry.key, entry.value]));
 }

@@ -1,22 +1,22 @@
-import { api, type BodyOf } from '@ksp/contracts';
-import { call } from './client';
+import type { api, BodyOf } from '@ksp/contracts';
+import { lazyCall } from './lazy-client';
 
 export const systemKeys = {
   status: ['system', 'status'] as const,
 };
 
 export function fetchSystemStatus() {
-  return call(api.system.status);
+  return lazyCall((contract) => contract.system.status);
 }
 
 export function generateComponent(body: BodyOf<typeof api.system.initComponent>) {
-  return call(api.system.initComponent, { body });
+  return lazyCall((contract) => contract.system.initComponent, { body });
 }
 
 export function finishInit(body: BodyOf<typeof api.system.initFinish> = {}) {
-  return call(api.system.initFinish, { body });
+  return lazyCall((contract) => contract.system.initFinish, { body });
 }
 
 export function activateSystem(body: BodyOf<typeof api.system.activate>) {
-  return call(api.system.activate, { body });
+  return lazyCall((contract) => contract.system.activate, { body });
 }

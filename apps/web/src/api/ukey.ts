@@ -1,5 +1,6 @@
 import { api } from '@ksp/contracts';
-import { ApiError, call } from './client';
+import { ApiError } from './api-error';
+import { call } from './client';
 import { saveSignedIn, type SignedIn } from './session';
 
 /** Where the local UKEY bridge listens unless the configuration entry UKEY_BRIDGE says otherwise. */

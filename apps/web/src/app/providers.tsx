@@ -1,10 +1,8 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { App as AntApp, ConfigProvider } from 'antd';
-import enUS from 'antd/locale/en_US';
-import zhCN from 'antd/locale/zh_CN';
-import { configureClient } from '../api/client';
-import { currentLanguage, useT } from '../i18n/i18n';
+import { configureClient } from '../api/client-environment';
+import { antdLocale, currentLanguage, useT } from '../i18n/i18n';
 import { LayoutStateProvider, useLayoutState } from './layout-state';
 import { SettingsProvider, useSettings } from './settings';
 
@@ -43,7 +41,7 @@ function ThemedApp({ children }: { children: ReactNode }) {
 
   return (
     <ConfigProvider
-      locale={language === 'zh' ? zhCN : enUS}
+      locale={antdLocale(language)}
       componentSize={size}
       theme={{ token: { colorPrimary: settings.theme } }}
     >

@@ -1,12 +1,12 @@
 import { useEffect } from 'react';
-import NProgress from 'nprogress';
 import { Outlet, useMatches, useNavigation } from 'react-router';
 import { currentLanguage } from '../i18n/i18n';
 import { useT } from '../i18n/i18n';
 import { useProductTitle } from '../components/use-site-config';
 import { leafHandle, translateTitle } from './route-handle';
 
-NProgress.configure({ showSpinner: false });
+// The progress bar is for the navigations that follow: it loads once the first page shows.
+const loadProgressBar = () => import('./progress-bar').then((m) => m.progressBar);
 
 /** The page title: the translated route title, then the product title. */
 export function pageTitle(routeTitle: string | undefined, productTitle: string): string {
@@ -27,8 +27,8 @@ export function RootShell() {
   }, [title, product, language]);
 
   useEffect(() => {
-    if (navigation.state === 'idle') NProgress.done();
-    else NProgress.start();
+    const idle = navigation.state === 'idle';
+    void loadProgressBar().then((bar) => (idle ? bar.done() : bar.start()));
   }, [navigation.state]);
 
   return <Outlet />;

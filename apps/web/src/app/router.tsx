@@ -2,6 +2,7 @@ import { createBrowserRouter, redirect, type LoaderFunctionArgs, type RouteObjec
 import type { PatchRoutesOnNavigationFunction } from 'react-router';
 import type { MenuItem } from '@ksp/contracts';
 import { isEmbedded } from '../api/parent-window';
+import { loadPageNamespaces } from '../i18n/i18n';
 import { clearAllStorage, getSignedIn, getToken } from '../api/session';
 import { loginPath, paths } from '../config/paths';
 import { PageLoading } from '../components/page-loading';
@@ -82,7 +83,11 @@ export function signedInRoutes(menu: readonly MenuItem[]): RouteObject[] {
     },
     {
       id: LAYOUT_ROUTE_ID,
-      lazy: async () => ({ Component: (await import('./layout/app-layout')).AppLayout }),
+      // The signed-in pages' namespaces come with the layout, so no page shows a missing text.
+      lazy: async () => {
+        const [{ AppLayout }] = await Promise.all([import('./layout/app-layout'), loadPageNamespaces()]);
+        return { Component: AppLayout };
+      },
       children: [
         { index: true, loader: () => redirect(firstLeafPath(menu) ?? paths.profile) },
         { path: `${paths.redirect}/*`, Component: RedirectView },

@@ -1,4 +1,4 @@
-import { configureClient } from '../api/client';
+import { configureClient } from '../api/client-environment';
 import { isEmbedded } from '../api/parent-window';
 import { fetchSystemStatus } from '../api/system';
 import { loadUserInfo } from '../api/user';

@@ -1,5 +1,9 @@
-import type { ReactNode } from 'react';
-import { Button, Dropdown } from 'antd';
+import { lazy, Suspense, type ReactNode } from 'react';
+import { Button } from 'antd';
+
+// antd's Dropdown and Menu are not needed to type into the login form: they load once the page
+// shows, and the button waits for them disabled.
+const ChoiceDropdown = lazy(() => import('./choice-dropdown'));
 
 /** A text button opening a menu of choices with the current one marked (language, domain). */
 export function ChoiceMenu({
@@ -19,19 +23,16 @@ export function ChoiceMenu({
   testId: string;
   children?: ReactNode;
 }) {
+  const button = (disabled: boolean) => (
+    <Button type="text" icon={icon} aria-label={ariaLabel} data-testid={testId} disabled={disabled}>
+      {children}
+    </Button>
+  );
   return (
-    <Dropdown
-      trigger={['click']}
-      menu={{
-        selectable: true,
-        selectedKeys: [current],
-        items: [...choices],
-        onClick: ({ key }) => onChoose(key),
-      }}
-    >
-      <Button type="text" icon={icon} aria-label={ariaLabel} data-testid={testId}>
-        {children}
-      </Button>
-    </Dropdown>
+    <Suspense fallback={button(true)}>
+      <ChoiceDropdown current={current} choices={choices} onChoose={onChoose}>
+        {button(false)}
+      </ChoiceDropdown>
+    </Suspense>
   );
 }

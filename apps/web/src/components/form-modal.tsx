@@ -1,10 +1,10 @@
-import { useState, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { Form, Input, InputNumber, Modal, Select, Switch } from 'antd';
 import type { FormInstance, FormItemProps, Rule } from 'antd/es/form';
 import type { z } from 'zod';
 import { useT } from '../i18n/i18n';
-import { RECLICK_LOCK_MS, useReclickLock } from './reclick-lock';
 import { fieldSchema, rulesFromSchema } from './schema-rules';
+import { useSubmit } from './use-submit';
 
 export interface FormField<V> {
   name: keyof V & string;
@@ -46,33 +46,6 @@ function control<V>(field: FormField<V>): ReactNode {
     default:
       return <Input {...common} />;
   }
-}
-
-/**
- * The one submit path of the console's forms: `submitting` while the work runs, then the
- * re-click lock (a button that submitted stays disabled for 2 s), and the form kept open
- * when the work fails (the API client already showed the server's message).
- */
-export function useSubmit(lockMs: number = RECLICK_LOCK_MS) {
-  const [submitting, setSubmitting] = useState(false);
-  const { locked, lock } = useReclickLock(lockMs);
-  const run = async (work: () => Promise<unknown>, onDone?: () => void): Promise<boolean> => {
-    if (submitting || locked) return false;
-    setSubmitting(true);
-    lock();
-    try {
-      await work();
-      onDone?.();
-      return true;
-    } catch {
-      return false;
-    } finally {
-      setSubmitting(false);
-    }
-  };
-  /** Props of the submitting button: loading while busy, disabled while locked. */
-  const buttonProps = { loading: submitting, disabled: locked && !submitting };
-  return { submitting, locked, run, buttonProps };
 }
 
 export interface ModalFormProps<V> {

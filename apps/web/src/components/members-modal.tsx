@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { App, Button, Flex, Modal, Popconfirm, Typography } from 'antd';
 import { useT } from '../i18n/i18n';
-import { useSubmit } from './form-modal';
+import { useSubmit } from './use-submit';
 import { NameList, type NamedItem } from './name-list';
 
 /** What the picker of a members modal receives: the chosen ids and the ids already members. */

@@ -1,5 +1,5 @@
 import { useState, type KeyboardEvent } from 'react';
-import { Input, Typography } from 'antd';
+import { Input, theme } from 'antd';
 import type { PasswordProps } from 'antd/es/input';
 import { useT } from '../i18n/i18n';
 
@@ -15,6 +15,7 @@ export function useCapsLock() {
 /** A password input that says "Caps Lock is on" under itself while it is. */
 export function PasswordInput(props: PasswordProps) {
   const t = useT();
+  const { token } = theme.useToken();
   const { capsLock, onKeyDown, onKeyUp, onBlur } = useCapsLock();
   return (
     <>
@@ -34,9 +35,10 @@ export function PasswordInput(props: PasswordProps) {
         }}
       />
       {capsLock && (
-        <Typography.Text type="warning" data-testid="caps-lock" role="status">
+        // Typography.Text type="warning" in looks; Typography itself would weigh on the login page.
+        <span style={{ color: token.colorWarning }} data-testid="caps-lock" role="status">
           {t('common:validation.capsLock')}
-        </Typography.Text>
+        </span>
       )}
     </>
   );

@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
-import { Card, Flex, Typography, theme } from 'antd';
+import { Flex, theme } from 'antd';
 import { AppLogo } from './app-logo';
+import { Heading } from './heading';
 import { LanguageSwitch } from './language-switch';
 import { useProductTitle, useSiteConfig } from './use-site-config';
 
@@ -20,11 +21,26 @@ export function PublicPage({ children, width = 420 }: { children: ReactNode; wid
       </Flex>
       <Flex align="center" gap={12} style={{ margin: '24px 0 20px', color: token.colorPrimary }}>
         <AppLogo src={site.data?.logo} alt={title} size={40} />
-        <Typography.Title level={3} style={{ margin: 0 }}>
+        <Heading level={3} style={{ margin: 0 }}>
           {title}
-        </Typography.Title>
+        </Heading>
       </Flex>
-      <Card style={{ width: '100%', maxWidth: width }}>{children}</Card>
+      {/* The frame of antd's Card, drawn from the theme: Card itself would bring Tabs, Skeleton and
+          a Dropdown before the login form can take input. */}
+      <div
+        style={{
+          boxSizing: 'border-box',
+          width: '100%',
+          maxWidth: width,
+          padding: token.paddingLG,
+          color: token.colorText,
+          background: token.colorBgContainer,
+          border: `${token.lineWidth}px ${token.lineType} ${token.colorBorderSecondary}`,
+          borderRadius: token.borderRadiusLG,
+        }}
+      >
+        {children}
+      </div>
     </Flex>
   );
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { i18n } from '../i18n/i18n';
 import { formatRelativeTime, formatTimeAgo, relativeTimeParts } from './relative-time';
 
 describe('relative time', () => {
@@ -21,7 +22,9 @@ describe('relative time', () => {
     expect(formatRelativeTime(3 * 86400 + 5, 'en')).toBe('3 days');
   });
 
-  it('has Chinese equivalents', () => {
+  it('has Chinese equivalents', async () => {
+    // Chinese loads the first time it is needed (changeLanguage does it; here, by hand).
+    await i18n.loadLanguages('zh');
     expect(formatRelativeTime(300, 'zh')).toBe('5 分钟');
     expect(formatRelativeTime(7200, 'zh')).toBe('2 小时');
     expect(formatRelativeTime(3 * 86400, 'zh')).toBe('3 天');

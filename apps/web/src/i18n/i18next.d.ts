@@ -1,9 +1,9 @@
-import type { en } from './resources';
+import type { EnglishCatalogue } from './resources';
 
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'common';
-    resources: typeof en;
+    resources: EnglishCatalogue;
     returnNull: false;
   }
 }

@@ -1,7 +1,7 @@
 import { createElement } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { ApiError } from '../../api/client';
+import { ApiError } from '../../api/api-error';
 import { switchDomain } from '../../api/user';
 import { renderPage } from '../../test-render';
 import { DomainSwitcher, shortDomainName } from './domain-switcher';
@@ -18,7 +18,9 @@ async function openSwitcher() {
   const replace = vi.fn();
   vi.stubGlobal('location', { ...window.location, replace });
   renderPage('/p', '/p', createElement(DomainSwitcher, { current: 'root', domains }));
-  fireEvent.click(await screen.findByTestId('domain-switcher'));
+  // The button waits, disabled, for its menu to load.
+  await waitFor(() => expect(screen.getByTestId('domain-switcher').hasAttribute('disabled')).toBe(false));
+  fireEvent.click(screen.getByTestId('domain-switcher'));
   return replace;
 }
 

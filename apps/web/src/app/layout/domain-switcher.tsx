@@ -1,6 +1,6 @@
 import { ApartmentOutlined } from '@ant-design/icons';
 import { App } from 'antd';
-import { ApiError } from '../../api/client';
+import { ApiError } from '../../api/api-error';
 import { ChoiceMenu } from '../../components/choice-menu';
 import { switchDomain } from '../../api/user';
 import { paths } from '../../config/paths';

@@ -18,7 +18,7 @@ import type { Rule } from 'antd/es/form';
 import { api } from '@ksp/contracts';
 import { createLdap, updateLdap } from '../../api/access';
 import { fieldSchema, rulesFromSchema } from '../../components/schema-rules';
-import { useSubmit } from '../../components/form-modal';
+import { useSubmit } from '../../components/use-submit';
 import { useT } from '../../i18n/i18n';
 import { LdapTestModal, type LdapTestSource } from './ldap-test';
 import { ldapBody, ldapValuesOf, newLdapValues, type LdapFormValues, type LdapRow } from './ldap-values';

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Button, Form } from 'antd';
 import { fetchPasswordRules, updateMyPassword, userKeys } from '../../api/user';
-import { useSubmit } from '../../components/form-modal';
+import { useSubmit } from '../../components/use-submit';
 import { NewPasswordFields } from '../../components/password-fields';
 import { PasswordInput } from '../../components/password-input';
 import { useT } from '../../i18n/i18n';

@@ -26,7 +26,7 @@ import { roleName } from '../../i18n/server-labels';
 import { ChangePasswordForm } from './change-password-form';
 import { formatDateTime } from '../../components/date-time';
 import { useConfirm } from '../../components/confirm-delete';
-import { useSubmit } from '../../components/form-modal';
+import { useSubmit } from '../../components/use-submit';
 
 interface Binding {
   serial: string;

@@ -1,21 +1,34 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Form, Input, Tag, Typography } from 'antd';
+import { Button, Form, Input } from 'antd';
 import { useNavigate, useSearchParams } from 'react-router';
 import { Code } from '@ksp/contracts';
-import { ApiError } from '../../api/client';
+import { ApiError } from '../../api/api-error';
 import { fetchPublicConfig } from '../../api/config';
 import { fetchSystemStatus, systemKeys } from '../../api/system';
 import type { SignedIn } from '../../api/session';
 import { signIn } from '../../api/user';
-import { useSubmit } from '../../components/form-modal';
+import { useSubmit } from '../../components/use-submit';
+import { Heading } from '../../components/heading';
+import { PageLoading } from '../../components/page-loading';
 import { PasswordInput } from '../../components/password-input';
 import { PublicPage } from '../../components/public-page';
 import { useSiteConfig } from '../../components/use-site-config';
 import { paths, safeRedirect, setupPath } from '../../config/paths';
-import { useT } from '../../i18n/i18n';
-import { UkeyPanel } from './ukey-panel';
+import { loadPageNamespaces, useT } from '../../i18n/i18n';
+
+// The Ukey step shows only when the server asks for it (4503): loaded then, with its texts.
+const UkeyPanel = lazy(async () => {
+  const [{ UkeyPanel: Panel }] = await Promise.all([import('./ukey-panel'), loadPageNamespaces()]);
+  return { default: Panel };
+});
+
+// The MFA mark and the error show after the form (the public configuration, a refused
+// sign-in): loaded once the form is up, not before.
+const loadNotes = () => import('./login-notes');
+const MfaTag = lazy(async () => ({ default: (await loadNotes()).MfaTag }));
+const LoginError = lazy(async () => ({ default: (await loadNotes()).LoginError }));
 
 interface LoginValues {
   username: string;
@@ -33,6 +46,8 @@ export default function LoginPage() {
   const [mfaChecked, setMfaChecked] = useState<boolean | null>(null);
   const site = useSiteConfig();
   const status = useQuery({ queryKey: systemKeys.status, queryFn: fetchSystemStatus, staleTime: 0 });
+
+  useEffect(() => void loadNotes(), []);
 
   // A fresh install goes to initialization or activation first.
   useEffect(() => {
@@ -72,23 +87,27 @@ export default function LoginPage() {
   if (ukeyUser !== null) {
     return (
       <PublicPage>
-        <UkeyPanel username={ukeyUser} onBack={() => setUkeyUser(null)} onSignedIn={finish} />
+        <Suspense fallback={<PageLoading />}>
+          <UkeyPanel username={ukeyUser} onBack={() => setUkeyUser(null)} onSignedIn={finish} />
+        </Suspense>
       </PublicPage>
     );
   }
 
   return (
     <PublicPage>
-      <Typography.Title level={4} style={{ marginTop: 0 }}>
+      <Heading level={4} style={{ marginTop: 0 }}>
         {t('auth:login.title')}
         {(mfaChecked ?? site.data?.MFA === '1') && (
-          <Tag color="gold" style={{ marginInlineStart: 8, verticalAlign: 'middle' }}>
-            {t('auth:login.mfaOn')}
-          </Tag>
+          <Suspense>
+            <MfaTag>{t('auth:login.mfaOn')}</MfaTag>
+          </Suspense>
         )}
-      </Typography.Title>
+      </Heading>
       {error && (
-        <Alert type="error" showIcon title={error} style={{ marginBottom: 16 }} data-testid="login-error" />
+        <Suspense>
+          <LoginError text={error} />
+        </Suspense>
       )}
       <Form<LoginValues>
         form={form}

@@ -4,7 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, App, Button, Descriptions, Flex, Form, Input, Modal, Select, Typography } from 'antd';
 import { exportKey, keyKeys, keyVersions, type KeyExport, type KeyRow } from '../../api/key';
 import { CopyButton } from '../../components/copy-button';
-import { useSubmit } from '../../components/form-modal';
+import { useSubmit } from '../../components/use-submit';
 import { useT } from '../../i18n/i18n';
 import { isBase64, normalizeBase64 } from './key-model';
 

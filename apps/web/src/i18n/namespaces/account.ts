@@ -1,4 +1,3 @@
 import { account as en } from '../en/account';
-import { account as zh } from '../zh/account';
 
-export const account = { en, zh };
+export const account = { en, zh: () => import('../zh/account').then((m) => m.account) };

@@ -1,4 +1,3 @@
 import { auth as en } from '../en/auth';
-import { auth as zh } from '../zh/auth';
 
-export const auth = { en, zh };
+export const auth = { en, zh: () => import('../zh/auth').then((m) => m.auth) };

@@ -1,4 +1,3 @@
 import { common as en } from '../en/common';
-import { common as zh } from '../zh/common';
 
-export const common = { en, zh };
+export const common = { en, zh: () => import('../zh/common').then((m) => m.common) };

@@ -1,4 +1,3 @@
 import { config as en } from '../en/config';
-import { config as zh } from '../zh/config';
 
-export const config = { en, zh };
+export const config = { en, zh: () => import('../zh/config').then((m) => m.config) };

@@ -1,4 +1,5 @@
-import { dashboard as en } from '../en/dashboard';
-import { dashboard as zh } from '../zh/dashboard';
-
-export const dashboard = { en, zh };
+// Signed-in pages only: both languages load with them.
+export const dashboard = {
+  en: () => import('../en/dashboard').then((m) => m.dashboard),
+  zh: () => import('../zh/dashboard').then((m) => m.dashboard),
+};

@@ -1,4 +1,3 @@
 import { errors as en } from '../en/errors';
-import { errors as zh } from '../zh/errors';
 
-export const errors = { en, zh };
+export const errors = { en, zh: () => import('../zh/errors').then((m) => m.errors) };

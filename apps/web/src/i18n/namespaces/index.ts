@@ -1,8 +1,9 @@
 /**
  * The console's translation namespaces, one line each: a module exporting `{ en, zh }` under
- * the namespace's name (the Chinese typed `Catalogue<typeof en>`). `resources.ts` derives
- * the catalogues and the namespace list from these exports; tsc and `i18n.test.ts` check
- * that each Chinese catalogue has exactly its English keys.
+ * the namespace's name, `zh` a loader of the Chinese (typed `Catalogue<typeof en>`), which an
+ * English console never fetches. `resources.ts` derives the catalogues and the namespace list
+ * from these exports; tsc and `i18n.test.ts` check that each Chinese catalogue has exactly its
+ * English keys.
  */
 export { access } from './access';
 export { account } from './account';

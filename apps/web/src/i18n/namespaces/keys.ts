@@ -1,4 +1,5 @@
-import { keys as en } from '../en/keys';
-import { keys as zh } from '../zh/keys';
-
-export const keys = { en, zh };
+// Signed-in pages only: both languages load with them.
+export const keys = {
+  en: () => import('../en/keys').then((m) => m.keys),
+  zh: () => import('../zh/keys').then((m) => m.keys),
+};

@@ -1,4 +1,5 @@
-import { labels as en } from '../en/labels';
-import { labels as zh } from '../zh/labels';
-
-export const labels = { en, zh };
+// Signed-in pages only: both languages load with them.
+export const labels = {
+  en: () => import('../en/labels').then((m) => m.labels),
+  zh: () => import('../zh/labels').then((m) => m.labels),
+};

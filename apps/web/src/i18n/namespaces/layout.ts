@@ -1,4 +1,3 @@
 import { layout as en } from '../en/layout';
-import { layout as zh } from '../zh/layout';
 
-export const layout = { en, zh };
+export const layout = { en, zh: () => import('../zh/layout').then((m) => m.layout) };

@@ -1,4 +1,3 @@
 import { menu as en } from '../en/menu';
-import { menu as zh } from '../zh/menu';
 
-export const menu = { en, zh };
+export const menu = { en, zh: () => import('../zh/menu').then((m) => m.menu) };

@@ -1,4 +1,3 @@
 import { system as en } from '../en/system';
-import { system as zh } from '../zh/system';
 
-export const system = { en, zh };
+export const system = { en, zh: () => import('../zh/system').then((m) => m.system) };
