@@ -1,6 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { allCalls, api, builtInRoles, Code } from '@ksp/contracts';
 import { call, initialize, login, roleIdByName, startServer, type TestServer } from '../../test/harness.js';
@@ -133,5 +134,39 @@ describe('HTTP surface', () => {
     expect(api404.headers['content-type']).toMatch(/json/);
     const docs = await server.app.inject({ method: 'GET', url: '/docs/json' });
     expect(docs.json<{ paths: Record<string, unknown> }>().paths['/v1/ksp/user/login']).toBeDefined();
+  });
+
+  it("sends the console's files precompressed when the browser accepts it, and keeps hashed assets for a year", async () => {
+    const web = mkdtempSync(join(tmpdir(), 'ksp-web-'));
+    mkdirSync(join(web, 'assets'));
+    const script = `console.log(${JSON.stringify('x'.repeat(4000))});`;
+    writeFileSync(join(web, 'index.html'), '<!doctype html><title>KSP console</title>');
+    writeFileSync(join(web, 'assets', 'app-4f2a.js'), script);
+    writeFileSync(join(web, 'assets', 'app-4f2a.js.br'), brotliCompressSync(script));
+    writeFileSync(join(web, 'assets', 'app-4f2a.js.gz'), gzipSync(script));
+    server = await startServer('sqlite', { KSP_WEB_DIR: web });
+    const asset = (encoding?: string) =>
+      server!.app.inject({
+        method: 'GET',
+        url: '/assets/app-4f2a.js',
+        headers: encoding ? { 'accept-encoding': encoding } : {},
+      });
+    const br = await asset('gzip, deflate, br');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(script);
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const gz = await asset('gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.rawPayload).toString()).toBe(script);
+    const plain = await asset();
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(script);
+    // The page itself is asked for again on every visit, so a new release shows at once.
+    const page = await server.app.inject({
+      method: 'GET',
+      url: '/console/keys',
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(page.headers['cache-control']).toBe('no-cache');
   });
 });

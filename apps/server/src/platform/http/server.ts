@@ -147,10 +147,24 @@ export async function createHttpServer(
  * SPA's router owns every GET outside the API and /docs. Anything else unknown answers the
  * envelope's 404. Registered after the modules, so their routes come first.
  */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
 export async function serveConsole(app: FastifyInstance, webDir: string): Promise<void> {
   const hasWeb = existsSync(join(webDir, 'index.html'));
   if (hasWeb) {
-    await app.register(fastifyStatic, { root: webDir, wildcard: false, index: ['index.html'] });
+    await app.register(fastifyStatic, {
+      root: webDir,
+      wildcard: false,
+      index: ['index.html'],
+      // The build writes .br and .gz copies (apps/web/scripts/precompress.mjs).
+      preCompressed: true,
+      cacheControl: false,
+      // Files under /assets/ carry a hash of their content in their name: a browser keeps them
+      // for a year without asking again. Everything else (index.html) is asked for each time.
+      setHeaders: (reply, path) => {
+        void reply.header('cache-control', /[\\/]assets[\\/]/.test(path) ? IMMUTABLE : 'no-cache');
+      },
+    });
   }
   app.setNotFoundHandler((req, reply) => {
     const lang = requestLanguage(req);
