@@ -23,7 +23,7 @@ function Page({
   fetchPage,
   onDelete,
 }: {
-  fetchPage: (q: ListQuery) => Promise<{ data: Row[]; total: number }>;
+  fetchPage: (q: ListQuery) => Promise<{ data: Row[]; total: number; total_capped?: boolean }>;
   onDelete?: (ids: string[]) => Promise<unknown>;
 }) {
   const kit = useColumnKit<Row>();
@@ -68,6 +68,12 @@ describe('ListPage', () => {
     renderPage('/list?name=x&page=2', '/list', <Page fetchPage={two} />);
     expect((await screen.findByTestId('list-total')).textContent).toBe('2 items');
     expect(two).toHaveBeenCalledWith({ page: 2, page_size: 20, filters: { name: 'x' } });
+  });
+
+  it('says the total is a lower bound when the server stopped counting', async () => {
+    const capped = vi.fn(() => Promise.resolve({ data: [row('a')], total: 10_000, total_capped: true }));
+    renderPage('/list?name=a', '/list', <Page fetchPage={capped} />);
+    expect((await screen.findByTestId('list-total')).textContent).toBe('10000+ items');
   });
 
   it('drops a deleted row from the selection after the refresh', async () => {

@@ -32,7 +32,8 @@ export interface ListQuery {
 export interface ListPageProps<Row extends object> {
   /** Base query key of the area; invalidating it refreshes the list. */
   queryKey: readonly unknown[];
-  fetchPage: (query: ListQuery) => Promise<{ data: Row[]; total: number }>;
+  /** `total_capped`: the server stopped counting at `total` (the key list past 10,000 matches). */
+  fetchPage: (query: ListQuery) => Promise<{ data: Row[]; total: number; total_capped?: boolean }>;
   rowKey: keyof Row & string;
   columns: ColumnsType<Row>;
   filters?: ListFilter[];
@@ -296,7 +297,11 @@ export function ListPage<Row extends object>({
           total: result.data?.total ?? 0,
           showSizeChanger: true,
           showTotal: (total) => (
-            <span data-testid="list-total">{t('common:table.total', { count: total })}</span>
+            <span data-testid="list-total">
+              {t(result.data?.total_capped ? 'common:table.totalAtLeast' : 'common:table.total', {
+                count: total,
+              })}
+            </span>
           ),
           onChange: (page, pageSize) => {
             setChosen([]);

@@ -70,6 +70,8 @@ export const common = {
     // i18next picks the plural form from `count`.
     total_one: '{{count}} item',
     total_other: '{{count}} items',
+    totalAtLeast_one: '{{count}}+ items',
+    totalAtLeast_other: '{{count}}+ items',
     all: 'All',
     selected: '{{count}} selected',
     deleteSelected: 'Delete selected',

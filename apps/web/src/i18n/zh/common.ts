@@ -72,6 +72,8 @@ export const common: Catalogue<typeof en> = {
   table: {
     total_one: '共 {{count}} 条',
     total_other: '共 {{count}} 条',
+    totalAtLeast_one: '{{count}}+ 条',
+    totalAtLeast_other: '{{count}}+ 条',
     all: '全部',
     selected: '已选 {{count}} 项',
     deleteSelected: '删除所选',
