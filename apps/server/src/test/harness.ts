@@ -107,6 +107,8 @@ export interface StartOptions {
   logStream?: { write(line: string): void };
   /** Rewrites the PostgreSQL URL the app uses (e.g. to go through a proxy the test controls). */
   databaseUrl?: (url: string) => string;
+  /** SQLite with FULL: how the WAL is flushed (a test holds the flush to see who waits for it). */
+  flushWal?: () => Promise<void>;
   /** Changes the loaded configuration (e.g. a non-loopback host, which loadConfig refuses without TLS). */
   config?: (config: KspConfig) => KspConfig;
 }
@@ -143,6 +145,7 @@ export async function startServer(
       url: config.databaseUrl,
       dataDir: config.dataDir,
       sqliteSynchronous: config.sqliteSynchronous,
+      ...(options.flushWal ? { flushWal: options.flushWal } : {}),
     });
     const built = await buildApp({
       config,
