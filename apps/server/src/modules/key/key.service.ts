@@ -1,4 +1,5 @@
 import { v7 as uuidv7 } from 'uuid';
+import { nonceBytes } from '../../platform/crypto/random.js';
 import {
   algorithmInfo,
   type api,
@@ -127,9 +128,9 @@ export function createKeyService(deps: {
     const info = algorithmInfo(fields.algorithm);
     const now = clock().toISOString();
     // Time-ordered ids keep inserts at the end of the primary key's index.
-    const id = uuidv7();
+    const id = uuidv7({ random: nonceBytes(16) });
     const pair = info.kind === 'asymmetric';
-    const publicId = pair ? uuidv7() : null;
+    const publicId = pair ? uuidv7({ random: nonceBytes(16) }) : null;
     const base = {
       domain_id: actor.domainId,
       algorithm: fields.algorithm,

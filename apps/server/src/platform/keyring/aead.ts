@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv } from 'node:crypto';
+import { nonceBytes } from '../crypto/random.js';
 
 /**
  * AES-256-GCM sealing used for every wrapped secret: the output is
@@ -9,7 +10,8 @@ const VERSION = 1;
 
 export function aeadSeal(key: Buffer, plaintext: Buffer, aad: string): string {
   if (key.length !== 32) throw new Error('AES-256-GCM needs a 32-byte key');
-  const iv = randomBytes(12);
+  // Unique and unpredictable, from the pool of the system's random bytes (one call per 4 KiB).
+  const iv = nonceBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   cipher.setAAD(Buffer.from(aad, 'utf8'));
   const ct = Buffer.concat([cipher.update(plaintext), cipher.final()]);
