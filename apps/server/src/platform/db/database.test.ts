@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Migrator, sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { migrations, openDatabase, type DatabaseHandle } from './database.js';
+import { walSyncer } from './wal-sync.js';
 
 describe('the SQLite database file', () => {
   let dir: string;
@@ -62,7 +63,7 @@ describe('durable SQLite commits (synchronous=FULL)', () => {
   const settledWithin = async (p: Promise<unknown>, ms = 50) =>
     Promise.race([p.then(() => true), new Promise((r) => setTimeout(() => r(false), ms))]);
 
-  it('answers a write only once the WAL flush that follows its commit has returned; reads wait for nothing', async () => {
+  it('answers a write only once the WAL flush that follows its commit has returned, and no query reads it before', async () => {
     dir = mkdtempSync(join(tmpdir(), 'ksp-db-'));
     const held = heldFlushes();
     handle = openDatabase({ url: null, dataDir: dir, flushWal: held.flush });
@@ -71,31 +72,29 @@ describe('durable SQLite commits (synchronous=FULL)', () => {
     const write = handle.db.transaction().execute((trx) => sql`insert into t (v) values ('a')`.execute(trx));
     expect(await settledWithin(write)).toBe(false);
     expect(held.pending).toHaveLength(1);
-    // The connection is free meanwhile: a read answers, and sees the committed row.
-    const read = await sql<{ n: number }>`select count(*) as n from t`.execute(handle.db);
-    expect(read.rows[0]?.n).toBe(1);
+    // The connection is held until the row is on disk: a reader cannot act on it before.
+    const read = sql<{ n: number }>`select count(*) as n from t`.execute(handle.db);
+    expect(await settledWithin(read)).toBe(false);
     held.release();
     await write;
+    expect((await read).rows[0]?.n).toBe(1);
     expect(handle.walSync!.count).toBe(1);
   });
 
-  it('has writers that commit during a flush share the next one, never the one under way', async () => {
-    dir = mkdtempSync(join(tmpdir(), 'ksp-db-'));
+  it('has callers that ask for a flush while one is under way share the next one, never the one under way', async () => {
     const held = heldFlushes();
-    handle = openDatabase({ url: null, dataDir: dir, flushWal: held.flush });
-    await sql`create table t (v text)`.execute(handle.db);
-    const first = sql`insert into t (v) values ('a')`.execute(handle.db);
-    await new Promise((r) => setTimeout(r, 10));
+    const sync = walSyncer('/nonexistent/ksp.sqlite-wal', held.flush);
+    const first = sync();
     expect(held.pending).toHaveLength(1);
-    const later = [1, 2, 3].map((i) => sql`insert into t (v) values (${String(i)})`.execute(handle!.db));
-    await new Promise((r) => setTimeout(r, 10));
-    held.release(); // the flush that started before the three commits
+    const later = [sync(), sync(), sync()];
+    expect(held.pending).toHaveLength(1);
+    held.release(); // the flush that started before the three asked
     await first;
     expect(await settledWithin(Promise.all(later))).toBe(false);
     expect(held.pending).toHaveLength(1); // one flush for the three
     held.release();
     await Promise.all(later);
-    expect(handle.walSync!.count).toBe(2);
+    expect(sync.count).toBe(2);
   });
 
   it('flushes nothing when configured to NORMAL', () => {

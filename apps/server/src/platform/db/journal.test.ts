@@ -34,20 +34,22 @@ describe('the journal answers each writer at the durability it asked for (SQLite
     const journal = createJournal(handle);
     hold = true;
     const committed = journal.write(record('fast'), 'commit');
-    const onDisk = journal.write(record('safe'));
     expect(await settledWithin(committed)).toBe(true);
+    expect(pending).toHaveLength(1); // its flush started, after the answer
+    const onDisk = journal.write(record('safe'));
     expect(await settledWithin(onDisk)).toBe(false);
+    const flushed = journal.flush();
+    expect(await settledWithin(flushed)).toBe(false);
+    hold = false;
+    for (const resolve of pending.splice(0)) resolve();
+    await onDisk;
+    await flushed;
     const rows = await handle.db
       .selectFrom('audit_log')
       .select('target')
       .where('action', '=', 'test.write')
       .execute();
     expect(rows.map((r) => r.target).sort()).toEqual(['fast', 'safe']);
-    const flushed = journal.flush();
-    expect(await settledWithin(flushed)).toBe(false);
-    for (const resolve of pending.splice(0)) resolve();
-    await onDisk;
-    await flushed;
   });
 
   it('starts the flush of `commit` writes at once, and a failed flush fails only the writers that wait for it', async () => {

@@ -232,8 +232,9 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
  * Group commit. The hot paths (every cryptographic operation, key creation) hand their rows
  * to the journal instead of opening a transaction each: whatever arrives while a commit is
  * under way is written by the next one, in one transaction. A caller's promise settles only
- * once its rows are committed, and, unless it asked for `commit` durability, flushed to disk.
- * The next batch commits while the previous one's flush is under way.
+ * once its rows are committed, and, unless it asked for `commit` durability, flushed to disk
+ * (and then nobody reads them before they are). A batch of `commit` writers starts its flush
+ * and the next batch commits while it runs.
  *
  * If a merged commit fails (a unique name taken twice in the same batch, say), each caller's
  * writes are retried alone, so only the caller at fault sees the error.
@@ -266,9 +267,12 @@ export function createJournal(
       });
       return { onDisk: Promise.resolve() };
     }
+    // A batch with a writer that waits for the disk flushes before the connection is free
+    // (nobody reads its rows before they are durable); a batch of operation records only
+    // starts its flush.
     let deferred: { changed: boolean } | undefined;
     await db.transaction().execute((trx) => {
-      deferred = deferFlush?.();
+      if (relaxed) deferred = deferFlush?.();
       return apply(trx, writes);
     });
     return { onDisk: deferred?.changed && walSync ? walSync() : Promise.resolve() };

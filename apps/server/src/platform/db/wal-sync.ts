@@ -10,9 +10,11 @@ import { SqliteDialect, SqliteDriver, type SqliteDialectConfig } from 'kysely';
  * project's machines, far more than the commit itself). Here the connection commits with
  * `synchronous=NORMAL` (the transaction is in the WAL file, in the operating system's cache)
  * and the writer is answered only after an fdatasync of the WAL file, run on libuv's thread
- * pool, has returned. The guarantee is FULL's (an answered write survives a power loss); the
- * event loop serves other requests while the disk flushes, and writers that committed while
- * one flush was under way share the next one.
+ * pool, has returned. The guarantee is FULL's (an answered write survives a power loss, and
+ * no query sees it before: the connection is held until the flush returns); the event loop
+ * serves other requests while the disk flushes. Writers that leave the flush to their caller
+ * (`deferFlush`: the journal's operation records) and commit while one flush is under way
+ * share the next one.
  *
  * Why this is the same guarantee: in WAL mode a transaction is durable once its frames,
  * including the commit frame, are on disk in the WAL file, which is all FULL adds over
@@ -101,7 +103,7 @@ export interface DeferredFlush {
 
 /**
  * Kysely's SQLite dialect, answering a query or transaction that changed rows only after the
- * WAL is flushed. The connection is released first, so the next writer commits meanwhile.
+ * WAL is flushed, and releasing the connection only then.
  */
 export class SyncedSqliteDialect extends SqliteDialect {
   readonly #config: SqliteDialectConfig;
@@ -126,8 +128,9 @@ export class SyncedSqliteDialect extends SqliteDialect {
 
   /**
    * Called inside a transaction (while it holds the one connection): its release returns
-   * without flushing, and the returned object says whether the caller has a flush to wait for.
-   * The connection is held, so the next release is this transaction's own.
+   * without flushing, and the returned object says whether the caller has a flush to start.
+   * For writes that may be seen before they are on disk (operation records answered at
+   * commit). The connection is held, so the next release is this transaction's own.
    */
   deferFlush(): DeferredFlush {
     const deferred = { changed: false };
@@ -143,10 +146,15 @@ export class SyncedSqliteDialect extends SqliteDialect {
         const changed = dialect.#wrote();
         const deferred = dialect.#deferred;
         dialect.#deferred = null;
-        await super.releaseConnection();
-        if (!changed) return;
-        if (deferred) deferred.changed = true;
-        else await dialect.#sync();
+        if (changed && deferred) deferred.changed = true;
+        // The connection stays held until the flush returns: no query reads a write before it
+        // is on disk, as with FULL (a reader must not act on a key a power loss would take back).
+        // The event loop is free meanwhile.
+        try {
+          if (changed && !deferred) await dialect.#sync();
+        } finally {
+          await super.releaseConnection();
+        }
       }
     })(this.#config);
   }

@@ -133,7 +133,12 @@ describe.each(await engines())('jobs on %s', (engine) => {
       every: 3600,
       run: async (run) => {
         await run.save({ page: 7 });
-        await new Promise((r) => run.signal.addEventListener('abort', r));
+        // The checkpoint is visible once committed, before save() has answered (a durable
+        // write waits for its disk flush): the shutdown may already have begun by now.
+        await new Promise<void>((r) => {
+          if (run.signal.aborted) r();
+          else run.signal.addEventListener('abort', () => r());
+        });
         run.signal.throwIfAborted();
       },
     });
