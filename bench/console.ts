@@ -16,49 +16,15 @@
  * number of loads of each (10 by default); `KSP_WEB_DIR` serves another build of the console
  * (to compare with an earlier one).
  */
-import { spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
-import { api as contract } from '@ksp/contracts';
+import { initialize, login, root, startServer } from './support.js';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const RUNS = Number(process.env.BENCH_RUNS ?? 10);
 const LOGIN_TARGET_KB = 300;
-const USER = { username: 'bench', password: 'Bench-Pass-1', email: 'b@example.test' };
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
-    });
-  });
-}
-
-async function call<T>(base: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(base + path, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { 'content-type': 'application/json' },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const json = (await res.json()) as { code: number; msg: string; data: T };
-  if (json.code !== 0) throw new Error(`${path}: ${json.msg}`);
-  return json.data;
-}
-
-function login(base: string) {
-  return call<{ token: string; userinfo: { name: string } }>(base, contract.user.login.path, {
-    username: Buffer.from(USER.username).toString('base64'),
-    password: createHash('sha256').update(USER.password).digest('base64'),
-  });
-}
 
 interface Asset {
   url: string;
@@ -221,36 +187,17 @@ const kb = (bytes: number) => (bytes / 1024).toFixed(1);
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ksp-bench-console-'));
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const server = spawn(process.execPath, [join(root, 'apps/server/dist/main.js')], {
-    cwd: root,
-    env: {
-      ...process.env,
-      KSP_DATA_DIR: dataDir,
-      KSP_PORT: String(port),
-      KSP_HOST: '127.0.0.1',
-      KSP_LOG_LEVEL: 'warn',
-      KSP_SESSION_IDLE_SECONDS: '3600',
-      KSP_LOGIN_RATE_PER_USER: '1000',
-      KSP_LOGIN_RATE_PER_ADDRESS: '5000',
-    },
-    stdio: 'inherit',
-  });
+  let server: Awaited<ReturnType<typeof startServer>> | undefined;
   let browser: Browser | undefined;
   try {
-    for (let i = 0; ; i++) {
-      try {
-        await call(base, contract.system.status.path);
-        break;
-      } catch {
-        if (i > 100) throw new Error('server did not start');
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    }
-    for (let i = 0; i < 3; i++) await call(base, contract.system.initComponent.path, {});
-    await call(base, contract.system.initFinish.path, {});
-    await call(base, contract.system.activate.path, USER);
+    server = await startServer({
+      KSP_DATA_DIR: dataDir,
+      KSP_HOST: '127.0.0.1',
+      KSP_LOGIN_RATE_PER_USER: '1000',
+      KSP_LOGIN_RATE_PER_ADDRESS: '5000',
+    });
+    const { base } = server;
+    await initialize(base);
 
     browser = await chromium.launch({
       executablePath: process.env.KSP_CHROMIUM ?? '/usr/bin/chromium',
@@ -337,7 +284,7 @@ async function main(): Promise<void> {
     writeFileSync(join(root, '.tmp', 'bench-console.md'), `${text}\n`);
   } finally {
     await browser?.close();
-    server.kill('SIGTERM');
+    await server?.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -16,89 +16,36 @@
  *   BENCH_ENGINES   comma-separated subset of sqlite,postgres (default both)
  *   BENCH_PG_URL    PostgreSQL admin URL (default postgres://postgres@127.0.0.1:5432/postgres)
  */
-import { createHash } from 'node:crypto';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { randomBytes } from 'node:crypto';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { api as contract } from '@ksp/contracts';
+import type * as KeyColumns from '../apps/server/src/modules/key/key.columns.js';
+import type { KeyTable, KeyVersionTable } from '../apps/server/src/platform/db/schema.js';
+import {
+  api,
+  ENGINES,
+  initialize,
+  login,
+  root,
+  startServer,
+  throwawayPostgres,
+  type Engine,
+} from './support.js';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+// The columns in the order the server writes them (its build; types from the sources).
+const { keyColumns, keyVersionColumns } = (await import(
+  new URL('../apps/server/dist/modules/key/key.columns.js', import.meta.url).href
+)) as typeof KeyColumns;
+
 const KEYS = Number(process.env.BENCH_KEYS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 50);
 const WARMUP = 5;
-const ENGINES = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',') as Engine[];
-const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const TARGET_MS = 50;
 const PAGE_SIZE = 20;
-
-type Engine = 'sqlite' | 'postgres';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
-    });
-  });
-}
-
-async function api<T>(base: string, path: string, body?: unknown, token?: string): Promise<T> {
-  const res = await fetch(base + path, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { token } : {}) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const json = (await res.json()) as { code: number; msg: string; data: T };
-  if (json.code !== 0) throw new Error(`${path}: ${json.msg}`);
-  return json.data;
-}
-
-/** The built server on its own port; resolves once it answers. */
-async function startServer(env: Record<string, string>): Promise<{ base: string; server: ChildProcess }> {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const server = spawn(process.execPath, [join(root, 'apps/server/dist/main.js')], {
-    env: {
-      ...process.env,
-      ...env,
-      KSP_PORT: String(port),
-      KSP_LOG_LEVEL: 'warn',
-      KSP_SESSION_IDLE_SECONDS: '3600',
-    },
-    stdio: 'inherit',
-  });
-  for (let i = 0; ; i++) {
-    try {
-      await api(base, contract.system.status.path);
-      return { base, server };
-    } catch {
-      if (i > 300) throw new Error('server did not start');
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}
-
-async function initialize(base: string): Promise<string> {
-  for (let i = 0; i < 3; i++) await api(base, contract.system.initComponent.path, {});
-  await api(base, contract.system.initFinish.path, {});
-  await api(base, contract.system.activate.path, {
-    username: 'bench',
-    password: 'Bench-Pass-1',
-    email: 'b@example.test',
-  });
-  const { token } = await api<{ token: string }>(base, contract.user.login.path, {
-    username: Buffer.from('bench').toString('base64'),
-    password: createHash('sha256').update('Bench-Pass-1').digest('base64'),
-  });
-  return token;
-}
 
 // What the seeded keys look like: a mix of algorithms (with their object types and usages),
 // mostly in use, names `<app>-<n>`, created over two years, one version each.
@@ -140,82 +87,70 @@ function seedId(n: number): string {
   return `00000000-0000-7000-8000-${hex}`;
 }
 
-function keyRow(n: number, owner: Owner): unknown[] {
+function keyRow(n: number, owner: Owner): KeyTable {
   const kind = KINDS[n % KINDS.length]!;
   const state = STATES[Math.floor(n / KINDS.length) % STATES.length]!;
   const at = new Date(START_MS + Math.floor((n * SPAN_MS) / KEYS)).toISOString();
-  return [
-    seedId(n),
-    owner.domainId,
-    `${APPS[n % APPS.length]}-${n}`,
-    kind.algorithm,
-    kind.object_type,
-    kind.usage_mask,
+  return {
+    id: seedId(n),
+    domain_id: owner.domainId,
+    name: `${APPS[n % APPS.length]}-${n}`,
+    algorithm: kind.algorithm,
+    object_type: kind.object_type,
+    usage_mask: kind.usage_mask,
     state,
-    1,
-    owner.ownerId,
-    owner.ownerName,
-    0,
-    1,
-    null,
-    '',
-    '{}',
-    null,
-    0,
-    0,
-    state === 'pre-active' ? null : at,
-    state === 'deactivated' || state === 'destroyed' ? at : null,
-    null,
-    null,
-    state === 'destroyed' ? at : null,
-    at,
-    at,
-  ];
+    current_version: 1,
+    owner_id: owner.ownerId,
+    owner_name: owner.ownerName,
+    exportable: 0,
+    deletable: 1,
+    linked_key_id: null,
+    description: '',
+    labels: '{}',
+    cte: null,
+    kmip_total: 0,
+    operations: 0,
+    activation_date: state === 'pre-active' ? null : at,
+    deactivation_date: state === 'deactivated' || state === 'destroyed' ? at : null,
+    revocation_reason: null,
+    revocation_message: null,
+    destroyed_at: state === 'destroyed' ? at : null,
+    created_at: at,
+    updated_at: at,
+  };
 }
 
-const KEY_COLUMNS = [
-  'id',
-  'domain_id',
-  'name',
-  'algorithm',
-  'object_type',
+/** A row's values in the order of the server's column list. */
+const valuesOf = <T, C extends keyof T>(row: T, columns: readonly C[]): unknown[] =>
+  columns.map((c) => row[c]);
+
+/** Integer columns (PostgreSQL casts); every other column is text. */
+const INTEGER_COLUMNS = new Set<string>([
   'usage_mask',
-  'state',
   'current_version',
-  'owner_id',
-  'owner_name',
   'exportable',
   'deletable',
-  'linked_key_id',
-  'description',
-  'labels',
-  'cte',
   'kmip_total',
   'operations',
-  'activation_date',
-  'deactivation_date',
-  'revocation_reason',
-  'revocation_message',
-  'destroyed_at',
-  'created_at',
-  'updated_at',
-];
-const VERSION_COLUMNS = [
-  'key_id',
   'version',
-  'material_wrapped',
-  'public_key',
-  'kcv',
-  'fingerprint',
-  'created_at',
-];
+]);
+const pgTypes = (columns: readonly string[]) => columns.map((c) => (INTEGER_COLUMNS.has(c) ? 'int' : 'text'));
+
 /** Stands for wrapped material: the list never unwraps it, but the row has its real size. */
 const WRAPPED = randomBytes(72).toString('base64');
 
-function versionRow(n: number): unknown[] {
+function versionRow(n: number): KeyVersionTable {
   const at = new Date(START_MS + Math.floor((n * SPAN_MS) / KEYS)).toISOString();
   const destroyed = STATES[Math.floor(n / KINDS.length) % STATES.length] === 'destroyed';
-  return [seedId(n), 1, destroyed ? null : WRAPPED, null, 'A1B2C3', null, at];
+  return {
+    key_id: seedId(n),
+    version: 1,
+    material_wrapped: destroyed ? null : WRAPPED,
+    public_key: null,
+    kcv: 'A1B2C3',
+    fingerprint: null,
+    created_at: at,
+  };
 }
 
 const BATCH = 10_000;
@@ -229,15 +164,15 @@ function seedSqlite(file: string): void {
     )
     .get() as Owner;
   const insertKey = db.prepare(
-    `insert into kms_key (${KEY_COLUMNS.join(', ')}) values (${KEY_COLUMNS.map(() => '?').join(', ')})`,
+    `insert into kms_key (${keyColumns.join(', ')}) values (${keyColumns.map(() => '?').join(', ')})`,
   );
   const insertVersion = db.prepare(
-    `insert into kms_key_version (${VERSION_COLUMNS.join(', ')}) values (${VERSION_COLUMNS.map(() => '?').join(', ')})`,
+    `insert into kms_key_version (${keyVersionColumns.join(', ')}) values (${keyVersionColumns.map(() => '?').join(', ')})`,
   );
   const batch = db.transaction((from: number, to: number) => {
     for (let n = from; n < to; n++) {
-      insertKey.run(keyRow(n, owner));
-      insertVersion.run(versionRow(n));
+      insertKey.run(valuesOf(keyRow(n, owner), keyColumns));
+      insertVersion.run(valuesOf(versionRow(n), keyVersionColumns));
     }
   });
   for (let n = 0; n < KEYS; n += BATCH) batch(n, Math.min(KEYS, n + BATCH));
@@ -258,35 +193,7 @@ async function seedPostgres(url: string): Promise<void> {
       ownerId: rows[0]!.ownerid,
       ownerName: rows[0]!.ownername,
     };
-    const keyTypes = [
-      'text',
-      'text',
-      'text',
-      'text',
-      'text',
-      'int',
-      'text',
-      'int',
-      'text',
-      'text',
-      'int',
-      'int',
-      'text',
-      'text',
-      'text',
-      'text',
-      'int',
-      'int',
-      'text',
-      'text',
-      'text',
-      'text',
-      'text',
-      'text',
-      'text',
-    ];
-    const versionTypes = ['text', 'int', 'text', 'text', 'text', 'text', 'text'];
-    const unnest = (table: string, columns: string[], types: string[]) =>
+    const unnest = (table: string, columns: readonly string[], types: string[]) =>
       `insert into ${table} (${columns.join(', ')}) select * from unnest(${types.map((t, i) => `$${i + 1}::${t}[]`).join(', ')})`;
     const columnsOf = (rowsOf: unknown[][], width: number) =>
       Array.from({ length: width }, (_, c) => rowsOf.map((r) => r[c]));
@@ -294,14 +201,17 @@ async function seedPostgres(url: string): Promise<void> {
       const keys: unknown[][] = [];
       const versions: unknown[][] = [];
       for (let i = n; i < Math.min(KEYS, n + BATCH); i++) {
-        keys.push(keyRow(i, owner));
-        versions.push(versionRow(i));
+        keys.push(valuesOf(keyRow(i, owner), keyColumns));
+        versions.push(valuesOf(versionRow(i), keyVersionColumns));
       }
       await client.query('begin');
-      await client.query(unnest('kms_key', KEY_COLUMNS, keyTypes), columnsOf(keys, KEY_COLUMNS.length));
       await client.query(
-        unnest('kms_key_version', VERSION_COLUMNS, versionTypes),
-        columnsOf(versions, VERSION_COLUMNS.length),
+        unnest('kms_key', keyColumns, pgTypes(keyColumns)),
+        columnsOf(keys, keyColumns.length),
+      );
+      await client.query(
+        unnest('kms_key_version', keyVersionColumns, pgTypes(keyVersionColumns)),
+        columnsOf(versions, keyVersionColumns.length),
       );
       await client.query('commit');
     }
@@ -350,44 +260,32 @@ async function measure(base: string, token: string, scenario: Scenario) {
 
 async function runEngine(engine: Engine): Promise<string[]> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ksp-bench-list-'));
-  const dbName = `ksp_bench_${randomBytes(6).toString('hex')}`;
-  let dbUrl: string | null = null;
-  if (engine === 'postgres') {
-    const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-    await admin.connect();
-    await admin.query(`create database ${dbName}`);
-    await admin.end();
-    const u = new URL(PG_ADMIN_URL);
-    u.pathname = `/${dbName}`;
-    dbUrl = u.toString();
-  }
+  const database = engine === 'postgres' ? await throwawayPostgres() : null;
   const env: Record<string, string> = {
     KSP_DATA_DIR: dataDir,
-    ...(dbUrl ? { KSP_DATABASE_URL: dbUrl } : {}),
+    ...(database ? { KSP_DATABASE_URL: database.url } : {}),
   };
-  let { base, server } = await startServer(env);
+  let server: Awaited<ReturnType<typeof startServer>> | undefined;
   try {
-    const token = await initialize(base);
+    server = await startServer(env);
+    const token = await initialize(server.base);
     for (let i = 1; i <= 3; i++) {
       await api(
-        base,
+        server.base,
         contract.key.create.path,
         { name: `bench-seed-${i}`, algorithm: 'AES-256', usage_mask: 12 },
         token,
       );
     }
     // Seeded with the server stopped, as a restore would be, so its caches start cold.
-    server.kill('SIGTERM');
-    await new Promise((r) => server.once('exit', r));
+    await server.stop();
     const t0 = performance.now();
     if (engine === 'sqlite') seedSqlite(join(dataDir, 'ksp.sqlite'));
-    else await seedPostgres(dbUrl!);
+    else await seedPostgres(database!.url);
     console.error(`${engine}: ${KEYS} keys written in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-    ({ base, server } = await startServer(env));
-    const session = await api<{ token: string }>(base, contract.user.login.path, {
-      username: Buffer.from('bench').toString('base64'),
-      password: createHash('sha256').update('Bench-Pass-1').digest('base64'),
-    });
+    server = await startServer(env);
+    const { base } = server;
+    const session = await login(base);
     const deepPage = Math.max(1, Math.floor(KEYS / 2 / PAGE_SIZE));
     const scenarios: Scenario[] = [
       { name: 'first page', query: { page: 1, page_size: PAGE_SIZE } },
@@ -410,15 +308,9 @@ async function runEngine(engine: Engine): Promise<string[]> {
     }
     return lines;
   } finally {
-    server.kill('SIGTERM');
-    await new Promise((r) => (server.exitCode === null ? server.once('exit', r) : r(null)));
+    await server?.stop();
     rmSync(dataDir, { recursive: true, force: true });
-    if (dbUrl) {
-      const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-      await admin.connect();
-      await admin.query(`drop database if exists ${dbName} with (force)`);
-      await admin.end();
-    }
+    await database?.drop();
   }
 }
 

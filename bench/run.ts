@@ -15,16 +15,24 @@
  *   BENCH_PROFILE=dir          the server writes a V8 CPU profile (.cpuprofile) into dir
  *   BENCH_PG_URL               PostgreSQL admin URL (default postgres://postgres@127.0.0.1:5432/postgres)
  */
-import { createHash, generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import pg from 'pg';
 import { api as contract } from '@ksp/contracts';
+import {
+  api,
+  child,
+  ENGINES,
+  freePort,
+  initialize,
+  root,
+  startServer,
+  throwawayPostgres,
+  waitFor,
+  type Engine,
+} from './support.js';
 import type * as Asymmetric from '../apps/server/src/platform/crypto/asymmetric.js';
 import type * as Generate from '../apps/server/src/platform/crypto/generate.js';
 import type * as PostQuantum from '../apps/server/src/platform/crypto/post-quantum.js';
@@ -41,36 +49,10 @@ const { ecdsaSign, ed25519Sign, parsePrivateKey, rsaSign } = (await import(
 const { generateKey } = (await import(dist('generate'))) as typeof Generate;
 const { pqcSign } = (await import(dist('post-quantum'))) as typeof PostQuantum;
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
-const ENGINES = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',') as Engine[];
 const ONLY = process.env.BENCH_ONLY?.split(',').map((s) => s.trim().toLowerCase());
 const PROFILE = process.env.BENCH_PROFILE;
-const PG_ADMIN = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-type Engine = 'sqlite' | 'postgres';
-const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
 const wanted = (scenario: string) => !ONLY || ONLY.some((o) => scenario.toLowerCase().includes(o));
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
-    });
-  });
-}
-
-async function api<T>(base: string, path: string, body?: unknown, token?: string): Promise<T> {
-  const res = await fetch(base + path, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { 'content-type': 'application/json', ...(token ? { token } : {}) },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const json = (await res.json()) as { code: number; msg: string; data: T };
-  if (json.code !== 0) throw new Error(`${path}: ${json.msg}`);
-  return json.data;
-}
 
 interface Row {
   engine: Engine | '-';
@@ -142,86 +124,21 @@ function direct(name: string, fn: () => unknown, seconds = 2): Row {
   };
 }
 
-async function waitFor(base: string, path: string): Promise<void> {
-  for (let i = 0; ; i++) {
-    try {
-      const res = await fetch(base + path);
-      await res.arrayBuffer();
-      return;
-    } catch {
-      if (i > 150) throw new Error(`${base} did not start`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}
-
-/** A process that is killed when the bench ends, whatever happens. */
-function child(args: string[], env: NodeJS.ProcessEnv = process.env) {
-  const proc = spawn(process.execPath, args, { env, stdio: 'inherit', cwd: join(root, 'bench') });
-  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
-  return {
-    /** CPU time the process used so far, all its threads, in ms (Linux /proc). */
-    cpuMs: (): number => {
-      const fields = readFileSync(`/proc/${proc.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-    },
-    async stop() {
-      proc.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
-
-/** A throwaway PostgreSQL database, dropped afterwards. */
-async function throwawayPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `ksp_bench_${randomUUID().replaceAll('-', '')}`;
-  const admin = new pg.Client({ connectionString: PG_ADMIN });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(PG_ADMIN);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: PG_ADMIN });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
-}
-
 async function loadEngine(engine: Engine, bare: { base: string; cpuMs: () => number }): Promise<Row[]> {
   const bareBase = bare.base;
   const dataDir = mkdtempSync(join(tmpdir(), 'ksp-bench-'));
   const database = engine === 'postgres' ? await throwawayPostgres() : null;
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const server = child(
-    [...(PROFILE ? ['--cpu-prof', '--cpu-prof-dir', PROFILE] : []), join(root, 'apps/server/dist/main.js')],
-    {
-      ...process.env,
-      KSP_DATA_DIR: dataDir,
-      KSP_PORT: String(port),
-      KSP_LOG_LEVEL: 'warn',
-      KSP_SESSION_IDLE_SECONDS: '3600',
-      ...(database ? { KSP_DATABASE_URL: database.url } : {}),
-    },
-  );
+  let server: Awaited<ReturnType<typeof startServer>> | undefined;
   try {
-    await waitFor(base, contract.system.status.path);
-    for (let i = 0; i < 3; i++) await api(base, contract.system.initComponent.path, {});
-    await api(base, contract.system.initFinish.path, {});
-    await api(base, contract.system.activate.path, {
-      username: 'bench',
-      password: 'Bench-Pass-1',
-      email: 'b@example.test',
-    });
-    const { token } = await api<{ token: string }>(base, contract.user.login.path, {
-      username: Buffer.from('bench').toString('base64'),
-      password: createHash('sha256').update('Bench-Pass-1').digest('base64'),
-    });
+    server = await startServer(
+      {
+        KSP_DATA_DIR: dataDir,
+        ...(database ? { KSP_DATABASE_URL: database.url } : {}),
+      },
+      PROFILE ? ['--cpu-prof', '--cpu-prof-dir', PROFILE] : [],
+    );
+    const { base } = server;
+    const token = await initialize(base);
     const key = async (name: string, algorithm: string, usage_mask: number) =>
       (await api<{ id: string }>(base, contract.key.create.path, { name, algorithm, usage_mask }, token)).id;
     const aes = await key('bench-aes', 'AES-256', 12);
@@ -269,7 +186,7 @@ async function loadEngine(engine: Engine, bare: { base: string; cpuMs: () => num
     }
     return rows.map((r) => ({ ...r, engine }));
   } finally {
-    await server.stop();
+    await server?.stop();
     await database?.drop();
     rmSync(dataDir, { recursive: true, force: true });
   }

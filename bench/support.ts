@@ -1,0 +1,141 @@
+/**
+ * What every benchmark needs: the built server as its own process, a throwaway PostgreSQL
+ * database, the API's envelope, and a first run of the server (initialized, activated,
+ * signed in).
+ */
+import { spawn } from 'node:child_process';
+import { createHash, randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { api as contract } from '@ksp/contracts';
+
+export const root = fileURLToPath(new URL('..', import.meta.url));
+export const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export type Engine = 'sqlite' | 'postgres';
+export const ENGINES = (process.env.BENCH_ENGINES ?? 'sqlite,postgres').split(',') as Engine[];
+/** The administrator every benchmark activates the server with. */
+export const BENCH_USER = { username: 'bench', password: 'Bench-Pass-1', email: 'b@example.test' };
+
+const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      s.close(() => resolve(typeof a === 'object' && a ? a.port : 0));
+    });
+  });
+}
+
+/** One call; GET without a body, POST with one. Throws unless the envelope says code 0. */
+export async function api<T>(base: string, path: string, body?: unknown, token?: string): Promise<T> {
+  const res = await fetch(base + path, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { 'content-type': 'application/json', ...(token ? { token } : {}) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const json = (await res.json()) as { code: number; msg: string; data: T };
+  if (json.code !== 0) throw new Error(`${path}: ${json.msg}`);
+  return json.data;
+}
+
+/** Resolves once `base + path` answers at all. */
+export async function waitFor(base: string, path: string): Promise<void> {
+  for (let i = 0; ; i++) {
+    try {
+      const res = await fetch(base + path);
+      await res.arrayBuffer();
+      return;
+    } catch {
+      if (i > 300) throw new Error(`${base} did not start`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+export interface Child {
+  /** CPU time the process used so far, all its threads, in ms (Linux /proc). */
+  cpuMs: () => number;
+  stop(): Promise<void>;
+}
+
+/** A Node process that the caller stops (and waits for) when it is done. */
+export function child(args: string[], env: NodeJS.ProcessEnv = process.env): Child {
+  const proc = spawn(process.execPath, args, { env, stdio: 'inherit', cwd: root });
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  return {
+    cpuMs: () => {
+      const fields = readFileSync(`/proc/${proc.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+      return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+    },
+    async stop() {
+      if (proc.exitCode === null) proc.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/**
+ * The built server (`apps/server/dist/main.js`) on a free loopback port; resolves once it
+ * answers. `nodeArgs` go before the script (e.g. `--cpu-prof`).
+ */
+export async function startServer(
+  env: Record<string, string>,
+  nodeArgs: string[] = [],
+): Promise<Child & { base: string }> {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const server = child([...nodeArgs, join(root, 'apps/server/dist/main.js')], {
+    ...process.env,
+    KSP_PORT: String(port),
+    KSP_LOG_LEVEL: 'warn',
+    KSP_SESSION_IDLE_SECONDS: '3600',
+    ...env,
+  });
+  try {
+    await waitFor(base, contract.system.status.path);
+  } catch (err) {
+    await server.stop();
+    throw err;
+  }
+  return { ...server, base };
+}
+
+/** Signs in as the benchmark's administrator. */
+export function login(base: string) {
+  return api<{ token: string; userinfo: { name: string } }>(base, contract.user.login.path, {
+    username: Buffer.from(BENCH_USER.username).toString('base64'),
+    password: createHash('sha256').update(BENCH_USER.password).digest('base64'),
+  });
+}
+
+/** First run: three key components, finish, activate; answers a session token. */
+export async function initialize(base: string): Promise<string> {
+  for (let i = 0; i < 3; i++) await api(base, contract.system.initComponent.path, {});
+  await api(base, contract.system.initFinish.path, {});
+  await api(base, contract.system.activate.path, BENCH_USER);
+  return (await login(base)).token;
+}
+
+/** A throwaway PostgreSQL database, dropped by `drop`. */
+export async function throwawayPostgres(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `ksp_bench_${randomUUID().replaceAll('-', '')}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: PG_ADMIN_URL });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`create database ${name}`);
+  const url = new URL(PG_ADMIN_URL);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
+}
