@@ -9,6 +9,7 @@ import { passwordPolicyCalls } from './calls/password-policy.js';
 import { registrationTokenCalls } from './calls/registration-token.js';
 import { ldapCalls } from './calls/ldap.js';
 import { cryptoCalls, keyCalls } from './calls/key.js';
+import { certCalls } from './calls/cert.js';
 
 /** Every call, grouped by area: the server registers these and the console calls them. */
 export const api = {
@@ -24,6 +25,7 @@ export const api = {
   ldap: ldapCalls,
   key: keyCalls,
   crypto: cryptoCalls,
+  cert: certCalls,
 } as const;
 
 /** Every call of the API, in area order: what the server registers and the tests sweep. */

@@ -17,6 +17,7 @@ export * from './calls/password-policy.js';
 export * from './calls/registration-token.js';
 export * from './calls/ldap.js';
 export * from './calls/key.js';
+export * from './calls/cert.js';
 export * from './ip.js';
 export * from './algorithms.js';
 export * from './rules/key-lifecycle.js';

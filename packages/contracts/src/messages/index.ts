@@ -8,6 +8,7 @@ import type { KeysOf, Language } from './define.js';
 import { domainMessages } from './domain.js';
 import { errorsMessages } from './errors.js';
 import { keyMessages } from './key.js';
+import { certMessages } from './cert.js';
 import { ldapMessages } from './ldap.js';
 import { passwordMessages } from './password.js';
 import { roleMessages } from './role.js';
@@ -30,6 +31,7 @@ export const areaMessages = [
   tokenMessages,
   ldapMessages,
   keyMessages,
+  certMessages,
 ] as const;
 
 export type MessageKey = KeysOf<(typeof areaMessages)[number]>;
