@@ -74,6 +74,6 @@ describe('served areas', () => {
       'password-policy',
       'config',
     ]);
-    expect(offered.flatMap((group) => group.areas)).not.toContain('cert');
+    expect(offered.flatMap((group) => group.areas)).not.toContain('backup');
   });
 });
