@@ -1,14 +1,13 @@
 import { createHash } from 'node:crypto';
 import { AsnConvert } from '@peculiar/asn1-schema';
+import type { AlgorithmIdentifier, Extension } from '@peculiar/asn1-x509';
 import {
-  AlgorithmIdentifier,
   AuthorityInfoAccessSyntax,
   AuthorityKeyIdentifier,
   BasicConstraints,
   CRLDistributionPoints,
   Certificate,
   ExtendedKeyUsage,
-  Extension,
   Extensions,
   KeyUsage,
   KeyUsageFlags,
@@ -16,7 +15,6 @@ import {
   SubjectKeyIdentifier,
   SubjectPublicKeyInfo,
   TBSCertificate,
-  Time,
   Validity,
   Version,
   id_ad_ocsp,
@@ -32,7 +30,7 @@ import {
   id_pe_authorityInfoAccess,
 } from '@peculiar/asn1-x509';
 import { randomBytes } from '../../../platform/crypto/random.js';
-import { bitString, sequence, signedParts, unsignedIntegerContent } from './der.js';
+import { bitString, children, readTlv, sequence, signedParts, unsignedIntegerContent } from './der.js';
 import {
   EKU_NAMES,
   KEY_USAGE_NAMES,
@@ -53,7 +51,7 @@ import { formatNameStructure } from './name.js';
 import { PkiError } from './pki-error.js';
 import { type SanList, sanFromExtensionValue } from './san.js';
 import {
-  type CaAlgorithm,
+  type KeyAlgorithm,
   type Signer,
   describeSpki,
   signatureAlgorithmName,
@@ -89,7 +87,7 @@ export function serialContent(serial: Buffer | string): Buffer {
 
 /** Uppercase hex of the serial's DER INTEGER content. */
 export const serialHex = (content: ArrayBuffer | Buffer): string =>
-  Buffer.from(content).toString('hex').toUpperCase();
+  (Buffer.isBuffer(content) ? content : Buffer.from(content)).toString('hex').toUpperCase();
 
 export type CertificateProfile =
   | {
@@ -131,7 +129,11 @@ function parseName(der: Buffer, what: string): Name {
 }
 
 /** Serializes `tbs`, signs the bytes and assembles `SEQUENCE { tbs, algorithm, BIT STRING signature }`. */
-export async function signStructure(tbs: Buffer, algorithm: AlgorithmIdentifier, signer: Signer): Promise<Buffer> {
+export async function signStructure(
+  tbs: Buffer,
+  algorithm: AlgorithmIdentifier,
+  signer: Signer,
+): Promise<Buffer> {
   const signature = await signer.sign(tbs);
   return sequence(tbs, Buffer.from(AsnConvert.serialize(algorithm)), bitString(signature));
 }
@@ -174,7 +176,7 @@ export async function buildCertificate(input: BuildCertificateInput): Promise<Bu
     serialNumber: new Uint8Array(serialContent(input.serial)).buffer,
     signature: signatureAlgorithm,
     issuer: parseName(input.issuerName, 'issuer name'),
-    validity: new Validity({ notBefore: new Time(notBefore), notAfter: new Time(notAfter) }),
+    validity: new Validity({ notBefore, notAfter }),
     subject,
     subjectPublicKeyInfo: AsnConvert.parse(input.subjectSpki, SubjectPublicKeyInfo),
     extensions: new Extensions(extensions),
@@ -190,7 +192,7 @@ export interface CertificateDescription {
   readonly not_after: string;
   /** SHA-256 of the DER, uppercase hex pairs joined by ':' (as `openssl x509 -fingerprint -sha256`). */
   readonly fingerprint_sha256: string;
-  readonly algorithm: CaAlgorithm | string;
+  readonly algorithm: KeyAlgorithm;
   readonly key_bits: number;
   readonly is_ca: boolean;
   readonly path_len: number | null;
@@ -212,9 +214,12 @@ export function parseCertificate(der: Buffer): Certificate {
   }
 }
 
-export const hexColons = (bytes: Buffer): string => (bytes.toString('hex').toUpperCase().match(/../g) ?? []).join(':');
+export const hexColons = (bytes: Buffer): string =>
+  (bytes.toString('hex').toUpperCase().match(/../g) ?? []).join(':');
 
-const extensionsOf = (certificate: Certificate): Extension[] => [...(certificate.tbsCertificate.extensions ?? [])];
+const extensionsOf = (certificate: Certificate): Extension[] => [
+  ...(certificate.tbsCertificate.extensions ?? []),
+];
 
 function uris(names: { uniformResourceIdentifier?: string }[] | undefined): string[] {
   return (names ?? []).flatMap((n) => (n.uniformResourceIdentifier ? [n.uniformResourceIdentifier] : []));
@@ -261,7 +266,9 @@ export function describeCertificate(der: Buffer): CertificateDescription {
         break;
       }
       case id_ce_extKeyUsage:
-        description.ext_key_usage = [...AsnConvert.parse(value, ExtendedKeyUsage)].map((oid) => EKU_NAMES[oid] ?? oid);
+        description.ext_key_usage = [...AsnConvert.parse(value, ExtendedKeyUsage)].map(
+          (oid) => EKU_NAMES[oid] ?? oid,
+        );
         break;
       case id_ce_subjectAltName:
         description.san = sanFromExtensionValue(value);
@@ -304,4 +311,38 @@ export function verifyCertificateSignature(certDer: Buffer, issuerSpki: Buffer):
   const certificate = parseCertificate(certDer);
   const parts = signedParts(certDer, 'certificate');
   return verifySignature(certificate.signatureAlgorithm, issuerSpki, parts.tbs, parts.signature);
+}
+
+export interface CertificateParts {
+  /** The exact DER of each field, as signed (no re-encoding). */
+  readonly serial: Buffer;
+  readonly issuer: Buffer;
+  readonly subject: Buffer;
+  readonly spki: Buffer;
+  /** The subjectPublicKey BIT STRING's bits. */
+  readonly publicKeyBits: Buffer;
+}
+
+/** The raw issuer, subject and key fields of a certificate's TBS (for OCSP hashes and chain matching). */
+export function certificateParts(der: Buffer): CertificateParts {
+  try {
+    const outer = readTlv(der, 0, 'certificate');
+    const tbsNode = children(der, outer, 'certificate')[0];
+    if (outer.tag !== 0x30 || !tbsNode || tbsNode.tag !== 0x30) throw new Error('not a certificate');
+    const fields = children(der, tbsNode, 'certificate');
+    const offset = fields[0]?.tag === 0xa0 ? 1 : 0;
+    const [serial, , issuer, , subject, spki] = fields.slice(offset);
+    if (!serial || !issuer || !subject || !spki || serial.tag !== 0x02) throw new Error('not a certificate');
+    const bits = children(der, spki, 'certificate')[1];
+    if (!bits || bits.tag !== 0x03) throw new Error('not a certificate');
+    return {
+      serial: der.subarray(serial.start, serial.end),
+      issuer: der.subarray(issuer.offset, issuer.end),
+      subject: der.subarray(subject.offset, subject.end),
+      spki: der.subarray(spki.offset, spki.end),
+      publicKeyBits: der.subarray(bits.start + 1, bits.end),
+    };
+  } catch {
+    throw new PkiError('invalid-certificate', 'Not an X.509 certificate (DER)');
+  }
 }

@@ -8,7 +8,13 @@ import { formatNameStructure } from './name.js';
 import { fromPem, containsPrivateKey, isPemText } from './pem.js';
 import { PkiError } from './pki-error.js';
 import { type SanList, sanFromExtensionValue } from './san.js';
-import { type CaAlgorithm, type Signer, describeSpki, signatureAlgorithmOf, verifySignature } from './signer.js';
+import {
+  type KeyAlgorithm,
+  type Signer,
+  describeSpki,
+  signatureAlgorithmOf,
+  verifySignature,
+} from './signer.js';
 
 /** PKCS#10 certification requests (RFC 2986), SANs in a PKCS#9 extensionRequest. */
 
@@ -53,7 +59,7 @@ export interface ParsedCsr {
   /** The subject Name DER (as in the request). */
   readonly subjectName: Buffer;
   readonly spki: Buffer;
-  readonly algorithm: CaAlgorithm | string;
+  readonly algorithm: KeyAlgorithm;
   readonly keyBits: number;
   readonly san: SanList;
   readonly signatureValid: boolean;

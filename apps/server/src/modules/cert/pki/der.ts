@@ -41,13 +41,32 @@ export function bigintBytes(value: bigint): Buffer {
 
 /** GeneralizedTime `YYYYMMDDHHMMSSZ` (whole seconds, RFC 5280 §4.1.2.5.2). */
 export function generalizedTime(date: Date): Buffer {
-  return tlv(0x18, Buffer.from(date.toISOString().replace(/[-:T]/g, '').replace(/\.\d+Z$/, 'Z'), 'latin1'));
+  return tlv(
+    0x18,
+    Buffer.from(
+      date
+        .toISOString()
+        .replace(/[-:T]/g, '')
+        .replace(/\.\d+Z$/, 'Z'),
+      'latin1',
+    ),
+  );
 }
 
 /** UTCTime through 2049, GeneralizedTime from 2050 (RFC 5280 §4.1.2.5). */
 export function x509Time(date: Date): Buffer {
   if (date.getUTCFullYear() >= 2050) return generalizedTime(date);
-  return tlv(0x17, Buffer.from(date.toISOString().slice(2).replace(/[-:T]/g, '').replace(/\.\d+Z$/, 'Z'), 'latin1'));
+  return tlv(
+    0x17,
+    Buffer.from(
+      date
+        .toISOString()
+        .slice(2)
+        .replace(/[-:T]/g, '')
+        .replace(/\.\d+Z$/, 'Z'),
+      'latin1',
+    ),
+  );
 }
 
 export interface Tlv {
@@ -81,7 +100,7 @@ export function readTlv(der: Buffer, offset: number, what = 'DER'): Tlv {
 /** The children of the constructed value at `offset`. */
 export function children(der: Buffer, parent: Tlv, what = 'DER'): Tlv[] {
   const out: Tlv[] = [];
-  for (let position = parent.start; position < parent.end; ) {
+  for (let position = parent.start; position < parent.end;) {
     const child = readTlv(der, position, what);
     out.push(child);
     position = child.end;
@@ -100,7 +119,8 @@ export interface SignedParts {
 /** Splits `SEQUENCE { tbs, AlgorithmIdentifier, BIT STRING }` (certificate, CSR, CRL, OCSP basic response). */
 export function signedParts(der: Buffer, what: string): SignedParts {
   const outer = readTlv(der, 0, what);
-  if (outer.tag !== 0x30 || outer.end !== der.length) throw new PkiError('invalid-input', `Malformed ${what}`);
+  if (outer.tag !== 0x30 || outer.end !== der.length)
+    throw new PkiError('invalid-input', `Malformed ${what}`);
   const [tbs, algorithm, signature] = children(der, outer, what);
   if (!tbs || !algorithm || !signature || signature.tag !== 0x03) {
     throw new PkiError('invalid-input', `Malformed ${what}`);

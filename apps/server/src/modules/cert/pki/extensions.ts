@@ -33,7 +33,7 @@ import {
 } from '@peculiar/asn1-x509';
 import { PkiError } from './pki-error.js';
 import { type SanList, isEmptySan, sanExtensionValue } from './san.js';
-import { type CaAlgorithm, describeSpki } from './signer.js';
+import { type KeyAlgorithm, describeSpki } from './signer.js';
 
 /** X.509 v3 extensions from the console's purpose and usage (MODULES.md §2.2). */
 
@@ -76,7 +76,7 @@ export function keyIdentifierOf(spki: Buffer): Buffer {
  * (which encrypts as well as agrees keys, GM/T 0015 encryption certificates)
  * keyEncipherment + dataEncipherment + keyAgreement. Ed25519 and ML-DSA only sign.
  */
-export function keyUsageFor(algorithm: CaAlgorithm | string, usage: Usage): number {
+export function keyUsageFor(algorithm: KeyAlgorithm, usage: Usage): number {
   let bits = 0;
   if (usage !== 'encryption') bits |= KeyUsageFlags.digitalSignature | KeyUsageFlags.nonRepudiation;
   if (usage !== 'signature') {
@@ -95,7 +95,11 @@ export const basicConstraintsExtension = (ca: boolean, pathLen?: number): Extens
   extension(
     id_ce_basicConstraints,
     true,
-    AsnConvert.serialize(new BasicConstraints(ca ? { cA: true, ...(pathLen === undefined ? {} : { pathLenConstraint: pathLen }) } : {})),
+    AsnConvert.serialize(
+      new BasicConstraints(
+        ca ? { cA: true, ...(pathLen === undefined ? {} : { pathLenConstraint: pathLen }) } : {},
+      ),
+    ),
   );
 
 export const keyUsageExtension = (bits: number): Extension =>

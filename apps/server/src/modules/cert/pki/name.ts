@@ -1,10 +1,5 @@
 import { AsnConvert } from '@peculiar/asn1-schema';
-import {
-  AttributeTypeAndValue,
-  AttributeValue,
-  Name,
-  RelativeDistinguishedName,
-} from '@peculiar/asn1-x509';
+import { AttributeTypeAndValue, AttributeValue, Name, RelativeDistinguishedName } from '@peculiar/asn1-x509';
 import { PkiError } from './pki-error.js';
 
 /**
@@ -74,15 +69,18 @@ function attribute(keyword: string, value: string): AttributeTypeAndValue {
   const spec = ATTRIBUTES[name];
   if (!spec) throw invalid(`Unknown name attribute '${keyword}'`);
   if (value.length === 0) throw invalid(`The ${keyword} value is empty`);
-  if ([...value].length > spec.max) throw invalid(`The ${keyword} value is longer than ${spec.max} characters`);
+  if ([...value].length > spec.max)
+    throw invalid(`The ${keyword} value is longer than ${spec.max} characters`);
   let attributeValue: AttributeValue;
   if (spec.string === 'printable') {
-    if (!PRINTABLE.test(value)) throw invalid(`The ${keyword} value has characters PrintableString cannot hold`);
+    if (!PRINTABLE.test(value))
+      throw invalid(`The ${keyword} value has characters PrintableString cannot hold`);
     if (name === 'C' && !/^[A-Z]{2}$/.test(value)) throw invalid('C must be a two-letter country code');
     attributeValue = new AttributeValue({ printableString: value });
   } else if (spec.string === 'ia5') {
     if (!IA5.test(value)) throw invalid(`The ${keyword} value must be ASCII`);
-    if (name === 'EMAILADDRESS' && !/^[^@\s]+@[^@\s]+$/.test(value)) throw invalid('emailAddress is not an e-mail address');
+    if (name === 'EMAILADDRESS' && !/^[^@\s]+@[^@\s]+$/.test(value))
+      throw invalid('emailAddress is not an e-mail address');
     attributeValue = new AttributeValue({ ia5String: value });
   } else {
     attributeValue = new AttributeValue({ utf8String: value });
@@ -127,7 +125,8 @@ function tokenize(input: string): { type: string; value: string }[][] {
         sawValue = true;
         continue;
       }
-      if (ch === '"' || ch === ';' || ch === '<' || ch === '>') throw invalid(`Character '${ch}' must be escaped`);
+      if (ch === '"' || ch === ';' || ch === '<' || ch === '>')
+        throw invalid(`Character '${ch}' must be escaped`);
       if (ch === ' ') {
         if (sawValue) pendingSpaces++;
         i++;
@@ -209,7 +208,8 @@ function escapeValue(value: string): string {
 function formatAttribute(attribute: AttributeTypeAndValue): string {
   const short = SHORT_NAME[attribute.type];
   const v = attribute.value;
-  const text = v.utf8String ?? v.printableString ?? v.ia5String ?? v.bmpString ?? v.teletexString ?? v.universalString;
+  const text =
+    v.utf8String ?? v.printableString ?? v.ia5String ?? v.bmpString ?? v.teletexString ?? v.universalString;
   if (short && text !== undefined) return `${short}=${escapeValue(text)}`;
   const der = Buffer.from(AsnConvert.serialize(v));
   return `${attribute.type}=#${der.toString('hex')}`;

@@ -26,14 +26,21 @@ const LABEL = /^(?!-)[A-Za-z0-9-]{1,63}(?<!-)$/;
 export function isDnsName(value: string): boolean {
   if (value.length === 0 || value.length > 253) return false;
   const labels = value.replace(/\.$/, '').split('.');
-  return labels.every((label, index) => (index === 0 && label === '*' && labels.length > 2) || LABEL.test(label));
+  return labels.every(
+    (label, index) => (index === 0 && label === '*' && labels.length > 2) || LABEL.test(label),
+  );
 }
 
 export function isEmail(value: string): boolean {
   const at = value.lastIndexOf('@');
   if (at <= 0 || value.length > 254) return false;
   const local = value.slice(0, at);
-  return /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]{1,64}$/.test(local) && !/^\.|\.$|\.\./.test(local) && isDnsName(value.slice(at + 1)) && !value.slice(at + 1).includes('*');
+  return (
+    /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]{1,64}$/.test(local) &&
+    !/^\.|\.$|\.\./.test(local) &&
+    isDnsName(value.slice(at + 1)) &&
+    !value.slice(at + 1).includes('*')
+  );
 }
 
 function split(list: string | undefined): string[] {
@@ -59,7 +66,8 @@ export function parseSanList(input: SanInput): SanList {
 /** The 4 or 16 bytes of an IP address (IPv6 with `::` and an embedded IPv4 tail). */
 export function ipToBytes(ip: string): Buffer {
   if (isIPv4(ip)) return Buffer.from(ip.split('.').map(Number));
-  if (!isIPv6(ip)) throw new PkiError('invalid-san', `'${ip}' is not an IP address`, { field: 'ips', value: ip });
+  if (!isIPv6(ip))
+    throw new PkiError('invalid-san', `'${ip}' is not an IP address`, { field: 'ips', value: ip });
   let text = ip.replace(/%.*$/, '');
   const v4 = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
   if (v4?.[1]) {
@@ -83,7 +91,7 @@ export function ipFromBytes(bytes: Buffer): string {
   const groups = Array.from({ length: 8 }, (_, i) => bytes.readUInt16BE(i * 2));
   let bestStart = -1;
   let bestLength = 1;
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     if (groups[i] !== 0) {
       i++;
       continue;

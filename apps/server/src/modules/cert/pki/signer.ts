@@ -29,6 +29,9 @@ export const CA_ALGORITHMS = [
 ] as const;
 export type CaAlgorithm = (typeof CA_ALGORITHMS)[number];
 
+/** A CaAlgorithm, or for a key of any other kind the dotted OID of its algorithm (or curve). */
+export type KeyAlgorithm = CaAlgorithm | (string & Record<never, never>);
+
 export const isCaAlgorithm = (value: string): value is CaAlgorithm =>
   (CA_ALGORITHMS as readonly string[]).includes(value);
 
@@ -141,7 +144,7 @@ export function signerFromMaterial(
 
 export interface SpkiInfo {
   /** The CaAlgorithm of the key, or the key algorithm's OID when it is none of them. */
-  readonly algorithm: CaAlgorithm | string;
+  readonly algorithm: KeyAlgorithm;
   readonly keyBits: number;
   /** The subjectPublicKey bits (an RSAPublicKey, an EC point, raw Ed25519/ML-DSA bytes). */
   readonly publicKeyBits: Buffer;
@@ -170,7 +173,8 @@ export function describeSpki(spki: Buffer): SpkiInfo {
   if (oid === OID.ecPublicKey && info.algorithm.parameters) {
     const curve = AsnConvert.parse(info.algorithm.parameters, ECParameters).namedCurve ?? '';
     const algorithm = EC_CURVE_OF[curve];
-    if (!algorithm) return { algorithm: curve || oid, keyBits: (publicKeyBits.length - 1) * 4, publicKeyBits };
+    if (!algorithm)
+      return { algorithm: curve || oid, keyBits: (publicKeyBits.length - 1) * 4, publicKeyBits };
     return { algorithm, keyBits: algorithmInfo(algorithm).sizeBits, publicKeyBits };
   }
   if (oid === OID.ed25519) return { algorithm: 'ED25519', keyBits: 256, publicKeyBits };
