@@ -53,6 +53,7 @@ import { type SanList, sanFromExtensionValue } from './san.js';
 import {
   type KeyAlgorithm,
   type Signer,
+  type VerifyOptions,
   describeSpki,
   signatureAlgorithmName,
   signatureAlgorithmOf,
@@ -228,6 +229,15 @@ function uris(names: { uniformResourceIdentifier?: string }[] | undefined): stri
 /** What the console shows of a certificate; reads every algorithm (ML-DSA included) with the asn1 classes. */
 export function describeCertificate(der: Buffer): CertificateDescription {
   const certificate = parseCertificate(der);
+  try {
+    return describeParsed(der, certificate);
+  } catch (error) {
+    if (error instanceof PkiError) throw error;
+    throw new PkiError('invalid-certificate', 'The certificate has a malformed field or extension');
+  }
+}
+
+function describeParsed(der: Buffer, certificate: Certificate): CertificateDescription {
   const tbs = certificate.tbsCertificate;
   const spki = Buffer.from(AsnConvert.serialize(tbs.subjectPublicKeyInfo));
   const key = describeSpki(spki);
@@ -306,11 +316,18 @@ export function certificateSubject(der: Buffer): Buffer {
   return Buffer.from(AsnConvert.serialize(parseCertificate(der).tbsCertificate.subject));
 }
 
-/** Whether `issuerSpki`'s key signed the certificate (over its exact TBS bytes). */
-export function verifyCertificateSignature(certDer: Buffer, issuerSpki: Buffer): boolean {
+/**
+ * Whether `issuerSpki`'s key signed the certificate (over its exact TBS bytes). SM2 uses
+ * the GM/T 0009 ID; `sm2EmptyIdFallback` also accepts the empty ID OpenSSL 3.0 signs with.
+ */
+export function verifyCertificateSignature(
+  certDer: Buffer,
+  issuerSpki: Buffer,
+  options: VerifyOptions = {},
+): boolean {
   const certificate = parseCertificate(certDer);
   const parts = signedParts(certDer, 'certificate');
-  return verifySignature(certificate.signatureAlgorithm, issuerSpki, parts.tbs, parts.signature);
+  return verifySignature(certificate.signatureAlgorithm, issuerSpki, parts.tbs, parts.signature, options);
 }
 
 export interface CertificateParts {

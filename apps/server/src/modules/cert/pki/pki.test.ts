@@ -8,7 +8,13 @@ import { derToPem, sm2PrivateKeyToPkcs8 } from '../../../platform/crypto/encodin
 import { generateKey } from '../../../platform/crypto/generate.js';
 import { selfSignedEc } from '../../../test/openssl.js';
 import { orderChain, splitCertificateBundle } from './bundle.js';
-import { buildCertificate, certificateParts, describeCertificate, newSerial } from './certificate.js';
+import {
+  buildCertificate,
+  certificateParts,
+  describeCertificate,
+  newSerial,
+  verifyCertificateSignature,
+} from './certificate.js';
 import { buildCrl } from './crl.js';
 import { buildCsr, parseCsr } from './csr.js';
 import { keyIdentifierOf } from './extensions.js';
@@ -325,6 +331,64 @@ describe('bundles and chains', () => {
     expect(pkiError(() => orderChain([leaf, b.der])).details).toEqual({ subject: 'CN=Root B' });
     expect(orderChain([a.der])).toEqual([a.der]);
     expect(pkiError(() => fromPem(pemA, ['X509 CRL'])).code).toBe('invalid-pem');
+  });
+});
+
+describe('SM2 chains made by OpenSSL 3.0 (empty distinguishing ID)', () => {
+  it('order, and verify only with the empty-ID fallback', () => {
+    const sm2Key = (file: string) =>
+      openssl(['genpkey', '-algorithm', 'EC', '-pkeyopt', 'ec_paramgen_curve:SM2', '-out', file], dir);
+    sm2Key('osr.key');
+    sm2Key('osl.key');
+    openssl(
+      [
+        'req',
+        '-x509',
+        '-key',
+        'osr.key',
+        '-sm3',
+        '-subj',
+        '/CN=openssl SM2 root',
+        '-days',
+        '3',
+        '-out',
+        'osr.pem',
+      ],
+      dir,
+    );
+    openssl(
+      ['req', '-new', '-key', 'osl.key', '-sm3', '-subj', '/CN=openssl SM2 leaf', '-out', 'osl.csr'],
+      dir,
+    );
+    openssl(
+      [
+        'x509',
+        '-req',
+        '-in',
+        'osl.csr',
+        '-CA',
+        'osr.pem',
+        '-CAkey',
+        'osr.key',
+        '-sm3',
+        '-days',
+        '2',
+        '-out',
+        'osl.pem',
+      ],
+      dir,
+    );
+    const bundle = `${readFileSync(join(dir, 'osr.pem'), 'utf8')}${readFileSync(join(dir, 'osl.pem'), 'utf8')}`;
+    const [rootDer, leafDer] = splitCertificateBundle(bundle);
+    if (!rootDer || !leafDer) throw new Error('two certificates expected');
+    expect(orderChain([rootDer, leafDer])).toEqual([leafDer, rootDer]);
+    const rootSpki = certificateParts(rootDer).spki;
+    expect(verifyCertificateSignature(leafDer, rootSpki)).toBe(false);
+    expect(verifyCertificateSignature(leafDer, rootSpki, { sm2EmptyIdFallback: true })).toBe(true);
+    expect(describeCertificate(leafDer)).toMatchObject({
+      algorithm: 'SM2',
+      signature_algorithm: 'SM2-with-SM3',
+    });
   });
 });
 
