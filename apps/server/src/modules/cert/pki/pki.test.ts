@@ -19,11 +19,11 @@ import { buildCrl } from './crl.js';
 import { buildCsr, parseCsr } from './csr.js';
 import { keyIdentifierOf } from './extensions.js';
 import { formatName, parseName } from './name.js';
-import { issuerHashes, ocspErrorResponse, parseOcspRequest } from './ocsp.js';
+import { buildOcspResponse, issuerHashes, ocspErrorResponse, parseOcspRequest } from './ocsp.js';
 import { fromPem, toPem } from './pem.js';
 import { PkiError } from './pki-error.js';
 import { ipToBytes, parseSanList } from './san.js';
-import { type CaAlgorithm, signerFromMaterial, spkiOf } from './signer.js';
+import { CA_ALGORITHMS, type CaAlgorithm, signerFromMaterial, spkiOf } from './signer.js';
 import { buildSm2EnvelopedKey, openSm2EnvelopedKey } from './sm2-enveloped-key.js';
 
 function openssl(args: string[], cwd: string): string {
@@ -234,6 +234,43 @@ describe('profiles', () => {
     expect(description.serial).toBe(
       openssl(['x509', '-in', 'o.pem', '-noout', '-serial'], dir).trim().split('=')[1],
     );
+  });
+});
+
+describe('every CA algorithm', () => {
+  it('issues, describes and verifies a self-signed CA (openssl checks the classical ones)', async () => {
+    const bits: Record<CaAlgorithm, number> = {
+      'RSA-2048': 2048,
+      'RSA-3072': 3072,
+      'RSA-4096': 4096,
+      'EC-P256': 256,
+      'EC-P384': 384,
+      'EC-P521': 521,
+      ED25519: 256,
+      SM2: 256,
+      'ML-DSA-44': 128,
+      'ML-DSA-65': 192,
+      'ML-DSA-87': 256,
+    };
+    for (const algorithm of CA_ALGORITHMS) {
+      const ca = await selfSigned(algorithm, `All ${algorithm}`);
+      const description = describeCertificate(ca.der);
+      expect(description, algorithm).toMatchObject({
+        subject: `CN=All ${algorithm}`,
+        algorithm,
+        key_bits: bits[algorithm],
+        is_ca: true,
+        path_len: null,
+        key_usage: ['digitalSignature', 'keyCertSign', 'cRLSign'],
+      });
+      expect(verifyCertificateSignature(ca.der, ca.signer.spki), algorithm).toBe(true);
+      if (algorithm.startsWith('ML-DSA')) continue;
+      writeFileSync(join(dir, 'all.pem'), toPem(ca.der, 'CERTIFICATE'));
+      const vfy = algorithm === 'SM2' ? ['-vfyopt', 'distid:1234567812345678'] : [];
+      expect(openssl(['verify', ...vfy, '-CAfile', 'all.pem', 'all.pem'], dir), algorithm).toContain(
+        'all.pem: OK',
+      );
+    }
   });
 });
 
@@ -485,6 +522,47 @@ describe('OCSP', () => {
       'invalid-ocsp-request',
     );
     expect(pkiError(() => parseOcspRequest(Buffer.from('3000', 'hex'))).code).toBe('invalid-ocsp-request');
+  });
+});
+
+describe('OCSP responder by key hash', () => {
+  it('openssl finds the signer by key hash and reads an unknown status', async () => {
+    const ca = await selfSigned('EC-P384', 'ByKey CA');
+    writeFileSync(join(dir, 'bykey-ca.pem'), toPem(ca.der, 'CERTIFICATE'));
+    openssl(
+      ['ocsp', '-issuer', 'bykey-ca.pem', '-serial', '0x0BAD', '-reqout', 'bykey-req.der', '-no_nonce'],
+      dir,
+    );
+    const [request] = parseOcspRequest(readFileSync(join(dir, 'bykey-req.der'))).requests;
+    if (!request) throw new Error('no request');
+    const response = await buildOcspResponse({
+      signer: ca.signer,
+      responderCertDer: ca.der,
+      producedAt: new Date(),
+      responses: [{ certId: request.certId, status: 'unknown', thisUpdate: new Date() }],
+    });
+    writeFileSync(join(dir, 'bykey-resp.der'), response);
+    const r = spawnSync(
+      'openssl',
+      [
+        'ocsp',
+        '-respin',
+        'bykey-resp.der',
+        '-no_nonce',
+        '-CAfile',
+        'bykey-ca.pem',
+        '-issuer',
+        'bykey-ca.pem',
+        '-serial',
+        '0x0BAD',
+        '-resp_text',
+      ],
+      { cwd: dir, encoding: 'utf8' },
+    );
+    expect(r.stdout + r.stderr).toContain('Responder Id: ');
+    expect(r.stdout + r.stderr).toMatch(/Responder Id: [0-9A-F]{40}/);
+    expect(r.stdout + r.stderr).toContain('Response verify OK');
+    expect(r.stdout + r.stderr).toContain('0x0BAD: unknown');
   });
 });
 
