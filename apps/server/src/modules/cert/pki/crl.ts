@@ -6,6 +6,7 @@ import {
   bitString,
   integer,
   octetString,
+  readTlv,
   sequence,
   tlv,
   writeTime,
@@ -137,9 +138,11 @@ export async function buildCrl(input: BuildCrlInput): Promise<Buffer> {
   if (!(input.nextUpdate.getTime() > input.thisUpdate.getTime())) {
     throw new PkiError('invalid-input', 'nextUpdate must be later than thisUpdate');
   }
-  let issuer: Buffer;
+  // The issuer goes in verbatim: it must equal the CA certificate's subject byte for byte.
+  const issuer = input.issuerName;
   try {
-    issuer = Buffer.from(AsnConvert.serialize(AsnConvert.parse(input.issuerName, Name)));
+    AsnConvert.parse(issuer, Name);
+    if (readTlv(issuer, 0).end !== issuer.length) throw new Error('trailing data');
   } catch {
     throw new PkiError('invalid-name', 'The issuer is not Name DER');
   }
