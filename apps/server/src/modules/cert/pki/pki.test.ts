@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sm2PublicKeyFromPrivate } from '../../../platform/crypto/asymmetric.js';
 import { derToPem, sm2PrivateKeyToPkcs8 } from '../../../platform/crypto/encoding.js';
@@ -99,6 +100,19 @@ describe('names', () => {
     }
     expect(formatName(parseName('cn = web , o=Acme'))).toBe('CN=web,O=Acme');
     expect(formatName(parseName('CN=\\e5\\bc\\a0'))).toBe('CN=张');
+  });
+
+  it('round-trips any value through formatName and parseName (property)', () => {
+    const value = fc
+      .string({ unit: 'binary', minLength: 1, maxLength: 64 })
+      .filter((v) => v.trim() === v && v !== '' && Buffer.from(v, 'utf8').toString('utf8') === v);
+    fc.assert(
+      fc.property(value, value, (cn, o) => {
+        const der = parseName({ cn, o });
+        expect(parseName(formatName(der)).equals(der)).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it('builds from the console fields in OpenSSL order and matches openssl -subj', () => {
