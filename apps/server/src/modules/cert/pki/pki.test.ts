@@ -8,7 +8,7 @@ import { sm2PublicKeyFromPrivate } from '../../../platform/crypto/asymmetric.js'
 import { derToPem, sm2PrivateKeyToPkcs8 } from '../../../platform/crypto/encoding.js';
 import { generateKey } from '../../../platform/crypto/generate.js';
 import { selfSignedEc } from '../../../test/openssl.js';
-import { orderChain, splitCertificateBundle } from './bundle.js';
+import { buildCertsOnlyP7b, orderChain, splitCertificateBundle } from './bundle.js';
 import {
   buildCertificate,
   certificateParts,
@@ -577,6 +577,63 @@ describe('OCSP responder by key hash', () => {
     expect(r.stdout + r.stderr).toMatch(/Responder Id: [0-9A-F]{40}/);
     expect(r.stdout + r.stderr).toContain('Response verify OK');
     expect(r.stdout + r.stderr).toContain('0x0BAD: unknown');
+  });
+});
+
+describe('parsers on hostile input', () => {
+  it('throw only PkiErrors on random bytes and on mutated valid structures (property)', async () => {
+    const ca = await selfSigned('EC-P256', 'Fuzz CA');
+    const csr = await buildCsr({
+      subjectName: parseName('CN=fuzz'),
+      san: parseSanList({ dns: 'f.example' }),
+      signer: ca.signer,
+    });
+    const p7b = buildCertsOnlyP7b([ca.der]);
+    const seeds = [
+      ca.der,
+      csr,
+      p7b,
+      Buffer.from(
+        '30440242304002010030273025300906052b0e03021a05000414' +
+          '00'.repeat(20) +
+          '0414' +
+          '00'.repeat(20) +
+          '020101',
+        'hex',
+      ),
+    ];
+    const parsers: ((input: Buffer) => unknown)[] = [
+      (b) => parseCsr(b),
+      (b) => splitCertificateBundle(b),
+      (b) => parseOcspRequest(b),
+      (b) => describeCertificate(b),
+      (b) => orderChain([b, ca.der]),
+      (b) => formatName(b),
+    ];
+    const mutated = fc
+      .tuple(fc.constantFrom(...seeds), fc.nat(), fc.integer({ min: 1, max: 255 }))
+      .map(([seed, position, xor]) => {
+        const copy = Buffer.from(seed);
+        const index = position % copy.length;
+        copy[index] = (copy[index] ?? 0) ^ xor;
+        return copy;
+      });
+    const input = fc.oneof(
+      fc.uint8Array({ maxLength: 300 }).map((a) => Buffer.from(a)),
+      mutated,
+    );
+    fc.assert(
+      fc.property(input, (bytes) => {
+        for (const parse of parsers) {
+          try {
+            parse(bytes);
+          } catch (error) {
+            if (!(error instanceof PkiError)) throw error;
+          }
+        }
+      }),
+      { numRuns: 400 },
+    );
   });
 });
 
