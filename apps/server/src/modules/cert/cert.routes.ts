@@ -25,7 +25,10 @@ export function certRoutes(app: FastifyInstance, gate: Gatekeeper, certs: CertSe
   registerCall(app, gate, api.cert.revoke, ({ actor, meta, body }) => certs.revoke(actor, meta, body));
   registerCall(app, gate, api.cert.resume, ({ actor, meta, body }) => certs.resume(actor, meta, body.id));
   registerCall(app, gate, api.cert.delete, ({ actor, meta, body }) => certs.remove(actor, meta, body.ids));
-  registerCall(app, gate, api.cert.download, ({ actor, meta, body }) => certs.download(actor, meta, body));
+  registerCall(app, gate, api.cert.download, ({ actor, query }) => certs.download(actor, query));
+  registerCall(app, gate, api.cert.downloadKey, ({ actor, meta, body }) =>
+    certs.downloadKey(actor, meta, body),
+  );
   registerCall(app, gate, api.cert.externalList, ({ actor, query }) => certs.externalList(actor, query));
   registerCall(app, gate, api.cert.externalDetail, ({ actor, query }) =>
     certs.externalDetail(actor, query.id),

@@ -1135,7 +1135,7 @@ export function createCertService(deps: {
       return { deleted: rows.length };
     },
 
-    async download(actor: Actor, meta: RequestMeta, body: Input<typeof api.cert.download>) {
+    async download(actor: Actor, body: QueryInput<typeof api.cert.download>) {
       const cert = await loadCert(actor, body.id);
       const base = safeFileName(cert.name);
       const der = unb64(cert.cert_der);
@@ -1161,66 +1161,70 @@ export function createCertService(deps: {
             'application/pkcs10',
             pki.toPem(unb64(cert.csr_der), 'CERTIFICATE REQUEST'),
           );
-        case 'key-pkcs8':
-        case 'key-pkcs12': {
-          if (!cert.key_id) throw stateForbids('cert.noPrivateKey');
-          if (!body.password) throw invalid('cert.passwordRequired');
-          const algorithm = cert.algorithm as CaAlgorithm;
-          if (body.kind === 'key-pkcs12' && !pki.PKCS12_ALGORITHMS.includes(algorithm))
-            throw invalid('cert.pkcs12Unsupported', { algorithm });
-          const refused = async (reason: string) =>
-            audit({
-              who: subjectOf(actor),
-              action: 'cert.download-key',
-              target: cert.name,
-              result: 'failure',
-              ip: meta.ip,
-              objectId: cert.id,
-              details: { reason },
-            });
-          let material: Buffer;
-          try {
-            material = await deps.vault().exportableMaterial(actor.domainId, cert.key_id, cert.name);
-          } catch (err) {
-            await refused(err instanceof KspError ? err.messageKey : 'error');
-            throw err;
-          }
-          try {
-            const publicKey = pki.certificateSpki(der);
-            const out =
-              body.kind === 'key-pkcs8'
-                ? file(
-                    `${base}.key.pem`,
-                    'application/x-pem-file',
-                    pki.encryptPkcs8(algorithm, material, publicKey, body.password),
-                  )
-                : file(
-                    `${base}.p12`,
-                    'application/x-pkcs12',
-                    await pki.buildPkcs12({
-                      algorithm,
-                      material,
-                      storedPublicKey: publicKey,
-                      certDer: der,
-                      chainDers: chain,
-                      password: body.password,
-                      friendlyName: cert.name,
-                    }),
-                  );
-            await audit({
-              who: subjectOf(actor),
-              action: 'cert.download-key',
-              target: cert.name,
-              result: 'success',
-              ip: meta.ip,
-              objectId: cert.id,
-              details: { format: body.kind },
-            });
-            return out;
-          } finally {
-            material.fill(0);
-          }
-        }
+      }
+    },
+
+    async downloadKey(actor: Actor, meta: RequestMeta, body: Input<typeof api.cert.downloadKey>) {
+      const cert = await loadCert(actor, body.id);
+      const base = safeFileName(cert.name);
+      const der = unb64(cert.cert_der);
+      const ca = await store.findCaAnyDomain(db, cert.ca_id);
+      const chain = ca?.cert_der ? [unb64(ca.cert_der), ...(await chainAbove(ca))] : [];
+      if (!cert.key_id) throw stateForbids('cert.noPrivateKey');
+      const algorithm = cert.algorithm as CaAlgorithm;
+      if (body.kind === 'key-pkcs12' && !pki.PKCS12_ALGORITHMS.includes(algorithm))
+        throw invalid('cert.pkcs12Unsupported', { algorithm });
+      const refused = async (reason: string) =>
+        audit({
+          who: subjectOf(actor),
+          action: 'cert.download-key',
+          target: cert.name,
+          result: 'failure',
+          ip: meta.ip,
+          objectId: cert.id,
+          details: { reason },
+        });
+      let material: Buffer;
+      try {
+        material = await deps.vault().exportableMaterial(actor.domainId, cert.key_id, cert.name);
+      } catch (err) {
+        await refused(err instanceof KspError ? err.messageKey : 'error');
+        throw err;
+      }
+      try {
+        const publicKey = pki.certificateSpki(der);
+        const out =
+          body.kind === 'key-pkcs8'
+            ? file(
+                `${base}.key.pem`,
+                'application/x-pem-file',
+                pki.encryptPkcs8(algorithm, material, publicKey, body.password),
+              )
+            : file(
+                `${base}.p12`,
+                'application/x-pkcs12',
+                await pki.buildPkcs12({
+                  algorithm,
+                  material,
+                  storedPublicKey: publicKey,
+                  certDer: der,
+                  chainDers: chain,
+                  password: body.password,
+                  friendlyName: cert.name,
+                }),
+              );
+        await audit({
+          who: subjectOf(actor),
+          action: 'cert.download-key',
+          target: cert.name,
+          result: 'success',
+          ip: meta.ip,
+          objectId: cert.id,
+          details: { format: body.kind },
+        });
+        return out;
+      } finally {
+        material.fill(0);
       }
     },
 
