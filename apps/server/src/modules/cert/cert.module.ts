@@ -27,6 +27,7 @@ export const certModule: KspModule = {
       vault: () => ctx.use('keyVault'),
       tokens: () => ctx.use('registrationTokens'),
       pkiBaseUrl,
+      log: ctx.log,
     });
     ctx.provide('certs', certs);
     certRoutes(app, ctx.gate, certs);

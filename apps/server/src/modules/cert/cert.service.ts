@@ -49,12 +49,13 @@ function fromPki(err: unknown, field: string): never {
   switch (err.code) {
     case 'invalid-name':
       throw invalid('cert.invalidName');
-    case 'invalid-san':
-      throw invalid('cert.invalidSan', {
-        field: String(err.details.field ?? field),
-        value: String(err.details.value ?? ''),
-        kind: String(err.details.kind ?? err.details.field ?? 'entry'),
-      });
+    case 'invalid-san': {
+      const value = String(err.details.value ?? '');
+      const kind = String(err.details.field ?? '');
+      if (kind === 'ips') throw invalid('cert.invalidIp', { value });
+      if (kind === 'emails') throw invalid('cert.invalidEmail', { value });
+      throw invalid('cert.invalidDns', { value });
+    }
     case 'private-key-refused':
       throw invalid('cert.privateKeyRefused');
     case 'invalid-csr':
@@ -63,9 +64,9 @@ function fromPki(err: unknown, field: string): never {
       throw invalid('cert.chainBroken', { subject: String(err.details.subject ?? '') });
     case 'invalid-pem':
     case 'invalid-certificate':
-      throw invalid(field === 'certificate' ? 'cert.invalidPem' : 'cert.invalidPem');
+      throw invalid(field === 'certificate' ? 'cert.invalidCertificatePem' : 'cert.invalidPem');
     default:
-      throw invalid('cert.invalidPem');
+      throw invalid(field === 'certificate' ? 'cert.invalidCertificatePem' : 'cert.invalidPem');
   }
 }
 
@@ -133,6 +134,7 @@ export function createCertService(deps: {
   clock: Clock;
   vault: () => Vault;
   tokens: () => Tokens;
+  log?: { warn(details: object, message: string): void };
   /** The public base URL written into certificates (CRL distribution point, OCSP). */
   pkiBaseUrl: () => string;
 }) {
@@ -586,10 +588,19 @@ export function createCertService(deps: {
     return fresh;
   }
 
+  /**
+   * A revocation changed: the CRL is rebuilt now. When it cannot be (the CA's key is not in
+   * use), the revocation stands, the CRL stays marked stale, and the refresh job and the next
+   * fetch try again.
+   */
   async function revocationChanged(ca: CertCaTable) {
     await store.markCrlStale(db, ca.id);
     crlCache.delete(ca.id);
-    await rebuildCrl(ca);
+    try {
+      await rebuildCrl(ca);
+    } catch (err) {
+      deps.log?.warn({ ca: ca.id, err: err instanceof Error ? err.message : String(err) }, 'CRL not rebuilt');
+    }
   }
 
   /* ---- external CAs ---- */
@@ -823,8 +834,10 @@ export function createCertService(deps: {
 
     async caUpdate(actor: Actor, meta: RequestMeta, body: Input<typeof api.cert.caUpdate>) {
       const ca = await loadCa(actor, body.id);
-      if (body.is_default && caState(ca) !== 'active')
+      if (body.is_default && caState(ca) === 'pending')
         throw stateForbids('cert.caPending', { name: ca.name });
+      if (body.is_default && caState(ca) === 'expired')
+        throw stateForbids('cert.caExpired', { name: ca.name });
       try {
         await db.transaction().execute(async (trx) => {
           if (body.is_default) await store.clearDefaultCa(trx, actor.domainId);
@@ -861,12 +874,13 @@ export function createCertService(deps: {
       for (const id of ids) rows.push(await loadCa(actor, id));
       const at = iso(now());
       for (const row of rows) {
-        const others = ids.filter((id) => id !== row.id);
-        if (await store.caInUse(db, row.id, at)) {
-          const child = await db.selectFrom('cert_ca').select('id').where('parent_id', '=', row.id).execute();
-          if (child.some((c) => !others.includes(c.id)) || child.length === 0)
-            throw stateForbids('cert.caInUse', { name: row.name });
-        }
+        // Another CA it signed, not deleted with it, or a certificate still valid (on hold counts).
+        const children = await store.childCas(db, row.id);
+        if (
+          children.some((child) => !ids.includes(child)) ||
+          (await store.hasValidCertificates(db, row.id, at))
+        )
+          throw stateForbids('cert.caInUse', { name: row.name });
       }
       // Children before their parents.
       const order = [...rows].sort((a, b) => (a.parent_id === b.id ? -1 : b.parent_id === a.id ? 1 : 0));
@@ -898,7 +912,8 @@ export function createCertService(deps: {
         if (!ca.csr_der) throw stateForbids('cert.noCsr');
         return file(`${base}.csr`, 'application/pkcs10', pki.toPem(unb64(ca.csr_der), 'CERTIFICATE REQUEST'));
       }
-      if (!ca.cert_der) throw stateForbids('cert.caPending', { name: ca.name });
+      if (!ca.cert_der)
+        throw stateForbids(query.kind.startsWith('crl') ? 'cert.noCrl' : 'cert.caPending', { name: ca.name });
       const cert = unb64(ca.cert_der);
       switch (query.kind) {
         case 'cert-pem':
@@ -979,7 +994,7 @@ export function createCertService(deps: {
       let keyId: string | null = null;
       if (body.csr) {
         const csr = await readCsr(body.csr, subjectOf(actor), meta.ip, 'cert.issue');
-        checkUsage(csr.algorithm, body.usage);
+        if (body.purpose !== 'intermediate') checkUsage(csr.algorithm, body.usage);
         subjectName = body.cn ? nameOf({ ...body, cn: body.cn }) : csr.subjectName;
         spki = csr.spki;
         algorithm = csr.algorithm;
@@ -990,7 +1005,7 @@ export function createCertService(deps: {
       } else {
         if (!body.cn) throw invalid('cert.cnRequired');
         algorithm = body.key_algorithm ?? 'EC-P256';
-        checkUsage(algorithm, body.usage);
+        if (body.purpose !== 'intermediate') checkUsage(algorithm, body.usage);
         subjectName = nameOf({ ...body, cn: body.cn });
         const pair = await deps.vault().createPair(actor, meta, {
           name: `cert-${newId()}`,
