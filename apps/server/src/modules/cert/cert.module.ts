@@ -28,6 +28,7 @@ export const certModule: KspModule = {
       tokens: () => ctx.use('registrationTokens'),
       pkiBaseUrl,
       log: ctx.log,
+      domainName: async (id) => (await ctx.use('domains').findDomainById(ctx.db, id))?.name,
     });
     ctx.provide('certs', certs);
     certRoutes(app, ctx.gate, certs);

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import {
   CRL_VALIDITY_HOURS,
+  DEFAULT_CA_VALIDITY_DAYS,
   EXPIRING_DAYS,
   signOnlyAlgorithms,
   type api,
@@ -28,6 +29,8 @@ type Vault = ModuleServices['keyVault'];
 type Tokens = ModuleServices['registrationTokens'];
 
 const DAY_MS = 86_400_000;
+/** The root CA a domain gets on demand. */
+const DEFAULT_ROOT_CA_NAME = 'Root CA';
 const HOUR_MS = 3_600_000;
 /** A CRL is rebuilt once less than this share of its validity is left. */
 const CRL_REFRESH_SHARE = 0.25;
@@ -135,6 +138,8 @@ export function createCertService(deps: {
   vault: () => Vault;
   tokens: () => Tokens;
   log?: { warn(details: object, message: string): void };
+  /** The name of a domain (for the CA a domain gets on demand). */
+  domainName: (domainId: string) => Promise<string | undefined>;
   /** The public base URL written into certificates (CRL distribution point, OCSP). */
   pkiBaseUrl: () => string;
 }) {
@@ -642,7 +647,40 @@ export function createCertService(deps: {
   const safeFileName = (name: string) =>
     name.replace(/[^\p{L}\p{N}_.-]+/gu, '_').slice(0, 64) || 'certificate';
 
-  return {
+  const ensuring = new Map<string, Promise<CertCaTable | undefined>>();
+
+  async function createDefaultCa(domainId: string): Promise<CertCaTable | undefined> {
+    const current = await store.findDefaultCa(db, domainId);
+    if (current || (await store.countCas(db, domainId)) > 0) return current;
+    const domain = await deps.domainName(domainId);
+    const system: Actor = {
+      userId: '',
+      username: 'system',
+      domainId,
+      domainName: domain ?? '',
+      sessionId: '',
+      permissions: new Set(),
+      mustChangePassword: false,
+      directory: null,
+      kind: 'session',
+      systemScope: false,
+    };
+    const meta: RequestMeta = { ip: '', lang: 'en', userAgent: '' };
+    try {
+      const created = await service.caCreate(system, meta, {
+        name: DEFAULT_ROOT_CA_NAME,
+        cn: `${DEFAULT_ROOT_CA_NAME}${domain ? ` (${domain})` : ''}`.slice(0, 64),
+        algorithm: 'EC-P256',
+      });
+      await service.caSelfSign(system, meta, { id: created.id, validity_days: DEFAULT_CA_VALIDITY_DAYS });
+    } catch (err) {
+      // Another request of the same domain created it first (the name is unique per domain).
+      if (!(err instanceof KspError && err.messageKey === 'cert.caNameTaken')) throw err;
+    }
+    return store.findDefaultCa(db, domainId);
+  }
+
+  const service = {
     /* local CAs */
 
     async caList(actor: Actor, query: QueryInput<typeof api.cert.caList>) {
@@ -1357,7 +1395,7 @@ export function createCertService(deps: {
       const csr = await readCsr(body.csr, null, meta.ip, 'cert.sign');
       try {
         const token = await deps.tokens().lookup(body.token);
-        const ca = await store.findDefaultCa(db, token.domainId);
+        const ca = await service.ensureDefaultCa(token.domainId);
         if (!ca || caState(ca) !== 'active') throw stateForbids('cert.noDefaultCa');
         const caCert = checkIssuing(ca);
         const usage: CertUsage = 'signature';
@@ -1424,6 +1462,21 @@ export function createCertService(deps: {
         });
         throw err;
       }
+    },
+
+    /**
+     * The domain's default CA. A domain that has no CA at all gets its root CA now (EC P-256,
+     * ten years, named "Root CA", made by the system): issuing that needs one (online issuing,
+     * client enrolment) creates it on demand. A domain that has CAs but no active default gets
+     * none: an administrator chose that.
+     */
+    async ensureDefaultCa(domainId: string): Promise<CertCaTable | undefined> {
+      // One creation per domain at a time on this node; other nodes meet the unique name.
+      const running = ensuring.get(domainId);
+      if (running) return running;
+      const work = createDefaultCa(domainId).finally(() => ensuring.delete(domainId));
+      ensuring.set(domainId, work);
+      return work;
     },
 
     /* public CRL and OCSP */
@@ -1507,6 +1560,7 @@ export function createCertService(deps: {
       crlCache.clear();
     },
   };
+  return service;
 
   function safeVerify(der: Buffer, spki: Buffer): boolean {
     try {

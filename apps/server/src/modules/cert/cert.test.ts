@@ -719,8 +719,6 @@ describe.each(await engines())('certificates on %s', (engine) => {
   });
 
   it('installs an externally signed CA certificate, checked against the pending key', async () => {
-    // The server's clock is the test's: set it to now, when openssl signs.
-    server.clock.now = new Date();
     const pending = await newCa('External Sub', 'EC-P256');
     write('ext-sub.csr', pending.csr_pem!);
     // An "external" CA made by openssl signs the CSR.
@@ -759,6 +757,8 @@ describe.each(await engines())('certificates on %s', (engine) => {
       ],
       dir,
     );
+    // The server's clock is the test's: past the moment openssl signed.
+    server.clock.now = new Date(Date.now() + 1000);
     // Another key's certificate is refused (and audited).
     const wrong = await call(server, api.cert.caInstall, {
       token,
@@ -792,7 +792,16 @@ describe.each(await engines())('certificates on %s', (engine) => {
     write('ext-sub-issued.pem', installed.certificate_pem!);
     expect(
       tryOpenssl(
-        ['verify', '-CAfile', 'ext-root.pem', '-untrusted', 'ext-sub-issued.pem', 'ext-leaf.pem'],
+        [
+          'verify',
+          '-attime',
+          String(Math.floor(server.clock.now.getTime() / 1000) + 5),
+          '-CAfile',
+          'ext-root.pem',
+          '-untrusted',
+          'ext-sub-issued.pem',
+          'ext-leaf.pem',
+        ],
         dir,
       ).out,
     ).toMatch(/ext-leaf.pem: OK/);
@@ -897,6 +906,43 @@ describe.each(await engines())('certificates on %s', (engine) => {
       .execute();
     expect(failures.filter((r) => r.result === 'failure').length).toBeGreaterThanOrEqual(2);
     expect(failures.filter((r) => r.result === 'success')).toHaveLength(2);
+  });
+
+  it('gives a domain without any CA its root CA on demand, once', async () => {
+    const fresh = ok(await call(server, api.domain.create, { token, body: { name: 'fresh-pki' } })).data;
+    const [a, b] = await Promise.all([
+      server.services.certs.ensureDefaultCa(fresh.id),
+      server.services.certs.ensureDefaultCa(fresh.id),
+    ]);
+    expect(a?.id).toBeTruthy();
+    expect(b?.id).toBe(a?.id);
+    expect(a).toMatchObject({
+      name: 'Root CA',
+      state: 'active',
+      type: 'root',
+      is_default: 1,
+      algorithm: 'EC-P256',
+    });
+    const cas = await server.database.db
+      .selectFrom('cert_ca')
+      .select('id')
+      .where('domain_id', '=', fresh.id)
+      .execute();
+    expect(cas).toHaveLength(1);
+    const key = await server.database.db
+      .selectFrom('kms_key')
+      .select(['owner_name', 'owner_id', 'domain_id', 'exportable', 'deletable'])
+      .where('id', '=', a!.key_id)
+      .executeTakeFirstOrThrow();
+    expect(key).toMatchObject({
+      owner_name: 'system',
+      owner_id: null,
+      domain_id: fresh.id,
+      exportable: 0,
+      deletable: 0,
+    });
+    // A domain whose administrators made CAs gets none on demand.
+    expect((await server.services.certs.ensureDefaultCa(fresh.id))?.id).toBe(a?.id);
   });
 
   it('deletes CAs only when nothing depends on them, and counts figures for the dashboard', async () => {

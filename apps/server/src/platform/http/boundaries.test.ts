@@ -100,14 +100,14 @@ describe('domain boundaries', () => {
           body: { name: `secret-ca-${where}`, cn: `secret-ca-${where}` },
         })
       ).data.id;
-      const rootCa = await call(server, api.cert.caSelfSign, { token, body: { id: ca[where]! } });
+      const rootCa = await call(server, api.cert.caSelfSign, { token, body: { id: ca[where] } });
       expect(rootCa.code).toBe(0);
       cert[where] = (
         await call(server, api.cert.issue, {
           token,
           body: {
             name: `secret-cert-${where}`,
-            ca_id: ca[where]!,
+            ca_id: ca[where],
             cn: `secret-cert-${where}`,
             exportable: true,
           },
