@@ -73,6 +73,7 @@ describe('labels the server made, in Chinese', () => {
             domains: 1,
             audit_records: 2,
             active_sessions: 1,
+            certificates: { valid: 0, expiring: 0 },
             recent: [record('1', 'user.login', 'admin'), record('2', 'system.init.component', '3/3')],
           })
         : envelope([]),

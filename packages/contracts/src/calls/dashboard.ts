@@ -23,6 +23,8 @@ export const DashboardSummary = z.object({
   domains: z.number().int(),
   audit_records: z.number().int(),
   active_sessions: z.number().int(),
+  /** Issued certificates that are valid now, and those of them ending within 30 days. */
+  certificates: z.object({ valid: z.number().int(), expiring: z.number().int() }),
   recent: z.array(AuditRecord),
 });
 

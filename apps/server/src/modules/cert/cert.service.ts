@@ -1406,6 +1406,18 @@ export function createCertService(deps: {
       });
     },
 
+    /** Valid certificates and those of them ending within 30 days: of one domain, or of all (`null`). */
+    async expiringFigures(domainId: string | null) {
+      const at = now();
+      const figures = await store.certificateFigures(
+        db,
+        domainId,
+        iso(at),
+        iso(new Date(at.getTime() + EXPIRING_DAYS * DAY_MS)),
+      );
+      return { valid: figures.valid, expiring: figures.expiring };
+    },
+
     /** Trust anchors of a domain (client certificates of later areas are checked against them). */
     async trustAnchors(domainId: string): Promise<Buffer[]> {
       const rows = await db

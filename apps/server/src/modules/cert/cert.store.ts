@@ -222,7 +222,8 @@ export async function updateCertificate(
   await db.updateTable('cert_certificate').set(changes).where('id', '=', id).execute();
 }
 
-export async function certificateFigures(db: Executor, domainId: string, now: string, soon: string) {
+/** Certificate figures of one domain, or of every domain (`null`). */
+export async function certificateFigures(db: Executor, domainId: string | null, now: string, soon: string) {
   const row = await db
     .selectFrom('cert_certificate')
     .select((eb) => [
@@ -253,7 +254,7 @@ export async function certificateFigures(db: Executor, domainId: string, now: st
         )
         .as('expiring'),
     ])
-    .where('domain_id', '=', domainId)
+    .$if(domainId !== null, (q) => q.where('domain_id', '=', domainId ?? ''))
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
   const n = (v: string | number | null | undefined) => Number(v ?? 0);

@@ -978,6 +978,9 @@ describe.each(await engines())('certificates on %s', (engine) => {
     expect(later.expired).toBeGreaterThanOrEqual(2);
     const expiring = ok(await call(server, api.cert.list, { token, query: { expiring: 'true' } })).data;
     expect(expiring.data.map((c) => c.name)).toContain('web server');
+    const dashboard = ok(await call(server, api.dashboard.summary, { token })).data;
+    expect(dashboard.certificates.expiring).toBe(expiring.total);
+    expect(dashboard.certificates.valid).toBe(later.valid);
     server.clock.advance(-65 * 86_400);
   });
 });

@@ -15,6 +15,7 @@ export const dashboardModule: KspModule = {
       auditLog: ctx.use('auditLog'),
       domains: ctx.use('domains'),
       userRecords: ctx.use('userRecords'),
+      certs: ctx.use('certs'),
     });
     dashboardRoutes(ctx.app, ctx.gate, dashboard);
   },

@@ -18,6 +18,7 @@ export function createDashboardService(deps: {
   auditLog: ModuleServices['auditLog'];
   domains: ModuleServices['domains'];
   userRecords: ModuleServices['userRecords'];
+  certs: ModuleServices['certs'];
 }) {
   const { db, clock } = deps;
   const { countAudit, recentAudit } = deps.auditLog;
@@ -27,12 +28,13 @@ export function createDashboardService(deps: {
     async summary(actor: Actor) {
       // Outside system scope every figure is the current domain's: other domains are not counted.
       const scope = actor.systemScope ? null : actor.domainId;
-      const [users, domains, audit, recent, sessions] = await Promise.all([
+      const [users, domains, audit, recent, sessions, certificates] = await Promise.all([
         scope ? countMembers(db, scope) : countUsers(db),
         scope ? 1 : countDomains(db),
         countAudit(db, scope),
         recentAudit(db, scope, 10),
         deps.sessions.countActive(scope),
+        deps.certs.expiringFigures(scope),
       ]);
       return {
         version: PRODUCT_VERSION,
@@ -45,6 +47,7 @@ export function createDashboardService(deps: {
         domains,
         audit_records: audit,
         active_sessions: sessions,
+        certificates,
         recent: recent.map((r) => ({
           id: r.id,
           at: r.at,

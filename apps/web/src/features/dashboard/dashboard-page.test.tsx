@@ -26,6 +26,7 @@ const summary = {
   domains: 2,
   audit_records: 42,
   active_sessions: 3,
+  certificates: { valid: 12, expiring: 5 },
   recent: [],
 };
 
@@ -73,5 +74,12 @@ describe('dashboard page', () => {
     fireEvent.click(screen.getByText('refresh now'));
     await waitFor(() => expect(shown).toEqual(['Session expired']));
     expect(screen.getByText('42')).toBeTruthy();
+  });
+
+  it('shows the certificates expiring within 30 days', async () => {
+    renderPage('/console/dashboard', '/console/dashboard', <DashboardPage />);
+    expect((await screen.findByTestId('dashboard-certificates-expiring')).textContent).toBe('5');
+    expect(screen.getByText('Certificates expiring within 30 days')).toBeTruthy();
+    expect(screen.getByText('12 valid certificates')).toBeTruthy();
   });
 });

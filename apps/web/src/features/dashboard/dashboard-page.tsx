@@ -113,6 +113,12 @@ export default function DashboardPage() {
       value: formatThousands(data.active_sessions),
       testId: 'dashboard-sessions',
     },
+    {
+      title: t('dashboard:certificatesExpiring'),
+      value: formatThousands(data.certificates.expiring),
+      testId: 'dashboard-certificates-expiring',
+      footer: t('dashboard:certificatesValid', { count: formatThousands(data.certificates.valid) }),
+    },
   ];
 
   return (

@@ -9,6 +9,8 @@ export const dashboard = {
   audit: 'Audit records',
   exact: '{{value}} in total',
   sessions: 'Active sessions',
+  certificatesExpiring: 'Certificates expiring within 30 days',
+  certificatesValid: '{{count}} valid certificates',
   domain: 'Current domain: {{domain}}',
   recent: 'Recent audit records',
   columns: {
