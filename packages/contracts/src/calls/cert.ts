@@ -28,6 +28,12 @@ export const CaAlgorithmSchema = z.enum(caAlgorithms);
 /** Algorithms whose keys cannot encrypt or agree on keys: their certificates sign only. */
 export const signOnlyAlgorithms: readonly CaAlgorithm[] = ['ED25519', 'ML-DSA-44', 'ML-DSA-65', 'ML-DSA-87'];
 
+/** UKEY certificates (spec §3): the token's algorithm and its certificate spec. */
+export const ukeyAlgorithms = ['RSA-2048', 'SM2'] as const;
+export const ukeySpecs = ['single', 'dual'] as const;
+/** The token PIN the console asks for (spec: "PIN cannot be less than 6 characters"). */
+export const UKEY_PIN_MIN = 6;
+
 export const caStates = ['pending', 'active', 'expired'] as const;
 export const caTypes = ['root', 'intermediate'] as const;
 export const certPurposes = ['server', 'client', 'intermediate'] as const;
@@ -37,7 +43,7 @@ export type CertUsage = (typeof certUsages)[number];
 /** `hold`: revoked with reason certificateHold, which `resume` lifts. */
 export const certStatuses = ['normal', 'revoked', 'hold', 'expired'] as const;
 export type CertStatus = (typeof certStatuses)[number];
-export const certSources = ['csr', 'generated', 'sign-cert'] as const;
+export const certSources = ['csr', 'generated', 'sign-cert', 'ukey'] as const;
 
 /** RFC 5280 CRLReason, by name (removeFromCRL is what `resume` does, not a reason to give). */
 export const crlReasons = [
@@ -465,6 +471,40 @@ export const certCalls = {
     data: FileDownload,
   }),
 
+  ukeyIssue: defineCall({
+    method: 'POST',
+    path: '/v1/ksp/cert/ukey/issue',
+    summary:
+      "Issue a user's UKEY certificates from the token's signing CSR and bind the signing certificate to the user (UKEY login)",
+    tag: 'cert',
+    access: 'cert:write',
+    changesAccess: false,
+    body: z.object({
+      user_id: Id.describe('the user the UKEY belongs to (binding another user also asks user:write)'),
+      ukey_type: z.string().trim().min(1).max(64).describe('token vendor or middleware (GM/T 0016 SKF)'),
+      algorithm: z.enum(ukeyAlgorithms),
+      spec: z
+        .enum(ukeySpecs)
+        .default('single')
+        .describe('single: a signing certificate; dual (SM2 only): signing and encryption certificates'),
+      serial: z.string().trim().min(1).max(64).describe('the UKEY serial number'),
+      csr: PemText.describe(
+        "PEM PKCS#10 made by the token with its signing key; the token's PIN never reaches the server",
+      ),
+      validity_days: ValidityDays(3650, DEFAULT_LEAF_VALIDITY_DAYS),
+    }),
+    data: z.object({
+      signing: CertificateDetail,
+      encryption: CertificateDetail.nullable().describe('dual only'),
+      enveloped_key: z
+        .string()
+        .nullable()
+        .describe(
+          'dual only: Base64 DER of the GM/T 0009-2012 SM2EnvelopedKey holding the encryption private key, under the signing public key',
+        ),
+      chain_pem: z.array(z.string()).describe('the issuing CA first, up to its root'),
+    }),
+  }),
   externalList: defineCall({
     method: 'GET',
     path: '/v1/ksp/cert/external/list',

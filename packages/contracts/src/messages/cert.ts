@@ -44,6 +44,8 @@ export const certMessages = defineMessages({
     'cert.pkcs12Unsupported':
       'PKCS#12 files are offered for RSA, EC, Ed25519 and SM2 keys; use key-pkcs8 for {algorithm}',
     'cert.noCrl': 'Local CA {name} publishes no CRL while pending',
+    'cert.ukeyAlgorithm': 'csr: the token key is {found}, not {algorithm}',
+    'cert.ukeyDualSm2': 'Dual certificates (signing and encryption) are for SM2 tokens only',
   },
   zh: {
     'cert.notFound': '证书 {id} 不存在',
@@ -84,5 +86,7 @@ export const certMessages = defineMessages({
     'cert.notExportable': '证书“{name}”的私钥不允许导出',
     'cert.pkcs12Unsupported': 'PKCS#12 文件仅支持 RSA、EC、Ed25519 和 SM2 密钥；{algorithm} 请使用 key-pkcs8',
     'cert.noCrl': '本地 CA {name} 尚待签发，没有 CRL',
+    'cert.ukeyAlgorithm': 'csr：令牌密钥为 {found}，不是 {algorithm}',
+    'cert.ukeyDualSm2': '双证书（签名和加密）仅适用于 SM2 令牌',
   },
 });

@@ -26,6 +26,7 @@ export const certModule: KspModule = {
       clock: ctx.clock,
       vault: () => ctx.use('keyVault'),
       tokens: () => ctx.use('registrationTokens'),
+      ukeys: () => ctx.use('ukeys'),
       pkiBaseUrl,
       log: ctx.log,
       domainName: async (id) => (await ctx.use('domains').findDomainById(ctx.db, id))?.name,

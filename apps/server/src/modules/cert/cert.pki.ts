@@ -26,6 +26,7 @@ export { parseOcspRequest, buildOcspResponse, ocspErrorResponse, issuerHashes } 
 export { toPem, fromPem } from './pki/pem.js';
 export { buildCertsOnlyP7b, splitCertificateBundle, orderChain } from './pki/bundle.js';
 export { encryptPkcs8, buildPkcs12 } from './pki/private-key.js';
+export { buildSm2EnvelopedKey } from './pki/sm2-enveloped-key.js';
 
 /** Key algorithms a PKCS#12 file is offered for (ML-DSA keys: encrypted PKCS#8 only). */
 export const PKCS12_ALGORITHMS: readonly string[] = [

@@ -39,6 +39,7 @@ export function certRoutes(app: FastifyInstance, gate: Gatekeeper, certs: CertSe
   registerCall(app, gate, api.cert.externalDelete, ({ actor, meta, body }) =>
     certs.externalDelete(actor, meta, body.ids),
   );
+  registerCall(app, gate, api.cert.ukeyIssue, ({ actor, meta, body }) => certs.ukeyIssue(actor, meta, body));
   registerCall(app, gate, api.cert.sign, ({ meta, body }) => certs.signOnline(meta, body));
   pkiDistributionRoutes(app, certs);
 }

@@ -16,6 +16,7 @@ import {
 } from '@ksp/contracts';
 import { subjectOf, writeAudit, type AuditEntry } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
+import { generateKey } from '../../platform/crypto/generate.js';
 import { nonceBytes } from '../../platform/crypto/random.js';
 import { isUniqueViolation, type Db, type Executor } from '../../platform/db/database.js';
 import type { CertCaTable, CertCertificateTable, CertExternalTable } from '../../platform/db/schema.js';
@@ -27,6 +28,7 @@ import * as pki from './cert.pki.js';
 
 type Vault = ModuleServices['keyVault'];
 type Tokens = ModuleServices['registrationTokens'];
+type Ukeys = ModuleServices['ukeys'];
 
 const DAY_MS = 86_400_000;
 /** The root CA a domain gets on demand. */
@@ -137,6 +139,7 @@ export function createCertService(deps: {
   clock: Clock;
   vault: () => Vault;
   tokens: () => Tokens;
+  ukeys: () => Ukeys;
   log?: { warn(details: object, message: string): void };
   /** The name of a domain (for the CA a domain gets on demand). */
   domainName: (domainId: string) => Promise<string | undefined>;
@@ -382,7 +385,7 @@ export function createCertService(deps: {
       dns_names: san.dns,
       ip_addresses: san.ips,
       emails: san.emails,
-      source: row.source as 'csr' | 'generated' | 'sign-cert',
+      source: row.source as 'csr' | 'generated' | 'sign-cert' | 'ukey',
       key_id: row.key_id,
       has_private_key: row.key_id !== null,
       exportable: row.exportable === 1,
@@ -432,7 +435,7 @@ export function createCertService(deps: {
     csrDer: Buffer | null;
     keyId: string | null;
     exportable: boolean;
-    source: 'csr' | 'generated' | 'sign-cert';
+    source: 'csr' | 'generated' | 'sign-cert' | 'ukey';
   }
 
   /**
@@ -1306,6 +1309,108 @@ export function createCertService(deps: {
       } finally {
         material.fill(0);
       }
+    },
+
+    /**
+     * A user's UKEY certificates (spec §3, MODULES.md §2.5–2.6). The token made the signing key
+     * pair and its CSR; the signing certificate is issued from the domain's default CA and bound
+     * to the user, so the UKEY login verifies against it. Dual (SM2): the server also makes the
+     * encryption key pair, issues its certificate, and hands the private key out only as a
+     * GM/T 0009 SM2EnvelopedKey under the token's signing key; it keeps no copy.
+     */
+    async ukeyIssue(actor: Actor, meta: RequestMeta, body: Input<typeof api.cert.ukeyIssue>) {
+      await deps.ukeys().assertBindable(actor, body.user_id);
+      if (body.spec === 'dual' && body.algorithm !== 'SM2') throw invalid('cert.ukeyDualSm2');
+      const csr = await readCsr(body.csr, subjectOf(actor), meta.ip, 'cert.ukey.issue');
+      if (csr.algorithm !== body.algorithm)
+        throw invalid('cert.ukeyAlgorithm', { found: csr.algorithm, algorithm: body.algorithm });
+      const ca = await service.ensureDefaultCa(actor.domainId);
+      if (!ca || caState(ca) !== 'active') throw stateForbids('cert.noDefaultCa');
+      const caCert = checkIssuing(ca);
+      const common = {
+        ca,
+        caCert,
+        subjectName: csr.subjectName,
+        purpose: 'client' as const,
+        san: csr.san,
+        validityDays: body.validity_days,
+        csrDer: null,
+        keyId: null,
+        exportable: false,
+        source: 'ukey' as const,
+      };
+      const signing = await signCertificate(actor.domainId, {
+        ...common,
+        name: `UKEY ${body.serial} signing`,
+        spki: csr.spki,
+        algorithm: csr.algorithm,
+        keyBits: csr.keyBits,
+        usage: 'signature',
+        csrDer: csr.der,
+      });
+      let encryption: CertCertificateTable | null = null;
+      let envelopedKey: string | null = null;
+      if (body.spec === 'dual') {
+        const pair = generateKey('SM2');
+        try {
+          const spki = pair.publicKey ?? Buffer.alloc(0);
+          encryption = await signCertificate(actor.domainId, {
+            ...common,
+            name: `UKEY ${body.serial} encryption`,
+            spki,
+            algorithm: 'SM2',
+            keyBits: 256,
+            usage: 'encryption',
+          });
+          envelopedKey = b64(
+            pki.buildSm2EnvelopedKey({
+              encPrivateKey: pair.material,
+              encPublicKey: spki,
+              wrappingPublicKey: csr.spki,
+            }),
+          );
+        } finally {
+          pair.material.fill(0);
+        }
+      }
+      // The binding checks that the caller may manage this user (domain, user:write) before
+      // anything is stored.
+      await deps.ukeys().bind(actor, meta, {
+        id: body.user_id,
+        serial: body.serial,
+        certificate: pki.toPem(unb64(signing.cert_der), 'CERTIFICATE'),
+      });
+      await db.transaction().execute(async (trx) => {
+        for (const row of [signing, encryption]) {
+          if (!row) continue;
+          await store.insertCertificate(trx, row);
+          await audit(
+            {
+              who: subjectOf(actor),
+              action: 'cert.ukey.issue',
+              target: row.name,
+              result: 'success',
+              ip: meta.ip,
+              objectId: row.id,
+              details: {
+                user_id: body.user_id,
+                ukey_type: body.ukey_type,
+                serial: row.serial,
+                spec: body.spec,
+                usage: row.usage,
+              },
+            },
+            trx,
+          );
+        }
+      });
+      const detailOf = async (row: CertCertificateTable) => certDetailOf(row);
+      return {
+        signing: await detailOf(signing),
+        encryption: encryption ? await detailOf(encryption) : null,
+        enveloped_key: envelopedKey,
+        chain_pem: [caCert, ...(await chainAbove(ca))].map((d) => pki.toPem(d, 'CERTIFICATE')),
+      };
     },
 
     /* external CAs */

@@ -9,6 +9,8 @@ import { api, Code, type CaAlgorithm } from '@ksp/contracts';
 import {
   ADMIN,
   call,
+  encodeUsername,
+  hashForLogin,
   callUnchecked,
   engines,
   initialize,
@@ -18,8 +20,15 @@ import {
   type TestServer,
 } from '../../test/harness.js';
 import { newEcKey, openssl } from '../../test/openssl.js';
-import { verifyCertificateSignature } from './pki/certificate.js';
-import { certificateSpki } from './pki/certificate.js';
+import { sign as cryptoSign, sm2Sign } from '../../platform/crypto/asymmetric.js';
+import { sm2PublicKeyFromSpki } from '../../platform/crypto/encoding.js';
+import { generateKey } from '../../platform/crypto/generate.js';
+import { certificateSpki, verifyCertificateSignature } from './pki/certificate.js';
+import { buildCsr } from './pki/csr.js';
+import { parseName } from './pki/name.js';
+import { toPem } from './pki/pem.js';
+import { signerFromMaterial } from './pki/signer.js';
+import { openSm2EnvelopedKey } from './pki/sm2-enveloped-key.js';
 
 /** Runs openssl and answers its exit status and output (for checks that are meant to fail). */
 function tryOpenssl(args: string[], cwd: string) {
@@ -982,5 +991,127 @@ describe.each(await engines())('certificates on %s', (engine) => {
     expect(dashboard.certificates.expiring).toBe(expiring.total);
     expect(dashboard.certificates.valid).toBe(later.valid);
     server.clock.advance(-65 * 86_400);
+  });
+  it('issues UKEY certificates (single RSA, dual SM2 with the GM/T 0009 envelope) that the UKEY login accepts', async () => {
+    const alice = ok(
+      await call(server, api.user.create, {
+        token,
+        body: {
+          username: 'ukey-alice',
+          password: 'Ukey-Pass-1',
+          email: 'ukey-alice@example.test',
+          role_ids: [await roleIdByName(server.database.db, 'Operator')],
+          must_change_password: false,
+        },
+      }),
+    ).data;
+    const tokenCsr = async (algorithm: 'RSA-2048' | 'SM2') => {
+      const pair = generateKey(algorithm);
+      const signer = signerFromMaterial(algorithm, pair.material, pair.publicKey!);
+      const csr = await buildCsr({ subjectName: parseName({ cn: 'ukey-alice' }), signer });
+      return { pair, csr: toPem(csr, 'CERTIFICATE REQUEST') };
+    };
+    const mfa = async (value: '0' | '1') => {
+      const list = await call(server, api.config.list, { token, query: { page: 1, page_size: 100 } });
+      const entry = list.data.data.find((e) => e.key === 'MFA')!;
+      ok(await call(server, api.config.edit, { token, body: { id: entry.id, value } }));
+    };
+    const ukeyLogin = async (signChallenge: (challenge: Buffer) => Buffer) => {
+      const step1 = await call(server, api.user.login, {
+        body: { username: encodeUsername('ukey-alice'), password: await hashForLogin('Ukey-Pass-1') },
+      });
+      expect(step1.code).toBe(Code.UKEY_REQUIRED);
+      const challenge = ok(await call(server, api.user.random, { query: { name: 'ukey-alice' } })).data
+        .random;
+      const sign = signChallenge(Buffer.from(challenge, 'utf8')).toString('base64');
+      return call(server, api.user.verify, { body: { name: 'ukey-alice', sign } });
+    };
+
+    // Single RSA-2048: the signing certificate is issued and bound.
+    const rsa = await tokenCsr('RSA-2048');
+    const single = ok(
+      await call(server, api.cert.ukeyIssue, {
+        token,
+        body: { user_id: alice.id, ukey_type: 'SKF', algorithm: 'RSA-2048', serial: 'UK-0001', csr: rsa.csr },
+      }),
+    ).data;
+    expect(single.signing).toMatchObject({
+      source: 'ukey',
+      purpose: 'client',
+      usage: 'signature',
+      cn: 'ukey-alice',
+    });
+    expect(single.encryption).toBeNull();
+    expect(single.enveloped_key).toBeNull();
+    const bound = ok(await call(server, api.user.detailGroups, { token, body: { id: alice.id } })).data;
+    expect(JSON.stringify(bound)).toContain('UK-0001');
+    await mfa('1');
+    try {
+      const rsaLogin = await ukeyLogin((data) =>
+        cryptoSign('RSA-2048', rsa.pair.material, data, { rsaScheme: 'PKCS1-v1_5' }),
+      );
+      expect(rsaLogin.code, rsaLogin.msg).toBe(0);
+
+      // Dual SM2: a signing and an encryption certificate, the encryption key only enveloped.
+      const sm2 = await tokenCsr('SM2');
+      const dual = ok(
+        await call(server, api.cert.ukeyIssue, {
+          token,
+          body: {
+            user_id: alice.id,
+            ukey_type: 'SKF',
+            algorithm: 'SM2',
+            spec: 'dual',
+            serial: 'UK-0002',
+            csr: sm2.csr,
+          },
+        }),
+      ).data;
+      expect(dual.signing).toMatchObject({ algorithm: 'SM2', usage: 'signature' });
+      expect(dual.encryption).toMatchObject({
+        algorithm: 'SM2',
+        usage: 'encryption',
+        has_private_key: false,
+      });
+      const opened = openSm2EnvelopedKey(Buffer.from(dual.enveloped_key!, 'base64'), sm2.pair.material);
+      const encryptionSpki = certificateSpki(
+        Buffer.from(dual.encryption!.certificate_pem.replace(/-----[^-]+-----|\s/g, ''), 'base64'),
+      );
+      expect(opened.publicKey.equals(sm2PublicKeyFromSpki(encryptionSpki))).toBe(true);
+      expect(dual.encryption!.key_usage).toContain('keyAgreement');
+      // The domain's default CA (EC P-256) signed it: plain openssl verify.
+      write('ukey-sign.pem', dual.signing.certificate_pem);
+      write('ukey-root.pem', dual.chain_pem.at(-1)!);
+      expect(tryOpenssl(['verify', '-CAfile', 'ukey-root.pem', 'ukey-sign.pem'], dir).out).toMatch(
+        /ukey-sign.pem: OK/,
+      );
+      // The SM2 signing certificate replaced the RSA one: the UKEY login now takes SM2 signatures only.
+      const sm2Login = await ukeyLogin((data) => sm2Sign(sm2.pair.material, data));
+      expect(sm2Login.code, sm2Login.msg).toBe(0);
+      const oldKey = await ukeyLogin((data) =>
+        cryptoSign('RSA-2048', rsa.pair.material, data, { rsaScheme: 'PKCS1-v1_5' }),
+      );
+      expect(oldKey.code).toBe(Code.BAD_CREDENTIALS);
+    } finally {
+      await mfa('0');
+    }
+
+    const rsaDual = await call(server, api.cert.ukeyIssue, {
+      token,
+      body: {
+        user_id: alice.id,
+        ukey_type: 'SKF',
+        algorithm: 'RSA-2048',
+        spec: 'dual',
+        serial: 'UK-3',
+        csr: rsa.csr,
+      },
+    });
+    expect(rsaDual.msg).toBe('Dual certificates (signing and encryption) are for SM2 tokens only');
+    const mismatch = await call(server, api.cert.ukeyIssue, {
+      token,
+      body: { user_id: alice.id, ukey_type: 'SKF', algorithm: 'SM2', serial: 'UK-4', csr: rsa.csr },
+    });
+    expect(mismatch.msg).toBe('csr: the token key is RSA-2048, not SM2');
   });
 });

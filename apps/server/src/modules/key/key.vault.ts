@@ -22,16 +22,15 @@ export interface VaultKeyPair {
 /**
  * The key store as other modules use it (certificates: a CA's signing key and the key pairs
  * issued certificates are made for). Keys made here are ordinary key objects: wrapped at
- * rest, listed on the keys page, audited; a CA's key carries the certificate-sign and
- * CRL-sign usage bits and cannot be deleted while it exists.
+ * rest, listed on the keys page, audited; a CA's key is a signing key that cannot be deleted
+ * (the key list shows it as `ca-<id>`).
  */
 export function createKeyVault(deps: { db: Db; keys: KeyCache; material: KeyMaterial; service: KeyService }) {
   const { db, keys, material, service } = deps;
 
-  function maskFor(algorithm: AlgorithmId, profile: UsageProfileName, ca: boolean): number {
+  function maskFor(algorithm: AlgorithmId, profile: UsageProfileName): number {
     const found = algorithmInfo(algorithm).usageProfiles.find((p) => p.name === profile);
-    const base = found?.mask ?? Usage.Sign | Usage.Verify;
-    return ca ? base | Usage.CertificateSign | Usage.CrlSign : base;
+    return found?.mask ?? Usage.Sign | Usage.Verify;
   }
 
   async function privateRow(domainId: string, keyId: string) {
@@ -58,7 +57,7 @@ export function createKeyVault(deps: { db: Db; keys: KeyCache; material: KeyMate
       const row = await service.create(actor, meta, {
         name: fields.name,
         algorithm: fields.algorithm,
-        usage_mask: maskFor(fields.algorithm, fields.profile, fields.ca),
+        usage_mask: maskFor(fields.algorithm, fields.profile),
         state: 'active',
         exportable: fields.exportable,
         deletable: !fields.ca,
@@ -80,7 +79,7 @@ export function createKeyVault(deps: { db: Db; keys: KeyCache; material: KeyMate
 
     /**
      * Signs `data` with the current version of a private key of the domain. Refused (4220)
-     * unless the key is in use and, for certificates and CRLs, carries the certificate-sign bit.
+     * unless the key is in use and may sign.
      */
     async sign(
       domainId: string,
@@ -90,7 +89,7 @@ export function createKeyVault(deps: { db: Db; keys: KeyCache; material: KeyMate
     ): Promise<Buffer> {
       const row = await keys.key(domainId, keyId);
       if (!row || row.object_type !== 'private' || row.state !== 'active') throw options.refusal();
-      if (options.certificateSign && (row.usage_mask & Usage.CertificateSign) === 0) throw options.refusal();
+      if (options.certificateSign && (row.usage_mask & Usage.Sign) === 0) throw options.refusal();
       const algorithm = row.algorithm as AlgorithmId;
       const open = (wrapped: string) => material.open(db, domainId, keyId, row.current_version, wrapped);
       if (takesKeyObject(algorithm)) {

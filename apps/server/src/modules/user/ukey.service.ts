@@ -6,6 +6,7 @@ import type { Db } from '../../platform/db/database.js';
 import { forbidden, invalid, KspError, notFound, stateForbids } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
 import type { ModuleServices } from '../../platform/module.js';
+import { sm2Verify } from '../../platform/crypto/asymmetric.js';
 import { type SignedIn, type UserService } from './user.service.js';
 import { findUserById, findUserByName, updateUser } from './user.store.js';
 
@@ -36,7 +37,23 @@ export function createUkeyService(deps: {
     }
   }
 
+  /** The SM2 curve's OID as it sits in a SubjectPublicKeyInfo (1.2.156.10197.1.301). */
+  const SM2_CURVE = Buffer.from('06082a811ccf5501822d', 'hex');
+  const sm2Spki = (cert: X509Certificate): Buffer | null => {
+    const spki = cert.publicKey.export({ type: 'spki', format: 'der' });
+    return spki.includes(SM2_CURVE) ? spki : null;
+  };
+
   function signatureValid(cert: X509Certificate, data: Buffer, signature: Buffer): boolean {
+    // SM2 (a GM/T 0016 token): SM3 with the GM/T 0009 default ID, DER (r, s).
+    const sm2 = sm2Spki(cert);
+    if (sm2) {
+      try {
+        return sm2Verify(sm2, data, signature);
+      } catch {
+        return false;
+      }
+    }
     const key = cert.publicKey;
     const tries: { dsaEncoding?: 'der' | 'ieee-p1363' }[] =
       key.asymmetricKeyType === 'ec' ? [{ dsaEncoding: 'der' }, { dsaEncoding: 'ieee-p1363' }] : [{}];
@@ -49,21 +66,32 @@ export function createUkeyService(deps: {
     });
   }
 
+  /** The user whose UKEY the caller binds: itself, or a user it manages (user:write). */
+  async function bindable(actor: Actor, userId: string) {
+    if (userId !== actor.userId && !actor.permissions.has('user:write')) {
+      throw forbidden('auth.forbidden', { permission: 'user:write' });
+    }
+    const user = await findUserById(db, userId);
+    if (!user) throw notFound('user.notFound', { id: userId });
+    if (user.id !== actor.userId) await assertManageable(db, actor, user);
+    return user;
+  }
+
   return {
+    /** Refuses (4030/4040) unless the caller may bind a UKEY to this user; binds nothing. */
+    async assertBindable(actor: Actor, userId: string): Promise<void> {
+      await bindable(actor, userId);
+    },
+
     async bind(actor: Actor, meta: RequestMeta, body: Input<typeof api.user.bindUkey>) {
-      const userId = body.id ?? actor.userId;
-      if (userId !== actor.userId && !actor.permissions.has('user:write')) {
-        throw forbidden('auth.forbidden', { permission: 'user:write' });
-      }
-      const user = await findUserById(db, userId);
-      if (!user) throw notFound('user.notFound', { id: userId });
-      if (user.id !== actor.userId) await assertManageable(db, actor, user);
+      const user = await bindable(actor, body.id ?? actor.userId);
       const cert = parseCertificate(body.certificate);
       const now = clock();
       if (Date.parse(cert.validTo) <= now.getTime())
         throw invalid('ukey.certificateExpired', { date: new Date(cert.validTo).toISOString() });
       const type = cert.publicKey.asymmetricKeyType;
-      if (type !== 'ec' && type !== 'rsa') throw invalid('ukey.unsupportedKey', { type: String(type) });
+      if (type !== 'ec' && type !== 'rsa' && !sm2Spki(cert))
+        throw invalid('ukey.unsupportedKey', { type: String(type) });
       await db.transaction().execute(async (trx) => {
         await updateUser(trx, user.id, {
           ukey_serial: body.serial,

@@ -1,5 +1,5 @@
 import type { KspModule } from '../../platform/module.js';
-import { createUkeyService } from './ukey.service.js';
+import { createUkeyService, type UkeyService } from './ukey.service.js';
 import { createUserAdminService } from './user-admin.service.js';
 import { userRoutes } from './user.routes.js';
 import { createUserService, type UserService } from './user.service.js';
@@ -21,6 +21,8 @@ declare module '../../platform/module.js' {
     users: UserService;
     /** User records (roles, the directory and the dashboard use them). */
     userRecords: typeof userRecords;
+    /** UKEY binding (the certificates module binds the UKEY certificates it issues). */
+    ukeys: UkeyService;
   }
 }
 
@@ -42,12 +44,14 @@ export const userModule: KspModule = {
       roles,
     });
     ctx.provide('users', users);
+    const ukeys = createUkeyService({ db, clock, users, domains });
+    ctx.provide('ukeys', ukeys);
     userRoutes(
       ctx.app,
       ctx.gate,
       users,
       createUserAdminService({ db, clock, sessions, users, domains, roles }),
-      createUkeyService({ db, clock, users, domains }),
+      ukeys,
     );
   },
 };

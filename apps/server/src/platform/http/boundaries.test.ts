@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allCalls, api, type CallDef, Code } from '@ksp/contracts';
+import { buildCsr } from '../../modules/cert/pki/csr.js';
+import { parseName } from '../../modules/cert/pki/name.js';
+import { toPem } from '../../modules/cert/pki/pem.js';
+import { signerFromMaterial } from '../../modules/cert/pki/signer.js';
+import { generateKey } from '../crypto/generate.js';
 import { call, initialize, login, roleIdByName, startServer, type TestServer } from '../../test/harness.js';
 
 /**
@@ -22,6 +27,7 @@ describe('domain boundaries', () => {
   const ca: Record<string, string> = {};
   const cert: Record<string, string> = {};
   const external: Record<string, string> = {};
+  let ukeyCsr: string;
   let adminId: string;
 
   const as = async (name: string) => login(server, name, PASSWORD);
@@ -120,6 +126,15 @@ describe('domain boundaries', () => {
         })
       ).data.added[0]!.id;
     }
+    // A token's CSR, for UKEY certificates of other domains' users.
+    const pair = generateKey('SM2');
+    ukeyCsr = toPem(
+      await buildCsr({
+        subjectName: parseName({ cn: 'stolen-ukey' }),
+        signer: signerFromMaterial('SM2', pair.material, pair.publicKey!),
+      }),
+      'CERTIFICATE REQUEST',
+    );
     // The attacker's own pending CA, to be signed by another domain's CA.
     ca.branch = (
       await call(server, api.cert.caCreate, {
@@ -201,6 +216,11 @@ describe('domain boundaries', () => {
         `private key of ${target}'s certificate`,
         api.cert.downloadKey,
         { id: cert[target], kind: 'key-pkcs12', password: 'stolen-pass-1' },
+      ],
+      [
+        `UKEY certificate for ${target}'s user`,
+        api.cert.ukeyIssue,
+        { user_id: victim, ukey_type: 'SKF', algorithm: 'SM2', serial: 'S', csr: ukeyCsr },
       ],
       [`detail of ${target}'s external CA`, api.cert.externalDetail, { id: external[target] }],
       [`delete ${target}'s external CA`, api.cert.externalDelete, { ids: [external[target]] }],
