@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allCalls, api, type CallDef, Code } from '@ksp/contracts';
-import { buildCsr } from '../../modules/cert/pki/csr.js';
-import { parseName } from '../../modules/cert/pki/name.js';
-import { toPem } from '../../modules/cert/pki/pem.js';
-import { signerFromMaterial } from '../../modules/cert/pki/signer.js';
-import { generateKey } from '../crypto/generate.js';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openssl } from '../../test/openssl.js';
 import { call, initialize, login, roleIdByName, startServer, type TestServer } from '../../test/harness.js';
 
 /**
@@ -127,14 +126,11 @@ describe('domain boundaries', () => {
       ).data.added[0]!.id;
     }
     // A token's CSR, for UKEY certificates of other domains' users.
-    const pair = generateKey('SM2');
-    ukeyCsr = toPem(
-      await buildCsr({
-        subjectName: parseName({ cn: 'stolen-ukey' }),
-        signer: signerFromMaterial('SM2', pair.material, pair.publicKey!),
-      }),
-      'CERTIFICATE REQUEST',
-    );
+    const dir = mkdtempSync(join(tmpdir(), 'ksp-bound-'));
+    openssl(['genpkey', '-algorithm', 'EC', '-pkeyopt', 'ec_paramgen_curve:SM2', '-out', 'k.pem'], dir);
+    openssl(['req', '-new', '-key', 'k.pem', '-sm3', '-subj', '/CN=stolen-ukey', '-out', 'ukey.csr'], dir);
+    ukeyCsr = readFileSync(join(dir, 'ukey.csr'), 'utf8');
+    rmSync(dir, { recursive: true, force: true });
     // The attacker's own pending CA, to be signed by another domain's CA.
     ca.branch = (
       await call(server, api.cert.caCreate, {
