@@ -18,6 +18,7 @@ import {
   type ModuleServices,
 } from './platform/module.js';
 import { auditModule } from './modules/audit/audit.module.js';
+import { certModule } from './modules/cert/cert.module.js';
 import { configModule } from './modules/config/config.module.js';
 import { dashboardModule } from './modules/dashboard/dashboard.module.js';
 import { domainModule } from './modules/domain/domain.module.js';
@@ -45,6 +46,7 @@ const modules: readonly KspModule[] = [
   systemModule,
   keyModule,
   registrationTokenModule,
+  certModule,
   dashboardModule,
 ];
 

@@ -74,6 +74,7 @@ describe('validateUsage', () => {
     ['EC-P256', Sign | Verify, 'signing'],
     ['EC-SECP256K1', Verify, 'signing'],
     ['ED25519', Sign | Verify, 'signing'],
+    ['SM2', Sign | Verify | Usage.CertificateSign | Usage.CrlSign, 'signing'],
     ['ML-DSA-65', Sign | Verify, 'signing'],
     ['SLH-DSA-SHA2-128S', Sign | Verify, 'signing'],
     ['ML-KEM-768', KeyAgreement, 'key-agreement'],
@@ -91,7 +92,7 @@ describe('validateUsage', () => {
 
   it('refuses bits an algorithm cannot honour, naming them and what is allowed', () => {
     expect(reasonFor('EC-P256', Sign | Encrypt)).toBe(
-      'EC-P256 keys cannot be used for Encrypt (0x4); allowed: Sign (0x1), Verify (0x2)',
+      'EC-P256 keys cannot be used for Encrypt (0x4); allowed: Sign (0x1), Verify (0x2), CertificateSign (0x1000), CrlSign (0x2000)',
     );
     expect(reasonFor('AES-256', Sign)).toBe(
       'AES-256 keys cannot be used for Sign (0x1); allowed: Encrypt (0x4), Decrypt (0x8), WrapKey (0x10), UnwrapKey (0x20)',
@@ -111,7 +112,7 @@ describe('validateUsage', () => {
   it('refuses RSA and SM2 masks that mix encryption and signing', () => {
     expect(reasonFor('RSA-2048', Sign | Decrypt)).toBe(
       'RSA-2048 keys are used for encryption (Encrypt (0x4), Decrypt (0x8), WrapKey (0x10), UnwrapKey (0x20)) ' +
-        'or for signing (Sign (0x1), Verify (0x2)), not both; mask 0x9 mixes them',
+        'or for signing (Sign (0x1), Verify (0x2), CertificateSign (0x1000), CrlSign (0x2000)), not both; mask 0x9 mixes them',
     );
     expect(reasonFor('SM2', Verify | Encrypt)).toMatch(
       /^SM2 keys are used for encryption .* not both; mask 0x6/,

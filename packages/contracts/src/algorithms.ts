@@ -201,7 +201,11 @@ const ENCRYPTION: UsageProfile = {
   name: 'encryption',
   mask: Usage.Encrypt | Usage.Decrypt | Usage.WrapKey | Usage.UnwrapKey,
 };
-const SIGNING: UsageProfile = { name: 'signing', mask: Usage.Sign | Usage.Verify };
+/** A signing key may also sign certificates and CRLs (a local CA's key, KMIP 2.x bits). */
+const SIGNING: UsageProfile = {
+  name: 'signing',
+  mask: Usage.Sign | Usage.Verify | Usage.CertificateSign | Usage.CrlSign,
+};
 const MAC: UsageProfile = { name: 'mac', mask: Usage.MacGenerate | Usage.MacVerify };
 const KEY_AGREEMENT: UsageProfile = { name: 'key-agreement', mask: Usage.KeyAgreement };
 

@@ -51,6 +51,15 @@ const Schema = z.object({
    * are on disk (`disk`). Failed checks and every other write always wait for the disk.
    */
   KSP_OPERATION_RECORDS: z.enum(['commit', 'disk']).default('commit'),
+  /**
+   * The base URL issued certificates name for their CA's CRL (`/pki/crl/<ca>.crl`) and OCSP
+   * responder (`/pki/ocsp/<ca>`): where relying parties reach this server. Default: the
+   * address the server listens on.
+   */
+  KSP_PKI_URL: z
+    .url({ protocol: /^https?$/ })
+    .transform((v) => v.replace(/\/+$/, ''))
+    .optional(),
 });
 
 export interface KspConfig {
@@ -71,6 +80,8 @@ export interface KspConfig {
   sqliteSynchronous: 'FULL' | 'NORMAL';
   /** See KSP_OPERATION_RECORDS. */
   operationRecords: 'commit' | 'disk';
+  /** See KSP_PKI_URL; null: the listening address. */
+  pkiUrl: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -129,6 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     loginRate: { perUser: v.KSP_LOGIN_RATE_PER_USER, perAddress: v.KSP_LOGIN_RATE_PER_ADDRESS },
     sqliteSynchronous: v.KSP_SQLITE_SYNCHRONOUS,
     operationRecords: v.KSP_OPERATION_RECORDS,
+    pkiUrl: v.KSP_PKI_URL ?? null,
   };
 }
 

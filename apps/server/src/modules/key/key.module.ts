@@ -8,6 +8,14 @@ import { createKeyMaterial } from './key-material.js';
 import { createKeyCache } from './key.cache.js';
 import { keyRoutes } from './key.routes.js';
 import { createKeyService } from './key.service.js';
+import { createKeyVault, type KeyVault } from './key.vault.js';
+
+declare module '../../platform/module.js' {
+  interface ModuleServices {
+    /** Key pairs other modules have the key store make and sign with (certificates). */
+    keyVault: KeyVault;
+  }
+}
 
 const tallyOrder = (k: KeyTable) =>
   `${k.domain_id}\u0000${k.state}\u0000${k.algorithm}\u0000${k.object_type}\u0000${k.created_at.slice(0, 7)}`;
@@ -29,7 +37,9 @@ export const keyModule: KspModule = {
     const material = createKeyMaterial({ keyring: ctx.keyring });
     const pool = createCryptoPool(ctx.config.cryptoWorkers);
     const keys = createKeyCache(db, clock);
-    keyRoutes(ctx.app, ctx.gate, createKeyService({ db, clock, material, pool, keys, journal }));
+    const service = createKeyService({ db, clock, material, pool, keys, journal });
+    keyRoutes(ctx.app, ctx.gate, service);
+    ctx.provide('keyVault', createKeyVault({ db, keys, material, service }));
     cryptoRoutes(
       ctx.app,
       ctx.gate,

@@ -271,7 +271,7 @@ describe.each(await engines())('keys and the crypto API on %s', (engine) => {
     });
     expect(badUsage).toMatchObject({
       code: Code.INVALID,
-      msg: 'usage_mask: EC-P256 keys cannot be used for Encrypt (0x4); allowed: Sign (0x1), Verify (0x2)',
+      msg: 'usage_mask: EC-P256 keys cannot be used for Encrypt (0x4); allowed: Sign (0x1), Verify (0x2), CertificateSign (0x1000), CrlSign (0x2000)',
     });
     const both = await call(server, api.key.create, {
       token,

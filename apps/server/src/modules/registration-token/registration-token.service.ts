@@ -181,16 +181,18 @@ export function createRegistrationTokenService(deps: { db: Db; clock: Clock }) {
     },
 
     /**
-     * Spends one use of a token for an enrolling client, inside the caller's transaction.
+     * Spends one use of a token for an enrolling client (or an online certificate request:
+     * `usage` 'any'), inside the caller's transaction.
      * The conditional update makes concurrent enrolments unable to exceed the capacity.
      */
-    async redeem(trx: Executor, secret: string, usage: Usage) {
+    async redeem(trx: Executor, secret: string, usage: Usage | 'any') {
       const row = await trx
         .selectFrom('registration_token')
         .selectAll()
         .where('secret_hash', '=', hashSecret(secret))
         .executeTakeFirst();
-      if (!row || row.usage !== usage) throw new KspError(Code.BAD_CREDENTIALS, 'token.unknown');
+      if (!row || (usage !== 'any' && row.usage !== usage))
+        throw new KspError(Code.BAD_CREDENTIALS, 'token.unknown');
       const state = status(row, clock().getTime());
       if (state === 'expired') throw new KspError(Code.STATE_FORBIDS, 'token.expired', { name: row.name });
       const result = await trx
@@ -201,7 +203,18 @@ export function createRegistrationTokenService(deps: { db: Db; clock: Clock }) {
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) === 0)
         throw new KspError(Code.STATE_FORBIDS, 'token.exhausted', { name: row.name });
-      return { domainId: row.domain_id, certValidityDays: row.cert_validity_days, tokenId: row.id };
+      const after = await trx
+        .selectFrom('registration_token')
+        .select('used')
+        .where('id', '=', row.id)
+        .executeTakeFirstOrThrow();
+      return {
+        domainId: row.domain_id,
+        certValidityDays: row.cert_validity_days,
+        tokenId: row.id,
+        name: row.name,
+        remaining: row.capacity === 0 ? null : Math.max(0, row.capacity - after.used),
+      };
     },
   };
 }

@@ -23,6 +23,7 @@ import * as m005 from './migrations/005-scopes.js';
 import * as m006 from './migrations/006-jobs.js';
 import * as m007 from './migrations/007-key-list.js';
 import * as m008 from './migrations/008-audit-count.js';
+import * as m009 from './migrations/009-certificates.js';
 
 export type Db = Kysely<Database>;
 /** A store function takes either the database or an open transaction. */
@@ -51,6 +52,7 @@ export const migrations: Record<string, Migration> = {
   '006-jobs': m006,
   '007-key-list': m007,
   '008-audit-count': m008,
+  '009-certificates': m009,
 };
 
 export interface OpenOptions {

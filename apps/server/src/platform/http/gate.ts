@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import { auditRow, subjectOf } from '../audit.js';
@@ -8,7 +9,11 @@ import type { Gatekeeper, Readiness } from './route.js';
 
 /** The username a sign-in body names (`username`, or `name` for a UKEY verification), for its limit. */
 function signInName(req: FastifyRequest): string {
-  const body = (req.body ?? {}) as { username?: unknown; name?: unknown };
+  const body = (req.body ?? {}) as { username?: unknown; name?: unknown; token?: unknown };
+  // Online certificate issuing signs in with a registration token: counted per token (by
+  // its hash, so the limiter's memory holds no secret).
+  if (typeof body.token === 'string')
+    return `token:${createHash('sha256').update(body.token.trim()).digest('hex').slice(0, 32)}`;
   const name = typeof body.username === 'string' ? body.username : body.name;
   return typeof name === 'string' ? name.trim().toLowerCase().slice(0, 512) : '';
 }

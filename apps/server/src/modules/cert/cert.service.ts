@@ -1,0 +1,1414 @@
+import { createHash } from 'node:crypto';
+import { v7 as uuidv7 } from 'uuid';
+import {
+  CRL_VALIDITY_HOURS,
+  EXPIRING_DAYS,
+  signOnlyAlgorithms,
+  type api,
+  type CaAlgorithm,
+  type CertPurpose,
+  type CertStatus,
+  type CertUsage,
+  type CrlReason,
+  type Input,
+  type QueryInput,
+} from '@ksp/contracts';
+import { subjectOf, writeAudit, type AuditEntry } from '../../platform/audit.js';
+import type { Clock } from '../../platform/auth/session.service.js';
+import { nonceBytes } from '../../platform/crypto/random.js';
+import { isUniqueViolation, type Db, type Executor } from '../../platform/db/database.js';
+import type { CertCaTable, CertCertificateTable, CertExternalTable } from '../../platform/db/schema.js';
+import { conflict, invalid, KspError, notFound, stateForbids } from '../../platform/errors.js';
+import type { Actor, RequestMeta } from '../../platform/http/route.js';
+import type { ModuleServices } from '../../platform/module.js';
+import * as store from './cert.store.js';
+import * as pki from './pki/index.js';
+
+type Vault = ModuleServices['keyVault'];
+type Tokens = ModuleServices['registrationTokens'];
+
+const DAY_MS = 86_400_000;
+const HOUR_MS = 3_600_000;
+/** A CRL is rebuilt once less than this share of its validity is left. */
+const CRL_REFRESH_SHARE = 0.25;
+/** How long a node serves its in-memory CRL before checking the database for a newer one. */
+const CRL_RECHECK_MS = 5_000;
+/** How long an OCSP answer may be relied on. */
+const OCSP_VALIDITY_MS = HOUR_MS;
+
+const b64 = (der: Buffer) => der.toString('base64');
+const unb64 = (text: string) => Buffer.from(text, 'base64');
+const iso = (date: Date) => date.toISOString();
+const wholeSeconds = (date: Date) => new Date(Math.floor(date.getTime() / 1000) * 1000);
+const newId = () => uuidv7({ random: nonceBytes(16) });
+const fingerprintOf = (der: Buffer) => createHash('sha256').update(der).digest('hex');
+
+/** A PkiError (bad input) as the contract's error, naming the field and the rule. */
+function fromPki(err: unknown, field: string): never {
+  if (!(err instanceof pki.PkiError)) throw err;
+  switch (err.code) {
+    case 'invalid-name':
+      throw invalid('cert.invalidName');
+    case 'invalid-san':
+      throw invalid('cert.invalidSan', {
+        field: String(err.details.field ?? field),
+        value: String(err.details.value ?? ''),
+        kind: String(err.details.kind ?? err.details.field ?? 'entry'),
+      });
+    case 'private-key-refused':
+      throw invalid('cert.privateKeyRefused');
+    case 'invalid-csr':
+      throw invalid('cert.invalidCsr');
+    case 'chain-broken':
+      throw invalid('cert.chainBroken', { subject: String(err.details.subject ?? '') });
+    case 'invalid-pem':
+    case 'invalid-certificate':
+      throw invalid(field === 'certificate' ? 'cert.invalidPem' : 'cert.invalidPem');
+    default:
+      throw invalid('cert.invalidPem');
+  }
+}
+
+/** Calls the engine on user input: its refusals become 4000 answers. */
+function checked<T>(field: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (err) {
+    return fromPki(err, field);
+  }
+}
+
+interface SanFields {
+  dns_names?: string | undefined;
+  ip_addresses?: string | undefined;
+  emails?: string | undefined;
+}
+
+function sanOf(fields: SanFields): pki.SanList {
+  return checked('san', () =>
+    pki.parseSanList({ dns: fields.dns_names ?? '', ips: fields.ip_addresses ?? '', emails: fields.emails ?? '' }),
+  );
+}
+
+const mergeSan = (a: pki.SanList, b: pki.SanList): pki.SanList => ({
+  dns: [...new Set([...a.dns, ...b.dns])],
+  ips: [...new Set([...a.ips, ...b.ips])],
+  emails: [...new Set([...a.emails, ...b.emails])],
+});
+
+interface NameInput {
+  cn: string;
+  o?: string | undefined;
+  ou?: string | undefined;
+  c?: string | undefined;
+  st?: string | undefined;
+  l?: string | undefined;
+}
+
+function nameOf(fields: NameInput): Buffer {
+  const parts: pki.NameFields = {
+    cn: fields.cn,
+    ...(fields.o ? { o: fields.o } : {}),
+    ...(fields.ou ? { ou: fields.ou } : {}),
+    ...(fields.c ? { c: fields.c.toUpperCase() } : {}),
+    ...(fields.st ? { st: fields.st } : {}),
+    ...(fields.l ? { l: fields.l } : {}),
+  };
+  return checked('cn', () => pki.parseName(parts));
+}
+
+/**
+ * Certificates and PKI (MODULES.md §2). A local CA's private key is a key object of the key
+ * store (`keyVault`): every signature the CA makes (certificates, CRLs, OCSP answers) goes
+ * through it, and nothing here holds key material. Every change writes its audit record in
+ * the same transaction; failed checks (a CSR whose signature does not match, a certificate
+ * that is not the CA's key) are audited as failures.
+ */
+export function createCertService(deps: {
+  db: Db;
+  clock: Clock;
+  vault: () => Vault;
+  tokens: () => Tokens;
+  /** The public base URL written into certificates (CRL distribution point, OCSP). */
+  pkiBaseUrl: () => string;
+}) {
+  const { db, clock } = deps;
+  const now = () => clock();
+
+  const crlUrl = (caId: string) => `${deps.pkiBaseUrl()}/pki/crl/${caId}.crl`;
+  const ocspUrl = (caId: string) => `${deps.pkiBaseUrl()}/pki/ocsp/${caId}`;
+
+  async function audit(entry: AuditEntry, trx: Executor = db) {
+    await writeAudit(trx, entry);
+  }
+
+  /* ---- local CAs ---- */
+
+  async function loadCa(actor: Actor, id: string, trx: Executor = db) {
+    const row = await store.findCa(trx, actor.domainId, id);
+    if (!row) throw notFound('cert.caNotFound', { id });
+    return row;
+  }
+
+  function caState(row: CertCaTable, at = now()): 'pending' | 'active' | 'expired' {
+    if (row.state === 'pending') return 'pending';
+    return row.not_after && Date.parse(row.not_after) <= at.getTime() ? 'expired' : 'active';
+  }
+
+  /** The CA's SubjectPublicKeyInfo: from its certificate, or from its CSR while pending. */
+  function caSpki(row: CertCaTable): Buffer {
+    if (row.cert_der) return pki.certificateSpki(unb64(row.cert_der));
+    if (row.csr_der) return pki.parseCsr(unb64(row.csr_der)).spki;
+    throw new Error(`local CA ${row.id} has neither a certificate nor a CSR`);
+  }
+
+  function signerOf(row: CertCaTable, spki: Buffer = caSpki(row)): pki.Signer {
+    return {
+      algorithm: row.algorithm as CaAlgorithm,
+      spki,
+      sign: (data) =>
+        deps.vault().sign(row.domain_id, row.key_id, data, {
+          rsaScheme: 'PKCS1-v1_5',
+          certificateSign: true,
+          refusal: () => stateForbids('cert.caKeyUnavailable', { name: row.name }),
+        }),
+    };
+  }
+
+  /** An active CA that may issue now (not pending, not expired). */
+  function checkIssuing(ca: CertCaTable) {
+    const state = caState(ca);
+    if (state === 'pending') throw stateForbids('cert.caPending', { name: ca.name });
+    if (state === 'expired') throw stateForbids('cert.caExpired', { name: ca.name });
+    if (!ca.cert_der) throw stateForbids('cert.caPending', { name: ca.name });
+    return unb64(ca.cert_der);
+  }
+
+  /** The chain above a CA, nearest issuer first: local parents, then any installed issuers. */
+  async function chainAbove(ca: CertCaTable, trx: Executor = db): Promise<Buffer[]> {
+    const chain: Buffer[] = [];
+    let current: CertCaTable | undefined = ca;
+    for (let depth = 0; current && depth < 16; depth++) {
+      if (current.parent_id) {
+        const parent: CertCaTable | undefined = await store.findCa(trx, current.domain_id, current.parent_id);
+        if (!parent?.cert_der) break;
+        chain.push(unb64(parent.cert_der));
+        current = parent;
+      } else {
+        for (const der of JSON.parse(current.chain_der) as string[]) chain.push(unb64(der));
+        break;
+      }
+    }
+    return chain;
+  }
+
+  function clampEnd(requested: Date, issuerEnd: string | null): Date {
+    if (!issuerEnd) return requested;
+    const end = new Date(issuerEnd);
+    return requested.getTime() > end.getTime() ? end : requested;
+  }
+
+  function caView(row: CertCaTable, issued: number, parentName: string | null) {
+    return {
+      id: row.id,
+      name: row.name,
+      cn: row.cn,
+      subject: row.subject,
+      issuer: row.issuer,
+      algorithm: row.algorithm as CaAlgorithm,
+      key_bits: row.key_bits,
+      state: caState(row),
+      type: row.type,
+      parent_id: row.parent_id,
+      parent_name: parentName,
+      path_len: row.path_len,
+      is_default: row.is_default === 1,
+      serial: row.serial,
+      not_before: row.not_before,
+      not_after: row.not_after,
+      fingerprint: row.fingerprint,
+      key_id: row.key_id,
+      issued,
+      crl_url: crlUrl(row.id),
+      ocsp_url: ocspUrl(row.id),
+      created_at: row.created_at,
+    };
+  }
+
+  async function caDetailOf(row: CertCaTable) {
+    const issued = (await store.issuedCounts(db, [row.id])).get(row.id) ?? 0;
+    const parentName = row.parent_id ? ((await store.caNames(db, [row.parent_id])).get(row.parent_id) ?? null) : null;
+    const chain = row.cert_der ? [unb64(row.cert_der), ...(await chainAbove(row))] : [];
+    const crl = await store.findCrl(db, row.id);
+    return {
+      ...caView(row, issued, parentName),
+      certificate_pem: row.cert_der ? pki.toPem(unb64(row.cert_der), 'CERTIFICATE') : null,
+      csr_pem: row.csr_der ? pki.toPem(unb64(row.csr_der), 'CERTIFICATE REQUEST') : null,
+      chain_pem: chain.map((der) => pki.toPem(der, 'CERTIFICATE')),
+      crl: crl
+        ? { number: String(crl.number), this_update: crl.this_update, next_update: crl.next_update, entries: crl.entries }
+        : null,
+    };
+  }
+
+  /** Stores a CA's certificate once it is signed: the CA becomes active. */
+  async function activateCa(
+    actor: Actor,
+    meta: RequestMeta,
+    ca: CertCaTable,
+    certDer: Buffer,
+    fields: Partial<CertCaTable>,
+    action: string,
+  ) {
+    const described = pki.describeCertificate(certDer);
+    await db.transaction().execute(async (trx) => {
+      const hasDefault = await store.findDefaultCa(trx, actor.domainId);
+      await store.updateCa(trx, ca.id, {
+        state: 'active',
+        issuer: described.issuer,
+        serial: described.serial,
+        not_before: described.not_before,
+        not_after: described.not_after,
+        fingerprint: fingerprintOf(certDer),
+        path_len: described.path_len,
+        cert_der: b64(certDer),
+        is_default: hasDefault ? ca.is_default : 1,
+        updated_at: iso(now()),
+        ...fields,
+      });
+      await audit(
+        {
+          who: subjectOf(actor),
+          action,
+          target: ca.name,
+          result: 'success',
+          ip: meta.ip,
+          objectId: ca.id,
+          details: { serial: described.serial, ...(fields.parent_id ? { parent_id: fields.parent_id } : {}) },
+        },
+        trx,
+      );
+    });
+    return caDetailOf(await loadCa(actor, ca.id));
+  }
+
+  function checkPending(ca: CertCaTable) {
+    if (ca.state !== 'pending') throw stateForbids('cert.caNotPending', { name: ca.name });
+  }
+
+  /* ---- certificates ---- */
+
+  async function loadCert(actor: Actor, id: string, trx: Executor = db) {
+    const row = await store.findCertificate(trx, actor.domainId, id);
+    if (!row) throw notFound('cert.notFound', { id });
+    return row;
+  }
+
+  function certStatus(row: CertCertificateTable, at = now()): CertStatus {
+    if (row.revocation_reason === 'certificateHold') return 'hold';
+    if (row.revoked_at) return 'revoked';
+    return Date.parse(row.not_after) <= at.getTime() ? 'expired' : 'normal';
+  }
+
+  function certView(row: CertCertificateTable, caName: string | null) {
+    const at = now();
+    const status = certStatus(row, at);
+    const san = JSON.parse(row.san) as pki.SanList;
+    return {
+      id: row.id,
+      name: row.name,
+      cn: row.cn,
+      subject: row.subject,
+      issuer: row.issuer,
+      ca_id: row.ca_id,
+      ca_name: caName,
+      purpose: row.purpose as CertPurpose,
+      usage: row.usage as CertUsage,
+      algorithm: row.algorithm,
+      key_bits: row.key_bits,
+      serial: row.serial,
+      not_before: row.not_before,
+      not_after: row.not_after,
+      fingerprint: row.fingerprint,
+      status,
+      expiring: status === 'normal' && Date.parse(row.not_after) <= at.getTime() + EXPIRING_DAYS * DAY_MS,
+      revocation_reason: (row.revocation_reason as CrlReason | null) ?? null,
+      revoked_at: row.revoked_at,
+      dns_names: san.dns,
+      ip_addresses: san.ips,
+      emails: san.emails,
+      source: row.source as 'csr' | 'generated' | 'sign-cert',
+      key_id: row.key_id,
+      has_private_key: row.key_id !== null,
+      exportable: row.exportable === 1,
+      created_at: row.created_at,
+    };
+  }
+
+  async function certDetailOf(row: CertCertificateTable) {
+    const ca = await store.findCaAnyDomain(db, row.ca_id);
+    const chain = ca?.cert_der ? [unb64(ca.cert_der), ...(await chainAbove(ca))] : [];
+    const usages = JSON.parse(row.key_usage) as { key_usage: string[]; ext_key_usage: string[] };
+    return {
+      ...certView(row, ca?.name ?? null),
+      certificate_pem: pki.toPem(unb64(row.cert_der), 'CERTIFICATE'),
+      chain_pem: chain.map((der) => pki.toPem(der, 'CERTIFICATE')),
+      csr_pem: row.csr_der ? pki.toPem(unb64(row.csr_der), 'CERTIFICATE REQUEST') : null,
+      key_usage: usages.key_usage,
+      ext_key_usage: usages.ext_key_usage,
+    };
+  }
+
+  function checkUsage(algorithm: string, usage: CertUsage) {
+    if (usage !== 'signature' && (signOnlyAlgorithms as readonly string[]).includes(algorithm))
+      throw invalid('cert.usageUnsupported', { algorithm, usage });
+  }
+
+  interface IssueInput {
+    ca: CertCaTable;
+    caCert: Buffer;
+    name: string;
+    subjectName: Buffer;
+    spki: Buffer;
+    algorithm: string;
+    keyBits: number;
+    purpose: CertPurpose;
+    usage: CertUsage;
+    san: pki.SanList;
+    validityDays: number;
+    pathLen?: number | undefined;
+    csrDer: Buffer | null;
+    keyId: string | null;
+    exportable: boolean;
+    source: 'csr' | 'generated' | 'sign-cert';
+  }
+
+  /** Signs and stores one certificate; the caller audits it in `trx`. */
+  async function issueWith(trx: Executor, actor: { domainId: string }, input: IssueInput) {
+    const { ca } = input;
+    if (input.purpose === 'intermediate' && ca.path_len === 0)
+      throw stateForbids('cert.caNotIssuing', { name: ca.name });
+    const start = wholeSeconds(now());
+    const end = clampEnd(new Date(start.getTime() + input.validityDays * DAY_MS), ca.not_after);
+    const profile: pki.CertificateProfile =
+      input.purpose === 'intermediate'
+        ? {
+            kind: 'ca',
+            ...(input.pathLen !== undefined
+              ? { pathLen: input.pathLen }
+              : ca.path_len !== null
+                ? { pathLen: Math.max(0, ca.path_len - 1) }
+                : {}),
+          }
+        : { kind: 'end-entity', purpose: input.purpose, usage: input.usage, san: input.san };
+    const caDescribed = pki.describeCertificate(input.caCert);
+    for (let attempt = 0; ; attempt++) {
+      const serial = pki.newSerial();
+      const der = await pki.buildCertificate({
+        serial,
+        issuerName: pki.certificateSubject(input.caCert),
+        subjectName: input.subjectName,
+        notBefore: start,
+        notAfter: end,
+        subjectSpki: input.spki,
+        signer: signerOf(ca),
+        profile,
+        ...(caDescribed.ski ? { issuerSki: Buffer.from(caDescribed.ski.replace(/:/g, ''), 'hex') } : {}),
+        crlUrl: crlUrl(ca.id),
+        ocspUrl: ocspUrl(ca.id),
+      });
+      const described = pki.describeCertificate(der);
+      const row: CertCertificateTable = {
+        id: newId(),
+        domain_id: actor.domainId,
+        ca_id: ca.id,
+        name: input.name,
+        cn: pki.commonNameOf(input.subjectName) ?? described.subject,
+        subject: described.subject,
+        issuer: described.issuer,
+        purpose: input.purpose,
+        usage: input.purpose === 'intermediate' ? 'signature' : input.usage,
+        algorithm: input.algorithm,
+        key_bits: input.keyBits,
+        serial: described.serial,
+        not_before: described.not_before,
+        not_after: described.not_after,
+        fingerprint: fingerprintOf(der),
+        cert_der: b64(der),
+        csr_der: input.csrDer ? b64(input.csrDer) : null,
+        key_id: input.keyId,
+        exportable: input.exportable ? 1 : 0,
+        source: input.source,
+        san: JSON.stringify(described.san),
+        key_usage: JSON.stringify({ key_usage: described.key_usage, ext_key_usage: described.ext_key_usage }),
+        revocation_reason: null,
+        revoked_at: null,
+        deleted_at: null,
+        created_at: iso(now()),
+      };
+      try {
+        await store.insertCertificate(trx, row);
+        return row;
+      } catch (err) {
+        // 128 random bits collide only by accident; a second draw settles it.
+        if (!isUniqueViolation(err) || attempt > 1) throw err;
+      }
+    }
+  }
+
+  /** Reads a PEM CSR, audits and refuses one whose signature does not match its key. */
+  async function readCsr(csr: string, who: AuditEntry['who'], ip: string, action: string) {
+    const parsed = checked('csr', () => pki.parseCsr(csr));
+    if (!parsed.signatureValid) {
+      await audit({
+        who,
+        action,
+        target: parsed.subject,
+        result: 'failure',
+        ip,
+        details: { reason: 'csr-signature' },
+      });
+      throw invalid('cert.csrSignature');
+    }
+    if (!pki.isCaAlgorithm(parsed.algorithm)) throw invalid('cert.csrAlgorithm', { algorithm: parsed.algorithm });
+    return { ...parsed, der: pki.fromPem(csr, ['CERTIFICATE REQUEST', 'NEW CERTIFICATE REQUEST']) };
+  }
+
+  /* ---- CRLs ---- */
+
+  interface CachedCrl {
+    der: Buffer;
+    number: number;
+    nextUpdate: number;
+    checkedAt: number;
+  }
+  const crlCache = new Map<string, CachedCrl>();
+  const crlBuilds = new Map<string, Promise<CachedCrl>>();
+
+  function crlNeedsRebuild(row: { stale: number; this_update: string; next_update: string }, at: number) {
+    const start = Date.parse(row.this_update);
+    const end = Date.parse(row.next_update);
+    return row.stale === 1 || at >= end - (end - start) * CRL_REFRESH_SHARE;
+  }
+
+  async function buildCrlFor(ca: CertCaTable): Promise<CachedCrl> {
+    const previous = await store.findCrl(db, ca.id);
+    const thisUpdate = wholeSeconds(now());
+    const nextUpdate = new Date(thisUpdate.getTime() + CRL_VALIDITY_HOURS * HOUR_MS);
+    const revoked = await store.revokedEntries(db, ca.id, iso(thisUpdate));
+    const caCert = unb64(ca.cert_der ?? '');
+    const described = pki.describeCertificate(caCert);
+    const number = (previous?.number ?? 0) + 1;
+    const der = await pki.buildCrl({
+      issuerName: pki.certificateSubject(caCert),
+      issuerSki: Buffer.from((described.ski ?? ca.ski).replace(/:/g, ''), 'hex'),
+      signer: signerOf(ca),
+      number: BigInt(number),
+      thisUpdate,
+      nextUpdate,
+      entries: revoked.map((r) => ({
+        serial: r.serial,
+        revokedAt: new Date(r.revoked_at ?? thisUpdate),
+        ...(r.revocation_reason && r.revocation_reason !== 'unspecified'
+          ? { reason: r.revocation_reason as pki.RevocationReason }
+          : {}),
+      })),
+    });
+    await store.saveCrl(db, {
+      ca_id: ca.id,
+      number,
+      this_update: iso(thisUpdate),
+      next_update: iso(nextUpdate),
+      entries: revoked.length,
+      der: b64(der),
+      stale: 0,
+    });
+    await audit({
+      who: null,
+      action: 'cert.crl',
+      target: ca.name,
+      result: 'success',
+      ip: '',
+      objectId: ca.id,
+      details: { number, entries: revoked.length },
+    });
+    return { der, number, nextUpdate: nextUpdate.getTime(), checkedAt: Date.now() };
+  }
+
+  /** One build at a time per CA on this node; callers that arrive meanwhile share it. */
+  function rebuildCrl(ca: CertCaTable): Promise<CachedCrl> {
+    const running = crlBuilds.get(ca.id);
+    if (running) return running;
+    const build = buildCrlFor(ca)
+      .then((crl) => {
+        crlCache.set(ca.id, crl);
+        return crl;
+      })
+      .finally(() => crlBuilds.delete(ca.id));
+    crlBuilds.set(ca.id, build);
+    return build;
+  }
+
+  /** The CA's current CRL: from memory for a few seconds, else from the database, rebuilt when due. */
+  async function currentCrl(ca: CertCaTable): Promise<CachedCrl> {
+    const at = Date.now();
+    const cached = crlCache.get(ca.id);
+    if (cached && at - cached.checkedAt < CRL_RECHECK_MS && at < cached.nextUpdate) return cached;
+    const row = await store.findCrl(db, ca.id);
+    if (!row || crlNeedsRebuild(row, now().getTime())) return rebuildCrl(ca);
+    if (cached && cached.number === row.number) {
+      cached.checkedAt = at;
+      return cached;
+    }
+    const fresh = { der: unb64(row.der), number: row.number, nextUpdate: Date.parse(row.next_update), checkedAt: at };
+    crlCache.set(ca.id, fresh);
+    return fresh;
+  }
+
+  async function revocationChanged(ca: CertCaTable) {
+    await store.markCrlStale(db, ca.id);
+    crlCache.delete(ca.id);
+    await rebuildCrl(ca);
+  }
+
+  /* ---- external CAs ---- */
+
+  function externalView(row: CertExternalTable) {
+    const at = now().getTime();
+    return {
+      id: row.id,
+      name: row.name,
+      subject: row.subject,
+      issuer: row.issuer,
+      serial: row.serial,
+      fingerprint: row.fingerprint,
+      algorithm: row.algorithm,
+      not_before: row.not_before,
+      not_after: row.not_after,
+      status:
+        Date.parse(row.not_after) <= at
+          ? ('expired' as const)
+          : Date.parse(row.not_before) > at
+            ? ('not-yet-valid' as const)
+            : ('valid' as const),
+      self_signed: row.self_signed === 1,
+      created_at: row.created_at,
+    };
+  }
+
+  async function loadExternal(actor: Actor, id: string) {
+    const row = await store.findExternal(db, actor.domainId, id);
+    if (!row) throw notFound('cert.externalNotFound', { id });
+    return row;
+  }
+
+  const file = (filename: string, contentType: string, bytes: Buffer | string) => ({
+    filename,
+    content_type: contentType,
+    content: (typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes).toString('base64'),
+  });
+  const safeFileName = (name: string) => name.replace(/[^\p{L}\p{N}_.-]+/gu, '_').slice(0, 64) || 'certificate';
+
+  return {
+    /* local CAs */
+
+    async caList(actor: Actor, query: QueryInput<typeof api.cert.caList>) {
+      const { rows, total } = await store.listCas(
+        db,
+        actor.domainId,
+        { name: query.name, state: query.state, type: query.type, now: iso(now()) },
+        (query.page - 1) * query.page_size,
+        query.page_size,
+      );
+      const ids = rows.map((r) => r.id);
+      const issued = await store.issuedCounts(db, ids);
+      const parents = await store.caNames(
+        db,
+        rows.map((r) => r.parent_id).filter((x): x is string => Boolean(x)),
+      );
+      return {
+        data: rows.map((r) => caView(r, issued.get(r.id) ?? 0, r.parent_id ? (parents.get(r.parent_id) ?? null) : null)),
+        total,
+      };
+    },
+
+    caDetail: async (actor: Actor, id: string) => caDetailOf(await loadCa(actor, id)),
+
+    async caCreate(actor: Actor, meta: RequestMeta, body: Input<typeof api.cert.caCreate>) {
+      const subjectName = nameOf(body);
+      const san = sanOf(body);
+      if (await store.findCaByName(db, actor.domainId, body.name))
+        throw conflict('cert.caNameTaken', { name: body.name });
+      const id = newId();
+      const pair = await deps.vault().createPair(actor, meta, {
+        name: `ca-${id}`,
+        algorithm: body.algorithm,
+        profile: 'signing',
+        ca: true,
+        exportable: false,
+        description: `Private key of local CA ${body.name}`,
+      });
+      const spki = pki.spkiOf(body.algorithm, pair.publicKey);
+      const at = iso(now());
+      const row: CertCaTable = {
+        id,
+        domain_id: actor.domainId,
+        name: body.name,
+        cn: body.cn,
+        subject: pki.formatName(subjectName),
+        algorithm: body.algorithm,
+        key_bits: pki.keyBitsOf(body.algorithm),
+        key_id: pair.id,
+        state: 'pending',
+        type: null,
+        parent_id: null,
+        path_len: null,
+        is_default: 0,
+        issuer: null,
+        serial: null,
+        not_before: null,
+        not_after: null,
+        fingerprint: null,
+        ski: pki.keyIdentifierOf(spki).toString('hex'),
+        cert_der: null,
+        chain_der: '[]',
+        csr_der: null,
+        created_at: at,
+        updated_at: at,
+      };
+      const csr = await pki.buildCsr({ subjectName, san, signer: signerOf(row, spki) });
+      row.csr_der = b64(csr);
+      try {
+        await db.transaction().execute(async (trx) => {
+          await store.insertCa(trx, row);
+          await audit(
+            {
+              who: subjectOf(actor),
+              action: 'cert.ca.create',
+              target: body.name,
+              result: 'success',
+              ip: meta.ip,
+              objectId: id,
+              details: { algorithm: body.algorithm, key_id: pair.id },
+            },
+            trx,
+          );
+        });
+      } catch (err) {
+        if (isUniqueViolation(err)) throw conflict('cert.caNameTaken', { name: body.name });
+        throw err;
+      }
+      return caDetailOf(row);
+    },
+
+    async caSelfSign(actor: Actor, meta: RequestMeta, body: Input<typeof api.cert.caSelfSign>) {
+      const ca = await loadCa(actor, body.id);
+      checkPending(ca);
+      const spki = caSpki(ca);
+      const start = wholeSeconds(now());
+      const subjectName = pki.parseCsr(unb64(ca.csr_der ?? '')).subjectName;
+      const der = await pki.buildCertificate({
+        serial: pki.newSerial(),
+        issuerName: subjectName,
+        subjectName,
+        notBefore: start,
+        notAfter: new Date(start.getTime() + body.validity_days * DAY_MS),
+        subjectSpki: spki,
+        signer: signerOf(ca, spki),
+        profile: { kind: 'ca', ...(body.path_len !== undefined ? { pathLen: body.path_len } : {}) },
+      });
+      return activateCa(actor, meta, ca, der, { type: 'root', parent_id: null }, 'cert.ca.self-sign');
+    },
+
+    async caSign(actor: Actor, meta: RequestMeta, body: Input<typeof api.cert.caSign>) {
+      if (body.id === body.parent_id) throw invalid('cert.caSelf');
+      const ca = await loadCa(actor, body.id);
+      checkPending(ca);
+      const parent = await loadCa(actor, body.parent_id);
+      const parentCert = checkIssuing(parent);
+      if (parent.path_len === 0) throw stateForbids('cert.caNotIssuing', { name: parent.name });
+      const pathLen =
+        body.path_len !== undefined
+          ? body.path_len
+          : parent.path_len !== null
+            ? Math.max(0, parent.path_len - 1)
+            : undefined;
+      if (parent.path_len !== null && pathLen !== undefined && pathLen > parent.path_len - 1)
+        throw stateForbids('cert.caNotIssuing', { name: parent.name });
+      const start = wholeSeconds(now());
+      const parentDescribed = pki.describeCertificate(parentCert);
+      const der = await pki.buildCertificate({
+        serial: pki.newSerial(),
+        issuerName: pki.certificateSubject(parentCert),
+        subjectName: pki.parseCsr(unb64(ca.csr_der ?? '')).subjectName,
+        notBefore: start,
+        notAfter: clampEnd(new Date(start.getTime() + body.validity_days * DAY_MS), parent.not_after),
+        subjectSpki: caSpki(ca),
+        signer: signerOf(parent),
+        profile: { kind: 'ca', ...(pathLen !== undefined ? { pathLen } : {}) },
+        ...(parentDescribed.ski ? { issuerSki: Buffer.from(parentDescribed.ski.replace(/:/g, ''), 'hex') } : {}),
+        crlUrl: crlUrl(parent.id),
+        ocspUrl: ocspUrl(parent.id),
+      });
+      return activateCa(
+        actor,
+        meta,
+        ca,
+        der,
+        { type: 'intermediate', parent_id: parent.id },
+        'cert.ca.sign',
+      );
+    },
+
+    async caInstall(actor: Actor, meta: RequestMeta, body: Input<typeof api.cert.caInstall>) {
+      const ca = await loadCa(actor, body.id);
+      checkPending(ca);
+      const certs = checked('certificate', () => pki.splitCertificateBundle(body.certificate));
+      const spki = caSpki(ca);
+      const own = certs.find((der) => pki.certificateSpki(der).equals(spki));
+      if (!own) {
+        await audit({
+          who: subjectOf(actor),
+          action: 'cert.ca.install',
+          target: ca.name,
+          result: 'failure',
+          ip: meta.ip,
+          objectId: ca.id,
+          details: { reason: 'key-mismatch' },
+        });
+        throw invalid('cert.caKeyMismatch', { name: ca.name });
+      }
+      const described = pki.describeCertificate(own);
+      if (!described.is_ca || !described.key_usage.includes('keyCertSign'))
+        throw invalid('cert.caInstallNotCa');
+      const at = now().getTime();
+      if (Date.parse(described.not_before) > at || Date.parse(described.not_after) <= at)
+        throw invalid('cert.caInstallNotValid', { from: described.not_before, to: described.not_after });
+      const issuers = certs.filter((der) => der !== own);
+      const ordered = issuers.length > 0 ? checked('certificate', () => pki.orderChain([own, ...issuers])) : [own];
+      const selfSigned = described.subject === described.issuer && pki.verifyCertificateSignature(own, spki);
+      return activateCa(
+        actor,
+        meta,
+        ca,
+        own,
+        {
+          type: selfSigned ? 'root' : 'intermediate',
+          parent_id: null,
+          chain_der: JSON.stringify(ordered.slice(1).map(b64)),
+        },
+        'cert.ca.install',
+      );
+    },
+
+    async caUpdate(actor: Actor, meta: RequestMeta, body: Input<typeof api.cert.caUpdate>) {
+      const ca = await loadCa(actor, body.id);
+      if (body.is_default && caState(ca) !== 'active') throw stateForbids('cert.caPending', { name: ca.name });
+      try {
+        await db.transaction().execute(async (trx) => {
+          if (body.is_default) await store.clearDefaultCa(trx, actor.domainId);
+          await store.updateCa(trx, ca.id, {
+            ...(body.name ? { name: body.name } : {}),
+            ...(body.is_default ? { is_default: 1 } : {}),
+            updated_at: iso(now()),
+          });
+          await audit(
+            {
+              who: subjectOf(actor),
+              action: 'cert.ca.update',
+              target: body.name ?? ca.name,
+              result: 'success',
+              ip: meta.ip,
+              objectId: ca.id,
+              details: { ...(body.name ? { from: ca.name } : {}), ...(body.is_default ? { is_default: true } : {}) },
+            },
+            trx,
+          );
+        });
+      } catch (err) {
+        if (isUniqueViolation(err)) throw conflict('cert.caNameTaken', { name: body.name ?? ca.name });
+        throw err;
+      }
+      return caDetailOf(await loadCa(actor, ca.id));
+    },
+
+    async caDelete(actor: Actor, meta: RequestMeta, ids: string[]) {
+      const rows: CertCaTable[] = [];
+      for (const id of ids) rows.push(await loadCa(actor, id));
+      const at = iso(now());
+      for (const row of rows) {
+        const others = ids.filter((id) => id !== row.id);
+        if (await store.caInUse(db, row.id, at)) {
+          const child = await db.selectFrom('cert_ca').select('id').where('parent_id', '=', row.id).execute();
+          if (child.some((c) => !others.includes(c.id)) || child.length === 0)
+            throw stateForbids('cert.caInUse', { name: row.name });
+        }
+      }
+      // Children before their parents.
+      const order = [...rows].sort((a, b) => (a.parent_id === b.id ? -1 : b.parent_id === a.id ? 1 : 0));
+      await db.transaction().execute(async (trx) => {
+        for (const row of order) {
+          await store.deleteCa(trx, row.id);
+          await audit(
+            {
+              who: subjectOf(actor),
+              action: 'cert.ca.delete',
+              target: row.name,
+              result: 'success',
+              ip: meta.ip,
+              objectId: row.id,
+              details: { key_id: row.key_id },
+            },
+            trx,
+          );
+        }
+      });
+      for (const row of rows) crlCache.delete(row.id);
+      return { deleted: rows.length };
+    },
+
+    async caDownload(actor: Actor, query: QueryInput<typeof api.cert.caDownload>) {
+      const ca = await loadCa(actor, query.id);
+      const base = safeFileName(ca.name);
+      if (query.kind === 'csr') {
+        if (!ca.csr_der) throw stateForbids('cert.noCsr');
+        return file(`${base}.csr`, 'application/pkcs10', pki.toPem(unb64(ca.csr_der), 'CERTIFICATE REQUEST'));
+      }
+      if (!ca.cert_der) throw stateForbids('cert.caPending', { name: ca.name });
+      const cert = unb64(ca.cert_der);
+      switch (query.kind) {
+        case 'cert-pem':
+          return file(`${base}.pem`, 'application/x-pem-file', pki.toPem(cert, 'CERTIFICATE'));
+        case 'cert-der':
+          return file(`${base}.cer`, 'application/pkix-cert', cert);
+        case 'chain-pem': {
+          const chain = [cert, ...(await chainAbove(ca))];
+          return file(`${base}-chain.pem`, 'application/x-pem-file', chain.map((d) => pki.toPem(d, 'CERTIFICATE')).join(''));
+        }
+        case 'chain-p7b':
+          return file(`${base}.p7b`, 'application/pkcs7-mime', pki.buildCertsOnlyP7b([cert, ...(await chainAbove(ca))]));
+        case 'crl-pem':
+        case 'crl-der': {
+          const crl = await currentCrl(ca);
+          return query.kind === 'crl-der'
+            ? file(`${base}.crl`, 'application/pkix-crl', crl.der)
+            : file(`${base}-crl.pem`, 'application/x-pem-file', pki.toPem(crl.der, 'X509 CRL'));
+        }
+      }
+    },
+
+    /* certificates */
+
+    async list(actor: Actor, query: QueryInput<typeof api.cert.list>) {
+      const at = now();
+      const { rows, total } = await store.listCertificates(
+        db,
+        actor.domainId,
+        {
+          name: query.name,
+          caId: query.ca_id,
+          status: query.status,
+          purpose: query.purpose,
+          expiringUntil: query.expiring === 'true' ? iso(new Date(at.getTime() + EXPIRING_DAYS * DAY_MS)) : undefined,
+          now: iso(at),
+        },
+        (query.page - 1) * query.page_size,
+        query.page_size,
+      );
+      const names = await store.caNames(db, [...new Set(rows.map((r) => r.ca_id))]);
+      return { data: rows.map((r) => certView(r, names.get(r.ca_id) ?? null)), total };
+    },
+
+    detail: async (actor: Actor, id: string) => certDetailOf(await loadCert(actor, id)),
+
+    async summary(actor: Actor) {
+      const at = now();
+      const figures = await store.certificateFigures(
+        db,
+        actor.domainId,
+        iso(at),
+        iso(new Date(at.getTime() + EXPIRING_DAYS * DAY_MS)),
+      );
+      return { ...figures, cas: await store.countCas(db, actor.domainId) };
+    },
+
+    async issue(actor: Actor, meta: RequestMeta, body: Input<typeof api.cert.issue>) {
+      if (body.csr && body.key_algorithm) throw invalid('cert.csrAndKey');
+      const ca = await loadCa(actor, body.ca_id);
+      const caCert = checkIssuing(ca);
+      const san = sanOf(body);
+      let subjectName: Buffer;
+      let spki: Buffer;
+      let algorithm: string;
+      let keyBits: number;
+      let csrDer: Buffer | null = null;
+      let keyId: string | null = null;
+      if (body.csr) {
+        const csr = await readCsr(body.csr, subjectOf(actor), meta.ip, 'cert.issue');
+        checkUsage(csr.algorithm, body.usage);
+        subjectName = body.cn ? nameOf({ ...body, cn: body.cn }) : csr.subjectName;
+        spki = csr.spki;
+        algorithm = csr.algorithm;
+        keyBits = csr.keyBits;
+        csrDer = csr.der;
+        const merged = mergeSan(csr.san, san);
+        Object.assign(san, merged);
+      } else {
+        if (!body.cn) throw invalid('cert.cnRequired');
+        algorithm = body.key_algorithm ?? 'EC-P256';
+        checkUsage(algorithm, body.usage);
+        subjectName = nameOf({ ...body, cn: body.cn });
+        const pair = await deps.vault().createPair(actor, meta, {
+          name: `cert-${newId()}`,
+          algorithm: algorithm as CaAlgorithm,
+          profile: body.usage === 'encryption' ? (algorithm.startsWith('EC-') ? 'key-agreement' : 'encryption') : 'signing',
+          ca: body.purpose === 'intermediate',
+          exportable: body.exportable,
+          description: `Key pair of certificate ${body.name}`,
+        });
+        spki = pki.spkiOf(algorithm as CaAlgorithm, pair.publicKey);
+        keyBits = pki.keyBitsOf(algorithm as CaAlgorithm);
+        keyId = pair.id;
+      }
+      const row = await db.transaction().execute(async (trx) => {
+        const issued = await issueWith(trx, actor, {
+          ca,
+          caCert,
+          name: body.name,
+          subjectName,
+          spki,
+          algorithm,
+          keyBits,
+          purpose: body.purpose,
+          usage: body.usage,
+          san,
+          validityDays: body.validity_days,
+          pathLen: body.path_len,
+          csrDer,
+          keyId,
+          exportable: keyId !== null && body.exportable,
+          source: body.csr ? 'csr' : 'generated',
+        });
+        await audit(
+          {
+            who: subjectOf(actor),
+            action: 'cert.issue',
+            target: body.name,
+            result: 'success',
+            ip: meta.ip,
+            objectId: issued.id,
+            details: { ca: ca.name, serial: issued.serial, purpose: body.purpose, ...(keyId ? { key_id: keyId } : {}) },
+          },
+          trx,
+        );
+        return issued;
+      });
+      return certDetailOf(row);
+    },
+
+    async revoke(actor: Actor, meta: RequestMeta, body: Input<typeof api.cert.revoke>) {
+      const cert = await loadCert(actor, body.id);
+      if (cert.revoked_at && !(cert.revocation_reason === 'certificateHold' && body.reason !== 'certificateHold'))
+        throw stateForbids('cert.alreadyRevoked', { name: cert.name });
+      await db.transaction().execute(async (trx) => {
+        await store.updateCertificate(trx, cert.id, {
+          revoked_at: cert.revoked_at ?? iso(wholeSeconds(now())),
+          revocation_reason: body.reason,
+        });
+        await audit(
+          {
+            who: subjectOf(actor),
+            action: 'cert.revoke',
+            target: cert.name,
+            result: 'success',
+            ip: meta.ip,
+            objectId: cert.id,
+            details: { serial: cert.serial, reason: body.reason },
+          },
+          trx,
+        );
+      });
+      const ca = await store.findCaAnyDomain(db, cert.ca_id);
+      if (ca) await revocationChanged(ca);
+      return certDetailOf(await loadCert(actor, cert.id));
+    },
+
+    async resume(actor: Actor, meta: RequestMeta, id: string) {
+      const cert = await loadCert(actor, id);
+      if (cert.revocation_reason !== 'certificateHold') throw stateForbids('cert.notOnHold', { name: cert.name });
+      await db.transaction().execute(async (trx) => {
+        await store.updateCertificate(trx, cert.id, { revoked_at: null, revocation_reason: null });
+        await audit(
+          {
+            who: subjectOf(actor),
+            action: 'cert.resume',
+            target: cert.name,
+            result: 'success',
+            ip: meta.ip,
+            objectId: cert.id,
+            details: { serial: cert.serial },
+          },
+          trx,
+        );
+      });
+      const ca = await store.findCaAnyDomain(db, cert.ca_id);
+      if (ca) await revocationChanged(ca);
+      return certDetailOf(await loadCert(actor, cert.id));
+    },
+
+    async remove(actor: Actor, meta: RequestMeta, ids: string[]) {
+      const rows: CertCertificateTable[] = [];
+      for (const id of ids) {
+        const row = await loadCert(actor, id);
+        const status = certStatus(row);
+        if (status === 'normal' || status === 'hold') throw stateForbids('cert.deleteValid', { name: row.name });
+        rows.push(row);
+      }
+      const at = iso(now());
+      await db.transaction().execute(async (trx) => {
+        for (const row of rows) {
+          await store.updateCertificate(trx, row.id, { deleted_at: at });
+          await audit(
+            {
+              who: subjectOf(actor),
+              action: 'cert.delete',
+              target: row.name,
+              result: 'success',
+              ip: meta.ip,
+              objectId: row.id,
+              details: { serial: row.serial },
+            },
+            trx,
+          );
+        }
+      });
+      return { deleted: rows.length };
+    },
+
+    async download(actor: Actor, meta: RequestMeta, body: Input<typeof api.cert.download>) {
+      const cert = await loadCert(actor, body.id);
+      const base = safeFileName(cert.name);
+      const der = unb64(cert.cert_der);
+      const ca = await store.findCaAnyDomain(db, cert.ca_id);
+      const chain = ca?.cert_der ? [unb64(ca.cert_der), ...(await chainAbove(ca))] : [];
+      switch (body.kind) {
+        case 'cert-pem':
+          return file(`${base}.pem`, 'application/x-pem-file', pki.toPem(der, 'CERTIFICATE'));
+        case 'cert-der':
+          return file(`${base}.cer`, 'application/pkix-cert', der);
+        case 'chain-pem':
+          return file(`${base}-chain.pem`, 'application/x-pem-file', [der, ...chain].map((d) => pki.toPem(d, 'CERTIFICATE')).join(''));
+        case 'chain-p7b':
+          return file(`${base}.p7b`, 'application/pkcs7-mime', pki.buildCertsOnlyP7b([der, ...chain]));
+        case 'csr':
+          if (!cert.csr_der) throw stateForbids('cert.noCsr');
+          return file(`${base}.csr`, 'application/pkcs10', pki.toPem(unb64(cert.csr_der), 'CERTIFICATE REQUEST'));
+        case 'key-pkcs8':
+        case 'key-pkcs12': {
+          if (!cert.key_id) throw stateForbids('cert.noPrivateKey');
+          if (!body.password) throw invalid('cert.passwordRequired');
+          const algorithm = cert.algorithm as CaAlgorithm;
+          if (body.kind === 'key-pkcs12' && !pki.PKCS12_ALGORITHMS.includes(algorithm))
+            throw invalid('cert.pkcs12Unsupported', { algorithm });
+          const refused = async (reason: string) =>
+            audit({
+              who: subjectOf(actor),
+              action: 'cert.download-key',
+              target: cert.name,
+              result: 'failure',
+              ip: meta.ip,
+              objectId: cert.id,
+              details: { reason },
+            });
+          let material: Buffer;
+          try {
+            material = await deps.vault().exportableMaterial(actor.domainId, cert.key_id, cert.name);
+          } catch (err) {
+            await refused(err instanceof KspError ? err.messageKey : 'error');
+            throw err;
+          }
+          try {
+            const publicKey = pki.certificateSpki(der);
+            const out =
+              body.kind === 'key-pkcs8'
+                ? file(`${base}.key.pem`, 'application/x-pem-file', pki.encryptPkcs8(algorithm, material, publicKey, body.password))
+                : file(
+                    `${base}.p12`,
+                    'application/x-pkcs12',
+                    await pki.buildPkcs12({
+                      algorithm,
+                      material,
+                      storedPublicKey: publicKey,
+                      certDer: der,
+                      chainDers: chain,
+                      password: body.password,
+                      friendlyName: cert.name,
+                    }),
+                  );
+            await audit({
+              who: subjectOf(actor),
+              action: 'cert.download-key',
+              target: cert.name,
+              result: 'success',
+              ip: meta.ip,
+              objectId: cert.id,
+              details: { format: body.kind },
+            });
+            return out;
+          } finally {
+            material.fill(0);
+          }
+        }
+      }
+    },
+
+    /* external CAs */
+
+    async externalList(actor: Actor, query: QueryInput<typeof api.cert.externalList>) {
+      const { rows, total } = await store.listExternal(
+        db,
+        actor.domainId,
+        query.name,
+        (query.page - 1) * query.page_size,
+        query.page_size,
+      );
+      return { data: rows.map(externalView), total };
+    },
+
+    async externalDetail(actor: Actor, id: string) {
+      const row = await loadExternal(actor, id);
+      return { ...externalView(row), certificate_pem: pki.toPem(unb64(row.cert_der), 'CERTIFICATE') };
+    },
+
+    async externalUpload(actor: Actor, meta: RequestMeta, body: Input<typeof api.cert.externalUpload>) {
+      const certs = checked('content', () => pki.splitCertificateBundle(body.content));
+      const described = certs.map((der) => ({ der, info: pki.describeCertificate(der) }));
+      for (const { info } of described)
+        if (!info.is_ca) throw invalid('cert.notCaCertificate', { subject: info.subject });
+      if (certs.length > 1) checked('content', () => pki.orderChain(certs));
+      const added: CertExternalTable[] = [];
+      let skipped = 0;
+      await db.transaction().execute(async (trx) => {
+        for (const { der, info } of described) {
+          const fingerprint = fingerprintOf(der);
+          if (
+            (await store.findExternalByFingerprint(trx, actor.domainId, fingerprint)) ||
+            added.some((a) => a.fingerprint === fingerprint)
+          ) {
+            skipped++;
+            continue;
+          }
+          const spki = pki.certificateSpki(der);
+          const row: CertExternalTable = {
+            id: newId(),
+            domain_id: actor.domainId,
+            name: (described.length === 1 && body.name) || (pki.commonNameOf(pki.certificateSubject(der)) ?? info.subject),
+            subject: info.subject,
+            issuer: info.issuer,
+            serial: info.serial,
+            fingerprint,
+            algorithm: info.algorithm,
+            not_before: info.not_before,
+            not_after: info.not_after,
+            self_signed: info.subject === info.issuer && safeVerify(der, spki) ? 1 : 0,
+            cert_der: b64(der),
+            created_at: iso(now()),
+          };
+          await store.insertExternal(trx, row);
+          added.push(row);
+          await audit(
+            {
+              who: subjectOf(actor),
+              action: 'cert.external.upload',
+              target: row.name,
+              result: 'success',
+              ip: meta.ip,
+              objectId: row.id,
+              details: { fingerprint },
+            },
+            trx,
+          );
+        }
+      });
+      return { added: added.map(externalView), skipped };
+    },
+
+    async externalDelete(actor: Actor, meta: RequestMeta, ids: string[]) {
+      const rows: CertExternalTable[] = [];
+      for (const id of ids) rows.push(await loadExternal(actor, id));
+      return db.transaction().execute(async (trx) => {
+        const deleted = await store.deleteExternal(trx, actor.domainId, ids);
+        for (const row of rows)
+          await audit(
+            {
+              who: subjectOf(actor),
+              action: 'cert.external.delete',
+              target: row.name,
+              result: 'success',
+              ip: meta.ip,
+              objectId: row.id,
+            },
+            trx,
+          );
+        return { deleted };
+      });
+    },
+
+    /** Trust anchors of a domain (client certificates of later areas are checked against them). */
+    async trustAnchors(domainId: string): Promise<Buffer[]> {
+      const rows = await db.selectFrom('cert_external').select('cert_der').where('domain_id', '=', domainId).execute();
+      return rows.map((r) => unb64(r.cert_der));
+    },
+
+    /* online issuing */
+
+    async signOnline(meta: RequestMeta, body: Input<typeof api.cert.sign>) {
+      const csr = await readCsr(body.csr, null, meta.ip, 'cert.sign');
+      try {
+        const result = await db.transaction().execute(async (trx) => {
+          const token = await deps.tokens().redeem(trx, body.token, 'any');
+          const ca = await store.findDefaultCa(trx, token.domainId);
+          if (!ca || caState(ca) !== 'active') throw stateForbids('cert.noDefaultCa');
+          const caCert = checkIssuing(ca);
+          const usage: CertUsage = 'signature';
+          checkUsage(csr.algorithm, usage);
+          const row = await issueWith(trx, { domainId: token.domainId }, {
+            ca,
+            caCert,
+            name: pki.commonNameOf(csr.subjectName) ?? csr.subject,
+            subjectName: csr.subjectName,
+            spki: csr.spki,
+            algorithm: csr.algorithm,
+            keyBits: csr.keyBits,
+            purpose: 'client',
+            usage,
+            san: csr.san,
+            validityDays: token.certValidityDays,
+            csrDer: csr.der,
+            keyId: null,
+            exportable: false,
+            source: 'sign-cert',
+          });
+          await audit(
+            {
+              who: { userId: null, username: `token:${token.name}`, domainId: token.domainId, domainName: '' },
+              action: 'cert.sign',
+              target: row.name,
+              result: 'success',
+              ip: meta.ip,
+              objectId: row.id,
+              details: { token: token.name, ca: ca.name, serial: row.serial },
+            },
+            trx,
+          );
+          return { row, ca, remaining: token.remaining };
+        });
+        const der = unb64(result.row.cert_der);
+        const chain = [unb64(result.ca.cert_der ?? ''), ...(await chainAbove(result.ca))];
+        return {
+          certificate_pem: pki.toPem(der, 'CERTIFICATE'),
+          chain_pem: chain.map((d) => pki.toPem(d, 'CERTIFICATE')),
+          p7b: b64(pki.buildCertsOnlyP7b([der, ...chain])),
+          serial: result.row.serial,
+          not_after: result.row.not_after,
+          remaining: result.remaining,
+        };
+      } catch (err) {
+        await audit({
+          who: null,
+          action: 'cert.sign',
+          target: csr.subject,
+          result: 'failure',
+          ip: meta.ip,
+          details: { reason: err instanceof KspError ? err.messageKey : 'error' },
+        });
+        throw err;
+      }
+    },
+
+    /* public CRL and OCSP */
+
+    /** The DER CRL of an active CA, or null when there is no such CA. */
+    async publicCrl(caId: string): Promise<Buffer | null> {
+      const ca = await store.findCaAnyDomain(db, caId);
+      if (!ca || ca.state !== 'active') return null;
+      return (await currentCrl(ca)).der;
+    },
+
+    /** An RFC 6960 answer to a DER OCSP request about certificates of one CA. */
+    async ocsp(caId: string, requestDer: Buffer): Promise<Buffer> {
+      const ca = await store.findCaAnyDomain(db, caId);
+      if (!ca?.cert_der || ca.state !== 'active') return pki.ocspErrorResponse('unauthorized');
+      let request: ReturnType<typeof pki.parseOcspRequest>;
+      try {
+        request = pki.parseOcspRequest(requestDer);
+      } catch {
+        return pki.ocspErrorResponse('malformedRequest');
+      }
+      const caCert = unb64(ca.cert_der);
+      const at = wholeSeconds(now());
+      const responses = [];
+      for (const single of request.requests) {
+        const hashes = pki.issuerHashes(caCert, single.hashAlgorithm);
+        const ours =
+          hashes !== null &&
+          hashes.issuerNameHash.equals(single.issuerNameHash) &&
+          hashes.issuerKeyHash.equals(single.issuerKeyHash);
+        const found = ours ? await store.findBySerial(db, ca.id, single.serial) : undefined;
+        const base = { certId: single, thisUpdate: at, nextUpdate: new Date(at.getTime() + OCSP_VALIDITY_MS) };
+        if (!found) responses.push({ ...base, status: 'unknown' as const });
+        else if (found.revoked_at)
+          responses.push({
+            ...base,
+            status: 'revoked' as const,
+            revokedAt: new Date(found.revoked_at),
+            ...(found.revocation_reason ? { reason: found.revocation_reason as pki.RevocationReason } : {}),
+          });
+        else responses.push({ ...base, status: 'good' as const });
+      }
+      try {
+        return await pki.buildOcspResponse({
+          responderCertDer: caCert,
+          signer: signerOf(ca),
+          producedAt: at,
+          ...(request.nonce ? { nonce: request.nonce } : {}),
+          responses,
+        });
+      } catch {
+        return pki.ocspErrorResponse('internalError');
+      }
+    },
+
+    /** The job: rebuilds CRLs that are stale or near their next update. */
+    async refreshCrls(): Promise<number> {
+      const at = now().getTime();
+      const due = await store.crlsToRefresh(
+        db,
+        iso(new Date(at + CRL_VALIDITY_HOURS * HOUR_MS * CRL_REFRESH_SHARE)),
+      );
+      let rebuilt = 0;
+      for (const { id } of due) {
+        const ca = await store.findCaAnyDomain(db, id);
+        if (!ca || caState(ca) !== 'active') continue;
+        await rebuildCrl(ca);
+        rebuilt++;
+      }
+      return rebuilt;
+    },
+
+    /** Forgets cached CRLs (shutdown). */
+    close() {
+      crlCache.clear();
+    },
+  };
+
+  function safeVerify(der: Buffer, spki: Buffer): boolean {
+    try {
+      return pki.verifyCertificateSignature(der, spki);
+    } catch {
+      return false;
+    }
+  }
+}
+
+export type CertService = ReturnType<typeof createCertService>;

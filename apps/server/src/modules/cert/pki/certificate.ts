@@ -1,0 +1,348 @@
+import { createHash } from 'node:crypto';
+import { AsnConvert } from '@peculiar/asn1-schema';
+import type { AlgorithmIdentifier, Extension } from '@peculiar/asn1-x509';
+import {
+  AuthorityInfoAccessSyntax,
+  AuthorityKeyIdentifier,
+  BasicConstraints,
+  CRLDistributionPoints,
+  Certificate,
+  ExtendedKeyUsage,
+  Extensions,
+  KeyUsage,
+  KeyUsageFlags,
+  Name,
+  SubjectKeyIdentifier,
+  SubjectPublicKeyInfo,
+  TBSCertificate,
+  Validity,
+  Version,
+  id_ad_ocsp,
+  id_ce_authorityKeyIdentifier,
+  id_ce_basicConstraints,
+  id_ce_cRLDistributionPoints,
+  id_ce_extKeyUsage,
+  id_ce_keyUsage,
+  id_ce_subjectAltName,
+  id_ce_subjectKeyIdentifier,
+  id_kp_clientAuth,
+  id_kp_serverAuth,
+  id_pe_authorityInfoAccess,
+} from '@peculiar/asn1-x509';
+import { randomBytes } from '../../../platform/crypto/random.js';
+import { bitString, children, readTlv, sequence, signedParts, unsignedIntegerContent } from './der.js';
+import {
+  EKU_NAMES,
+  KEY_USAGE_NAMES,
+  type Purpose,
+  type Usage,
+  authorityInfoAccessExtension,
+  authorityKeyIdentifierExtension,
+  basicConstraintsExtension,
+  crlDistributionPointsExtension,
+  extendedKeyUsageExtension,
+  keyIdentifierOf,
+  keyUsageExtension,
+  keyUsageFor,
+  sanExtension,
+  subjectKeyIdentifierExtension,
+} from './extensions.js';
+import { formatNameStructure } from './name.js';
+import { PkiError } from './pki-error.js';
+import { type SanList, sanFromExtensionValue } from './san.js';
+import {
+  type KeyAlgorithm,
+  type Signer,
+  describeSpki,
+  signatureAlgorithmName,
+  signatureAlgorithmOf,
+  verifySignature,
+} from './signer.js';
+
+/**
+ * A fresh certificate serial: 16 random bytes, top bit clear (positive) and the next bit
+ * set, so the DER INTEGER is always exactly 16 octets (126 random bits; RFC 5280 asks ≥ 64).
+ */
+export function newSerial(): Buffer {
+  const serial = randomBytes(16);
+  serial[0] = ((serial[0] ?? 0) & 0x3f) | 0x40;
+  return serial;
+}
+
+/** A serial given as bytes or hex, as minimal positive INTEGER content (RFC 5280: ≤ 20 octets). */
+export function serialContent(serial: Buffer | string): Buffer {
+  const bytes =
+    typeof serial === 'string'
+      ? /^(?:[0-9a-fA-F]{2})+$/.test(serial.replace(/:/g, ''))
+        ? Buffer.from(serial.replace(/:/g, ''), 'hex')
+        : null
+      : serial;
+  if (!bytes || bytes.length === 0) throw new PkiError('invalid-input', 'A serial is hex or bytes');
+  const content = unsignedIntegerContent(bytes);
+  if (content.length > 20 || content.every((b) => b === 0)) {
+    throw new PkiError('invalid-input', 'A serial is a positive integer of at most 20 octets');
+  }
+  return content;
+}
+
+/** Uppercase hex of the serial's DER INTEGER content. */
+export const serialHex = (content: ArrayBuffer | Buffer): string =>
+  (Buffer.isBuffer(content) ? content : Buffer.from(content)).toString('hex').toUpperCase();
+
+export type CertificateProfile =
+  | {
+      readonly kind: 'ca';
+      /** basicConstraints pathLenConstraint; absent = unlimited. */
+      readonly pathLen?: number;
+    }
+  | {
+      readonly kind: 'end-entity';
+      readonly purpose: Purpose;
+      readonly usage: Usage;
+      readonly san?: SanList;
+    };
+
+export interface BuildCertificateInput {
+  readonly serial: Buffer;
+  /** Name DER of the issuer (the issuing CA certificate's subject, verbatim). */
+  readonly issuerName: Buffer;
+  readonly subjectName: Buffer;
+  readonly notBefore: Date;
+  readonly notAfter: Date;
+  readonly subjectSpki: Buffer;
+  readonly signer: Signer;
+  readonly profile: CertificateProfile;
+  /** The issuer certificate's SKI for the AKI; default SHA-1 of the signer's key bits. */
+  readonly issuerSki?: Buffer;
+  readonly crlUrl?: string;
+  readonly ocspUrl?: string;
+}
+
+const wholeSeconds = (date: Date): Date => new Date(Math.floor(date.getTime() / 1000) * 1000);
+
+function parseName(der: Buffer, what: string): Name {
+  try {
+    return AsnConvert.parse(der, Name);
+  } catch {
+    throw new PkiError('invalid-name', `The ${what} is not Name DER`);
+  }
+}
+
+/** Serializes `tbs`, signs the bytes and assembles `SEQUENCE { tbs, algorithm, BIT STRING signature }`. */
+export async function signStructure(
+  tbs: Buffer,
+  algorithm: AlgorithmIdentifier,
+  signer: Signer,
+): Promise<Buffer> {
+  const signature = await signer.sign(tbs);
+  return sequence(tbs, Buffer.from(AsnConvert.serialize(algorithm)), bitString(signature));
+}
+
+export async function buildCertificate(input: BuildCertificateInput): Promise<Buffer> {
+  const notBefore = wholeSeconds(input.notBefore);
+  const notAfter = wholeSeconds(input.notAfter);
+  if (!(notAfter.getTime() > notBefore.getTime())) {
+    throw new PkiError('invalid-input', 'notAfter must be later than notBefore');
+  }
+  const subject = parseName(input.subjectName, 'subject');
+  const subjectKey = describeSpki(input.subjectSpki);
+  const ski = keyIdentifierOf(input.subjectSpki);
+  const aki = input.issuerSki ?? keyIdentifierOf(input.signer.spki);
+  const extensions: Extension[] = [];
+  const { profile } = input;
+  if (profile.kind === 'ca') {
+    if (profile.pathLen !== undefined && (!Number.isInteger(profile.pathLen) || profile.pathLen < 0)) {
+      throw new PkiError('invalid-input', 'pathLen is a non-negative integer');
+    }
+    extensions.push(
+      basicConstraintsExtension(true, profile.pathLen),
+      keyUsageExtension(KeyUsageFlags.keyCertSign | KeyUsageFlags.cRLSign | KeyUsageFlags.digitalSignature),
+    );
+  } else {
+    extensions.push(
+      basicConstraintsExtension(false),
+      keyUsageExtension(keyUsageFor(subjectKey.algorithm, profile.usage)),
+      extendedKeyUsageExtension([profile.purpose === 'server' ? id_kp_serverAuth : id_kp_clientAuth]),
+    );
+    const san = profile.san ? sanExtension(profile.san, subject.length === 0) : null;
+    if (san) extensions.push(san);
+  }
+  extensions.push(subjectKeyIdentifierExtension(ski), authorityKeyIdentifierExtension(aki));
+  if (input.crlUrl) extensions.push(crlDistributionPointsExtension(input.crlUrl));
+  if (input.ocspUrl) extensions.push(authorityInfoAccessExtension(input.ocspUrl));
+  const signatureAlgorithm = signatureAlgorithmOf(input.signer.algorithm);
+  const tbs = new TBSCertificate({
+    version: Version.v3,
+    serialNumber: new Uint8Array(serialContent(input.serial)).buffer,
+    signature: signatureAlgorithm,
+    issuer: parseName(input.issuerName, 'issuer name'),
+    validity: new Validity({ notBefore, notAfter }),
+    subject,
+    subjectPublicKeyInfo: AsnConvert.parse(input.subjectSpki, SubjectPublicKeyInfo),
+    extensions: new Extensions(extensions),
+  });
+  return signStructure(Buffer.from(AsnConvert.serialize(tbs)), signatureAlgorithm, input.signer);
+}
+
+export interface CertificateDescription {
+  readonly subject: string;
+  readonly issuer: string;
+  readonly serial: string;
+  readonly not_before: string;
+  readonly not_after: string;
+  /** SHA-256 of the DER, uppercase hex pairs joined by ':' (as `openssl x509 -fingerprint -sha256`). */
+  readonly fingerprint_sha256: string;
+  readonly algorithm: KeyAlgorithm;
+  readonly key_bits: number;
+  readonly is_ca: boolean;
+  readonly path_len: number | null;
+  readonly key_usage: string[];
+  readonly ext_key_usage: string[];
+  readonly san: SanList;
+  readonly ski: string | null;
+  readonly aki: string | null;
+  readonly crl_urls: string[];
+  readonly ocsp_urls: string[];
+  readonly signature_algorithm: string;
+}
+
+export function parseCertificate(der: Buffer): Certificate {
+  try {
+    return AsnConvert.parse(der, Certificate);
+  } catch {
+    throw new PkiError('invalid-certificate', 'Not an X.509 certificate (DER)');
+  }
+}
+
+export const hexColons = (bytes: Buffer): string =>
+  (bytes.toString('hex').toUpperCase().match(/../g) ?? []).join(':');
+
+const extensionsOf = (certificate: Certificate): Extension[] => [
+  ...(certificate.tbsCertificate.extensions ?? []),
+];
+
+function uris(names: { uniformResourceIdentifier?: string }[] | undefined): string[] {
+  return (names ?? []).flatMap((n) => (n.uniformResourceIdentifier ? [n.uniformResourceIdentifier] : []));
+}
+
+/** What the console shows of a certificate; reads every algorithm (ML-DSA included) with the asn1 classes. */
+export function describeCertificate(der: Buffer): CertificateDescription {
+  const certificate = parseCertificate(der);
+  const tbs = certificate.tbsCertificate;
+  const spki = Buffer.from(AsnConvert.serialize(tbs.subjectPublicKeyInfo));
+  const key = describeSpki(spki);
+  const description = {
+    subject: formatNameStructure(tbs.subject),
+    issuer: formatNameStructure(tbs.issuer),
+    serial: serialHex(tbs.serialNumber),
+    not_before: tbs.validity.notBefore.getTime().toISOString(),
+    not_after: tbs.validity.notAfter.getTime().toISOString(),
+    fingerprint_sha256: hexColons(createHash('sha256').update(der).digest()),
+    algorithm: key.algorithm,
+    key_bits: key.keyBits,
+    is_ca: false,
+    path_len: null as number | null,
+    key_usage: [] as string[],
+    ext_key_usage: [] as string[],
+    san: { dns: [], ips: [], emails: [] } as SanList,
+    ski: null as string | null,
+    aki: null as string | null,
+    crl_urls: [] as string[],
+    ocsp_urls: [] as string[],
+    signature_algorithm: signatureAlgorithmName(certificate.signatureAlgorithm.algorithm),
+  };
+  for (const ext of extensionsOf(certificate)) {
+    const value = ext.extnValue.buffer;
+    switch (ext.extnID) {
+      case id_ce_basicConstraints: {
+        const bc = AsnConvert.parse(value, BasicConstraints);
+        description.is_ca = bc.cA;
+        description.path_len = bc.pathLenConstraint ?? null;
+        break;
+      }
+      case id_ce_keyUsage: {
+        const bits = AsnConvert.parse(value, KeyUsage).toNumber();
+        description.key_usage = KEY_USAGE_NAMES.filter(([flag]) => bits & flag).map(([, name]) => name);
+        break;
+      }
+      case id_ce_extKeyUsage:
+        description.ext_key_usage = [...AsnConvert.parse(value, ExtendedKeyUsage)].map(
+          (oid) => EKU_NAMES[oid] ?? oid,
+        );
+        break;
+      case id_ce_subjectAltName:
+        description.san = sanFromExtensionValue(value);
+        break;
+      case id_ce_subjectKeyIdentifier:
+        description.ski = Buffer.from(AsnConvert.parse(value, SubjectKeyIdentifier).buffer).toString('hex');
+        break;
+      case id_ce_authorityKeyIdentifier: {
+        const id = AsnConvert.parse(value, AuthorityKeyIdentifier).keyIdentifier;
+        description.aki = id ? Buffer.from(id.buffer).toString('hex') : null;
+        break;
+      }
+      case id_ce_cRLDistributionPoints:
+        description.crl_urls = [...AsnConvert.parse(value, CRLDistributionPoints)].flatMap((dp) =>
+          uris(dp.distributionPoint?.fullName),
+        );
+        break;
+      case id_pe_authorityInfoAccess:
+        description.ocsp_urls = [...AsnConvert.parse(value, AuthorityInfoAccessSyntax)]
+          .filter((ad) => ad.accessMethod === id_ad_ocsp)
+          .flatMap((ad) => uris([ad.accessLocation]));
+        break;
+    }
+  }
+  return description;
+}
+
+/** The SubjectPublicKeyInfo DER of a certificate. */
+export function certificateSpki(der: Buffer): Buffer {
+  return Buffer.from(AsnConvert.serialize(parseCertificate(der).tbsCertificate.subjectPublicKeyInfo));
+}
+
+/** The subject Name DER of a certificate (re-encoded from the parsed structure). */
+export function certificateSubject(der: Buffer): Buffer {
+  return Buffer.from(AsnConvert.serialize(parseCertificate(der).tbsCertificate.subject));
+}
+
+/** Whether `issuerSpki`'s key signed the certificate (over its exact TBS bytes). */
+export function verifyCertificateSignature(certDer: Buffer, issuerSpki: Buffer): boolean {
+  const certificate = parseCertificate(certDer);
+  const parts = signedParts(certDer, 'certificate');
+  return verifySignature(certificate.signatureAlgorithm, issuerSpki, parts.tbs, parts.signature);
+}
+
+export interface CertificateParts {
+  /** The exact DER of each field, as signed (no re-encoding). */
+  readonly serial: Buffer;
+  readonly issuer: Buffer;
+  readonly subject: Buffer;
+  readonly spki: Buffer;
+  /** The subjectPublicKey BIT STRING's bits. */
+  readonly publicKeyBits: Buffer;
+}
+
+/** The raw issuer, subject and key fields of a certificate's TBS (for OCSP hashes and chain matching). */
+export function certificateParts(der: Buffer): CertificateParts {
+  try {
+    const outer = readTlv(der, 0, 'certificate');
+    const tbsNode = children(der, outer, 'certificate')[0];
+    if (outer.tag !== 0x30 || !tbsNode || tbsNode.tag !== 0x30) throw new Error('not a certificate');
+    const fields = children(der, tbsNode, 'certificate');
+    const offset = fields[0]?.tag === 0xa0 ? 1 : 0;
+    const [serial, , issuer, , subject, spki] = fields.slice(offset);
+    if (!serial || !issuer || !subject || !spki || serial.tag !== 0x02) throw new Error('not a certificate');
+    const bits = children(der, spki, 'certificate')[1];
+    if (!bits || bits.tag !== 0x03) throw new Error('not a certificate');
+    return {
+      serial: der.subarray(serial.start, serial.end),
+      issuer: der.subarray(issuer.offset, issuer.end),
+      subject: der.subarray(subject.offset, subject.end),
+      spki: der.subarray(spki.offset, spki.end),
+      publicKeyBits: der.subarray(bits.start + 1, bits.end),
+    };
+  } catch {
+    throw new PkiError('invalid-certificate', 'Not an X.509 certificate (DER)');
+  }
+}

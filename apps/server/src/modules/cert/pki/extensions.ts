@@ -1,0 +1,165 @@
+import { createHash } from 'node:crypto';
+import { AsnConvert, OctetString } from '@peculiar/asn1-schema';
+import {
+  AccessDescription,
+  AuthorityInfoAccessSyntax,
+  AuthorityKeyIdentifier,
+  BasicConstraints,
+  CRLDistributionPoints,
+  DistributionPoint,
+  DistributionPointName,
+  ExtendedKeyUsage,
+  Extension,
+  GeneralName,
+  KeyIdentifier,
+  KeyUsage,
+  KeyUsageFlags,
+  SubjectKeyIdentifier,
+  id_ad_ocsp,
+  id_ce_authorityKeyIdentifier,
+  id_ce_basicConstraints,
+  id_ce_cRLDistributionPoints,
+  id_ce_extKeyUsage,
+  id_ce_keyUsage,
+  id_ce_subjectAltName,
+  id_ce_subjectKeyIdentifier,
+  id_kp_OCSPSigning,
+  id_kp_clientAuth,
+  id_kp_codeSigning,
+  id_kp_emailProtection,
+  id_kp_serverAuth,
+  id_kp_timeStamping,
+  id_pe_authorityInfoAccess,
+} from '@peculiar/asn1-x509';
+import { PkiError } from './pki-error.js';
+import { type SanList, isEmptySan, sanExtensionValue } from './san.js';
+import { type KeyAlgorithm, describeSpki } from './signer.js';
+
+/** X.509 v3 extensions from the console's purpose and usage (MODULES.md §2.2). */
+
+export type Purpose = 'server' | 'client';
+export type Usage = 'signature' | 'encryption' | 'both';
+
+export const KEY_USAGE_NAMES: readonly [KeyUsageFlags, string][] = [
+  [KeyUsageFlags.digitalSignature, 'digitalSignature'],
+  [KeyUsageFlags.nonRepudiation, 'nonRepudiation'],
+  [KeyUsageFlags.keyEncipherment, 'keyEncipherment'],
+  [KeyUsageFlags.dataEncipherment, 'dataEncipherment'],
+  [KeyUsageFlags.keyAgreement, 'keyAgreement'],
+  [KeyUsageFlags.keyCertSign, 'keyCertSign'],
+  [KeyUsageFlags.cRLSign, 'cRLSign'],
+  [KeyUsageFlags.encipherOnly, 'encipherOnly'],
+  [KeyUsageFlags.decipherOnly, 'decipherOnly'],
+];
+
+export const EKU_NAMES: Readonly<Record<string, string>> = {
+  [id_kp_serverAuth]: 'serverAuth',
+  [id_kp_clientAuth]: 'clientAuth',
+  [id_kp_codeSigning]: 'codeSigning',
+  [id_kp_emailProtection]: 'emailProtection',
+  [id_kp_timeStamping]: 'timeStamping',
+  [id_kp_OCSPSigning]: 'OCSPSigning',
+};
+
+export function extension(extnID: string, critical: boolean, value: ArrayBuffer | Buffer): Extension {
+  return new Extension({ extnID, critical, extnValue: new OctetString(value) });
+}
+
+/** RFC 5280 §4.2.1.2 method 1: SHA-1 of the subjectPublicKey BIT STRING's bits. */
+export function keyIdentifierOf(spki: Buffer): Buffer {
+  return createHash('sha1').update(describeSpki(spki).publicKeyBits).digest();
+}
+
+/**
+ * The keyUsage bits of an end-entity key: signature = digitalSignature + nonRepudiation;
+ * encryption = keyEncipherment + dataEncipherment (RSA), keyAgreement (EC), and for SM2
+ * (which encrypts as well as agrees keys, GM/T 0015 encryption certificates)
+ * keyEncipherment + dataEncipherment + keyAgreement. Ed25519 and ML-DSA only sign.
+ */
+export function keyUsageFor(algorithm: KeyAlgorithm, usage: Usage): number {
+  let bits = 0;
+  if (usage !== 'encryption') bits |= KeyUsageFlags.digitalSignature | KeyUsageFlags.nonRepudiation;
+  if (usage !== 'signature') {
+    if (algorithm.startsWith('RSA-')) bits |= KeyUsageFlags.keyEncipherment | KeyUsageFlags.dataEncipherment;
+    else if (algorithm.startsWith('EC-')) bits |= KeyUsageFlags.keyAgreement;
+    else if (algorithm === 'SM2') {
+      bits |= KeyUsageFlags.keyEncipherment | KeyUsageFlags.dataEncipherment | KeyUsageFlags.keyAgreement;
+    } else {
+      throw new PkiError('unsupported', `${algorithm} keys cannot be used for encryption`, { algorithm });
+    }
+  }
+  return bits;
+}
+
+export const basicConstraintsExtension = (ca: boolean, pathLen?: number): Extension =>
+  extension(
+    id_ce_basicConstraints,
+    true,
+    AsnConvert.serialize(
+      new BasicConstraints(
+        ca ? { cA: true, ...(pathLen === undefined ? {} : { pathLenConstraint: pathLen }) } : {},
+      ),
+    ),
+  );
+
+export const keyUsageExtension = (bits: number): Extension =>
+  extension(id_ce_keyUsage, true, AsnConvert.serialize(new KeyUsage(bits)));
+
+export const extendedKeyUsageExtension = (oids: string[]): Extension =>
+  extension(id_ce_extKeyUsage, false, AsnConvert.serialize(new ExtendedKeyUsage(oids)));
+
+/** Critical when the subject is empty (RFC 5280 §4.2.1.6). */
+export const sanExtension = (san: SanList, subjectEmpty: boolean): Extension | null =>
+  isEmptySan(san) ? null : extension(id_ce_subjectAltName, subjectEmpty, sanExtensionValue(san));
+
+export const subjectKeyIdentifierExtension = (ski: Buffer): Extension =>
+  extension(id_ce_subjectKeyIdentifier, false, AsnConvert.serialize(new SubjectKeyIdentifier(ski)));
+
+export const authorityKeyIdentifierExtension = (ski: Buffer): Extension =>
+  extension(
+    id_ce_authorityKeyIdentifier,
+    false,
+    AsnConvert.serialize(new AuthorityKeyIdentifier({ keyIdentifier: new KeyIdentifier(ski) })),
+  );
+
+export function checkUrl(url: string, field: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new PkiError('invalid-input', `${field} is not a URL`, { field, value: url });
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:' && parsed.protocol !== 'ldap:') {
+    throw new PkiError('invalid-input', `${field} must be an http, https or ldap URL`, { field, value: url });
+  }
+  return url;
+}
+
+export const crlDistributionPointsExtension = (url: string): Extension =>
+  extension(
+    id_ce_cRLDistributionPoints,
+    false,
+    AsnConvert.serialize(
+      new CRLDistributionPoints([
+        new DistributionPoint({
+          distributionPoint: new DistributionPointName({
+            fullName: [new GeneralName({ uniformResourceIdentifier: checkUrl(url, 'crlUrl') })],
+          }),
+        }),
+      ]),
+    ),
+  );
+
+export const authorityInfoAccessExtension = (ocspUrl: string): Extension =>
+  extension(
+    id_pe_authorityInfoAccess,
+    false,
+    AsnConvert.serialize(
+      new AuthorityInfoAccessSyntax([
+        new AccessDescription({
+          accessMethod: id_ad_ocsp,
+          accessLocation: new GeneralName({ uniformResourceIdentifier: checkUrl(ocspUrl, 'ocspUrl') }),
+        }),
+      ]),
+    ),
+  );

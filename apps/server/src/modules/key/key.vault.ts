@@ -1,0 +1,132 @@
+import { algorithmInfo, Usage, type AlgorithmId, type UsageProfileName } from '@ksp/contracts';
+import { sign, takesKeyObject, type SignOptions } from '../../platform/crypto/asymmetric.js';
+import type { Db } from '../../platform/db/database.js';
+import { stateForbids } from '../../platform/errors.js';
+import type { Actor, RequestMeta } from '../../platform/http/route.js';
+import type { KeyCache } from './key.cache.js';
+import type { KeyMaterial } from './key-material.js';
+import type { KeyService } from './key.service.js';
+import { findKey, findVersion } from './key.store.js';
+
+/** What another module asks of a key pair it had the key store generate. */
+export interface VaultKeyPair {
+  /** The private key object. */
+  id: string;
+  /** Its `.pub` half. */
+  publicId: string | null;
+  algorithm: AlgorithmId;
+  /** As generate.ts encodes it: SPKI DER, or the standard's bytes for ML-DSA. */
+  publicKey: Buffer;
+}
+
+/**
+ * The key store as other modules use it (certificates: a CA's signing key and the key pairs
+ * issued certificates are made for). Keys made here are ordinary key objects: wrapped at
+ * rest, listed on the keys page, audited; a CA's key carries the certificate-sign and
+ * CRL-sign usage bits and cannot be deleted while it exists.
+ */
+export function createKeyVault(deps: { db: Db; keys: KeyCache; material: KeyMaterial; service: KeyService }) {
+  const { db, keys, material, service } = deps;
+
+  function maskFor(algorithm: AlgorithmId, profile: UsageProfileName, ca: boolean): number {
+    const found = algorithmInfo(algorithm).usageProfiles.find((p) => p.name === profile);
+    const base = found?.mask ?? Usage.Sign | Usage.Verify;
+    return ca ? base | Usage.CertificateSign | Usage.CrlSign : base;
+  }
+
+  async function privateRow(domainId: string, keyId: string) {
+    const row = await findKey(db, domainId, keyId);
+    if (!row || row.object_type !== 'private') return undefined;
+    return row;
+  }
+
+  return {
+    /** Generates a key pair in the caller's domain and records it as `key.create`. */
+    async createPair(
+      actor: Actor,
+      meta: RequestMeta,
+      fields: {
+        name: string;
+        algorithm: AlgorithmId;
+        /** The key store profile the pair is used with (RSA and SM2 sign or encrypt, never both). */
+        profile: UsageProfileName;
+        ca: boolean;
+        exportable: boolean;
+        description: string;
+      },
+    ): Promise<VaultKeyPair> {
+      const row = await service.create(actor, meta, {
+        name: fields.name,
+        algorithm: fields.algorithm,
+        usage_mask: maskFor(fields.algorithm, fields.profile, fields.ca),
+        state: 'active',
+        exportable: fields.exportable,
+        deletable: !fields.ca,
+        description: fields.description,
+        labels: {},
+        cte: null,
+      });
+      const version = await findVersion(db, row.id, 1);
+      const publicVersion = row.linked_key_id ? await findVersion(db, row.linked_key_id, 1) : undefined;
+      const publicKey = publicVersion?.public_key ?? version?.public_key;
+      if (!publicKey) throw new Error(`key ${row.id} was generated without a public key`);
+      return {
+        id: row.id,
+        publicId: row.linked_key_id,
+        algorithm: fields.algorithm,
+        publicKey: Buffer.from(publicKey, 'base64'),
+      };
+    },
+
+    /**
+     * Signs `data` with the current version of a private key of the domain. Refused (4220)
+     * unless the key is in use and, for certificates and CRLs, carries the certificate-sign bit.
+     */
+    async sign(
+      domainId: string,
+      keyId: string,
+      data: Buffer,
+      options: SignOptions & { certificateSign?: boolean; refusal: () => Error },
+    ): Promise<Buffer> {
+      const row = await keys.key(domainId, keyId);
+      if (!row || row.object_type !== 'private' || row.state !== 'active') throw options.refusal();
+      if (options.certificateSign && (row.usage_mask & Usage.CertificateSign) === 0) throw options.refusal();
+      const algorithm = row.algorithm as AlgorithmId;
+      const open = (wrapped: string) => material.open(db, domainId, keyId, row.current_version, wrapped);
+      if (takesKeyObject(algorithm)) {
+        const key = await keys.privateKey(keyId, row.current_version, open);
+        if (!key) throw options.refusal();
+        try {
+          return sign(algorithm, key, data, options);
+        } finally {
+          if (Buffer.isBuffer(key)) key.fill(0);
+        }
+      }
+      const secret = await keys.secret(keyId, row.current_version, open);
+      if (!secret) throw options.refusal();
+      try {
+        return sign(algorithm, secret, data, options);
+      } finally {
+        secret.fill(0);
+      }
+    },
+
+    /** The current private material of an exportable key (the caller zeroes it), for encrypted downloads. */
+    async exportableMaterial(domainId: string, keyId: string, name: string): Promise<Buffer> {
+      const row = await privateRow(domainId, keyId);
+      if (!row) throw stateForbids('cert.noPrivateKey');
+      if (row.exportable !== 1) throw stateForbids('cert.notExportable', { name });
+      const version = await findVersion(db, row.id, row.current_version);
+      if (!version?.material_wrapped) throw stateForbids('cert.noPrivateKey');
+      return material.open(db, domainId, row.id, row.current_version, version.material_wrapped);
+    },
+
+    /** Whether a private key of the domain is in use (a CA can sign with it). */
+    async usable(domainId: string, keyId: string): Promise<boolean> {
+      const row = await privateRow(domainId, keyId);
+      return row?.state === 'active';
+    },
+  };
+}
+
+export type KeyVault = ReturnType<typeof createKeyVault>;
