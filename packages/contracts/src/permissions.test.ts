@@ -59,7 +59,18 @@ describe('permissions', () => {
 describe('served areas', () => {
   it('are the areas some call asks a permission of, not the sub-consoles whose only call hands out a token', () => {
     expect([...servedAreas].sort()).toEqual(
-      ['cert', 'config', 'dashboard', 'domain', 'key', 'ldap', 'password-policy', 'role', 'token', 'user'].sort(),
+      [
+        'cert',
+        'config',
+        'dashboard',
+        'domain',
+        'key',
+        'ldap',
+        'password-policy',
+        'role',
+        'token',
+        'user',
+      ].sort(),
     );
     // The KADP token call asks kadp:read, yet KADP has no page: the role editor must not offer it.
     expect(allCalls.some((call) => call.access === consoleAreas.kadp.permission)).toBe(true);
@@ -68,7 +79,13 @@ describe('served areas', () => {
 
   it('shape the offered tree: served areas only, in menu order, no empty group', () => {
     const offered = offeredPermissionGroups();
-    expect(offered.map((group) => group.key)).toEqual(['dashboard', 'access', 'keys', 'certificates', 'settings']);
+    expect(offered.map((group) => group.key)).toEqual([
+      'dashboard',
+      'access',
+      'keys',
+      'certificates',
+      'settings',
+    ]);
     expect(offered.find((group) => group.key === 'settings')?.areas).toEqual([
       'domain',
       'password-policy',
