@@ -140,6 +140,16 @@ async function crlEntries(page: Page, ca: string): Promise<number> {
   return count;
 }
 
+/** Saves the CA's CRL (DER) through its "Download" menu; OpenSSL reads the revoked entries. */
+async function downloadCrl(page: Page, ca: string, stem: string): Promise<{ entries: number; text: string }> {
+  await openTab(page, 'cas');
+  await caRow(page, ca).getByTestId(`ca-download-${ca}`).click();
+  const crl = await downloaded(page, () => menuEntry(page, `ca-download-${ca}-crl-der`));
+  writeFileSync(join(work, `${stem}.crl`), crl);
+  const text = openssl('crl', '-inform', 'DER', '-in', `${stem}.crl`, '-noout', '-text');
+  return { entries: (text.match(/Serial Number:/g) ?? []).length, text };
+}
+
 describe('certificates in the browser', () => {
   let ksp: RunningServer;
   let browser: Browser;
@@ -224,32 +234,30 @@ describe('certificates in the browser', () => {
       expect(certs).toContain(`E2E Issuing ${lang.code}`);
       expect(certs).toContain(`E2E Root ${lang.code}`);
 
-      // Revoked for key compromise: the intermediate's CRL gains the entry.
-      const before = await crlEntries(page, sub);
-      expect(Number.isInteger(before)).toBe(true);
+      // Revoked for key compromise: the intermediate's CRL gains the entry, in the file and in the
+      // CA's details (the CRL download builds the current CRL first).
+      const before = await downloadCrl(page, sub, `${sub}-before`);
+      expect(before.entries).toBe(0);
+      expect(await crlEntries(page, sub)).toBe(0);
       await openTab(page, 'certs');
       await certRow(page, leaf).getByTestId(`cert-revoke-${leaf}`).click();
       await chooseOption(page, 'revoke-reason', lang.keyCompromise);
       await page.getByTestId('revoke-ok').click();
       await expect.poll(() => certRow(page, leaf).getByTestId('cert-status').innerText()).toBe(lang.revoked);
       expect(await certRow(page, leaf).getByTestId(`cert-delete-${leaf}`).isVisible()).toBe(true);
-      expect(await crlEntries(page, sub)).toBe(before + 1);
-
-      // The CRL file itself names the revoked serial.
-      await caRow(page, sub).getByTestId(`ca-download-${sub}`).click();
-      const crl = await downloaded(page, () => menuEntry(page, `ca-download-${sub}-crl-der`));
-      writeFileSync(join(work, `${sub}.crl`), crl);
-      const crlText = openssl('crl', '-inform', 'DER', '-in', `${sub}.crl`, '-noout', '-text');
-      const detail = await apiCall<{ data: { name: string; serial: string }[] }>(
+      const listed = await apiCall<{ data: { name: string; serial: string }[] }>(
         ksp.url,
         api.cert.list,
         undefined,
         adminToken,
         { page: 1, page_size: 100, name: leaf },
       );
-      const serial = detail.data.data.find((row) => row.name === leaf)?.serial ?? 'missing';
-      expect(crlText.replace(/:/g, '').toUpperCase()).toContain(serial.replace(/:/g, '').toUpperCase());
-      expect(crlText).toContain('Key Compromise');
+      const serial = listed.data.data.find((row) => row.name === leaf)?.serial ?? 'missing';
+      const after = await downloadCrl(page, sub, `${sub}-after`);
+      expect(after.entries).toBe(1);
+      expect(after.text.replace(/:/g, '').toUpperCase()).toContain(serial.replace(/:/g, '').toUpperCase());
+      expect(after.text).toContain('Key Compromise');
+      expect(await crlEntries(page, sub)).toBe(1);
 
       // An external CA from a DER .p7b (sent as Base64).
       const external = `Partner Root ${lang.code}`;
