@@ -46,6 +46,7 @@ const certs = [
   }),
   certRow({ name: 'old', status: 'expired' }),
   certRow({ name: 'soon', expiring: true }),
+  certRow({ name: 'keyed', source: 'generated', has_private_key: true, exportable: true }),
 ];
 
 const detailOf = (row: (typeof certs)[number] | undefined) => ({
@@ -70,8 +71,11 @@ function serve() {
         return envelope({ data: certs, total: certs.length });
       case api.cert.caDownload.path:
         return { status: 404, data: { code: 4040, msg: 'There is no CSR for this object', data: null } };
+      case api.cert.download.path:
+        return envelope({ filename: 'keyed.p12', content_type: 'application/x-pkcs12', content: 'MIIB' });
       case api.cert.issue.path:
       case api.cert.revoke.path:
+      case api.cert.resume.path:
         return envelope(detailOf(certs[0]));
       default:
         return envelope(null);
@@ -248,5 +252,46 @@ describe('local certificates page', () => {
     expect(await screen.findByText(text)).toBeTruthy();
     // The server's own words are not shown instead.
     expect(screen.queryByText('There is no CSR for this object')).toBeNull();
+  });
+
+  it('resumes a certificate on hold after a confirmation', async () => {
+    const seen = serve();
+    renderPage('/console/cert/local', '/console/cert/local', <LocalCertPage />);
+    await screen.findByTestId('cert-row-paused');
+    fireEvent.click(screen.getByTestId('cert-resume-paused'));
+    fireEvent.click(await screen.findByTestId('cert-resume-ok'));
+    await waitFor(() => expect(seen.some((config) => config.url === api.cert.resume.path)).toBe(true));
+    expect(bodyOf(seen.find((config) => config.url === api.cert.resume.path))).toEqual({ id: certs[1]?.id });
+  });
+
+  it('offers the private key of an exportable generated key only, under a confirmed password', async () => {
+    URL.createObjectURL = vi.fn(() => 'blob:key');
+    URL.revokeObjectURL = vi.fn();
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(() => undefined);
+    const seen = serve();
+    renderPage('/console/cert/local', '/console/cert/local', <LocalCertPage />);
+    await screen.findByTestId('cert-row-keyed');
+    fireEvent.click(within(rowOf('web')).getByTestId('cert-download-web'));
+    await screen.findByTestId('cert-download-web-cert-pem');
+    expect(screen.queryByTestId('cert-download-web-key-pkcs12')).toBeNull();
+
+    fireEvent.click(within(rowOf('keyed')).getByTestId('cert-download-keyed'));
+    fireEvent.click(await screen.findByTestId('cert-download-keyed-key-pkcs12'));
+    fireEvent.change(await screen.findByTestId('key-password'), { target: { value: 'long-password' } });
+    fireEvent.change(screen.getByTestId('key-password-confirm'), { target: { value: 'other-password' } });
+    fireEvent.click(screen.getByTestId('key-download-ok'));
+    expect(await screen.findByText('The passwords do not match')).toBeTruthy();
+    expect(seen.some((config) => config.url === api.cert.download.path)).toBe(false);
+
+    fireEvent.change(screen.getByTestId('key-password-confirm'), { target: { value: 'long-password' } });
+    fireEvent.click(screen.getByTestId('key-download-ok'));
+    await waitFor(() => expect(seen.some((config) => config.url === api.cert.download.path)).toBe(true));
+    expect(bodyOf(seen.find((config) => config.url === api.cert.download.path))).toEqual({
+      id: certs[5]?.id,
+      kind: 'key-pkcs12',
+      password: 'long-password',
+    });
+    await waitFor(() => expect(click).toHaveBeenCalled());
+    click.mockRestore();
   });
 });
