@@ -30,7 +30,11 @@ export const certModule: KspModule = {
     });
     ctx.provide('certs', certs);
     certRoutes(app, ctx.gate, certs);
-    ctx.jobs.register({ name: 'cert.crl-refresh', every: 3600, run: async () => void (await certs.refreshCrls()) });
+    ctx.jobs.register({
+      name: 'cert.crl-refresh',
+      every: 3600,
+      run: async () => void (await certs.refreshCrls()),
+    });
     ctx.onClose(() => certs.close());
   },
 };

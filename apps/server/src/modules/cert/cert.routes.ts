@@ -8,11 +8,15 @@ export function certRoutes(app: FastifyInstance, gate: Gatekeeper, certs: CertSe
   registerCall(app, gate, api.cert.caList, ({ actor, query }) => certs.caList(actor, query));
   registerCall(app, gate, api.cert.caDetail, ({ actor, query }) => certs.caDetail(actor, query.id));
   registerCall(app, gate, api.cert.caCreate, ({ actor, meta, body }) => certs.caCreate(actor, meta, body));
-  registerCall(app, gate, api.cert.caSelfSign, ({ actor, meta, body }) => certs.caSelfSign(actor, meta, body));
+  registerCall(app, gate, api.cert.caSelfSign, ({ actor, meta, body }) =>
+    certs.caSelfSign(actor, meta, body),
+  );
   registerCall(app, gate, api.cert.caSign, ({ actor, meta, body }) => certs.caSign(actor, meta, body));
   registerCall(app, gate, api.cert.caInstall, ({ actor, meta, body }) => certs.caInstall(actor, meta, body));
   registerCall(app, gate, api.cert.caUpdate, ({ actor, meta, body }) => certs.caUpdate(actor, meta, body));
-  registerCall(app, gate, api.cert.caDelete, ({ actor, meta, body }) => certs.caDelete(actor, meta, body.ids));
+  registerCall(app, gate, api.cert.caDelete, ({ actor, meta, body }) =>
+    certs.caDelete(actor, meta, body.ids),
+  );
   registerCall(app, gate, api.cert.caDownload, ({ actor, query }) => certs.caDownload(actor, query));
   registerCall(app, gate, api.cert.list, ({ actor, query }) => certs.list(actor, query));
   registerCall(app, gate, api.cert.detail, ({ actor, query }) => certs.detail(actor, query.id));
@@ -23,7 +27,9 @@ export function certRoutes(app: FastifyInstance, gate: Gatekeeper, certs: CertSe
   registerCall(app, gate, api.cert.delete, ({ actor, meta, body }) => certs.remove(actor, meta, body.ids));
   registerCall(app, gate, api.cert.download, ({ actor, meta, body }) => certs.download(actor, meta, body));
   registerCall(app, gate, api.cert.externalList, ({ actor, query }) => certs.externalList(actor, query));
-  registerCall(app, gate, api.cert.externalDetail, ({ actor, query }) => certs.externalDetail(actor, query.id));
+  registerCall(app, gate, api.cert.externalDetail, ({ actor, query }) =>
+    certs.externalDetail(actor, query.id),
+  );
   registerCall(app, gate, api.cert.externalUpload, ({ actor, meta, body }) =>
     certs.externalUpload(actor, meta, body),
   );
@@ -60,7 +66,7 @@ function pkiDistributionRoutes(app: FastifyInstance, certs: CertService): void {
           summary: "A local CA's current CRL (DER), as named in its certificates' CRL distribution point",
           description:
             'Public, no token. `:file` is `<ca id>.crl`. Answers `application/pkix-crl` (DER), ' +
-            'cacheable until the CRL\'s nextUpdate; 404 (text) for an unknown or pending CA.',
+            "cacheable until the CRL's nextUpdate; 404 (text) for an unknown or pending CA.",
           tags: ['pki'],
           params: z.object({ file: z.string().regex(/^[0-9a-f-]{36}\.crl$/) }),
         },
@@ -68,10 +74,7 @@ function pkiDistributionRoutes(app: FastifyInstance, certs: CertService): void {
       async (req, reply) => {
         const der = await certs.publicCrl(req.params.file.slice(0, 36));
         if (!der) return notFound(reply);
-        return reply
-          .type('application/pkix-crl')
-          .header('cache-control', 'public, max-age=300')
-          .send(der);
+        return reply.type('application/pkix-crl').header('cache-control', 'public, max-age=300').send(der);
       },
     );
 
@@ -96,7 +99,8 @@ function pkiDistributionRoutes(app: FastifyInstance, certs: CertService): void {
           params: CaParam,
         },
       },
-      async (req, reply) => answerOcsp(reply, req.params.ca, Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0)),
+      async (req, reply) =>
+        answerOcsp(reply, req.params.ca, Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0)),
     );
 
     scope.get<{ Params: { ca: string; '*': string } }>(

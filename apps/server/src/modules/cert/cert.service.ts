@@ -22,7 +22,7 @@ import { conflict, invalid, KspError, notFound, stateForbids } from '../../platf
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
 import type { ModuleServices } from '../../platform/module.js';
 import * as store from './cert.store.js';
-import * as pki from './pki/index.js';
+import * as pki from './cert.pki.js';
 
 type Vault = ModuleServices['keyVault'];
 type Tokens = ModuleServices['registrationTokens'];
@@ -86,7 +86,11 @@ interface SanFields {
 
 function sanOf(fields: SanFields): pki.SanList {
   return checked('san', () =>
-    pki.parseSanList({ dns: fields.dns_names ?? '', ips: fields.ip_addresses ?? '', emails: fields.emails ?? '' }),
+    pki.parseSanList({
+      dns: fields.dns_names ?? '',
+      ips: fields.ip_addresses ?? '',
+      emails: fields.emails ?? '',
+    }),
   );
 }
 
@@ -237,7 +241,9 @@ export function createCertService(deps: {
 
   async function caDetailOf(row: CertCaTable) {
     const issued = (await store.issuedCounts(db, [row.id])).get(row.id) ?? 0;
-    const parentName = row.parent_id ? ((await store.caNames(db, [row.parent_id])).get(row.parent_id) ?? null) : null;
+    const parentName = row.parent_id
+      ? ((await store.caNames(db, [row.parent_id])).get(row.parent_id) ?? null)
+      : null;
     const chain = row.cert_der ? [unb64(row.cert_der), ...(await chainAbove(row))] : [];
     const crl = await store.findCrl(db, row.id);
     return {
@@ -246,7 +252,12 @@ export function createCertService(deps: {
       csr_pem: row.csr_der ? pki.toPem(unb64(row.csr_der), 'CERTIFICATE REQUEST') : null,
       chain_pem: chain.map((der) => pki.toPem(der, 'CERTIFICATE')),
       crl: crl
-        ? { number: String(crl.number), this_update: crl.this_update, next_update: crl.next_update, entries: crl.entries }
+        ? {
+            number: String(crl.number),
+            this_update: crl.this_update,
+            next_update: crl.next_update,
+            entries: crl.entries,
+          }
         : null,
     };
   }
@@ -470,7 +481,8 @@ export function createCertService(deps: {
       });
       throw invalid('cert.csrSignature');
     }
-    if (!pki.isCaAlgorithm(parsed.algorithm)) throw invalid('cert.csrAlgorithm', { algorithm: parsed.algorithm });
+    if (!pki.isCaAlgorithm(parsed.algorithm))
+      throw invalid('cert.csrAlgorithm', { algorithm: parsed.algorithm });
     return { ...parsed, der: pki.fromPem(csr, ['CERTIFICATE REQUEST', 'NEW CERTIFICATE REQUEST']) };
   }
 
@@ -560,7 +572,12 @@ export function createCertService(deps: {
       cached.checkedAt = at;
       return cached;
     }
-    const fresh = { der: unb64(row.der), number: row.number, nextUpdate: Date.parse(row.next_update), checkedAt: at };
+    const fresh = {
+      der: unb64(row.der),
+      number: row.number,
+      nextUpdate: Date.parse(row.next_update),
+      checkedAt: at,
+    };
     crlCache.set(ca.id, fresh);
     return fresh;
   }
@@ -607,7 +624,8 @@ export function createCertService(deps: {
     content_type: contentType,
     content: (typeof bytes === 'string' ? Buffer.from(bytes, 'utf8') : bytes).toString('base64'),
   });
-  const safeFileName = (name: string) => name.replace(/[^\p{L}\p{N}_.-]+/gu, '_').slice(0, 64) || 'certificate';
+  const safeFileName = (name: string) =>
+    name.replace(/[^\p{L}\p{N}_.-]+/gu, '_').slice(0, 64) || 'certificate';
 
   return {
     /* local CAs */
@@ -627,7 +645,9 @@ export function createCertService(deps: {
         rows.map((r) => r.parent_id).filter((x): x is string => Boolean(x)),
       );
       return {
-        data: rows.map((r) => caView(r, issued.get(r.id) ?? 0, r.parent_id ? (parents.get(r.parent_id) ?? null) : null)),
+        data: rows.map((r) =>
+          caView(r, issued.get(r.id) ?? 0, r.parent_id ? (parents.get(r.parent_id) ?? null) : null),
+        ),
         total,
       };
     },
@@ -657,7 +677,7 @@ export function createCertService(deps: {
         cn: body.cn,
         subject: pki.formatName(subjectName),
         algorithm: body.algorithm,
-        key_bits: pki.keyBitsOf(body.algorithm),
+        key_bits: pki.describeSpki(spki).keyBits,
         key_id: pair.id,
         state: 'pending',
         type: null,
@@ -746,18 +766,13 @@ export function createCertService(deps: {
         subjectSpki: caSpki(ca),
         signer: signerOf(parent),
         profile: { kind: 'ca', ...(pathLen !== undefined ? { pathLen } : {}) },
-        ...(parentDescribed.ski ? { issuerSki: Buffer.from(parentDescribed.ski.replace(/:/g, ''), 'hex') } : {}),
+        ...(parentDescribed.ski
+          ? { issuerSki: Buffer.from(parentDescribed.ski.replace(/:/g, ''), 'hex') }
+          : {}),
         crlUrl: crlUrl(parent.id),
         ocspUrl: ocspUrl(parent.id),
       });
-      return activateCa(
-        actor,
-        meta,
-        ca,
-        der,
-        { type: 'intermediate', parent_id: parent.id },
-        'cert.ca.sign',
-      );
+      return activateCa(actor, meta, ca, der, { type: 'intermediate', parent_id: parent.id }, 'cert.ca.sign');
     },
 
     async caInstall(actor: Actor, meta: RequestMeta, body: Input<typeof api.cert.caInstall>) {
@@ -785,7 +800,8 @@ export function createCertService(deps: {
       if (Date.parse(described.not_before) > at || Date.parse(described.not_after) <= at)
         throw invalid('cert.caInstallNotValid', { from: described.not_before, to: described.not_after });
       const issuers = certs.filter((der) => der !== own);
-      const ordered = issuers.length > 0 ? checked('certificate', () => pki.orderChain([own, ...issuers])) : [own];
+      const ordered =
+        issuers.length > 0 ? checked('certificate', () => pki.orderChain([own, ...issuers])) : [own];
       const selfSigned = described.subject === described.issuer && pki.verifyCertificateSignature(own, spki);
       return activateCa(
         actor,
@@ -803,7 +819,8 @@ export function createCertService(deps: {
 
     async caUpdate(actor: Actor, meta: RequestMeta, body: Input<typeof api.cert.caUpdate>) {
       const ca = await loadCa(actor, body.id);
-      if (body.is_default && caState(ca) !== 'active') throw stateForbids('cert.caPending', { name: ca.name });
+      if (body.is_default && caState(ca) !== 'active')
+        throw stateForbids('cert.caPending', { name: ca.name });
       try {
         await db.transaction().execute(async (trx) => {
           if (body.is_default) await store.clearDefaultCa(trx, actor.domainId);
@@ -820,7 +837,10 @@ export function createCertService(deps: {
               result: 'success',
               ip: meta.ip,
               objectId: ca.id,
-              details: { ...(body.name ? { from: ca.name } : {}), ...(body.is_default ? { is_default: true } : {}) },
+              details: {
+                ...(body.name ? { from: ca.name } : {}),
+                ...(body.is_default ? { is_default: true } : {}),
+              },
             },
             trx,
           );
@@ -883,10 +903,18 @@ export function createCertService(deps: {
           return file(`${base}.cer`, 'application/pkix-cert', cert);
         case 'chain-pem': {
           const chain = [cert, ...(await chainAbove(ca))];
-          return file(`${base}-chain.pem`, 'application/x-pem-file', chain.map((d) => pki.toPem(d, 'CERTIFICATE')).join(''));
+          return file(
+            `${base}-chain.pem`,
+            'application/x-pem-file',
+            chain.map((d) => pki.toPem(d, 'CERTIFICATE')).join(''),
+          );
         }
         case 'chain-p7b':
-          return file(`${base}.p7b`, 'application/pkcs7-mime', pki.buildCertsOnlyP7b([cert, ...(await chainAbove(ca))]));
+          return file(
+            `${base}.p7b`,
+            'application/pkcs7-mime',
+            pki.buildCertsOnlyP7b([cert, ...(await chainAbove(ca))]),
+          );
         case 'crl-pem':
         case 'crl-der': {
           const crl = await currentCrl(ca);
@@ -909,7 +937,8 @@ export function createCertService(deps: {
           caId: query.ca_id,
           status: query.status,
           purpose: query.purpose,
-          expiringUntil: query.expiring === 'true' ? iso(new Date(at.getTime() + EXPIRING_DAYS * DAY_MS)) : undefined,
+          expiringUntil:
+            query.expiring === 'true' ? iso(new Date(at.getTime() + EXPIRING_DAYS * DAY_MS)) : undefined,
           now: iso(at),
         },
         (query.page - 1) * query.page_size,
@@ -961,13 +990,18 @@ export function createCertService(deps: {
         const pair = await deps.vault().createPair(actor, meta, {
           name: `cert-${newId()}`,
           algorithm: algorithm as CaAlgorithm,
-          profile: body.usage === 'encryption' ? (algorithm.startsWith('EC-') ? 'key-agreement' : 'encryption') : 'signing',
+          profile:
+            body.usage === 'encryption'
+              ? algorithm.startsWith('EC-')
+                ? 'key-agreement'
+                : 'encryption'
+              : 'signing',
           ca: body.purpose === 'intermediate',
           exportable: body.exportable,
           description: `Key pair of certificate ${body.name}`,
         });
         spki = pki.spkiOf(algorithm as CaAlgorithm, pair.publicKey);
-        keyBits = pki.keyBitsOf(algorithm as CaAlgorithm);
+        keyBits = pki.describeSpki(spki).keyBits;
         keyId = pair.id;
       }
       const row = await db.transaction().execute(async (trx) => {
@@ -997,7 +1031,12 @@ export function createCertService(deps: {
             result: 'success',
             ip: meta.ip,
             objectId: issued.id,
-            details: { ca: ca.name, serial: issued.serial, purpose: body.purpose, ...(keyId ? { key_id: keyId } : {}) },
+            details: {
+              ca: ca.name,
+              serial: issued.serial,
+              purpose: body.purpose,
+              ...(keyId ? { key_id: keyId } : {}),
+            },
           },
           trx,
         );
@@ -1008,7 +1047,10 @@ export function createCertService(deps: {
 
     async revoke(actor: Actor, meta: RequestMeta, body: Input<typeof api.cert.revoke>) {
       const cert = await loadCert(actor, body.id);
-      if (cert.revoked_at && !(cert.revocation_reason === 'certificateHold' && body.reason !== 'certificateHold'))
+      if (
+        cert.revoked_at &&
+        !(cert.revocation_reason === 'certificateHold' && body.reason !== 'certificateHold')
+      )
         throw stateForbids('cert.alreadyRevoked', { name: cert.name });
       await db.transaction().execute(async (trx) => {
         await store.updateCertificate(trx, cert.id, {
@@ -1035,7 +1077,8 @@ export function createCertService(deps: {
 
     async resume(actor: Actor, meta: RequestMeta, id: string) {
       const cert = await loadCert(actor, id);
-      if (cert.revocation_reason !== 'certificateHold') throw stateForbids('cert.notOnHold', { name: cert.name });
+      if (cert.revocation_reason !== 'certificateHold')
+        throw stateForbids('cert.notOnHold', { name: cert.name });
       await db.transaction().execute(async (trx) => {
         await store.updateCertificate(trx, cert.id, { revoked_at: null, revocation_reason: null });
         await audit(
@@ -1061,7 +1104,8 @@ export function createCertService(deps: {
       for (const id of ids) {
         const row = await loadCert(actor, id);
         const status = certStatus(row);
-        if (status === 'normal' || status === 'hold') throw stateForbids('cert.deleteValid', { name: row.name });
+        if (status === 'normal' || status === 'hold')
+          throw stateForbids('cert.deleteValid', { name: row.name });
         rows.push(row);
       }
       const at = iso(now());
@@ -1097,12 +1141,20 @@ export function createCertService(deps: {
         case 'cert-der':
           return file(`${base}.cer`, 'application/pkix-cert', der);
         case 'chain-pem':
-          return file(`${base}-chain.pem`, 'application/x-pem-file', [der, ...chain].map((d) => pki.toPem(d, 'CERTIFICATE')).join(''));
+          return file(
+            `${base}-chain.pem`,
+            'application/x-pem-file',
+            [der, ...chain].map((d) => pki.toPem(d, 'CERTIFICATE')).join(''),
+          );
         case 'chain-p7b':
           return file(`${base}.p7b`, 'application/pkcs7-mime', pki.buildCertsOnlyP7b([der, ...chain]));
         case 'csr':
           if (!cert.csr_der) throw stateForbids('cert.noCsr');
-          return file(`${base}.csr`, 'application/pkcs10', pki.toPem(unb64(cert.csr_der), 'CERTIFICATE REQUEST'));
+          return file(
+            `${base}.csr`,
+            'application/pkcs10',
+            pki.toPem(unb64(cert.csr_der), 'CERTIFICATE REQUEST'),
+          );
         case 'key-pkcs8':
         case 'key-pkcs12': {
           if (!cert.key_id) throw stateForbids('cert.noPrivateKey');
@@ -1131,7 +1183,11 @@ export function createCertService(deps: {
             const publicKey = pki.certificateSpki(der);
             const out =
               body.kind === 'key-pkcs8'
-                ? file(`${base}.key.pem`, 'application/x-pem-file', pki.encryptPkcs8(algorithm, material, publicKey, body.password))
+                ? file(
+                    `${base}.key.pem`,
+                    'application/x-pem-file',
+                    pki.encryptPkcs8(algorithm, material, publicKey, body.password),
+                  )
                 : file(
                     `${base}.p12`,
                     'application/x-pkcs12',
@@ -1202,7 +1258,9 @@ export function createCertService(deps: {
           const row: CertExternalTable = {
             id: newId(),
             domain_id: actor.domainId,
-            name: (described.length === 1 && body.name) || (pki.commonNameOf(pki.certificateSubject(der)) ?? info.subject),
+            name:
+              (described.length === 1 && body.name) ||
+              (pki.commonNameOf(pki.certificateSubject(der)) ?? info.subject),
             subject: info.subject,
             issuer: info.issuer,
             serial: info.serial,
@@ -1256,7 +1314,11 @@ export function createCertService(deps: {
 
     /** Trust anchors of a domain (client certificates of later areas are checked against them). */
     async trustAnchors(domainId: string): Promise<Buffer[]> {
-      const rows = await db.selectFrom('cert_external').select('cert_der').where('domain_id', '=', domainId).execute();
+      const rows = await db
+        .selectFrom('cert_external')
+        .select('cert_der')
+        .where('domain_id', '=', domainId)
+        .execute();
       return rows.map((r) => unb64(r.cert_der));
     },
 
@@ -1272,26 +1334,35 @@ export function createCertService(deps: {
           const caCert = checkIssuing(ca);
           const usage: CertUsage = 'signature';
           checkUsage(csr.algorithm, usage);
-          const row = await issueWith(trx, { domainId: token.domainId }, {
-            ca,
-            caCert,
-            name: pki.commonNameOf(csr.subjectName) ?? csr.subject,
-            subjectName: csr.subjectName,
-            spki: csr.spki,
-            algorithm: csr.algorithm,
-            keyBits: csr.keyBits,
-            purpose: 'client',
-            usage,
-            san: csr.san,
-            validityDays: token.certValidityDays,
-            csrDer: csr.der,
-            keyId: null,
-            exportable: false,
-            source: 'sign-cert',
-          });
+          const row = await issueWith(
+            trx,
+            { domainId: token.domainId },
+            {
+              ca,
+              caCert,
+              name: pki.commonNameOf(csr.subjectName) ?? csr.subject,
+              subjectName: csr.subjectName,
+              spki: csr.spki,
+              algorithm: csr.algorithm,
+              keyBits: csr.keyBits,
+              purpose: 'client',
+              usage,
+              san: csr.san,
+              validityDays: token.certValidityDays,
+              csrDer: csr.der,
+              keyId: null,
+              exportable: false,
+              source: 'sign-cert',
+            },
+          );
           await audit(
             {
-              who: { userId: null, username: `token:${token.name}`, domainId: token.domainId, domainName: '' },
+              who: {
+                userId: null,
+                username: `token:${token.name}`,
+                domainId: token.domainId,
+                domainName: '',
+              },
               action: 'cert.sign',
               target: row.name,
               result: 'success',
@@ -1349,13 +1420,19 @@ export function createCertService(deps: {
       const at = wholeSeconds(now());
       const responses = [];
       for (const single of request.requests) {
-        const hashes = pki.issuerHashes(caCert, single.hashAlgorithm);
+        const hashes = pki.isOcspHash(single.hashAlgorithm)
+          ? pki.issuerHashes(caCert, single.hashAlgorithm)
+          : null;
         const ours =
           hashes !== null &&
           hashes.issuerNameHash.equals(single.issuerNameHash) &&
           hashes.issuerKeyHash.equals(single.issuerKeyHash);
         const found = ours ? await store.findBySerial(db, ca.id, single.serial) : undefined;
-        const base = { certId: single, thisUpdate: at, nextUpdate: new Date(at.getTime() + OCSP_VALIDITY_MS) };
+        const base = {
+          certId: single.certId,
+          thisUpdate: at,
+          nextUpdate: new Date(at.getTime() + OCSP_VALIDITY_MS),
+        };
         if (!found) responses.push({ ...base, status: 'unknown' as const });
         else if (found.revoked_at)
           responses.push({

@@ -224,9 +224,7 @@ export async function certificateFigures(db: Executor, domainId: string, now: st
     .select((eb) => [
       eb.fn.countAll<string | number>().as('total'),
       eb.fn
-        .sum<string | number | null>(
-          eb.case().when('revoked_at', 'is not', null).then(1).else(0).end(),
-        )
+        .sum<string | number | null>(eb.case().when('revoked_at', 'is not', null).then(1).else(0).end())
         .as('revoked'),
       eb.fn
         .sum<string | number | null>(
@@ -242,7 +240,9 @@ export async function certificateFigures(db: Executor, domainId: string, now: st
         .sum<string | number | null>(
           eb
             .case()
-            .when(eb.and([eb('revoked_at', 'is', null), eb('not_after', '>', now), eb('not_after', '<=', soon)]))
+            .when(
+              eb.and([eb('revoked_at', 'is', null), eb('not_after', '>', now), eb('not_after', '<=', soon)]),
+            )
             .then(1)
             .else(0)
             .end(),

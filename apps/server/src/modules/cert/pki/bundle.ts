@@ -116,12 +116,14 @@ interface Node {
 }
 
 const issues = (issuer: Node, child: Node): boolean =>
-  issuer.subject.equals(child.issuer) && verifyCertificateSignature(child.der, issuer.spki);
+  issuer.subject.equals(child.issuer) &&
+  verifyCertificateSignature(child.der, issuer.spki, { sm2EmptyIdFallback: true });
 
 /**
  * Orders certificates leaf → root: each certificate is followed by the one whose subject
  * is its issuer and whose key verifies its signature. The chain may stop below a root
- * that is not in the set. `chain-broken` names the certificate that does not link
+ * that is not in the set. SM2 signatures count with either the GM/T 0009 ID or the
+ * empty ID of OpenSSL 3.0 (this orders a bundle; it does not decide trust). `chain-broken` names the certificate that does not link
  * (a second leaf, or one left over).
  */
 export function orderChain(certs: readonly Buffer[]): Buffer[] {

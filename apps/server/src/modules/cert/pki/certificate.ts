@@ -13,8 +13,6 @@ import {
   KeyUsageFlags,
   Name,
   SubjectKeyIdentifier,
-  SubjectPublicKeyInfo,
-  TBSCertificate,
   Validity,
   Version,
   id_ad_ocsp,
@@ -30,7 +28,16 @@ import {
   id_pe_authorityInfoAccess,
 } from '@peculiar/asn1-x509';
 import { randomBytes } from '../../../platform/crypto/random.js';
-import { bitString, children, readTlv, sequence, signedParts, unsignedIntegerContent } from './der.js';
+import {
+  bitString,
+  children,
+  integer,
+  readTlv,
+  sequence,
+  signedParts,
+  tlv,
+  unsignedIntegerContent,
+} from './der.js';
 import {
   EKU_NAMES,
   KEY_USAGE_NAMES,
@@ -53,6 +60,7 @@ import { type SanList, sanFromExtensionValue } from './san.js';
 import {
   type KeyAlgorithm,
   type Signer,
+  type VerifyOptions,
   describeSpki,
   signatureAlgorithmName,
   signatureAlgorithmOf,
@@ -145,6 +153,7 @@ export async function buildCertificate(input: BuildCertificateInput): Promise<Bu
     throw new PkiError('invalid-input', 'notAfter must be later than notBefore');
   }
   const subject = parseName(input.subjectName, 'subject');
+  parseName(input.issuerName, 'issuer name');
   const subjectKey = describeSpki(input.subjectSpki);
   const ski = keyIdentifierOf(input.subjectSpki);
   const aki = input.issuerSki ?? keyIdentifierOf(input.signer.spki);
@@ -171,17 +180,32 @@ export async function buildCertificate(input: BuildCertificateInput): Promise<Bu
   if (input.crlUrl) extensions.push(crlDistributionPointsExtension(input.crlUrl));
   if (input.ocspUrl) extensions.push(authorityInfoAccessExtension(input.ocspUrl));
   const signatureAlgorithm = signatureAlgorithmOf(input.signer.algorithm);
-  const tbs = new TBSCertificate({
-    version: Version.v3,
-    serialNumber: new Uint8Array(serialContent(input.serial)).buffer,
-    signature: signatureAlgorithm,
-    issuer: parseName(input.issuerName, 'issuer name'),
-    validity: new Validity({ notBefore, notAfter }),
-    subject,
-    subjectPublicKeyInfo: AsnConvert.parse(input.subjectSpki, SubjectPublicKeyInfo),
-    extensions: new Extensions(extensions),
-  });
-  return signStructure(Buffer.from(AsnConvert.serialize(tbs)), signatureAlgorithm, input.signer);
+  // The issuer, subject and key go in as given (verbatim DER), so an issuer name always
+  // matches the issuing certificate's subject byte for byte; the rest is serialized here.
+  const tbs = sequence(
+    tlv(0xa0, integer(Buffer.from([Version.v3]))),
+    integer(serialContent(input.serial)),
+    Buffer.from(AsnConvert.serialize(signatureAlgorithm)),
+    wholeDer(input.issuerName, 'issuer name'),
+    Buffer.from(AsnConvert.serialize(new Validity({ notBefore, notAfter }))),
+    wholeDer(input.subjectName, 'subject'),
+    wholeDer(input.subjectSpki, 'subject public key'),
+    tlv(0xa3, Buffer.from(AsnConvert.serialize(new Extensions(extensions)))),
+  );
+  return signStructure(tbs, signatureAlgorithm, input.signer);
+}
+
+/** `der` when it is exactly one TLV (the parse above checked its structure). */
+function wholeDer(der: Buffer, what: string): Buffer {
+  try {
+    if (readTlv(der, 0, what).end === der.length) return der;
+  } catch {
+    // reported below
+  }
+  throw new PkiError(
+    what === 'subject public key' ? 'invalid-input' : 'invalid-name',
+    `The ${what} is not one DER value`,
+  );
 }
 
 export interface CertificateDescription {
@@ -228,6 +252,15 @@ function uris(names: { uniformResourceIdentifier?: string }[] | undefined): stri
 /** What the console shows of a certificate; reads every algorithm (ML-DSA included) with the asn1 classes. */
 export function describeCertificate(der: Buffer): CertificateDescription {
   const certificate = parseCertificate(der);
+  try {
+    return describeParsed(der, certificate);
+  } catch (error) {
+    if (error instanceof PkiError) throw error;
+    throw new PkiError('invalid-certificate', 'The certificate has a malformed field or extension');
+  }
+}
+
+function describeParsed(der: Buffer, certificate: Certificate): CertificateDescription {
   const tbs = certificate.tbsCertificate;
   const spki = Buffer.from(AsnConvert.serialize(tbs.subjectPublicKeyInfo));
   const key = describeSpki(spki);
@@ -306,11 +339,18 @@ export function certificateSubject(der: Buffer): Buffer {
   return Buffer.from(AsnConvert.serialize(parseCertificate(der).tbsCertificate.subject));
 }
 
-/** Whether `issuerSpki`'s key signed the certificate (over its exact TBS bytes). */
-export function verifyCertificateSignature(certDer: Buffer, issuerSpki: Buffer): boolean {
+/**
+ * Whether `issuerSpki`'s key signed the certificate (over its exact TBS bytes). SM2 uses
+ * the GM/T 0009 ID; `sm2EmptyIdFallback` also accepts the empty ID OpenSSL 3.0 signs with.
+ */
+export function verifyCertificateSignature(
+  certDer: Buffer,
+  issuerSpki: Buffer,
+  options: VerifyOptions = {},
+): boolean {
   const certificate = parseCertificate(certDer);
   const parts = signedParts(certDer, 'certificate');
-  return verifySignature(certificate.signatureAlgorithm, issuerSpki, parts.tbs, parts.signature);
+  return verifySignature(certificate.signatureAlgorithm, issuerSpki, parts.tbs, parts.signature, options);
 }
 
 export interface CertificateParts {

@@ -1,7 +1,18 @@
 import { AsnConvert } from '@peculiar/asn1-schema';
 import { Name } from '@peculiar/asn1-x509';
 import { serialContent } from './certificate.js';
-import { bigintBytes, bitString, integer, octetString, sequence, tlv, x509Time } from './der.js';
+import {
+  bigintBytes,
+  bitString,
+  integer,
+  octetString,
+  readTlv,
+  sequence,
+  tlv,
+  writeTime,
+  x509Time,
+  x509TimeLength,
+} from './der.js';
 import { PkiError } from './pki-error.js';
 import { type Signer, signatureAlgorithmOf } from './signer.js';
 
@@ -57,20 +68,6 @@ const OID_TLV = {
 /** `Extension` with `critical` absent (FALSE). */
 const extension = (oid: Buffer, value: Buffer): Buffer => sequence(oid, octetString(value));
 
-/** The 15 (UTCTime) or 17 (GeneralizedTime) bytes of a time, cached per second: revocations cluster. */
-function timeEncoder(): (date: Date) => Buffer {
-  const cache = new Map<number, Buffer>();
-  return (date: Date) => {
-    const seconds = Math.floor(date.getTime() / 1000);
-    let encoded = cache.get(seconds);
-    if (!encoded) {
-      encoded = x509Time(new Date(seconds * 1000));
-      if (cache.size < 100_000) cache.set(seconds, encoded);
-    }
-    return encoded;
-  };
-}
-
 /** Writes a DER length at `offset`; returns the offset after it. */
 function writeLength(out: Buffer, offset: number, length: number): number {
   if (length < 0x80) {
@@ -91,10 +88,8 @@ const lengthOfLength = (length: number): number =>
  * [reasonCode extension] }, written into one buffer (two passes: sizes, then bytes).
  */
 function revokedCertificates(entries: readonly CrlEntry[]): Buffer {
-  const time = timeEncoder();
   const reasonExtensions = new Map<number, Buffer>();
   const serials: Buffer[] = new Array<Buffer>(entries.length);
-  const dates: Buffer[] = new Array<Buffer>(entries.length);
   const reasons: (Buffer | null)[] = new Array<Buffer | null>(entries.length);
   let body = 0;
   entries.forEach((entry, index) => {
@@ -102,7 +97,6 @@ function revokedCertificates(entries: readonly CrlEntry[]): Buffer {
       throw new PkiError('invalid-input', 'A revocation date is not a valid date');
     }
     const serial = serialContent(entry.serial);
-    const date = time(entry.revokedAt);
     const code = entry.reason === undefined ? 0 : REVOCATION_REASONS[entry.reason];
     if (code === undefined) throw new PkiError('invalid-input', 'Unknown revocation reason');
     let reason: Buffer | null = null;
@@ -114,26 +108,25 @@ function revokedCertificates(entries: readonly CrlEntry[]): Buffer {
       }
     }
     serials[index] = serial;
-    dates[index] = date;
     reasons[index] = reason;
-    const inner = 2 + serial.length + date.length + (reason?.length ?? 0);
+    const inner = 2 + serial.length + x509TimeLength(entry.revokedAt) + (reason?.length ?? 0);
     body += 1 + lengthOfLength(inner) + inner;
   });
   const out = Buffer.allocUnsafe(1 + lengthOfLength(body) + body);
   out[0] = 0x30;
   let offset = writeLength(out, 1, body);
-  for (let index = 0; index < entries.length; index++) {
+  entries.forEach((entry, index) => {
     const serial = serials[index] ?? Buffer.alloc(1);
-    const date = dates[index] ?? Buffer.alloc(0);
     const reason = reasons[index];
+    const timeLength = x509TimeLength(entry.revokedAt);
     out[offset++] = 0x30;
-    offset = writeLength(out, offset, 2 + serial.length + date.length + (reason?.length ?? 0));
+    offset = writeLength(out, offset, 2 + serial.length + timeLength + (reason?.length ?? 0));
     out[offset++] = 0x02;
     out[offset++] = serial.length;
     offset += serial.copy(out, offset);
-    offset += date.copy(out, offset);
+    offset = writeTime(out, offset, entry.revokedAt, timeLength === 17);
     if (reason) offset += reason.copy(out, offset);
-  }
+  });
   return out;
 }
 
@@ -145,9 +138,11 @@ export async function buildCrl(input: BuildCrlInput): Promise<Buffer> {
   if (!(input.nextUpdate.getTime() > input.thisUpdate.getTime())) {
     throw new PkiError('invalid-input', 'nextUpdate must be later than thisUpdate');
   }
-  let issuer: Buffer;
+  // The issuer goes in verbatim: it must equal the CA certificate's subject byte for byte.
+  const issuer = input.issuerName;
   try {
-    issuer = Buffer.from(AsnConvert.serialize(AsnConvert.parse(input.issuerName, Name)));
+    AsnConvert.parse(issuer, Name);
+    if (readTlv(issuer, 0).end !== issuer.length) throw new Error('trailing data');
   } catch {
     throw new PkiError('invalid-name', 'The issuer is not Name DER');
   }

@@ -94,24 +94,26 @@ export function parseCsr(input: Buffer | string): ParsedCsr {
   const der = csrDer(input);
   let request: CertificationRequest;
   let parts: ReturnType<typeof signedParts>;
+  let spki: Buffer;
+  let key: ReturnType<typeof describeSpki>;
+  let san: SanList = { dns: [], ips: [], emails: [] };
   try {
     request = AsnConvert.parse(der, CertificationRequest);
     parts = signedParts(der, 'certification request');
+    spki = Buffer.from(AsnConvert.serialize(request.certificationRequestInfo.subjectPKInfo));
+    key = describeSpki(spki);
+    for (const attribute of request.certificationRequestInfo.attributes ?? []) {
+      if (attribute.type !== EXTENSION_REQUEST) continue;
+      for (const value of attribute.values) {
+        for (const ext of AsnConvert.parse(value, Extensions)) {
+          if (ext.extnID === id_ce_subjectAltName) san = sanFromExtensionValue(ext.extnValue.buffer);
+        }
+      }
+    }
   } catch {
     throw invalidCsr('Not a PKCS#10 certification request');
   }
   const info = request.certificationRequestInfo;
-  const spki = Buffer.from(AsnConvert.serialize(info.subjectPKInfo));
-  const key = describeSpki(spki);
-  let san: SanList = { dns: [], ips: [], emails: [] };
-  for (const attribute of info.attributes ?? []) {
-    if (attribute.type !== EXTENSION_REQUEST) continue;
-    for (const value of attribute.values) {
-      for (const ext of AsnConvert.parse(value, Extensions)) {
-        if (ext.extnID === id_ce_subjectAltName) san = sanFromExtensionValue(ext.extnValue.buffer);
-      }
-    }
-  }
   return {
     subject: formatNameStructure(info.subject),
     subjectName: Buffer.from(AsnConvert.serialize(info.subject)),

@@ -39,35 +39,48 @@ export function bigintBytes(value: bigint): Buffer {
   return Buffer.from(hex.length % 2 ? `0${hex}` : hex, 'hex');
 }
 
-/** GeneralizedTime `YYYYMMDDHHMMSSZ` (whole seconds, RFC 5280 §4.1.2.5.2). */
-export function generalizedTime(date: Date): Buffer {
-  return tlv(
-    0x18,
-    Buffer.from(
-      date
-        .toISOString()
-        .replace(/[-:T]/g, '')
-        .replace(/\.\d+Z$/, 'Z'),
-      'latin1',
-    ),
-  );
+/** Writes `YYMMDDHHMMSSZ` (UTCTime, tag 0x17) or `YYYYMMDDHHMMSSZ` (GeneralizedTime, 0x18), whole seconds. */
+/** The encoded length of a Time: UTCTime through 2049, GeneralizedTime from 2050. */
+export const x509TimeLength = (date: Date): number => (date.getUTCFullYear() >= 2050 ? 17 : 15);
+
+/**
+ * Writes the TLV of `date` as UTCTime `YYMMDDHHMMSSZ` (0x17) or GeneralizedTime
+ * `YYYYMMDDHHMMSSZ` (0x18), whole seconds, at `offset`; returns the offset after it.
+ */
+export function writeTime(out: Buffer, offset: number, date: Date, generalized: boolean): number {
+  const year = date.getUTCFullYear();
+  if (Number.isNaN(year) || year < 1950 || year > 9999) throw new RangeError('Date out of range for X.509');
+  let at = offset;
+  out[at++] = generalized ? 0x18 : 0x17;
+  out[at++] = generalized ? 15 : 13;
+  if (generalized) at = writeTwoDigits(out, at, (year / 100) | 0);
+  at = writeTwoDigits(out, at, year % 100);
+  at = writeTwoDigits(out, at, date.getUTCMonth() + 1);
+  at = writeTwoDigits(out, at, date.getUTCDate());
+  at = writeTwoDigits(out, at, date.getUTCHours());
+  at = writeTwoDigits(out, at, date.getUTCMinutes());
+  at = writeTwoDigits(out, at, date.getUTCSeconds());
+  out[at++] = 0x5a; // 'Z'
+  return at;
 }
 
-/** UTCTime through 2049, GeneralizedTime from 2050 (RFC 5280 §4.1.2.5). */
-export function x509Time(date: Date): Buffer {
-  if (date.getUTCFullYear() >= 2050) return generalizedTime(date);
-  return tlv(
-    0x17,
-    Buffer.from(
-      date
-        .toISOString()
-        .slice(2)
-        .replace(/[-:T]/g, '')
-        .replace(/\.\d+Z$/, 'Z'),
-      'latin1',
-    ),
-  );
+function writeTwoDigits(out: Buffer, offset: number, value: number): number {
+  out[offset] = 0x30 + ((value / 10) | 0);
+  out[offset + 1] = 0x30 + (value % 10);
+  return offset + 2;
 }
+
+function encodeTime(date: Date, generalized: boolean): Buffer {
+  const out = Buffer.alloc(generalized ? 17 : 15);
+  writeTime(out, 0, date, generalized);
+  return out;
+}
+
+/** GeneralizedTime `YYYYMMDDHHMMSSZ` (whole seconds, RFC 5280 §4.1.2.5.2). */
+export const generalizedTime = (date: Date): Buffer => encodeTime(date, true);
+
+/** UTCTime through 2049, GeneralizedTime from 2050 (RFC 5280 §4.1.2.5). */
+export const x509Time = (date: Date): Buffer => encodeTime(date, date.getUTCFullYear() >= 2050);
 
 export interface Tlv {
   readonly tag: number;

@@ -33,7 +33,7 @@ import {
 } from '@peculiar/asn1-x509';
 import { PkiError } from './pki-error.js';
 import { type SanList, isEmptySan, sanExtensionValue } from './san.js';
-import { type KeyAlgorithm, describeSpki } from './signer.js';
+import { type KeyAlgorithm, OID, describeSpki } from './signer.js';
 
 /** X.509 v3 extensions from the console's purpose and usage (MODULES.md §2.2). */
 
@@ -80,9 +80,16 @@ export function keyUsageFor(algorithm: KeyAlgorithm, usage: Usage): number {
   let bits = 0;
   if (usage !== 'encryption') bits |= KeyUsageFlags.digitalSignature | KeyUsageFlags.nonRepudiation;
   if (usage !== 'signature') {
-    if (algorithm.startsWith('RSA-')) bits |= KeyUsageFlags.keyEncipherment | KeyUsageFlags.dataEncipherment;
-    else if (algorithm.startsWith('EC-')) bits |= KeyUsageFlags.keyAgreement;
-    else if (algorithm === 'SM2') {
+    // An RSA key of a size outside CA_ALGORITHMS is reported by its OID, rsaEncryption.
+    if (algorithm.startsWith('RSA-') || algorithm === OID.rsaEncryption) {
+      bits |= KeyUsageFlags.keyEncipherment | KeyUsageFlags.dataEncipherment;
+    } else if (
+      algorithm.startsWith('EC-') ||
+      algorithm.startsWith('1.2.840.10045.3.1') ||
+      algorithm.startsWith('1.3.132.0.')
+    ) {
+      bits |= KeyUsageFlags.keyAgreement;
+    } else if (algorithm === 'SM2') {
       bits |= KeyUsageFlags.keyEncipherment | KeyUsageFlags.dataEncipherment | KeyUsageFlags.keyAgreement;
     } else {
       throw new PkiError('unsupported', `${algorithm} keys cannot be used for encryption`, { algorithm });

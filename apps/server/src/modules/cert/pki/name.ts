@@ -232,6 +232,3 @@ export function formatName(der: Buffer): string {
   }
   return formatNameStructure(name);
 }
-
-/** Name DER of a Name structure. */
-export const nameDer = (name: Name): Buffer => Buffer.from(AsnConvert.serialize(name));

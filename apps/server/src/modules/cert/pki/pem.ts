@@ -57,8 +57,7 @@ export function fromPem(text: string, expectedLabels: readonly string[]): Buffer
   return block.der;
 }
 
-/** Whether `data` looks like PEM text rather than DER (DER starts with a SEQUENCE tag 0x30). */
+/** Whether `data` holds PEM armour (rather than being DER). */
 export function isPemText(data: Buffer | string): boolean {
-  const text = typeof data === 'string' ? data : data.subarray(0, 4096).toString('latin1');
-  return text.includes('-----BEGIN ');
+  return data.includes('-----BEGIN ');
 }

@@ -3,7 +3,11 @@ import * as asn1js from 'asn1js';
 import * as pkijs from 'pkijs';
 import { type AlgorithmId } from '@ksp/contracts';
 import { sm2PublicKeyFromPrivate } from '../../../platform/crypto/asymmetric.js';
-import { sm2PrivateKeyToPkcs8 } from '../../../platform/crypto/encoding.js';
+import {
+  SM2_SPKI_BYTES,
+  sm2PrivateKeyToPkcs8,
+  sm2PublicKeyFromSpki,
+} from '../../../platform/crypto/encoding.js';
 import { randomBytes } from '../../../platform/crypto/random.js';
 import { bigintBytes, integer, octetString, sequence } from './der.js';
 import { toPem } from './pem.js';
@@ -38,11 +42,19 @@ const ML_DSA_OID_TLV: Readonly<Record<string, Buffer>> = {
  * The unencrypted PKCS#8 of a stored key: RSA/EC/Ed25519 material already is one; SM2's
  * raw d becomes an RFC 5915 ECPrivateKey on the SM2 curve; ML-DSA's expanded private key
  * becomes `OneAsymmetricKey { 0, { id-ml-dsa-* }, OCTET STRING { OCTET STRING expandedKey } }`
- * (the `expandedKey` choice of the IETF ML-DSA X.509 profile, RFC 9881).
+ * (the `expandedKey` choice of the IETF LAMPS ML-DSA certificate profile,
+ * draft-ietf-lamps-dilithium-certificates).
  */
-export function pkcs8Of(algorithm: AlgorithmId, material: Buffer, _storedPublicKey: Buffer): Buffer {
+export function pkcs8Of(algorithm: AlgorithmId, material: Buffer, storedPublicKey: Buffer): Buffer {
   if (!isCaAlgorithm(algorithm)) throw new PkiError('unsupported', `${algorithm} keys are not exported here`);
-  if (algorithm === 'SM2') return sm2PrivateKeyToPkcs8(material, sm2PublicKeyFromPrivate(material));
+  if (algorithm === 'SM2') {
+    const point =
+      storedPublicKey.length === SM2_SPKI_BYTES ? sm2PublicKeyFromSpki(storedPublicKey) : storedPublicKey;
+    if (!sm2PublicKeyFromPrivate(material).equals(point)) {
+      throw new PkiError('invalid-input', 'The SM2 public key does not match the private key');
+    }
+    return sm2PrivateKeyToPkcs8(material, point);
+  }
   const mlDsa = ML_DSA_OID_TLV[algorithm];
   if (mlDsa) return sequence(integer(Buffer.from([0])), sequence(mlDsa), octetString(octetString(material)));
   return material;

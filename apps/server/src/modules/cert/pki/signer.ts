@@ -159,7 +159,15 @@ function parseSpki(spki: Buffer): SubjectPublicKeyInfo {
 }
 
 export function describeSpki(spki: Buffer): SpkiInfo {
-  const info = parseSpki(spki);
+  try {
+    return describeParsedSpki(parseSpki(spki));
+  } catch (error) {
+    if (error instanceof PkiError) throw error;
+    throw new PkiError('invalid-input', 'The public key is malformed');
+  }
+}
+
+function describeParsedSpki(info: SubjectPublicKeyInfo): SpkiInfo {
   const publicKeyBits = Buffer.from(info.subjectPublicKey);
   const oid = info.algorithm.algorithm;
   if (oid === OID.rsaEncryption) {
@@ -233,9 +241,9 @@ export function verifySignature(
   signature: Buffer,
   options: VerifyOptions = {},
 ): boolean {
-  const key = describeSpki(spki);
   const oid = signatureAlgorithm.algorithm;
   try {
+    const key = describeSpki(spki);
     if (key.algorithm === 'SM2') {
       if (oid !== OID.sm2WithSm3) return false;
       if (sm2Verify(spki, data, signature)) return true;

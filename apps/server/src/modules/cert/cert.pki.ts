@@ -1,0 +1,57 @@
+import { AsnConvert } from '@peculiar/asn1-schema';
+import { Name } from '@peculiar/asn1-x509';
+import type { OcspHash } from './pki/ocsp.js';
+
+/**
+ * The PKI engine (`pki/`) as the service uses it: one import, plus the few helpers the
+ * service needs on top of it.
+ */
+export { PkiError } from './pki/pki-error.js';
+export { isCaAlgorithm, spkiOf, describeSpki, type CaAlgorithm, type Signer } from './pki/signer.js';
+export { parseName, formatName, type NameFields } from './pki/name.js';
+export { parseSanList, type SanList } from './pki/san.js';
+export {
+  newSerial,
+  buildCertificate,
+  describeCertificate,
+  certificateSpki,
+  certificateSubject,
+  verifyCertificateSignature,
+  type CertificateProfile,
+} from './pki/certificate.js';
+export { keyIdentifierOf } from './pki/extensions.js';
+export { buildCsr, parseCsr } from './pki/csr.js';
+export { buildCrl, type RevocationReason } from './pki/crl.js';
+export { parseOcspRequest, buildOcspResponse, ocspErrorResponse, issuerHashes } from './pki/ocsp.js';
+export { toPem, fromPem } from './pki/pem.js';
+export { buildCertsOnlyP7b, splitCertificateBundle, orderChain } from './pki/bundle.js';
+export { encryptPkcs8, buildPkcs12 } from './pki/private-key.js';
+
+/** Key algorithms a PKCS#12 file is offered for (ML-DSA keys: encrypted PKCS#8 only). */
+export const PKCS12_ALGORITHMS: readonly string[] = [
+  'RSA-2048',
+  'RSA-3072',
+  'RSA-4096',
+  'EC-P256',
+  'EC-P384',
+  'EC-P521',
+  'ED25519',
+  'SM2',
+];
+
+const OCSP_HASHES: readonly string[] = ['sha1', 'sha256', 'sha384', 'sha512'];
+export const isOcspHash = (name: string): name is OcspHash => OCSP_HASHES.includes(name);
+
+const COMMON_NAME = '2.5.4.3';
+
+/** The first common name of a Name DER, or null. */
+export function commonNameOf(nameDer: Buffer): string | null {
+  const name = AsnConvert.parse(nameDer, Name);
+  for (const rdn of [...name].reverse())
+    for (const attribute of rdn) {
+      if (attribute.type !== COMMON_NAME) continue;
+      const v = attribute.value;
+      return v.utf8String ?? v.printableString ?? v.ia5String ?? v.bmpString ?? null;
+    }
+  return null;
+}
