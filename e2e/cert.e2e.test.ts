@@ -79,7 +79,7 @@ function makeCsr(stem: string, cn: string): string {
   return readFileSync(join(work, `${stem}.csr`), 'utf8');
 }
 
-/** A self-signed CA of someone else, as a DER certs-only PKCS#7 (.p7b). */
+/** A self-signed CA of someone else, as a certs-only PKCS#7 (.p7b, OpenSSL's default PEM form). */
 function makeExternalP7b(stem: string, cn: string): string {
   openssl(
     'req',
@@ -102,7 +102,7 @@ function makeExternalP7b(stem: string, cn: string): string {
     '-addext',
     'keyUsage=critical,keyCertSign,cRLSign',
   );
-  openssl('crl2pkcs7', '-nocrl', '-certfile', `${stem}.pem`, '-outform', 'DER', '-out', `${stem}.p7b`);
+  openssl('crl2pkcs7', '-nocrl', '-certfile', `${stem}.pem`, '-out', `${stem}.p7b`);
   return join(work, `${stem}.p7b`);
 }
 
@@ -259,7 +259,7 @@ describe('certificates in the browser', () => {
       expect(after.text).toContain('Key Compromise');
       expect(await crlEntries(page, sub)).toBe(1);
 
-      // An external CA from a DER .p7b (sent as Base64).
+      // An external CA from a .p7b file.
       const external = `Partner Root ${lang.code}`;
       await page.goto(`${ksp.url}/console/cert/external`);
       await page.getByTestId('external-list').waitFor();

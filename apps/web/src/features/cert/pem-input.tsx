@@ -65,7 +65,7 @@ export function PemInput({ value, onChange, placeholder, accept, testId, rows = 
           ref={chooser}
           type="file"
           accept={accept}
-          hidden
+          style={{ display: 'none' }}
           data-testid={`${testId}-file`}
           onChange={(event) => {
             const input = event.currentTarget;
