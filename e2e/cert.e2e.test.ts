@@ -127,17 +127,16 @@ async function openTab(page: Page, tab: 'certs' | 'cas'): Promise<void> {
   await page.getByTestId(tab === 'cas' ? 'ca-list' : 'cert-list').waitFor();
 }
 
-/** The number of entries the CA detail shows for the CA's CRL. */
-async function crlEntries(page: Page, ca: string): Promise<number> {
+/** Waits until the CA detail shows this many CRL entries (it may show cached figures first). */
+async function expectCrlEntries(page: Page, ca: string, entries: number): Promise<void> {
   await openTab(page, 'cas');
   await page.getByTestId(`ca-link-${ca}`).click();
   const drawer = page.getByTestId('ca-detail');
   const crl = drawer.getByTestId('ca-crl');
   await crl.waitFor();
-  const count = Number(/^(\d+)/.exec(await crl.innerText())?.[1] ?? NaN);
+  await expect.poll(async () => Number(/^(\d+)/.exec(await crl.innerText())?.[1] ?? NaN)).toBe(entries);
   await page.locator('.ant-drawer-close').click();
   await drawer.waitFor({ state: 'hidden' });
-  return count;
 }
 
 /** Saves the CA's CRL (DER) through its "Download" menu; OpenSSL reads the revoked entries. */
@@ -238,7 +237,7 @@ describe('certificates in the browser', () => {
       // CA's details (the CRL download builds the current CRL first).
       const before = await downloadCrl(page, sub, `${sub}-before`);
       expect(before.entries).toBe(0);
-      expect(await crlEntries(page, sub)).toBe(0);
+      await expectCrlEntries(page, sub, 0);
       await openTab(page, 'certs');
       await certRow(page, leaf).getByTestId(`cert-revoke-${leaf}`).click();
       await chooseOption(page, 'revoke-reason', lang.keyCompromise);
@@ -257,7 +256,7 @@ describe('certificates in the browser', () => {
       expect(after.entries).toBe(1);
       expect(after.text.replace(/:/g, '').toUpperCase()).toContain(serial.replace(/:/g, '').toUpperCase());
       expect(after.text).toContain('Key Compromise');
-      expect(await crlEntries(page, sub)).toBe(1);
+      await expectCrlEntries(page, sub, 1);
 
       // An external CA from a .p7b file.
       const external = `Partner Root ${lang.code}`;
