@@ -73,8 +73,8 @@ const CommaList = z.string().trim().max(4096);
 
 const SubjectFields = {
   cn: z.string().trim().min(1).max(64).describe('Common name'),
-  o: NamePart.optional().describe('Organization'),
-  ou: NamePart.optional().describe('Organizational unit'),
+  o: NamePart.max(64).optional().describe('Organization (RFC 5280: at most 64 characters)'),
+  ou: NamePart.max(64).optional().describe('Organizational unit (RFC 5280: at most 64 characters)'),
   c: z
     .string()
     .trim()

@@ -50,7 +50,7 @@ const CaParam = z.object({ ca: z.uuid() });
  * GET and POST). They answer the PKI's own formats, not the API's envelope.
  */
 function pkiDistributionRoutes(app: FastifyInstance, certs: CertService): void {
-  app.register(async (scope) => {
+  void app.register((scope, _options, done) => {
     scope.addContentTypeParser(
       'application/ocsp-request',
       { parseAs: 'buffer', bodyLimit: OCSP_REQUEST_LIMIT },
@@ -121,5 +121,6 @@ function pkiDistributionRoutes(app: FastifyInstance, certs: CertService): void {
         return answerOcsp(reply, req.params.ca, request);
       },
     );
+    done();
   });
 }

@@ -375,6 +375,13 @@ export function createCertService(deps: {
       throw invalid('cert.usageUnsupported', { algorithm, usage });
   }
 
+  /** A CA certificate may be issued only within the issuer's path length. */
+  function checkIntermediate(ca: CertCaTable, purpose: CertPurpose, pathLen: number | undefined) {
+    if (purpose !== 'intermediate') return;
+    if (ca.path_len === 0 || (ca.path_len !== null && pathLen !== undefined && pathLen > ca.path_len - 1))
+      throw stateForbids('cert.caNotIssuing', { name: ca.name });
+  }
+
   interface IssueInput {
     ca: CertCaTable;
     caCert: Buffer;
@@ -394,11 +401,14 @@ export function createCertService(deps: {
     source: 'csr' | 'generated' | 'sign-cert';
   }
 
-  /** Signs and stores one certificate; the caller audits it in `trx`. */
-  async function issueWith(trx: Executor, actor: { domainId: string }, input: IssueInput) {
+  /**
+   * Signs one certificate and answers its row; the caller stores and audits it in one
+   * transaction. Signing happens before any transaction opens: it reads the CA's key, and a
+   * SQLite transaction holds the only connection.
+   */
+  async function signCertificate(domainId: string, input: IssueInput): Promise<CertCertificateTable> {
     const { ca } = input;
-    if (input.purpose === 'intermediate' && ca.path_len === 0)
-      throw stateForbids('cert.caNotIssuing', { name: ca.name });
+    checkIntermediate(ca, input.purpose, input.pathLen);
     const start = wholeSeconds(now());
     const end = clampEnd(new Date(start.getTime() + input.validityDays * DAY_MS), ca.not_after);
     const profile: pki.CertificateProfile =
@@ -413,7 +423,7 @@ export function createCertService(deps: {
           }
         : { kind: 'end-entity', purpose: input.purpose, usage: input.usage, san: input.san };
     const caDescribed = pki.describeCertificate(input.caCert);
-    for (let attempt = 0; ; attempt++) {
+    {
       const serial = pki.newSerial();
       const der = await pki.buildCertificate({
         serial,
@@ -431,7 +441,7 @@ export function createCertService(deps: {
       const described = pki.describeCertificate(der);
       const row: CertCertificateTable = {
         id: newId(),
-        domain_id: actor.domainId,
+        domain_id: domainId,
         ca_id: ca.id,
         name: input.name,
         cn: pki.commonNameOf(input.subjectName) ?? described.subject,
@@ -457,13 +467,7 @@ export function createCertService(deps: {
         deleted_at: null,
         created_at: iso(now()),
       };
-      try {
-        await store.insertCertificate(trx, row);
-        return row;
-      } catch (err) {
-        // 128 random bits collide only by accident; a second draw settles it.
-        if (!isUniqueViolation(err) || attempt > 1) throw err;
-      }
+      return row;
     }
   }
 
@@ -965,6 +969,7 @@ export function createCertService(deps: {
       if (body.csr && body.key_algorithm) throw invalid('cert.csrAndKey');
       const ca = await loadCa(actor, body.ca_id);
       const caCert = checkIssuing(ca);
+      checkIntermediate(ca, body.purpose, body.path_len);
       const san = sanOf(body);
       let subjectName: Buffer;
       let spki: Buffer;
@@ -1004,25 +1009,26 @@ export function createCertService(deps: {
         keyBits = pki.describeSpki(spki).keyBits;
         keyId = pair.id;
       }
+      const issued = await signCertificate(actor.domainId, {
+        ca,
+        caCert,
+        name: body.name,
+        subjectName,
+        spki,
+        algorithm,
+        keyBits,
+        purpose: body.purpose,
+        usage: body.usage,
+        san,
+        validityDays: body.validity_days,
+        pathLen: body.path_len,
+        csrDer,
+        keyId,
+        exportable: keyId !== null && body.exportable,
+        source: body.csr ? 'csr' : 'generated',
+      });
       const row = await db.transaction().execute(async (trx) => {
-        const issued = await issueWith(trx, actor, {
-          ca,
-          caCert,
-          name: body.name,
-          subjectName,
-          spki,
-          algorithm,
-          keyBits,
-          purpose: body.purpose,
-          usage: body.usage,
-          san,
-          validityDays: body.validity_days,
-          pathLen: body.path_len,
-          csrDer,
-          keyId,
-          exportable: keyId !== null && body.exportable,
-          source: body.csr ? 'csr' : 'generated',
-        });
+        await store.insertCertificate(trx, issued);
         await audit(
           {
             who: subjectOf(actor),
@@ -1237,7 +1243,11 @@ export function createCertService(deps: {
     },
 
     async externalUpload(actor: Actor, meta: RequestMeta, body: Input<typeof api.cert.externalUpload>) {
-      const certs = checked('content', () => pki.splitCertificateBundle(body.content));
+      // PEM text, or Base64 of a DER certificate or .p7b.
+      const content = body.content.includes('-----BEGIN ')
+        ? body.content
+        : Buffer.from(body.content.replace(/\s+/g, ''), 'base64');
+      const certs = checked('content', () => pki.splitCertificateBundle(content));
       const described = certs.map((der) => ({ der, info: pki.describeCertificate(der) }));
       for (const { info } of described)
         if (!info.is_ca) throw invalid('cert.notCaCertificate', { subject: info.subject });
@@ -1327,40 +1337,40 @@ export function createCertService(deps: {
     async signOnline(meta: RequestMeta, body: Input<typeof api.cert.sign>) {
       const csr = await readCsr(body.csr, null, meta.ip, 'cert.sign');
       try {
-        const result = await db.transaction().execute(async (trx) => {
-          const token = await deps.tokens().redeem(trx, body.token, 'any');
-          const ca = await store.findDefaultCa(trx, token.domainId);
-          if (!ca || caState(ca) !== 'active') throw stateForbids('cert.noDefaultCa');
-          const caCert = checkIssuing(ca);
-          const usage: CertUsage = 'signature';
-          checkUsage(csr.algorithm, usage);
-          const row = await issueWith(
-            trx,
-            { domainId: token.domainId },
-            {
-              ca,
-              caCert,
-              name: pki.commonNameOf(csr.subjectName) ?? csr.subject,
-              subjectName: csr.subjectName,
-              spki: csr.spki,
-              algorithm: csr.algorithm,
-              keyBits: csr.keyBits,
-              purpose: 'client',
-              usage,
-              san: csr.san,
-              validityDays: token.certValidityDays,
-              csrDer: csr.der,
-              keyId: null,
-              exportable: false,
-              source: 'sign-cert',
-            },
-          );
+        const token = await deps.tokens().lookup(body.token);
+        const ca = await store.findDefaultCa(db, token.domainId);
+        if (!ca || caState(ca) !== 'active') throw stateForbids('cert.noDefaultCa');
+        const caCert = checkIssuing(ca);
+        const usage: CertUsage = 'signature';
+        checkUsage(csr.algorithm, usage);
+        const row = await signCertificate(token.domainId, {
+          ca,
+          caCert,
+          name: pki.commonNameOf(csr.subjectName) ?? csr.subject,
+          subjectName: csr.subjectName,
+          spki: csr.spki,
+          algorithm: csr.algorithm,
+          keyBits: csr.keyBits,
+          purpose: 'client',
+          usage,
+          san: csr.san,
+          validityDays: token.certValidityDays,
+          csrDer: csr.der,
+          keyId: null,
+          exportable: false,
+          source: 'sign-cert',
+        });
+        // The use is spent and the certificate kept together: a token exhausted meanwhile
+        // (a parallel request took the last use) leaves no certificate behind.
+        const remaining = await db.transaction().execute(async (trx) => {
+          const spent = await deps.tokens().redeem(trx, body.token, 'any');
+          await store.insertCertificate(trx, row);
           await audit(
             {
               who: {
                 userId: null,
-                username: `token:${token.name}`,
-                domainId: token.domainId,
+                username: `token:${spent.name}`,
+                domainId: spent.domainId,
                 domainName: '',
               },
               action: 'cert.sign',
@@ -1368,21 +1378,21 @@ export function createCertService(deps: {
               result: 'success',
               ip: meta.ip,
               objectId: row.id,
-              details: { token: token.name, ca: ca.name, serial: row.serial },
+              details: { token: spent.name, ca: ca.name, serial: row.serial },
             },
             trx,
           );
-          return { row, ca, remaining: token.remaining };
+          return spent.remaining;
         });
-        const der = unb64(result.row.cert_der);
-        const chain = [unb64(result.ca.cert_der ?? ''), ...(await chainAbove(result.ca))];
+        const der = unb64(row.cert_der);
+        const chain = [caCert, ...(await chainAbove(ca))];
         return {
           certificate_pem: pki.toPem(der, 'CERTIFICATE'),
           chain_pem: chain.map((d) => pki.toPem(d, 'CERTIFICATE')),
           p7b: b64(pki.buildCertsOnlyP7b([der, ...chain])),
-          serial: result.row.serial,
-          not_after: result.row.not_after,
-          remaining: result.remaining,
+          serial: row.serial,
+          not_after: row.not_after,
+          remaining,
         };
       } catch (err) {
         await audit({

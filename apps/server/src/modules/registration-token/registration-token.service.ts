@@ -181,6 +181,29 @@ export function createRegistrationTokenService(deps: { db: Db; clock: Clock }) {
     },
 
     /**
+     * The token a secret names, refused as `redeem` refuses it (unknown, expired, exhausted),
+     * without spending a use: for work to prepare before `redeem` spends it in a transaction.
+     */
+    async lookup(secret: string) {
+      const row = await db
+        .selectFrom('registration_token')
+        .selectAll()
+        .where('secret_hash', '=', hashSecret(secret))
+        .executeTakeFirst();
+      if (!row) throw new KspError(Code.BAD_CREDENTIALS, 'token.unknown');
+      const state = status(row, clock().getTime());
+      if (state === 'expired') throw new KspError(Code.STATE_FORBIDS, 'token.expired', { name: row.name });
+      if (state === 'exhausted')
+        throw new KspError(Code.STATE_FORBIDS, 'token.exhausted', { name: row.name });
+      return {
+        domainId: row.domain_id,
+        certValidityDays: row.cert_validity_days,
+        tokenId: row.id,
+        name: row.name,
+      };
+    },
+
+    /**
      * Spends one use of a token for an enrolling client (or an online certificate request:
      * `usage` 'any'), inside the caller's transaction.
      * The conditional update makes concurrent enrolments unable to exceed the capacity.

@@ -69,6 +69,9 @@ function attribute(keyword: string, value: string): AttributeTypeAndValue {
   const spec = ATTRIBUTES[name];
   if (!spec) throw invalid(`Unknown name attribute '${keyword}'`);
   if (value.length === 0) throw invalid(`The ${keyword} value is empty`);
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(value))
+    throw invalid(`The ${keyword} value has control characters`);
   if ([...value].length > spec.max)
     throw invalid(`The ${keyword} value is longer than ${spec.max} characters`);
   let attributeValue: AttributeValue;

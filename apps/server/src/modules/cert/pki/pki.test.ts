@@ -103,9 +103,14 @@ describe('names', () => {
   });
 
   it('round-trips any value through formatName and parseName (property)', () => {
-    const value = fc
-      .string({ unit: 'binary', minLength: 1, maxLength: 64 })
-      .filter((v) => v.trim() === v && v !== '' && Buffer.from(v, 'utf8').toString('utf8') === v);
+    const value = fc.string({ unit: 'binary', minLength: 1, maxLength: 64 }).filter(
+      (v) =>
+        v.trim() === v &&
+        v !== '' &&
+        Buffer.from(v, 'utf8').toString('utf8') === v &&
+        // eslint-disable-next-line no-control-regex
+        !/[\u0000-\u001f\u007f-\u009f]/.test(v),
+    );
     fc.assert(
       fc.property(value, value, (cn, o) => {
         const der = parseName({ cn, o });
@@ -113,6 +118,12 @@ describe('names', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('refuses control characters in any value', () => {
+    for (const value of ['a\u0000b', 'tab\there', 'bell\u0007', 'c1\u0085'])
+      expect(() => parseName({ cn: 'x', o: value })).toThrow(/control characters/);
+    expect(() => parseName('CN=a\\0Ab')).toThrow(/control characters/);
   });
 
   it('builds from the console fields in OpenSSL order and matches openssl -subj', () => {
