@@ -79,8 +79,8 @@ function makeCsr(stem: string, cn: string): string {
   return readFileSync(join(work, `${stem}.csr`), 'utf8');
 }
 
-/** A self-signed CA of someone else, as a certs-only PKCS#7 (.p7b, OpenSSL's default PEM form). */
-function makeExternalP7b(stem: string, cn: string): string {
+/** A self-signed CA of someone else, as a certs-only PKCS#7 (.p7b), PEM (OpenSSL's default) or DER. */
+function makeExternalP7b(stem: string, cn: string, form: 'PEM' | 'DER'): string {
   openssl(
     'req',
     '-x509',
@@ -102,7 +102,7 @@ function makeExternalP7b(stem: string, cn: string): string {
     '-addext',
     'keyUsage=critical,keyCertSign,cRLSign',
   );
-  openssl('crl2pkcs7', '-nocrl', '-certfile', `${stem}.pem`, '-out', `${stem}.p7b`);
+  openssl('crl2pkcs7', '-nocrl', '-certfile', `${stem}.pem`, '-outform', form, '-out', `${stem}.p7b`);
   return join(work, `${stem}.p7b`);
 }
 
@@ -258,14 +258,14 @@ describe('certificates in the browser', () => {
       expect(after.text).toContain('Key Compromise');
       await expectCrlEntries(page, sub, 1);
 
-      // An external CA from a .p7b file.
+      // An external CA from a .p7b file: PEM in English, DER (sent as Base64) in Chinese.
       const external = `Partner Root ${lang.code}`;
       await page.goto(`${ksp.url}/console/cert/external`);
       await page.getByTestId('external-list').waitFor();
       await page.getByTestId('external-upload').click();
       await page
         .getByTestId('external-content-file')
-        .setInputFiles(makeExternalP7b(`${lang.code}-partner`, external));
+        .setInputFiles(makeExternalP7b(`${lang.code}-partner`, external, lang.code === 'zh' ? 'DER' : 'PEM'));
       await page.getByTestId('external-content-loaded').waitFor();
       await page.getByTestId('external-upload-ok').click();
       const externalRow = page.getByTestId(`external-row-${external}`);
