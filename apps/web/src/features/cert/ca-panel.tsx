@@ -370,7 +370,14 @@ export function CaPanel() {
         open={dialog?.kind === 'rename'}
         title={t('cert:ca.renameTitle', { name: target?.name ?? '' })}
         schema={api.cert.caUpdate.body}
-        fields={[{ name: 'name', label: t('cert:fields.name'), testId: 'ca-rename-name' }]}
+        fields={[
+          {
+            name: 'name',
+            label: t('cert:fields.name'),
+            rules: required(t('cert:fields.name')),
+            testId: 'ca-rename-name',
+          },
+        ]}
         initialValues={{ name: target?.name }}
         okTestId="ca-form-ok"
         onSubmit={async (values) => {
