@@ -68,6 +68,7 @@ export interface KspServer {
     sessions: ReturnType<typeof createSessionService>;
     keyring: Keyring;
     registrationTokens: ModuleServices['registrationTokens'];
+    certs: ModuleServices['certs'];
   };
   /**
    * The one-time first-run code issued at this start (network address, not yet activated),
@@ -130,6 +131,7 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
       sessions,
       keyring,
       registrationTokens: registry.use('registrationTokens'),
+      certs: registry.use('certs'),
     },
     setupCode: registry.use('setupCode'),
     routes,

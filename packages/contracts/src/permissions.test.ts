@@ -33,6 +33,7 @@ describe('permissions', () => {
     expect(permissions.filter((p) => !/:(read|write)$/.test(p))).toEqual([
       'key:use',
       'key:export',
+      'cert:export',
       'credential:use',
     ]);
     expect(new Set(permissions).size).toBe(permissions.length);

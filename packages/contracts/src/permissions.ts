@@ -42,6 +42,7 @@ const readOnlyAreas = ['dashboard', 'product'] as const satisfies readonly Area[
 /** Verbs beyond read and write, where they apply. */
 const extraVerbs = {
   key: ['use', 'export'],
+  cert: ['export'],
   credential: ['use'],
 } as const satisfies Partial<Record<Area, readonly string[]>>;
 type ExtraVerbs = typeof extraVerbs;

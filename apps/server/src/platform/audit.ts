@@ -33,7 +33,8 @@ export const SYSTEM_SUBJECT: AuditSubject = {
 /** Who a record is about when the signed-in caller acted. */
 export function subjectOf(actor: Actor): AuditSubject {
   return {
-    userId: actor.userId,
+    // The system acting for a domain (a CA made on demand) has no user.
+    userId: actor.userId || null,
     username: actor.username,
     domainId: actor.domainId,
     domainName: actor.domainName,

@@ -212,15 +212,9 @@ export const caDownloadKinds = [
   'crl-pem',
   'crl-der',
 ] as const;
-export const certDownloadKinds = [
-  'cert-pem',
-  'cert-der',
-  'chain-pem',
-  'chain-p7b',
-  'csr',
-  'key-pkcs8',
-  'key-pkcs12',
-] as const;
+export const certDownloadKinds = ['cert-pem', 'cert-der', 'chain-pem', 'chain-p7b', 'csr'] as const;
+/** An encrypted PKCS#8 PEM, or a PKCS#12 with the certificate and its chain. */
+export const keyDownloadKinds = ['key-pkcs8', 'key-pkcs12'] as const;
 
 export const certCalls = {
   caList: defineCall({
@@ -446,17 +440,27 @@ export const certCalls = {
     data: z.object({ deleted: z.number().int() }),
   }),
   download: defineCall({
-    method: 'POST',
+    method: 'GET',
     path: '/v1/ksp/cert/download',
-    summary:
-      'A file of a certificate: PEM, DER, chain, CSR, or its generated private key encrypted under a password',
+    summary: 'A file of a certificate: PEM, DER, its chain (PEM or .p7b) or its CSR',
     tag: 'cert',
     access: 'cert:read',
     changesAccess: false,
+    query: z.object({ id: Id, kind: z.enum(certDownloadKinds) }),
+    data: FileDownload,
+  }),
+  downloadKey: defineCall({
+    method: 'POST',
+    path: '/v1/ksp/cert/download-key',
+    summary:
+      'The private key the server generated for a certificate, encrypted under a password the caller gives (only when the key is exportable)',
+    tag: 'cert',
+    access: 'cert:export',
+    changesAccess: false,
     body: z.object({
       id: Id,
-      kind: z.enum(certDownloadKinds),
-      password: DownloadPassword.optional().describe('required for key-pkcs8 and key-pkcs12'),
+      kind: z.enum(keyDownloadKinds),
+      password: DownloadPassword,
     }),
     data: FileDownload,
   }),

@@ -27,6 +27,8 @@ export const certModule: KspModule = {
       vault: () => ctx.use('keyVault'),
       tokens: () => ctx.use('registrationTokens'),
       pkiBaseUrl,
+      log: ctx.log,
+      domainName: async (id) => (await ctx.use('domains').findDomainById(ctx.db, id))?.name,
     });
     ctx.provide('certs', certs);
     certRoutes(app, ctx.gate, certs);

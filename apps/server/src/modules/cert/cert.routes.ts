@@ -25,7 +25,10 @@ export function certRoutes(app: FastifyInstance, gate: Gatekeeper, certs: CertSe
   registerCall(app, gate, api.cert.revoke, ({ actor, meta, body }) => certs.revoke(actor, meta, body));
   registerCall(app, gate, api.cert.resume, ({ actor, meta, body }) => certs.resume(actor, meta, body.id));
   registerCall(app, gate, api.cert.delete, ({ actor, meta, body }) => certs.remove(actor, meta, body.ids));
-  registerCall(app, gate, api.cert.download, ({ actor, meta, body }) => certs.download(actor, meta, body));
+  registerCall(app, gate, api.cert.download, ({ actor, query }) => certs.download(actor, query));
+  registerCall(app, gate, api.cert.downloadKey, ({ actor, meta, body }) =>
+    certs.downloadKey(actor, meta, body),
+  );
   registerCall(app, gate, api.cert.externalList, ({ actor, query }) => certs.externalList(actor, query));
   registerCall(app, gate, api.cert.externalDetail, ({ actor, query }) =>
     certs.externalDetail(actor, query.id),
@@ -72,7 +75,13 @@ function pkiDistributionRoutes(app: FastifyInstance, certs: CertService): void {
         },
       },
       async (req, reply) => {
-        const der = await certs.publicCrl(req.params.file.slice(0, 36));
+        let der: Buffer | null;
+        try {
+          der = await certs.publicCrl(req.params.file.slice(0, 36));
+        } catch {
+          // Due for rebuilding and the CA's key is not in use: nothing valid to serve.
+          return reply.status(503).type('text/plain').header('retry-after', '300').send('CRL unavailable\n');
+        }
         if (!der) return notFound(reply);
         return reply.type('application/pkix-crl').header('cache-control', 'public, max-age=300').send(der);
       },
@@ -116,8 +125,12 @@ function pkiDistributionRoutes(app: FastifyInstance, certs: CertService): void {
         },
       },
       async (req, reply) => {
-        const encoded = decodeURIComponent(req.params['*'] ?? '');
-        const request = Buffer.from(encoded, 'base64');
+        let request: Buffer;
+        try {
+          request = Buffer.from(decodeURIComponent(req.params['*'] ?? ''), 'base64');
+        } catch {
+          request = Buffer.alloc(0); // not URL-encoded: answered as a malformed request
+        }
         return answerOcsp(reply, req.params.ca, request);
       },
     );

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import {
   CRL_VALIDITY_HOURS,
+  DEFAULT_CA_VALIDITY_DAYS,
   EXPIRING_DAYS,
   signOnlyAlgorithms,
   type api,
@@ -28,6 +29,8 @@ type Vault = ModuleServices['keyVault'];
 type Tokens = ModuleServices['registrationTokens'];
 
 const DAY_MS = 86_400_000;
+/** The root CA a domain gets on demand. */
+const DEFAULT_ROOT_CA_NAME = 'Root CA';
 const HOUR_MS = 3_600_000;
 /** A CRL is rebuilt once less than this share of its validity is left. */
 const CRL_REFRESH_SHARE = 0.25;
@@ -49,12 +52,13 @@ function fromPki(err: unknown, field: string): never {
   switch (err.code) {
     case 'invalid-name':
       throw invalid('cert.invalidName');
-    case 'invalid-san':
-      throw invalid('cert.invalidSan', {
-        field: String(err.details.field ?? field),
-        value: String(err.details.value ?? ''),
-        kind: String(err.details.kind ?? err.details.field ?? 'entry'),
-      });
+    case 'invalid-san': {
+      const value = String(err.details.value ?? '');
+      const kind = String(err.details.field ?? '');
+      if (kind === 'ips') throw invalid('cert.invalidIp', { value });
+      if (kind === 'emails') throw invalid('cert.invalidEmail', { value });
+      throw invalid('cert.invalidDns', { value });
+    }
     case 'private-key-refused':
       throw invalid('cert.privateKeyRefused');
     case 'invalid-csr':
@@ -63,9 +67,9 @@ function fromPki(err: unknown, field: string): never {
       throw invalid('cert.chainBroken', { subject: String(err.details.subject ?? '') });
     case 'invalid-pem':
     case 'invalid-certificate':
-      throw invalid(field === 'certificate' ? 'cert.invalidPem' : 'cert.invalidPem');
+      throw invalid(field === 'certificate' ? 'cert.invalidCertificatePem' : 'cert.invalidPem');
     default:
-      throw invalid('cert.invalidPem');
+      throw invalid(field === 'certificate' ? 'cert.invalidCertificatePem' : 'cert.invalidPem');
   }
 }
 
@@ -133,6 +137,9 @@ export function createCertService(deps: {
   clock: Clock;
   vault: () => Vault;
   tokens: () => Tokens;
+  log?: { warn(details: object, message: string): void };
+  /** The name of a domain (for the CA a domain gets on demand). */
+  domainName: (domainId: string) => Promise<string | undefined>;
   /** The public base URL written into certificates (CRL distribution point, OCSP). */
   pkiBaseUrl: () => string;
 }) {
@@ -586,10 +593,19 @@ export function createCertService(deps: {
     return fresh;
   }
 
+  /**
+   * A revocation changed: the CRL is rebuilt now. When it cannot be (the CA's key is not in
+   * use), the revocation stands, the CRL stays marked stale, and the refresh job and the next
+   * fetch try again.
+   */
   async function revocationChanged(ca: CertCaTable) {
     await store.markCrlStale(db, ca.id);
     crlCache.delete(ca.id);
-    await rebuildCrl(ca);
+    try {
+      await rebuildCrl(ca);
+    } catch (err) {
+      deps.log?.warn({ ca: ca.id, err: err instanceof Error ? err.message : String(err) }, 'CRL not rebuilt');
+    }
   }
 
   /* ---- external CAs ---- */
@@ -631,7 +647,40 @@ export function createCertService(deps: {
   const safeFileName = (name: string) =>
     name.replace(/[^\p{L}\p{N}_.-]+/gu, '_').slice(0, 64) || 'certificate';
 
-  return {
+  const ensuring = new Map<string, Promise<CertCaTable | undefined>>();
+
+  async function createDefaultCa(domainId: string): Promise<CertCaTable | undefined> {
+    const current = await store.findDefaultCa(db, domainId);
+    if (current || (await store.countCas(db, domainId)) > 0) return current;
+    const domain = await deps.domainName(domainId);
+    const system: Actor = {
+      userId: '',
+      username: 'system',
+      domainId,
+      domainName: domain ?? '',
+      sessionId: '',
+      permissions: new Set(),
+      mustChangePassword: false,
+      directory: null,
+      kind: 'session',
+      systemScope: false,
+    };
+    const meta: RequestMeta = { ip: '', lang: 'en', userAgent: '' };
+    try {
+      const created = await service.caCreate(system, meta, {
+        name: DEFAULT_ROOT_CA_NAME,
+        cn: `${DEFAULT_ROOT_CA_NAME}${domain ? ` (${domain})` : ''}`.slice(0, 64),
+        algorithm: 'EC-P256',
+      });
+      await service.caSelfSign(system, meta, { id: created.id, validity_days: DEFAULT_CA_VALIDITY_DAYS });
+    } catch (err) {
+      // Another request of the same domain created it first (the name is unique per domain).
+      if (!(err instanceof KspError && err.messageKey === 'cert.caNameTaken')) throw err;
+    }
+    return store.findDefaultCa(db, domainId);
+  }
+
+  const service = {
     /* local CAs */
 
     async caList(actor: Actor, query: QueryInput<typeof api.cert.caList>) {
@@ -823,8 +872,10 @@ export function createCertService(deps: {
 
     async caUpdate(actor: Actor, meta: RequestMeta, body: Input<typeof api.cert.caUpdate>) {
       const ca = await loadCa(actor, body.id);
-      if (body.is_default && caState(ca) !== 'active')
+      if (body.is_default && caState(ca) === 'pending')
         throw stateForbids('cert.caPending', { name: ca.name });
+      if (body.is_default && caState(ca) === 'expired')
+        throw stateForbids('cert.caExpired', { name: ca.name });
       try {
         await db.transaction().execute(async (trx) => {
           if (body.is_default) await store.clearDefaultCa(trx, actor.domainId);
@@ -861,12 +912,13 @@ export function createCertService(deps: {
       for (const id of ids) rows.push(await loadCa(actor, id));
       const at = iso(now());
       for (const row of rows) {
-        const others = ids.filter((id) => id !== row.id);
-        if (await store.caInUse(db, row.id, at)) {
-          const child = await db.selectFrom('cert_ca').select('id').where('parent_id', '=', row.id).execute();
-          if (child.some((c) => !others.includes(c.id)) || child.length === 0)
-            throw stateForbids('cert.caInUse', { name: row.name });
-        }
+        // Another CA it signed, not deleted with it, or a certificate still valid (on hold counts).
+        const children = await store.childCas(db, row.id);
+        if (
+          children.some((child) => !ids.includes(child)) ||
+          (await store.hasValidCertificates(db, row.id, at))
+        )
+          throw stateForbids('cert.caInUse', { name: row.name });
       }
       // Children before their parents.
       const order = [...rows].sort((a, b) => (a.parent_id === b.id ? -1 : b.parent_id === a.id ? 1 : 0));
@@ -898,7 +950,8 @@ export function createCertService(deps: {
         if (!ca.csr_der) throw stateForbids('cert.noCsr');
         return file(`${base}.csr`, 'application/pkcs10', pki.toPem(unb64(ca.csr_der), 'CERTIFICATE REQUEST'));
       }
-      if (!ca.cert_der) throw stateForbids('cert.caPending', { name: ca.name });
+      if (!ca.cert_der)
+        throw stateForbids(query.kind.startsWith('crl') ? 'cert.noCrl' : 'cert.caPending', { name: ca.name });
       const cert = unb64(ca.cert_der);
       switch (query.kind) {
         case 'cert-pem':
@@ -979,7 +1032,7 @@ export function createCertService(deps: {
       let keyId: string | null = null;
       if (body.csr) {
         const csr = await readCsr(body.csr, subjectOf(actor), meta.ip, 'cert.issue');
-        checkUsage(csr.algorithm, body.usage);
+        if (body.purpose !== 'intermediate') checkUsage(csr.algorithm, body.usage);
         subjectName = body.cn ? nameOf({ ...body, cn: body.cn }) : csr.subjectName;
         spki = csr.spki;
         algorithm = csr.algorithm;
@@ -990,7 +1043,7 @@ export function createCertService(deps: {
       } else {
         if (!body.cn) throw invalid('cert.cnRequired');
         algorithm = body.key_algorithm ?? 'EC-P256';
-        checkUsage(algorithm, body.usage);
+        if (body.purpose !== 'intermediate') checkUsage(algorithm, body.usage);
         subjectName = nameOf({ ...body, cn: body.cn });
         const pair = await deps.vault().createPair(actor, meta, {
           name: `cert-${newId()}`,
@@ -1135,7 +1188,7 @@ export function createCertService(deps: {
       return { deleted: rows.length };
     },
 
-    async download(actor: Actor, meta: RequestMeta, body: Input<typeof api.cert.download>) {
+    async download(actor: Actor, body: QueryInput<typeof api.cert.download>) {
       const cert = await loadCert(actor, body.id);
       const base = safeFileName(cert.name);
       const der = unb64(cert.cert_der);
@@ -1161,66 +1214,70 @@ export function createCertService(deps: {
             'application/pkcs10',
             pki.toPem(unb64(cert.csr_der), 'CERTIFICATE REQUEST'),
           );
-        case 'key-pkcs8':
-        case 'key-pkcs12': {
-          if (!cert.key_id) throw stateForbids('cert.noPrivateKey');
-          if (!body.password) throw invalid('cert.passwordRequired');
-          const algorithm = cert.algorithm as CaAlgorithm;
-          if (body.kind === 'key-pkcs12' && !pki.PKCS12_ALGORITHMS.includes(algorithm))
-            throw invalid('cert.pkcs12Unsupported', { algorithm });
-          const refused = async (reason: string) =>
-            audit({
-              who: subjectOf(actor),
-              action: 'cert.download-key',
-              target: cert.name,
-              result: 'failure',
-              ip: meta.ip,
-              objectId: cert.id,
-              details: { reason },
-            });
-          let material: Buffer;
-          try {
-            material = await deps.vault().exportableMaterial(actor.domainId, cert.key_id, cert.name);
-          } catch (err) {
-            await refused(err instanceof KspError ? err.messageKey : 'error');
-            throw err;
-          }
-          try {
-            const publicKey = pki.certificateSpki(der);
-            const out =
-              body.kind === 'key-pkcs8'
-                ? file(
-                    `${base}.key.pem`,
-                    'application/x-pem-file',
-                    pki.encryptPkcs8(algorithm, material, publicKey, body.password),
-                  )
-                : file(
-                    `${base}.p12`,
-                    'application/x-pkcs12',
-                    await pki.buildPkcs12({
-                      algorithm,
-                      material,
-                      storedPublicKey: publicKey,
-                      certDer: der,
-                      chainDers: chain,
-                      password: body.password,
-                      friendlyName: cert.name,
-                    }),
-                  );
-            await audit({
-              who: subjectOf(actor),
-              action: 'cert.download-key',
-              target: cert.name,
-              result: 'success',
-              ip: meta.ip,
-              objectId: cert.id,
-              details: { format: body.kind },
-            });
-            return out;
-          } finally {
-            material.fill(0);
-          }
-        }
+      }
+    },
+
+    async downloadKey(actor: Actor, meta: RequestMeta, body: Input<typeof api.cert.downloadKey>) {
+      const cert = await loadCert(actor, body.id);
+      const base = safeFileName(cert.name);
+      const der = unb64(cert.cert_der);
+      const ca = await store.findCaAnyDomain(db, cert.ca_id);
+      const chain = ca?.cert_der ? [unb64(ca.cert_der), ...(await chainAbove(ca))] : [];
+      if (!cert.key_id) throw stateForbids('cert.noPrivateKey');
+      const algorithm = cert.algorithm as CaAlgorithm;
+      if (body.kind === 'key-pkcs12' && !pki.PKCS12_ALGORITHMS.includes(algorithm))
+        throw invalid('cert.pkcs12Unsupported', { algorithm });
+      const refused = async (reason: string) =>
+        audit({
+          who: subjectOf(actor),
+          action: 'cert.download-key',
+          target: cert.name,
+          result: 'failure',
+          ip: meta.ip,
+          objectId: cert.id,
+          details: { reason },
+        });
+      let material: Buffer;
+      try {
+        material = await deps.vault().exportableMaterial(actor.domainId, cert.key_id, cert.name);
+      } catch (err) {
+        await refused(err instanceof KspError ? err.messageKey : 'error');
+        throw err;
+      }
+      try {
+        const publicKey = pki.certificateSpki(der);
+        const out =
+          body.kind === 'key-pkcs8'
+            ? file(
+                `${base}.key.pem`,
+                'application/x-pem-file',
+                pki.encryptPkcs8(algorithm, material, publicKey, body.password),
+              )
+            : file(
+                `${base}.p12`,
+                'application/x-pkcs12',
+                await pki.buildPkcs12({
+                  algorithm,
+                  material,
+                  storedPublicKey: publicKey,
+                  certDer: der,
+                  chainDers: chain,
+                  password: body.password,
+                  friendlyName: cert.name,
+                }),
+              );
+        await audit({
+          who: subjectOf(actor),
+          action: 'cert.download-key',
+          target: cert.name,
+          result: 'success',
+          ip: meta.ip,
+          objectId: cert.id,
+          details: { format: body.kind },
+        });
+        return out;
+      } finally {
+        material.fill(0);
       }
     },
 
@@ -1338,7 +1395,7 @@ export function createCertService(deps: {
       const csr = await readCsr(body.csr, null, meta.ip, 'cert.sign');
       try {
         const token = await deps.tokens().lookup(body.token);
-        const ca = await store.findDefaultCa(db, token.domainId);
+        const ca = await service.ensureDefaultCa(token.domainId);
         if (!ca || caState(ca) !== 'active') throw stateForbids('cert.noDefaultCa');
         const caCert = checkIssuing(ca);
         const usage: CertUsage = 'signature';
@@ -1405,6 +1462,21 @@ export function createCertService(deps: {
         });
         throw err;
       }
+    },
+
+    /**
+     * The domain's default CA. A domain that has no CA at all gets its root CA now (EC P-256,
+     * ten years, named "Root CA", made by the system): issuing that needs one (online issuing,
+     * client enrolment) creates it on demand. A domain that has CAs but no active default gets
+     * none: an administrator chose that.
+     */
+    async ensureDefaultCa(domainId: string): Promise<CertCaTable | undefined> {
+      // One creation per domain at a time on this node; other nodes meet the unique name.
+      const running = ensuring.get(domainId);
+      if (running) return running;
+      const work = createDefaultCa(domainId).finally(() => ensuring.delete(domainId));
+      ensuring.set(domainId, work);
+      return work;
     },
 
     /* public CRL and OCSP */
@@ -1488,6 +1560,7 @@ export function createCertService(deps: {
       crlCache.clear();
     },
   };
+  return service;
 
   function safeVerify(der: Buffer, spki: Buffer): boolean {
     try {

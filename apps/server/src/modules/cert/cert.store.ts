@@ -110,16 +110,20 @@ export async function issuedCounts(db: Executor, ids: string[]): Promise<Map<str
   return new Map(rows.map((r) => [r.ca_id, Number(r.n)]));
 }
 
-/** Whether a CA signs another CA, or has a certificate not yet expired and not revoked. */
-export async function caInUse(db: Executor, id: string, now: string): Promise<boolean> {
-  const child = await db.selectFrom('cert_ca').select('id').where('parent_id', '=', id).executeTakeFirst();
-  if (child) return true;
+/** The CAs a CA signed. */
+export async function childCas(db: Executor, id: string): Promise<string[]> {
+  const rows = await db.selectFrom('cert_ca').select('id').where('parent_id', '=', id).execute();
+  return rows.map((r) => r.id);
+}
+
+/** Whether a CA has a certificate not yet expired and not revoked for good (on hold counts). */
+export async function hasValidCertificates(db: Executor, id: string, now: string): Promise<boolean> {
   const valid = await db
     .selectFrom('cert_certificate')
     .select('id')
     .where('ca_id', '=', id)
-    .where('revoked_at', 'is', null)
     .where('not_after', '>', now)
+    .where((eb) => eb.or([eb('revoked_at', 'is', null), eb('revocation_reason', '=', 'certificateHold')]))
     .executeTakeFirst();
   return Boolean(valid);
 }

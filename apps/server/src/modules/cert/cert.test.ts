@@ -13,6 +13,7 @@ import {
   engines,
   initialize,
   login,
+  roleIdByName,
   startServer,
   type TestServer,
 } from '../../test/harness.js';
@@ -190,7 +191,7 @@ describe.each(await engines())('certificates on %s', (engine) => {
 
     // The chain as .p7b: openssl reads three certificates from it.
     const p7b = ok(
-      await call(server, api.cert.download, { token, body: { id: issued.id, kind: 'chain-p7b' } }),
+      await call(server, api.cert.download, { token, query: { id: issued.id, kind: 'chain-p7b' } }),
     ).data;
     expect(p7b.filename).toBe('web_server.p7b');
     write('web.p7b', Buffer.from(p7b.content, 'base64'));
@@ -438,12 +439,13 @@ describe.each(await engines())('certificates on %s', (engine) => {
     const key = await call(server, api.key.detail, { token, query: { id: issued.key_id! } });
     expect(key.data).toMatchObject({ algorithm: 'RSA-2048', exportable: true });
 
-    const noPassword = await call(server, api.cert.download, {
+    const noPassword = await callUnchecked(server, api.cert.downloadKey, {
       token,
       body: { id: issued.id, kind: 'key-pkcs8' },
     });
     expect(noPassword.code).toBe(Code.INVALID);
-    const short = await callUnchecked(server, api.cert.download, {
+    expect(noPassword.msg).toMatch(/password/);
+    const short = await callUnchecked(server, api.cert.downloadKey, {
       token,
       body: { id: issued.id, kind: 'key-pkcs8', password: 'short' },
     });
@@ -451,7 +453,7 @@ describe.each(await engines())('certificates on %s', (engine) => {
     expect(short.msg).toMatch(/password/);
 
     const pkcs8 = ok(
-      await call(server, api.cert.download, {
+      await call(server, api.cert.downloadKey, {
         token,
         body: { id: issued.id, kind: 'key-pkcs8', password: 'download-pass-1' },
       }),
@@ -467,7 +469,7 @@ describe.each(await engines())('certificates on %s', (engine) => {
     ).not.toBe(0);
 
     const p12 = ok(
-      await call(server, api.cert.download, {
+      await call(server, api.cert.downloadKey, {
         token,
         body: { id: issued.id, kind: 'key-pkcs12', password: 'download-pass-1' },
       }),
@@ -479,6 +481,30 @@ describe.each(await engines())('certificates on %s', (engine) => {
     );
     expect(info.status, info.out).toBe(0);
     expect(info.out).toMatch(/MAC: sha256/);
+
+    // Reading certificates is not enough to take their keys: an Auditor is refused.
+    const auditor = ok(
+      await call(server, api.user.create, {
+        token,
+        body: {
+          username: 'cert-auditor',
+          password: 'Audit-Pass-1',
+          email: 'cert-auditor@example.test',
+          role_ids: [await roleIdByName(server.database.db, 'Auditor')],
+          must_change_password: false,
+        },
+      }),
+    );
+    expect(auditor.data.id).toBeTruthy();
+    const auditorToken = await login(server, 'cert-auditor', 'Audit-Pass-1');
+    expect(
+      ok(await call(server, api.cert.detail, { token: auditorToken, query: { id: issued.id } })).data.id,
+    ).toBe(issued.id);
+    const taken = await call(server, api.cert.downloadKey, {
+      token: auditorToken,
+      body: { id: issued.id, kind: 'key-pkcs8', password: 'download-pass-1' },
+    });
+    expect(taken.code).toBe(Code.FORBIDDEN);
 
     // A TLS handshake: the server presents the issued certificate and its intermediate; the
     // client trusts only the root.
@@ -519,7 +545,7 @@ describe.each(await engines())('certificates on %s', (engine) => {
         body: { name: 'locked', ca_id: inter.id, cn: 'locked.example.test', key_algorithm: 'EC-P256' },
       }),
     ).data;
-    const refused = await call(server, api.cert.download, {
+    const refused = await call(server, api.cert.downloadKey, {
       token,
       body: { id: locked.id, kind: 'key-pkcs12', password: 'download-pass-1' },
     });
@@ -533,7 +559,7 @@ describe.each(await engines())('certificates on %s', (engine) => {
     expect(records).toContainEqual({ action: 'cert.download-key', result: 'failure' });
     // The CSR download of a generated key pair has nothing to give.
     expect(
-      (await call(server, api.cert.download, { token, body: { id: locked.id, kind: 'csr' } })).code,
+      (await call(server, api.cert.download, { token, query: { id: locked.id, kind: 'csr' } })).code,
     ).toBe(Code.STATE_FORBIDS);
   });
 
@@ -693,8 +719,6 @@ describe.each(await engines())('certificates on %s', (engine) => {
   });
 
   it('installs an externally signed CA certificate, checked against the pending key', async () => {
-    // The server's clock is the test's: set it to now, when openssl signs.
-    server.clock.now = new Date();
     const pending = await newCa('External Sub', 'EC-P256');
     write('ext-sub.csr', pending.csr_pem!);
     // An "external" CA made by openssl signs the CSR.
@@ -733,6 +757,8 @@ describe.each(await engines())('certificates on %s', (engine) => {
       ],
       dir,
     );
+    // The server's clock is the test's: past the moment openssl signed.
+    server.clock.now = new Date(Date.now() + 1000);
     // Another key's certificate is refused (and audited).
     const wrong = await call(server, api.cert.caInstall, {
       token,
@@ -766,7 +792,16 @@ describe.each(await engines())('certificates on %s', (engine) => {
     write('ext-sub-issued.pem', installed.certificate_pem!);
     expect(
       tryOpenssl(
-        ['verify', '-CAfile', 'ext-root.pem', '-untrusted', 'ext-sub-issued.pem', 'ext-leaf.pem'],
+        [
+          'verify',
+          '-attime',
+          String(Math.floor(server.clock.now.getTime() / 1000) + 5),
+          '-CAfile',
+          'ext-root.pem',
+          '-untrusted',
+          'ext-sub-issued.pem',
+          'ext-leaf.pem',
+        ],
         dir,
       ).out,
     ).toMatch(/ext-leaf.pem: OK/);
@@ -871,6 +906,43 @@ describe.each(await engines())('certificates on %s', (engine) => {
       .execute();
     expect(failures.filter((r) => r.result === 'failure').length).toBeGreaterThanOrEqual(2);
     expect(failures.filter((r) => r.result === 'success')).toHaveLength(2);
+  });
+
+  it('gives a domain without any CA its root CA on demand, once', async () => {
+    const fresh = ok(await call(server, api.domain.create, { token, body: { name: 'fresh-pki' } })).data;
+    const [a, b] = await Promise.all([
+      server.services.certs.ensureDefaultCa(fresh.id),
+      server.services.certs.ensureDefaultCa(fresh.id),
+    ]);
+    expect(a?.id).toBeTruthy();
+    expect(b?.id).toBe(a?.id);
+    expect(a).toMatchObject({
+      name: 'Root CA',
+      state: 'active',
+      type: 'root',
+      is_default: 1,
+      algorithm: 'EC-P256',
+    });
+    const cas = await server.database.db
+      .selectFrom('cert_ca')
+      .select('id')
+      .where('domain_id', '=', fresh.id)
+      .execute();
+    expect(cas).toHaveLength(1);
+    const key = await server.database.db
+      .selectFrom('kms_key')
+      .select(['owner_name', 'owner_id', 'domain_id', 'exportable', 'deletable'])
+      .where('id', '=', a!.key_id)
+      .executeTakeFirstOrThrow();
+    expect(key).toMatchObject({
+      owner_name: 'system',
+      owner_id: null,
+      domain_id: fresh.id,
+      exportable: 0,
+      deletable: 0,
+    });
+    // A domain whose administrators made CAs gets none on demand.
+    expect((await server.services.certs.ensureDefaultCa(fresh.id))?.id).toBe(a?.id);
   });
 
   it('deletes CAs only when nothing depends on them, and counts figures for the dashboard', async () => {

@@ -137,7 +137,7 @@ export function createKeyService(deps: {
       usage_mask: fields.usage_mask,
       state: fields.state,
       current_version: 1,
-      owner_id: actor.userId,
+      owner_id: actor.userId || null,
       owner_name: actor.username,
       exportable: fields.exportable ? 1 : 0,
       deletable: fields.deletable ? 1 : 0,

@@ -19,6 +19,9 @@ describe('domain boundaries', () => {
   const role: Record<string, string> = {};
   const regToken: Record<string, string> = {};
   const key: Record<string, string> = {};
+  const ca: Record<string, string> = {};
+  const cert: Record<string, string> = {};
+  const external: Record<string, string> = {};
   let adminId: string;
 
   const as = async (name: string) => login(server, name, PASSWORD);
@@ -90,7 +93,40 @@ describe('domain boundaries', () => {
           body: { name: `secret-key-${where}`, algorithm: 'AES-256', usage_mask: 0xc },
         })
       ).data.id;
+      // A local CA, a certificate it issued (with an exportable key) and an external CA.
+      ca[where] = (
+        await call(server, api.cert.caCreate, {
+          token,
+          body: { name: `secret-ca-${where}`, cn: `secret-ca-${where}` },
+        })
+      ).data.id;
+      const rootCa = await call(server, api.cert.caSelfSign, { token, body: { id: ca[where] } });
+      expect(rootCa.code).toBe(0);
+      cert[where] = (
+        await call(server, api.cert.issue, {
+          token,
+          body: {
+            name: `secret-cert-${where}`,
+            ca_id: ca[where],
+            cn: `secret-cert-${where}`,
+            exportable: true,
+          },
+        })
+      ).data.id;
+      external[where] = (
+        await call(server, api.cert.externalUpload, {
+          token,
+          body: { name: `secret-external-${where}`, content: rootCa.data.certificate_pem! },
+        })
+      ).data.added[0]!.id;
     }
+    // The attacker's own pending CA, to be signed by another domain's CA.
+    ca.branch = (
+      await call(server, api.cert.caCreate, {
+        token: await as('b-admin'),
+        body: { name: 'branch-ca', cn: 'branch-ca' },
+      })
+    ).data.id;
   });
   afterAll(async () => server?.close());
 
@@ -146,6 +182,28 @@ describe('domain boundaries', () => {
       [`disable ${target}'s key`, api.key.disable, { id: k }],
       [`delete ${target}'s key`, api.key.delete, { ids: [k] }],
       [`encrypt with ${target}'s key`, api.crypto.encrypt, { key_id: k, plaintext: 'aGk=' }],
+      [`detail of ${target}'s CA`, api.cert.caDetail, { id: ca[target] }],
+      [`self-sign ${target}'s CA`, api.cert.caSelfSign, { id: ca[target] }],
+      [`sign my CA with ${target}'s CA`, api.cert.caSign, { id: ca.branch, parent_id: ca[target] }],
+      [`install into ${target}'s CA`, api.cert.caInstall, { id: ca[target], certificate: 'x' }],
+      [`rename ${target}'s CA`, api.cert.caUpdate, { id: ca[target], name: 'owned' }],
+      [`make ${target}'s CA default`, api.cert.caUpdate, { id: ca[target], is_default: true }],
+      [`delete ${target}'s CA`, api.cert.caDelete, { ids: [ca[target]] }],
+      [`CSR of ${target}'s CA`, api.cert.caDownload, { id: ca[target], kind: 'csr' }],
+      [`CRL of ${target}'s CA`, api.cert.caDownload, { id: ca[target], kind: 'crl-der' }],
+      [`issue from ${target}'s CA`, api.cert.issue, { name: 'owned', ca_id: ca[target], cn: 'owned' }],
+      [`detail of ${target}'s certificate`, api.cert.detail, { id: cert[target] }],
+      [`revoke ${target}'s certificate`, api.cert.revoke, { id: cert[target], reason: 'keyCompromise' }],
+      [`resume ${target}'s certificate`, api.cert.resume, { id: cert[target] }],
+      [`delete ${target}'s certificate`, api.cert.delete, { ids: [cert[target]] }],
+      [`certificate of ${target}`, api.cert.download, { id: cert[target], kind: 'cert-pem' }],
+      [
+        `private key of ${target}'s certificate`,
+        api.cert.downloadKey,
+        { id: cert[target], kind: 'key-pkcs12', password: 'stolen-pass-1' },
+      ],
+      [`detail of ${target}'s external CA`, api.cert.externalDetail, { id: external[target] }],
+      [`delete ${target}'s external CA`, api.cert.externalDelete, { ids: [external[target]] }],
     );
     return attempts;
   }
@@ -178,6 +236,11 @@ describe('domain boundaries', () => {
           query: { id: key[target]! },
         });
         expect(keyRow.data.description).not.toBe('owned');
+        const owner = target === 'root' ? root : await as('c-admin');
+        const certRow = await call(server, api.cert.detail, { token: owner, query: { id: cert[target]! } });
+        expect(certRow.data.status).toBe('normal');
+        const caRow = await call(server, api.cert.caDetail, { token: owner, query: { id: ca[target]! } });
+        expect(caRow.data).toMatchObject({ name: `secret-ca-${target}`, state: 'active' });
       });
     }
 
@@ -191,6 +254,10 @@ describe('domain boundaries', () => {
         (await call(server, api.registrationToken.list, { token, query: page })).data,
         (await call(server, api.key.list, { token, query: page })).data,
         (await call(server, api.dashboard.summary, { token })).data,
+        (await call(server, api.cert.caList, { token, query: page })).data,
+        (await call(server, api.cert.list, { token, query: page })).data,
+        (await call(server, api.cert.externalList, { token, query: page })).data,
+        (await call(server, api.cert.summary, { token })).data,
       ]);
       for (const foreign of [
         '"admin@example.test"',
@@ -203,6 +270,9 @@ describe('domain boundaries', () => {
         'secret-role',
         'secret-token',
         'secret-key',
+        'secret-ca',
+        'secret-cert',
+        'secret-external',
       ])
         expect(seen, foreign).not.toContain(foreign);
     });
