@@ -10,7 +10,8 @@ export type FileDownload = DataOf<typeof api.cert.caDownload>;
 export type SignResult = DataOf<typeof api.cert.sign>;
 export type IssueBody = BodyOf<typeof api.cert.issue>;
 export type CaDownloadKind = QueryOf<typeof api.cert.caDownload>['kind'];
-export type CertDownloadKind = BodyOf<typeof api.cert.download>['kind'];
+export type CertDownloadKind = QueryOf<typeof api.cert.download>['kind'];
+export type KeyDownloadKind = BodyOf<typeof api.cert.downloadKey>['kind'];
 
 /** Query keys of the certificates area: invalidating `all` refreshes CAs, certificates and external CAs. */
 export const certKeys = {
@@ -48,8 +49,11 @@ export const issueCert = (body: IssueBody) => call(api.cert.issue, { body });
 export const revokeCert = (body: BodyOf<typeof api.cert.revoke>) => call(api.cert.revoke, { body });
 export const resumeCert = (id: string) => call(api.cert.resume, { body: { id } });
 export const deleteCerts = (ids: string[]) => call(api.cert.delete, { body: { ids } });
-export const downloadCertFile = (body: BodyOf<typeof api.cert.download>, options?: CallOptions) =>
-  call(api.cert.download, { body }, options);
+export const downloadCertFile = (id: string, kind: CertDownloadKind, options?: CallOptions) =>
+  call(api.cert.download, { query: { id, kind } }, options);
+/** The generated private key, encrypted under the caller's password (cert:export). */
+export const downloadCertKey = (body: BodyOf<typeof api.cert.downloadKey>) =>
+  call(api.cert.downloadKey, { body });
 
 // External CAs
 

@@ -1,11 +1,12 @@
 import { App } from 'antd';
-import { caDownloadKinds } from '@ksp/contracts';
+import { caDownloadKinds, certDownloadKinds, keyDownloadKinds } from '@ksp/contracts';
 import {
   downloadCaFile,
   downloadCertFile,
   type CaDownloadKind,
   type CertDownloadKind,
   type CertRow,
+  type KeyDownloadKind,
   type LocalCaRow,
 } from '../../api/cert';
 import { useT } from '../../i18n/i18n';
@@ -41,8 +42,8 @@ export function useDownloads() {
 
   return {
     ca: (id: string, kind: CaDownloadKind) => save(kind, (silent) => downloadCaFile(id, kind, { silent })),
-    cert: (id: string, kind: CertDownloadKind, password?: string) =>
-      save(kind, (silent) => downloadCertFile({ id, kind, ...(password ? { password } : {}) }, { silent })),
+    cert: (id: string, kind: CertDownloadKind) =>
+      save(kind, (silent) => downloadCertFile(id, kind, { silent })),
   };
 }
 
@@ -51,17 +52,22 @@ export function caDownloads(ca: Pick<LocalCaRow, 'state'>): readonly CaDownloadK
   return ca.state === 'pending' ? ['csr'] : caDownloadKinds;
 }
 
-/** The files of a certificate (the private key ones only for a downloadable generated key). */
-export function certDownloads(
-  cert: Pick<CertRow, 'source' | 'has_private_key' | 'exportable'>,
-): readonly CertDownloadKind[] {
-  const kinds: CertDownloadKind[] = ['cert-pem', 'cert-der', 'chain-pem', 'chain-p7b'];
-  if (cert.source !== 'generated') kinds.push('csr');
-  if (cert.has_private_key && cert.exportable) kinds.push('key-pkcs8', 'key-pkcs12');
-  return kinds;
+/** The files of a certificate: its CSR only when it came from one. */
+export function certDownloads(cert: Pick<CertRow, 'source'>): readonly CertDownloadKind[] {
+  return cert.source === 'generated' ? certDownloadKinds.filter((kind) => kind !== 'csr') : certDownloadKinds;
 }
 
-export const keyDownloadKinds: readonly CertDownloadKind[] = ['key-pkcs8', 'key-pkcs12'];
+/** The private key files: only for a key the server generated as exportable, and for cert:export. */
+export function keyDownloads(
+  cert: Pick<CertRow, 'has_private_key' | 'exportable'>,
+  mayExport: boolean,
+): readonly KeyDownloadKind[] {
+  return mayExport && cert.has_private_key && cert.exportable ? keyDownloadKinds : [];
+}
+
+export function isKeyDownload(kind: string): kind is KeyDownloadKind {
+  return (keyDownloadKinds as readonly string[]).includes(kind);
+}
 
 /** What may be done with a certificate in its status. */
 export function certActionsFor(cert: Pick<CertRow, 'status'>) {

@@ -1,10 +1,15 @@
 import { useQuery } from '@tanstack/react-query';
 import { Descriptions, Drawer, Flex, Grid, Skeleton, Tag } from 'antd';
-import { certDetail, certKeys, type CertDownloadKind, type CertRow } from '../../api/cert';
+import {
+  certDetail,
+  certKeys,
+  type CertDownloadKind,
+  type CertRow,
+  type KeyDownloadKind,
+} from '../../api/cert';
 import { StatusTag } from '../../components/columns';
 import { formatDateTime } from '../../components/date-time';
 import { useT } from '../../i18n/i18n';
-import { certDownloads } from './cert-actions';
 import { certStatusColors, DownloadMenu, Hex, PemBlock } from './cert-display';
 
 /** A certificate's status tag, with the "expiring soon" badge beside a valid one. */
@@ -33,10 +38,13 @@ export function CertDetailDrawer({
   id,
   onClose,
   onDownload,
+  kinds,
 }: {
   id: string;
   onClose: () => void;
-  onDownload: (cert: CertRow, kind: CertDownloadKind) => void;
+  onDownload: (cert: CertRow, kind: CertDownloadKind | KeyDownloadKind) => void;
+  /** The files the certificate offers to this user. */
+  kinds: (cert: CertRow) => readonly (CertDownloadKind | KeyDownloadKind)[];
 }) {
   const t = useT();
   const screens = Grid.useBreakpoint();
@@ -58,7 +66,7 @@ export function CertDetailDrawer({
       extra={
         cert && (
           <DownloadMenu
-            kinds={certDownloads(cert)}
+            kinds={kinds(cert)}
             label={(kind) => t(`cert:certs.downloads.${kind}`)}
             onChoose={(kind) => onDownload(cert, kind)}
             testId="cert-detail-download"

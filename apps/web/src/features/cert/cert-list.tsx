@@ -7,12 +7,13 @@ import {
   allCas,
   certKeys,
   deleteCerts,
-  downloadCertFile,
+  downloadCertKey,
   listCerts,
   resumeCert,
   revokeCert,
   type CertDownloadKind,
   type CertRow,
+  type KeyDownloadKind,
 } from '../../api/cert';
 import { RowActions, useColumnKit } from '../../components/columns';
 import { useConfirm, useConfirmDelete } from '../../components/confirm-delete';
@@ -20,7 +21,7 @@ import { ModalForm } from '../../components/form-modal';
 import { ListAddButton, ListPage } from '../../components/list-page';
 import { useCanCall } from '../../components/permissions';
 import { useT } from '../../i18n/i18n';
-import { certActionsFor, certDownloads, keyDownloadKinds, useDownloads } from './cert-actions';
+import { certActionsFor, certDownloads, isKeyDownload, keyDownloads, useDownloads } from './cert-actions';
 import { DownloadMenu, Hex, Validity } from './cert-display';
 import { CertDetailDrawer, CertStatus } from './cert-detail';
 import { saveDownload } from './cert-files';
@@ -29,7 +30,7 @@ import { IssueModal } from './issue-modal';
 type Dialog =
   | { kind: 'issue' }
   | { kind: 'revoke' | 'detail'; cert: CertRow }
-  | { kind: 'key'; cert: CertRow; format: CertDownloadKind }
+  | { kind: 'key'; cert: CertRow; format: KeyDownloadKind }
   | null;
 
 interface RevokeValues {
@@ -59,10 +60,12 @@ export function CertList() {
   const refresh = () => queryClient.invalidateQueries({ queryKey: certKeys.all });
   const close = () => setDialog(null);
 
-  const download = (cert: CertRow, kind: CertDownloadKind) => {
-    if (keyDownloadKinds.includes(kind)) setDialog({ kind: 'key', cert, format: kind });
+  const canExport = useCanCall(api.cert.downloadKey);
+  const download = (cert: CertRow, kind: CertDownloadKind | KeyDownloadKind) => {
+    if (isKeyDownload(kind)) setDialog({ kind: 'key', cert, format: kind });
     else void downloads.cert(cert.id, kind);
   };
+  const downloadKinds = (cert: CertRow) => [...certDownloads(cert), ...keyDownloads(cert, canExport)];
 
   const resume = (cert: CertRow) =>
     confirm({
@@ -157,7 +160,7 @@ export function CertList() {
           ]}
         >
           <DownloadMenu
-            kinds={certDownloads(cert)}
+            kinds={downloadKinds(cert)}
             label={(kind) => t(`cert:certs.downloads.${kind}`)}
             onChoose={(kind) => download(cert, kind)}
             testId={`cert-download-${cert.name}`}
@@ -252,7 +255,7 @@ export function CertList() {
         onSubmit={async (values) => {
           if (!keyDialog) return;
           saveDownload(
-            await downloadCertFile({
+            await downloadCertKey({
               id: keyDialog.cert.id,
               kind: keyDialog.format,
               password: values.password,
@@ -296,7 +299,7 @@ export function CertList() {
         </Form.Item>
       </ModalForm>
       {dialog?.kind === 'detail' && (
-        <CertDetailDrawer id={dialog.cert.id} onClose={close} onDownload={download} />
+        <CertDetailDrawer id={dialog.cert.id} onClose={close} onDownload={download} kinds={downloadKinds} />
       )}
     </>
   );

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { caAlgorithms, signOnlyAlgorithms } from '@ksp/contracts';
-import { caDownloads, certActionsFor, certDownloads } from './cert-actions';
+import { caDownloads, certActionsFor, certDownloads, keyDownloads } from './cert-actions';
 import { base64ToBytes, bytesToBase64, hasPrivateKey, readCertFile } from './cert-files';
 import { issueBody, issueFormShape, usageChoices, type IssueValues } from './issue-model';
 
@@ -92,15 +92,14 @@ describe('certificate actions', () => {
     expect(certActionsFor({ status: 'expired' })).toEqual({ revoke: false, resume: false, delete: true });
   });
 
-  it('offer the private key only when the server holds it and it is exportable', () => {
-    const keys = (row: Parameters<typeof certDownloads>[0]) =>
-      certDownloads(row).filter((kind) => kind.startsWith('key-'));
-    expect(keys({ source: 'generated', has_private_key: true, exportable: true })).toEqual([
-      'key-pkcs8',
-      'key-pkcs12',
-    ]);
-    expect(keys({ source: 'generated', has_private_key: true, exportable: false })).toEqual([]);
-    expect(keys({ source: 'csr', has_private_key: false, exportable: false })).toEqual([]);
+  it('offer the private key only when the server holds it, it is exportable and the user may export', () => {
+    const held = { has_private_key: true, exportable: true };
+    expect(keyDownloads(held, true)).toEqual(['key-pkcs8', 'key-pkcs12']);
+    expect(keyDownloads(held, false)).toEqual([]);
+    expect(keyDownloads({ has_private_key: true, exportable: false }, true)).toEqual([]);
+    expect(keyDownloads({ has_private_key: false, exportable: false }, true)).toEqual([]);
+    expect(certDownloads({ source: 'generated' })).not.toContain('csr');
+    expect(certDownloads({ source: 'csr' })).toContain('csr');
     expect(caDownloads({ state: 'pending' })).toEqual(['csr']);
     expect(caDownloads({ state: 'active' })).toContain('crl-der');
   });

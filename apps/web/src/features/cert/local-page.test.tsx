@@ -71,7 +71,7 @@ function serve() {
         return envelope({ data: certs, total: certs.length });
       case api.cert.caDownload.path:
         return { status: 404, data: { code: 4040, msg: 'There is no CSR for this object', data: null } };
-      case api.cert.download.path:
+      case api.cert.downloadKey.path:
         return envelope({ filename: 'keyed.p12', content_type: 'application/x-pkcs12', content: 'MIIB' });
       case api.cert.issue.path:
       case api.cert.revoke.path:
@@ -87,7 +87,7 @@ function serve() {
 
 beforeEach(() => {
   resetClient();
-  saveSignedIn(signedInFixture({ permissions: ['cert:read', 'cert:write'] }));
+  saveSignedIn(signedInFixture({ permissions: ['cert:read', 'cert:write', 'cert:export'] }));
 });
 afterEach(async () => {
   http.defaults.adapter = originalAdapter;
@@ -150,6 +150,10 @@ describe('local certificates page', () => {
     expect(screen.queryByTestId('cert-revoke-web')).toBeNull();
     expect(screen.queryByTestId('cert-resume-paused')).toBeNull();
     expect(screen.getByTestId('cert-download-web')).toBeTruthy();
+    // Without cert:export no private key is offered, even an exportable one.
+    fireEvent.click(within(rowOf('keyed')).getByTestId('cert-download-keyed'));
+    await screen.findByTestId('cert-download-keyed-cert-pem');
+    expect(screen.queryByTestId('cert-download-keyed-key-pkcs8')).toBeNull();
   });
 
   it('sends the URL filters the contract knows', async () => {
@@ -281,12 +285,12 @@ describe('local certificates page', () => {
     fireEvent.change(screen.getByTestId('key-password-confirm'), { target: { value: 'other-password' } });
     fireEvent.click(screen.getByTestId('key-download-ok'));
     expect(await screen.findByText('The passwords do not match')).toBeTruthy();
-    expect(seen.some((config) => config.url === api.cert.download.path)).toBe(false);
+    expect(seen.some((config) => config.url === api.cert.downloadKey.path)).toBe(false);
 
     fireEvent.change(screen.getByTestId('key-password-confirm'), { target: { value: 'long-password' } });
     fireEvent.click(screen.getByTestId('key-download-ok'));
-    await waitFor(() => expect(seen.some((config) => config.url === api.cert.download.path)).toBe(true));
-    expect(bodyOf(seen.find((config) => config.url === api.cert.download.path))).toEqual({
+    await waitFor(() => expect(seen.some((config) => config.url === api.cert.downloadKey.path)).toBe(true));
+    expect(bodyOf(seen.find((config) => config.url === api.cert.downloadKey.path))).toEqual({
       id: certs[5]?.id,
       kind: 'key-pkcs12',
       password: 'long-password',
