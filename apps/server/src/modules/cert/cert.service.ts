@@ -167,8 +167,35 @@ export function createCertService(deps: {
   }
 
   /** The CA's SubjectPublicKeyInfo: from its certificate, or from its CSR while pending. */
+  /**
+   * What signing needs of an active CA's certificate, parsed once per certificate and kept:
+   * its subject (the issuer name of what it signs), its key and its key identifier. Parsing
+   * DER costs more than the signature.
+   */
+  interface CaParts {
+    subject: Buffer;
+    spki: Buffer;
+    ski: Buffer;
+  }
+  const caPartsCache = new Map<string, CaParts>();
+  function caParts(row: CertCaTable & { cert_der: string }): CaParts {
+    const cacheKey = `${row.id}/${row.fingerprint ?? ''}`;
+    const cached = caPartsCache.get(cacheKey);
+    if (cached) return cached;
+    const der = unb64(row.cert_der);
+    const described = pki.describeCertificate(der);
+    const parts = {
+      subject: pki.certificateSubject(der),
+      spki: pki.certificateSpki(der),
+      ski: Buffer.from((described.ski ?? row.ski).replace(/:/g, ''), 'hex'),
+    };
+    if (caPartsCache.size >= 1000) caPartsCache.clear();
+    caPartsCache.set(cacheKey, parts);
+    return parts;
+  }
+
   function caSpki(row: CertCaTable): Buffer {
-    if (row.cert_der) return pki.certificateSpki(unb64(row.cert_der));
+    if (row.cert_der) return caParts({ ...row, cert_der: row.cert_der }).spki;
     if (row.csr_der) return pki.parseCsr(unb64(row.csr_der)).spki;
     throw new Error(`local CA ${row.id} has neither a certificate nor a CSR`);
   }
@@ -429,19 +456,19 @@ export function createCertService(deps: {
                 : {}),
           }
         : { kind: 'end-entity', purpose: input.purpose, usage: input.usage, san: input.san };
-    const caDescribed = pki.describeCertificate(input.caCert);
+    const issuer = caParts({ ...ca, cert_der: b64(input.caCert) });
     {
       const serial = pki.newSerial();
       const der = await pki.buildCertificate({
         serial,
-        issuerName: pki.certificateSubject(input.caCert),
+        issuerName: issuer.subject,
         subjectName: input.subjectName,
         notBefore: start,
         notAfter: end,
         subjectSpki: input.spki,
         signer: signerOf(ca),
         profile,
-        ...(caDescribed.ski ? { issuerSki: Buffer.from(caDescribed.ski.replace(/:/g, ''), 'hex') } : {}),
+        issuerSki: issuer.ski,
         crlUrl: crlUrl(ca.id),
         ocspUrl: ocspUrl(ca.id),
       });
@@ -520,11 +547,11 @@ export function createCertService(deps: {
     const nextUpdate = new Date(thisUpdate.getTime() + CRL_VALIDITY_HOURS * HOUR_MS);
     const revoked = await store.revokedEntries(db, ca.id, iso(thisUpdate));
     const caCert = unb64(ca.cert_der ?? '');
-    const described = pki.describeCertificate(caCert);
+    const issuer = caParts({ ...ca, cert_der: b64(caCert) });
     const number = (previous?.number ?? 0) + 1;
     const der = await pki.buildCrl({
-      issuerName: pki.certificateSubject(caCert),
-      issuerSki: Buffer.from((described.ski ?? ca.ski).replace(/:/g, ''), 'hex'),
+      issuerName: issuer.subject,
+      issuerSki: issuer.ski,
       signer: signerOf(ca),
       number: BigInt(number),
       thisUpdate,

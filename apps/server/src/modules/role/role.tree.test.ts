@@ -14,14 +14,17 @@ describe('the permission tree the role editor gets', () => {
       'group:dashboard',
       'group:access',
       'group:keys',
+      'group:certificates',
       'group:settings',
     ]);
     expect(areas).toContain('area:key');
     expect(leaves).toContain('key:export');
+    expect(areas).toContain('area:cert');
+    expect(leaves).toContain('cert:export');
   });
 
   it('hides the areas that have no calls or pages yet, whose permissions stay valid for stored roles', () => {
-    for (const hidden of ['cert', 'log', 'license', 'hsm', 'cte', 'kadp', 'credential', 'product']) {
+    for (const hidden of ['log', 'license', 'hsm', 'cte', 'kadp', 'credential', 'product']) {
       expect(areas).not.toContain(`area:${hidden}`);
       expect(isPermission(`${hidden}:read`)).toBe(true);
     }
