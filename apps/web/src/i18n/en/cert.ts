@@ -114,7 +114,7 @@ export const cert = {
     detailTitle: "Local CA '{{name}}'",
     pathLenHint: 'Empty: no limit',
     crlEntries: '{{count}} entries, number {{number}}, next update {{next}}',
-    noCrl: 'No CRL while pending',
+    noCrl: 'No CRL published yet',
     downloads: {
       'cert-pem': 'Certificate (PEM)',
       'cert-der': 'Certificate (DER)',

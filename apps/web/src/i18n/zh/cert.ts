@@ -110,7 +110,7 @@ export const cert: Catalogue<typeof en> = {
     detailTitle: '本地 CA“{{name}}”',
     pathLenHint: '留空：不限',
     crlEntries: '{{count}} 条，编号 {{number}}，下次更新 {{next}}',
-    noCrl: '待签发时没有 CRL',
+    noCrl: '尚未发布 CRL',
     downloads: {
       'cert-pem': '证书（PEM）',
       'cert-der': '证书（DER）',
