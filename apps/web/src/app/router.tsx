@@ -2,7 +2,7 @@ import { createBrowserRouter, redirect, type LoaderFunctionArgs, type RouteObjec
 import type { PatchRoutesOnNavigationFunction } from 'react-router';
 import type { MenuItem } from '@ksp/contracts';
 import { isEmbedded } from '../api/parent-window';
-import { loadPageNamespaces } from '../i18n/i18n';
+import { i18n, loadPageNamespaces } from '../i18n/i18n';
 import { clearAllStorage, getSignedIn, getToken } from '../api/session';
 import { loginPath, paths } from '../config/paths';
 import { PageLoading } from '../components/page-loading';
@@ -48,12 +48,19 @@ function staticRoutes(): RouteObject[] {
       lazy: lazyPage(() => import('../features/system/user-active-page')),
       handle: titled('userActive'),
     },
-    // Public routes of spec §2 whose modules have not landed: a page says what will be there.
     {
       path: paths.signCert,
-      lazy: async () => ({ Component: (await import('../features/upcoming/upcoming-page')).SignCertPage }),
+      // Public, yet its texts are in the certificates namespace (not in the login's bundle).
+      lazy: async () => {
+        const [page] = await Promise.all([
+          import('../features/cert/sign-cert-page'),
+          i18n.loadNamespaces('cert'),
+        ]);
+        return { Component: page.default };
+      },
       handle: titled('signCert'),
     },
+    // Public routes of spec §2 whose modules have not landed: a page says what will be there.
     {
       path: paths.remoteAdd,
       lazy: async () => ({ Component: (await import('../features/upcoming/upcoming-page')).RemoteAddPage }),

@@ -9,6 +9,8 @@ export const consolePageKeys = [
   'console/access/ldap/index',
   'console/key/index',
   'console/key/detail',
+  'console/cert/external/index',
+  'console/cert/local/index',
   'console/setting/domain/index',
   'console/setting/password-policy/index',
   'console/setting/config/index',
@@ -28,6 +30,13 @@ export const consoleMenu: MenuNode[] = [
     page('AccessLdap', '/console/access/ldap', 'ldap:read', { title: 'ldap', icon: 'ldap' }),
   ]),
   ...keyPages('Key', '/console/key', 'key:read'),
+  group('Cert', '/console/cert', { title: 'cert', icon: 'cert' }, [
+    page('CertExternal', '/console/cert/external', 'cert:read', {
+      title: 'certExternal',
+      icon: 'certExternal',
+    }),
+    page('CertLocal', '/console/cert/local', 'cert:read', { title: 'certLocal', icon: 'certLocal' }),
+  ]),
   group('Setting', '/console/setting', { title: 'settings', icon: 'setting' }, [
     page('SettingDomain', '/console/setting/domain', 'domain:read', { title: 'domain', icon: 'domain' }),
     page('SettingPasswordPolicy', '/console/setting/password-policy', 'password-policy:read', {

@@ -5,7 +5,7 @@ import { paths } from '../../config/paths';
 import { useT } from '../../i18n/i18n';
 
 /** A public route of the spec whose module has not landed yet. */
-export type UpcomingRoute = 'signCert' | 'remoteAdd';
+export type UpcomingRoute = 'remoteAdd';
 
 /** What will be at a public route: its title, what it will do, and the way to the login. */
 export function UpcomingPage({ route }: { route: UpcomingRoute }) {
@@ -30,10 +30,6 @@ export function UpcomingPage({ route }: { route: UpcomingRoute }) {
       />
     </PublicPage>
   );
-}
-
-export function SignCertPage() {
-  return <UpcomingPage route="signCert" />;
 }
 
 export function RemoteAddPage() {

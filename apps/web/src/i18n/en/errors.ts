@@ -9,8 +9,6 @@ export const errors = {
   },
   upcoming: {
     text: 'This page is not available yet: it arrives with its module.',
-    signCert:
-      'Here a client will submit a certificate signing request (PKCS#10) with a one-time enrolment secret and receive its certificate from the local CA.',
     remoteAdd: 'Here a remote client will enrol itself with this server using a registration token.',
     toLogin: 'Go to the login page',
   },

@@ -8,6 +8,7 @@
 export { access } from './access';
 export { account } from './account';
 export { auth } from './auth';
+export { cert } from './cert';
 export { common } from './common';
 export { config } from './config';
 export { dashboard } from './dashboard';

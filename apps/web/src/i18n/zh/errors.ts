@@ -12,7 +12,6 @@ export const errors: Catalogue<typeof en> = {
   },
   upcoming: {
     text: '此页面尚未提供：将随其所属模块一同上线。',
-    signCert: '客户端将在此提交证书签名请求（PKCS#10）和一次性注册密钥，并从本地 CA 获得证书。',
     remoteAdd: '远程客户端将在此使用注册令牌向本服务器注册。',
     toLogin: '前往登录页',
   },

@@ -1,0 +1,399 @@
+import { useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Card, Flex, Grid, Select, Table, Tag, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
+import { api, caAlgorithms, DEFAULT_CA_VALIDITY_DAYS, type BodyOf } from '@ksp/contracts';
+import {
+  allCas,
+  certKeys,
+  createCa,
+  deleteCas,
+  installCa,
+  selfSignCa,
+  signCa,
+  updateCa,
+  type CaDownloadKind,
+  type LocalCaRow,
+} from '../../api/cert';
+import { RowActions, StatusTag, tableScrollX, useColumnKit } from '../../components/columns';
+import { useConfirm, useConfirmDelete } from '../../components/confirm-delete';
+import { FormModal, type FormField } from '../../components/form-modal';
+import { useCanCall } from '../../components/permissions';
+import { useT } from '../../i18n/i18n';
+import { caDownloads, useDownloads, withoutEmpty } from './cert-actions';
+import { caStateColors, DefaultMark, DownloadMenu, Validity } from './cert-display';
+import { CaDetailDrawer } from './ca-detail';
+import { PemInput } from './pem-input';
+
+type CreateValues = BodyOf<typeof api.cert.caCreate>;
+interface SignValues {
+  parent_id?: string;
+  validity_days: number;
+  path_len?: number | null;
+}
+interface InstallValues {
+  certificate: string;
+}
+interface RenameValues {
+  name: string;
+}
+
+type Dialog =
+  | { kind: 'create' }
+  | { kind: 'self-sign' | 'sign' | 'install' | 'rename' | 'detail'; ca: LocalCaRow }
+  | null;
+
+/** Certificates › local, part one: the local CAs and their lifecycle. */
+export function CaPanel() {
+  const t = useT();
+  const kit = useColumnKit<LocalCaRow>();
+  const screens = Grid.useBreakpoint();
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const confirm = useConfirm();
+  const confirmDelete = useConfirmDelete();
+  const downloads = useDownloads();
+  const canWrite = useCanCall(api.cert.caCreate);
+  const [dialog, setDialog] = useState<Dialog>(null);
+
+  const cas = useQuery({ queryKey: certKeys.cas, queryFn: allCas });
+  const rows = cas.data ?? [];
+  const refresh = () => queryClient.invalidateQueries({ queryKey: certKeys.all });
+  const close = () => setDialog(null);
+
+  const stateLabels = {
+    pending: t('cert:states.pending'),
+    active: t('cert:states.active'),
+    expired: t('cert:states.expired'),
+  };
+  const downloadLabel = (kind: CaDownloadKind) => t(`cert:ca.downloads.${kind}`);
+
+  const makeDefault = (ca: LocalCaRow) =>
+    confirm({
+      title: t('cert:ca.defaultConfirm', { name: ca.name }),
+      content: t('cert:ca.defaultText'),
+      okText: t('cert:ca.makeDefault'),
+      testId: 'ca-default-ok',
+      onOk: async () => {
+        await updateCa({ id: ca.id, is_default: true });
+        void message.success(t('common:feedback.saved'));
+        await refresh();
+      },
+    });
+
+  const remove = (ca: LocalCaRow) =>
+    confirmDelete({
+      title: t('cert:ca.deleteConfirm', { name: ca.name }),
+      remove: () => deleteCas([ca.id]),
+      refresh,
+    });
+
+  const columns: ColumnsType<LocalCaRow> = [
+    kit.name(t('cert:fields.name'), 'name', (name: string, ca) => (
+      <Flex gap={4} align="center" wrap>
+        <Typography.Link
+          strong
+          onClick={() => setDialog({ kind: 'detail', ca })}
+          data-testid={`ca-link-${name}`}
+        >
+          {name}
+        </Typography.Link>
+        {ca.is_default && <DefaultMark />}
+      </Flex>
+    )),
+    { title: t('cert:fields.cn'), dataIndex: 'cn' },
+    {
+      title: t('cert:fields.state'),
+      dataIndex: 'state',
+      render: (state: LocalCaRow['state']) => (
+        <StatusTag value={state} colors={caStateColors} labels={stateLabels} testId="ca-state" />
+      ),
+    },
+    {
+      title: t('cert:fields.type'),
+      dataIndex: 'type',
+      render: (type: LocalCaRow['type']) => (type ? <Tag>{t(`cert:types.${type}`)}</Tag> : '-'),
+    },
+    {
+      title: t('cert:fields.algorithm'),
+      dataIndex: 'algorithm',
+    },
+    {
+      title: t('cert:fields.validity'),
+      key: 'validity',
+      render: (_value: unknown, ca) => <Validity from={ca.not_before} to={ca.not_after} />,
+    },
+    {
+      title: t('cert:fields.parent'),
+      dataIndex: 'parent_name',
+      render: (value: string | null) => value ?? '-',
+    },
+    { title: t('cert:fields.issued'), dataIndex: 'issued', align: 'right' },
+    kit.actions((ca) => (
+      <RowActions
+        items={[
+          {
+            label: t('cert:ca.selfSign'),
+            onClick: () => setDialog({ kind: 'self-sign', ca }),
+            testId: `ca-self-sign-${ca.name}`,
+            show: canWrite && ca.state === 'pending',
+          },
+          {
+            label: t('cert:ca.sign'),
+            onClick: () => setDialog({ kind: 'sign', ca }),
+            testId: `ca-sign-${ca.name}`,
+            show: canWrite && ca.state === 'pending',
+          },
+          {
+            label: t('cert:ca.install'),
+            onClick: () => setDialog({ kind: 'install', ca }),
+            testId: `ca-install-${ca.name}`,
+            show: canWrite && ca.state === 'pending',
+          },
+          {
+            label: t('cert:ca.makeDefault'),
+            onClick: () => makeDefault(ca),
+            testId: `ca-make-default-${ca.name}`,
+            show: canWrite && ca.state === 'active' && !ca.is_default,
+          },
+          {
+            label: t('cert:ca.rename'),
+            onClick: () => setDialog({ kind: 'rename', ca }),
+            testId: `ca-rename-${ca.name}`,
+            show: canWrite,
+          },
+          {
+            label: t('common:actions.delete'),
+            onClick: () => remove(ca),
+            testId: `ca-delete-${ca.name}`,
+            danger: true,
+            show: canWrite,
+          },
+        ]}
+      >
+        <DownloadMenu
+          kinds={caDownloads(ca)}
+          label={downloadLabel}
+          onChoose={(kind) => void downloads.ca(ca.id, kind)}
+          testId={`ca-download-${ca.name}`}
+        />
+      </RowActions>
+    )),
+  ];
+
+  const required = (label: string) => [
+    { required: true, message: t('common:validation.required', { label }) },
+  ];
+  const nameFields: FormField<CreateValues>[] = [
+    { name: 'name', label: t('cert:fields.name'), testId: 'ca-name' },
+    { name: 'cn', label: t('cert:fields.cn'), testId: 'ca-cn' },
+    { name: 'o', label: t('cert:fields.o'), testId: 'ca-o' },
+    { name: 'ou', label: t('cert:fields.ou'), testId: 'ca-ou' },
+    { name: 'c', label: t('cert:fields.c'), testId: 'ca-c', placeholder: 'CN' },
+    { name: 'st', label: t('cert:fields.st'), testId: 'ca-st' },
+    { name: 'l', label: t('cert:fields.l'), testId: 'ca-l' },
+    {
+      name: 'dns_names',
+      label: t('cert:fields.dnsNames'),
+      extra: t('cert:common.commaHint'),
+      testId: 'ca-dns',
+    },
+    {
+      name: 'ip_addresses',
+      label: t('cert:fields.ipAddresses'),
+      extra: t('cert:common.commaHint'),
+      testId: 'ca-ips',
+    },
+    {
+      name: 'emails',
+      label: t('cert:fields.emails'),
+      extra: t('cert:common.commaHint'),
+      testId: 'ca-emails',
+    },
+    {
+      name: 'algorithm',
+      label: t('cert:fields.algorithm'),
+      kind: 'select',
+      options: caAlgorithms.map((value) => ({ value, label: value })),
+      testId: 'ca-algorithm',
+    },
+  ];
+
+  const parents = rows.filter(
+    (ca) => ca.state === 'active' && ca.id !== (dialog && 'ca' in dialog ? dialog.ca.id : ''),
+  );
+  const signFields = (withParent: boolean): FormField<SignValues>[] => [
+    ...(withParent
+      ? [
+          {
+            name: 'parent_id',
+            label: t('cert:ca.parent'),
+            kind: 'custom',
+            rules: required(t('cert:ca.parent')),
+            render: () => (
+              <Select
+                options={parents.map((ca) => ({ value: ca.id, label: `${ca.name} (${ca.cn})` }))}
+                data-testid="ca-parent"
+              />
+            ),
+          } satisfies FormField<SignValues>,
+        ]
+      : []),
+    {
+      name: 'validity_days',
+      label: t('cert:fields.validityDays'),
+      kind: 'number',
+      rules: required(t('cert:fields.validityDays')),
+      testId: 'ca-validity',
+    },
+    {
+      name: 'path_len',
+      label: t('cert:fields.pathLen'),
+      kind: 'number',
+      extra: t('cert:ca.pathLenHint'),
+      testId: 'ca-path-len',
+    },
+  ];
+
+  const target = dialog && 'ca' in dialog ? dialog.ca : null;
+  const signBody = (values: SignValues) =>
+    withoutEmpty({ validity_days: values.validity_days, path_len: values.path_len ?? undefined });
+
+  return (
+    <Card data-testid="ca-list">
+      <Flex wrap gap={8} justify="space-between" align="center" style={{ marginBottom: 12 }}>
+        <Flex gap={8} wrap>
+          {canWrite && (
+            <Button
+              type="primary"
+              icon={<PlusOutlined />}
+              onClick={() => setDialog({ kind: 'create' })}
+              data-testid="ca-create"
+            >
+              {t('cert:ca.create')}
+            </Button>
+          )}
+        </Flex>
+        <Button
+          icon={<ReloadOutlined />}
+          aria-label={t('common:actions.refresh')}
+          onClick={() => void cas.refetch()}
+        />
+      </Flex>
+      <Table<LocalCaRow>
+        rowKey="id"
+        columns={columns}
+        dataSource={rows}
+        loading={cas.isFetching}
+        scroll={{ x: tableScrollX(columns, false) }}
+        size={screens.md ? 'medium' : 'small'}
+        pagination={false}
+        onRow={(ca) => ({ 'data-testid': `ca-row-${ca.name}` }) as React.HTMLAttributes<HTMLElement>}
+      />
+      <FormModal<CreateValues>
+        open={dialog?.kind === 'create'}
+        title={t('cert:ca.createTitle')}
+        schema={api.cert.caCreate.body}
+        fields={nameFields}
+        initialValues={{ algorithm: 'EC-P256' }}
+        okTestId="ca-form-ok"
+        onSubmit={async (values) => {
+          await createCa(withoutEmpty(values));
+          await refresh();
+        }}
+        onClose={close}
+      />
+      <FormModal<SignValues>
+        open={dialog?.kind === 'self-sign'}
+        title={t('cert:ca.selfSignTitle', { name: target?.name ?? '' })}
+        schema={api.cert.caSelfSign.body}
+        fields={signFields(false)}
+        initialValues={{ validity_days: DEFAULT_CA_VALIDITY_DAYS }}
+        okText={t('cert:ca.selfSign')}
+        okTestId="ca-form-ok"
+        onSubmit={async (values) => {
+          if (!target) return;
+          await selfSignCa({ id: target.id, ...signBody(values) });
+          await refresh();
+        }}
+        onClose={close}
+      />
+      <FormModal<SignValues>
+        open={dialog?.kind === 'sign'}
+        title={t('cert:ca.signTitle', { name: target?.name ?? '' })}
+        schema={api.cert.caSign.body}
+        fields={signFields(true)}
+        initialValues={{
+          validity_days: DEFAULT_CA_VALIDITY_DAYS,
+          parent_id: rows.find((ca) => ca.is_default && ca.state === 'active')?.id,
+        }}
+        okText={t('cert:ca.sign')}
+        okTestId="ca-form-ok"
+        onSubmit={async (values) => {
+          if (!target || !values.parent_id) return;
+          await signCa({ id: target.id, parent_id: values.parent_id, ...signBody(values) });
+          await refresh();
+        }}
+        onClose={close}
+      />
+      <FormModal<InstallValues>
+        open={dialog?.kind === 'install'}
+        title={t('cert:ca.installTitle', { name: target?.name ?? '' })}
+        schema={api.cert.caInstall.body}
+        fields={[
+          {
+            name: 'certificate',
+            label: t('cert:fields.certificate'),
+            kind: 'custom',
+            extra: t('cert:ca.installHint'),
+            render: () => (
+              <PemInput
+                accept=".pem,.crt,.cer"
+                placeholder="-----BEGIN CERTIFICATE-----"
+                testId="ca-install-pem"
+              />
+            ),
+          },
+        ]}
+        okText={t('cert:ca.install')}
+        okTestId="ca-form-ok"
+        width={640}
+        onSubmit={async (values) => {
+          if (!target) return;
+          await installCa({ id: target.id, certificate: values.certificate.trim() });
+          await refresh();
+        }}
+        onClose={close}
+      />
+      <FormModal<RenameValues>
+        open={dialog?.kind === 'rename'}
+        title={t('cert:ca.renameTitle', { name: target?.name ?? '' })}
+        schema={api.cert.caUpdate.body}
+        fields={[
+          {
+            name: 'name',
+            label: t('cert:fields.name'),
+            rules: required(t('cert:fields.name')),
+            testId: 'ca-rename-name',
+          },
+        ]}
+        initialValues={{ name: target?.name }}
+        okTestId="ca-form-ok"
+        onSubmit={async (values) => {
+          if (!target) return;
+          await updateCa({ id: target.id, name: values.name.trim() });
+          await refresh();
+        }}
+        onClose={close}
+      />
+      {dialog?.kind === 'detail' && (
+        <CaDetailDrawer
+          id={dialog.ca.id}
+          onClose={close}
+          onDownload={(kind) => void downloads.ca(dialog.ca.id, kind)}
+        />
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,103 @@
+import type { ReactNode } from 'react';
+import { DownOutlined } from '@ant-design/icons';
+import { Button, Dropdown, Flex, Input, Tag, Typography } from 'antd';
+import { CopyButton } from '../../components/copy-button';
+import { formatDateTime } from '../../components/date-time';
+import { useT } from '../../i18n/i18n';
+
+export const caStateColors = { pending: 'gold', active: 'green', expired: 'red' } as const;
+export const certStatusColors = {
+  normal: 'green',
+  revoked: 'red',
+  hold: 'orange',
+  expired: 'default',
+} as const;
+export const externalStatusColors = { valid: 'green', expired: 'red', 'not-yet-valid': 'gold' } as const;
+
+/** "start – end" of a validity (either may be missing while pending). */
+export function Validity({ from, to }: { from: string | null; to: string | null }) {
+  if (!from && !to) return <Typography.Text type="secondary">-</Typography.Text>;
+  return (
+    <span style={{ whiteSpace: 'nowrap' }}>
+      {formatDateTime(from)} – {formatDateTime(to)}
+    </span>
+  );
+}
+
+/** A hexadecimal value (serial, fingerprint) in a small monospace font, copyable. */
+export function Hex({ value, short = false }: { value: string | null; short?: boolean }) {
+  if (!value) return <Typography.Text type="secondary">-</Typography.Text>;
+  const shown = short && value.length > 16 ? `${value.slice(0, 16)}…` : value;
+  return (
+    <Typography.Text
+      copyable={{ text: value }}
+      style={{ fontFamily: 'monospace', fontSize: 12, wordBreak: 'break-all' }}
+      title={value}
+    >
+      {shown}
+    </Typography.Text>
+  );
+}
+
+/** A PEM text, read-only, with a copy button. */
+export function PemBlock({ label, value, testId }: { label: ReactNode; value: string; testId: string }) {
+  return (
+    <Flex vertical gap={4} style={{ marginTop: 12 }}>
+      <Flex justify="space-between" align="center" wrap gap={8}>
+        <Typography.Text strong>{label}</Typography.Text>
+        <CopyButton text={value} testId={`${testId}-copy`} />
+      </Flex>
+      <Input.TextArea
+        readOnly
+        value={value}
+        autoSize={{ minRows: 3, maxRows: 10 }}
+        spellCheck={false}
+        style={{ fontFamily: 'monospace', fontSize: 12 }}
+        data-testid={testId}
+      />
+    </Flex>
+  );
+}
+
+/** A "Download" menu of file kinds. */
+export function DownloadMenu<K extends string>({
+  kinds,
+  label,
+  onChoose,
+  testId,
+  button = 'link',
+}: {
+  kinds: readonly K[];
+  label: (kind: K) => string;
+  onChoose: (kind: K) => void;
+  testId: string;
+  button?: 'link' | 'default';
+}) {
+  const t = useT();
+  return (
+    <Dropdown
+      trigger={['click']}
+      disabled={kinds.length === 0}
+      menu={{
+        items: kinds.map((kind) => ({
+          key: kind,
+          label: <span data-testid={`${testId}-${kind}`}>{label(kind)}</span>,
+        })),
+        onClick: ({ key }) => onChoose(key as K),
+      }}
+    >
+      <Button type={button} size={button === 'link' ? 'small' : 'middle'} data-testid={testId}>
+        {t('cert:common.download')} <DownOutlined />
+      </Button>
+    </Dropdown>
+  );
+}
+
+export function DefaultMark() {
+  const t = useT();
+  return (
+    <Tag color="blue" data-testid="ca-default">
+      {t('cert:fields.default')}
+    </Tag>
+  );
+}

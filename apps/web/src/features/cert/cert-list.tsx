@@ -1,0 +1,306 @@
+import { useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Form, Input, Select, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { api, certPurposes, certStatuses, crlReasons, EXPIRING_DAYS, type CrlReason } from '@ksp/contracts';
+import {
+  allCas,
+  certKeys,
+  deleteCerts,
+  downloadCertKey,
+  listCerts,
+  resumeCert,
+  revokeCert,
+  type CertDownloadKind,
+  type CertRow,
+  type KeyDownloadKind,
+} from '../../api/cert';
+import { RowActions, useColumnKit } from '../../components/columns';
+import { useConfirm, useConfirmDelete } from '../../components/confirm-delete';
+import { ModalForm } from '../../components/form-modal';
+import { ListAddButton, ListPage } from '../../components/list-page';
+import { useCanCall } from '../../components/permissions';
+import { useT } from '../../i18n/i18n';
+import { certActionsFor, certDownloads, isKeyDownload, keyDownloads, useDownloads } from './cert-actions';
+import { DownloadMenu, Hex, Validity } from './cert-display';
+import { CertDetailDrawer, CertStatus } from './cert-detail';
+import { saveDownload } from './cert-files';
+import { IssueModal } from './issue-modal';
+
+type Dialog =
+  | { kind: 'issue' }
+  | { kind: 'revoke' | 'detail'; cert: CertRow }
+  | { kind: 'key'; cert: CertRow; format: KeyDownloadKind }
+  | null;
+
+interface RevokeValues {
+  reason: CrlReason;
+}
+interface KeyValues {
+  password: string;
+  confirm: string;
+}
+
+const PASSWORD_MIN = 8;
+
+/** Certificates › local, part two: the certificates the local CAs issued. */
+export function CertList() {
+  const t = useT();
+  const kit = useColumnKit<CertRow>();
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const confirm = useConfirm();
+  const confirmDelete = useConfirmDelete();
+  const downloads = useDownloads();
+  const canWrite = useCanCall(api.cert.issue);
+  const [dialog, setDialog] = useState<Dialog>(null);
+  const cas = useQuery({ queryKey: certKeys.cas, queryFn: allCas });
+  const activeCas = (cas.data ?? []).filter((ca) => ca.state === 'active');
+
+  const refresh = () => queryClient.invalidateQueries({ queryKey: certKeys.all });
+  const close = () => setDialog(null);
+
+  const canExport = useCanCall(api.cert.downloadKey);
+  const download = (cert: CertRow, kind: CertDownloadKind | KeyDownloadKind) => {
+    if (isKeyDownload(kind)) setDialog({ kind: 'key', cert, format: kind });
+    else void downloads.cert(cert.id, kind);
+  };
+  const downloadKinds = (cert: CertRow) => [...certDownloads(cert), ...keyDownloads(cert, canExport)];
+
+  const resume = (cert: CertRow) =>
+    confirm({
+      title: t('cert:certs.resumeConfirm', { name: cert.name }),
+      content: t('cert:certs.resumeText'),
+      okText: t('cert:certs.resume'),
+      testId: 'cert-resume-ok',
+      onOk: async () => {
+        await resumeCert(cert.id);
+        void message.success(t('common:feedback.saved'));
+        await refresh();
+      },
+    });
+
+  const remove = (cert: CertRow) =>
+    confirmDelete({
+      title: t('cert:certs.deleteConfirm', { name: cert.name }),
+      remove: () => deleteCerts([cert.id]),
+      refresh,
+    });
+
+  const purposeOptions = certPurposes.map((value) => ({ value, label: t(`cert:purposes.${value}`) }));
+  const statusOptions = certStatuses.map((value) => ({ value, label: t(`cert:statuses.${value}`) }));
+
+  const columns: ColumnsType<CertRow> = [
+    kit.name(t('cert:fields.name'), 'name', (name: string, cert) => (
+      <Typography.Link
+        strong
+        onClick={() => setDialog({ kind: 'detail', cert })}
+        data-testid={`cert-link-${name}`}
+      >
+        {name}
+      </Typography.Link>
+    )),
+    { title: t('cert:fields.cn'), dataIndex: 'cn' },
+    {
+      title: t('cert:fields.purpose'),
+      dataIndex: 'purpose',
+      render: (value: CertRow['purpose']) => t(`cert:purposes.${value}`),
+    },
+    {
+      title: t('cert:fields.usage'),
+      dataIndex: 'usage',
+      render: (value: CertRow['usage']) => t(`cert:usages.${value}`),
+    },
+    {
+      title: t('cert:fields.algorithmLength'),
+      key: 'algorithm',
+      render: (_value: unknown, cert) => `${cert.algorithm} / ${cert.key_bits}`,
+    },
+    {
+      title: t('cert:fields.serial'),
+      dataIndex: 'serial',
+      render: (value: string) => <Hex value={value} short />,
+    },
+    {
+      title: t('cert:fields.validity'),
+      key: 'validity',
+      render: (_value: unknown, cert) => <Validity from={cert.not_before} to={cert.not_after} />,
+    },
+    {
+      title: t('cert:fields.status'),
+      dataIndex: 'status',
+      render: (_value: unknown, cert) => <CertStatus cert={cert} />,
+    },
+    { title: t('cert:fields.parent'), dataIndex: 'ca_name', render: (value: string | null) => value ?? '-' },
+    kit.actions((cert) => {
+      const allowed = certActionsFor(cert);
+      return (
+        <RowActions
+          items={[
+            {
+              label: t('cert:certs.revoke'),
+              onClick: () => setDialog({ kind: 'revoke', cert }),
+              testId: `cert-revoke-${cert.name}`,
+              danger: true,
+              show: canWrite && allowed.revoke,
+            },
+            {
+              label: t('cert:certs.resume'),
+              onClick: () => resume(cert),
+              testId: `cert-resume-${cert.name}`,
+              show: canWrite && allowed.resume,
+            },
+            {
+              label: t('common:actions.delete'),
+              onClick: () => remove(cert),
+              testId: `cert-delete-${cert.name}`,
+              danger: true,
+              show: canWrite && allowed.delete,
+            },
+          ]}
+        >
+          <DownloadMenu
+            kinds={downloadKinds(cert)}
+            label={(kind) => t(`cert:certs.downloads.${kind}`)}
+            onChoose={(kind) => download(cert, kind)}
+            testId={`cert-download-${cert.name}`}
+          />
+        </RowActions>
+      );
+    }),
+  ];
+
+  const keyDialog = dialog?.kind === 'key' ? dialog : null;
+  const revoking = dialog?.kind === 'revoke' ? dialog.cert : null;
+
+  return (
+    <>
+      <ListPage<CertRow>
+        queryKey={certKeys.certs}
+        fetchPage={({ page, page_size, filters }) =>
+          listCerts({
+            page,
+            page_size,
+            name: filters.name,
+            ca_id: filters.ca_id,
+            status: certStatuses.find((value) => value === filters.status),
+            purpose: certPurposes.find((value) => value === filters.purpose),
+            expiring:
+              filters.expiring === 'true' || filters.expiring === 'false' ? filters.expiring : undefined,
+          })
+        }
+        rowKey="id"
+        columns={columns}
+        filters={[
+          { name: 'name', label: t('cert:certs.filters.name') },
+          { name: 'status', label: t('cert:certs.filters.status'), options: statusOptions },
+          {
+            name: 'ca_id',
+            label: t('cert:certs.filters.ca'),
+            options: (cas.data ?? []).map((ca) => ({ value: ca.id, label: ca.name })),
+          },
+          { name: 'purpose', label: t('cert:certs.filters.purpose'), options: purposeOptions },
+          {
+            name: 'expiring',
+            label: t('cert:certs.filters.expiring'),
+            options: [
+              { value: 'true', label: t('cert:expiringFilter.true', { days: EXPIRING_DAYS }) },
+              { value: 'false', label: t('cert:expiringFilter.false') },
+            ],
+          },
+        ]}
+        toolbar={
+          canWrite && <ListAddButton onClick={() => setDialog({ kind: 'issue' })} testId="cert-issue" />
+        }
+        onDelete={canWrite ? (ids) => deleteCerts(ids) : undefined}
+        canSelect={(cert) => certActionsFor(cert).delete}
+        testId="cert"
+        rowTestId={(cert) => `cert-row-${cert.name}`}
+      />
+      <IssueModal
+        open={dialog?.kind === 'issue'}
+        cas={activeCas}
+        onClose={close}
+        onIssued={async () => {
+          void message.success(t('common:feedback.saved'));
+          await refresh();
+        }}
+      />
+      <ModalForm<RevokeValues>
+        open={revoking !== null}
+        title={t('cert:certs.revokeTitle', { name: revoking?.name ?? '' })}
+        initialValues={{ reason: 'unspecified' }}
+        okText={t('cert:certs.revoke')}
+        okTestId="revoke-ok"
+        onSubmit={async (values) => {
+          if (!revoking) return;
+          await revokeCert({ id: revoking.id, reason: values.reason });
+          await refresh();
+        }}
+        onClose={close}
+      >
+        <Typography.Paragraph type="secondary">{t('cert:certs.revokeHint')}</Typography.Paragraph>
+        <Form.Item name="reason" label={t('cert:certs.reason')}>
+          <Select
+            options={crlReasons.map((value) => ({ value, label: t(`cert:reasons.${value}`) }))}
+            data-testid="revoke-reason"
+          />
+        </Form.Item>
+      </ModalForm>
+      <ModalForm<KeyValues>
+        open={keyDialog !== null}
+        title={keyDialog ? t('cert:certs.keyTitle', { name: keyDialog.cert.name }) : ''}
+        okText={t('cert:common.download')}
+        okTestId="key-download-ok"
+        onSubmit={async (values) => {
+          if (!keyDialog) return;
+          saveDownload(
+            await downloadCertKey({
+              id: keyDialog.cert.id,
+              kind: keyDialog.format,
+              password: values.password,
+            }),
+          );
+        }}
+        onClose={close}
+      >
+        <Typography.Paragraph type="secondary">
+          {keyDialog && t(`cert:certs.downloads.${keyDialog.format}`)}. {t('cert:certs.keyHint')}
+        </Typography.Paragraph>
+        <Form.Item
+          name="password"
+          label={t('cert:certs.password')}
+          rules={[
+            { required: true, message: t('common:validation.required', { label: t('cert:certs.password') }) },
+            { min: PASSWORD_MIN, message: t('cert:certs.passwordLength') },
+            { max: 128 },
+          ]}
+        >
+          <Input.Password autoComplete="new-password" data-testid="key-password" />
+        </Form.Item>
+        <Form.Item
+          name="confirm"
+          label={t('cert:certs.passwordConfirm')}
+          dependencies={['password']}
+          rules={[
+            {
+              required: true,
+              message: t('common:validation.required', { label: t('cert:certs.passwordConfirm') }),
+            },
+            ({ getFieldValue }) => ({
+              validator: (_rule, value: unknown) =>
+                value === getFieldValue('password')
+                  ? Promise.resolve()
+                  : Promise.reject(new Error(t('cert:certs.passwordMismatch'))),
+            }),
+          ]}
+        >
+          <Input.Password autoComplete="new-password" data-testid="key-password-confirm" />
+        </Form.Item>
+      </ModalForm>
+      {dialog?.kind === 'detail' && (
+        <CertDetailDrawer id={dialog.cert.id} onClose={close} onDownload={download} kinds={downloadKinds} />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,243 @@
+import { useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Descriptions, Drawer, Grid, Skeleton, Tag, Typography, App, Button } from 'antd';
+import { DownloadOutlined } from '@ant-design/icons';
+import type { ColumnsType } from 'antd/es/table';
+import { api } from '@ksp/contracts';
+import {
+  certKeys,
+  deleteExternal,
+  externalDetail,
+  listExternal,
+  uploadExternal,
+  type ExternalCaRow,
+} from '../../api/cert';
+import { RowActions, StatusTag, useColumnKit } from '../../components/columns';
+import { useConfirmDelete } from '../../components/confirm-delete';
+import { formatDateTime } from '../../components/date-time';
+import { FormModal } from '../../components/form-modal';
+import { ListAddButton, ListPage } from '../../components/list-page';
+import { useCanCall } from '../../components/permissions';
+import { useT } from '../../i18n/i18n';
+import { externalStatusColors, Hex, PemBlock, Validity } from './cert-display';
+import { fileStem, saveText } from './cert-files';
+import { PemInput } from './pem-input';
+
+interface UploadValues {
+  name?: string;
+  content: string;
+}
+
+function useStatusLabels() {
+  const t = useT();
+  return {
+    valid: t('cert:external.statuses.valid'),
+    expired: t('cert:external.statuses.expired'),
+    'not-yet-valid': t('cert:external.statuses.not-yet-valid'),
+  };
+}
+
+function ExternalDetailDrawer({ id, onClose }: { id: string; onClose: () => void }) {
+  const t = useT();
+  const screens = Grid.useBreakpoint();
+  const labels = useStatusLabels();
+  const detail = useQuery({ queryKey: certKeys.externalDetail(id), queryFn: () => externalDetail(id) });
+  const ca = detail.data;
+  return (
+    <Drawer
+      open
+      onClose={onClose}
+      size={screens.lg ? 720 : '100%'}
+      title={ca ? t('cert:external.detailTitle', { name: ca.name }) : undefined}
+      extra={
+        ca && (
+          <Button
+            icon={<DownloadOutlined />}
+            onClick={() => saveText(`${fileStem(ca.name)}.pem`, ca.certificate_pem)}
+            data-testid="external-detail-download"
+          >
+            {t('cert:external.downloadPem')}
+          </Button>
+        )
+      }
+      data-testid="external-detail"
+    >
+      {!ca ? (
+        <Skeleton active />
+      ) : (
+        <>
+          <Descriptions
+            size="small"
+            bordered
+            column={1}
+            items={[
+              { key: 'name', label: t('cert:fields.name'), children: ca.name },
+              { key: 'subject', label: t('cert:fields.subject'), children: ca.subject },
+              {
+                key: 'issuer',
+                label: t('cert:fields.issuer'),
+                children: (
+                  <>
+                    {ca.issuer} {ca.self_signed && <Tag>{t('cert:fields.selfSigned')}</Tag>}
+                  </>
+                ),
+              },
+              { key: 'serial', label: t('cert:fields.serial'), children: <Hex value={ca.serial} /> },
+              { key: 'algorithm', label: t('cert:fields.algorithm'), children: ca.algorithm },
+              {
+                key: 'not_before',
+                label: t('cert:fields.notBefore'),
+                children: formatDateTime(ca.not_before),
+              },
+              { key: 'not_after', label: t('cert:fields.notAfter'), children: formatDateTime(ca.not_after) },
+              {
+                key: 'fingerprint',
+                label: t('cert:fields.fingerprint'),
+                children: <Hex value={ca.fingerprint} />,
+              },
+              {
+                key: 'status',
+                label: t('cert:fields.status'),
+                children: <StatusTag value={ca.status} colors={externalStatusColors} labels={labels} />,
+              },
+              {
+                key: 'created_at',
+                label: t('cert:fields.createdAt'),
+                children: formatDateTime(ca.created_at),
+              },
+            ]}
+          />
+          <PemBlock
+            label={t('cert:fields.certificate')}
+            value={ca.certificate_pem}
+            testId="external-detail-pem"
+          />
+        </>
+      )}
+    </Drawer>
+  );
+}
+
+/** Certificates › external: CA certificates kept as trust anchors (PEM or a .p7b chain). */
+export default function ExternalCertPage() {
+  const t = useT();
+  const kit = useColumnKit<ExternalCaRow>();
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const confirmDelete = useConfirmDelete();
+  const canWrite = useCanCall(api.cert.externalUpload);
+  const labels = useStatusLabels();
+  const [uploading, setUploading] = useState(false);
+  const [viewing, setViewing] = useState<ExternalCaRow | null>(null);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: certKeys.external });
+
+  const download = async (row: ExternalCaRow) => {
+    const detail = await externalDetail(row.id);
+    saveText(`${fileStem(row.name)}.pem`, detail.certificate_pem);
+  };
+
+  const columns: ColumnsType<ExternalCaRow> = [
+    kit.name(t('cert:fields.name'), 'name', (name: string, row) => (
+      <Typography.Link strong onClick={() => setViewing(row)} data-testid={`external-link-${name}`}>
+        {name}
+      </Typography.Link>
+    )),
+    { title: t('cert:fields.subject'), dataIndex: 'subject', ellipsis: true },
+    { title: t('cert:fields.issuer'), dataIndex: 'issuer', ellipsis: true },
+    {
+      title: t('cert:fields.fingerprint'),
+      dataIndex: 'fingerprint',
+      render: (value: string) => <Hex value={value} short />,
+    },
+    {
+      title: t('cert:fields.validity'),
+      key: 'validity',
+      render: (_value: unknown, row) => <Validity from={row.not_before} to={row.not_after} />,
+    },
+    {
+      title: t('cert:fields.status'),
+      dataIndex: 'status',
+      render: (status: ExternalCaRow['status']) => (
+        <StatusTag value={status} colors={externalStatusColors} labels={labels} testId="external-status" />
+      ),
+    },
+    kit.actions((row) => (
+      <RowActions
+        items={[
+          {
+            label: t('cert:external.downloadPem'),
+            onClick: () => void download(row).catch(() => undefined),
+            testId: `external-download-${row.name}`,
+          },
+          {
+            label: t('common:actions.delete'),
+            onClick: () =>
+              confirmDelete({
+                title: t('cert:external.deleteConfirm', { name: row.name }),
+                remove: () => deleteExternal([row.id]),
+                refresh,
+              }),
+            testId: `external-delete-${row.name}`,
+            danger: true,
+            show: canWrite,
+          },
+        ]}
+      />
+    )),
+  ];
+
+  return (
+    <>
+      <ListPage<ExternalCaRow>
+        queryKey={certKeys.external}
+        fetchPage={({ page, page_size, filters }) => listExternal({ page, page_size, name: filters.name })}
+        rowKey="id"
+        columns={columns}
+        filters={[{ name: 'name', label: t('cert:fields.name') }]}
+        toolbar={canWrite && <ListAddButton onClick={() => setUploading(true)} testId="external-upload" />}
+        onDelete={canWrite ? (ids) => deleteExternal(ids) : undefined}
+        testId="external"
+        rowTestId={(row) => `external-row-${row.name}`}
+      />
+      <FormModal<UploadValues>
+        open={uploading}
+        title={t('cert:external.uploadTitle')}
+        schema={api.cert.externalUpload.body}
+        width={640}
+        okText={t('cert:external.upload')}
+        okTestId="external-upload-ok"
+        fields={[
+          {
+            name: 'name',
+            label: t('cert:fields.name'),
+            extra: t('cert:external.nameHint'),
+            testId: 'external-name',
+          },
+          {
+            name: 'content',
+            label: t('cert:external.content'),
+            kind: 'custom',
+            extra: t('cert:external.uploadHint'),
+            render: () => (
+              <PemInput
+                accept=".pem,.crt,.cer,.der,.p7b,.p7c"
+                placeholder="-----BEGIN CERTIFICATE-----"
+                testId="external-content"
+              />
+            ),
+          },
+        ]}
+        onSubmit={async (values) => {
+          const name = values.name?.trim();
+          const result = await uploadExternal({ content: values.content.trim(), ...(name ? { name } : {}) });
+          void message.success(
+            t('cert:external.uploaded', { added: result.added.length, skipped: result.skipped }),
+          );
+          await refresh();
+        }}
+        onClose={() => setUploading(false)}
+      />
+      {viewing && <ExternalDetailDrawer id={viewing.id} onClose={() => setViewing(null)} />}
+    </>
+  );
+}
