@@ -72,7 +72,12 @@ export const cert = {
   statuses: { normal: 'Normal', revoked: 'Revoked', hold: 'On hold', expired: 'Expired' },
   expiring: 'Expiring soon',
   expiringFilter: { true: 'Expiring within {{days}} days', false: 'Not expiring' },
-  sources: { csr: 'From a CSR', generated: 'Generated key pair', 'sign-cert': 'Online issuing' },
+  sources: {
+    csr: 'From a CSR',
+    generated: 'Generated key pair',
+    'sign-cert': 'Online issuing',
+    ukey: 'UKEY certificate',
+  },
   reasons: {
     unspecified: 'Unspecified',
     keyCompromise: 'Key compromise',

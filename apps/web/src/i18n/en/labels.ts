@@ -106,6 +106,7 @@ export const labels = {
       external: { upload: 'External CA uploaded', delete: 'External CA deleted' },
       sign: 'Certificate issued online',
       crl: 'CRL published',
+      ukey: { issue: 'UKEY certificate issued' },
     },
     crypto: {
       encrypt: 'Encrypt',

@@ -74,7 +74,12 @@ export const cert: Catalogue<typeof en> = {
   statuses: { normal: '正常', revoked: '已吊销', hold: '已暂停', expired: '已过期' },
   expiring: '即将过期',
   expiringFilter: { true: '{{days}} 天内过期', false: '未即将过期' },
-  sources: { csr: '来自证书请求', generated: '服务器生成的密钥对', 'sign-cert': '在线签发' },
+  sources: {
+    csr: '来自证书请求',
+    generated: '服务器生成的密钥对',
+    'sign-cert': '在线签发',
+    ukey: 'UKEY 证书',
+  },
   reasons: {
     unspecified: '未指定',
     keyCompromise: '密钥泄露',

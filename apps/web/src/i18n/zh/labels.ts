@@ -97,6 +97,7 @@ export const labels: Catalogue<typeof en> = {
       external: { upload: '上传外部 CA', delete: '删除外部 CA' },
       sign: '在线签发证书',
       crl: '发布 CRL',
+      ukey: { issue: '签发 UKEY 证书' },
     },
     crypto: {
       encrypt: '加密',
