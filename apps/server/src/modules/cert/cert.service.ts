@@ -337,7 +337,15 @@ export function createCertService(deps: {
         trx,
       );
     });
-    return caDetailOf(await loadCa(actor, ca.id));
+    const active = await loadCa(actor, ca.id);
+    // Its first CRL is published at once (empty), so relying parties find one at the URL its
+    // certificates will name. A CA whose key cannot sign yet gets it from the job later.
+    try {
+      await rebuildCrl(active);
+    } catch (err) {
+      deps.log?.warn({ ca: ca.id, err: err instanceof Error ? err.message : String(err) }, 'CRL not built');
+    }
+    return caDetailOf(active);
   }
 
   function checkPending(ca: CertCaTable) {

@@ -111,6 +111,8 @@ describe.each(await engines())('certificates on %s', (engine) => {
       await call(server, api.cert.caSelfSign, { token, body: { id: pending.id, validity_days: 3650 } }),
     );
     expect(signed.data).toMatchObject({ state: 'active', type: 'root', is_default: true, path_len: null });
+    // Its first (empty) CRL is published at once.
+    expect(signed.data.crl).toMatchObject({ number: '1', entries: 0 });
     root = { id: pending.id, pem: signed.data.certificate_pem! };
     write('root.pem', root.pem);
     const text = tryOpenssl(['x509', '-in', 'root.pem', '-noout', '-text'], dir).out;
