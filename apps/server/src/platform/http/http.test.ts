@@ -71,6 +71,7 @@ describe('HTTP surface', () => {
         '/console/access',
         '/console/key',
         '/console/key/detail/:id',
+        '/console/cert',
         '/console/setting',
         '/kms',
       ]);
