@@ -921,6 +921,27 @@ describe.each(await engines())('certificates on %s', (engine) => {
     expect(failures.filter((r) => r.result === 'success')).toHaveLength(2);
   });
 
+  it('never issues more online certificates than a token allows, however many arrive at once', async () => {
+    const created = ok(
+      await call(server, api.registrationToken.create, {
+        token,
+        body: { name: 'burst', usage: 'kadp', capacity: 3 },
+      }),
+    ).data;
+    const csr = opensslCsr('burst', '/CN=burst-agent');
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () => call(server, api.cert.sign, { body: { token: created.secret, csr } })),
+    );
+    expect(answers.filter((a) => a.code === 0)).toHaveLength(3);
+    expect(answers.filter((a) => a.code === Code.STATE_FORBIDS)).toHaveLength(7);
+    const stored = ok(await call(server, api.cert.list, { token, query: { name: 'burst-agent' } })).data;
+    expect(stored.total).toBe(3);
+    const tokens = ok(
+      await call(server, api.registrationToken.list, { token, query: { name: 'burst' } }),
+    ).data;
+    expect(tokens.data[0]).toMatchObject({ used: 3, remaining: 0, status: 'exhausted' });
+  });
+
   it('gives a domain without any CA its root CA on demand, once', async () => {
     const fresh = ok(await call(server, api.domain.create, { token, body: { name: 'fresh-pki' } })).data;
     const [a, b] = await Promise.all([

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { DownOutlined } from '@ant-design/icons';
-import { Button, Dropdown, Flex, Input, Tag, Typography } from 'antd';
-import { CopyButton } from '../../components/copy-button';
+import { Button, Dropdown, Tag, Typography } from 'antd';
+import { CopyableText } from '../../components/copyable-text';
 import { formatDateTime } from '../../components/date-time';
 import { useT } from '../../i18n/i18n';
 
@@ -41,22 +41,7 @@ export function Hex({ value, short = false }: { value: string | null; short?: bo
 
 /** A PEM text, read-only, with a copy button. */
 export function PemBlock({ label, value, testId }: { label: ReactNode; value: string; testId: string }) {
-  return (
-    <Flex vertical gap={4} style={{ marginTop: 12 }}>
-      <Flex justify="space-between" align="center" wrap gap={8}>
-        <Typography.Text strong>{label}</Typography.Text>
-        <CopyButton text={value} testId={`${testId}-copy`} />
-      </Flex>
-      <Input.TextArea
-        readOnly
-        value={value}
-        autoSize={{ minRows: 3, maxRows: 10 }}
-        spellCheck={false}
-        style={{ fontFamily: 'monospace', fontSize: 12 }}
-        data-testid={testId}
-      />
-    </Flex>
-  );
+  return <CopyableText label={label} value={value} testId={testId} />;
 }
 
 /** A "Download" menu of file kinds. */

@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { DownloadOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, App, Button, Descriptions, Flex, Form, Input, Modal, Select, Typography } from 'antd';
+import { Alert, App, Button, Descriptions, Flex, Form, Input, Modal, Select } from 'antd';
 import { exportKey, keyKeys, keyVersions, type KeyExport, type KeyRow } from '../../api/key';
-import { CopyButton } from '../../components/copy-button';
+import { CopyableText } from '../../components/copyable-text';
 import { useSubmit } from '../../components/use-submit';
 import { useT } from '../../i18n/i18n';
 import { isBase64, normalizeBase64 } from './key-model';
@@ -27,25 +27,6 @@ function saveFile(filename: string, text: string): void {
   link.click();
   link.remove();
   URL.revokeObjectURL(url);
-}
-
-function Material({ label, value, testId }: { label: string; value: string; testId: string }) {
-  return (
-    <Flex vertical gap={4} style={{ marginTop: 12 }}>
-      <Flex justify="space-between" align="center" wrap gap={8}>
-        <Typography.Text strong>{label}</Typography.Text>
-        <CopyButton text={value} testId={`${testId}-copy`} />
-      </Flex>
-      <Input.TextArea
-        readOnly
-        value={value}
-        autoSize={{ minRows: 3, maxRows: 8 }}
-        spellCheck={false}
-        style={{ fontFamily: 'monospace', wordBreak: 'break-all' }}
-        data-testid={testId}
-      />
-    </Flex>
-  );
 }
 
 /**
@@ -142,13 +123,13 @@ export function ExportDialog({ row, onClose }: { row: KeyRow; onClose: () => voi
           {result.wrapped_kek && (
             <Alert type="info" showIcon title={t('keys:export.hybridNote')} style={{ marginTop: 12 }} />
           )}
-          <Material
+          <CopyableText
             label={result.wrapping === 'none' ? t('keys:export.publicMaterial') : t('keys:export.material')}
             value={result.material}
             testId="export-material"
           />
           {result.wrapped_kek && (
-            <Material
+            <CopyableText
               label={t('keys:export.wrappedKek')}
               value={result.wrapped_kek}
               testId="export-wrapped-kek"

@@ -3,7 +3,7 @@ import { AsnConvert } from '@peculiar/asn1-schema';
 import { AlgorithmIdentifier, SubjectPublicKeyInfo } from '@peculiar/asn1-x509';
 import { ECParameters } from '@peculiar/asn1-ecc';
 import { RSAPublicKey, RsaSaPssParams } from '@peculiar/asn1-rsa';
-import { type AlgorithmId, algorithmInfo } from '@ksp/contracts';
+import { type AlgorithmId, algorithmInfo, caAlgorithms } from '@ksp/contracts';
 import { sign, sm2Verify, verify } from '../../../platform/crypto/asymmetric.js';
 import { SM2_POINT_BYTES, sm2PublicKeyToSpki } from '../../../platform/crypto/encoding.js';
 import { PkiError } from './pki-error.js';
@@ -14,19 +14,8 @@ import { PkiError } from './pki-error.js';
  * or reads for keys and signatures.
  */
 
-export const CA_ALGORITHMS = [
-  'RSA-2048',
-  'RSA-3072',
-  'RSA-4096',
-  'EC-P256',
-  'EC-P384',
-  'EC-P521',
-  'ED25519',
-  'SM2',
-  'ML-DSA-44',
-  'ML-DSA-65',
-  'ML-DSA-87',
-] as const;
+/** The contract's list: one definition for the API and the engine. */
+export const CA_ALGORITHMS = caAlgorithms;
 export type CaAlgorithm = (typeof CA_ALGORITHMS)[number];
 
 /** A CaAlgorithm, or for a key of any other kind the dotted OID of its algorithm (or curve). */
