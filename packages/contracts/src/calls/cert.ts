@@ -347,6 +347,10 @@ export const certCalls = {
       ca_id: Id.optional(),
       status: z.enum(certStatuses).optional(),
       purpose: z.enum(certPurposes).optional(),
+      source: z
+        .enum(certSources)
+        .optional()
+        .describe('how it was issued: csr, generated, sign-cert (online) or ukey'),
       expiring: z
         .enum(['true', 'false'])
         .optional()

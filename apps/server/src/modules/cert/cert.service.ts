@@ -1032,6 +1032,7 @@ export function createCertService(deps: {
           caId: query.ca_id,
           status: query.status,
           purpose: query.purpose,
+          source: query.source,
           expiringUntil:
             query.expiring === 'true' ? iso(new Date(at.getTime() + EXPIRING_DAYS * DAY_MS)) : undefined,
           now: iso(at),

@@ -165,6 +165,7 @@ export interface CertificateFilter {
   caId?: string | undefined;
   status?: string | undefined;
   purpose?: string | undefined;
+  source?: string | undefined;
   expiringUntil?: string | undefined;
   now: string;
 }
@@ -183,6 +184,7 @@ export async function listCertificates(
   }
   if (filter.caId) q = q.where('ca_id', '=', filter.caId);
   if (filter.purpose) q = q.where('purpose', '=', filter.purpose);
+  if (filter.source) q = q.where('source', '=', filter.source);
   switch (filter.status) {
     case 'normal':
       q = q.where('revoked_at', 'is', null).where('not_after', '>', filter.now);
