@@ -60,6 +60,7 @@ function pkiDistributionRoutes(app: FastifyInstance, certs: CertService): void {
       { parseAs: 'buffer', bodyLimit: OCSP_REQUEST_LIMIT },
       (_req, body, done) => done(null, body),
     );
+    const CRL_MAX_AGE_S = 300;
     const notFound = (reply: FastifyReply) => reply.status(404).type('text/plain').send('No such CA\n');
 
     scope.get<{ Params: { file: string } }>(
@@ -70,21 +71,32 @@ function pkiDistributionRoutes(app: FastifyInstance, certs: CertService): void {
           summary: "A local CA's current CRL (DER), as named in its certificates' CRL distribution point",
           description:
             'Public, no token. `:file` is `<ca id>.crl`. Answers `application/pkix-crl` (DER), ' +
-            "cacheable until the CRL's nextUpdate; 404 (text) for an unknown or pending CA.",
+            "cacheable for at most 5 minutes and never past the CRL's nextUpdate, with an `ETag`: " +
+            'a request with a matching `If-None-Match` answers 304 without a body. 404 (text) for an ' +
+            'unknown or pending CA, 503 when the CRL is due and cannot be rebuilt.',
           tags: ['pki'],
           params: z.object({ file: z.string().regex(/^[0-9a-f-]{36}\.crl$/) }),
         },
       },
       async (req, reply) => {
-        let der: Buffer | null;
+        let crl: Awaited<ReturnType<typeof certs.publicCrl>>;
         try {
-          der = await certs.publicCrl(req.params.file.slice(0, 36));
+          crl = await certs.publicCrl(req.params.file.slice(0, 36));
         } catch {
           // Due for rebuilding and the CA's key is not in use: nothing valid to serve.
           return reply.status(503).type('text/plain').header('retry-after', '300').send('CRL unavailable\n');
         }
-        if (!der) return notFound(reply);
-        return reply.type('application/pkix-crl').header('cache-control', 'public, max-age=300').send(der);
+        if (!crl) return notFound(reply);
+        // Relying parties keep the CRL and ask again with its ETag: unchanged answers 304, no body.
+        const maxAge = Math.max(0, Math.min(CRL_MAX_AGE_S, Math.floor((crl.nextUpdate - Date.now()) / 1000)));
+        reply
+          .header('etag', crl.etag)
+          .header('cache-control', `public, max-age=${maxAge}`)
+          .header('expires', new Date(crl.nextUpdate).toUTCString());
+        const asked = req.headers['if-none-match'];
+        if (asked && asked.split(',').some((tag) => tag.trim().replace(/^W\//, '') === crl.etag))
+          return reply.status(304).send();
+        return reply.type('application/pkix-crl').send(crl.der);
       },
     );
 

@@ -539,11 +539,14 @@ export function createCertService(deps: {
 
   interface CachedCrl {
     der: Buffer;
+    /** Strong validator for conditional fetches: a hash of the DER, made once per CRL. */
+    etag: string;
     number: number;
     nextUpdate: number;
     checkedAt: number;
   }
   const crlCache = new Map<string, CachedCrl>();
+  const crlEtag = (der: Buffer) => `"${createHash('sha256').update(der).digest('base64url').slice(0, 27)}"`;
   const crlBuilds = new Map<string, Promise<CachedCrl>>();
 
   function crlNeedsRebuild(row: { stale: number; this_update: string; next_update: string }, at: number) {
@@ -593,7 +596,7 @@ export function createCertService(deps: {
       objectId: ca.id,
       details: { number, entries: revoked.length },
     });
-    return { der, number, nextUpdate: nextUpdate.getTime(), checkedAt: Date.now() };
+    return { der, etag: crlEtag(der), number, nextUpdate: nextUpdate.getTime(), checkedAt: Date.now() };
   }
 
   /** One build at a time per CA on this node; callers that arrive meanwhile share it. */
@@ -621,8 +624,10 @@ export function createCertService(deps: {
       cached.checkedAt = at;
       return cached;
     }
+    const der = unb64(row.der);
     const fresh = {
-      der: unb64(row.der),
+      der,
+      etag: crlEtag(der),
       number: row.number,
       nextUpdate: Date.parse(row.next_update),
       checkedAt: at,
@@ -1635,10 +1640,12 @@ export function createCertService(deps: {
     /* public CRL and OCSP */
 
     /** The DER CRL of an active CA, or null when there is no such CA. */
-    async publicCrl(caId: string): Promise<Buffer | null> {
+    /** The CA's current CRL with its validator and end of validity (ms), for the public URL. */
+    async publicCrl(caId: string): Promise<{ der: Buffer; etag: string; nextUpdate: number } | null> {
       const ca = await store.findCaAnyDomain(db, caId);
       if (!ca || ca.state !== 'active') return null;
-      return (await currentCrl(ca)).der;
+      const { der, etag, nextUpdate } = await currentCrl(ca);
+      return { der, etag, nextUpdate };
     },
 
     /** An RFC 6960 answer to a DER OCSP request about certificates of one CA. */

@@ -262,6 +262,9 @@ describe.each(await engines())('certificates on %s', (engine) => {
     );
     expect(goodCheck.out).toMatch(/victim.pem: OK/);
 
+    const before = await fetch(`${base}/pki/crl/${inter.id}.crl`);
+    const etagBefore = before.headers.get('etag');
+    expect(etagBefore).toMatch(/^"[\w-]{27}"$/);
     const revoked = ok(
       await call(server, api.cert.revoke, { token, body: { id: victim.id, reason: 'keyCompromise' } }),
     );
@@ -271,6 +274,18 @@ describe.each(await engines())('certificates on %s', (engine) => {
     const fetched = await fetch(`${base}/pki/crl/${inter.id}.crl`);
     expect(fetched.status).toBe(200);
     expect(fetched.headers.get('content-type')).toBe('application/pkix-crl');
+    // A relying party asking with its old ETag gets the new CRL; with the new one, 304 and no body.
+    const etag = fetched.headers.get('etag')!;
+    expect(etag).not.toBe(etagBefore);
+    const stale = await fetch(`${base}/pki/crl/${inter.id}.crl`, {
+      headers: { 'if-none-match': etagBefore! },
+    });
+    expect(stale.status).toBe(200);
+    expect(stale.headers.get('etag')).toBe(etag);
+    const unchanged = await fetch(`${base}/pki/crl/${inter.id}.crl`, { headers: { 'if-none-match': etag } });
+    expect(unchanged.status).toBe(304);
+    expect((await unchanged.arrayBuffer()).byteLength).toBe(0);
+    expect(unchanged.headers.get('cache-control')).toMatch(/^public, max-age=\d+$/);
     write('crl-after.der', Buffer.from(await fetched.arrayBuffer()));
     const crlText = tryOpenssl(
       ['crl', '-inform', 'DER', '-in', 'crl-after.der', '-CAfile', 'inter.pem', '-noout', '-text'],
