@@ -10,6 +10,7 @@ import { registrationTokenCalls } from './calls/registration-token.js';
 import { ldapCalls } from './calls/ldap.js';
 import { cryptoCalls, keyCalls } from './calls/key.js';
 import { certCalls } from './calls/cert.js';
+import { quantumCalls } from './calls/quantum.js';
 
 /** Every call, grouped by area: the server registers these and the console calls them. */
 export const api = {
@@ -26,6 +27,7 @@ export const api = {
   key: keyCalls,
   crypto: cryptoCalls,
   cert: certCalls,
+  quantum: quantumCalls,
 } as const;
 
 /** Every call of the API, in area order: what the server registers and the tests sweep. */

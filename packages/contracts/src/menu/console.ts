@@ -14,6 +14,7 @@ export const consolePageKeys = [
   'console/setting/domain/index',
   'console/setting/password-policy/index',
   'console/setting/config/index',
+  'console/setting/quantum/index',
 ] as const;
 
 /** The main console's menu (MODULES.md "Console routes and permissions"). */
@@ -44,5 +45,6 @@ export const consoleMenu: MenuNode[] = [
       icon: 'lock',
     }),
     page('SettingConfig', '/console/setting/config', 'config:read', { title: 'config', icon: 'config' }),
+    page('SettingQuantum', '/console/setting/quantum', 'quantum:read', { title: 'quantum', icon: 'quantum' }),
   ]),
 ];

@@ -9,6 +9,7 @@ import { domainMessages } from './domain.js';
 import { errorsMessages } from './errors.js';
 import { keyMessages } from './key.js';
 import { certMessages } from './cert.js';
+import { quantumMessages } from './quantum.js';
 import { ldapMessages } from './ldap.js';
 import { passwordMessages } from './password.js';
 import { roleMessages } from './role.js';
@@ -32,6 +33,7 @@ export const areaMessages = [
   ldapMessages,
   keyMessages,
   certMessages,
+  quantumMessages,
 ] as const;
 
 export type MessageKey = KeysOf<(typeof areaMessages)[number]>;
