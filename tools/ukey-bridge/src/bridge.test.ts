@@ -1,11 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { verify, X509Certificate } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestToken, softhsmAvailable, type TestToken } from './softhsm-token.js';
+import { spawnBridge, type SpawnedBridge } from './test-bridge.js';
 
 const CONSOLE = 'http://127.0.0.1:8080';
-const bridgeSource = fileURLToPath(new URL('./bridge.ts', import.meta.url));
 
 if (!softhsmAvailable()) {
   if (process.env.CI === 'true')
@@ -17,32 +15,16 @@ if (!softhsmAvailable()) {
 
 describe.runIf(softhsmAvailable())('the UKEY bridge with a SoftHSM2 token', () => {
   let token: TestToken;
-  let child: ChildProcess;
+  let bridge: SpawnedBridge;
   let url: string;
 
   beforeAll(async () => {
     token = createTestToken('alice-ukey');
-    child = spawn(
-      process.execPath,
-      ['--import', 'tsx', bridgeSource, '--port', '0', '--allow-origin', CONSOLE],
-      {
-        env: { ...process.env, SOFTHSM2_CONF: token.conf },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    url = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      child.stdout?.on('data', (d: Buffer) => {
-        out += d.toString();
-        const m = /listening on (http:\/\/\S+)/.exec(out);
-        if (m?.[1]) resolve(m[1]);
-      });
-      child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
-      child.once('exit', () => reject(new Error(`bridge exited: ${out}`)));
-    });
+    bridge = await spawnBridge(token.conf, CONSOLE);
+    url = bridge.url;
   });
   afterAll(() => {
-    child?.kill('SIGTERM');
+    bridge?.stop();
     token?.remove();
   });
 

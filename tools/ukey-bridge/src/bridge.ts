@@ -4,127 +4,29 @@
  * such as a USB key driven by OpenSC, or SoftHSM2) to sign the server's login challenge.
  * It listens on loopback only and answers only the console origins it is given.
  */
-import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { parseArgs } from 'node:util';
-import * as graphene from 'graphene-pk11';
+import { BridgeError, openTokens, pkcs11Reason } from './tokens.js';
+
+export { openTokens } from './tokens.js';
 
 export interface BridgeOptions {
   modulePath: string;
   host: string;
   port: number;
   allowedOrigins: string[];
+  /** Sign SM2 in the bridge with a key read from the token (tokens without an SM2 mechanism). */
+  sm2InBridge?: boolean;
 }
 
-class BridgeError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-const toPem = (der: Buffer) =>
-  `-----BEGIN CERTIFICATE-----\n${der
-    .toString('base64')
-    .match(/.{1,64}/g)
-    ?.join('\n')}\n-----END CERTIFICATE-----\n`;
-
-function pkcs11Reason(err: unknown): BridgeError {
-  const text = err instanceof Error ? err.message : String(err);
-  if (text.includes('CKR_PIN_INCORRECT')) return new BridgeError(401, 'The PIN is incorrect');
-  if (text.includes('CKR_PIN_LOCKED'))
-    return new BridgeError(423, 'The token is locked: too many wrong PINs');
-  if (text.includes('CKR_PIN_LEN_RANGE')) return new BridgeError(400, 'The PIN has the wrong length');
-  return new BridgeError(500, `Token error: ${text.split('\n')[0]?.slice(0, 200) ?? 'unknown'}`);
-}
-
-/** The token API the bridge needs, over one loaded PKCS#11 module. */
-export function openTokens(modulePath: string) {
-  const mod = graphene.Module.load(modulePath, 'ukey');
-  mod.initialize();
-
-  function slots() {
-    const found: { slot: graphene.Slot; serial: string; label: string }[] = [];
-    const list = mod.getSlots(true);
-    for (let i = 0; i < list.length; i++) {
-      const slot = list.items(i);
-      const token = slot.getToken();
-      // Skip empty slots (SoftHSM always offers one uninitialized slot).
-      if ((token.flags & graphene.TokenFlag.TOKEN_INITIALIZED) === 0) continue;
-      found.push({ slot, serial: token.serialNumber.trim(), label: token.label.trim() });
-    }
-    return found;
-  }
-
-  function pick(serial: string | undefined) {
-    const all = slots();
-    const chosen = serial ? all.find((s) => s.serial === serial) : all[0];
-    if (!chosen)
-      throw new BridgeError(404, serial ? `No token with serial ${serial}` : 'No token is plugged in');
-    return chosen;
-  }
-
-  function firstCertificate(session: graphene.Session) {
-    const certs = session.find({ class: graphene.ObjectClass.CERTIFICATE });
-    if (certs.length === 0) throw new BridgeError(404, 'The token holds no certificate');
-    const cert = certs.items(0).toType<graphene.X509Certificate>();
-    return { der: Buffer.from(cert.value), id: Buffer.from(cert.id) };
-  }
-
-  return {
-    list: () => slots().map(({ serial, label }) => ({ serial, label })),
-
-    certificate(serial: string | undefined) {
-      const { slot, serial: s } = pick(serial);
-      const session = slot.open(graphene.SessionFlag.SERIAL_SESSION);
-      try {
-        return { serial: s, certificate: toPem(firstCertificate(session).der) };
-      } finally {
-        session.close();
-      }
-    },
-
-    /** Signs SHA-256 of `data` with the private key paired (same CKA_ID) with the certificate. */
-    sign(serial: string | undefined, pin: string, data: string) {
-      const { slot, serial: s } = pick(serial);
-      const session = slot.open(graphene.SessionFlag.SERIAL_SESSION);
-      try {
-        try {
-          session.login(pin, graphene.UserType.USER);
-        } catch (err) {
-          throw pkcs11Reason(err);
-        }
-        const cert = firstCertificate(session);
-        const keys = session.find({ class: graphene.ObjectClass.PRIVATE_KEY, id: cert.id });
-        if (keys.length === 0) throw new BridgeError(404, 'No private key goes with the certificate');
-        const key = keys.items(0).toType<graphene.PrivateKey>();
-        let signature: Buffer;
-        try {
-          if (key.type === graphene.KeyType.EC) {
-            // Raw ECDSA (r||s) over a digest made here: tokens often lack ECDSA_SHA256.
-            const digest = createHash('sha256').update(data, 'utf8').digest();
-            signature = Buffer.from(session.createSign('ECDSA', key).once(digest));
-          } else if (key.type === graphene.KeyType.RSA) {
-            signature = Buffer.from(
-              session.createSign('SHA256_RSA_PKCS', key).once(Buffer.from(data, 'utf8')),
-            );
-          } else {
-            throw new BridgeError(400, 'Only EC and RSA keys can sign a KSP login');
-          }
-        } catch (err) {
-          throw err instanceof BridgeError ? err : pkcs11Reason(err);
-        }
-        session.logout();
-        return { serial: s, signature: signature.toString('base64'), certificate: toPem(cert.der) };
-      } finally {
-        session.close();
-      }
-    },
-
-    close: () => mod.finalize(),
-  };
+/** The PIN and the optional token serial every token call takes. */
+function common(body: Record<string, unknown>): { pin: string; serial: string | undefined } {
+  const { pin, serial } = body;
+  if (typeof pin !== 'string' || pin.length < 4 || pin.length > 64)
+    throw new BridgeError(400, 'pin: 4 to 64 characters');
+  if (serial !== undefined && serial !== null && typeof serial !== 'string')
+    throw new BridgeError(400, 'serial: must be a string');
+  return { pin, serial: typeof serial === 'string' && serial !== '' ? serial : undefined };
 }
 
 async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
@@ -150,7 +52,7 @@ export function startBridge(
   if (!['127.0.0.1', '::1', 'localhost'].includes(options.host)) {
     throw new Error('The bridge listens on loopback only (127.0.0.1 or ::1)');
   }
-  const tokens = openTokens(options.modulePath);
+  const tokens = openTokens(options.modulePath, { sm2InBridge: options.sm2InBridge === true });
   const send = (res: ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
     res.end(JSON.stringify(body));
@@ -185,14 +87,40 @@ export function startBridge(
         }
         if (req.method === 'POST' && url.pathname === '/sign') {
           const body = await readJson(req);
-          const { pin, data, serial } = body;
-          if (typeof pin !== 'string' || pin.length < 4 || pin.length > 64)
-            throw new BridgeError(400, 'pin: 4 to 64 characters');
+          const { pin, serial } = common(body);
+          const { data } = body;
           if (typeof data !== 'string' || data.length === 0 || data.length > 1024)
             throw new BridgeError(400, 'data: 1 to 1024 characters');
-          if (serial !== undefined && typeof serial !== 'string')
-            throw new BridgeError(400, 'serial: must be a string');
           return send(res, 200, tokens.sign(serial, pin, data));
+        }
+        if (req.method === 'POST' && url.pathname === '/keygen') {
+          const body = await readJson(req);
+          const { pin, serial } = common(body);
+          const { algorithm, common_name: commonName } = body;
+          if (algorithm !== 'RSA-2048' && algorithm !== 'SM2')
+            throw new BridgeError(400, 'algorithm: RSA-2048 or SM2');
+          if (typeof commonName !== 'string' || commonName.trim().length === 0 || commonName.length > 64)
+            throw new BridgeError(400, 'common_name: 1 to 64 characters');
+          return send(res, 200, tokens.keygen({ serial, pin, algorithm, commonName: commonName.trim() }));
+        }
+        if (req.method === 'POST' && url.pathname === '/install') {
+          const body = await readJson(req);
+          const { pin, serial } = common(body);
+          const keyId = body.key_id;
+          if (typeof keyId !== 'string' || !/^[0-9a-f]{2,64}$/.test(keyId))
+            throw new BridgeError(400, 'key_id: the hexadecimal key_id /keygen answered');
+          return send(
+            res,
+            200,
+            tokens.install({
+              serial,
+              pin,
+              keyId,
+              certificate: body.certificate,
+              encryptionCertificate: body.encryption_certificate ?? undefined,
+              envelopedKey: body.enveloped_key ?? undefined,
+            }),
+          );
         }
         send(res, 404, { error: 'Unknown path' });
       } catch (err) {
@@ -221,7 +149,8 @@ export function startBridge(
 }
 
 const usage = `Usage: ksp-ukey-bridge --allow-origin ORIGIN [--allow-origin ORIGIN ...]
-                       [--module /usr/lib/x86_64-linux-gnu/opensc-pkcs11.so] [--port 41414] [--host 127.0.0.1]`;
+                       [--module /usr/lib/x86_64-linux-gnu/opensc-pkcs11.so] [--port 41414] [--host 127.0.0.1]
+                       [--sm2-in-bridge]`;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -230,6 +159,7 @@ async function main(): Promise<void> {
       port: { type: 'string' },
       host: { type: 'string' },
       'allow-origin': { type: 'string', multiple: true },
+      'sm2-in-bridge': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -244,6 +174,7 @@ async function main(): Promise<void> {
     host: values.host ?? '127.0.0.1',
     port: Number(values.port ?? 41414),
     allowedOrigins,
+    sm2InBridge: values['sm2-in-bridge'] === true,
   });
   console.log(`ksp-ukey-bridge listening on ${bridge.url} for ${allowedOrigins.join(', ')}`);
   const stop = () => void bridge.close().then(() => process.exit(0));

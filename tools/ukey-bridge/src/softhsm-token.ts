@@ -31,11 +31,20 @@ function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv): 
   return r.stdout;
 }
 
-/**
- * A SoftHSM2 token standing in for a UKEY: an EC P-256 key pair and its self-signed
- * certificate (CN = `cn`) under CKA_ID 01, in a token directory of its own.
- */
-export function createTestToken(cn: string, pin = '123456'): TestToken {
+/** An initialized SoftHSM2 token (label ksp-ukey) holding nothing: a blank UKEY to provision. */
+export function createEmptyTestToken(pin = '123456'): TestToken {
+  const { dir, conf, label } = initToken(pin);
+  return {
+    conf,
+    label,
+    pin,
+    certificate: '',
+    privateKey: '',
+    remove: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+function initToken(pin: string) {
   const dir = mkdtempSync(join(tmpdir(), 'ksp-softhsm-'));
   mkdirSync(join(dir, 'tokens'));
   const conf = join(dir, 'softhsm2.conf');
@@ -51,6 +60,15 @@ export function createTestToken(cn: string, pin = '123456'): TestToken {
     dir,
     env,
   );
+  return { dir, conf, env, label };
+}
+
+/**
+ * A SoftHSM2 token standing in for a UKEY: an EC P-256 key pair and its self-signed
+ * certificate (CN = `cn`) under CKA_ID 01, in a token directory of its own.
+ */
+export function createTestToken(cn: string, pin = '123456'): TestToken {
+  const { dir, conf, env, label } = initToken(pin);
   run(
     'openssl',
     [
