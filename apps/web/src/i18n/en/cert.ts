@@ -187,7 +187,8 @@ export const cert = {
     serialPlaceholder: 'Choose the UKEY plugged in',
     noToken: 'No UKEY is plugged in.',
     bridgeUnreachable: 'The UKEY bridge is not reachable at {{url}}',
-    bridgeHint: 'Start the KSP UKEY bridge on this computer and plug in the UKEY.',
+    bridgeHint:
+      'Start ksp-ukey-bridge on this computer (allowing this console’s address), plug in the UKEY and try again.',
     retry: 'Retry',
     pin: 'Certificate password (UKEY PIN)',
     pinConfirm: 'Confirm the PIN',
