@@ -14,14 +14,19 @@ export interface RunningBridge {
 
 /**
  * The built UKEY bridge (`node tools/ukey-bridge/dist/bridge.js --port 0`), opening the
- * SoftHSM2 token of `softhsmConf`, answering only the console at `consoleOrigin`.
+ * SoftHSM2 token of `softhsmConf`, answering only the console at `consoleOrigin`; `extraArgs`
+ * go after those (e.g. `--sm2-in-bridge`, which SM2 on SoftHSM2 needs).
  */
-export async function startBridge(softhsmConf: string, consoleOrigin: string): Promise<RunningBridge> {
+export async function startBridge(
+  softhsmConf: string,
+  consoleOrigin: string,
+  extraArgs: string[] = [],
+): Promise<RunningBridge> {
   if (!existsSync(bridgeJs)) throw new Error('Build first: npm run build (tools/ukey-bridge/dist is needed)');
   let output = '';
   const child: ChildProcess = spawn(
     process.execPath,
-    [bridgeJs, '--port', '0', '--allow-origin', consoleOrigin],
+    [bridgeJs, '--port', '0', '--allow-origin', consoleOrigin, ...extraArgs],
     {
       cwd: root,
       env: { ...process.env, SOFTHSM2_CONF: softhsmConf },

@@ -12,6 +12,7 @@ export type IssueBody = BodyOf<typeof api.cert.issue>;
 export type CaDownloadKind = QueryOf<typeof api.cert.caDownload>['kind'];
 export type CertDownloadKind = QueryOf<typeof api.cert.download>['kind'];
 export type KeyDownloadKind = BodyOf<typeof api.cert.downloadKey>['kind'];
+export type UkeyIssueResult = DataOf<typeof api.cert.ukeyIssue>;
 
 /** Query keys of the certificates area: invalidating `all` refreshes CAs, certificates and external CAs. */
 export const certKeys = {
@@ -54,6 +55,13 @@ export const downloadCertFile = (id: string, kind: CertDownloadKind, options?: C
 /** The generated private key, encrypted under the caller's password (cert:export). */
 export const downloadCertKey = (body: BodyOf<typeof api.cert.downloadKey>) =>
   call(api.cert.downloadKey, { body });
+
+/**
+ * A user's UKEY certificates from the token's request (binds the UKEY to the user). Silent:
+ * the UKEY form shows the failure at its step.
+ */
+export const issueUkeyCert = (body: BodyOf<typeof api.cert.ukeyIssue>) =>
+  call(api.cert.ukeyIssue, { body }, { silent: true });
 
 // External CAs
 

@@ -1,4 +1,4 @@
-import { api } from '@ksp/contracts';
+import { api, type ukeyAlgorithms } from '@ksp/contracts';
 import { ApiError } from './api-error';
 import { call } from './client';
 import { saveSignedIn, type SignedIn } from './session';
@@ -8,6 +8,7 @@ import { DEFAULT_UKEY_BRIDGE } from '@ksp/contracts';
 
 export { DEFAULT_UKEY_BRIDGE };
 export const UKEY_BRIDGE_KEY = 'UKEY_BRIDGE';
+export type UkeyAlgorithm = (typeof ukeyAlgorithms)[number];
 export const UKEY_PIN_MIN = 6;
 const BRIDGE_TIMEOUT_MS = 20_000;
 
@@ -55,6 +56,12 @@ async function bridgeFetch<T>(base: string, path: string, init: RequestInit = {}
   return body as T;
 }
 
+const postJson = (body: unknown): RequestInit => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});
+
 export interface BridgeCertificate {
   serial: string;
   certificate: string;
@@ -77,16 +84,81 @@ export interface BridgeSignature {
 
 /** The UKEY signs `data` (the server's challenge) after a login with `pin`. */
 export async function bridgeSign(base: string, pin: string, data: string): Promise<BridgeSignature> {
-  const answer = await bridgeFetch<Partial<BridgeSignature>>(base, '/sign', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ pin, data }),
-  });
+  const answer = await bridgeFetch<Partial<BridgeSignature>>(base, '/sign', postJson({ pin, data }));
   if (typeof answer.signature !== 'string') throw new BridgeError('The bridge answered no signature', false);
   return {
     signature: answer.signature,
     certificate: answer.certificate ?? '',
     serial: answer.serial ?? '',
+  };
+}
+
+/** A token the bridge sees (a UKEY plugged in). */
+export interface BridgeToken {
+  serial: string;
+  label: string;
+}
+
+/** The tokens plugged in (`GET /status`). */
+export async function bridgeStatus(base: string): Promise<BridgeToken[]> {
+  const data = await bridgeFetch<{ tokens?: unknown }>(base, '/status');
+  if (!Array.isArray(data.tokens)) throw new BridgeError('The bridge answered no token list', false);
+  return data.tokens.flatMap((token: unknown) => {
+    const record = typeof token === 'object' && token !== null ? (token as Record<string, unknown>) : {};
+    return typeof record.serial === 'string'
+      ? [{ serial: record.serial, label: typeof record.label === 'string' ? record.label : '' }]
+      : [];
+  });
+}
+
+export interface BridgeKeygenBody {
+  pin: string;
+  serial: string;
+  algorithm: UkeyAlgorithm;
+  /** The subject's common name of the request (the user's name). */
+  common_name: string;
+}
+
+export interface BridgeKeygen {
+  serial: string;
+  key_id: string;
+  /** PEM PKCS#10 signed by the new key. */
+  csr: string;
+}
+
+/** The UKEY makes a signing key pair and a certificate request for it (`POST /keygen`). */
+export async function bridgeKeygen(base: string, body: BridgeKeygenBody): Promise<BridgeKeygen> {
+  const answer = await bridgeFetch<Partial<BridgeKeygen>>(base, '/keygen', postJson(body));
+  if (typeof answer.csr !== 'string' || typeof answer.key_id !== 'string') {
+    throw new BridgeError('The bridge answered no certificate request', false);
+  }
+  return { serial: answer.serial ?? body.serial, key_id: answer.key_id, csr: answer.csr };
+}
+
+export interface BridgeInstallBody {
+  pin: string;
+  serial: string;
+  key_id: string;
+  /** The signing certificate (PEM). */
+  certificate: string;
+  /** Dual only: the encryption certificate (PEM) and its key (Base64 GM/T 0009 SM2EnvelopedKey). */
+  encryption_certificate?: string;
+  enveloped_key?: string;
+}
+
+/** The UKEY stores its certificate(s), and for dual the encryption key (`POST /install`). */
+export async function bridgeInstall(
+  base: string,
+  body: BridgeInstallBody,
+): Promise<{ serial: string; installed: string[] }> {
+  const answer = await bridgeFetch<{ serial?: unknown; installed?: unknown }>(
+    base,
+    '/install',
+    postJson(body),
+  );
+  return {
+    serial: typeof answer.serial === 'string' ? answer.serial : body.serial,
+    installed: Array.isArray(answer.installed) ? answer.installed.map(String) : [],
   };
 }
 

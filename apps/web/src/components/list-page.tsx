@@ -53,6 +53,11 @@ export interface ListPageProps<Row extends object> {
   rowTestId?: (row: Row) => string;
   /** The page's dialogs. */
   children?: ReactNode;
+  /**
+   * URL search params the page around the list owns (e.g. its tab): kept as the list
+   * rewrites the URL for its filters and paging.
+   */
+  keepParams?: readonly string[];
 }
 
 function positiveInt(value: string | null, fallback: number): number {
@@ -204,6 +209,7 @@ export function ListPage<Row extends object>({
   testId,
   rowTestId,
   children,
+  keepParams = [],
 }: ListPageProps<Row>) {
   const t = useT();
   const { message } = App.useApp();
@@ -214,6 +220,14 @@ export function ListPage<Row extends object>({
   const query = readListQuery(params, filters);
   const [chosen, setChosen] = useState<Key[]>([]);
   const ids = listTestIds(testId);
+  const writeQuery = (next: ListQuery) => {
+    const written = writeListQuery(next);
+    for (const name of keepParams) {
+      const value = params.get(name);
+      if (value !== null) written.set(name, value);
+    }
+    setParams(written);
+  };
 
   const result = useQuery({
     queryKey: [...queryKey, 'list', query],
@@ -228,7 +242,7 @@ export function ListPage<Row extends object>({
     const next: Record<string, string> = {};
     for (const [name, value] of Object.entries(values)) if (value?.trim()) next[name] = value.trim();
     setChosen([]);
-    setParams(writeListQuery({ ...query, page: 1, filters: next }));
+    writeQuery({ ...query, page: 1, filters: next });
   };
 
   const deleteSelected = () => {
@@ -305,13 +319,11 @@ export function ListPage<Row extends object>({
           ),
           onChange: (page, pageSize) => {
             setChosen([]);
-            setParams(
-              writeListQuery({
-                ...query,
-                page: pageSize === query.page_size ? page : 1,
-                page_size: pageSize,
-              }),
-            );
+            writeQuery({
+              ...query,
+              page: pageSize === query.page_size ? page : 1,
+              page_size: pageSize,
+            });
           },
         }}
       />

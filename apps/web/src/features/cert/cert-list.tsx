@@ -1,8 +1,16 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Form, Input, Select, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { api, certPurposes, certStatuses, crlReasons, EXPIRING_DAYS, type CrlReason } from '@ksp/contracts';
+import {
+  api,
+  certPurposes,
+  certStatuses,
+  crlReasons,
+  EXPIRING_DAYS,
+  type certSources,
+  type CrlReason,
+} from '@ksp/contracts';
 import {
   allCas,
   certKeys,
@@ -43,8 +51,20 @@ interface KeyValues {
 
 const PASSWORD_MIN = 8;
 
-/** Certificates › local, part two: the certificates the local CAs issued. */
-export function CertList() {
+/**
+ * Certificates › local, part two: the certificates the local CAs issued; with `source`, only
+ * those issued that way (the UKEY tab), with the page's own `toolbar` instead of "Issue".
+ */
+export function CertList({
+  source,
+  toolbar,
+  keepParams,
+}: {
+  source?: (typeof certSources)[number];
+  toolbar?: ReactNode;
+  /** URL search params of the page around the list (see ListPage). */
+  keepParams?: readonly string[];
+} = {}) {
   const t = useT();
   const kit = useColumnKit<CertRow>();
   const { message } = App.useApp();
@@ -176,11 +196,12 @@ export function CertList() {
   return (
     <>
       <ListPage<CertRow>
-        queryKey={certKeys.certs}
+        queryKey={source ? [...certKeys.certs, source] : certKeys.certs}
         fetchPage={({ page, page_size, filters }) =>
           listCerts({
             page,
             page_size,
+            source,
             name: filters.name,
             ca_id: filters.ca_id,
             status: certStatuses.find((value) => value === filters.status),
@@ -210,8 +231,10 @@ export function CertList() {
           },
         ]}
         toolbar={
-          canWrite && <ListAddButton onClick={() => setDialog({ kind: 'issue' })} testId="cert-issue" />
+          toolbar ??
+          (canWrite && <ListAddButton onClick={() => setDialog({ kind: 'issue' })} testId="cert-issue" />)
         }
+        keepParams={keepParams}
         onDelete={canWrite ? (ids) => deleteCerts(ids) : undefined}
         canSelect={(cert) => certActionsFor(cert).delete}
         testId="cert"

@@ -1,6 +1,6 @@
 /** Certificates: local CAs, issued certificates, external CAs and the public online issuing. */
 export const cert = {
-  tabs: { certs: 'Certificates', cas: 'Local CAs' },
+  tabs: { certs: 'Certificates', cas: 'Local CAs', ukey: 'UKEY certificates' },
   common: {
     more: 'More',
     download: 'Download',
@@ -169,6 +169,51 @@ export const cert = {
     passwordMismatch: 'The passwords do not match',
     passwordLength: 'At least 8 characters',
     filters: { name: 'Name', status: 'Status', ca: 'CA', purpose: 'Purpose', expiring: 'Expiry' },
+  },
+  ukey: {
+    issue: 'Issue UKEY certificate',
+    title: 'Issue a UKEY certificate',
+    intro:
+      'The UKEY makes its own signing key pair; the console passes the request to the server and writes the issued certificates back to the UKEY. The PIN goes to the local UKEY bridge only, never to the server.',
+    user: 'User',
+    userHint: 'The UKEY is bound to this user (UKEY login).',
+    ukeyType: 'UKEY type',
+    ukeyTypeHint: 'The token vendor or middleware, e.g. PKCS#11 or SKF',
+    algorithm: 'Algorithm type',
+    spec: 'Certificate spec',
+    specs: { single: 'Single (signature)', dual: 'Dual (signature and encryption)' },
+    dualSm2Only: 'Dual certificates are for SM2 only.',
+    serial: 'UKEY serial number',
+    serialPlaceholder: 'Choose the UKEY plugged in',
+    noToken: 'No UKEY is plugged in.',
+    bridgeUnreachable: 'The UKEY bridge is not reachable at {{url}}',
+    bridgeHint:
+      'Start ksp-ukey-bridge on this computer (allowing this console’s address), plug in the UKEY and try again.',
+    retry: 'Retry',
+    pin: 'Certificate password (UKEY PIN)',
+    pinConfirm: 'Confirm the PIN',
+    pinMismatch: 'The two PINs you entered do not match',
+    validityDays: 'Validity (days)',
+    submit: 'Issue',
+    steps: {
+      keygen: 'Key pair on the UKEY',
+      issue: 'Certificates issued',
+      install: 'Written to the UKEY',
+    },
+    failed: {
+      keygen: 'The UKEY did not make the key pair: {{error}}',
+      issue: 'The server did not issue the certificates: {{error}}',
+      install:
+        'The certificates were issued and the UKEY is bound to the user, but writing them to the UKEY failed: {{error}}',
+    },
+    unknownError: 'unknown error',
+    installAgain: 'Write to the UKEY again',
+    installAgainHint: 'Only the writing is repeated; correct the PIN above if it was wrong.',
+    done: 'The UKEY certificates are issued and written to the UKEY',
+    bound: 'The UKEY is now bound to {{user}}. The UKEY login works for this user once MFA is turned on.',
+    signing: 'Signing certificate',
+    encryption: 'Encryption certificate',
+    notAfter: 'Valid until',
   },
   external: {
     upload: 'Upload',

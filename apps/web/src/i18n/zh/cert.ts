@@ -2,7 +2,7 @@ import type { Catalogue } from '../catalogue';
 import type { cert as en } from '../en/cert';
 
 export const cert: Catalogue<typeof en> = {
-  tabs: { certs: '证书', cas: '本地 CA' },
+  tabs: { certs: '证书', cas: '本地 CA', ukey: 'UKEY 证书' },
   common: {
     more: '更多',
     download: '下载',
@@ -165,6 +165,49 @@ export const cert: Catalogue<typeof en> = {
     passwordMismatch: '两次输入的密码不一致',
     passwordLength: '至少 8 个字符',
     filters: { name: '名称', status: '状态', ca: 'CA', purpose: '用途', expiring: '到期' },
+  },
+  ukey: {
+    issue: '签发 UKEY 证书',
+    title: '签发 UKEY 证书',
+    intro:
+      'UKEY 自行生成签名密钥对；控制台将证书请求提交给服务器，并把签发的证书写回 UKEY。PIN 只发送给本机的 UKEY 桥接程序，从不发送给服务器。',
+    user: '用户',
+    userHint: 'UKEY 将绑定到此用户（UKEY 登录）。',
+    ukeyType: 'UKEY 类型',
+    ukeyTypeHint: '令牌厂商或中间件，例如 PKCS#11 或 SKF',
+    algorithm: '算法类型',
+    spec: '证书规格',
+    specs: { single: '单证书（签名）', dual: '双证书（签名和加密）' },
+    dualSm2Only: '双证书仅适用于 SM2。',
+    serial: 'UKEY 序列号',
+    serialPlaceholder: '选择已插入的 UKEY',
+    noToken: '未插入 UKEY。',
+    bridgeUnreachable: '无法连接 UKEY 桥接程序（{{url}}）',
+    bridgeHint: '请在本机启动 ksp-ukey-bridge（允许本控制台的地址），插入 UKEY 后重试。',
+    retry: '重试',
+    pin: '证书密码（UKEY PIN）',
+    pinConfirm: '确认 PIN',
+    pinMismatch: '两次输入的 PIN 不一致',
+    validityDays: '有效期（天）',
+    submit: '签发',
+    steps: {
+      keygen: 'UKEY 生成密钥对',
+      issue: '签发证书',
+      install: '写入 UKEY',
+    },
+    failed: {
+      keygen: 'UKEY 未能生成密钥对：{{error}}',
+      issue: '服务器未能签发证书：{{error}}',
+      install: '证书已签发，UKEY 已绑定到该用户，但写入 UKEY 失败：{{error}}',
+    },
+    unknownError: '未知错误',
+    installAgain: '重新写入 UKEY',
+    installAgainHint: '只重复写入步骤；如 PIN 有误，请在上方更正。',
+    done: 'UKEY 证书已签发并写入 UKEY',
+    bound: 'UKEY 现已绑定到 {{user}}。开启多因素认证（MFA）后，该用户即可使用 UKEY 登录。',
+    signing: '签名证书',
+    encryption: '加密证书',
+    notAfter: '有效期至',
   },
   external: {
     upload: '上传',
