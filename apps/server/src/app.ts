@@ -25,6 +25,7 @@ import { domainModule } from './modules/domain/domain.module.js';
 import { keyModule } from './modules/key/key.module.js';
 import { ldapModule } from './modules/ldap/ldap.module.js';
 import { quantumModule } from './modules/quantum/quantum.module.js';
+import { logModule } from './modules/log/log.module.js';
 import { passwordPolicyModule } from './modules/password-policy/password-policy.module.js';
 import { registrationTokenModule } from './modules/registration-token/registration-token.module.js';
 import { roleModule } from './modules/role/role.module.js';
@@ -49,6 +50,7 @@ const modules: readonly KspModule[] = [
   registrationTokenModule,
   certModule,
   quantumModule,
+  logModule,
   dashboardModule,
 ];
 

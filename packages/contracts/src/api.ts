@@ -11,6 +11,7 @@ import { ldapCalls } from './calls/ldap.js';
 import { cryptoCalls, keyCalls } from './calls/key.js';
 import { certCalls } from './calls/cert.js';
 import { quantumCalls } from './calls/quantum.js';
+import { logCalls } from './calls/log.js';
 
 /** Every call, grouped by area: the server registers these and the console calls them. */
 export const api = {
@@ -28,6 +29,7 @@ export const api = {
   crypto: cryptoCalls,
   cert: certCalls,
   quantum: quantumCalls,
+  log: logCalls,
 } as const;
 
 /** Every call of the API, in area order: what the server registers and the tests sweep. */

@@ -54,6 +54,12 @@ export interface CallDef<
   /** Multipart upload: the body is parsed by the route, not by a schema. */
   multipart?: boolean;
   /**
+   * The answer is a file streamed as it is made (no envelope, no size limit): the content
+   * types it may have. Refusals and bad input still answer the JSON envelope. `data` then
+   * describes nothing and is `z.never()`.
+   */
+  download?: readonly string[];
+  /**
    * Whether the call may change what sessions depend on (users, roles, domains, settings), so
    * the node forgets its cached sessions once it has answered (see `changesAccessOf`).
    * Default: true for every method but GET, false for GET. Calls that only touch their own

@@ -19,6 +19,7 @@ export * from './calls/ldap.js';
 export * from './calls/key.js';
 export * from './calls/cert.js';
 export * from './calls/quantum.js';
+export * from './calls/log.js';
 export * from './ip.js';
 export * from './algorithms.js';
 export * from './rules/key-lifecycle.js';

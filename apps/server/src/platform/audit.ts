@@ -1,4 +1,5 @@
 import { v7 as uuidv7 } from 'uuid';
+import type { LogSeverity, LogSource, TokenKind } from '@ksp/contracts';
 import { nonceBytes } from './crypto/random.js';
 import type { Executor } from './db/database.js';
 import type { AuditTable } from './db/schema.js';
@@ -9,6 +10,8 @@ export interface AuditSubject {
   username: string;
   domainId: string | null;
   domainName: string;
+  /** Where the action came from (the log's "source platform"); default `web`. */
+  source?: LogSource;
 }
 
 export interface AuditEntry {
@@ -21,6 +24,8 @@ export interface AuditEntry {
   details?: Record<string, string | number | boolean | null>;
   /** The object the record is about (a key, say), kept indexed for that object's trail. */
   objectId?: string | null;
+  /** Default: WARNING for a failure, INFO otherwise. Alarms say ERROR or CRITICAL. */
+  severity?: LogSeverity;
 }
 
 export const SYSTEM_SUBJECT: AuditSubject = {
@@ -28,7 +33,11 @@ export const SYSTEM_SUBJECT: AuditSubject = {
   username: 'system',
   domainId: null,
   domainName: '',
+  source: 'scheduler',
 };
+
+/** The log's source platform of a call made with a token of `kind`. */
+export const sourceOfToken = (kind: TokenKind): LogSource => (kind === 'session' ? 'web' : 'api');
 
 /** Who a record is about when the signed-in caller acted. */
 export function subjectOf(actor: Actor): AuditSubject {
@@ -38,6 +47,7 @@ export function subjectOf(actor: Actor): AuditSubject {
     username: actor.username,
     domainId: actor.domainId,
     domainName: actor.domainName,
+    source: actor.userId ? sourceOfToken(actor.kind) : 'scheduler',
   };
 }
 
@@ -67,6 +77,8 @@ export function auditRow(entry: AuditEntry, at = new Date()): AuditTable {
     details: JSON.stringify(entry.details ?? {}),
     object_id: entry.objectId ?? null,
     count: 1,
+    severity: entry.severity ?? (entry.result === 'failure' ? 'WARNING' : 'INFO'),
+    source: who.source ?? 'web',
   };
 }
 

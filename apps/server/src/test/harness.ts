@@ -243,6 +243,9 @@ async function send<C extends CallDef>(
     },
     ...(opts.body !== undefined ? { payload: JSON.stringify(opts.body) } : {}),
   });
+  // A download call answers its file (code 0, `data` the text), or the envelope when refused.
+  if (def.download && res.statusCode === 200 && !res.payload.startsWith('{"code"'))
+    return { status: res.statusCode, code: 0, msg: '', data: res.payload as never, headers: res.headers };
   const json = res.json<{ code: number; msg: string; data: z.output<C['data']> }>();
   return { status: res.statusCode, code: json.code, msg: json.msg, data: json.data, headers: res.headers };
 }

@@ -10,6 +10,7 @@ import { errorsMessages } from './errors.js';
 import { keyMessages } from './key.js';
 import { certMessages } from './cert.js';
 import { quantumMessages } from './quantum.js';
+import { logMessages } from './log.js';
 import { ldapMessages } from './ldap.js';
 import { passwordMessages } from './password.js';
 import { roleMessages } from './role.js';
@@ -34,6 +35,7 @@ export const areaMessages = [
   keyMessages,
   certMessages,
   quantumMessages,
+  logMessages,
 ] as const;
 
 export type MessageKey = KeysOf<(typeof areaMessages)[number]>;

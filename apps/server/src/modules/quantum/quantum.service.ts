@@ -168,6 +168,7 @@ export function createQuantumService(deps: {
         action: 'quantum.invalid',
         target: settings.endpoint,
         result: 'failure',
+        severity: 'ERROR',
         ip: '',
         details: { node: nodeName, failure: outcome.failure, detail: outcome.detail },
       });

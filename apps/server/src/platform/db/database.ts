@@ -25,6 +25,7 @@ import * as m007 from './migrations/007-key-list.js';
 import * as m008 from './migrations/008-audit-count.js';
 import * as m009 from './migrations/009-certificates.js';
 import * as m010 from './migrations/010-quantum.js';
+import * as m011 from './migrations/011-audit-severity-source.js';
 
 export type Db = Kysely<Database>;
 /** A store function takes either the database or an open transaction. */
@@ -55,6 +56,7 @@ export const migrations: Record<string, Migration> = {
   '008-audit-count': m008,
   '009-certificates': m009,
   '010-quantum': m010,
+  '011-audit-severity-source': m011,
 };
 
 export interface OpenOptions {

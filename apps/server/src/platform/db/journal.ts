@@ -85,6 +85,8 @@ const auditTable: JournalTableSpec<'audit_log'> = {
     'details',
     'object_id',
     'count',
+    'severity',
+    'source',
   ],
 };
 
@@ -103,6 +105,8 @@ function mergeOperations(batch: readonly JournalWrites[]): AuditTable[] {
         r.source_ip,
         r.object_id,
         r.details,
+        r.severity,
+        r.source,
       ].join('\u0000');
       const found = merged.get(same);
       if (found) found.count += r.count;

@@ -203,6 +203,10 @@ export interface AuditTable {
   object_id: string | null;
   /** Operations the record stands for (1 unless the journal merged identical operations). */
   count: number;
+  /** INFO, WARNING (refusals and failures), ERROR, CRITICAL (alarms). */
+  severity: string;
+  /** web (console session), api (other tokens), agent, kmip, scheduler (the server itself). */
+  source: string;
 }
 
 export interface PasswordPolicyTable {

@@ -274,6 +274,9 @@ describe('domain boundaries', () => {
         (await call(server, api.cert.list, { token, query: page })).data,
         (await call(server, api.cert.externalList, { token, query: page })).data,
         (await call(server, api.cert.summary, { token })).data,
+        // The log: its own domain's records only, refusals of the attacks above included.
+        (await call(server, api.log.list, { token, query: page })).data,
+        (await call(server, api.log.export, { token, query: { format: 'json' } })).data,
       ]);
       for (const foreign of [
         '"admin@example.test"',

@@ -130,6 +130,8 @@ describe('every call of the contract, fed invalid input by an administrator', ()
           }
           const where = `${def.method} ${def.path} (${req.kind})`;
           expect(res.statusCode, `${where}: ${res.body.slice(0, 300)}`).toBeLessThan(500);
+          // A download call answers its file, not the envelope, when the input was acceptable.
+          if (def.download && res.statusCode === 200 && !res.body.startsWith('{"code"')) return;
           const body = res.json<{ code: number; msg: string }>();
           if (body.code === Code.INVALID) expect(body.msg, where).toMatch(NAMES_A_FIELD);
         }),

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type {
   FastifyInstance,
   FastifyReply,
@@ -104,15 +105,25 @@ export function requestMeta(req: FastifyRequest): RequestMeta {
   };
 }
 
+/** The answer of a call whose contract says `download`: a file streamed as it is made. */
+export class StreamedFile {
+  constructor(
+    readonly filename: string,
+    readonly contentType: string,
+    readonly stream: Readable,
+  ) {}
+}
+
 /**
  * Registers one contract call: the guard (readiness, token, permission), the schemas,
- * and the envelope. The handler receives plain values and returns the `data`.
+ * and the envelope. The handler receives plain values and returns the `data` (a
+ * `StreamedFile` for a `download` call, sent as it is without the envelope).
  */
 export function registerCall<C extends CallDef>(
   app: FastifyInstance,
   gate: Gatekeeper,
   call: C,
-  handler: (ctx: CallContext<C>) => Promise<z.output<C['data']>>,
+  handler: (ctx: CallContext<C>) => Promise<z.output<C['data']> | StreamedFile>,
 ): void {
   const envelope = z.object({ code: z.number(), msg: z.string(), data: call.data });
   const changesAccess = changesAccessOf(call);
@@ -139,12 +150,14 @@ export function registerCall<C extends CallDef>(
       : {}),
     schema: {
       summary: call.summary,
-      description: describeAccess(call),
+      description: call.download
+        ? `${describeAccess(call)} Answers the file itself (${call.download.join(' or ')}, with Content-Disposition: attachment), streamed, not the JSON envelope; refusals and bad input answer the envelope.`
+        : describeAccess(call),
       tags: [call.tag],
       ...(call.access === 'public' ? {} : { security: [{ token: [] }] }),
       ...(call.query ? { querystring: call.query } : {}),
       ...(call.body && !call.multipart ? { body: call.body } : {}),
-      response: { 200: envelope },
+      ...(call.download ? {} : { response: { 200: envelope } }),
     },
     onRequest: async (req: FastifyRequest) => {
       const meta = requestMeta(req);
@@ -174,7 +187,7 @@ export function registerCall<C extends CallDef>(
         throw await refuse(actor, meta, 'auth.forbidden', { permission: call.access });
       }
     },
-    handler: async (req: FastifyRequest) => {
+    handler: async (req: FastifyRequest, reply: FastifyReply) => {
       let data;
       try {
         data = await handler({
@@ -199,6 +212,15 @@ export function registerCall<C extends CallDef>(
         throw err;
       } finally {
         if (changesAccess) gate.accessChanged();
+      }
+      if (call.download) {
+        if (!(data instanceof StreamedFile)) throw new Error(`${call.path} answered no file`);
+        const ascii = data.filename.replace(/[^\w.-]/g, '_');
+        return reply
+          .type(data.contentType)
+          .header('content-disposition', `attachment; filename="${ascii}"`)
+          .header('cache-control', 'no-store')
+          .send(data.stream);
       }
       return { code: Code.OK, msg: formatMessage('ok', req.ksp.meta.lang), data };
     },

@@ -1,0 +1,157 @@
+import { Readable } from 'node:stream';
+import {
+  LOG_EXPORT_MAX,
+  type LogRecord,
+  type LogSeverity,
+  type LogSource,
+  type QueryInput,
+  type api,
+} from '@ksp/contracts';
+import { subjectOf, writeAudit } from '../../platform/audit.js';
+import type { Clock } from '../../platform/auth/session.service.js';
+import type { Db } from '../../platform/db/database.js';
+import type { AuditTable } from '../../platform/db/schema.js';
+import { notFound } from '../../platform/errors.js';
+import { StreamedFile, type Actor, type RequestMeta } from '../../platform/http/route.js';
+import * as store from './log.store.js';
+
+function view(row: AuditTable): LogRecord {
+  let details: Record<string, unknown> = {};
+  try {
+    const parsed = JSON.parse(row.details) as unknown;
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
+      details = parsed as Record<string, unknown>;
+  } catch {
+    details = { text: row.details };
+  }
+  return {
+    id: row.id,
+    at: row.at,
+    severity: row.severity as LogSeverity,
+    action: row.action,
+    target: row.target,
+    result: row.result,
+    username: row.username,
+    domain_name: row.domain_name,
+    source: row.source as LogSource,
+    ip: row.source_ip,
+    count: row.count,
+    object_id: row.object_id,
+    details,
+  };
+}
+
+/** What a session may see: its domain's records, or every record from the root domain. */
+const visibleDomain = (actor: Actor) => (actor.systemScope ? null : actor.domainId);
+
+type Filter = Omit<QueryInput<typeof api.log.export>, 'format'>;
+const filterOf = (actor: Actor, query: Filter): store.LogFilter => ({
+  domainId: visibleDomain(actor),
+  from: query.from,
+  to: query.to,
+  severity: query.severity,
+  action: query.action,
+  result: query.result,
+  username: query.username,
+  ip: query.ip,
+  source: query.source,
+  q: query.q,
+});
+
+export const CSV_COLUMNS = [
+  'at',
+  'severity',
+  'action',
+  'target',
+  'result',
+  'username',
+  'domain_name',
+  'source',
+  'ip',
+  'count',
+  'object_id',
+  'details',
+  'id',
+] as const;
+
+/**
+ * One CSV cell (RFC 4180): quoted when it holds a comma, quote or line break. A cell that a
+ * spreadsheet would run as a formula (= + - @, tab, CR) gets a leading apostrophe.
+ */
+export function csvCell(value: unknown): string {
+  let text =
+    value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export function createLogService(deps: { db: Db; clock: Clock }) {
+  const { db, clock } = deps;
+  return {
+    async list(actor: Actor, query: QueryInput<typeof api.log.list>) {
+      const { rows, total } = await store.listRecords(
+        db,
+        filterOf(actor, query),
+        (query.page - 1) * query.page_size,
+        query.page_size,
+      );
+      return { data: rows.map(view), total };
+    },
+
+    async detail(actor: Actor, id: string) {
+      const row = await store.findRecord(db, id, visibleDomain(actor));
+      if (!row) throw notFound('log.notFound', { id });
+      return view(row);
+    },
+
+    /** The export as a stream; the export itself is audited first (who took which records). */
+    async export(actor: Actor, meta: RequestMeta, query: QueryInput<typeof api.log.export>) {
+      const { format, ...filters } = query;
+      const filter = filterOf(actor, filters);
+      const details: Record<string, string> = { format };
+      for (const [key, value] of Object.entries(filters))
+        if (value !== undefined) details[key] = String(value);
+      await writeAudit(
+        db,
+        {
+          who: subjectOf(actor),
+          action: 'log.export',
+          target: format,
+          result: 'success',
+          ip: meta.ip,
+          details,
+        },
+        clock(),
+      );
+      const rows = store.streamRecords(db, filter, LOG_EXPORT_MAX);
+      async function* csv() {
+        yield `${CSV_COLUMNS.join(',')}\r\n`;
+        for await (const row of rows) {
+          const record = view(row);
+          yield `${CSV_COLUMNS.map((c) => csvCell(record[c])).join(',')}\r\n`;
+        }
+      }
+      async function* json() {
+        yield '[';
+        let first = true;
+        for await (const row of rows) {
+          yield `${first ? '\n' : ',\n'}${JSON.stringify(view(row))}`;
+          first = false;
+        }
+        yield '\n]\n';
+      }
+      const stamp = clock()
+        .toISOString()
+        .replace(/[-:]/g, '')
+        .replace(/\.\d+Z$/, 'Z')
+        .replace('T', '-');
+      return new StreamedFile(
+        `ksp-log-${stamp}.${format}`,
+        format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8',
+        Readable.from(format === 'csv' ? csv() : json()),
+      );
+    },
+  };
+}
+
+export type LogService = ReturnType<typeof createLogService>;

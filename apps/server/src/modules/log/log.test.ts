@@ -1,0 +1,208 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, Code, Usage } from '@ksp/contracts';
+import {
+  call,
+  callUnchecked,
+  encodeUsername,
+  engines,
+  hashForLogin,
+  initialize,
+  login,
+  roleIdByName,
+  startServer,
+  type TestServer,
+} from '../../test/harness.js';
+import { CSV_COLUMNS, csvCell } from './log.service.js';
+
+const PASSWORD = 'Log-Pass-1';
+
+/** A minimal RFC 4180 reader for the checks (quoted cells, doubled quotes, CRLF rows). */
+function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (quoted) {
+      if (c === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (c === '"') quoted = false;
+      else cell += c;
+    } else if (c === '"') quoted = true;
+    else if (c === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (c === '\r' && text[i + 1] === '\n') {
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+      i++;
+    } else cell += c;
+  }
+  return rows;
+}
+
+describe('CSV cells', () => {
+  it('quote separators and neutralize spreadsheet formulas', () => {
+    expect(csvCell('plain')).toBe('plain');
+    expect(csvCell('a,b')).toBe('"a,b"');
+    expect(csvCell('say "hi"\nnow')).toBe('"say ""hi""\nnow"');
+    expect(csvCell('=HYPERLINK("x")')).toBe(`"'=HYPERLINK(""x"")"`);
+    expect(csvCell('-1+2')).toBe("'-1+2");
+    expect(csvCell(null)).toBe('');
+    expect(csvCell({ a: 1 })).toBe('"{""a"":1}"');
+  });
+});
+
+describe.each(await engines())('server records (the log page) on %s', (engine) => {
+  let server: TestServer;
+  let root: string;
+  let branchAdmin: string;
+
+  beforeAll(async () => {
+    server = await startServer(engine);
+    ({ token: root } = await initialize(server));
+    const branch = (await call(server, api.domain.create, { token: root, body: { name: 'branch' } })).data.id;
+    const created = await call(server, api.user.create, {
+      token: root,
+      body: {
+        username: 'branch-admin',
+        password: PASSWORD,
+        email: 'branch-admin@example.test',
+        role_ids: [await roleIdByName(server.database.db, 'Administrator')],
+        domain_ids: [branch],
+        must_change_password: false,
+      },
+    });
+    expect(created.code, created.msg).toBe(0);
+    branchAdmin = await login(server, 'branch-admin', PASSWORD);
+    for (const [token, name] of [
+      [root, 'root-secret-key'],
+      [branchAdmin, 'branch-key'],
+    ] as const) {
+      const key = await call(server, api.key.create, {
+        token,
+        body: { name, algorithm: 'AES-256', usage_mask: Usage.Encrypt | Usage.Decrypt },
+      });
+      expect(key.code, key.msg).toBe(0);
+    }
+    // A refusal: the branch administrator tries a system-scope call.
+    expect((await call(server, api.passwordPolicy.get, { token: branchAdmin })).code).toBe(Code.FORBIDDEN);
+    // Failed sign-ins, one under a name a spreadsheet would run as a formula.
+    for (const username of [encodeUsername('branch-admin'), '=cmd|calc'])
+      await call(server, api.user.login, {
+        body: { username, password: await hashForLogin('wrong-Pass-9') },
+      });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  const list = (token: string, query: Record<string, string | number> = {}) =>
+    callUnchecked(server, api.log.list, { token, query: { page: 1, page_size: 100, ...query } });
+
+  it('lists records newest first with severity, source and details, and filters them', async () => {
+    const all = await list(root);
+    expect(all.code, all.msg).toBe(0);
+    const times = all.data.data.map((r) => r.at);
+    expect([...times].sort().reverse()).toEqual(times);
+    const created = all.data.data.find((r) => r.action === 'key.create' && r.target === 'root-secret-key');
+    expect(created).toMatchObject({ result: 'success', severity: 'INFO', source: 'web', username: 'admin' });
+    expect(typeof created?.details).toBe('object');
+
+    const keys = await list(root, { action: 'key.create' });
+    expect(keys.data.data.map((r) => r.target).sort()).toEqual(['branch-key', 'root-secret-key']);
+    const area = await list(root, { action: 'key.' });
+    expect(area.data.total).toBeGreaterThanOrEqual(keys.data.total);
+    expect(area.data.data.every((r) => r.action.startsWith('key.'))).toBe(true);
+
+    const failures = await list(root, { result: 'failure' });
+    expect(failures.data.total).toBeGreaterThanOrEqual(2);
+    expect(failures.data.data.every((r) => r.result === 'failure' && r.severity === 'WARNING')).toBe(true);
+    expect((await list(root, { severity: 'WARNING' })).data.total).toBe(failures.data.total);
+
+    const byUser = await list(root, { username: 'branch-admin' });
+    expect(byUser.data.data.length).toBeGreaterThan(0);
+    expect(byUser.data.data.every((r) => r.username === 'branch-admin')).toBe(true);
+    expect((await list(root, { q: 'root-secret' })).data.data.map((r) => r.target)).toContain(
+      'root-secret-key',
+    );
+    expect((await list(root, { ip: created!.ip })).data.total).toBeGreaterThan(0);
+    expect((await list(root, { ip: '203.0.113.9' })).data.total).toBe(0);
+
+    // Time range: [from, to). The records are stamped by the server's clock.
+    const at = created!.at;
+    const around = await list(root, { from: at, to: new Date(Date.parse(at) + 1000).toISOString() });
+    expect(around.data.data.map((r) => r.id)).toContain(created!.id);
+    expect((await list(root, { to: at })).data.data.map((r) => r.id)).not.toContain(created!.id);
+
+    const paged = await list(root, { page: 2, page_size: 2 });
+    expect(paged.data.data).toEqual(all.data.data.slice(2, 4));
+    expect(paged.data.total).toBe(all.data.total);
+
+    const detail = await call(server, api.log.detail, { token: root, query: { id: created!.id } });
+    expect(detail.data).toEqual(created);
+  });
+
+  it('refuses bad filters with the field named', async () => {
+    const bad = await list(root, { from: 'yesterday' });
+    expect(bad.code).toBe(Code.INVALID);
+    expect(bad.msg).toMatch(/^from/);
+    expect((await list(root, { severity: 'LOUD' })).msg).toMatch(/^severity/);
+    expect((await list(root, { page_size: 5000 })).msg).toMatch(/^page_size/);
+  });
+
+  it("shows a domain's administrator its own domain's records only", async () => {
+    const mine = await list(branchAdmin);
+    expect(mine.code, mine.msg).toBe(0);
+    const text = JSON.stringify(mine.data);
+    expect(text).toContain('branch-key');
+    expect(text).not.toContain('root-secret-key');
+    expect(mine.data.data.every((r) => r.domain_name === 'branch')).toBe(true);
+    const rootRecord = (await list(root, { q: 'root-secret-key' })).data.data[0]!;
+    const hidden = await call(server, api.log.detail, { token: branchAdmin, query: { id: rootRecord.id } });
+    expect(hidden.code).toBe(Code.NOT_FOUND);
+    expect(hidden.msg).not.toContain('root-secret');
+    const exported = await call(server, api.log.export, { token: branchAdmin, query: { format: 'json' } });
+    expect(String(exported.data)).not.toContain('root-secret-key');
+  });
+
+  it('exports the filtered records as CSV and JSON, streamed, with a timestamped file name', async () => {
+    const selected = await list(root, { action: 'user.' });
+    const csv = await call(server, api.log.export, {
+      token: root,
+      query: { format: 'csv', action: 'user.' },
+    });
+    expect(csv.status).toBe(200);
+    expect(String(csv.headers['content-type'])).toMatch(/^text\/csv/);
+    expect(String(csv.headers['content-disposition'])).toMatch(
+      /^attachment; filename="ksp-log-\d{8}-\d{6}Z\.csv"$/,
+    );
+    const rows = parseCsv(String(csv.data));
+    expect(rows[0]).toEqual([...CSV_COLUMNS]);
+    expect(rows).toHaveLength(selected.data.total + 1);
+    const injected = rows.find((r) => r[3]?.includes('cmd|calc'));
+    expect(injected?.[3]).toBe("'=cmd|calc");
+    expect(rows.slice(1).map((r) => r[12])).toEqual(selected.data.data.map((r) => r.id));
+
+    const json = await call(server, api.log.export, {
+      token: root,
+      query: { format: 'json', result: 'failure' },
+    });
+    expect(String(json.headers['content-type'])).toMatch(/^application\/json/);
+    const records = JSON.parse(String(json.data)) as { result: string }[];
+    expect(records.length).toBe((await list(root, { result: 'failure' })).data.total);
+    expect(records.every((r) => r.result === 'failure')).toBe(true);
+
+    // Exports are audited, and more records than one read chunk stream in order.
+    const exports = await list(root, { action: 'log.export' });
+    expect(exports.data.data[0]).toMatchObject({ username: 'admin', result: 'success' });
+    const everything = JSON.parse(
+      String((await call(server, api.log.export, { token: root, query: { format: 'json' } })).data),
+    ) as { id: string }[];
+    expect(everything.length).toBe((await list(root)).data.total);
+  });
+});

@@ -1,0 +1,85 @@
+import { z } from 'zod';
+import { defineCall } from '../call.js';
+import { Id, PageQuery, pageOf } from '../common.js';
+
+/** Server records: the audit trail every call writes (MODULES.md §8). */
+export const logSeverities = ['INFO', 'WARNING', 'ERROR', 'CRITICAL'] as const;
+export type LogSeverity = (typeof logSeverities)[number];
+/** Where a record came from: the console (a session), the API (app or service tokens), the system's own work. */
+export const logSources = ['web', 'api', 'agent', 'kmip', 'scheduler'] as const;
+export type LogSource = (typeof logSources)[number];
+export const logResults = ['success', 'failure'] as const;
+export const logExportFormats = ['csv', 'json'] as const;
+/** The most records one export holds; narrow the filters for more. */
+export const LOG_EXPORT_MAX = 1_000_000;
+
+const IsoTime = z.iso.datetime({ offset: true });
+
+export const LogFilter = z.object({
+  from: IsoTime.optional().describe('records at or after this time (ISO 8601)'),
+  to: IsoTime.optional().describe('records before this time (ISO 8601)'),
+  severity: z.enum(logSeverities).optional(),
+  action: z
+    .string()
+    .trim()
+    .max(64)
+    .optional()
+    .describe('an action ("key.create"), or a prefix ending with "." ("key.") for a whole area'),
+  result: z.enum(logResults).optional(),
+  username: z.string().trim().max(128).optional().describe('the executor, exactly'),
+  ip: z.string().trim().max(64).optional().describe('the client address, exactly'),
+  source: z.enum(logSources).optional(),
+  q: z.string().trim().max(128).optional().describe('text anywhere in the target or the details'),
+});
+
+export const LogRecord = z.object({
+  id: z.string(),
+  at: z.string().describe('ISO time the record was made'),
+  severity: z.enum(logSeverities),
+  action: z.string(),
+  target: z.string().describe('what the action was about (a name)'),
+  result: z.enum(logResults),
+  username: z.string().describe('the executor; "system" for the server\'s own work'),
+  domain_name: z.string().describe('the executor\'s domain ("" for the system)'),
+  source: z.enum(logSources),
+  ip: z.string().describe('the client address ("" for the system)'),
+  count: z.number().int().describe('operations the record stands for (identical cryptographic calls merged)'),
+  object_id: z.string().nullable(),
+  details: z.record(z.string(), z.unknown()).describe('names, ids, counts and reasons; never secrets'),
+});
+export type LogRecord = z.infer<typeof LogRecord>;
+
+export const logCalls = {
+  list: defineCall({
+    method: 'GET',
+    path: '/v1/ksp/log/list',
+    summary:
+      'Server records (the audit trail) of the current domain, newest first; all domains for the root domain',
+    tag: 'log',
+    access: 'log:read',
+    changesAccess: false,
+    query: PageQuery.extend(LogFilter.shape),
+    data: pageOf(LogRecord),
+  }),
+  detail: defineCall({
+    method: 'GET',
+    path: '/v1/ksp/log/detail',
+    summary: 'One server record',
+    tag: 'log',
+    access: 'log:read',
+    changesAccess: false,
+    query: z.object({ id: Id }),
+    data: LogRecord,
+  }),
+  export: defineCall({
+    method: 'GET',
+    path: '/v1/ksp/log/export',
+    summary: 'The server records the filters select, as a CSV or JSON file streamed as it is read',
+    tag: 'log',
+    access: 'log:read',
+    changesAccess: false,
+    download: ['text/csv', 'application/json'],
+    query: LogFilter.extend({ format: z.enum(logExportFormats).default('csv') }),
+    data: z.never(),
+  }),
+};
