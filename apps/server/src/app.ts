@@ -24,6 +24,7 @@ import { dashboardModule } from './modules/dashboard/dashboard.module.js';
 import { domainModule } from './modules/domain/domain.module.js';
 import { keyModule } from './modules/key/key.module.js';
 import { ldapModule } from './modules/ldap/ldap.module.js';
+import { quantumModule } from './modules/quantum/quantum.module.js';
 import { passwordPolicyModule } from './modules/password-policy/password-policy.module.js';
 import { registrationTokenModule } from './modules/registration-token/registration-token.module.js';
 import { roleModule } from './modules/role/role.module.js';
@@ -47,6 +48,7 @@ const modules: readonly KspModule[] = [
   keyModule,
   registrationTokenModule,
   certModule,
+  quantumModule,
   dashboardModule,
 ];
 

@@ -25,7 +25,7 @@ export const QuantumSettings = z.object({
   source_type: z
     .enum(quantumSourceTypes)
     .describe(
-      'device: a character device such as /dev/hwrng; file: a file or FIFO read in order; network: an http(s) QRNG URL answering raw bytes',
+      'device: a character device such as /dev/hwrng; file: a regular file read in order, never twice (recorded output); network: an http(s) QRNG URL answering raw bytes',
     ),
   endpoint: z
     .string()
@@ -56,8 +56,8 @@ export const QuantumState = QuantumSettings.extend({
     .describe('bytes per second of the last read (block size over its duration)'),
   bytes_consumed: z.number().int().describe('bytes read, tested and mixed in on this node since it started'),
   failures: z.number().int().describe('failed checks on this node since it started'),
-  rct_cutoff: z.number().int().describe('Repetition Count Test cut-off C = 1 + ⌈20 / H⌉ (α = 2⁻²⁰)'),
-  apt_cutoff: z.number().int().describe('Adaptive Proportion Test cut-off for a 512-byte window (α = 2⁻²⁰)'),
+  rct_cutoff: z.number().int().describe('Repetition Count Test cut-off C = 1 + ⌈30 / H⌉ (α = 2⁻³⁰ per byte)'),
+  apt_cutoff: z.number().int().describe('Adaptive Proportion Test cut-off for a 512-byte window (α = 2⁻³⁰)'),
   updated_at: z.string().nullable(),
 });
 export type QuantumState = z.infer<typeof QuantumState>;

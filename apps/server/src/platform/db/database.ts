@@ -24,6 +24,7 @@ import * as m006 from './migrations/006-jobs.js';
 import * as m007 from './migrations/007-key-list.js';
 import * as m008 from './migrations/008-audit-count.js';
 import * as m009 from './migrations/009-certificates.js';
+import * as m010 from './migrations/010-quantum.js';
 
 export type Db = Kysely<Database>;
 /** A store function takes either the database or an open transaction. */
@@ -53,6 +54,7 @@ export const migrations: Record<string, Migration> = {
   '007-key-list': m007,
   '008-audit-count': m008,
   '009-certificates': m009,
+  '010-quantum': m010,
 };
 
 export interface OpenOptions {

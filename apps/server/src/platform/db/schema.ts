@@ -220,6 +220,18 @@ export interface PasswordPolicyTable {
   updated_at: string;
 }
 
+/** The quantum entropy source's settings (one row, id 1). */
+export interface QuantumSourceTable {
+  id: number;
+  enabled: number;
+  source_type: string;
+  endpoint: string;
+  min_entropy: number;
+  block_bytes: number;
+  interval_seconds: number;
+  updated_at: string;
+}
+
 /** Who runs a job now: one node at a time, until the lease expires unless renewed. */
 export interface JobLeaseTable {
   /** The job's name. */
@@ -255,6 +267,7 @@ export interface Database {
   config: ConfigTable;
   audit_log: AuditTable;
   password_policy: PasswordPolicyTable;
+  quantum_source: QuantumSourceTable;
   registration_token: RegistrationTokenTable;
   ldap_connection: LdapConnectionTable;
   mfa_pending: MfaPendingTable;
