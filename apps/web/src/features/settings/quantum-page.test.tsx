@@ -200,6 +200,9 @@ describe('quantum page', () => {
     fireEvent.click(screen.getByTestId('quantum-save'));
     const error = await screen.findByTestId('quantum-save-error');
     expect(within(error).getByText(refusal)).toBeTruthy();
+    expect(
+      within(error).getByText('The server refused the settings: Repetition Count Test failed'),
+    ).toBeTruthy();
     expect(screen.getByTestId('quantum-endpoint')).toHaveProperty('value', '/tmp/stuck.bin');
     expect(screen.getByTestId('quantum-enabled').getAttribute('aria-checked')).toBe('true');
     expect(screen.getByTestId('quantum-status').textContent).toBe('Disabled');

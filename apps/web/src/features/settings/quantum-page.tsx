@@ -38,6 +38,7 @@ import { useViewActive } from '../../components/view-activity';
 import { useT } from '../../i18n/i18n';
 import {
   endpointProblem,
+  failureInMessage,
   formatBytes,
   formatRate,
   MAX_MIN_ENTROPY,
@@ -302,6 +303,8 @@ export default function QuantumPage() {
       }
     });
 
+  const refusedFor = saveError === null ? null : failureInMessage(saveError);
+
   if (!status.data) {
     return (
       <Card>
@@ -402,7 +405,11 @@ export default function QuantumPage() {
                 showIcon
                 style={{ marginBottom: 16 }}
                 data-testid="quantum-save-error"
-                title={t('quantum:saveRefused')}
+                title={
+                  refusedFor
+                    ? `${t('quantum:saveRefused')}: ${t(`quantum:failures.${refusedFor}`)}`
+                    : t('quantum:saveRefused')
+                }
                 description={<span style={{ wordBreak: 'break-word' }}>{saveError}</span>}
               />
             )}

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { QUANTUM_DEFAULTS } from '@ksp/contracts';
 import {
   endpointProblem,
+  failureInMessage,
   formatBytes,
   formatRate,
   settingsOf,
@@ -61,5 +62,16 @@ describe('quantum values', () => {
     expect(formatBytes(1024 * 1024 - 1)).toBe('1.0 MB');
     expect(formatRate(12595)).toBe('12.3 KB/s');
     expect(formatRate(null)).toBe('-');
+  });
+});
+
+describe('a refusal of the server', () => {
+  it('names its failure in either language, and nothing else', () => {
+    expect(failureInMessage('The source failed its start-up tests (rct): byte 0x41 repeated 6 times')).toBe(
+      'rct',
+    );
+    expect(failureInMessage('熵源启动自检失败（short-read）：got 0 bytes')).toBe('short-read');
+    expect(failureInMessage('endpoint: /tmp/x (copy) does not exist or cannot be read')).toBeNull();
+    expect(failureInMessage('No entropy source is configured')).toBeNull();
   });
 });

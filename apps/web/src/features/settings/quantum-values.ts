@@ -1,5 +1,7 @@
 import {
   QUANTUM_DEFAULTS,
+  quantumFailures,
+  type QuantumFailure,
   type QuantumSettings,
   type QuantumSourceType,
   type QuantumState,
@@ -95,4 +97,14 @@ export function formatBytes(bytes: number): string {
 /** Bytes per second as "12.3 KB/s"; null (never read) as "-". */
 export function formatRate(bytesPerSecond: number | null): string {
   return bytesPerSecond === null ? '-' : `${formatBytes(bytesPerSecond)}/s`;
+}
+
+/**
+ * The failure a refusal names: the contract's `quantum.startupFailed` message puts the failure
+ * code in brackets ("… start-up tests (rct): …", "…失败（rct）：…"), so the page can say it in
+ * the console's language.
+ */
+export function failureInMessage(message: string): QuantumFailure | null {
+  const named = /[(（]([a-z-]+)[)）]/.exec(message)?.[1];
+  return quantumFailures.find((failure) => failure === named) ?? null;
 }
