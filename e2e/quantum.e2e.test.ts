@@ -134,6 +134,10 @@ describe('settings › quantum, in the browser', () => {
     expect(box && box.x >= 0 && box.x + box.width <= 800).toBe(true);
     expect(await card.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(1);
     await shot(page, 'quantum-800');
+    // The status reads itself again every 10 s while the page is open.
+    const updatedAt = page.getByTestId('quantum-updated-at');
+    const first = await updatedAt.innerText();
+    await expect.poll(() => updatedAt.innerText(), { timeout: 15_000, interval: 500 }).not.toBe(first);
     expect(errors).toEqual([]);
     await page.context().close();
   });
