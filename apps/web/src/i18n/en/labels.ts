@@ -76,6 +76,12 @@ export const labels = {
       delete: 'Configuration entry deleted',
     },
     'password-policy': { update: 'Password policy changed' },
+    quantum: {
+      update: 'Entropy source changed',
+      test: 'Entropy source tested',
+      invalid: 'Entropy source invalid (alarm)',
+      recovered: 'Entropy source recovered',
+    },
     key: {
       create: 'Key created',
       import: 'Key imported',

@@ -17,4 +17,5 @@ export { keys } from './keys';
 export { labels } from './labels';
 export { layout } from './layout';
 export { menu } from './menu';
+export { quantum } from './quantum';
 export { system } from './system';

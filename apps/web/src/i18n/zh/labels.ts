@@ -67,6 +67,12 @@ export const labels: Catalogue<typeof en> = {
     },
     config: { add: '添加配置项', edit: '修改配置项', delete: '删除配置项' },
     'password-policy': { update: '修改密码策略' },
+    quantum: {
+      update: '修改熵源',
+      test: '测试熵源',
+      invalid: '熵源无效（告警）',
+      recovered: '熵源恢复',
+    },
     key: {
       create: '创建密钥',
       import: '导入密钥',
