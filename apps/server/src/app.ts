@@ -73,6 +73,7 @@ export interface KspServer {
     keyring: Keyring;
     registrationTokens: ModuleServices['registrationTokens'];
     certs: ModuleServices['certs'];
+    logs: ModuleServices['logs'];
   };
   /**
    * The one-time first-run code issued at this start (network address, not yet activated),
@@ -136,6 +137,7 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
       keyring,
       registrationTokens: registry.use('registrationTokens'),
       certs: registry.use('certs'),
+      logs: registry.use('logs'),
     },
     setupCode: registry.use('setupCode'),
     routes,

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { api } from '@ksp/contracts';
-import { call, login, startServer, type TestServer } from './test/harness.js';
+import { ADMIN, call, initialize, login, startServer, type TestServer } from './test/harness.js';
 
 const cli = fileURLToPath(new URL('./cli.ts', import.meta.url));
 
@@ -97,5 +97,35 @@ describe('ksp CLI', () => {
       activated: true,
       setup_code_required: false,
     });
+  });
+
+  it('log-verify walks the audit chains, and exits 1 naming the first broken link after tampering', async () => {
+    server = await startServer('sqlite');
+    await initialize(server);
+    const url = await server.app.listen({ host: '127.0.0.1', port: 0 });
+    await server.services.logs.seal();
+    const args = ['log-verify', '--url', url, '--user', ADMIN.username, '--password-env', 'PW'];
+    const ok = await runCli(args, { PW: ADMIN.password });
+    expect(ok.stderr).toBe('');
+    expect(ok.status).toBe(0);
+    expect(ok.stdout).toMatch(/^root: ok, \d+ records/m);
+    const victim = await server.database.db
+      .selectFrom('audit_log')
+      .select(['id', 'chain_seq'])
+      .where('action', '=', 'system.activate')
+      .executeTakeFirstOrThrow();
+    await server.database.db
+      .updateTable('audit_log')
+      .set({ target: 'someone-else' })
+      .where('id', '=', victim.id)
+      .execute();
+    const broken = await runCli(args, { PW: ADMIN.password });
+    expect(broken.status).toBe(1);
+    expect(broken.stdout).toContain(
+      `root: BROKEN at ${Number(victim.chain_seq)} (changed, record ${victim.id}`,
+    );
+    const noPassword = await runCli(['log-verify', '--url', url, '--user', ADMIN.username]);
+    expect(noPassword.status).toBe(1);
+    expect(noPassword.stderr).toContain('--password-env');
   });
 });

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { api, PRODUCT_VERSION, VERSION_HEADER, type CallDef } from '@ksp/contracts';
+import { createHash } from 'node:crypto';
+import { api, PRODUCT_VERSION, TOKEN_HEADER, VERSION_HEADER, type CallDef } from '@ksp/contracts';
 
 /**
  * Unattended first run against a running server: the same public calls the console
@@ -9,6 +10,7 @@ import { api, PRODUCT_VERSION, VERSION_HEADER, type CallDef } from '@ksp/contrac
  */
 const usage = `Usage:
   ksp status [--url URL]
+  ksp log-verify [--url URL] --user USER (--password-env VAR | --password-file FILE)
   ksp init   [--url URL] [--components N] --admin USER --email EMAIL
              (--password-env VAR | --password-file FILE)
              [--setup-code CODE | --data-dir DIR]
@@ -19,7 +21,9 @@ const usage = `Usage:
   --data-dir     the server's data directory (default KSP_DATA_DIR or ./data): on the server's
                  machine, the code is read from its file setup-code when --setup-code is not given
 
-init prints every key component once with its KCV: hand each to its custodian.`;
+init prints every key component once with its KCV: hand each to its custodian.
+log-verify walks the audit chains the user may see (every chain for a root-domain
+administrator) and exits with status 1 when one is broken, naming the first broken link.`;
 
 interface Envelope<T> {
   code: number;
@@ -27,10 +31,19 @@ interface Envelope<T> {
   data: T;
 }
 
-async function send<C extends CallDef>(base: string, def: C, body?: unknown): Promise<Envelope<unknown>> {
+async function send<C extends CallDef>(
+  base: string,
+  def: C,
+  body?: unknown,
+  token?: string,
+): Promise<Envelope<unknown>> {
   const res = await fetch(new URL(def.path, base), {
     method: def.method,
-    headers: { 'content-type': 'application/json', [VERSION_HEADER]: PRODUCT_VERSION },
+    headers: {
+      'content-type': 'application/json',
+      [VERSION_HEADER]: PRODUCT_VERSION,
+      ...(token ? { [TOKEN_HEADER]: token } : {}),
+    },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
   const json = (await res.json()) as Envelope<unknown>;
@@ -45,6 +58,7 @@ async function run(): Promise<void> {
       url: { type: 'string' },
       components: { type: 'string' },
       admin: { type: 'string' },
+      user: { type: 'string' },
       email: { type: 'string' },
       'password-env': { type: 'string' },
       'password-file': { type: 'string' },
@@ -63,15 +77,52 @@ async function run(): Promise<void> {
     console.log(JSON.stringify((await send(base, api.system.status)).data, null, 2));
     return;
   }
+  const readPassword = () => {
+    if (values['password-env']) return process.env[values['password-env']];
+    if (values['password-file']) return readFileSync(values['password-file'], 'utf8').replace(/\r?\n$/, '');
+    return undefined;
+  };
+  if (command === 'log-verify') {
+    const password = readPassword();
+    if (!values.user || !password)
+      throw new Error(`--user and --password-env VAR or --password-file FILE are required\n\n${usage}`);
+    // The console's sign-in: base64 of the name, base64 of SHA-256 of the password.
+    const signedIn = (
+      await send(base, api.user.login, {
+        username: Buffer.from(values.user, 'utf8').toString('base64'),
+        password: createHash('sha256').update(password, 'utf8').digest('base64'),
+      })
+    ).data as { token: string };
+    const report = (await send(base, api.log.verify, {}, signedIn.token)).data as {
+      ok: boolean;
+      unsealed: number;
+      chains: {
+        domain: string;
+        records: number;
+        first_seq: number;
+        last_seq: number;
+        broken: { seq: number; id: string | null; at: string | null; reason: string } | null;
+      }[];
+    };
+    for (const c of report.chains) {
+      const name = c.domain || '(system)';
+      console.log(
+        c.broken
+          ? `${name}: BROKEN at ${c.broken.seq} (${c.broken.reason}${c.broken.id ? `, record ${c.broken.id} of ${c.broken.at}` : ''})`
+          : `${name}: ok, ${c.records} records (${c.first_seq}–${c.last_seq})`,
+      );
+    }
+    console.log(`${report.unsealed} records not sealed yet`);
+    await send(base, api.user.logout, {}, signedIn.token).catch(() => undefined);
+    if (!report.ok) process.exitCode = 1;
+    return;
+  }
   if (command !== 'init') throw new Error(`Unknown command '${command}'\n\n${usage}`);
   const total = Number(values.components ?? 3);
   if (!Number.isInteger(total) || total < 2 || total > 9)
     throw new Error('--components must be a whole number from 2 to 9');
   if (!values.admin || !values.email) throw new Error(`--admin and --email are required\n\n${usage}`);
-  let password: string | undefined;
-  if (values['password-env']) password = process.env[values['password-env']];
-  else if (values['password-file'])
-    password = readFileSync(values['password-file'], 'utf8').replace(/\r?\n$/, '');
+  const password = readPassword();
   if (!password)
     throw new Error('Give the administrator password with --password-env VAR or --password-file FILE');
 

@@ -49,6 +49,26 @@ export const LogRecord = z.object({
 });
 export type LogRecord = z.infer<typeof LogRecord>;
 
+export const ChainReport = z.object({
+  domain: z.string().describe('the domain whose chain this is; "" for the server\'s own records'),
+  records: z.number().int().describe('sealed records checked, from the anchor on'),
+  first_seq: z.number().int(),
+  last_seq: z.number().int().describe('the last place checked (the head when intact)'),
+  ok: z.boolean(),
+  broken: z
+    .object({
+      seq: z.number().int().describe('the first place that does not check'),
+      id: z.string().nullable().describe('the record at that place, if there is one'),
+      at: z.string().nullable(),
+      reason: z
+        .enum(['changed', 'missing', 'cut'])
+        .describe(
+          'changed: the record or its MAC differs; missing: no record at that place; cut: records after it are gone',
+        ),
+    })
+    .nullable(),
+});
+
 export const logCalls = {
   list: defineCall({
     method: 'GET',
@@ -70,6 +90,23 @@ export const logCalls = {
     changesAccess: false,
     query: z.object({ id: Id }),
     data: LogRecord,
+  }),
+  verify: defineCall({
+    method: 'POST',
+    path: '/v1/ksp/log/verify',
+    summary:
+      "Walk the audit chains (the current domain's, or every chain from the root domain) and report the first broken link of each",
+    tag: 'log',
+    access: 'log:read',
+    changesAccess: false,
+    data: z.object({
+      ok: z.boolean().describe('every chain checked is intact'),
+      chains: z.array(ChainReport),
+      unsealed: z
+        .number()
+        .int()
+        .describe('records written but not sealed into a chain yet (sealed within seconds)'),
+    }),
   }),
   export: defineCall({
     method: 'GET',

@@ -1,11 +1,41 @@
 import type { KspModule } from '../../platform/module.js';
 import { logRoutes } from './log.routes.js';
-import { createLogService } from './log.service.js';
+import { createLogService, type LogService } from './log.service.js';
+
+declare module '../../platform/module.js' {
+  interface ModuleServices {
+    /** The server records: sealing into chains, verification, retention. */
+    logs: LogService;
+  }
+}
 
 /** The log page's server records: list, detail and streamed export of the audit trail (README.md). */
 export const logModule: KspModule = {
   name: 'log',
   register(ctx) {
-    logRoutes(ctx.app, ctx.gate, createLogService({ db: ctx.db, clock: ctx.clock }));
+    let key: Buffer | null = null;
+    const logs = createLogService({
+      db: ctx.db,
+      clock: ctx.clock,
+      // Derived once the keyring is open (after unsealing), kept for the process's life.
+      chainKey: () => (key ??= ctx.keyring.isOpen ? ctx.keyring.deriveKey('audit-chain') : null),
+      domainNames: async (ids) => {
+        const rows = ids.length
+          ? await ctx.db.selectFrom('domain').select(['id', 'name']).where('id', 'in', ids).execute()
+          : [];
+        return new Map(rows.map((r) => [r.id, r.name]));
+      },
+    });
+    ctx.provide('logs', logs);
+    logRoutes(ctx.app, ctx.gate, logs);
+    ctx.jobs.register({ name: 'log.seal', every: 5, run: async () => void (await logs.seal()) });
+    ctx.jobs.register({
+      name: 'log.retention',
+      cron: '17 3 * * *',
+      run: async () => void (await logs.retain(ctx.config.logRetentionDays)),
+    });
+    ctx.onClose(() => {
+      key?.fill(0);
+    });
   },
 };

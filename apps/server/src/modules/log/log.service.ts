@@ -11,7 +11,8 @@ import { subjectOf, writeAudit } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
 import type { Db } from '../../platform/db/database.js';
 import type { AuditTable } from '../../platform/db/schema.js';
-import { notFound } from '../../platform/errors.js';
+import { notFound, stateForbids } from '../../platform/errors.js';
+import * as chain from './log.chain.js';
 import { StreamedFile, type Actor, type RequestMeta } from '../../platform/http/route.js';
 import * as store from './log.store.js';
 
@@ -85,9 +86,63 @@ export function csvCell(value: unknown): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-export function createLogService(deps: { db: Db; clock: Clock }) {
+export function createLogService(deps: {
+  db: Db;
+  clock: Clock;
+  /** The chain key (derived from the root key); null while the system is sealed. */
+  chainKey: () => Buffer | null;
+  domainNames: (ids: string[]) => Promise<Map<string, string>>;
+}) {
   const { db, clock } = deps;
   return {
+    /** Seals what was written since the last run (the `log.seal` job). */
+    async seal() {
+      const key = deps.chainKey();
+      return key ? chain.sealPending(db, key, clock) : 0;
+    },
+
+    async verify(actor: Actor, meta: RequestMeta) {
+      const key = deps.chainKey();
+      if (!key) throw stateForbids('log.sealed');
+      const names = actor.systemScope
+        ? await chain.chains(db)
+        : (await chain.chains(db)).filter((c) => c === actor.domainId);
+      const reports = [];
+      for (const name of names) reports.push(await chain.verifyChain(db, key, name));
+      const domainNames = await deps.domainNames(reports.map((r) => r.chain).filter(Boolean));
+      const ok = reports.every((r) => r.ok);
+      await writeAudit(
+        db,
+        {
+          who: subjectOf(actor),
+          action: 'log.verify',
+          target: actor.systemScope ? 'all' : actor.domainName,
+          result: ok ? 'success' : 'failure',
+          ip: meta.ip,
+          ...(ok ? {} : { severity: 'CRITICAL' as const }),
+          details: {
+            chains: reports.length,
+            broken: reports
+              .filter((r) => !r.ok)
+              .map((r) => `${r.chain || 'system'}@${r.broken?.seq}`)
+              .join(' '),
+          },
+        },
+        clock(),
+      );
+      return {
+        ok,
+        chains: reports.map(({ chain: c, ...r }) => ({ domain: c ? (domainNames.get(c) ?? c) : '', ...r })),
+        unsealed: await chain.unsealedCount(db, actor.systemScope ? undefined : actor.domainId),
+      };
+    },
+
+    /** Retention: drops whole old prefixes of each chain, re-anchored (the `log.retention` job). */
+    async retain(days: number) {
+      if (days <= 0) return 0;
+      return chain.dropBefore(db, new Date(clock().getTime() - days * 86_400_000).toISOString(), clock);
+    },
+
     async list(actor: Actor, query: QueryInput<typeof api.log.list>) {
       const { rows, total } = await store.listRecords(
         db,

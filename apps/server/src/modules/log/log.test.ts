@@ -205,4 +205,124 @@ describe.each(await engines())('server records (the log page) on %s', (engine) =
     ) as { id: string }[];
     expect(everything.length).toBe((await list(root)).data.total);
   });
+
+  it('seals records into per-domain chains that verify, and names the first broken link after tampering', async () => {
+    const sealed = await server.services.logs.seal();
+    expect(sealed).toBeGreaterThan(0);
+    const clean = await call(server, api.log.verify, { token: root });
+    expect(clean.code, clean.msg).toBe(0);
+    expect(clean.data.ok).toBe(true);
+    const names = clean.data.chains.map((c) => c.domain).sort();
+    expect(names).toEqual(['', 'branch', 'root']);
+    expect(clean.data.chains.every((c) => c.records > 0 && c.broken === null)).toBe(true);
+    // A domain's administrator checks its own chain only, and sees no other domain's name.
+    const own = await call(server, api.log.verify, { token: branchAdmin });
+    expect(own.data.chains.map((c) => c.domain)).toEqual(['branch']);
+
+    const db = server.database.db;
+    const rootChain = clean.data.chains.find((c) => c.domain === 'root')!;
+    const victim = await db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('target', '=', 'root-secret-key')
+      .executeTakeFirstOrThrow();
+    // 1. A changed record: its place is named.
+    await db.updateTable('audit_log').set({ target: 'innocent-key' }).where('id', '=', victim.id).execute();
+    const changed = await call(server, api.log.verify, { token: root });
+    expect(changed.data.ok).toBe(false);
+    const broken = changed.data.chains.find((c) => c.domain === 'root')!.broken;
+    expect(broken).toEqual({
+      seq: Number(victim.chain_seq),
+      id: victim.id,
+      at: victim.at,
+      reason: 'changed',
+    });
+    expect(changed.data.chains.find((c) => c.domain === 'branch')?.ok).toBe(true);
+    const alarm = await list(root, { action: 'log.verify', result: 'failure' });
+    expect(alarm.data.data[0]).toMatchObject({ severity: 'CRITICAL' });
+    await db.updateTable('audit_log').set({ target: victim.target }).where('id', '=', victim.id).execute();
+    expect((await call(server, api.log.verify, { token: root })).data.ok).toBe(true);
+
+    console.log(
+      JSON.stringify(
+        await db
+          .selectFrom('audit_log')
+          .select(['chain_seq', 'action', 'target', 'at', 'domain_name'])
+          .where('domain_name', '=', 'root')
+          .orderBy('chain_seq')
+          .execute(),
+      ),
+    );
+    // 2. A removed record inside the chain: the gap is named.
+    const middle = await db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('domain_name', '=', 'root')
+      .where('chain_seq', '=', 2)
+      .executeTakeFirstOrThrow();
+    await db.deleteFrom('audit_log').where('id', '=', middle.id).execute();
+    const gap = (await call(server, api.log.verify, { token: root })).data.chains.find(
+      (c) => c.domain === 'root',
+    )!;
+    expect(gap.broken).toMatchObject({ seq: 2, reason: 'missing' });
+    await db.insertInto('audit_log').values(middle).execute();
+
+    // 3. A cut tail: the last sealed records of the chain are gone.
+    const last = await db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('domain_id', 'is not', null)
+      .where('chain_seq', '=', rootChain.last_seq)
+      .where('domain_name', '=', 'root')
+      .executeTakeFirstOrThrow();
+    await db.deleteFrom('audit_log').where('id', '=', last.id).execute();
+    const cut = (await call(server, api.log.verify, { token: root })).data.chains.find(
+      (c) => c.domain === 'root',
+    )!;
+    expect(cut.broken).toMatchObject({ seq: rootChain.last_seq, reason: 'cut' });
+    await db.insertInto('audit_log').values(last).execute();
+
+    // 4. A record forged with a recomputed plain hash (no key) does not check either.
+    await db
+      .updateTable('audit_log')
+      .set({ chain_mac: 'f'.repeat(64) })
+      .where('id', '=', victim.id)
+      .execute();
+    expect((await call(server, api.log.verify, { token: root })).data.ok).toBe(false);
+    await db
+      .updateTable('audit_log')
+      .set({ chain_mac: victim.chain_mac })
+      .where('id', '=', victim.id)
+      .execute();
+    const restored = await call(server, api.log.verify, { token: root });
+    expect(restored.data.ok).toBe(true);
+  });
+
+  it('retention drops whole old prefixes and the rest still verifies from the anchor', async () => {
+    await server.services.logs.seal();
+    const before = (await call(server, api.log.verify, { token: root })).data;
+    expect(before.ok).toBe(true);
+    // Records are stamped when written: everything before t0 is older than a day once the
+    // server's clock says t0 + 1 day.
+    const t0 = new Date();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    await call(server, api.key.create, {
+      token: root,
+      body: { name: 'after-retention', algorithm: 'AES-256', usage_mask: Usage.Encrypt | Usage.Decrypt },
+    });
+    await server.services.logs.seal();
+    const clockBefore = server.clock.now;
+    server.clock.now = new Date(t0.getTime() + 86_400_000);
+    const removed = await server.services.logs.retain(1);
+    expect(removed).toBeGreaterThan(0);
+    server.clock.now = clockBefore;
+    const after = (await call(server, api.log.verify, { token: root })).data;
+    expect(after.ok, JSON.stringify(after.chains)).toBe(true);
+    const rootAfter = after.chains.find((c) => c.domain === 'root')!;
+    expect(rootAfter.first_seq).toBeGreaterThan(1);
+    expect(rootAfter.records).toBeGreaterThan(0);
+    const left = await list(root);
+    expect(left.data.data.map((r) => r.target)).toContain('after-retention');
+    expect(left.data.data.map((r) => r.target)).not.toContain('root-secret-key');
+  });
 });

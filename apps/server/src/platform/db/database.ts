@@ -26,6 +26,7 @@ import * as m008 from './migrations/008-audit-count.js';
 import * as m009 from './migrations/009-certificates.js';
 import * as m010 from './migrations/010-quantum.js';
 import * as m011 from './migrations/011-audit-severity-source.js';
+import * as m012 from './migrations/012-audit-chain.js';
 
 export type Db = Kysely<Database>;
 /** A store function takes either the database or an open transaction. */
@@ -57,6 +58,7 @@ export const migrations: Record<string, Migration> = {
   '009-certificates': m009,
   '010-quantum': m010,
   '011-audit-severity-source': m011,
+  '012-audit-chain': m012,
 };
 
 export interface OpenOptions {

@@ -207,6 +207,20 @@ export interface AuditTable {
   severity: string;
   /** web (console session), api (other tokens), agent, kmip, scheduler (the server itself). */
   source: string;
+  /** Place in its domain's chain; null until sealed (modules/log/log.chain.ts). */
+  chain_seq?: number | string | null;
+  /** HMAC-SHA256 (hex) over the previous record's MAC, the place and the content. */
+  chain_mac?: string | null;
+}
+
+/** The head of one domain's audit chain ('' = the server's own records) and its anchor. */
+export interface AuditChainTable {
+  chain: string;
+  seq: number | string;
+  mac: string;
+  anchor_seq: number | string;
+  anchor_mac: string;
+  updated_at: string;
 }
 
 export interface PasswordPolicyTable {
@@ -270,6 +284,7 @@ export interface Database {
   session: SessionTable;
   config: ConfigTable;
   audit_log: AuditTable;
+  audit_chain: AuditChainTable;
   password_policy: PasswordPolicyTable;
   quantum_source: QuantumSourceTable;
   registration_token: RegistrationTokenTable;

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, hkdfSync, randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { aeadOpen, aeadSeal } from './aead.js';
@@ -92,6 +92,14 @@ export class Keyring {
     const kek = aeadOpen(this.requireRoot(), wrapped, domainAad(domainId));
     this.kekCache.set(domainId, kek);
     return kek;
+  }
+
+  /**
+   * A key of its own for one purpose (`label`), derived from the root key with HKDF-SHA256:
+   * the same for every node and restart, useless without the root key.
+   */
+  deriveKey(label: string): Buffer {
+    return Buffer.from(hkdfSync('sha256', this.requireRoot(), Buffer.alloc(0), `ksp/${label}`, 32));
   }
 
   private requireRoot(): Buffer {
