@@ -12,6 +12,7 @@ import { cryptoCalls, keyCalls } from './calls/key.js';
 import { certCalls } from './calls/cert.js';
 import { quantumCalls } from './calls/quantum.js';
 import { logCalls } from './calls/log.js';
+import { syslogCalls } from './calls/syslog.js';
 
 /** Every call, grouped by area: the server registers these and the console calls them. */
 export const api = {
@@ -30,6 +31,7 @@ export const api = {
   cert: certCalls,
   quantum: quantumCalls,
   log: logCalls,
+  syslog: syslogCalls,
 } as const;
 
 /** Every call of the API, in area order: what the server registers and the tests sweep. */

@@ -20,6 +20,7 @@ export * from './calls/key.js';
 export * from './calls/cert.js';
 export * from './calls/quantum.js';
 export * from './calls/log.js';
+export * from './calls/syslog.js';
 export * from './ip.js';
 export * from './algorithms.js';
 export * from './rules/key-lifecycle.js';

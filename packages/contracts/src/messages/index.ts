@@ -11,6 +11,7 @@ import { keyMessages } from './key.js';
 import { certMessages } from './cert.js';
 import { quantumMessages } from './quantum.js';
 import { logMessages } from './log.js';
+import { syslogMessages } from './syslog.js';
 import { ldapMessages } from './ldap.js';
 import { passwordMessages } from './password.js';
 import { roleMessages } from './role.js';
@@ -36,6 +37,7 @@ export const areaMessages = [
   certMessages,
   quantumMessages,
   logMessages,
+  syslogMessages,
 ] as const;
 
 export type MessageKey = KeysOf<(typeof areaMessages)[number]>;
