@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Db, Executor } from '../../platform/db/database.js';
+import { sql } from 'kysely';
+import type { Db, Engine, Executor } from '../../platform/db/database.js';
 import type { AuditTable } from '../../platform/db/schema.js';
 
 /**
@@ -68,11 +69,19 @@ async function head(db: Executor, chain: string) {
     : { seq: 0, mac: GENESIS, anchorSeq: 0, anchorMac: GENESIS, exists: false };
 }
 
-/** Seals the records written since the last run; answers how many it sealed. */
-export async function sealPending(db: Db, key: Buffer, now: () => Date): Promise<number> {
+/** Any constant: the PostgreSQL advisory lock that makes sealing one at a time over the cluster. */
+const SEAL_LOCK = 7_453_101;
+
+/**
+ * Seals the records written since the last run; answers how many it sealed. One sealer at a
+ * time: callers in this process queue (`sealer`), and on PostgreSQL each batch holds an
+ * advisory lock, so two nodes never give two records the same place.
+ */
+export async function sealPending(db: Db, key: Buffer, now: () => Date, engine: Engine): Promise<number> {
   let sealed = 0;
   for (;;) {
     const done = await db.transaction().execute(async (trx) => {
+      if (engine === 'postgres') await sql`select pg_advisory_xact_lock(${SEAL_LOCK})`.execute(trx);
       const rows = await trx
         .selectFrom('audit_log')
         .selectAll()
@@ -95,6 +104,7 @@ export async function sealPending(db: Db, key: Buffer, now: () => Date): Promise
           .updateTable('audit_log')
           .set({ chain_seq: seq, chain_mac: mac })
           .where('id', '=', row.id)
+          .where('chain_seq', 'is', null)
           .execute();
         h.seq = seq;
         h.mac = mac;

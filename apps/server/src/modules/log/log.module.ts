@@ -16,6 +16,7 @@ export const logModule: KspModule = {
     let key: Buffer | null = null;
     const logs = createLogService({
       db: ctx.db,
+      engine: ctx.engine,
       clock: ctx.clock,
       // Derived once the keyring is open (after unsealing), kept for the process's life.
       chainKey: () => (key ??= ctx.keyring.isOpen ? ctx.keyring.deriveKey('audit-chain') : null),

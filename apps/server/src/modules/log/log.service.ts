@@ -9,7 +9,7 @@ import {
 } from '@ksp/contracts';
 import { subjectOf, writeAudit } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
-import type { Db } from '../../platform/db/database.js';
+import type { Db, Engine } from '../../platform/db/database.js';
 import type { AuditTable } from '../../platform/db/schema.js';
 import { notFound, stateForbids } from '../../platform/errors.js';
 import * as chain from './log.chain.js';
@@ -88,17 +88,23 @@ export function csvCell(value: unknown): string {
 
 export function createLogService(deps: {
   db: Db;
+  engine: Engine;
   clock: Clock;
   /** The chain key (derived from the root key); null while the system is sealed. */
   chainKey: () => Buffer | null;
   domainNames: (ids: string[]) => Promise<Map<string, string>>;
 }) {
   const { db, clock } = deps;
+  let sealing: Promise<number> = Promise.resolve(0);
   return {
-    /** Seals what was written since the last run (the `log.seal` job). */
-    async seal() {
+    /** Seals what was written since the last run (the `log.seal` and `syslog.forward` jobs). */
+    seal(): Promise<number> {
       const key = deps.chainKey();
-      return key ? chain.sealPending(db, key, clock) : 0;
+      if (!key) return Promise.resolve(0);
+      // One sealing at a time in this process; the next caller waits and then seals the rest.
+      const run = sealing.then(() => chain.sealPending(db, key, clock, deps.engine));
+      sealing = run.catch(() => 0);
+      return run;
     },
 
     async verify(actor: Actor, meta: RequestMeta) {
