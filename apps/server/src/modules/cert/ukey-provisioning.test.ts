@@ -114,6 +114,17 @@ describe.runIf(softhsmAvailable())('UKEY certificates through the bridge and a S
     return call(server, api.user.verify, { body: { name: 'ukey-bob', sign: String(signed.body.signature) } });
   }
 
+  const A_KEY_PAIR_AND_ITS_CERTIFICATE = [
+    graphene.ObjectClass.CERTIFICATE,
+    graphene.ObjectClass.PUBLIC_KEY,
+    graphene.ObjectClass.PRIVATE_KEY,
+  ].sort();
+  const classesOf = (objects: { label: string; cls: number }[], label: string) =>
+    objects
+      .filter((o) => o.label === label)
+      .map((o) => o.cls)
+      .sort();
+
   /** Runs `work` in a session on the token logged in with the PIN: checks made outside the bridge. */
   function onToken<T>(work: (session: graphene.Session) => T): T {
     const previous = process.env.SOFTHSM2_CONF;
@@ -169,18 +180,7 @@ describe.runIf(softhsmAvailable())('UKEY certificates through the bridge and a S
       new X509Certificate(issued.signing.certificate_pem).serialNumber,
     );
     const objects = tokenObjects();
-    expect(
-      objects
-        .filter((o) => o.label === 'ksp-sign')
-        .map((o) => o.cls)
-        .sort(),
-    ).toEqual(
-      [
-        graphene.ObjectClass.CERTIFICATE,
-        graphene.ObjectClass.PUBLIC_KEY,
-        graphene.ObjectClass.PRIVATE_KEY,
-      ].sort(),
-    );
+    expect(classesOf(objects, 'ksp-sign')).toEqual(A_KEY_PAIR_AND_ITS_CERTIFICATE);
     expect(objects.find((o) => o.cls === graphene.ObjectClass.PRIVATE_KEY)?.sensitive).toBe(true);
     const login = await signIn();
     expect(login.code, login.msg).toBe(0);
@@ -267,18 +267,7 @@ describe.runIf(softhsmAvailable())('UKEY certificates through the bridge and a S
     const objects = tokenObjects();
     // The RSA objects of the earlier provisioning are gone; the new pairs are on the token.
     expect(objects.filter((o) => o.label === 'ksp-sign')).toHaveLength(3);
-    expect(
-      objects
-        .filter((o) => o.label === 'ksp-enc')
-        .map((o) => o.cls)
-        .sort(),
-    ).toEqual(
-      [
-        graphene.ObjectClass.CERTIFICATE,
-        graphene.ObjectClass.PUBLIC_KEY,
-        graphene.ObjectClass.PRIVATE_KEY,
-      ].sort(),
-    );
+    expect(classesOf(objects, 'ksp-enc')).toEqual(A_KEY_PAIR_AND_ITS_CERTIFICATE);
     expect(
       objects.find((o) => o.label === 'ksp-enc' && o.cls === graphene.ObjectClass.PRIVATE_KEY)?.sensitive,
     ).toBe(true);
