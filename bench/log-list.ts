@@ -14,6 +14,7 @@
  *   BENCH_RECORDS   records written (default 1000000)
  *   BENCH_RUNS      timed requests per scenario (default 30, after 3 warm-up requests)
  *   BENCH_ENGINES   comma-separated subset of sqlite,postgres (default both)
+ *   BENCH_EXPORT    0: skip the exports
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -242,7 +243,7 @@ async function runEngine(engine: Engine): Promise<string[]> {
       );
     }
     const { pid } = server;
-    for (const format of ['csv', 'json'] as const) {
+    for (const format of process.env.BENCH_EXPORT === '0' ? [] : (['csv', 'json'] as const)) {
       if (!pid) break;
       const e = await exportAll(server.base, token, pid, format);
       lines.push(

@@ -12,6 +12,8 @@ export const logResults = ['success', 'failure'] as const;
 export const logExportFormats = ['csv', 'json'] as const;
 /** The most records one export holds; narrow the filters for more. */
 export const LOG_EXPORT_MAX = 1_000_000;
+/** A list counts its records up to this many; beyond, `total_exact` is false. */
+export const LOG_COUNT_MAX = 100_000;
 
 const IsoTime = z.iso.datetime({ offset: true });
 
@@ -79,7 +81,13 @@ export const logCalls = {
     access: 'log:read',
     changesAccess: false,
     query: PageQuery.extend(LogFilter.shape),
-    data: pageOf(LogRecord),
+    data: pageOf(LogRecord).extend({
+      total_exact: z
+        .boolean()
+        .describe(
+          `false when more than ${LOG_COUNT_MAX.toLocaleString('en')} records match: total is then that cap`,
+        ),
+    }),
   }),
   detail: defineCall({
     method: 'GET',

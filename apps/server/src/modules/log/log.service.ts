@@ -150,13 +150,13 @@ export function createLogService(deps: {
     },
 
     async list(actor: Actor, query: QueryInput<typeof api.log.list>) {
-      const { rows, total } = await store.listRecords(
+      const { rows, total, exact } = await store.listRecords(
         db,
         filterOf(actor, query),
         (query.page - 1) * query.page_size,
         query.page_size,
       );
-      return { data: rows.map(view), total };
+      return { data: rows.map(view), total, total_exact: exact };
     },
 
     async detail(actor: Actor, id: string) {

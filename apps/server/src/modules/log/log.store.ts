@@ -1,4 +1,5 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
+import { LOG_COUNT_MAX } from '@ksp/contracts';
 import { escapeLike, type Executor } from '../../platform/db/database.js';
 import type { AuditTable, Database } from '../../platform/db/schema.js';
 
@@ -56,9 +57,19 @@ export async function listRecords(db: Executor, f: LogFilter, offset: number, li
       .orderBy('at', 'desc')
       .orderBy('id', 'desc')
       .execute(),
-    base.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
+    // Counted up to the cap plus one: a million matching records cost no more than the cap.
+    db
+      .selectFrom(
+        base
+          .select('id')
+          .limit(LOG_COUNT_MAX + 1)
+          .as('matched'),
+      )
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirstOrThrow(),
   ]);
-  return { rows, total: Number(total.n) };
+  const counted = Number(total.n);
+  return { rows, total: Math.min(counted, LOG_COUNT_MAX), exact: counted <= LOG_COUNT_MAX };
 }
 
 export function findRecord(db: Executor, id: string, domainId: string | null) {
