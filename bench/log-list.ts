@@ -60,6 +60,7 @@ const COLUMNS = [
   'source',
   'chain_seq',
   'chain_mac',
+  'area',
 ] as const;
 
 interface Domain {
@@ -91,6 +92,7 @@ function row(n: number, domain: Domain, now: number): unknown[] {
     // Sealed elsewhere (a negative place): the sealing job leaves them, the chain stays apart.
     -1 - n,
     null,
+    ACTIONS[n % ACTIONS.length]!.split('.')[0],
   ];
 }
 
@@ -133,6 +135,7 @@ async function seedPostgres(url: string): Promise<void> {
       'text',
       'text',
       'bigint',
+      'text',
       'text',
     ];
     const statement = `insert into audit_log (${COLUMNS.join(', ')}) select * from unnest(${types.map((t, i) => `$${i + 1}::${t}[]`).join(', ')})`;

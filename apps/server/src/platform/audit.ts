@@ -78,6 +78,7 @@ export function auditRow(entry: AuditEntry, at = new Date()): AuditTable {
     object_id: entry.objectId ?? null,
     count: 1,
     severity: entry.severity ?? (entry.result === 'failure' ? 'WARNING' : 'INFO'),
+    area: entry.action.split('.')[0] ?? '',
     source: who.source ?? 'web',
   };
 }

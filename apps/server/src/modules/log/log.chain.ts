@@ -44,6 +44,7 @@ function content(row: AuditTable): string {
     Number(row.count),
     row.severity,
     row.source,
+    row.area,
   ]);
 }
 

@@ -27,9 +27,11 @@ function filtered(db: Executor, f: LogFilter): AuditQuery {
   if (f.to) q = q.where('at', '<', new Date(f.to).toISOString());
   if (f.severity) q = q.where('severity', '=', f.severity);
   if (f.action) {
-    q = f.action.endsWith('.')
-      ? q.where(sql<boolean>`action like ${`${escapeLike(f.action)}%`} escape '\\'`)
-      : q.where('action', '=', f.action);
+    const prefix = f.action.endsWith('.') ? f.action.slice(0, -1) : null;
+    if (prefix === null) q = q.where('action', '=', f.action);
+    // "key." is an area, indexed as such; a deeper prefix ("cert.ca.") is matched as text.
+    else if (!prefix.includes('.')) q = q.where('area', '=', prefix);
+    else q = q.where(sql<boolean>`action like ${`${escapeLike(f.action)}%`} escape '\\'`);
   }
   if (f.result) q = q.where('result', '=', f.result);
   if (f.username) q = q.where('username', '=', f.username);

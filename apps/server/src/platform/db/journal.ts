@@ -87,6 +87,7 @@ const auditTable: JournalTableSpec<'audit_log'> = {
     'count',
     'severity',
     'source',
+    'area',
   ],
 };
 

@@ -205,6 +205,8 @@ export interface AuditTable {
   count: number;
   /** INFO, WARNING (refusals and failures), ERROR, CRITICAL (alarms). */
   severity: string;
+  /** The action's area: "key" of "key.create". */
+  area: string;
   /** web (console session), api (other tokens), agent, kmip, scheduler (the server itself). */
   source: string;
   /** Place in its domain's chain; null until sealed (modules/log/log.chain.ts). */
