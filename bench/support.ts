@@ -59,6 +59,7 @@ export async function waitFor(base: string, path: string): Promise<void> {
 }
 
 export interface Child {
+  pid: number;
   /** CPU time the process used so far, all its threads, in ms (Linux /proc). */
   cpuMs: () => number;
   stop(): Promise<void>;
@@ -69,6 +70,7 @@ export function child(args: string[], env: NodeJS.ProcessEnv = process.env): Chi
   const proc = spawn(process.execPath, args, { env, stdio: 'inherit', cwd: root });
   const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
   return {
+    pid: proc.pid ?? 0,
     cpuMs: () => {
       const fields = readFileSync(`/proc/${proc.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
       return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;

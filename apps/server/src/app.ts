@@ -26,6 +26,7 @@ import { keyModule } from './modules/key/key.module.js';
 import { ldapModule } from './modules/ldap/ldap.module.js';
 import { quantumModule } from './modules/quantum/quantum.module.js';
 import { logModule } from './modules/log/log.module.js';
+import { syslogModule } from './modules/syslog/syslog.module.js';
 import { passwordPolicyModule } from './modules/password-policy/password-policy.module.js';
 import { registrationTokenModule } from './modules/registration-token/registration-token.module.js';
 import { roleModule } from './modules/role/role.module.js';
@@ -51,6 +52,7 @@ const modules: readonly KspModule[] = [
   certModule,
   quantumModule,
   logModule,
+  syslogModule,
   dashboardModule,
 ];
 
@@ -74,6 +76,7 @@ export interface KspServer {
     registrationTokens: ModuleServices['registrationTokens'];
     certs: ModuleServices['certs'];
     logs: ModuleServices['logs'];
+    syslog: ModuleServices['syslog'];
   };
   /**
    * The one-time first-run code issued at this start (network address, not yet activated),
@@ -138,6 +141,7 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
       registrationTokens: registry.use('registrationTokens'),
       certs: registry.use('certs'),
       logs: registry.use('logs'),
+      syslog: registry.use('syslog'),
     },
     setupCode: registry.use('setupCode'),
     routes,

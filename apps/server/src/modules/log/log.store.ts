@@ -41,10 +41,21 @@ function filtered(db: Executor, f: LogFilter): AuditQuery {
   return q;
 }
 
+/**
+ * One page, newest first. The page's ids come first, from the index alone where the filters
+ * allow (a deep page skips index entries, not rows), then its rows by id.
+ */
 export async function listRecords(db: Executor, f: LogFilter, offset: number, limit: number) {
   const base = filtered(db, f);
+  const ids = base.select('id').orderBy('at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit);
   const [rows, total] = await Promise.all([
-    base.selectAll().orderBy('at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute(),
+    db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('id', 'in', ids)
+      .orderBy('at', 'desc')
+      .orderBy('id', 'desc')
+      .execute(),
     base.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
   ]);
   return { rows, total: Number(total.n) };

@@ -27,6 +27,7 @@ import * as m009 from './migrations/009-certificates.js';
 import * as m010 from './migrations/010-quantum.js';
 import * as m011 from './migrations/011-audit-severity-source.js';
 import * as m012 from './migrations/012-audit-chain.js';
+import * as m013 from './migrations/013-syslog.js';
 
 export type Db = Kysely<Database>;
 /** A store function takes either the database or an open transaction. */
@@ -59,6 +60,7 @@ export const migrations: Record<string, Migration> = {
   '010-quantum': m010,
   '011-audit-severity-source': m011,
   '012-audit-chain': m012,
+  '013-syslog': m013,
 };
 
 export interface OpenOptions {

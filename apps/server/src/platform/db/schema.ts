@@ -213,6 +213,38 @@ export interface AuditTable {
   chain_mac?: string | null;
 }
 
+/** A syslog receiver (migration 013); `client_key` is sealed under `key_domain`'s KEK. */
+export interface SyslogServerTable {
+  id: string;
+  name: string;
+  host: string;
+  port: number;
+  protocol: string;
+  format: string;
+  /** JSON array of streams. */
+  streams: string;
+  enabled: number;
+  ca_cert: string | null;
+  client_cert: string | null;
+  client_key: string | null;
+  key_domain: string | null;
+  sent: number | string;
+  /** Failed deliveries in a row (the backoff). */
+  failures: number;
+  last_sent_at: string | null;
+  last_error: string | null;
+  last_error_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** How far a receiver got in one audit chain. */
+export interface SyslogPositionTable {
+  server_id: string;
+  chain: string;
+  seq: number | string;
+}
+
 /** The head of one domain's audit chain ('' = the server's own records) and its anchor. */
 export interface AuditChainTable {
   chain: string;
@@ -285,6 +317,8 @@ export interface Database {
   config: ConfigTable;
   audit_log: AuditTable;
   audit_chain: AuditChainTable;
+  syslog_server: SyslogServerTable;
+  syslog_position: SyslogPositionTable;
   password_policy: PasswordPolicyTable;
   quantum_source: QuantumSourceTable;
   registration_token: RegistrationTokenTable;

@@ -1,0 +1,427 @@
+import { spawnSync } from 'node:child_process';
+import { createSocket, type Socket as UdpSocket } from 'node:dgram';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createTcpServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer as createTlsServer, type TLSSocket } from 'node:tls';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, Code, Usage } from '@ksp/contracts';
+import {
+  call,
+  callUnchecked,
+  engines,
+  hashForLogin,
+  initialize,
+  startServer,
+  type TestServer,
+} from '../../test/harness.js';
+
+/** A syslog receiver of the kind DEPENDENCIES.md §7 tried: UDP datagrams, or RFC 6587 octet counting. */
+interface Receiver {
+  port: number;
+  messages: string[];
+  close(): Promise<void>;
+}
+
+/** Octet-counted frames, split on bytes (not string length: the BOM and CJK are multi-byte). */
+function octetCounted(onMessage: (m: string) => void) {
+  let buffer = Buffer.alloc(0);
+  return (chunk: Buffer) => {
+    buffer = Buffer.concat([buffer, chunk]);
+    for (;;) {
+      const space = buffer.indexOf(0x20);
+      if (space < 0) return;
+      const length = Number(buffer.subarray(0, space).toString('ascii'));
+      if (buffer.length < space + 1 + length) return;
+      onMessage(buffer.subarray(space + 1, space + 1 + length).toString('utf8'));
+      buffer = buffer.subarray(space + 1 + length);
+    }
+  };
+}
+
+async function tcpReceiver(port = 0, tls?: { key: string; cert: string; ca: string }): Promise<Receiver> {
+  const messages: string[] = [];
+  const sockets = new Set<Socket>();
+  const onConnection = (socket: Socket | TLSSocket) => {
+    sockets.add(socket);
+    socket.on(
+      'data',
+      octetCounted((m) => messages.push(m)),
+    );
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => undefined);
+  };
+  const server: Server = tls
+    ? createTlsServer({ ...tls, requestCert: true, rejectUnauthorized: true }, onConnection)
+    : createTcpServer(onConnection);
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    messages,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+async function udpReceiver(): Promise<Receiver> {
+  const messages: string[] = [];
+  const socket: UdpSocket = createSocket('udp4');
+  socket.on('message', (m) => messages.push(m.toString('utf8')));
+  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
+  return {
+    port: socket.address().port,
+    messages,
+    close: () => new Promise<void>((resolve) => socket.close(() => resolve())),
+  };
+}
+
+/** RFC 5424: PRI, version, timestamp, host, app, procid, msgid, structured data and message. */
+function parse5424(message: string) {
+  const m = /^<(\d+)>1 (\S+) (\S+) (\S+) (\S+) (\S+) (-|\[(?:[^\]\\]|\\.)*\]) ?([\s\S]*)$/.exec(message);
+  if (!m) throw new Error(`not RFC 5424: ${message.slice(0, 120)}`);
+  const sd: Record<string, string> = {};
+  for (const p of (m[7] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g))
+    sd[p[1]!] = p[2]!.replace(/\\(["\\\]])/g, '$1');
+  return { pri: Number(m[1]), at: m[2]!, host: m[3]!, app: m[4]!, msgid: m[6]!, sd, msg: m[8]! };
+}
+
+function parseCef(msg: string) {
+  const parts: string[] = [];
+  let rest = msg;
+  for (let i = 0; i < 7; i++) {
+    const at = /(?<!\\)\|/.exec(rest)!.index;
+    parts.push(rest.slice(0, at).replace(/\\([|\\])/g, '$1'));
+    rest = rest.slice(at + 1);
+  }
+  const ext: Record<string, string> = {};
+  for (const pair of rest.split(/ (?=\w+=)/)) {
+    const eq = pair.indexOf('=');
+    ext[pair.slice(0, eq)] = pair
+      .slice(eq + 1)
+      .replace(/\\n/g, '\n')
+      .replace(/\\([=\\])/g, '$1');
+  }
+  return { header: parts, ext };
+}
+
+function parseLeef(msg: string) {
+  const parts = msg.split('|');
+  const attrs = Object.fromEntries(
+    parts
+      .slice(6)
+      .join('|')
+      .split('\t')
+      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+  );
+  return { header: parts.slice(0, 6), attrs };
+}
+
+function opensslTls(dir: string) {
+  const run = (args: string[]) => {
+    const r = spawnSync('openssl', args, { cwd: dir, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`openssl ${args.join(' ')}: ${r.stderr}`);
+  };
+  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'];
+  run([
+    'req',
+    '-x509',
+    ...ec,
+    '-keyout',
+    'ca.key',
+    '-out',
+    'ca.pem',
+    '-days',
+    '2',
+    '-subj',
+    '/CN=syslog-test-ca',
+  ]);
+  for (const [name, cn, san] of [
+    ['server', 'localhost', 'subjectAltName=IP:127.0.0.1,DNS:localhost'],
+    ['client', 'ksp-client', 'extendedKeyUsage=clientAuth'],
+  ] as const) {
+    run(['req', ...ec, '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${cn}`]);
+    writeFileSync(join(dir, `${name}.ext`), `${san}\n`);
+    run([
+      'x509',
+      '-req',
+      '-in',
+      `${name}.csr`,
+      '-CA',
+      'ca.pem',
+      '-CAkey',
+      'ca.key',
+      '-CAcreateserial',
+      '-out',
+      `${name}.pem`,
+      '-days',
+      '2',
+      '-extfile',
+      `${name}.ext`,
+    ]);
+  }
+  run(['pkcs8', '-topk8', '-nocrypt', '-in', 'client.key', '-out', 'client.p8']);
+  const read = (f: string) => readFileSync(join(dir, f), 'utf8');
+  return {
+    ca: read('ca.pem'),
+    serverKey: read('server.key'),
+    serverCert: read('server.pem'),
+    clientCert: read('client.pem'),
+    clientKey: read('client.p8'),
+    otherKey: read('server.key'),
+  };
+}
+
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe.each(await engines())('syslog forwarding on %s', (engine) => {
+  let server: TestServer;
+  let token: string;
+  let dir: string;
+  let pki: ReturnType<typeof opensslTls>;
+  const receivers: Receiver[] = [];
+
+  beforeAll(async () => {
+    server = await startServer(engine);
+    ({ token } = await initialize(server));
+    dir = mkdtempSync(join(tmpdir(), 'ksp-syslog-'));
+    pki = opensslTls(dir);
+  });
+  afterAll(async () => {
+    for (const r of receivers) await r.close().catch(() => undefined);
+    await server?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  const create = (body: Record<string, unknown>) =>
+    callUnchecked(server, api.syslog.create, { token, body: body });
+  const makeKey = async (name: string) =>
+    expect(
+      (
+        await call(server, api.key.create, {
+          token,
+          body: { name, algorithm: 'AES-256', usage_mask: Usage.Encrypt | Usage.Decrypt },
+        })
+      ).code,
+    ).toBe(0);
+  /** What the delivery job does: seal the new records, then deliver. */
+  const round = async () => {
+    await server.services.logs.seal();
+    return server.services.syslog.forward();
+  };
+  const listed = async (name: string) =>
+    (await call(server, api.syslog.list, { token, query: { page: 1, page_size: 50 } })).data.data.find(
+      (s) => s.name === name,
+    )!;
+
+  it('refuses receivers it could not use, naming the field and the rule', async () => {
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [
+        { name: 'r1', host: 'no-such-host.invalid', protocol: 'udp' },
+        /^host: no-such-host\.invalid does not resolve/,
+      ],
+      [{ name: 'r1', host: '127.0.0.1', protocol: 'udp', port: 70000 }, /^port/],
+      [
+        { name: 'r1', host: '127.0.0.1', protocol: 'udp', ca_cert: pki.ca },
+        /^ca_cert: only for the TLS protocol/,
+      ],
+      [
+        { name: 'r1', host: '127.0.0.1', protocol: 'tls', ca_cert: 'not a pem' },
+        /^ca_cert: not a PEM certificate/,
+      ],
+      [
+        { name: 'r1', host: '127.0.0.1', protocol: 'tls', client_cert: pki.clientCert },
+        /^client_cert and client_key go together/,
+      ],
+      [
+        {
+          name: 'r1',
+          host: '127.0.0.1',
+          protocol: 'tls',
+          client_cert: pki.clientCert,
+          client_key: pki.otherKey,
+        },
+        /^client_key: not a PEM private key, or it does not match client_cert/,
+      ],
+      [{ name: 'r1', host: '127.0.0.1', protocol: 'udp', streams: [] }, /^streams/],
+      [{ name: 'r1', host: '127.0.0.1', protocol: 'smtp' }, /^protocol/],
+    ];
+    for (const [body, message] of cases) {
+      const answer = await create(body);
+      expect(answer.code, JSON.stringify(body).slice(0, 80)).toBe(Code.INVALID);
+      expect(answer.msg).toMatch(message);
+    }
+  });
+
+  it('delivers every new record over TCP (RFC 5424), UDP (CEF), TLS with a client certificate (LEEF) and TCP (JSON)', async () => {
+    const tcp = await tcpReceiver();
+    const udp = await udpReceiver();
+    const tls = await tcpReceiver(0, { key: pki.serverKey, cert: pki.serverCert, ca: pki.ca });
+    const json = await tcpReceiver();
+    receivers.push(tcp, udp, tls, json);
+    const made = [
+      await create({ name: 'tcp-5424', host: '127.0.0.1', port: tcp.port, protocol: 'tcp' }),
+      await create({ name: 'udp-cef', host: '127.0.0.1', port: udp.port, protocol: 'udp', format: 'cef' }),
+      await create({
+        name: 'tls-leef',
+        host: '127.0.0.1',
+        port: tls.port,
+        protocol: 'tls',
+        format: 'leef',
+        ca_cert: pki.ca,
+        client_cert: pki.clientCert,
+        client_key: pki.clientKey,
+      }),
+      await create({ name: 'tcp-json', host: 'localhost', port: json.port, protocol: 'tcp', format: 'json' }),
+    ];
+    for (const m of made) expect(m.code, m.msg).toBe(0);
+    expect(made[2]!.data).toMatchObject({ has_client_key: true, port: tls.port });
+    expect(JSON.stringify(made[2]!.data)).not.toContain('PRIVATE KEY');
+    const stored = await server.database.db
+      .selectFrom('syslog_server')
+      .select('client_key')
+      .where('name', '=', 'tls-leef')
+      .executeTakeFirstOrThrow();
+    expect(stored.client_key).not.toContain('PRIVATE KEY');
+
+    await makeKey('syslog-key-1');
+    // A name typed at sign-in reaches receivers escaped, whatever it holds.
+    await call(server, api.user.login, {
+      body: { username: 'x"] =|\\ 名', password: await hashForLogin('nope') },
+    });
+    const sent = await round();
+    expect(sent).toBeGreaterThanOrEqual(8);
+    await wait(100);
+
+    const records = tcp.messages.map(parse5424);
+    const created = records.find((r) => r.sd.action === 'key.create' && r.sd.target === 'syslog-key-1')!;
+    expect(created).toMatchObject({ pri: 13 * 8 + 6, app: 'ksp', msgid: 'key.create' });
+    expect(created.sd).toMatchObject({ result: 'success', user: 'admin', domain: 'root', source: 'web' });
+    expect(created.sd.seq).toMatch(/^[0-9a-f-]{36}:\d+$/);
+    const refused = records.find((r) => r.sd.action === 'user.login' && r.sd.result === 'failure')!;
+    expect(refused.sd.target).toBe('x"] =|\\ 名');
+    expect(refused.pri).toBe(13 * 8 + 4);
+    expect(refused.msg.startsWith('\uFEFF')).toBe(true);
+
+    const cef = udp.messages.map((m) => parseCef(parse5424(m).msg));
+    const cefKey = cef.find((c) => c.ext.msg === 'syslog-key-1')!;
+    expect(cefKey.header.slice(0, 6)).toEqual(['CEF:0', 'KSP', 'KSP', 'v1.9.0', 'key.create', 'key.create']);
+    expect(cefKey.ext).toMatchObject({ act: 'key.create', outcome: 'success', suser: 'admin', cs1: 'root' });
+    expect(cef.find((c) => c.ext.outcome === 'failure' && c.ext.act === 'user.login')?.ext.msg).toBe(
+      'x"] =|\\ 名',
+    );
+
+    const leef = tls.messages.map((m) => parseLeef(parse5424(m).msg));
+    const leefKey = leef.find((l) => l.attrs.resource === 'syslog-key-1')!;
+    expect(leefKey.header).toEqual(['LEEF:2.0', 'KSP', 'KSP', 'v1.9.0', 'key.create', 'x09']);
+    expect(leefKey.attrs).toMatchObject({ usrName: 'admin', result: 'success', domain: 'root' });
+
+    const objects = json.messages.map((m) => JSON.parse(parse5424(m).msg) as Record<string, unknown>);
+    expect(objects.find((o) => o.target === 'syslog-key-1')).toMatchObject({
+      action: 'key.create',
+      severity: 'INFO',
+    });
+
+    // Every receiver got the same records, once each, in chain order.
+    expect(udp.messages.length).toBe(tcp.messages.length);
+    expect(tls.messages.length).toBe(tcp.messages.length);
+    const seqs = records.filter((r) => r.sd.domain === 'root').map((r) => Number(r.sd.seq!.split(':')[1]));
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+    expect(new Set(seqs).size).toBe(seqs.length);
+    expect(await listed('tcp-5424')).toMatchObject({ lag: 0, last_error: null });
+    expect((await listed('tcp-5424')).sent).toBe(tcp.messages.length);
+  });
+
+  it('keeps the records while a TCP receiver is down and delivers all of them once it is back', async () => {
+    const receiver = await tcpReceiver();
+    receivers.push(receiver);
+    const made = await create({ name: 'flaky', host: '127.0.0.1', port: receiver.port, protocol: 'tcp' });
+    expect(made.code, made.msg).toBe(0);
+    await makeKey('before-outage');
+    await round();
+    await wait(50);
+    expect(receiver.messages.some((m) => m.includes('before-outage'))).toBe(true);
+    const port = receiver.port;
+    await receiver.close();
+
+    for (const name of ['during-outage-1', 'during-outage-2', 'during-outage-3']) await makeKey(name);
+    await round();
+    const down = await listed('flaky');
+    expect(down.lag).toBeGreaterThanOrEqual(3);
+    expect(down.last_error).toMatch(/ECONNREFUSED/);
+    const test = await call(server, api.syslog.test, { token, body: { id: made.data.id } });
+    expect(test.data).toMatchObject({ ok: false });
+    expect(test.data.detail).toMatch(/ECONNREFUSED/);
+
+    const back = await tcpReceiver(port);
+    receivers.push(back);
+    // Within the backoff nothing is tried; after it, everything arrives.
+    await round();
+    expect(back.messages).toHaveLength(0);
+    server.clock.advance(60);
+    await round();
+    await wait(100);
+    server.clock.advance(-60);
+    const names = back.messages.map((m) => parse5424(m).sd.target);
+    for (const name of ['during-outage-1', 'during-outage-2', 'during-outage-3'])
+      expect(names).toContain(name);
+    expect(names).not.toContain('before-outage');
+    expect(await listed('flaky')).toMatchObject({ lag: 0, last_error: null });
+
+    const ok = await call(server, api.syslog.test, { token, body: { id: made.data.id } });
+    expect(ok.data).toMatchObject({ ok: true, detail: 'delivered' });
+    await wait(50);
+    expect(back.messages.at(-1)).toContain('syslog.test');
+  });
+
+  it('updates, disables and deletes receivers; a disabled one receives nothing', async () => {
+    const receiver = await udpReceiver();
+    receivers.push(receiver);
+    const made = await create({
+      name: 'to-change',
+      host: '127.0.0.1',
+      port: receiver.port,
+      protocol: 'udp',
+      streams: ['alarm'],
+    });
+    expect(made.code, made.msg).toBe(0);
+    await makeKey('not-an-alarm');
+    await round();
+    await wait(50);
+    // The alarm stream alone: no INFO record.
+    expect(receiver.messages.some((m) => m.includes('not-an-alarm'))).toBe(false);
+    const off = await call(server, api.syslog.update, {
+      token,
+      body: { id: made.data.id, enabled: false, streams: ['server'] },
+    });
+    expect(off.data).toMatchObject({ enabled: false, streams: ['server'] });
+    const bad = await callUnchecked(server, api.syslog.update, {
+      token,
+      body: { id: made.data.id, ca_cert: pki.ca },
+    });
+    expect(bad.msg).toMatch(/^ca_cert: only for the TLS protocol/);
+    const dup = await call(server, api.syslog.update, {
+      token,
+      body: { id: made.data.id, name: 'tcp-5424' },
+    });
+    expect(dup.code).toBe(Code.CONFLICT);
+    await makeKey('while-disabled');
+    await round();
+    await wait(50);
+    expect(receiver.messages.some((m) => m.includes('while-disabled'))).toBe(false);
+    const deleted = await call(server, api.syslog.delete, { token, body: { ids: [made.data.id] } });
+    expect(deleted.data).toEqual({ deleted: 1 });
+    expect(await listed('to-change')).toBeUndefined();
+    const audit = await server.database.db
+      .selectFrom('audit_log')
+      .select('action')
+      .where('action', 'like', 'syslog.%')
+      .execute();
+    expect(new Set(audit.map((a) => a.action))).toEqual(
+      new Set(['syslog.create', 'syslog.update', 'syslog.delete', 'syslog.test']),
+    );
+  });
+});

@@ -1,0 +1,275 @@
+/**
+ * Log benchmark (issue 12): prints figures, never fails a test run.
+ *
+ *   npm run build && npm run bench:log -w bench
+ *
+ * For each engine it starts the built server, initializes it, stops it and writes BENCH_RECORDS
+ * (1,000,000 by default) audit records of the root domain straight into `audit_log`, spread over
+ * 90 days, with a mix of actions and results, marked as sealed elsewhere so the sealing job
+ * leaves them. It restarts the server and times, through the API and one request at a time, the
+ * log's first page, a filtered page (action + result + a 30-day range) and a deep page, p50/p95
+ * against p95 ≤ 50 ms; then it exports every record as CSV and as JSON and prints the server's
+ * peak resident memory growth during each export against ≤ 64 MB.
+ *
+ *   BENCH_RECORDS   records written (default 1000000)
+ *   BENCH_RUNS      timed requests per scenario (default 30, after 3 warm-up requests)
+ *   BENCH_ENGINES   comma-separated subset of sqlite,postgres (default both)
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import pg from 'pg';
+import { api as contract } from '@ksp/contracts';
+import { ENGINES, initialize, login, root, startServer, throwawayPostgres, type Engine } from './support.js';
+
+const RECORDS = Number(process.env.BENCH_RECORDS ?? 1_000_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 30);
+const WARMUP = 3;
+const TARGET_MS = 50;
+const TARGET_EXPORT_MB = 64;
+const PAGE_SIZE = 20;
+const BATCH = 10_000;
+const DAY = 86_400_000;
+
+const ACTIONS = [
+  'key.encrypt',
+  'key.decrypt',
+  'key.create',
+  'user.login',
+  'cert.issue',
+  'key.sign',
+  'role.update',
+];
+const COLUMNS = [
+  'id',
+  'at',
+  'user_id',
+  'username',
+  'domain_id',
+  'domain_name',
+  'action',
+  'target',
+  'result',
+  'source_ip',
+  'details',
+  'object_id',
+  'count',
+  'severity',
+  'source',
+  'chain_seq',
+  'chain_mac',
+] as const;
+
+interface Domain {
+  id: string;
+  name: string;
+}
+
+/** Record n: newest last, over 90 days before now; one in ten a failure. */
+function row(n: number, domain: Domain, now: number): unknown[] {
+  const at = new Date(now - 90 * DAY + Math.floor((n / RECORDS) * 90 * DAY)).toISOString();
+  const failure = n % 10 === 7;
+  const id = `0190${n.toString(16).padStart(8, '0')}-0000-7000-8000-${n.toString(16).padStart(12, '0')}`;
+  return [
+    id,
+    at,
+    null,
+    `user-${n % 50}`,
+    domain.id,
+    domain.name,
+    ACTIONS[n % ACTIONS.length],
+    `key-${n % 5000}`,
+    failure ? 'failure' : 'success',
+    `10.0.${(n >> 8) & 255}.${n & 255}`,
+    JSON.stringify({ version: 1, reason: failure ? 'bench failure' : undefined }),
+    null,
+    1,
+    failure ? 'WARNING' : 'INFO',
+    n % 3 === 0 ? 'api' : 'web',
+    // Sealed elsewhere (a negative place): the sealing job leaves them, the chain stays apart.
+    -1 - n,
+    null,
+  ];
+}
+
+function seedSqlite(file: string): void {
+  const db = new BetterSqlite3(file);
+  db.pragma('busy_timeout = 5000');
+  const domain = db.prepare("select id, name from domain where name = 'root'").get() as Domain;
+  const insert = db.prepare(
+    `insert into audit_log (${COLUMNS.join(', ')}) values (${COLUMNS.map(() => '?').join(', ')})`,
+  );
+  const now = Date.now();
+  const batch = db.transaction((from: number, to: number) => {
+    for (let n = from; n < to; n++) insert.run(row(n, domain, now));
+  });
+  for (let n = 0; n < RECORDS; n += BATCH) batch(n, Math.min(RECORDS, n + BATCH));
+  db.exec('analyze');
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  db.close();
+}
+
+async function seedPostgres(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const domain = (await client.query<Domain>("select id, name from domain where name = 'root'")).rows[0]!;
+    const types = [
+      'text',
+      'text',
+      'text',
+      'text',
+      'text',
+      'text',
+      'text',
+      'text',
+      'text',
+      'text',
+      'text',
+      'text',
+      'int',
+      'text',
+      'text',
+      'bigint',
+      'text',
+    ];
+    const statement = `insert into audit_log (${COLUMNS.join(', ')}) select * from unnest(${types.map((t, i) => `$${i + 1}::${t}[]`).join(', ')})`;
+    const now = Date.now();
+    for (let n = 0; n < RECORDS; n += BATCH) {
+      const rows: unknown[][] = [];
+      for (let i = n; i < Math.min(RECORDS, n + BATCH); i++) rows.push(row(i, domain, now));
+      await client.query(
+        statement,
+        COLUMNS.map((_, c) => rows.map((r) => r[c])),
+      );
+    }
+    await client.query('vacuum analyze audit_log');
+  } finally {
+    await client.end();
+  }
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+
+async function measure(base: string, token: string, query: Record<string, string | number>) {
+  const qs = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]));
+  const url = `${base}${contract.log.list.path}?${qs.toString()}`;
+  const times: number[] = [];
+  let shown = 0;
+  let total = 0;
+  for (let i = 0; i < WARMUP + RUNS; i++) {
+    const t0 = performance.now();
+    const json = (await (await fetch(url, { headers: { token } })).json()) as {
+      code: number;
+      msg: string;
+      data: { data: unknown[]; total: number };
+    };
+    const ms = performance.now() - t0;
+    if (json.code !== 0) throw new Error(`${url}: ${json.msg}`);
+    if (i >= WARMUP) times.push(ms);
+    shown = json.data.data.length;
+    total = json.data.total;
+  }
+  times.sort((a, b) => a - b);
+  return { p50: percentile(times, 50), p95: percentile(times, 95), shown, total };
+}
+
+/** The process's resident memory now and its peak so far (VmHWM), in MB. */
+function memory(pid: number) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return { rss: kb('VmRSS') / 1024, peak: kb('VmHWM') / 1024 };
+}
+
+/** Exports everything in `format`; answers bytes, lines, seconds and the peak RSS growth. */
+async function exportAll(base: string, token: string, pid: number, format: 'csv' | 'json') {
+  // Reset the peak so it measures this export only.
+  writeFileSync(`/proc/${pid}/clear_refs`, '5');
+  const before = memory(pid).rss;
+  const t0 = performance.now();
+  const res = await fetch(`${base}${contract.log.export.path}?format=${format}`, { headers: { token } });
+  if (!res.ok || !res.body) throw new Error(`export ${format}: HTTP ${res.status}`);
+  let bytes = 0;
+  let lines = 0;
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    bytes += chunk.length;
+    for (const b of chunk) if (b === 10) lines++;
+  }
+  return { bytes, lines, seconds: (performance.now() - t0) / 1000, growth: memory(pid).peak - before };
+}
+
+async function runEngine(engine: Engine): Promise<string[]> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ksp-bench-log-'));
+  const database = engine === 'postgres' ? await throwawayPostgres() : null;
+  const env: Record<string, string> = {
+    KSP_DATA_DIR: dataDir,
+    ...(database ? { KSP_DATABASE_URL: database.url } : {}),
+  };
+  let server: Awaited<ReturnType<typeof startServer>> | undefined;
+  try {
+    server = await startServer(env);
+    await initialize(server.base);
+    await server.stop();
+    const t0 = performance.now();
+    if (engine === 'sqlite') seedSqlite(join(dataDir, 'ksp.sqlite'));
+    else await seedPostgres(database!.url);
+    console.error(
+      `${engine}: ${RECORDS} records written in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    );
+    server = await startServer(env);
+    const { token } = await login(server.base);
+    const from = new Date(Date.now() - 30 * DAY).toISOString();
+    const deep = Math.floor(RECORDS / 2 / PAGE_SIZE);
+    const scenarios: [string, Record<string, string | number>][] = [
+      ['first page', { page: 1, page_size: PAGE_SIZE }],
+      [
+        'filtered: key.decrypt + failure + last 30 days',
+        { page: 1, page_size: PAGE_SIZE, action: 'key.decrypt', result: 'failure', from },
+      ],
+      [
+        'filtered: area key. + last 30 days, page 10',
+        { page: 10, page_size: PAGE_SIZE, action: 'key.', from },
+      ],
+      [`deep page (${deep} of ${PAGE_SIZE})`, { page: deep, page_size: PAGE_SIZE }],
+    ];
+    const lines: string[] = [];
+    for (const [name, query] of scenarios) {
+      const r = await measure(server.base, token, query);
+      lines.push(
+        `| ${engine} | ${name} | ${r.shown} | ${r.total} | ${r.p50.toFixed(1)} | ${r.p95.toFixed(1)} | ${r.p95 <= TARGET_MS ? 'yes' : 'NO'} |`,
+      );
+    }
+    const { pid } = server;
+    for (const format of ['csv', 'json'] as const) {
+      if (!pid) break;
+      const e = await exportAll(server.base, token, pid, format);
+      lines.push(
+        `| ${engine} | export all as ${format}: ${(e.bytes / 1e6).toFixed(0)} MB, ${e.lines} lines in ${e.seconds.toFixed(1)} s | | | | peak RSS +${e.growth.toFixed(0)} MB | ${e.growth <= TARGET_EXPORT_MB ? 'yes' : 'NO'} (≤ ${TARGET_EXPORT_MB} MB) |`,
+      );
+    }
+    return lines;
+  } finally {
+    await server?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+    await database?.drop();
+  }
+}
+
+async function main(): Promise<void> {
+  const rows: string[] = [];
+  for (const engine of ENGINES) rows.push(...(await runEngine(engine)));
+  const text = [
+    `KSP log benchmark — ${new Date().toISOString()} — node ${process.version}, ${RECORDS} seeded records, ${RUNS} sequential requests per row`,
+    '',
+    `| engine | scenario | rows | total | p50 ms | p95 ms | target met |`,
+    '|---|---|---|---|---|---|---|',
+    ...rows,
+  ].join('\n');
+  console.log(text);
+  mkdirSync(join(root, '.tmp'), { recursive: true });
+  writeFileSync(join(root, '.tmp', 'bench-log.md'), `${text}\n`);
+}
+
+await main();
