@@ -30,16 +30,16 @@ interface TestOutcome {
 }
 
 const widths = {
-  name: 160,
-  address: 210,
-  protocol: 90,
-  format: 110,
-  streams: 230,
-  enabled: 90,
-  lag: 90,
-  sent: 100,
+  name: 150,
+  address: 190,
+  protocol: 80,
+  format: 100,
+  enabled: 80,
+  lag: 80,
+  last_error: 250,
+  sent: 90,
   last_sent_at: 170,
-  last_error: 260,
+  streams: 180,
   operations: 170,
 };
 
@@ -162,19 +162,6 @@ export default function SyslogPage() {
       render: (value: SyslogServer['format']) => t(`syslog:formats.${value}`),
     },
     {
-      title: t('syslog:fields.streams'),
-      dataIndex: 'streams',
-      render: (streams: SyslogServer['streams']) => (
-        <Flex wrap gap={4}>
-          {streams.map((stream) => (
-            <Tag key={stream} style={{ marginInlineEnd: 0 }}>
-              {t(`syslog:streams.${stream}`)}
-            </Tag>
-          ))}
-        </Flex>
-      ),
-    },
-    {
       title: t('syslog:fields.enabled'),
       dataIndex: 'enabled',
       render: (enabled: boolean, row) => (
@@ -210,24 +197,6 @@ export default function SyslogPage() {
         ),
     },
     {
-      title: t('syslog:fields.sent'),
-      dataIndex: 'sent',
-      align: 'right',
-      render: (sent: number, row) => (
-        <span data-testid={`syslog-sent-${row.name}`}>{formatThousands(sent)}</span>
-      ),
-    },
-    {
-      title: t('syslog:fields.lastSentAt'),
-      dataIndex: 'last_sent_at',
-      render: (value: string | null) =>
-        value ? (
-          formatDateTime(value)
-        ) : (
-          <Typography.Text type="secondary">{t('syslog:never')}</Typography.Text>
-        ),
-    },
-    {
       title: t('syslog:fields.lastError'),
       dataIndex: 'last_error',
       render: (error: string | null, row) =>
@@ -247,6 +216,37 @@ export default function SyslogPage() {
         ) : (
           '-'
         ),
+    },
+    {
+      title: t('syslog:fields.sent'),
+      dataIndex: 'sent',
+      align: 'right',
+      render: (sent: number, row) => (
+        <span data-testid={`syslog-sent-${row.name}`}>{formatThousands(sent)}</span>
+      ),
+    },
+    {
+      title: t('syslog:fields.lastSentAt'),
+      dataIndex: 'last_sent_at',
+      render: (value: string | null) =>
+        value ? (
+          formatDateTime(value)
+        ) : (
+          <Typography.Text type="secondary">{t('syslog:never')}</Typography.Text>
+        ),
+    },
+    {
+      title: t('syslog:fields.streams'),
+      dataIndex: 'streams',
+      render: (streams: SyslogServer['streams']) => (
+        <Flex wrap gap={4}>
+          {streams.map((stream) => (
+            <Tag key={stream} style={{ marginInlineEnd: 0 }}>
+              {t(`syslog:streams.${stream}`)}
+            </Tag>
+          ))}
+        </Flex>
+      ),
     },
   ];
 
