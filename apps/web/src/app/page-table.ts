@@ -20,6 +20,7 @@ export const pageTable: Record<PageKey, PageModule> = {
   'console/setting/domain/index': () => import('../features/settings/domain-page'),
   'console/setting/password-policy/index': () => import('../features/settings/password-policy-page'),
   'console/setting/config/index': () => import('../features/config/config-page'),
+  'console/setting/syslog/index': () => import('../features/settings/syslog-page'),
   'console/setting/quantum/index': () => import('../features/settings/quantum-page'),
   'kms/key/index': () => import('../features/key/key-list-page'),
   'kms/key/detail': () => import('../features/key/key-detail-page'),

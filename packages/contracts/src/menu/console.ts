@@ -14,6 +14,7 @@ export const consolePageKeys = [
   'console/setting/domain/index',
   'console/setting/password-policy/index',
   'console/setting/config/index',
+  'console/setting/syslog/index',
   'console/setting/quantum/index',
 ] as const;
 
@@ -45,6 +46,7 @@ export const consoleMenu: MenuNode[] = [
       icon: 'lock',
     }),
     page('SettingConfig', '/console/setting/config', 'config:read', { title: 'config', icon: 'config' }),
+    page('SettingSyslog', '/console/setting/syslog', 'syslog:read', { title: 'syslog', icon: 'syslog' }),
     page('SettingQuantum', '/console/setting/quantum', 'quantum:read', { title: 'quantum', icon: 'quantum' }),
   ]),
 ];

@@ -76,6 +76,12 @@ export const labels = {
       delete: 'Configuration entry deleted',
     },
     'password-policy': { update: 'Password policy changed' },
+    syslog: {
+      create: 'Syslog receiver added',
+      update: 'Syslog receiver changed',
+      delete: 'Syslog receiver deleted',
+      test: 'Syslog receiver tested',
+    },
     quantum: {
       update: 'Entropy source changed',
       test: 'Entropy source tested',

@@ -18,4 +18,5 @@ export { labels } from './labels';
 export { layout } from './layout';
 export { menu } from './menu';
 export { quantum } from './quantum';
+export { syslog } from './syslog';
 export { system } from './system';

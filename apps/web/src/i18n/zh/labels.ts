@@ -67,6 +67,12 @@ export const labels: Catalogue<typeof en> = {
     },
     config: { add: '添加配置项', edit: '修改配置项', delete: '删除配置项' },
     'password-policy': { update: '修改密码策略' },
+    syslog: {
+      create: '添加 Syslog 接收端',
+      update: '修改 Syslog 接收端',
+      delete: '删除 Syslog 接收端',
+      test: '测试 Syslog 接收端',
+    },
     quantum: {
       update: '修改熵源',
       test: '测试熵源',

@@ -24,7 +24,7 @@ export const menu: Catalogue<typeof en> = {
   hsm: 'HSM',
   backup: '备份',
   scheduler: '定时任务',
-  syslog: 'Syslog',
+  syslog: 'Syslog 转发',
   config: '系统配置',
   quantum: '量子随机数',
   cte: '透明加密',

@@ -1,0 +1,352 @@
+import { useRef, useState, type CSSProperties } from 'react';
+import { UploadOutlined } from '@ant-design/icons';
+import {
+  Alert,
+  Button,
+  Checkbox,
+  Col,
+  Divider,
+  Flex,
+  Form,
+  Input,
+  InputNumber,
+  Radio,
+  Row,
+  Select,
+  Typography,
+} from 'antd';
+import type { Rule } from 'antd/es/form';
+import {
+  api,
+  SYSLOG_DEFAULT_PORTS,
+  syslogFormats,
+  syslogProtocols,
+  syslogStreams,
+  type SyslogProtocol,
+  type SyslogServer,
+} from '@ksp/contracts';
+import { ModalForm } from '../../components/form-modal';
+import { fieldSchema, rulesFromSchema } from '../../components/schema-rules';
+import { SwitchField } from '../../components/switch-field';
+import { useT } from '../../i18n/i18n';
+import {
+  clientPairProblem,
+  fieldOfMessage,
+  formValuesOf,
+  portForProtocol,
+  storedPortTyped,
+  type SyslogFormValues,
+} from './syslog-values';
+
+const schema = api.syslog.create.body;
+const CERT_PEM = /-----BEGIN [A-Z0-9 ]*CERTIFICATE-----/;
+const KEY_PEM = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/;
+const pemStyle: CSSProperties = { fontFamily: 'monospace', fontSize: 12 };
+// Chromium masks a textarea like a password field (the key is never shown back anyway).
+const maskedStyle = { ...pemStyle, WebkitTextSecurity: 'disc' } as CSSProperties;
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * PEM pasted or read from a file (a form control). The private key is masked like a password
+ * and never filled from the server. (The certificate pages' PEM input is their feature's own;
+ * features do not import each other.)
+ */
+function PemField({
+  value,
+  onChange,
+  placeholder,
+  accept,
+  testId,
+  masked = false,
+}: {
+  value?: string;
+  onChange?: (value: string) => void;
+  placeholder: string;
+  accept: string;
+  testId: string;
+  masked?: boolean;
+}) {
+  const t = useT();
+  const chooser = useRef<HTMLInputElement>(null);
+  const [loaded, setLoaded] = useState<string | null>(null);
+  return (
+    <Flex vertical gap={6}>
+      <Input.TextArea
+        value={value}
+        onChange={(event) => {
+          setLoaded(null);
+          onChange?.(event.target.value);
+        }}
+        placeholder={placeholder}
+        autoSize={{ minRows: 3, maxRows: 10 }}
+        autoComplete="off"
+        spellCheck={false}
+        style={masked ? maskedStyle : pemStyle}
+        data-testid={testId}
+      />
+      <Flex gap={8} align="center" wrap>
+        <Button icon={<UploadOutlined />} onClick={() => chooser.current?.click()}>
+          {t('syslog:chooseFile')}
+        </Button>
+        {loaded && <Typography.Text type="secondary">{loaded}</Typography.Text>}
+        <input
+          ref={chooser}
+          type="file"
+          accept={accept}
+          style={{ display: 'none' }}
+          data-testid={`${testId}-file`}
+          onChange={(event) => {
+            const input = event.currentTarget;
+            const file = input.files?.[0];
+            if (!file) return;
+            void file.text().then((content) => {
+              setLoaded(t('syslog:fileLoaded', { name: file.name }));
+              onChange?.(content);
+              input.value = '';
+            });
+          }}
+        />
+      </Flex>
+    </Flex>
+  );
+}
+
+export interface SyslogFormModalProps {
+  open: boolean;
+  /** The receiver being edited; none adds one. */
+  stored?: SyslogServer;
+  onSubmit: (values: SyslogFormValues) => Promise<unknown>;
+  onClose: () => void;
+}
+
+/**
+ * Adding or editing a syslog receiver. Changing the protocol sets its default port unless a
+ * port was typed; the TLS section shows for TLS only; the client key is never prefilled, and
+ * a server refusal shows in the form (beside the field it names).
+ */
+export function SyslogFormModal({ open, stored, onSubmit, onClose }: SyslogFormModalProps) {
+  const t = useT();
+  const [form] = Form.useForm<SyslogFormValues>();
+  const portTyped = useRef(storedPortTyped(stored));
+  const [serverError, setServerError] = useState<string | null>(null);
+  const protocol: SyslogProtocol = Form.useWatch('protocol', form) ?? stored?.protocol ?? 'udp';
+  const removeClient = Form.useWatch('remove_client', form) === true;
+  const hasStoredClient = stored !== undefined && (stored.client_cert !== null || stored.has_client_key);
+
+  const label = {
+    name: t('syslog:fields.name'),
+    host: t('syslog:fields.host'),
+    port: t('syslog:fields.port'),
+  };
+  const rulesOf = (name: 'name' | 'host', text: string) => rulesFromSchema(fieldSchema(schema, name), text);
+
+  const pairRule =
+    (problem: 'keyMissing' | 'certMissing'): Rule =>
+    ({ getFieldsValue }) => ({
+      validator: () => {
+        const values = getFieldsValue(true) as SyslogFormValues;
+        return clientPairProblem(values, stored) === problem
+          ? Promise.reject(new Error(t(`syslog:validation.${problem}`)))
+          : Promise.resolve();
+      },
+    });
+  const pemRule = (pattern: RegExp, message: string): Rule => ({
+    validator: (_rule, value: unknown) =>
+      typeof value !== 'string' || value.trim() === '' || pattern.test(value)
+        ? Promise.resolve()
+        : Promise.reject(new Error(message)),
+  });
+
+  const close = () => {
+    setServerError(null);
+    onClose();
+  };
+
+  const submit = async (values: SyslogFormValues) => {
+    setServerError(null);
+    try {
+      // Fields not shown (TLS for UDP, the client pair being removed) count as empty.
+      await onSubmit({ ...formValuesOf(), ...values });
+    } catch (error) {
+      // The form keeps what was typed; the server's reason shows beside the field it names.
+      const message = errorText(error);
+      setServerError(message);
+      const field = fieldOfMessage(message);
+      if (field) form.setFields([{ name: field, errors: [message] }]);
+      throw error;
+    }
+  };
+
+  return (
+    <ModalForm<SyslogFormValues>
+      open={open}
+      title={stored ? t('syslog:editTitle', { name: stored.name }) : t('syslog:createTitle')}
+      form={form}
+      initialValues={formValuesOf(stored)}
+      width={640}
+      onSubmit={submit}
+      onClose={close}
+      okTestId="syslog-save"
+      formTestId="syslog-form"
+      onValuesChange={(changed) => {
+        setServerError(null);
+        if ('port' in changed) portTyped.current = changed.port !== null && changed.port !== undefined;
+        if (changed.protocol) {
+          const port = form.getFieldValue('port') as number | null;
+          form.setFieldValue('port', portForProtocol(changed.protocol, port, portTyped.current));
+        }
+      }}
+    >
+      <Form.Item
+        name="name"
+        label={label.name}
+        extra={t('syslog:hints.name')}
+        rules={rulesOf('name', label.name)}
+      >
+        <Input maxLength={64} autoComplete="off" data-testid="syslog-name" />
+      </Form.Item>
+      <Form.Item name="protocol" label={t('syslog:fields.protocol')}>
+        <Radio.Group
+          optionType="button"
+          buttonStyle="solid"
+          data-testid="syslog-protocol"
+          options={syslogProtocols.map((value) => ({
+            value,
+            label: t(`syslog:protocols.${value}`),
+          }))}
+        />
+      </Form.Item>
+      <Row gutter={16}>
+        <Col xs={24} sm={16}>
+          <Form.Item
+            name="host"
+            label={label.host}
+            extra={t('syslog:hints.host')}
+            rules={rulesOf('host', label.host)}
+          >
+            <Input
+              maxLength={253}
+              autoComplete="off"
+              spellCheck={false}
+              placeholder={t('syslog:placeholders.host')}
+              data-testid="syslog-host"
+            />
+          </Form.Item>
+        </Col>
+        <Col xs={24} sm={8}>
+          <Form.Item
+            name="port"
+            label={label.port}
+            extra={t('syslog:hints.port', {
+              port: SYSLOG_DEFAULT_PORTS[protocol],
+              protocol: t(`syslog:protocols.${protocol}`),
+            })}
+            rules={[
+              { required: true, message: t('common:validation.required', { label: label.port }) },
+              { type: 'integer', min: 1, max: 65535, message: t('syslog:validation.port') },
+            ]}
+          >
+            <InputNumber
+              min={1}
+              max={65535}
+              precision={0}
+              style={{ width: '100%' }}
+              data-testid="syslog-port"
+            />
+          </Form.Item>
+        </Col>
+      </Row>
+      <Form.Item name="format" label={t('syslog:fields.format')}>
+        <Select
+          data-testid="syslog-format"
+          options={syslogFormats.map((value) => ({ value, label: t(`syslog:formats.${value}`) }))}
+        />
+      </Form.Item>
+      <Form.Item
+        name="streams"
+        label={t('syslog:fields.streams')}
+        extra={t('syslog:hints.streams')}
+        rules={[{ type: 'array', required: true, min: 1, message: t('syslog:validation.streams') }]}
+      >
+        <Checkbox.Group
+          data-testid="syslog-streams"
+          options={syslogStreams.map((value) => ({ value, label: t(`syslog:streams.${value}`) }))}
+        />
+      </Form.Item>
+      <SwitchField name="enabled" label={t('syslog:fields.enabled')} testId="syslog-enabled" />
+      {protocol === 'tls' && (
+        <div data-testid="syslog-tls-section">
+          <Divider titlePlacement="start" plain>
+            {t('syslog:hints.tlsSection')}
+          </Divider>
+          <Form.Item
+            name="ca_cert"
+            label={t('syslog:fields.caCert')}
+            extra={t('syslog:hints.caCert')}
+            rules={[pemRule(CERT_PEM, t('syslog:validation.pemCert'))]}
+          >
+            <PemField
+              accept=".pem,.crt,.cer"
+              placeholder={t('syslog:placeholders.pem')}
+              testId="syslog-ca-cert"
+            />
+          </Form.Item>
+          {hasStoredClient && (
+            <Form.Item name="remove_client" valuePropName="checked">
+              <Checkbox data-testid="syslog-remove-client">{t('syslog:hints.removeClient')}</Checkbox>
+            </Form.Item>
+          )}
+          {!removeClient && (
+            <>
+              <Form.Item
+                name="client_cert"
+                label={t('syslog:fields.clientCert')}
+                extra={t('syslog:hints.clientCert')}
+                dependencies={['client_key']}
+                rules={[pemRule(CERT_PEM, t('syslog:validation.pemCert')), pairRule('certMissing')]}
+              >
+                <PemField
+                  accept=".pem,.crt,.cer"
+                  placeholder={t('syslog:placeholders.pem')}
+                  testId="syslog-client-cert"
+                />
+              </Form.Item>
+              <Form.Item
+                name="client_key"
+                label={t('syslog:fields.clientKey')}
+                extra={
+                  stored?.has_client_key ? (
+                    <span data-testid="syslog-key-stored">{t('syslog:hints.keyStored')}</span>
+                  ) : (
+                    t('syslog:hints.clientKey')
+                  )
+                }
+                dependencies={['client_cert']}
+                rules={[pemRule(KEY_PEM, t('syslog:validation.pemKey')), pairRule('keyMissing')]}
+              >
+                <PemField
+                  masked
+                  accept=".pem,.key"
+                  placeholder={t('syslog:placeholders.key')}
+                  testId="syslog-client-key"
+                />
+              </Form.Item>
+            </>
+          )}
+        </div>
+      )}
+      {serverError !== null && (
+        <Alert
+          type="error"
+          showIcon
+          data-testid="syslog-form-error"
+          title={t('syslog:saveRefused')}
+          description={<span style={{ wordBreak: 'break-word' }}>{serverError}</span>}
+        />
+      )}
+    </ModalForm>
+  );
+}
