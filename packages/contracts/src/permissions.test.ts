@@ -67,8 +67,11 @@ describe('served areas', () => {
         'domain',
         'key',
         'ldap',
+        'log',
         'password-policy',
+        'quantum',
         'role',
+        'syslog',
         'token',
         'user',
       ].sort(),
@@ -85,12 +88,15 @@ describe('served areas', () => {
       'access',
       'keys',
       'certificates',
+      'log',
       'settings',
     ]);
     expect(offered.find((group) => group.key === 'settings')?.areas).toEqual([
       'domain',
       'password-policy',
+      'syslog',
       'config',
+      'quantum',
     ]);
     expect(offered.flatMap((group) => group.areas)).not.toContain('backup');
   });
