@@ -21,6 +21,11 @@ export interface ListFilter {
   searchable?: boolean;
   /** Width on wide screens (a phone gives each filter a share of the row). */
   width?: number;
+  /**
+   * A control of its own instead of a text input or a select: one element, which the form
+   * gives the filter's `value` (a string in the URL) and `onChange`.
+   */
+  render?: (props: { compact: boolean; testId: string; label: string }) => ReactNode;
 }
 
 export interface ListQuery {
@@ -51,6 +56,8 @@ export interface ListPageProps<Row extends object> {
   testId?: string;
   /** The `data-testid` of a row. */
   rowTestId?: (row: Row) => string;
+  /** A click on a row (e.g. opens its details). */
+  onRowClick?: (row: Row) => void;
   /** The page's dialogs. */
   children?: ReactNode;
   /**
@@ -154,7 +161,9 @@ function FilterForm({
             label={compact ? undefined : filter.label}
             style={itemStyle}
           >
-            {filter.options ? (
+            {filter.render ? (
+              filter.render({ compact, testId: ids.filter(filter.name, index), label: filter.label })
+            ) : filter.options ? (
               <Select
                 {...common}
                 placeholder={compact ? filter.label : (filter.placeholder ?? t('common:table.all'))}
@@ -208,6 +217,7 @@ export function ListPage<Row extends object>({
   title,
   testId,
   rowTestId,
+  onRowClick,
   children,
   keepParams = [],
 }: ListPageProps<Row>) {
@@ -294,7 +304,14 @@ export function ListPage<Row extends object>({
         scroll={{ x: tableScrollX(columns, onDelete !== undefined) }}
         size={screens.md ? 'medium' : 'small'}
         onRow={
-          rowTestId ? (row) => ({ 'data-testid': rowTestId(row) }) as HTMLAttributes<HTMLElement> : undefined
+          rowTestId || onRowClick
+            ? (row) =>
+                ({
+                  'data-testid': rowTestId?.(row),
+                  onClick: onRowClick ? () => onRowClick(row) : undefined,
+                  style: onRowClick ? { cursor: 'pointer' } : undefined,
+                }) as HTMLAttributes<HTMLElement>
+            : undefined
         }
         rowSelection={
           onDelete
