@@ -1,4 +1,4 @@
-import { useState, type HTMLAttributes, type Key, type ReactNode } from 'react';
+import { useEffect, useState, type HTMLAttributes, type Key, type ReactNode } from 'react';
 import { DeleteOutlined, PlusOutlined, ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Flex, Form, Grid, Input, Select, Space, Table, Typography } from 'antd';
@@ -131,6 +131,10 @@ function FilterForm({
   const compact = !Grid.useBreakpoint().md;
   const itemStyle = compact ? { flex: '1 1 140px', marginInlineEnd: 0 } : undefined;
   const initial = Object.fromEntries(filters.map((filter) => [filter.name, values[filter.name]]));
+  const initialKey = JSON.stringify(initial);
+  // The URL's filters changed (a search, a reset, Back): the form shows them. The remounted
+  // form alone would not: a form instance keeps its values over new initial values.
+  useEffect(() => form.resetFields(), [form, initialKey]);
 
   const reset = () => {
     form.resetFields();
@@ -139,7 +143,7 @@ function FilterForm({
 
   return (
     <Form
-      key={JSON.stringify(initial)}
+      key={initialKey}
       form={form}
       layout="inline"
       initialValues={initial}

@@ -226,6 +226,9 @@ describe('log page', () => {
 
     fireEvent.click(screen.getByTestId('log-reset'));
     await waitFor(() => expect(router.state.location.search).toBe(''));
+    // The form empties too: a search after the reset does not bring the old filters back.
+    expect(screen.getByTestId<HTMLInputElement>('log-filter-action').value).toBe('');
+    expect(screen.getByTestId<HTMLInputElement>('log-filter-q').value).toBe('');
     await waitFor(() => expect(listCalls(seen).at(-1)?.params).toEqual({ page: 1, page_size: 20 }));
     vi.useRealTimers();
   });
