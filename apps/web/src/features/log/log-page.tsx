@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { DownloadOutlined } from '@ant-design/icons';
-import { Button, Typography } from 'antd';
+import { Button, Space, Typography } from 'antd';
 import type { ColumnType } from 'antd/es/table';
 import { logExportFormats, logResults, logSeverities, logSources } from '@ksp/contracts';
 import { exportLogs, listLogs, logKeys, type LogRow } from '../../api/log';
@@ -33,7 +33,7 @@ function ExportButtons({ filters }: { filters: Record<string, string> }) {
     }
   };
   return (
-    <>
+    <Space wrap>
       {logExportFormats.map((format) => (
         <Button
           key={format}
@@ -46,7 +46,7 @@ function ExportButtons({ filters }: { filters: Record<string, string> }) {
           {t(`log:export.${format}`)}
         </Button>
       ))}
-    </>
+    </Space>
   );
 }
 
@@ -83,7 +83,7 @@ export default function LogPage() {
       options: options(logSources, (value) => t(`log:sources.${value}`)),
       width: 150,
     },
-    { name: 'action', label: t('log:filters.action'), placeholder: t('log:filters.actionHint'), width: 260 },
+    { name: 'action', label: t('log:filters.action'), placeholder: t('log:filters.actionHint'), width: 280 },
     { name: 'username', label: t('log:filters.username') },
     { name: 'ip', label: t('log:filters.ip') },
     { name: 'q', label: t('log:filters.q'), placeholder: t('log:filters.qHint'), width: 220 },

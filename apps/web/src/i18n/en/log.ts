@@ -39,7 +39,7 @@ export const log = {
     result: 'Result',
     source: 'Source',
     action: 'Action',
-    actionHint: 'An action (key.create), or an area ending with a dot (key.)',
+    actionHint: 'key.create, or key. for a whole area',
     username: 'Executor',
     ip: 'Client address',
     q: 'Text',

@@ -41,7 +41,7 @@ export const log: Catalogue<typeof en> = {
     result: '结果',
     source: '来源',
     action: '操作',
-    actionHint: '一个操作（key.create），或以点结尾的一类操作（key.）',
+    actionHint: '如 key.create；key. 表示整类操作',
     username: '执行者',
     ip: '客户端地址',
     q: '文本',
