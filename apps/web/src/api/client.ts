@@ -33,13 +33,13 @@ export function isSessionExpired(error: unknown): boolean {
   return error instanceof ApiError && error.code === Code.SESSION_EXPIRED;
 }
 
-interface Envelope {
+export interface Envelope {
   code: number;
   msg: string;
   data: unknown;
 }
 
-function isEnvelope(value: unknown): value is Envelope {
+export function isEnvelope(value: unknown): value is Envelope {
   return (
     typeof value === 'object' &&
     value !== null &&
@@ -75,15 +75,28 @@ async function refreshTokenIfDue(): Promise<void> {
   await refreshing;
 }
 
-http.interceptors.request.use(async (config: InternalAxiosRequestConfig) => {
-  if (!config.skipRefresh) await refreshTokenIfDue();
-  const url = config.url ?? '';
+/**
+ * The headers of every request to `url` (the token refreshed first when due): the session
+ * token (never on open_api paths), the version and the language.
+ */
+export async function requestHeaders(url: string, refresh = true): Promise<Record<string, string>> {
+  if (refresh) await refreshTokenIfDue();
   const token = getToken();
-  if (token && !url.includes('open_api')) config.headers.set(TOKEN_HEADER, token);
-  else config.headers.delete(TOKEN_HEADER);
-  config.headers.set(VERSION_HEADER, PRODUCT_VERSION);
-  config.headers.set('Accept-Language', acceptLanguage(currentLanguage()));
+  const headers: Record<string, string> = {
+    [VERSION_HEADER]: PRODUCT_VERSION,
+    'Accept-Language': acceptLanguage(currentLanguage()),
+  };
+  if (token && !url.includes('open_api')) headers[TOKEN_HEADER] = token;
   if (isEmbedded()) postToParent({ type: 'request', url });
+  return headers;
+}
+
+http.interceptors.request.use(async (config: InternalAxiosRequestConfig) => {
+  const url = config.url ?? '';
+  config.headers.delete(TOKEN_HEADER);
+  for (const [name, value] of Object.entries(await requestHeaders(url, !config.skipRefresh))) {
+    config.headers.set(name, value);
+  }
   return config;
 });
 
@@ -122,7 +135,15 @@ function onResponse(response: AxiosResponse): AxiosResponse | Promise<never> {
     return Promise.reject(new ApiError(-1, 'Not an envelope', response.status));
   }
   if (body.code === Code.OK) return response;
-  const error = new ApiError(body.code, body.msg, response.status);
+  return Promise.reject(refusal(body, response.status, response.config.silent));
+}
+
+/**
+ * The error of an answer that is not OK, after the client's usual handling: the message
+ * shown (unless `silent`), the session-expired alert, the redirects of codes 5030 and 4003.
+ */
+export function refusal(body: Envelope, status: number, silent = false): ApiError {
+  const error = new ApiError(body.code, body.msg, status);
   switch (body.code) {
     case Code.SESSION_EXPIRED:
       sessionExpired();
@@ -131,11 +152,11 @@ function onResponse(response: AxiosResponse): AxiosResponse | Promise<never> {
       // Passed to the caller, which runs the Ukey login: no message here.
       break;
     default:
-      if (!response.config.silent) clientEnvironment().showError(body.msg || i18n.t('common:feedback.error'));
+      if (!silent) clientEnvironment().showError(body.msg || i18n.t('common:feedback.error'));
       if (body.code === Code.NOT_INITIALIZED) clientEnvironment().onNotReady();
       if (body.code === Code.PASSWORD_CHANGE_REQUIRED) clientEnvironment().onPasswordChangeRequired();
   }
-  return Promise.reject(error);
+  return error;
 }
 
 function onFailure(failure: unknown): Promise<never> {

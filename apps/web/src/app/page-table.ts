@@ -17,6 +17,7 @@ export const pageTable: Record<PageKey, PageModule> = {
   'console/key/detail': () => import('../features/key/key-detail-page'),
   'console/cert/external/index': () => import('../features/cert/external-page'),
   'console/cert/local/index': () => import('../features/cert/local-page'),
+  'console/log/index': () => import('../features/log/log-page'),
   'console/setting/domain/index': () => import('../features/settings/domain-page'),
   'console/setting/password-policy/index': () => import('../features/settings/password-policy-page'),
   'console/setting/config/index': () => import('../features/config/config-page'),

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { api } from '@ksp/contracts';
 import { renderPage } from '../test-render';
 import { saveSignedIn } from '../api/session';
@@ -95,6 +95,23 @@ describe('ListPage', () => {
     await waitFor(() => expect(screen.queryByTestId('row-a')).toBeNull());
     expect(onDelete).toHaveBeenCalledWith(['a']);
     expect(screen.queryByTestId('list-selected')).toBeNull();
+  });
+
+  it('keeps its filter form in step with the URL: reset empties it, Back brings the earlier search', async () => {
+    const rows = vi.fn(() => Promise.resolve({ data: [row('a')], total: 1 }));
+    const { router } = renderPage('/list?name=first', '/list', <Page fetchPage={rows} />);
+    await screen.findByTestId('row-a');
+    const input = () => screen.getByTestId<HTMLInputElement>('list-search');
+    expect(input().value).toBe('first');
+    fireEvent.change(input(), { target: { value: 'second' } });
+    fireEvent.click(screen.getByTestId('list-search-submit'));
+    await waitFor(() => expect(router.state.location.search).toBe('?name=second'));
+    await act(() => router.navigate(-1));
+    await waitFor(() => expect(router.state.location.search).toBe('?name=first'));
+    await waitFor(() => expect(input().value).toBe('first'));
+    fireEvent.click(screen.getByRole('button', { name: 'Reset' }));
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+    await waitFor(() => expect(input().value).toBe(''));
   });
 
   it('names its parts after a prefix, or with the generic ids', () => {

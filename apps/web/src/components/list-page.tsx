@@ -1,4 +1,4 @@
-import { useState, type HTMLAttributes, type Key, type ReactNode } from 'react';
+import { useEffect, useState, type HTMLAttributes, type Key, type ReactNode } from 'react';
 import { DeleteOutlined, PlusOutlined, ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Flex, Form, Grid, Input, Select, Space, Table, Typography } from 'antd';
@@ -21,6 +21,11 @@ export interface ListFilter {
   searchable?: boolean;
   /** Width on wide screens (a phone gives each filter a share of the row). */
   width?: number;
+  /**
+   * A control of its own instead of a text input or a select: one element, which the form
+   * gives the filter's `value` (a string in the URL) and `onChange`.
+   */
+  render?: (props: { compact: boolean; testId: string; label: string }) => ReactNode;
 }
 
 export interface ListQuery {
@@ -51,6 +56,8 @@ export interface ListPageProps<Row extends object> {
   testId?: string;
   /** The `data-testid` of a row. */
   rowTestId?: (row: Row) => string;
+  /** A click on a row (e.g. opens its details). */
+  onRowClick?: (row: Row) => void;
   /** The page's dialogs. */
   children?: ReactNode;
   /**
@@ -124,6 +131,10 @@ function FilterForm({
   const compact = !Grid.useBreakpoint().md;
   const itemStyle = compact ? { flex: '1 1 140px', marginInlineEnd: 0 } : undefined;
   const initial = Object.fromEntries(filters.map((filter) => [filter.name, values[filter.name]]));
+  const initialKey = JSON.stringify(initial);
+  // The URL's filters changed (a search, a reset, Back): the form shows them. The remounted
+  // form alone would not: a form instance keeps its values over new initial values.
+  useEffect(() => form.resetFields(), [form, initialKey]);
 
   const reset = () => {
     form.resetFields();
@@ -132,7 +143,7 @@ function FilterForm({
 
   return (
     <Form
-      key={JSON.stringify(initial)}
+      key={initialKey}
       form={form}
       layout="inline"
       initialValues={initial}
@@ -154,7 +165,9 @@ function FilterForm({
             label={compact ? undefined : filter.label}
             style={itemStyle}
           >
-            {filter.options ? (
+            {filter.render ? (
+              filter.render({ compact, testId: ids.filter(filter.name, index), label: filter.label })
+            ) : filter.options ? (
               <Select
                 {...common}
                 placeholder={compact ? filter.label : (filter.placeholder ?? t('common:table.all'))}
@@ -208,6 +221,7 @@ export function ListPage<Row extends object>({
   title,
   testId,
   rowTestId,
+  onRowClick,
   children,
   keepParams = [],
 }: ListPageProps<Row>) {
@@ -294,7 +308,14 @@ export function ListPage<Row extends object>({
         scroll={{ x: tableScrollX(columns, onDelete !== undefined) }}
         size={screens.md ? 'medium' : 'small'}
         onRow={
-          rowTestId ? (row) => ({ 'data-testid': rowTestId(row) }) as HTMLAttributes<HTMLElement> : undefined
+          rowTestId || onRowClick
+            ? (row) =>
+                ({
+                  'data-testid': rowTestId?.(row),
+                  onClick: onRowClick ? () => onRowClick(row) : undefined,
+                  style: onRowClick ? { cursor: 'pointer' } : undefined,
+                }) as HTMLAttributes<HTMLElement>
+            : undefined
         }
         rowSelection={
           onDelete

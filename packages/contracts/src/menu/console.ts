@@ -11,6 +11,7 @@ export const consolePageKeys = [
   'console/key/detail',
   'console/cert/external/index',
   'console/cert/local/index',
+  'console/log/index',
   'console/setting/domain/index',
   'console/setting/password-policy/index',
   'console/setting/config/index',
@@ -39,6 +40,7 @@ export const consoleMenu: MenuNode[] = [
     }),
     page('CertLocal', '/console/cert/local', 'cert:read', { title: 'certLocal', icon: 'certLocal' }),
   ]),
+  page('Log', '/console/log', 'log:read', { title: 'log', icon: 'log' }),
   group('Setting', '/console/setting', { title: 'settings', icon: 'setting' }, [
     page('SettingDomain', '/console/setting/domain', 'domain:read', { title: 'domain', icon: 'domain' }),
     page('SettingPasswordPolicy', '/console/setting/password-policy', 'password-policy:read', {

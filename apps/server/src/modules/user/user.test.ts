@@ -43,10 +43,11 @@ describe.each(await engines())('sign-in and sessions on %s', (engine) => {
       '/console/key',
       '/console/key/detail/:id',
       '/console/cert',
+      '/console/log',
       '/console/setting',
       '/kms',
     ]);
-    expect(res.data.menu[5]).toMatchObject({ component: '#', redirect: '/console/setting/domain' });
+    expect(res.data.menu[6]).toMatchObject({ component: '#', redirect: '/console/setting/domain' });
     expect(res.headers.version).toBe('v1.9.0');
   });
 

@@ -65,13 +65,14 @@ describe('HTTP surface', () => {
     ] as const) {
       const info = await call(server, api.user.info, { token });
       expect(info.data.userinfo.permissions).toEqual([...builtInRoles[role].permissions].sort());
-      // Both read everything shown so far; the Operator cannot see the audit areas (none in the menu yet).
+      // Both read everything shown so far, but the Operator not the log (who audits the operators).
       expect(info.data.menu.map((m) => m.path)).toEqual([
         '/console/dashboard',
         '/console/access',
         '/console/key',
         '/console/key/detail/:id',
         '/console/cert',
+        ...(role === 'Auditor' ? ['/console/log'] : []),
         '/console/setting',
         '/kms',
       ]);

@@ -75,6 +75,7 @@ export const labels = {
       edit: 'Configuration entry changed',
       delete: 'Configuration entry deleted',
     },
+    log: { export: 'Server records exported' },
     'password-policy': { update: 'Password policy changed' },
     syslog: {
       create: 'Syslog receiver added',

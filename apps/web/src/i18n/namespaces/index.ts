@@ -16,6 +16,7 @@ export { errors } from './errors';
 export { keys } from './keys';
 export { labels } from './labels';
 export { layout } from './layout';
+export { log } from './log';
 export { menu } from './menu';
 export { quantum } from './quantum';
 export { syslog } from './syslog';

@@ -66,6 +66,7 @@ export const labels: Catalogue<typeof en> = {
       test: '测试 LDAP 连接',
     },
     config: { add: '添加配置项', edit: '修改配置项', delete: '删除配置项' },
+    log: { export: '导出服务器日志' },
     'password-policy': { update: '修改密码策略' },
     syslog: {
       create: '添加 Syslog 接收端',

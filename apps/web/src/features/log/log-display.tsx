@@ -1,0 +1,52 @@
+import { Tag, Tooltip } from 'antd';
+import type { LogSeverity } from '@ksp/contracts';
+import type { LogRow } from '../../api/log';
+import { useT } from '../../i18n/i18n';
+import { auditAction } from '../../i18n/server-labels';
+
+/** The colour of each severity's tag. */
+export const severityColors: Record<LogSeverity, string> = {
+  INFO: 'blue',
+  WARNING: 'orange',
+  ERROR: 'red',
+  CRITICAL: 'magenta',
+};
+
+export function SeverityTag({ severity }: { severity: LogSeverity }) {
+  const t = useT();
+  return (
+    <Tag color={severityColors[severity]} data-testid="log-severity" data-severity={severity}>
+      {t(`log:severities.${severity}`)}
+    </Tag>
+  );
+}
+
+export function ResultTag({ result }: { result: LogRow['result'] }) {
+  const t = useT();
+  return (
+    <Tag color={result === 'success' ? 'green' : 'red'} data-testid="log-result">
+      {t(`log:results.${result}`)}
+    </Tag>
+  );
+}
+
+/** The action in words (its code in a tooltip), with "×N" when the record stands for N operations. */
+export function ActionText({ record }: { record: Pick<LogRow, 'action' | 'count'> }) {
+  const t = useT();
+  return (
+    <>
+      <Tooltip title={record.action}>
+        <span data-testid="log-action" data-action={record.action}>
+          {auditAction(record.action)}
+        </span>
+      </Tooltip>
+      {record.count > 1 && (
+        <Tooltip title={t('log:times', { count: record.count })}>
+          <Tag style={{ marginInlineStart: 6 }} data-testid="log-count">
+            ×{record.count}
+          </Tag>
+        </Tooltip>
+      )}
+    </>
+  );
+}

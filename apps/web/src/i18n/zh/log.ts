@@ -1,0 +1,65 @@
+import type { Catalogue } from '../catalogue';
+import type { log as en } from '../en/log';
+
+export const log: Catalogue<typeof en> = {
+  fields: {
+    severity: '级别',
+    at: '创建时间',
+    action: '操作',
+    actionCode: '操作代码',
+    target: '对象',
+    username: '执行者',
+    domain: '域',
+    source: '来源平台',
+    result: '结果',
+    ip: '客户端地址',
+    count: '操作次数',
+    objectId: '对象 ID',
+    id: '记录 ID',
+    details: '详情',
+  },
+  severities: {
+    INFO: '信息',
+    WARNING: '警告',
+    ERROR: '错误',
+    CRITICAL: '严重',
+  },
+  sources: {
+    web: 'Web 控制台',
+    api: 'API',
+    agent: '客户端代理',
+    kmip: 'KMIP',
+    scheduler: '定时任务',
+  },
+  results: {
+    success: '成功',
+    failure: '失败',
+  },
+  filters: {
+    time: '时间',
+    severity: '级别',
+    result: '结果',
+    source: '来源',
+    action: '操作',
+    actionHint: '如 key.create；key. 表示整类操作',
+    username: '执行者',
+    ip: '客户端地址',
+    q: '文本',
+    qHint: '对象或详情中的文本',
+  },
+  time: {
+    '24h': '最近 24 小时',
+    month: '最近一个月',
+    '3months': '最近三个月',
+    custom: '自定义时间段',
+    start: '开始时间',
+    end: '结束时间',
+  },
+  times: '代表 {{count}} 次相同的操作',
+  export: {
+    csv: '导出 CSV',
+    json: '导出 JSON',
+  },
+  detailTitle: '记录：{{action}}',
+  none: '-',
+};
