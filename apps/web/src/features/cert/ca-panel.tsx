@@ -24,7 +24,8 @@ import { useT } from '../../i18n/i18n';
 import { caDownloads, useDownloads, withoutEmpty } from './cert-actions';
 import { caStateColors, DefaultMark, DownloadMenu, Validity } from './cert-display';
 import { CaDetailDrawer } from './ca-detail';
-import { PemInput } from './pem-input';
+import { PemInput } from '../../components/pem-input';
+import { readCertFile } from './cert-files';
 
 type CreateValues = BodyOf<typeof api.cert.caCreate>;
 interface SignValues {
@@ -349,6 +350,7 @@ export function CaPanel() {
             extra: t('cert:ca.installHint'),
             render: () => (
               <PemInput
+                read={readCertFile}
                 accept=".pem,.crt,.cer"
                 placeholder="-----BEGIN CERTIFICATE-----"
                 testId="ca-install-pem"

@@ -1,4 +1,7 @@
 /** Files of the certificates area: the server's downloads saved, the user's files read. */
+import { saveBlob } from '../../components/save-blob';
+
+export { saveBlob };
 
 export function base64ToBytes(base64: string): Uint8Array<ArrayBuffer> {
   const binary = atob(base64.replace(/\s+/g, ''));
@@ -14,18 +17,6 @@ export function bytesToBase64(bytes: Uint8Array): string {
     binary += String.fromCharCode(...bytes.subarray(i, i + step));
   }
   return btoa(binary);
-}
-
-/** Saves a Blob under a name through a temporary link. */
-export function saveBlob(filename: string, blob: Blob): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = filename;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  URL.revokeObjectURL(url);
 }
 
 /** A download call's answer (`content` is Base64 of the bytes) saved as the file it names. */

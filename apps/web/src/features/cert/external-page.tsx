@@ -20,8 +20,8 @@ import { ListAddButton, ListPage } from '../../components/list-page';
 import { useCanCall } from '../../components/permissions';
 import { useT } from '../../i18n/i18n';
 import { externalStatusColors, Hex, PemBlock, Validity } from './cert-display';
-import { fileStem, saveText } from './cert-files';
-import { PemInput } from './pem-input';
+import { fileStem, readCertFile, saveText } from './cert-files';
+import { PemInput } from '../../components/pem-input';
 
 interface UploadValues {
   name?: string;
@@ -220,6 +220,7 @@ export default function ExternalCertPage() {
             extra: t('cert:external.uploadHint'),
             render: () => (
               <PemInput
+                read={readCertFile}
                 accept=".pem,.crt,.cer,.der,.p7b,.p7c"
                 placeholder="-----BEGIN CERTIFICATE-----"
                 testId="external-content"

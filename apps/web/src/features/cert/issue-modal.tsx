@@ -7,7 +7,8 @@ import { fieldSchema, rulesFromSchema } from '../../components/schema-rules';
 import { SwitchField } from '../../components/switch-field';
 import { useT } from '../../i18n/i18n';
 import { issueBody, issueDefaults, issueFormShape, signsOnly, type IssueValues } from './issue-model';
-import { PemInput } from './pem-input';
+import { PemInput } from '../../components/pem-input';
+import { readCertFile } from './cert-files';
 
 const schema = api.cert.issue.body;
 
@@ -112,6 +113,7 @@ export function IssueModal({
           rules={[required(t('cert:certs.csrInput')), ...rules('csr', t('cert:certs.csrInput'))]}
         >
           <PemInput
+            read={readCertFile}
             accept=".csr,.pem,.req"
             placeholder="-----BEGIN CERTIFICATE REQUEST-----"
             testId="issue-csr"

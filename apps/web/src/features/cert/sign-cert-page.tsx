@@ -10,8 +10,8 @@ import { PublicPage } from '../../components/public-page';
 import { useSubmit } from '../../components/use-submit';
 import { paths } from '../../config/paths';
 import { useT } from '../../i18n/i18n';
-import { base64ToBytes, hasPrivateKey, saveBlob, saveText } from './cert-files';
-import { PemInput } from './pem-input';
+import { base64ToBytes, hasPrivateKey, readCertFile, saveBlob, saveText } from './cert-files';
+import { PemInput } from '../../components/pem-input';
 
 interface SignValues {
   token: string;
@@ -190,6 +190,7 @@ export default function SignCertPage() {
               ]}
             >
               <PemInput
+                read={readCertFile}
                 accept=".csr,.pem,.req"
                 placeholder={t('cert:sign.csrPlaceholder')}
                 testId="sign-csr"

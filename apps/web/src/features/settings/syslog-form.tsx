@@ -1,20 +1,5 @@
-import { useRef, useState, type CSSProperties } from 'react';
-import { UploadOutlined } from '@ant-design/icons';
-import {
-  Alert,
-  Button,
-  Checkbox,
-  Col,
-  Divider,
-  Flex,
-  Form,
-  Input,
-  InputNumber,
-  Radio,
-  Row,
-  Select,
-  Typography,
-} from 'antd';
+import { useRef, useState } from 'react';
+import { Alert, Checkbox, Col, Divider, Form, Input, InputNumber, Radio, Row, Select } from 'antd';
 import type { Rule } from 'antd/es/form';
 import {
   api,
@@ -26,6 +11,7 @@ import {
   type SyslogServer,
 } from '@ksp/contracts';
 import { ModalForm } from '../../components/form-modal';
+import { PemInput } from '../../components/pem-input';
 import { fieldSchema, rulesFromSchema } from '../../components/schema-rules';
 import { SwitchField } from '../../components/switch-field';
 import { useT } from '../../i18n/i18n';
@@ -41,77 +27,8 @@ import {
 const schema = api.syslog.create.body;
 const CERT_PEM = /-----BEGIN [A-Z0-9 ]*CERTIFICATE-----/;
 const KEY_PEM = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/;
-const pemStyle: CSSProperties = { fontFamily: 'monospace', fontSize: 12 };
-// Chromium masks a textarea like a password field (the key is never shown back anyway).
-const maskedStyle = { ...pemStyle, WebkitTextSecurity: 'disc' } as CSSProperties;
-
 function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-/**
- * PEM pasted or read from a file (a form control). The private key is masked like a password
- * and never filled from the server. (The certificate pages' PEM input is their feature's own;
- * features do not import each other.)
- */
-function PemField({
-  value,
-  onChange,
-  placeholder,
-  accept,
-  testId,
-  masked = false,
-}: {
-  value?: string;
-  onChange?: (value: string) => void;
-  placeholder: string;
-  accept: string;
-  testId: string;
-  masked?: boolean;
-}) {
-  const t = useT();
-  const chooser = useRef<HTMLInputElement>(null);
-  const [loaded, setLoaded] = useState<string | null>(null);
-  return (
-    <Flex vertical gap={6}>
-      <Input.TextArea
-        value={value}
-        onChange={(event) => {
-          setLoaded(null);
-          onChange?.(event.target.value);
-        }}
-        placeholder={placeholder}
-        autoSize={{ minRows: 3, maxRows: 10 }}
-        autoComplete="off"
-        spellCheck={false}
-        style={masked ? maskedStyle : pemStyle}
-        data-testid={testId}
-      />
-      <Flex gap={8} align="center" wrap>
-        <Button icon={<UploadOutlined />} onClick={() => chooser.current?.click()}>
-          {t('syslog:chooseFile')}
-        </Button>
-        {loaded && <Typography.Text type="secondary">{loaded}</Typography.Text>}
-        <input
-          ref={chooser}
-          type="file"
-          accept={accept}
-          style={{ display: 'none' }}
-          data-testid={`${testId}-file`}
-          onChange={(event) => {
-            const input = event.currentTarget;
-            const file = input.files?.[0];
-            if (!file) return;
-            void file.text().then((content) => {
-              setLoaded(t('syslog:fileLoaded', { name: file.name }));
-              onChange?.(content);
-              input.value = '';
-            });
-          }}
-        />
-      </Flex>
-    </Flex>
-  );
 }
 
 export interface SyslogFormModalProps {
@@ -288,7 +205,8 @@ export function SyslogFormModal({ open, stored, onSubmit, onClose }: SyslogFormM
             extra={t('syslog:hints.caCert')}
             rules={[pemRule(CERT_PEM, t('syslog:validation.pemCert'))]}
           >
-            <PemField
+            <PemInput
+              rows={3}
               accept=".pem,.crt,.cer"
               placeholder={t('syslog:placeholders.pem')}
               testId="syslog-ca-cert"
@@ -308,7 +226,8 @@ export function SyslogFormModal({ open, stored, onSubmit, onClose }: SyslogFormM
                 dependencies={['client_key']}
                 rules={[pemRule(CERT_PEM, t('syslog:validation.pemCert')), pairRule('certMissing')]}
               >
-                <PemField
+                <PemInput
+                  rows={3}
                   accept=".pem,.crt,.cer"
                   placeholder={t('syslog:placeholders.pem')}
                   testId="syslog-client-cert"
@@ -327,7 +246,8 @@ export function SyslogFormModal({ open, stored, onSubmit, onClose }: SyslogFormM
                 dependencies={['client_cert']}
                 rules={[pemRule(KEY_PEM, t('syslog:validation.pemKey')), pairRule('keyMissing')]}
               >
-                <PemField
+                <PemInput
+                  rows={3}
                   masked
                   accept=".pem,.key"
                   placeholder={t('syslog:placeholders.key')}

@@ -76,6 +76,11 @@ export const common = {
     selected: '{{count}} selected',
     deleteSelected: 'Delete selected',
   },
+  file: {
+    choose: 'Choose a file',
+    loaded: 'Loaded {{name}}',
+    binary: '{{name}} (binary, sent as Base64)',
+  },
   yes: 'Yes',
   no: 'No',
   language: {

@@ -67,8 +67,6 @@ export const syslog = {
     pemKey: 'Paste a PEM private key (-----BEGIN … PRIVATE KEY-----)',
   },
   saveRefused: 'The server refused the receiver',
-  chooseFile: 'Choose file',
-  fileLoaded: 'Loaded {{name}}',
   never: 'Never',
   errorAt: 'at {{time}}',
   test: {

@@ -78,6 +78,11 @@ export const common: Catalogue<typeof en> = {
     selected: '已选 {{count}} 项',
     deleteSelected: '删除所选',
   },
+  file: {
+    choose: '选择文件',
+    loaded: '已读取 {{name}}',
+    binary: '{{name}}（二进制，以 Base64 发送）',
+  },
   yes: '是',
   no: '否',
   language: {

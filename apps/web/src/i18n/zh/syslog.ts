@@ -69,8 +69,6 @@ export const syslog: Catalogue<typeof en> = {
     pemKey: '请粘贴 PEM 私钥（-----BEGIN … PRIVATE KEY-----）',
   },
   saveRefused: '服务器拒绝了此接收端',
-  chooseFile: '选择文件',
-  fileLoaded: '已读取 {{name}}',
   never: '从未',
   errorAt: '于 {{time}}',
   test: {

@@ -1,8 +1,19 @@
-import { useRef, useState } from 'react';
+import { useRef, useState, type CSSProperties } from 'react';
 import { UploadOutlined } from '@ant-design/icons';
 import { Button, Flex, Input, Typography } from 'antd';
-import { useT } from '../../i18n/i18n';
-import { readCertFile } from './cert-files';
+import { useT } from '../i18n/i18n';
+
+const pemStyle: CSSProperties = { fontFamily: 'monospace', fontSize: 12 };
+// Chromium masks a textarea like a password field (a private key is never shown back anyway).
+const maskedStyle = { ...pemStyle, WebkitTextSecurity: 'disc' } as CSSProperties;
+
+/** A chosen file as the field keeps it: text, or Base64 of a binary file. */
+export interface ReadFile {
+  content: string;
+  binary: boolean;
+}
+
+const readText = async (file: Blob): Promise<ReadFile> => ({ content: await file.text(), binary: false });
 
 interface PemInputProps {
   value?: string;
@@ -12,26 +23,36 @@ interface PemInputProps {
   accept: string;
   testId: string;
   rows?: number;
+  /** A private key: masked like a password. */
+  masked?: boolean;
+  /** How a chosen file becomes the value (default: its text). */
+  read?: (file: Blob) => Promise<ReadFile>;
 }
 
-/**
- * PEM pasted or a file chosen (a form control): a PEM file fills the text, a binary one
- * (DER, a DER .p7b) is kept as Base64, which the server accepts too.
- */
-export function PemInput({ value, onChange, placeholder, accept, testId, rows = 6 }: PemInputProps) {
+/** PEM pasted or read from a chosen file (a form control). */
+export function PemInput({
+  value,
+  onChange,
+  placeholder,
+  accept,
+  testId,
+  rows = 6,
+  masked = false,
+  read = readText,
+}: PemInputProps) {
   const t = useT();
   const chooser = useRef<HTMLInputElement>(null);
   const [loaded, setLoaded] = useState<string | null>(null);
 
   const choose = async (file: File | undefined) => {
     if (!file) return;
-    const read = await readCertFile(file);
+    const got = await read(file);
     setLoaded(
-      read.binary
-        ? t('cert:common.fileBinary', { name: file.name })
-        : t('cert:common.fileLoaded', { name: file.name }),
+      got.binary
+        ? t('common:file.binary', { name: file.name })
+        : t('common:file.loaded', { name: file.name }),
     );
-    onChange?.(read.content);
+    onChange?.(got.content);
   };
 
   return (
@@ -44,8 +65,9 @@ export function PemInput({ value, onChange, placeholder, accept, testId, rows = 
         }}
         placeholder={placeholder}
         autoSize={{ minRows: rows, maxRows: 14 }}
+        autoComplete="off"
         spellCheck={false}
-        style={{ fontFamily: 'monospace', fontSize: 12 }}
+        style={masked ? maskedStyle : pemStyle}
         data-testid={testId}
       />
       <Flex gap={8} align="center" wrap>
@@ -54,7 +76,7 @@ export function PemInput({ value, onChange, placeholder, accept, testId, rows = 
           onClick={() => chooser.current?.click()}
           data-testid={`${testId}-choose`}
         >
-          {t('cert:common.chooseFile')}
+          {t('common:file.choose')}
         </Button>
         {loaded && (
           <Typography.Text type="secondary" data-testid={`${testId}-loaded`}>
