@@ -7,7 +7,8 @@
  * (1,000,000 by default) audit records of the root domain straight into `audit_log`, spread over
  * 90 days, with a mix of actions and results, marked as sealed elsewhere so the sealing job
  * leaves them. It restarts the server and times, through the API and one request at a time, the
- * log's first page, a filtered page (action + result + a 30-day range) and a deep page, p50/p95
+ * log's first page, a filtered page (action + result + a 30-day range) and a deep page (by
+ * number, and by position with the page before's `next_cursor`), p50/p95
  * against p95 ≤ 50 ms; then it exports every record as CSV and as JSON and prints the server's
  * peak resident memory growth during each export against ≤ 64 MB.
  *
@@ -180,6 +181,15 @@ async function measure(base: string, token: string, query: Record<string, string
   return { p50: percentile(times, 50), p95: percentile(times, 95), shown, total };
 }
 
+/** The `next_cursor` of the page before `page` (read once, by number, untimed). */
+async function cursorBefore(base: string, token: string, page: number): Promise<string> {
+  const qs = new URLSearchParams({ page: String(page - 1), page_size: String(PAGE_SIZE) });
+  const res = await fetch(`${base}${contract.log.list.path}?${qs.toString()}`, { headers: { token } });
+  const json = (await res.json()) as { data: { next_cursor: string | null } };
+  if (!json.data.next_cursor) throw new Error(`page ${page - 1} has no next_cursor`);
+  return json.data.next_cursor;
+}
+
 /** The process's resident memory now and its peak so far (VmHWM), in MB. */
 function memory(pid: number) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -236,7 +246,11 @@ async function runEngine(engine: Engine): Promise<string[]> {
         'filtered: area key. + last 30 days, page 10',
         { page: 10, page_size: PAGE_SIZE, action: 'key.', from },
       ],
-      [`deep page (${deep} of ${PAGE_SIZE})`, { page: deep, page_size: PAGE_SIZE }],
+      [`deep page by number (${deep} of ${PAGE_SIZE})`, { page: deep, page_size: PAGE_SIZE }],
+      [
+        `deep page by position (after record ${((deep - 1) * PAGE_SIZE).toLocaleString('en')})`,
+        { page: deep, page_size: PAGE_SIZE, after: await cursorBefore(server.base, token, deep) },
+      ],
     ];
     const lines: string[] = [];
     for (const [name, query] of scenarios) {

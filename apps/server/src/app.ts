@@ -26,7 +26,9 @@ import { keyModule } from './modules/key/key.module.js';
 import { ldapModule } from './modules/ldap/ldap.module.js';
 import { quantumModule } from './modules/quantum/quantum.module.js';
 import { logModule } from './modules/log/log.module.js';
+import { clientLogModule } from './modules/client-log/client-log.module.js';
 import { syslogModule } from './modules/syslog/syslog.module.js';
+import { alarmModule } from './modules/alarm/alarm.module.js';
 import { passwordPolicyModule } from './modules/password-policy/password-policy.module.js';
 import { registrationTokenModule } from './modules/registration-token/registration-token.module.js';
 import { roleModule } from './modules/role/role.module.js';
@@ -52,7 +54,9 @@ const modules: readonly KspModule[] = [
   certModule,
   quantumModule,
   logModule,
+  clientLogModule,
   syslogModule,
+  alarmModule,
   dashboardModule,
 ];
 
@@ -76,7 +80,11 @@ export interface KspServer {
     registrationTokens: ModuleServices['registrationTokens'];
     certs: ModuleServices['certs'];
     logs: ModuleServices['logs'];
+    clientLogs: ModuleServices['clientLogs'];
     syslog: ModuleServices['syslog'];
+    opCounter: ModuleServices['opCounter'];
+    clusterNodes: ModuleServices['clusterNodes'];
+    alarms: ModuleServices['alarms'];
   };
   /**
    * The one-time first-run code issued at this start (network address, not yet activated),
@@ -125,6 +133,10 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
 
   installErrorHandler(app, createStorageHealth({ probe: () => sql`select 1`.execute(db), log: app.log }));
   await serveConsole(app, config.webDir ?? defaultWebDir);
+  // Modules may register routes in scopes of their own (`app.register`): load them now, under
+  // the error handler, so that every route exists once the server is built (serving the console
+  // loads them too, but only when there is a console to serve).
+  await app.after();
   app.addHook('onClose', async () => {
     await jobs.stop();
     await journal.flush();
@@ -141,7 +153,11 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
       registrationTokens: registry.use('registrationTokens'),
       certs: registry.use('certs'),
       logs: registry.use('logs'),
+      clientLogs: registry.use('clientLogs'),
       syslog: registry.use('syslog'),
+      opCounter: registry.use('opCounter'),
+      clusterNodes: registry.use('clusterNodes'),
+      alarms: registry.use('alarms'),
     },
     setupCode: registry.use('setupCode'),
     routes,

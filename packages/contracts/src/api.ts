@@ -13,6 +13,8 @@ import { certCalls } from './calls/cert.js';
 import { quantumCalls } from './calls/quantum.js';
 import { logCalls } from './calls/log.js';
 import { syslogCalls } from './calls/syslog.js';
+import { alarmCalls } from './calls/alarm.js';
+import { clientLogCalls } from './calls/client-log.js';
 
 /** Every call, grouped by area: the server registers these and the console calls them. */
 export const api = {
@@ -31,7 +33,9 @@ export const api = {
   cert: certCalls,
   quantum: quantumCalls,
   log: logCalls,
+  clientLog: clientLogCalls,
   syslog: syslogCalls,
+  alarm: alarmCalls,
 } as const;
 
 /** Every call of the API, in area order: what the server registers and the tests sweep. */

@@ -50,10 +50,13 @@ describe('permissions', () => {
     expect(builtInRoles.Operator.permissions).toContain('key:write');
     expect(builtInRoles.Operator.permissions).toContain('credential:use');
     expect(builtInRoles.Operator.permissions).not.toContain('log:read');
+    expect(builtInRoles.Operator.permissions).not.toContain('alarm:read');
     expect(builtInRoles.Operator.permissions).not.toContain('user:write');
     expect(builtInRoles.Operator.permissions).not.toContain('key:export');
     expect(builtInRoles.Auditor.permissions.every((p) => p.endsWith(':read'))).toBe(true);
     expect(builtInRoles.Auditor.permissions).toContain('log:read');
+    expect(builtInRoles.Auditor.permissions).toContain('alarm:read');
+    expect(builtInRoles.Auditor.permissions).not.toContain('alarm:write');
   });
 });
 
@@ -61,6 +64,7 @@ describe('served areas', () => {
   it('are the areas some call asks a permission of, not the sub-consoles whose only call hands out a token', () => {
     expect([...servedAreas].sort()).toEqual(
       [
+        'alarm',
         'cert',
         'config',
         'dashboard',

@@ -9,7 +9,7 @@ export const permissionGroups = [
   { key: 'access', areas: ['user', 'role', 'token', 'ldap'] },
   { key: 'keys', areas: ['key'] },
   { key: 'certificates', areas: ['cert'] },
-  { key: 'log', areas: ['log'] },
+  { key: 'log', areas: ['log', 'alarm'] },
   {
     key: 'settings',
     areas: [
@@ -102,7 +102,7 @@ export function isPermission(value: string): value is Permission {
 }
 
 /** Areas an Operator may not read: who audits the operators stays out of their reach. */
-const operatorHiddenAreas = new Set<Area>(['log', 'syslog']);
+const operatorHiddenAreas = new Set<Area>(['log', 'alarm', 'syslog']);
 const operatorWritableAreas = new Set<Area>(['key', 'cert', 'cte', 'rdm', 'kadp', 'credential']);
 
 export const builtInRoles = {

@@ -292,3 +292,29 @@ export async function roleIdByName(db: Executor, name: string): Promise<string> 
   const row = await db.selectFrom('role').select('id').where('name', '=', name).executeTakeFirstOrThrow();
   return row.id;
 }
+
+/**
+ * A new domain with an administrator of its own, signed in: the other side of every
+ * cross-domain case. Answers the domain's id and the administrator's token.
+ */
+export async function domainWithAdmin(
+  server: TestServer,
+  rootToken: string,
+  o: { domain: string; username: string; password: string },
+): Promise<{ domainId: string; token: string }> {
+  const domain = await call(server, api.domain.create, { token: rootToken, body: { name: o.domain } });
+  if (domain.code !== 0) throw new Error(`domain ${o.domain}: ${domain.code} ${domain.msg}`);
+  const created = await call(server, api.user.create, {
+    token: rootToken,
+    body: {
+      username: o.username,
+      password: o.password,
+      email: `${o.username}@example.test`,
+      role_ids: [await roleIdByName(server.database.db, 'Administrator')],
+      domain_ids: [domain.data.id],
+      must_change_password: false,
+    },
+  });
+  if (created.code !== 0) throw new Error(`user ${o.username}: ${created.code} ${created.msg}`);
+  return { domainId: domain.data.id, token: await login(server, o.username, o.password) };
+}

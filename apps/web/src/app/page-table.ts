@@ -8,7 +8,7 @@ export type PageModule = () => Promise<{ default: ComponentType }>;
  * Typed by the contract's `pageKeys`: a key without a page fails the type check.
  */
 export const pageTable: Record<PageKey, PageModule> = {
-  'console/dashboard/index': () => import('../features/dashboard/dashboard-page'),
+  'console/dashboard/index': () => import('./dashboard-with-alarms'),
   'console/access/user/index': () => import('../features/access/user-page'),
   'console/access/role/index': () => import('../features/access/role-page'),
   'console/access/token/index': () => import('../features/access/token-page'),
@@ -17,7 +17,7 @@ export const pageTable: Record<PageKey, PageModule> = {
   'console/key/detail': () => import('../features/key/key-detail-page'),
   'console/cert/external/index': () => import('../features/cert/external-page'),
   'console/cert/local/index': () => import('../features/cert/local-page'),
-  'console/log/index': () => import('../features/log/log-page'),
+  'console/log/index': () => import('./log-tabs-page'),
   'console/setting/domain/index': () => import('../features/settings/domain-page'),
   'console/setting/password-policy/index': () => import('../features/settings/password-policy-page'),
   'console/setting/config/index': () => import('../features/config/config-page'),

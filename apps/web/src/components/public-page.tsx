@@ -20,7 +20,7 @@ export function PublicPage({ children, width = 420 }: { children: ReactNode; wid
         <LanguageSwitch showLabel />
       </Flex>
       <Flex align="center" gap={12} style={{ margin: '24px 0 20px', color: token.colorPrimary }}>
-        <AppLogo src={site.data?.logo} alt={title} size={40} />
+        <AppLogo src={site.data?.logo} alt={title} size={40} testId="public-logo" />
         <Heading level={3} style={{ margin: 0 }}>
           {title}
         </Heading>

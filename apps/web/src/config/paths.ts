@@ -15,7 +15,12 @@ export const paths = {
   linuxSsh: '/linux-ssh',
   profileRoot: '/console/user-setting',
   profile: '/console/user-setting/index',
+  /** The log page (a menu route); `?tab=alarms` opens its alarms. */
+  log: '/console/log',
 } as const;
+
+/** The log page on its alarms tab (the dashboard's alarm card links here). */
+export const alarmsPath = `${paths.log}?tab=alarms`;
 
 /** Routes reachable without a token (spec §2). */
 export const publicPaths: readonly string[] = [

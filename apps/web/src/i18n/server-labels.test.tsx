@@ -3,6 +3,7 @@ import { screen, within } from '@testing-library/react';
 import { api, builtInConfig, ROOT_DOMAIN_DESCRIPTION } from '@ksp/contracts';
 import { http, resetClient } from '../api/client';
 import { saveSignedIn } from '../api/session';
+import { summaryFixture } from '../features/dashboard/dashboard-fixtures';
 import DashboardPage from '../features/dashboard/dashboard-page';
 import { envelope, fakeAdapter, signedInFixture } from '../test-fixtures';
 import { renderPage } from '../test-render';
@@ -63,6 +64,7 @@ describe('labels the server made, in Chinese', () => {
     http.defaults.adapter = fakeAdapter((config) =>
       config.url === api.dashboard.summary.path
         ? envelope({
+            ...summaryFixture,
             version: 'v1.9.0',
             node: 'node-1',
             database: 'sqlite',
@@ -73,7 +75,6 @@ describe('labels the server made, in Chinese', () => {
             domains: 1,
             audit_records: 2,
             active_sessions: 1,
-            certificates: { valid: 0, expiring: 0 },
             recent: [record('1', 'user.login', 'admin'), record('2', 'system.init.component', '3/3')],
           })
         : envelope([]),

@@ -34,6 +34,13 @@ export const LogFilter = z.object({
   q: z.string().trim().max(128).optional().describe('text anywhere in the target or the details'),
 });
 
+/** A position in the list, (time, id) of a record, as the list hands it out: opaque to callers. */
+export const LogCursor = z
+  .string()
+  .trim()
+  .max(200)
+  .regex(/^[A-Za-z0-9_-]+$/, 'a cursor from next_cursor');
+
 export const LogRecord = z.object({
   id: z.string(),
   at: z.string().describe('ISO time the record was made'),
@@ -80,12 +87,22 @@ export const logCalls = {
     tag: 'log',
     access: 'log:read',
     changesAccess: false,
-    query: PageQuery.extend(LogFilter.shape),
+    query: PageQuery.extend(LogFilter.shape).extend({
+      after: LogCursor.optional().describe(
+        'the `next_cursor` of the page before: this page starts right after its last record, whatever `page` says (a deep page costs what the first one costs)',
+      ),
+    }),
     data: pageOf(LogRecord).extend({
       total_exact: z
         .boolean()
         .describe(
           `false when more than ${LOG_COUNT_MAX.toLocaleString('en')} records match: total is then that cap`,
+        ),
+      next_cursor: z
+        .string()
+        .nullable()
+        .describe(
+          'where the next page starts (pass it as `after` with the same filters); null on the last page',
         ),
     }),
   }),

@@ -12,6 +12,7 @@ import { certMessages } from './cert.js';
 import { quantumMessages } from './quantum.js';
 import { logMessages } from './log.js';
 import { syslogMessages } from './syslog.js';
+import { alarmMessages } from './alarm.js';
 import { ldapMessages } from './ldap.js';
 import { passwordMessages } from './password.js';
 import { roleMessages } from './role.js';
@@ -38,6 +39,7 @@ export const areaMessages = [
   quantumMessages,
   logMessages,
   syslogMessages,
+  alarmMessages,
 ] as const;
 
 export type MessageKey = KeysOf<(typeof areaMessages)[number]>;

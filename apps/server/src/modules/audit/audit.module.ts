@@ -1,8 +1,8 @@
 import type { KspModule } from '../../platform/module.js';
-import { countAudit, recentAudit } from './audit.store.js';
+import { countAudit, countFailedLogins, recentAudit } from './audit.store.js';
 
 /** What other modules read of the audit log (the records are written by `platform/audit.ts`). */
-const auditLog = { countAudit, recentAudit };
+const auditLog = { countAudit, countFailedLogins, recentAudit };
 
 declare module '../../platform/module.js' {
   interface ModuleServices {

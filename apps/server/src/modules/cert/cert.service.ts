@@ -1525,14 +1525,17 @@ export function createCertService(deps: {
       });
     },
 
-    /** Valid certificates and those of them ending within 30 days: of one domain, or of all (`null`). */
-    async expiringFigures(domainId: string | null) {
+    /**
+     * Valid certificates and those of them ending within `days` (30 by default): of one
+     * domain, or of all (`null`).
+     */
+    async expiringFigures(domainId: string | null, days: number = EXPIRING_DAYS) {
       const at = now();
       const figures = await store.certificateFigures(
         db,
         domainId,
         iso(at),
-        iso(new Date(at.getTime() + EXPIRING_DAYS * DAY_MS)),
+        iso(new Date(at.getTime() + days * DAY_MS)),
       );
       return { valid: figures.valid, expiring: figures.expiring };
     },
@@ -1545,6 +1548,43 @@ export function createCertService(deps: {
         .where('domain_id', '=', domainId)
         .execute();
       return rows.map((r) => unb64(r.cert_der));
+    },
+
+    /**
+     * Whether a client certificate (an agent's) may authenticate: issued by an active local CA
+     * of any domain (its signature checked), valid now, not revoked or on hold, and made for
+     * client authentication. Answers the issuing CA and the certificate's identity, or why not.
+     */
+    async checkClientCertificate(der: Buffer): Promise<ClientCertificateCheck> {
+      let described: ReturnType<typeof pki.describeCertificate>;
+      let subjectCn: string | null;
+      try {
+        described = pki.describeCertificate(der);
+        subjectCn = pki.commonNameOf(pki.certificateSubject(der));
+      } catch {
+        return { ok: false, reason: 'certificate' };
+      }
+      const at = now();
+      let issuer: CertCaTable | undefined;
+      for (const ca of await store.issuerCandidates(db, described.aki, described.issuer)) {
+        if (!ca.cert_der || caState(ca, at) !== 'active') continue;
+        if (safeVerify(der, pki.certificateSpki(unb64(ca.cert_der)))) {
+          issuer = ca;
+          break;
+        }
+      }
+      if (!issuer) return { ok: false, reason: 'unknownCa' };
+      const found = await store.findBySerial(db, issuer.id, described.serial);
+      // Signed by our CA yet unknown to it: not something this server issued and tracks.
+      if (!found) return { ok: false, reason: 'unknownCa' };
+      const ca = { id: issuer.id, name: issuer.name, domainId: issuer.domain_id };
+      const identity = { ca, serial: described.serial, cn: subjectCn ?? described.subject };
+      if (Date.parse(described.not_before) > at.getTime() || Date.parse(described.not_after) <= at.getTime())
+        return { ok: false, reason: 'certValidity', ...identity };
+      if (found.revoked_at) return { ok: false, reason: 'revoked', ...identity };
+      if (described.is_ca || !described.ext_key_usage.includes('clientAuth'))
+        return { ok: false, reason: 'notClient', ...identity };
+      return { ok: true, ...identity, spki: pki.certificateSpki(der) };
     },
 
     /* online issuing */
@@ -1732,3 +1772,15 @@ export function createCertService(deps: {
 }
 
 export type CertService = ReturnType<typeof createCertService>;
+
+/** The CA of an agent certificate and the certificate's identity (serial in hex, common name). */
+export interface ClientCertificateIdentity {
+  ca: { id: string; name: string; domainId: string };
+  serial: string;
+  cn: string;
+}
+
+export type ClientCertificateCheck =
+  | ({ ok: true; spki: Buffer } & ClientCertificateIdentity)
+  | { ok: false; reason: 'certificate' | 'unknownCa' }
+  | ({ ok: false; reason: 'certValidity' | 'revoked' | 'notClient' } & ClientCertificateIdentity);

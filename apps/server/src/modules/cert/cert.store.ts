@@ -150,6 +150,19 @@ export async function findCertificate(db: Executor, domainId: string, id: string
     .executeTakeFirst();
 }
 
+/**
+ * Active CAs (of any domain) that may have issued a certificate: by its authority key
+ * identifier, or by its issuer name when it has none. The signature decides among them.
+ */
+export async function issuerCandidates(db: Executor, aki: string | null, issuer: string) {
+  return db
+    .selectFrom('cert_ca')
+    .selectAll()
+    .where('state', '=', 'active')
+    .where((eb) => (aki ? eb('ski', '=', aki) : eb('subject', '=', issuer)))
+    .execute();
+}
+
 /** For OCSP: the certificate a CA issued with this serial (deleted ones too: they keep their status). */
 export async function findBySerial(db: Executor, caId: string, serial: string) {
   return db

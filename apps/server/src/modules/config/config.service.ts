@@ -28,6 +28,20 @@ import {
 } from './config.store.js';
 
 export const DEFAULT_TITLE = '密钥管理系统';
+const TITLE_MAX = 64;
+/** What an upload stores: an image of a sniffed type, Base64. */
+const LOGO_DATA_URL = /^data:image\/(png|jpeg|webp|svg\+xml);base64,[A-Za-z0-9+/]+={0,2}$/;
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (
+      (url.protocol === 'http:' || url.protocol === 'https:') && url.username === '' && url.password === ''
+    );
+  } catch {
+    return false;
+  }
+}
 
 function toEntry(row: ConfigTable) {
   return {
@@ -65,10 +79,13 @@ export function sniffImage(bytes: Buffer): string | null {
 export function createConfigService(deps: { db: Db; clock: Clock }) {
   const { db, clock } = deps;
 
+  /** The built-in entries' rules; free entries take any text up to the length limit. */
   function checkValue(key: string, value: string): void {
-    if (key === 'MFA' && value !== '0' && value !== '1') {
-      throw invalid('config.badValue', { key, rule: "'0' | '1'" });
-    }
+    if (key === 'MFA' && value !== '0' && value !== '1') throw invalid('config.badMfa');
+    if (key === 'title' && (value.trim() === '' || [...value].length > TITLE_MAX))
+      throw invalid('config.badTitle', { max: TITLE_MAX });
+    if (key === 'UKEY_BRIDGE' && !isHttpUrl(value)) throw invalid('config.badBridge');
+    if (key === 'logo' && value !== '' && !LOGO_DATA_URL.test(value)) throw invalid('config.badLogo');
   }
 
   async function change(

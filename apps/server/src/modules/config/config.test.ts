@@ -1,6 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { api, Code } from '@ksp/contracts';
-import { call, engines, initialize, startServer, type TestServer } from '../../test/harness.js';
+import {
+  call,
+  callUnchecked,
+  engines,
+  initialize,
+  startServer,
+  type TestServer,
+} from '../../test/harness.js';
 
 const PNG = Buffer.from(
   '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a0f0a9a50000000049454e44ae426082',
@@ -91,7 +98,22 @@ describe.each(await engines())('configuration on %s', (engine) => {
       token,
       body: { id: byKey('MFA').id, value: 'yes' },
     });
-    expect(badMfa.code).toBe(Code.INVALID);
+    expect(badMfa).toMatchObject({
+      code: Code.INVALID,
+      msg: "value: MFA must be '0' (off) or '1' (UKEY required)",
+    });
+    const edit = (key: string, value: string) =>
+      callUnchecked(server, api.config.edit, { token, body: { id: byKey(key).id, value } });
+    expect((await edit('title', '   ')).msg).toBe('value: the title must be 1 to 64 characters');
+    expect((await edit('title', 'x'.repeat(65))).code).toBe(Code.INVALID);
+    expect((await edit('UKEY_BRIDGE', 'javascript:alert(1)')).msg).toMatch(/^value: the UKEY bridge/);
+    expect((await edit('UKEY_BRIDGE', 'http://127.0.0.1:41415')).code).toBe(0);
+    expect((await edit('logo', 'https://evil.example/x.png')).msg).toMatch(/^value: the logo/);
+    expect((await edit('logo', '')).code).toBe(0);
+    expect((await edit('title', 'Acme KMS')).code).toBe(0);
+    // Nothing half-written: the refused values left the entries as they were.
+    const after = await call(server, api.config.list, { token, query: { page: 1, page_size: 20 } });
+    expect(after.data.data.find((e) => e.key === 'MFA')?.value).toBe(byKey('MFA').value);
     const builtIn = await call(server, api.config.delete, {
       token,
       body: { ids: [byKey('title').id, added.data.id] },
@@ -114,7 +136,12 @@ describe.each(await engines())('configuration on %s', (engine) => {
       .where('action', 'like', 'config.%')
       .orderBy('at')
       .execute();
-    expect(audit.map((a) => a.action)).toEqual(['config.add', 'config.edit', 'config.delete']);
+    // One record per change made: the add, the edit, the three accepted checked values, the delete.
+    expect(audit.map((a) => a.action).sort()).toEqual([
+      'config.add',
+      'config.delete',
+      ...Array<string>(4).fill('config.edit'),
+    ]);
     expect(audit.every((a) => a.username === 'admin')).toBe(true);
   });
 

@@ -8,6 +8,7 @@ import {
   type AlgorithmId,
   type CryptoOp,
   type KeyState,
+  type OpClass,
 } from '@ksp/contracts';
 import { subjectOf, auditRow } from '../../platform/audit.js';
 import {
@@ -62,6 +63,22 @@ const needs: Record<Exclude<CryptoOp, 'random'>, { bit: number; protect: boolean
   decapsulate: { bit: Usage.KeyAgreement, protect: false },
 };
 
+/** The dashboard's class of each operation (its operation counters, MODULES.md §9). */
+const opClassOf: Record<CryptoOp, OpClass> = {
+  encrypt: 'encrypt',
+  dataKey: 'encrypt',
+  decrypt: 'decrypt',
+  sign: 'sign',
+  verify: 'verify',
+  mac: 'mac',
+  macVerify: 'mac',
+  wrap: 'wrap',
+  unwrap: 'wrap',
+  encapsulate: 'wrap',
+  decapsulate: 'wrap',
+  random: 'other',
+};
+
 /** The operation names callers see (the crypto API's path segments). */
 const opNames = cryptoOpPaths;
 
@@ -81,6 +98,8 @@ export function createCryptoService(deps: {
   journal: Journal;
   /** When a successful operation is answered (KSP_OPERATION_RECORDS). */
   operationRecords: Durability;
+  /** Counts an answered operation for the dashboard: an addition in memory, no I/O. */
+  countOp: (domainId: string, opClass: OpClass) => void;
 }) {
   const { db, material, keys } = deps;
 
@@ -318,6 +337,8 @@ export function createCryptoService(deps: {
       verdict ? verdict.version : version,
       verdict?.failed ? 'mismatch' : undefined,
     );
+    // Answered operations only (a check answering "not valid" included); refusals and errors are not counted.
+    deps.countOp(actor.domainId, opClassOf[op]);
     return result;
   }
 

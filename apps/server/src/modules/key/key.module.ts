@@ -1,5 +1,6 @@
 import { createCryptoPool } from '../../platform/crypto/worker-pool.js';
-import type { KspModule } from '../../platform/module.js';
+import type { OpClass } from '@ksp/contracts';
+import type { KspModule, ModuleServices } from '../../platform/module.js';
 import type { KeyTable } from '../../platform/db/schema.js';
 import { cryptoRoutes } from './crypto.routes.js';
 import { createCryptoService } from './crypto.service.js';
@@ -8,12 +9,17 @@ import { createKeyMaterial } from './key-material.js';
 import { createKeyCache } from './key.cache.js';
 import { keyRoutes } from './key.routes.js';
 import { createKeyService } from './key.service.js';
+import { keyTallyFigures, rotationFigures } from './key.store.js';
 import { createKeyVault, type KeyVault } from './key.vault.js';
+
+/** What the dashboard reads of keys: counts only. */
+const keyFigures = { keyTallyFigures, rotationFigures };
 
 declare module '../../platform/module.js' {
   interface ModuleServices {
     /** Key pairs other modules have the key store make and sign with (certificates). */
     keyVault: KeyVault;
+    keyFigures: typeof keyFigures;
   }
 }
 
@@ -37,7 +43,12 @@ export const keyModule: KspModule = {
     const material = createKeyMaterial({ keyring: ctx.keyring });
     const pool = createCryptoPool(ctx.config.cryptoWorkers);
     const keys = createKeyCache(db, clock);
-    const service = createKeyService({ db, clock, material, pool, keys, journal });
+    // The dashboard's operation counters, offered by a later module: looked up at the first count.
+    let counter: ModuleServices['opCounter'] | undefined;
+    const countOp = (domainId: string, opClass: OpClass) =>
+      (counter ??= ctx.use('opCounter')).count(domainId, opClass);
+    const service = createKeyService({ db, clock, material, pool, keys, journal, countOp });
+    ctx.provide('keyFigures', keyFigures);
     keyRoutes(ctx.app, ctx.gate, service);
     ctx.provide('keyVault', createKeyVault({ db, keys, material, service }));
     cryptoRoutes(
@@ -50,6 +61,7 @@ export const keyModule: KspModule = {
         keys,
         journal,
         operationRecords: ctx.config.operationRecords,
+        countOp,
       }),
     );
     ctx.onClose(async () => {

@@ -13,6 +13,7 @@ import {
   validateUsage,
   type AlgorithmId,
   type KeyState,
+  type OpClass,
   type UsageWord,
 } from '@ksp/contracts';
 import { subjectOf, auditRow, writeAudit } from '../../platform/audit.js';
@@ -60,6 +61,8 @@ export function createKeyService(deps: {
   pool: CryptoPool;
   keys: KeyCache;
   journal: Journal;
+  /** Counts a key made (create, import, clone, new version) for the dashboard's operations. */
+  countOp: (domainId: string, opClass: OpClass) => void;
 }) {
   const { db, clock, material } = deps;
   /** Every change to keys goes through here, so the crypto API never uses a stale row. */
@@ -193,6 +196,7 @@ export function createKeyService(deps: {
     try {
       // Group commit: creations arriving together share one transaction.
       await deps.journal.write({ rows: { kms_key: keys, kms_key_version: versions }, audit: [audit] });
+      deps.countOp(actor.domainId, 'keygen');
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
       const taken = (await findKeyByName(db, actor.domainId, fields.name))
@@ -453,6 +457,7 @@ export function createKeyService(deps: {
             details: { key_id: current.id, version: next },
           });
         });
+        deps.countOp(actor.domainId, 'keygen');
       } finally {
         generated.material.fill(0);
       }

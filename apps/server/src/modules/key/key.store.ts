@@ -240,3 +240,37 @@ export async function listKeyAudit(
     .execute();
   return { data: rows, total: Number(total?.n ?? 0) };
 }
+
+/** Keys per state and algorithm, of one domain or all (null), from the tally (migration 007). */
+export async function keyTallyFigures(db: Executor, domainId: string | null) {
+  let q = db.selectFrom('kms_key_tally');
+  if (domainId) q = q.where('domain_id', '=', domainId);
+  const rows = await q
+    .select((eb) => ['state', 'algorithm', eb.fn.sum<string | number>('keys').as('n')])
+    .groupBy(['state', 'algorithm'])
+    .execute();
+  return rows.map((r) => ({ state: r.state, algorithm: r.algorithm, count: Number(r.n) }));
+}
+
+/**
+ * Keys in use whose deactivation date has passed (overdue) and those whose date is at or
+ * before `soon` (due), of one domain or all; read from the partial index of migration 014.
+ */
+export async function rotationFigures(db: Executor, domainId: string | null, now: string, soon: string) {
+  let q = db
+    .selectFrom('kms_key')
+    .where('state', '=', 'active')
+    .where('deactivation_date', 'is not', null)
+    .where('deactivation_date', '<=', soon);
+  if (domainId) q = q.where('domain_id', '=', domainId);
+  const row = await q
+    .select((eb) => [
+      eb.fn
+        .sum<string | number | null>(eb.case().when('deactivation_date', '<=', now).then(1).else(0).end())
+        .as('overdue'),
+      eb.fn.countAll<string | number>().as('all'),
+    ])
+    .executeTakeFirst();
+  const overdue = Number(row?.overdue ?? 0);
+  return { overdue, due: Number(row?.all ?? 0) - overdue };
+}

@@ -1,4 +1,3 @@
-import { Readable } from 'node:stream';
 import {
   LOG_EXPORT_MAX,
   type LogRecord,
@@ -8,15 +7,15 @@ import {
   type api,
 } from '@ksp/contracts';
 import { subjectOf, writeAudit } from '../../platform/audit.js';
+import { csvCell, exportDetails, recordsFile } from '../../platform/csv.js';
 import type { Clock } from '../../platform/auth/session.service.js';
 import type { Db, Engine } from '../../platform/db/database.js';
-import type { AuditTable } from '../../platform/db/schema.js';
-import { notFound, stateForbids } from '../../platform/errors.js';
+import { invalid, notFound, stateForbids } from '../../platform/errors.js';
 import * as chain from './log.chain.js';
-import { StreamedFile, type Actor, type RequestMeta } from '../../platform/http/route.js';
+import type { Actor, RequestMeta } from '../../platform/http/route.js';
 import * as store from './log.store.js';
 
-function view(row: AuditTable): LogRecord {
+function view(row: store.ExportedRecord): LogRecord {
   let details: Record<string, unknown> = {};
   try {
     const parsed = JSON.parse(row.details) as unknown;
@@ -40,6 +39,17 @@ function view(row: AuditTable): LogRecord {
     object_id: row.object_id,
     details,
   };
+}
+
+/** A list position as handed out: base64url of the record's time and id. */
+export const cursorOf = (p: store.Position) => Buffer.from(`${p.at}|${p.id}`).toString('base64url');
+
+/** A cursor read back; anything that is not one this server handed out is refused by name. */
+export function readCursor(cursor: string): store.Position {
+  const [at = '', id = '', ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  if (rest.length > 0 || !/^\d{4}-\d\d-\d\dT[\d:.]+Z$/.test(at) || !/^[\w-]{1,64}$/.test(id))
+    throw invalid('log.badCursor');
+  return { at, id };
 }
 
 /** What a session may see: its domain's records, or every record from the root domain. */
@@ -75,16 +85,7 @@ export const CSV_COLUMNS = [
   'id',
 ] as const;
 
-/**
- * One CSV cell (RFC 4180): quoted when it holds a comma, quote or line break. A cell that a
- * spreadsheet would run as a formula (= + - @, tab, CR) gets a leading apostrophe.
- */
-export function csvCell(value: unknown): string {
-  let text =
-    value === null || value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
-  if (/^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
+export { csvCell };
 
 export function createLogService(deps: {
   db: Db;
@@ -155,8 +156,15 @@ export function createLogService(deps: {
         filterOf(actor, query),
         (query.page - 1) * query.page_size,
         query.page_size,
+        query.after ? readCursor(query.after) : null,
       );
-      return { data: rows.map(view), total, total_exact: exact };
+      const last = rows.at(-1);
+      return {
+        data: rows.map(view),
+        total,
+        total_exact: exact,
+        next_cursor: last && rows.length === query.page_size ? cursorOf(last) : null,
+      };
     },
 
     async detail(actor: Actor, id: string) {
@@ -169,9 +177,6 @@ export function createLogService(deps: {
     async export(actor: Actor, meta: RequestMeta, query: QueryInput<typeof api.log.export>) {
       const { format, ...filters } = query;
       const filter = filterOf(actor, filters);
-      const details: Record<string, string> = { format };
-      for (const [key, value] of Object.entries(filters))
-        if (value !== undefined) details[key] = String(value);
       await writeAudit(
         db,
         {
@@ -180,37 +185,18 @@ export function createLogService(deps: {
           target: format,
           result: 'success',
           ip: meta.ip,
-          details,
+          details: exportDetails(format, filters),
         },
         clock(),
       );
-      const rows = store.streamRecords(db, filter, LOG_EXPORT_MAX);
-      async function* csv() {
-        yield `${CSV_COLUMNS.join(',')}\r\n`;
-        for await (const row of rows) {
-          const record = view(row);
-          yield `${CSV_COLUMNS.map((c) => csvCell(record[c])).join(',')}\r\n`;
-        }
-      }
-      async function* json() {
-        yield '[';
-        let first = true;
-        for await (const row of rows) {
-          yield `${first ? '\n' : ',\n'}${JSON.stringify(view(row))}`;
-          first = false;
-        }
-        yield '\n]\n';
-      }
-      const stamp = clock()
-        .toISOString()
-        .replace(/[-:]/g, '')
-        .replace(/\.\d+Z$/, 'Z')
-        .replace('T', '-');
-      return new StreamedFile(
-        `ksp-log-${stamp}.${format}`,
-        format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8',
-        Readable.from(format === 'csv' ? csv() : json()),
-      );
+      return recordsFile({
+        name: 'ksp-log',
+        at: clock(),
+        format,
+        columns: CSV_COLUMNS,
+        chunks: store.streamRecords(db, filter, LOG_EXPORT_MAX),
+        view,
+      });
     },
   };
 }

@@ -48,9 +48,20 @@ function filtered(db: Executor, f: LogFilter): AuditQuery {
  * One page, newest first. The page's ids come first, from the index alone where the filters
  * allow (a deep page skips index entries, not rows), then its rows by id.
  */
-export async function listRecords(db: Executor, f: LogFilter, offset: number, limit: number) {
+export async function listRecords(
+  db: Executor,
+  f: LogFilter,
+  offset: number,
+  limit: number,
+  after?: Position | null,
+) {
   const base = filtered(db, f);
-  const ids = base.select('id').orderBy('at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit);
+  // After a position: an index seek to it, whatever the depth; by number: skip index entries.
+  const ids = (after ? before(base, after) : base.offset(offset))
+    .select('id')
+    .orderBy('at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit);
   const [rows, total] = await Promise.all([
     db
       .selectFrom('audit_log')
@@ -74,36 +85,67 @@ export async function listRecords(db: Executor, f: LogFilter, offset: number, li
   return { rows, total: Math.min(counted, LOG_COUNT_MAX), exact: counted <= LOG_COUNT_MAX };
 }
 
+/** A place in the newest-first order: a record's time and id. */
+export interface Position {
+  at: string;
+  id: string;
+}
+
+/**
+ * The records after `p` in the newest-first order. A row-value comparison, which both engines
+ * serve as one range of the `(…, at, id)` indexes; the same condition spelt with OR is a filter
+ * that PostgreSQL applies while walking the index from the newest record, every time.
+ */
+function before(q: AuditQuery, p: Position): AuditQuery {
+  return q.where(sql<boolean>`(at, id) < (${p.at}, ${p.id})`);
+}
+
 export function findRecord(db: Executor, id: string, domainId: string | null) {
   let q = db.selectFrom('audit_log').selectAll().where('id', '=', id);
   if (domainId !== null) q = q.where('domain_id', '=', domainId);
   return q.executeTakeFirst();
 }
 
+/** The columns a record's view shows: what an export reads (not the chain's place and MAC). */
+const EXPORTED = [
+  'id',
+  'at',
+  'severity',
+  'action',
+  'target',
+  'result',
+  'username',
+  'domain_name',
+  'source',
+  'source_ip',
+  'count',
+  'object_id',
+  'details',
+] as const satisfies readonly (keyof AuditTable)[];
+export type ExportedRecord = Pick<AuditTable, (typeof EXPORTED)[number]>;
+
 /**
  * The records the filters select, newest first, `chunk` rows at a time by keyset (at, id):
- * memory stays at one chunk whatever the total.
+ * memory stays at one chunk whatever the total. Yields each chunk whole, so that a writer can
+ * hand the stream one piece per chunk rather than one per record.
  */
 export async function* streamRecords(
   db: Executor,
   f: LogFilter,
   max: number,
-  chunk = 1000,
-): AsyncGenerator<AuditTable> {
-  let after: { at: string; id: string } | null = null;
+  chunk = 250,
+): AsyncGenerator<ExportedRecord[]> {
+  let after: Position | null = null;
   let sent = 0;
   while (sent < max) {
-    let q = filtered(db, f).selectAll();
-    if (after) {
-      const { at, id } = after;
-      q = q.where((eb) => eb.or([eb('at', '<', at), eb.and([eb('at', '=', at), eb('id', '<', id)])]));
-    }
+    const q: AuditQuery = after ? before(filtered(db, f), after) : filtered(db, f);
     const rows = await q
+      .select(EXPORTED)
       .orderBy('at', 'desc')
       .orderBy('id', 'desc')
       .limit(Math.min(chunk, max - sent))
       .execute();
-    for (const row of rows) yield row;
+    if (rows.length > 0) yield rows;
     sent += rows.length;
     const last = rows.at(-1);
     if (!last || rows.length < chunk) return;

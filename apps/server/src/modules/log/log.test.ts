@@ -7,9 +7,8 @@ import {
   engines,
   hashForLogin,
   initialize,
-  login,
-  roleIdByName,
   startServer,
+  domainWithAdmin,
   type TestServer,
 } from '../../test/harness.js';
 import { CSV_COLUMNS, csvCell } from './log.service.js';
@@ -65,20 +64,11 @@ describe.each(await engines())('server records (the log page) on %s', (engine) =
   beforeAll(async () => {
     server = await startServer(engine);
     ({ token: root } = await initialize(server));
-    const branch = (await call(server, api.domain.create, { token: root, body: { name: 'branch' } })).data.id;
-    const created = await call(server, api.user.create, {
-      token: root,
-      body: {
-        username: 'branch-admin',
-        password: PASSWORD,
-        email: 'branch-admin@example.test',
-        role_ids: [await roleIdByName(server.database.db, 'Administrator')],
-        domain_ids: [branch],
-        must_change_password: false,
-      },
-    });
-    expect(created.code, created.msg).toBe(0);
-    branchAdmin = await login(server, 'branch-admin', PASSWORD);
+    ({ token: branchAdmin } = await domainWithAdmin(server, root, {
+      domain: 'branch',
+      username: 'branch-admin',
+      password: PASSWORD,
+    }));
     for (const [token, name] of [
       [root, 'root-secret-key'],
       [branchAdmin, 'branch-key'],
@@ -144,6 +134,20 @@ describe.each(await engines())('server records (the log page) on %s', (engine) =
     expect(paged.data.data).toEqual(all.data.data.slice(2, 4));
     expect(paged.data.total).toBe(all.data.total);
 
+    // By position: page after page through next_cursor gives the same records as by number.
+    const first = await list(root, { page_size: 2 });
+    const next = await list(root, { page_size: 2, after: first.data.next_cursor! });
+    expect(next.data.data).toEqual(all.data.data.slice(2, 4));
+    const failuresPage = await list(root, { page_size: 1, result: 'failure' });
+    const secondFailure = await list(root, {
+      page_size: 1,
+      result: 'failure',
+      after: failuresPage.data.next_cursor!,
+    });
+    expect(secondFailure.data.data).toEqual(failures.data.data.slice(1, 2));
+    // The last page has no cursor.
+    expect((await list(root)).data.next_cursor).toBeNull();
+
     const detail = await call(server, api.log.detail, { token: root, query: { id: created!.id } });
     expect(detail.data).toEqual(created);
   });
@@ -154,6 +158,10 @@ describe.each(await engines())('server records (the log page) on %s', (engine) =
     expect(bad.msg).toMatch(/^from/);
     expect((await list(root, { severity: 'LOUD' })).msg).toMatch(/^severity/);
     expect((await list(root, { page_size: 5000 })).msg).toMatch(/^page_size/);
+    expect((await list(root, { after: 'not a cursor!' })).msg).toMatch(/^after/);
+    const forged = await list(root, { after: Buffer.from("x' or 1=1|y").toString('base64url') });
+    expect(forged.code).toBe(Code.INVALID);
+    expect(forged.msg).toMatch(/^after/);
   });
 
   it("shows a domain's administrator its own domain's records only", async () => {
@@ -254,16 +262,6 @@ describe.each(await engines())('server records (the log page) on %s', (engine) =
     await db.updateTable('audit_log').set({ target: victim.target }).where('id', '=', victim.id).execute();
     expect((await call(server, api.log.verify, { token: root })).data.ok).toBe(true);
 
-    console.log(
-      JSON.stringify(
-        await db
-          .selectFrom('audit_log')
-          .select(['chain_seq', 'action', 'target', 'at', 'domain_name'])
-          .where('domain_name', '=', 'root')
-          .orderBy('chain_seq')
-          .execute(),
-      ),
-    );
     // 2. A removed record inside the chain: the gap is named.
     const middle = await db
       .selectFrom('audit_log')

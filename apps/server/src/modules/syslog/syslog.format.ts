@@ -150,3 +150,166 @@ export function frameOctetCounted(message: string): Buffer {
   const bytes = Buffer.from(message, 'utf8');
   return Buffer.concat([Buffer.from(`${bytes.length} `, 'ascii'), bytes]);
 }
+
+/** What one client record (an agent's) carries to a receiver. */
+export interface ClientSyslogEvent {
+  id: string;
+  /** `client:<seq>`: the order of receipt, for receivers to drop duplicates. */
+  sequence: string;
+  /** The server's time of receipt (the message's timestamp) and the agent's own. */
+  receivedAt: string;
+  agentAt: string;
+  level: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'FATAL';
+  action: string;
+  effect: string;
+  policy: string;
+  guardPoint: string;
+  osUser: string;
+  process: string;
+  resource: string;
+  clientId: string;
+  clientName: string;
+  clientOs: string;
+  ip: string;
+  domain: string;
+  details: string;
+}
+
+const CLIENT_SD_ID = 'ksp-client@32473';
+const CLIENT_SYSLOG_SEVERITY: Record<ClientSyslogEvent['level'], number> = {
+  DEBUG: 7,
+  INFO: 6,
+  WARN: 4,
+  ERROR: 3,
+  FATAL: 2,
+};
+const CLIENT_CEF_SEVERITY: Record<ClientSyslogEvent['level'], number> = {
+  DEBUG: 1,
+  INFO: 3,
+  WARN: 6,
+  ERROR: 8,
+  FATAL: 10,
+};
+
+function clientBody(format: SyslogFormat, e: ClientSyslogEvent): { sd: string; msg: string } {
+  const optional = (key: string, value: string): [string, string][] => (value ? [[key, value]] : []);
+  switch (format) {
+    case 'rfc5424': {
+      const params: [string, string][] = [
+        ['seq', e.sequence],
+        ['id', e.id],
+        ['action', e.action],
+        ['effect', e.effect],
+        ['client', e.clientName],
+        ['client_id', e.clientId],
+        ['os', e.clientOs],
+        ['ip', e.ip],
+        ['user', e.osUser],
+        ['process', e.process],
+        ['resource', e.resource],
+        ['guard_point', e.guardPoint],
+        ['policy', e.policy],
+        ['domain', e.domain],
+        ['agent_time', e.agentAt],
+        ['details', e.details],
+      ];
+      const sd = `[${CLIENT_SD_ID} ${params.map(([k, v]) => `${k}="${sdValue(v)}"`).join(' ')}]`;
+      return { sd, msg: `${BOM}${e.clientName} ${e.osUser || '-'} ${e.action} ${e.resource}: ${e.effect}` };
+    }
+    case 'cef': {
+      const ext: [string, string | number][] = [
+        ['rt', Date.parse(e.receivedAt)],
+        ['start', Date.parse(e.agentAt)],
+        ['act', e.action],
+        ['outcome', e.effect],
+        ...optional('suser', e.osUser),
+        ...optional('src', e.ip),
+        ['shost', e.clientName],
+        ...optional('sproc', e.process),
+        ...optional('filePath', e.resource),
+        ['externalId', e.sequence],
+        ['cs1Label', 'domain'],
+        ['cs1', e.domain],
+        ['cs2Label', 'policy'],
+        ['cs2', e.policy],
+        ['cs3Label', 'guardPoint'],
+        ['cs3', e.guardPoint],
+        ['cs4Label', 'details'],
+        ['cs4', e.details],
+        ['cs5Label', 'clientId'],
+        ['cs5', e.clientId],
+        ['cs6Label', 'clientOs'],
+        ['cs6', e.clientOs],
+      ];
+      const header = [
+        'CEF:0',
+        'KSP',
+        'KSP Agent',
+        PRODUCT_VERSION,
+        `client.${e.action}`,
+        e.action,
+        String(CLIENT_CEF_SEVERITY[e.level]),
+      ]
+        .map((part, i) => (i === 0 ? part : cefHeader(part)))
+        .join('|');
+      return { sd: '-', msg: `${header}|${ext.map(([k, v]) => `${k}=${cefValue(String(v))}`).join(' ')}` };
+    }
+    case 'leef': {
+      const attrs: [string, string | number][] = [
+        ['devTime', e.receivedAt],
+        ['devTimeFormat', "yyyy-MM-dd'T'HH:mm:ss.SSSX"],
+        ['agentTime', e.agentAt],
+        ['sev', CLIENT_CEF_SEVERITY[e.level]],
+        ...optional('usrName', e.osUser),
+        ...optional('src', e.ip),
+        ['identHostName', e.clientName],
+        ['action', e.action],
+        ['result', e.effect],
+        ['resource', e.resource],
+        ['process', e.process],
+        ['guardPoint', e.guardPoint],
+        ['policy', e.policy],
+        ['domain', e.domain],
+        ['clientId', e.clientId],
+        ['clientOs', e.clientOs],
+        ['sequence', e.sequence],
+        ['id', e.id],
+        ['details', e.details],
+      ];
+      const header = `LEEF:2.0|KSP|KSP Agent|${PRODUCT_VERSION}|client.${e.action.replace(/\|/g, '_')}|x09|`;
+      return { sd: '-', msg: `${header}${attrs.map(([k, v]) => `${k}=${leefValue(String(v))}`).join('\t')}` };
+    }
+    case 'json':
+      return {
+        sd: '-',
+        msg: JSON.stringify({
+          stream: 'client',
+          id: e.id,
+          sequence: e.sequence,
+          received_at: e.receivedAt,
+          at: e.agentAt,
+          level: e.level,
+          action: e.action,
+          effect: e.effect,
+          policy: e.policy,
+          guard_point: e.guardPoint,
+          os_user: e.osUser,
+          process: e.process,
+          resource: e.resource,
+          client_id: e.clientId,
+          client_name: e.clientName,
+          client_os: e.clientOs,
+          ip: e.ip,
+          domain: e.domain,
+          details: safeJson(e.details),
+        }),
+      };
+  }
+}
+
+/** One syslog message of a client record, with the agent's level as its severity. */
+export function formatClientMessage(format: SyslogFormat, e: ClientSyslogEvent, host: string): string {
+  const pri = FACILITY * 8 + CLIENT_SYSLOG_SEVERITY[e.level];
+  const { sd, msg } = clientBody(format, e);
+  return `<${pri}>1 ${e.receivedAt} ${token(host, 255)} ksp-agent ${process.pid} ${token(e.action, 32)} ${sd} ${msg}`;
+}

@@ -20,6 +20,7 @@ export const syslogModule: KspModule = {
       secrets: createSecretBox({ db: ctx.db, keyring: ctx.keyring }),
       nodeName: ctx.config.nodeName,
       log: ctx.log,
+      clientLogs: () => ctx.use('clientLogs'),
     });
     ctx.provide('syslog', syslog);
     syslogRoutes(ctx.app, ctx.gate, syslog);

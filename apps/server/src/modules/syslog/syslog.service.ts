@@ -21,7 +21,13 @@ import type { SyslogServerTable } from '../../platform/db/schema.js';
 import { conflict, invalid, notFound } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
 import type { SecretBox } from '../../platform/keyring/secret-box.js';
-import { formatMessage, type SyslogEvent } from './syslog.format.js';
+import type { ModuleServices } from '../../platform/module.js';
+import {
+  formatClientMessage,
+  formatMessage,
+  type ClientSyslogEvent,
+  type SyslogEvent,
+} from './syslog.format.js';
 import { deliver, type Receiver } from './syslog.transport.js';
 
 /** Records read and sent per chain per round. */
@@ -29,6 +35,15 @@ const BATCH = 500;
 /** Backoff after failures: 5 s, doubling, at most 5 minutes. */
 const backoffSeconds = (failures: number) => Math.min(300, 5 * 2 ** Math.max(0, failures - 1));
 const ALARM_SEVERITIES: readonly LogSeverity[] = ['ERROR', 'CRITICAL'];
+/**
+ * The `alarm` stream: records of severity ERROR or CRITICAL, and the alarm area's records
+ * (`alarm.raise` above all) whatever their severity.
+ */
+const isAlarmRecord = (r: { severity: string; area: string }) =>
+  r.area === 'alarm' || ALARM_SEVERITIES.includes(r.severity as LogSeverity);
+
+/** The position key of the client records in `syslog_position` (chains are domain ids or ''). */
+const CLIENT_CHAIN = 'client';
 
 const streamsOf = (row: SyslogServerTable) => JSON.parse(row.streams) as SyslogStream[];
 
@@ -54,6 +69,8 @@ export function createSyslogService(deps: {
   secrets: SecretBox;
   nodeName: string;
   log?: FastifyBaseLogger;
+  /** The client records (stream `client`), read after their sequence number. */
+  clientLogs?: () => ModuleServices['clientLogs'];
 }) {
   const { db, clock } = deps;
   const now = () => clock().toISOString();
@@ -69,7 +86,16 @@ export function createSyslogService(deps: {
           .execute()
       ).map((p) => [p.chain, Number(p.seq)]),
     );
-    return heads.reduce((sum, h) => sum + Math.max(0, Number(h.seq) - (positions.get(h.chain) ?? 0)), 0);
+    const serverLag = heads.reduce(
+      (sum, h) => sum + Math.max(0, Number(h.seq) - (positions.get(h.chain) ?? 0)),
+      0,
+    );
+    const clientPosition = positions.get(CLIENT_CHAIN);
+    const clientLag =
+      deps.clientLogs && clientPosition !== undefined
+        ? Math.max(0, (await deps.clientLogs().lastSeq()) - clientPosition)
+        : 0;
+    return serverLag + clientLag;
   }
 
   async function view(row: SyslogServerTable): Promise<SyslogServer> {
@@ -194,9 +220,7 @@ export function createSyslogService(deps: {
         q = head.chain === '' ? q.where('domain_id', 'is', null) : q.where('domain_id', '=', head.chain);
         const records = await q.execute();
         if (records.length === 0) break;
-        const picked = records.filter(
-          (r) => wantsAll || (wantsAlarms && ALARM_SEVERITIES.includes(r.severity as LogSeverity)),
-        );
+        const picked = records.filter((r) => wantsAll || (wantsAlarms && isAlarmRecord(r)));
         const messages = picked.map((r) =>
           formatMessage(
             row.format as SyslogFormat,
@@ -250,7 +274,96 @@ export function createSyslogService(deps: {
         if (records.length < BATCH) break;
       }
     }
+    if (deps.clientLogs) sent += await forwardClientRecords(row, receiver, streams.includes('client'), names);
     return sent;
+  }
+
+  async function moveClientPosition(row: SyslogServerTable, known: boolean, seq: number, sent: number) {
+    await db.transaction().execute(async (trx) => {
+      if (known)
+        await trx
+          .updateTable('syslog_position')
+          .set({ seq })
+          .where('server_id', '=', row.id)
+          .where('chain', '=', CLIENT_CHAIN)
+          .execute();
+      else
+        await trx
+          .insertInto('syslog_position')
+          .values({ server_id: row.id, chain: CLIENT_CHAIN, seq })
+          .execute();
+      if (sent > 0)
+        await trx
+          .updateTable('syslog_server')
+          .set((eb) => ({
+            sent: eb('sent', '+', sent),
+            failures: 0,
+            last_error: null,
+            last_error_at: null,
+            last_sent_at: now(),
+          }))
+          .where('id', '=', row.id)
+          .execute();
+    });
+  }
+
+  /**
+   * The client stream: records after the receiver's position (chain `client`), in order of
+   * receipt. A receiver that does not take the stream (or had no position yet) moves to the
+   * newest record, so that taking it later starts from then, not from the first record kept.
+   */
+  async function forwardClientRecords(
+    row: SyslogServerTable,
+    receiver: Receiver,
+    wanted: boolean,
+    names: Map<string, string>,
+  ): Promise<number> {
+    const clientLogs = deps.clientLogs!();
+    let sent = 0;
+    for (;;) {
+      const position = await db
+        .selectFrom('syslog_position')
+        .select('seq')
+        .where('server_id', '=', row.id)
+        .where('chain', '=', CLIENT_CHAIN)
+        .executeTakeFirst();
+      if (!wanted || !position) {
+        const last = await clientLogs.lastSeq();
+        if (!position || Number(position.seq) < last)
+          await moveClientPosition(row, Boolean(position), last, 0);
+        return sent;
+      }
+      const records = await clientLogs.recordsAfter(Number(position.seq), BATCH);
+      if (records.length === 0) return sent;
+      const messages = records.map((r) => {
+        const event: ClientSyslogEvent = {
+          id: r.id,
+          sequence: `${CLIENT_CHAIN}:${Number(r.seq)}`,
+          receivedAt: r.received_at,
+          agentAt: r.agent_at,
+          level: r.level as ClientSyslogEvent['level'],
+          action: r.action,
+          effect: r.effect,
+          policy: r.policy,
+          guardPoint: r.guard_point,
+          osUser: r.os_user,
+          process: r.process,
+          resource: r.resource,
+          clientId: r.client_id,
+          clientName: r.client_name,
+          clientOs: r.client_os,
+          ip: r.client_ip,
+          domain: names.get(r.domain_id) ?? '',
+          details: r.details,
+        };
+        return formatClientMessage(row.format as SyslogFormat, event, deps.nodeName);
+      });
+      // Delivered first, then the position moves: a failure leaves these for the next round.
+      await deliver(receiver, messages);
+      await moveClientPosition(row, true, Number(records.at(-1)!.seq), records.length);
+      sent += records.length;
+      if (records.length < BATCH) return sent;
+    }
   }
 
   return {
@@ -301,6 +414,8 @@ export function createSyslogService(deps: {
         created_at: at,
         updated_at: at,
       };
+      // Read before the transaction: on SQLite it holds the only connection.
+      const clientHead = deps.clientLogs ? await deps.clientLogs().lastSeq() : null;
       try {
         await db.transaction().execute(async (trx) => {
           await trx.insertInto('syslog_server').values(row).execute();
@@ -310,6 +425,11 @@ export function createSyslogService(deps: {
             await trx
               .insertInto('syslog_position')
               .values({ server_id: id, chain: h.chain, seq: Number(h.seq) })
+              .execute();
+          if (clientHead !== null)
+            await trx
+              .insertInto('syslog_position')
+              .values({ server_id: id, chain: CLIENT_CHAIN, seq: clientHead })
               .execute();
         });
       } catch (err) {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { createServer as createTlsServer, type TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, Code, Usage } from '@ksp/contracts';
+import { agentAuthorization, agentKeyAndCsr } from '../../test/agent.js';
 import {
   call,
   callUnchecked,
@@ -393,6 +394,27 @@ describe.each(await engines())('syslog forwarding on %s', (engine) => {
     await wait(50);
     // The alarm stream alone: no INFO record.
     expect(receiver.messages.some((m) => m.includes('not-an-alarm'))).toBe(false);
+    // ...but an alarm's record, whatever its severity: a rule raising a WARNING alarm is sent.
+    const rule = await call(server, api.alarm.ruleCreate, {
+      token,
+      body: {
+        name: 'new-keys',
+        action: 'key.create',
+        threshold: 1,
+        interval_seconds: 60,
+        severity: 'WARNING',
+      },
+    });
+    expect(rule.code, rule.msg).toBe(0);
+    await makeKey('alarming-key');
+    expect(await server.services.alarms.evaluate()).toBe(1);
+    await round();
+    await wait(50);
+    const raised = receiver.messages.filter((m) => m.includes('alarm.raise'));
+    expect(raised).toHaveLength(1);
+    expect(raised[0]).toContain('new-keys');
+    expect(parse5424(raised[0]!).pri % 8).toBe(4);
+    expect(receiver.messages.some((m) => m.includes('alarming-key'))).toBe(false);
     const off = await call(server, api.syslog.update, {
       token,
       body: { id: made.data.id, enabled: false, streams: ['server'] },
@@ -423,5 +445,159 @@ describe.each(await engines())('syslog forwarding on %s', (engine) => {
     expect(new Set(audit.map((a) => a.action))).toEqual(
       new Set(['syslog.create', 'syslog.update', 'syslog.delete', 'syslog.test']),
     );
+  });
+
+  it('forwards client records to receivers taking the client stream, in each format, with their sequence ids', async () => {
+    const ca = await call(server, api.cert.caCreate, {
+      token,
+      body: { name: 'Syslog agents', cn: 'Syslog agents CA', algorithm: 'EC-P256' },
+    });
+    expect((await call(server, api.cert.caSelfSign, { token, body: { id: ca.data.id } })).code).toBe(0);
+    const { key, csr } = agentKeyAndCsr('agent-7.example.test');
+    const cert = await call(server, api.cert.issue, {
+      token,
+      body: { name: 'agent-7', ca_id: ca.data.id, csr, purpose: 'client' },
+    });
+    expect(cert.code, cert.msg).toBe(0);
+    const upload = async (records: Record<string, unknown>[]) => {
+      const raw = JSON.stringify({ client_name: 'agent-7', client_os: 'Linux', records });
+      const res = await server.app.inject({
+        method: 'POST',
+        url: api.clientLog.upload.path,
+        headers: {
+          'content-type': 'application/json',
+          authorization: agentAuthorization({
+            key,
+            certPem: cert.data.certificate_pem,
+            body: raw,
+            iat: Math.floor(server.clock.now.getTime() / 1000),
+          }),
+        },
+        payload: raw,
+      });
+      expect(res.json<{ code: number }>().code, res.body).toBe(0);
+    };
+    const base = {
+      at: '2025-03-04T05:06:07.000Z',
+      policy: 'p1',
+      guard_point: '/secure',
+      process: '/usr/bin/cp',
+    };
+    // Uploaded before the receivers exist: they start from the records received after them.
+    await upload([
+      { ...base, level: 'INFO', action: 'read', effect: 'permit', os_user: 'before', resource: '/secure/a' },
+    ]);
+
+    const r5424 = await tcpReceiver();
+    const cef = await udpReceiver();
+    const leef = await tcpReceiver();
+    const json = await tcpReceiver();
+    const serverOnly = await tcpReceiver();
+    receivers.push(r5424, cef, leef, json, serverOnly);
+    for (const body of [
+      { name: 'client-5424', port: r5424.port, protocol: 'tcp', streams: ['client'] },
+      { name: 'client-cef', port: cef.port, protocol: 'udp', format: 'cef', streams: ['client'] },
+      {
+        name: 'client-leef',
+        port: leef.port,
+        protocol: 'tcp',
+        format: 'leef',
+        streams: ['client', 'server'],
+      },
+      { name: 'client-json', port: json.port, protocol: 'tcp', format: 'json', streams: ['client'] },
+      { name: 'server-only', port: serverOnly.port, protocol: 'tcp', streams: ['server'] },
+    ]) {
+      const made = await create({ host: '127.0.0.1', ...body });
+      expect(made.code, made.msg).toBe(0);
+    }
+    await upload([
+      {
+        ...base,
+        level: 'WARN',
+        action: 'write',
+        effect: 'deny',
+        os_user: 'mallory',
+        resource: '/secure/b|c',
+      },
+      { ...base, level: 'FATAL', action: 'delete', effect: 'audit', os_user: 'root', resource: '/secure/d' },
+    ]);
+    await round();
+    await wait(100);
+
+    const rfc = r5424.messages.map(parse5424);
+    expect(rfc.map((r) => r.sd.user)).toEqual(['mallory', 'root']);
+    expect(rfc[0]).toMatchObject({ pri: 13 * 8 + 4, app: 'ksp-agent', msgid: 'write' });
+    expect(rfc[0]!.sd).toMatchObject({
+      effect: 'deny',
+      client: 'agent-7',
+      os: 'Linux',
+      ip: '127.0.0.1',
+      resource: '/secure/b|c',
+      guard_point: '/secure',
+      policy: 'p1',
+      domain: 'root',
+      agent_time: '2025-03-04T05:06:07.000Z',
+      client_id: cert.data.serial,
+    });
+    expect(rfc[1]!.pri).toBe(13 * 8 + 2);
+    const seqs = rfc.map((r) => Number(r.sd.seq!.replace(/^client:/, '')));
+    expect(seqs[1]).toBe(seqs[0]! + 1);
+
+    const cefs = cef.messages.map((m) => parseCef(parse5424(m).msg));
+    expect(cefs).toHaveLength(2);
+    expect(cefs[0]!.header.slice(0, 7)).toEqual([
+      'CEF:0',
+      'KSP',
+      'KSP Agent',
+      'v1.9.0',
+      'client.write',
+      'write',
+      '6',
+    ]);
+    expect(cefs[0]!.ext).toMatchObject({
+      act: 'write',
+      outcome: 'deny',
+      suser: 'mallory',
+      src: '127.0.0.1',
+      shost: 'agent-7',
+      filePath: '/secure/b|c',
+      externalId: `client:${seqs[0]}`,
+    });
+
+    const leefs = leef.messages
+      .map((m) => parseLeef(parse5424(m).msg))
+      .filter((l) => l.header[2] === 'KSP Agent');
+    expect(leefs.map((l) => l.attrs.usrName)).toEqual(['mallory', 'root']);
+    expect(leefs[1]!.attrs).toMatchObject({
+      result: 'audit',
+      action: 'delete',
+      sequence: `client:${seqs[1]}`,
+    });
+
+    const objects = json.messages.map((m) => JSON.parse(parse5424(m).msg) as Record<string, unknown>);
+    expect(objects.map((o) => o.os_user)).toEqual(['mallory', 'root']);
+    expect(objects[0]).toMatchObject({
+      stream: 'client',
+      level: 'WARN',
+      effect: 'deny',
+      client_name: 'agent-7',
+    });
+
+    expect(serverOnly.messages.some((m) => m.includes('mallory'))).toBe(false);
+    expect(await listed('client-json')).toMatchObject({ lag: 0, sent: 2 });
+
+    // A receiver that takes the stream later starts from then, not from the records kept.
+    const later = await call(server, api.syslog.update, {
+      token,
+      body: { id: (await listed('server-only')).id, streams: ['server', 'client'] },
+    });
+    expect(later.code, later.msg).toBe(0);
+    await upload([
+      { ...base, level: 'INFO', action: 'read', effect: 'permit', os_user: 'after', resource: '/secure/e' },
+    ]);
+    await round();
+    await wait(100);
+    const taken = serverOnly.messages.map(parse5424).filter((r) => r.app === 'ksp-agent');
+    expect(taken.map((r) => r.sd.user)).toEqual(['after']);
   });
 });

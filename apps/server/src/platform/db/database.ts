@@ -28,6 +28,9 @@ import * as m010 from './migrations/010-quantum.js';
 import * as m011 from './migrations/011-audit-severity-source.js';
 import * as m012 from './migrations/012-audit-chain.js';
 import * as m013 from './migrations/013-syslog.js';
+import * as m014 from './migrations/014-dashboard.js';
+import * as m015 from './migrations/015-alarms.js';
+import * as m016 from './migrations/016-client-log.js';
 
 export type Db = Kysely<Database>;
 /** A store function takes either the database or an open transaction. */
@@ -61,6 +64,9 @@ export const migrations: Record<string, Migration> = {
   '011-audit-severity-source': m011,
   '012-audit-chain': m012,
   '013-syslog': m013,
+  '014-dashboard': m014,
+  '015-alarms': m015,
+  '016-client-log': m016,
 };
 
 export interface OpenOptions {

@@ -1,3 +1,5 @@
+import type { Generated } from 'kysely';
+
 /**
  * Table types. Times are ISO 8601 UTC strings (sortable as text on both engines);
  * booleans are 0/1 integers; lists and objects are JSON text. Only SQL that runs on
@@ -247,6 +249,87 @@ export interface SyslogPositionTable {
   seq: number | string;
 }
 
+/** An alarm rule (migration 015): counts matching records within an interval, raises at a threshold. */
+export interface AlarmRuleTable {
+  id: string;
+  domain_id: string;
+  /** 1: made in the root domain, counts every domain's records. */
+  all_domains: number;
+  name: string;
+  enabled: number;
+  /** server | client */
+  stream: string;
+  /** An action, or an area prefix ending with "."; null: every action. */
+  action: string | null;
+  /** success/failure (server), permit/deny/audit (client); null: any. */
+  result: string | null;
+  /** Server records: the lowest severity counted; null: any. */
+  min_severity: string | null;
+  threshold: number;
+  interval_seconds: number;
+  /** WARNING | ERROR | CRITICAL */
+  severity: string;
+  last_raised_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One alarm a rule raised (migration 015); open until acknowledged. */
+export interface AlarmTable {
+  id: string;
+  rule_id: string;
+  rule_name: string;
+  domain_id: string;
+  stream: string;
+  severity: string;
+  /** open | acknowledged */
+  state: string;
+  raised_at: string;
+  window_from: string;
+  count: number;
+  threshold: number;
+  interval_seconds: number;
+  acknowledged_by: string | null;
+  acknowledged_at: string | null;
+}
+
+/** One client record (migration 016): what an agent uploaded. */
+export interface ClientLogTable {
+  /** Order of receipt (autoincrement): the syslog sequence id. Generated on insert. */
+  seq: Generated<number | string>;
+  id: string;
+  domain_id: string;
+  /** The local CA that issued the agent's certificate. */
+  ca_id: string;
+  /** The agent's certificate serial (hex): its identity until the client table exists. */
+  client_id: string;
+  client_cn: string;
+  client_name: string;
+  client_os: string;
+  client_ip: string;
+  level: string;
+  agent_at: string;
+  received_at: string;
+  action: string;
+  /** permit, deny or audit. */
+  effect: string;
+  policy: string;
+  guard_point: string;
+  os_user: string;
+  process: string;
+  resource: string;
+  /** JSON object, bounded. */
+  details: string;
+}
+
+/** An upload token's id, kept until the token expires (the replay store). */
+export interface ClientLogJtiTable {
+  /** The agent: `<ca id>:<certificate serial>`. */
+  client_key: string;
+  jti: string;
+  expires_at: string;
+}
+
 /** The head of one domain's audit chain ('' = the server's own records) and its anchor. */
 export interface AuditChainTable {
   chain: string;
@@ -308,6 +391,25 @@ export interface JobRunTable {
   error: string | null;
 }
 
+/** Cryptographic operations counted by one node in one minute, domain and class (migration 014). */
+export interface OpCounterTable {
+  /** Minutes since the Unix epoch (UTC). */
+  minute: number;
+  domain_id: string;
+  /** One of the contracts' `opClasses`. */
+  class: string;
+  node: string;
+  count: number | string;
+}
+
+/** A server node of the cluster, as it last reported itself (migration 014). */
+export interface ClusterNodeTable {
+  name: string;
+  version: string;
+  started_at: string;
+  last_seen: string;
+}
+
 export interface Database {
   system_state: SystemStateTable;
   domain: DomainTable;
@@ -321,6 +423,10 @@ export interface Database {
   audit_chain: AuditChainTable;
   syslog_server: SyslogServerTable;
   syslog_position: SyslogPositionTable;
+  alarm_rule: AlarmRuleTable;
+  alarm: AlarmTable;
+  client_log: ClientLogTable;
+  client_log_jti: ClientLogJtiTable;
   password_policy: PasswordPolicyTable;
   quantum_source: QuantumSourceTable;
   registration_token: RegistrationTokenTable;
@@ -329,6 +435,8 @@ export interface Database {
   kms_key: KeyTable;
   kms_key_version: KeyVersionTable;
   kms_key_tally: KeyTallyTable;
+  op_counter: OpCounterTable;
+  cluster_node: ClusterNodeTable;
   job_lease: JobLeaseTable;
   job_run: JobRunTable;
   cert_ca: CertCaTable;

@@ -94,6 +94,28 @@ describe('authorization matrix', () => {
     }
   }
 
+  it('lets Auditors read alarms but not change them, and keeps Operators out of them', async () => {
+    const codes = async (role: string) => {
+      const token = await sessionFor(role, 'finance');
+      const read = await call(server, api.alarm.list, { token, query: { page: 1, page_size: 10 } });
+      const summary = await call(server, api.alarm.summary, { token });
+      const rules = await call(server, api.alarm.ruleList, { token, query: { page: 1, page_size: 10 } });
+      const create = await call(server, api.alarm.ruleCreate, {
+        token,
+        body: { name: `by-${role}`, action: 'user.login', threshold: 3, interval_seconds: 60 },
+      });
+      const ack = await call(server, api.alarm.acknowledge, {
+        token,
+        body: { ids: ['00000000-0000-7000-8000-000000000000'] },
+      });
+      return [read.code, summary.code, rules.code, create.code, ack.code];
+    };
+    expect(await codes('Administrator')).toEqual([0, 0, 0, 0, Code.NOT_FOUND]);
+    expect(await codes('Auditor')).toEqual([0, 0, 0, Code.FORBIDDEN, Code.FORBIDDEN]);
+    expect(await codes('Operator')).toEqual(Array(5).fill(Code.FORBIDDEN));
+    expect(await codes(CUSTOM.name)).toEqual(Array(5).fill(Code.FORBIDDEN));
+  });
+
   it('shows nothing of one domain from another', async () => {
     const rootAdmin = await sessionFor('Administrator', 'root');
     await call(server, api.registrationToken.create, {

@@ -3,6 +3,7 @@ import { allCalls, api, type CallDef, Code } from '@ksp/contracts';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { agentAuthorization, agentKeyAndCsr } from '../../test/agent.js';
 import { openssl } from '../../test/openssl.js';
 import { call, initialize, login, roleIdByName, startServer, type TestServer } from '../../test/harness.js';
 
@@ -26,6 +27,9 @@ describe('domain boundaries', () => {
   const ca: Record<string, string> = {};
   const cert: Record<string, string> = {};
   const external: Record<string, string> = {};
+  const alarmRule: Record<string, string> = {};
+  const alarm: Record<string, string> = {};
+  const clientRecord: Record<string, string> = {};
   let ukeyCsr: string;
   let adminId: string;
 
@@ -118,6 +122,43 @@ describe('domain boundaries', () => {
           },
         })
       ).data.id;
+      // An agent with a client certificate of this CA uploads a record (client records).
+      const agent = agentKeyAndCsr(`secret-agent-${where}`);
+      const agentCert = await call(server, api.cert.issue, {
+        token,
+        body: { name: `secret-agent-${where}`, ca_id: ca[where], csr: agent.csr, purpose: 'client' },
+      });
+      const raw = JSON.stringify({
+        client_name: `secret-client-${where}`,
+        records: [
+          {
+            level: 'INFO',
+            at: new Date().toISOString(),
+            action: 'read',
+            effect: 'deny',
+            os_user: `secret-osuser-${where}`,
+            resource: `/secret/${where}`,
+          },
+        ],
+      });
+      const uploaded = await server.app.inject({
+        method: 'POST',
+        url: api.clientLog.upload.path,
+        headers: {
+          'content-type': 'application/json',
+          authorization: agentAuthorization({
+            key: agent.key,
+            certPem: agentCert.data.certificate_pem,
+            body: raw,
+            iat: Math.floor(server.clock.now.getTime() / 1000),
+          }),
+        },
+        payload: raw,
+      });
+      expect(uploaded.json<{ code: number }>().code, uploaded.body).toBe(0);
+      clientRecord[where] = (
+        await call(server, api.clientLog.list, { token, query: { page: 1, page_size: 1 } })
+      ).data.data[0]!.id;
       external[where] = (
         await call(server, api.cert.externalUpload, {
           token,
@@ -125,6 +166,27 @@ describe('domain boundaries', () => {
         })
       ).data.added[0]!.id;
     }
+    // An alarm rule of root (every domain) and of coast, each with an alarm it raised.
+    for (const [where, token] of [
+      ['root', root],
+      ['coast', await as('c-admin')],
+    ] as const) {
+      const made = await call(server, api.alarm.ruleCreate, {
+        token,
+        body: { name: `secret-rule-${where}`, action: 'key.create', threshold: 1, interval_seconds: 3600 },
+      });
+      expect(made.code, made.msg).toBe(0);
+      alarmRule[where] = made.data.id;
+    }
+    expect(await server.services.alarms.evaluate()).toBe(2);
+    for (const where of ['root', 'coast'])
+      alarm[where] = (
+        await db
+          .selectFrom('alarm')
+          .select('id')
+          .where('rule_id', '=', alarmRule[where]!)
+          .executeTakeFirstOrThrow()
+      ).id;
     // A token's CSR, for UKEY certificates of other domains' users.
     const dir = mkdtempSync(join(tmpdir(), 'ksp-bound-'));
     openssl(['genpkey', '-algorithm', 'EC', '-pkeyopt', 'ec_paramgen_curve:SM2', '-out', 'k.pem'], dir);
@@ -220,6 +282,9 @@ describe('domain boundaries', () => {
       ],
       [`detail of ${target}'s external CA`, api.cert.externalDetail, { id: external[target] }],
       [`delete ${target}'s external CA`, api.cert.externalDelete, { ids: [external[target]] }],
+      [`disable ${target}'s alarm rule`, api.alarm.ruleUpdate, { id: alarmRule[target], enabled: false }],
+      [`delete ${target}'s alarm rule`, api.alarm.ruleDelete, { ids: [alarmRule[target]] }],
+      [`acknowledge ${target}'s alarm`, api.alarm.acknowledge, { ids: [alarm[target]] }],
     );
     return attempts;
   }
@@ -257,6 +322,11 @@ describe('domain boundaries', () => {
         expect(certRow.data.status).toBe('normal');
         const caRow = await call(server, api.cert.caDetail, { token: owner, query: { id: ca[target]! } });
         expect(caRow.data).toMatchObject({ name: `secret-ca-${target}`, state: 'active' });
+        const page = { page: 1, page_size: 100 };
+        const rules = (await call(server, api.alarm.ruleList, { token: owner, query: page })).data.data;
+        expect(rules.find((r) => r.id === alarmRule[target])).toMatchObject({ enabled: true });
+        const open = await call(server, api.alarm.list, { token: owner, query: { ...page, state: 'open' } });
+        expect(open.data.data.map((a) => a.id)).toContain(alarm[target]);
       });
     }
 
@@ -270,6 +340,7 @@ describe('domain boundaries', () => {
         (await call(server, api.registrationToken.list, { token, query: page })).data,
         (await call(server, api.key.list, { token, query: page })).data,
         (await call(server, api.dashboard.summary, { token })).data,
+        (await call(server, api.dashboard.operations, { token, query: { range: '7d' } })).data,
         (await call(server, api.cert.caList, { token, query: page })).data,
         (await call(server, api.cert.list, { token, query: page })).data,
         (await call(server, api.cert.externalList, { token, query: page })).data,
@@ -277,7 +348,21 @@ describe('domain boundaries', () => {
         // The log: its own domain's records only, refusals of the attacks above included.
         (await call(server, api.log.list, { token, query: page })).data,
         (await call(server, api.log.export, { token, query: { format: 'json' } })).data,
+        (await call(server, api.alarm.ruleList, { token, query: page })).data,
+        (await call(server, api.alarm.list, { token, query: page })).data,
+        (await call(server, api.alarm.summary, { token })).data,
+        // Client records: those of root's and coast's agents stay with them.
+        (await call(server, api.clientLog.list, { token, query: page })).data,
+        (await call(server, api.clientLog.export, { token, query: { format: 'json' } })).data,
+        (await call(server, api.clientLog.export, { token, query: { format: 'csv' } })).data,
       ]);
+      for (const target of ['root', 'coast']) {
+        const detail = await call(server, api.clientLog.detail, {
+          token,
+          query: { id: clientRecord[target]! },
+        });
+        expect([Code.FORBIDDEN, Code.NOT_FOUND]).toContain(detail.code);
+      }
       for (const foreign of [
         '"admin@example.test"',
         '"admin"',
@@ -292,6 +377,10 @@ describe('domain boundaries', () => {
         'secret-ca',
         'secret-cert',
         'secret-external',
+        'secret-rule',
+        'secret-agent',
+        'secret-client',
+        'secret-osuser',
       ])
         expect(seen, foreign).not.toContain(foreign);
     });
@@ -304,8 +393,18 @@ describe('domain boundaries', () => {
       query: { id: domain.branch! },
     });
     expect(summary.data).toMatchObject({ domain: 'branch', domains: 1, users: members.data.length });
+    // Keys and operations: the branch's own, as its key list counts them.
+    const keys = await call(server, api.key.list, {
+      token: await as('b-auditor'),
+      query: { page: 1, page_size: 1, state: 'in-use' },
+    });
+    expect(summary.data.keys.by_state.find((s) => s.state === 'in-use')!.count).toBe(keys.data.total);
     const all = await call(server, api.dashboard.summary, { token: root });
     expect(all.data.users).toBeGreaterThan(summary.data.users);
+    expect(all.data.keys.total).toBeGreaterThan(summary.data.keys.total);
+    const ops = await call(server, api.dashboard.operations, { token: await as('b-auditor') });
+    const allOps = await call(server, api.dashboard.operations, { token: root });
+    expect(allOps.data.totals.keygen).toBeGreaterThan(ops.data.totals.keygen);
     expect(all.data.domains).toBeGreaterThanOrEqual(3);
   });
 

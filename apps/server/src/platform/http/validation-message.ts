@@ -79,6 +79,10 @@ const customMessages: Record<string, Record<Language, string>> = {
     en: 'must be an IPv4/IPv6 address or CIDR range',
     zh: '必须是 IPv4/IPv6 地址或 CIDR 网段',
   },
+  'must be at most 4096 characters as JSON': {
+    en: 'must be at most 4096 characters as JSON',
+    zh: '作为 JSON 最多 4096 个字符',
+  },
   'at most 32 labels': { en: 'at most 32 labels', zh: '最多 32 个标签' },
   'give id, or url and user_base_dn': {
     en: 'give id, or url and user_base_dn',

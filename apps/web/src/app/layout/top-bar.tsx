@@ -80,7 +80,7 @@ export function TopBar({
   return (
     <Flex data-testid="topbar" align="center" justify="space-between" gap={8} style={barStyle(token, 56)}>
       <Flex align="center" gap={10} style={{ minWidth: 0, color: token.colorPrimary }}>
-        <AppLogo src={site.data?.logo} alt={title} size={30} />
+        <AppLogo src={site.data?.logo} alt={title} size={30} testId="topbar-logo" />
         <Typography.Text strong ellipsis style={{ fontSize: compact ? 15 : 17 }} data-testid="topbar-title">
           {title}
         </Typography.Text>

@@ -8,6 +8,7 @@ import { dashboardKeys } from '../../api/dashboard';
 import { saveSignedIn } from '../../api/session';
 import { envelope, fakeAdapter, signedInFixture } from '../../test-fixtures';
 import { renderPage } from '../../test-render';
+import { operationsFixture, summaryFixture } from './dashboard-fixtures';
 import DashboardPage from './dashboard-page';
 
 // Whole antd pages render here: on a loaded shared machine the first one can take seconds.
@@ -15,31 +16,23 @@ vi.setConfig({ testTimeout: 15_000 });
 
 const originalAdapter = http.defaults.adapter;
 
-const summary = {
-  version: '1.9.0',
-  node: 'node-1',
-  database: 'sqlite',
-  started_at: '2026-01-10T00:00:00Z',
-  uptime_seconds: 3600,
-  domain: 'root',
-  users: 7,
-  domains: 2,
-  audit_records: 42,
-  active_sessions: 3,
-  certificates: { valid: 12, expiring: 5 },
-  recent: [],
-};
+const summary = summaryFixture;
+const operations = operationsFixture;
 
 let expired = false;
 
 beforeEach(() => {
   resetClient();
   expired = false;
-  saveSignedIn(signedInFixture());
+  saveSignedIn(signedInFixture({ permissions: ['dashboard:read', 'key:read', 'cert:read', 'log:read'] }));
   http.defaults.adapter = fakeAdapter((config) =>
-    config.url === api.dashboard.summary.path && !expired
-      ? envelope(summary)
-      : envelope(null, Code.SESSION_EXPIRED, 'expired'),
+    expired
+      ? envelope(null, Code.SESSION_EXPIRED, 'expired')
+      : config.url === api.dashboard.summary.path
+        ? envelope(summary)
+        : config.url === api.dashboard.operations.path
+          ? envelope(operations)
+          : envelope(null, Code.NOT_FOUND, 'not found'),
   ).adapter;
 });
 afterEach(() => {
@@ -76,10 +69,41 @@ describe('dashboard page', () => {
     expect(screen.getByText('42')).toBeTruthy();
   });
 
-  it('shows the certificates expiring within 30 days', async () => {
+  it('shows certificates expiring within 30, 60 and 90 days, each linked to the certificate list', async () => {
     renderPage('/console/dashboard', '/console/dashboard', <DashboardPage />);
-    expect((await screen.findByTestId('dashboard-certificates-expiring')).textContent).toBe('5');
-    expect(screen.getByText('Certificates expiring within 30 days')).toBeTruthy();
+    const in30 = await screen.findByTestId('dashboard-certificates-30');
+    expect(in30.textContent).toBe('5');
+    expect(in30.getAttribute('href')).toBe('/console/cert/local?expiring=true');
+    expect(screen.getByTestId('dashboard-certificates-60').textContent).toBe('6');
+    expect(screen.getByTestId('dashboard-certificates-90').textContent).toBe('9');
+    expect(screen.getByText('Within 90 days')).toBeTruthy();
     expect(screen.getByText('12 valid certificates')).toBeTruthy();
+  });
+
+  it('links keys by state and algorithm to the filtered key list, and failed sign-ins to the log', async () => {
+    renderPage('/console/dashboard', '/console/dashboard', <DashboardPage />);
+    const inUse = await screen.findByTestId('dashboard-keys-in-use');
+    expect(inUse.textContent).toBe('8');
+    expect(inUse.getAttribute('href')).toBe('/console/key?state=in-use');
+    expect(screen.getByText('ML-DSA-44 2').getAttribute('href')).toBe('/console/key?algorithm=ML-DSA-44');
+    expect(screen.getByTestId('dashboard-keys-rotation-overdue').textContent).toBe('1');
+    expect(screen.getByTestId('dashboard-keys-rotation-due').textContent).toBe('3');
+    const failed = screen.getByTestId('dashboard-failed-logins');
+    expect(failed.textContent).toBe('4');
+    expect(failed.getAttribute('href')).toBe('/console/log?time=24h&result=failure&action=user.login');
+    // Without user:read the user count is a figure, not a link.
+    expect(screen.getByTestId('dashboard-users').getAttribute('href')).toBeNull();
+  });
+
+  it('shows the operations by class, the services not configured yet, the nodes and when it was updated', async () => {
+    renderPage('/console/dashboard', '/console/dashboard', <DashboardPage />);
+    expect((await screen.findByTestId('dashboard-ops-encrypt')).textContent).toBe('2');
+    expect(screen.getByTestId('dashboard-operations-total').textContent).toBe('3 in total');
+    expect(screen.getAllByText('Not configured')).toHaveLength(3);
+    expect(screen.getByText('Normal')).toBeTruthy();
+    expect(screen.getByText('node-0')).toBeTruthy();
+    expect(screen.getByText('Down')).toBeTruthy();
+    expect(screen.getByTestId('dashboard-updated-at').textContent).toMatch(/^Updated at \d\d:\d\d:\d\d$/);
+    expect(screen.getByTestId('dashboard-clients-healthy').textContent).toBe('0');
   });
 });

@@ -1,12 +1,30 @@
-import type { ReactNode } from 'react';
-import { useQuery } from '@tanstack/react-query';
-import { Alert, Card, Col, Row, Statistic, Table, Tag, Typography } from 'antd';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
+import { Link } from 'react-router';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  Alert,
+  Button,
+  Card,
+  Col,
+  Empty,
+  Row,
+  Segmented,
+  Space,
+  Statistic,
+  Table,
+  Tag,
+  Typography,
+} from 'antd';
+import { ReloadOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table';
-import type { DataOf, api } from '@ksp/contracts';
+import dayjs from 'dayjs';
+import type { api } from '@ksp/contracts';
+import { opClasses, type DataOf, type OpRange } from '@ksp/contracts';
 import { isSessionExpired } from '../../api/client';
-import { dashboardKeys, fetchDashboardSummary } from '../../api/dashboard';
+import { dashboardKeys, fetchDashboardOperations, fetchDashboardSummary } from '../../api/dashboard';
 import { abbreviateNumber, formatThousands } from '../../components/number-format';
 import { PageLoading } from '../../components/page-loading';
+import { useHasPermission } from '../../components/permissions';
 import { formatRelativeTime } from '../../components/relative-time';
 import { currentLanguage, useT } from '../../i18n/i18n';
 import { auditAction } from '../../i18n/server-labels';
@@ -14,21 +32,56 @@ import { formatDateTime } from '../../components/date-time';
 
 type Summary = DataOf<typeof api.dashboard.summary>;
 type AuditRow = Summary['recent'][number];
+type NodeRow = Summary['nodes'][number];
+
+// recharts is loaded with the charts only, in a chunk of its own.
+const OperationsChart = lazy(() =>
+  import('./dashboard-charts').then((m) => ({ default: m.OperationsChart })),
+);
+const CategoryChart = lazy(() => import('./dashboard-charts').then((m) => ({ default: m.CategoryChart })));
+
+/** How often the figures are read again. */
+export const REFRESH_MS = 30_000;
+
+const paths = {
+  keys: '/console/key',
+  certs: '/console/cert/local',
+  users: '/console/access/user',
+  log: '/console/log',
+  quantum: '/console/setting/quantum',
+};
+
+/** A figure that links to its filtered list when the user may read that list. */
+function FigureValue({ value, to, testId }: { value: string; to: string | null; testId: string }) {
+  return to ? (
+    <Link to={to} data-testid={testId}>
+      {value}
+    </Link>
+  ) : (
+    <span data-testid={testId}>{value}</span>
+  );
+}
 
 function Figure({
   title,
   value,
   testId,
   footer,
+  to = null,
 }: {
   title: string;
   value: string;
   testId: string;
   footer?: ReactNode;
+  to?: string | null;
 }) {
   return (
     <Card size="small" style={{ height: '100%' }}>
-      <Statistic title={title} value={value} formatter={() => <span data-testid={testId}>{value}</span>} />
+      <Statistic
+        title={title}
+        value={value}
+        formatter={() => <FigureValue value={value} to={to} testId={testId} />}
+      />
       {footer && (
         <Typography.Text type="secondary" style={{ fontSize: 12 }}>
           {footer}
@@ -38,13 +91,109 @@ function Figure({
   );
 }
 
-export default function DashboardPage() {
+/** A small figure inside a widget card. */
+function SmallFigure({
+  title,
+  value,
+  to,
+  testId,
+}: {
+  title: string;
+  value: number;
+  to: string | null;
+  testId: string;
+}) {
+  return (
+    <Statistic
+      title={title}
+      value={value}
+      styles={{ content: { fontSize: 20 } }}
+      formatter={() => <FigureValue value={formatThousands(value)} to={to} testId={testId} />}
+    />
+  );
+}
+
+const chartFallback = (height: number) => <div style={{ height }} />;
+
+function OperationsCard() {
+  const t = useT();
+  const [range, setRange] = useState<OpRange>('24h');
+  const ops = useQuery({
+    queryKey: dashboardKeys.operations(range),
+    queryFn: () => fetchDashboardOperations(range),
+    refetchInterval: REFRESH_MS,
+  });
+  const data = ops.data;
+  const series = opClasses.map((c) => ({ key: c, label: t(`dashboard:classes.${c}`) }));
+  const format = range === '24h' ? 'HH:mm' : 'MM-DD HH:mm';
+  const points = (data?.points ?? []).map((p) => ({ label: dayjs(p.at).format(format), ...p.counts }));
+  return (
+    <Card
+      title={t('dashboard:operations.title')}
+      data-testid="dashboard-operations"
+      extra={
+        <Segmented<OpRange>
+          size="small"
+          value={range}
+          onChange={setRange}
+          options={[
+            { value: '24h', label: t('dashboard:operations.range24h') },
+            { value: '7d', label: t('dashboard:operations.range7d') },
+          ]}
+        />
+      }
+    >
+      {data ? (
+        <>
+          <Space wrap size={[16, 8]} style={{ marginBottom: 8 }}>
+            <Typography.Text strong data-testid="dashboard-operations-total">
+              {t('dashboard:operations.total', { count: formatThousands(data.total) })}
+            </Typography.Text>
+            <Typography.Text type="secondary">
+              {t(range === '24h' ? 'dashboard:operations.per5min' : 'dashboard:operations.perHour')}
+            </Typography.Text>
+            {opClasses.map((c) => (
+              <Tag key={c}>
+                {t(`dashboard:classes.${c}`)}:{' '}
+                <span data-testid={`dashboard-ops-${c}`}>{formatThousands(data.totals[c])}</span>
+              </Tag>
+            ))}
+          </Space>
+          <Suspense fallback={chartFallback(260)}>
+            <OperationsChart points={points} series={series} />
+          </Suspense>
+        </>
+      ) : (
+        chartFallback(260)
+      )}
+    </Card>
+  );
+}
+
+/**
+ * `alarms`: the alarm card, which the page that mounts the dashboard puts in (features do not
+ * import one another); it comes first, under the refresh bar.
+ */
+export default function DashboardPage({
+  alarms,
+  refreshKeys = [],
+}: {
+  alarms?: ReactNode;
+  /** Other query keys the refresh button refetches (the alarm card's). */
+  refreshKeys?: readonly (readonly string[])[];
+}) {
   const t = useT();
   const language = currentLanguage();
+  const client = useQueryClient();
+  const canReadKeys = useHasPermission('key:read');
+  const canReadCerts = useHasPermission('cert:read');
+  const canReadUsers = useHasPermission('user:read');
+  const canReadLog = useHasPermission('log:read');
+  const canReadQuantum = useHasPermission('quantum:read');
   const summary = useQuery({
     queryKey: dashboardKeys.summary,
     queryFn: fetchDashboardSummary,
-    refetchInterval: 60_000,
+    refetchInterval: REFRESH_MS,
   });
 
   const data = summary.data;
@@ -56,6 +205,9 @@ export default function DashboardPage() {
     return <PageLoading />;
   }
   // A failed refresh (an expired session, say) keeps the figures already shown under its dialog.
+
+  const keysTo = (filter: string) => (canReadKeys ? `${paths.keys}?${filter}` : null);
+  const certsTo = (filter: string) => (canReadCerts ? `${paths.certs}?${filter}` : null);
 
   const columns: ColumnsType<AuditRow> = [
     {
@@ -81,6 +233,31 @@ export default function DashboardPage() {
     { title: t('dashboard:columns.source'), dataIndex: 'source_ip' },
   ];
 
+  const nodeColumns: ColumnsType<NodeRow> = [
+    { title: t('dashboard:nodes.name'), dataIndex: 'name' },
+    { title: t('dashboard:nodes.version'), dataIndex: 'version' },
+    {
+      title: t('dashboard:nodes.uptime'),
+      dataIndex: 'uptime_seconds',
+      render: (s: number, row) => (row.up ? formatRelativeTime(s, language) : '-'),
+    },
+    {
+      title: t('dashboard:nodes.status'),
+      dataIndex: 'up',
+      render: (up: boolean, row) =>
+        up ? (
+          <Tag color="success">{t('dashboard:nodes.up')}</Tag>
+        ) : (
+          <Space size={4} wrap>
+            <Tag color="error">{t('dashboard:nodes.down')}</Tag>
+            <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+              {t('dashboard:nodes.lastSeen', { at: formatDateTime(row.last_seen) })}
+            </Typography.Text>
+          </Space>
+        ),
+    },
+  ];
+
   const figures = [
     { title: t('dashboard:version'), value: data.version, testId: 'dashboard-version' },
     {
@@ -95,40 +272,262 @@ export default function DashboardPage() {
       testId: 'dashboard-uptime',
       footer: t('dashboard:startedAt', { at: formatDateTime(data.started_at) }),
     },
-    {
-      title: t('dashboard:users'),
-      value: formatThousands(data.users),
-      testId: 'dashboard-users',
-      footer: t('dashboard:domain', { domain: data.domain }),
-    },
     { title: t('dashboard:domains'), value: formatThousands(data.domains), testId: 'dashboard-domains' },
     {
       title: t('dashboard:audit'),
       value: abbreviateNumber(data.audit_records),
       testId: 'dashboard-audit',
       footer: t('dashboard:exact', { value: formatThousands(data.audit_records) }),
+      to: canReadLog ? paths.log : null,
     },
     {
       title: t('dashboard:sessions'),
       value: formatThousands(data.active_sessions),
       testId: 'dashboard-sessions',
     },
-    {
-      title: t('dashboard:certificatesExpiring'),
-      value: formatThousands(data.certificates.expiring),
-      testId: 'dashboard-certificates-expiring',
-      footer: t('dashboard:certificatesValid', { count: formatThousands(data.certificates.valid) }),
-    },
   ];
+
+  const families = data.keys.by_family.map((f) => ({
+    key: f.family,
+    label: t(`dashboard:families.${f.family}`),
+    count: f.count,
+  }));
+  const updatedAt = dayjs(summary.dataUpdatedAt).format('HH:mm:ss');
+  const refresh = () => {
+    for (const queryKey of [['dashboard'], ...refreshKeys]) void client.refetchQueries({ queryKey });
+  };
+  const notConfigured = (
+    <Typography.Text type="secondary">{t('dashboard:services.notConfigured')}</Typography.Text>
+  );
 
   return (
     <Row gutter={[16, 16]}>
+      <Col span={24}>
+        <Space wrap style={{ justifyContent: 'flex-end', width: '100%' }}>
+          <Typography.Text type="secondary" data-testid="dashboard-updated-at">
+            {t('dashboard:updatedAt', { time: updatedAt })}
+          </Typography.Text>
+          <Button
+            size="small"
+            icon={<ReloadOutlined />}
+            loading={summary.isFetching}
+            onClick={refresh}
+            data-testid="dashboard-refresh"
+          >
+            {t('dashboard:refresh')}
+          </Button>
+        </Space>
+      </Col>
+
+      {alarms && <Col span={24}>{alarms}</Col>}
+
+      {/* Keys: by state, by family, by algorithm, rotation. */}
+      <Col xs={24} xl={12}>
+        <Card
+          title={t('dashboard:keys.title')}
+          style={{ height: '100%' }}
+          extra={
+            <Typography.Text type="secondary">
+              <FigureValue
+                value={t('dashboard:keys.total', { count: formatThousands(data.keys.total) })}
+                to={canReadKeys ? paths.keys : null}
+                testId="dashboard-keys-total"
+              />
+            </Typography.Text>
+          }
+        >
+          <Typography.Text type="secondary">{t('dashboard:keys.byState')}</Typography.Text>
+          <Row gutter={[8, 8]} style={{ marginBottom: 12 }}>
+            {data.keys.by_state.map((s) => (
+              <Col key={s.state} xs={12} sm={6}>
+                <SmallFigure
+                  title={t(`dashboard:states.${s.state}`)}
+                  value={s.count}
+                  to={keysTo(`state=${s.state}`)}
+                  testId={`dashboard-keys-${s.state}`}
+                />
+              </Col>
+            ))}
+          </Row>
+          <Row gutter={[8, 8]} style={{ marginBottom: 12 }}>
+            <Col xs={12}>
+              <SmallFigure
+                title={t('dashboard:keys.rotationOverdue')}
+                value={data.keys.rotation.overdue}
+                to={null}
+                testId="dashboard-keys-rotation-overdue"
+              />
+            </Col>
+            <Col xs={12}>
+              <SmallFigure
+                title={t('dashboard:keys.rotationDue')}
+                value={data.keys.rotation.due}
+                to={null}
+                testId="dashboard-keys-rotation-due"
+              />
+            </Col>
+            <Col span={24}>
+              <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                {t('dashboard:keys.rotationHint')}
+              </Typography.Text>
+            </Col>
+          </Row>
+          <Typography.Text type="secondary">{t('dashboard:keys.byFamily')}</Typography.Text>
+          <Suspense fallback={chartFallback(200)}>
+            <CategoryChart data={families} height={200} />
+          </Suspense>
+          <Space wrap size={[4, 4]} data-testid="dashboard-keys-algorithms">
+            {data.keys.by_algorithm.length === 0 && (
+              <Typography.Text type="secondary">{t('dashboard:keys.none')}</Typography.Text>
+            )}
+            {data.keys.by_algorithm.map((a) => {
+              const label = `${a.algorithm} ${formatThousands(a.count)}`;
+              const to = keysTo(`algorithm=${encodeURIComponent(a.algorithm)}`);
+              return <Tag key={a.algorithm}>{to ? <Link to={to}>{label}</Link> : label}</Tag>;
+            })}
+          </Space>
+        </Card>
+      </Col>
+
+      <Col xs={24} xl={12}>
+        <Row gutter={[16, 16]}>
+          <Col xs={24} md={12}>
+            <Card title={t('dashboard:certificates.title')} size="small" style={{ height: '100%' }}>
+              <Row gutter={8}>
+                {(
+                  [
+                    [30, data.certificates.expiring, certsTo('expiring=true')],
+                    [60, data.certificates.expiring_60, certsTo('status=valid')],
+                    [90, data.certificates.expiring_90, certsTo('status=valid')],
+                  ] as const
+                ).map(([days, value, to]) => (
+                  <Col key={days} span={8}>
+                    <SmallFigure
+                      title={t('dashboard:certificates.within', { days })}
+                      value={value}
+                      to={to}
+                      testId={`dashboard-certificates-${days}`}
+                    />
+                  </Col>
+                ))}
+              </Row>
+              <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                {t('dashboard:certificatesValid', { count: formatThousands(data.certificates.valid) })}
+              </Typography.Text>
+            </Card>
+          </Col>
+          <Col xs={24} md={12}>
+            <Card title={t('dashboard:access.title')} size="small" style={{ height: '100%' }}>
+              <Row gutter={8}>
+                <Col span={12}>
+                  <SmallFigure
+                    title={t('dashboard:users')}
+                    value={data.users}
+                    to={canReadUsers ? paths.users : null}
+                    testId="dashboard-users"
+                  />
+                </Col>
+                <Col span={12}>
+                  <SmallFigure
+                    title={t('dashboard:access.failedLogins')}
+                    value={data.failed_logins_24h}
+                    to={canReadLog ? `${paths.log}?time=24h&result=failure&action=user.login` : null}
+                    testId="dashboard-failed-logins"
+                  />
+                </Col>
+              </Row>
+              <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+                {t('dashboard:domain', { domain: data.domain })}
+              </Typography.Text>
+            </Card>
+          </Col>
+          <Col xs={24} md={12}>
+            <Card title={t('dashboard:clients.title')} size="small" style={{ height: '100%' }}>
+              <Row gutter={8}>
+                {(['healthy', 'warning', 'error', 'revoked'] as const).map((status) => (
+                  <Col key={status} xs={12} xxl={6}>
+                    <SmallFigure
+                      title={t(`dashboard:clients.${status}`)}
+                      value={data.clients[status]}
+                      to={null}
+                      testId={`dashboard-clients-${status}`}
+                    />
+                  </Col>
+                ))}
+              </Row>
+            </Card>
+          </Col>
+          <Col xs={24} md={12}>
+            <Card title={t('dashboard:services.title')} size="small" style={{ height: '100%' }}>
+              <Space
+                orientation="vertical"
+                size={2}
+                style={{ width: '100%' }}
+                data-testid="dashboard-services"
+              >
+                <Space wrap>
+                  {t('dashboard:services.quantum')}:
+                  {canReadQuantum ? (
+                    <Link to={paths.quantum}>
+                      <Tag
+                        color={
+                          data.quantum.status === 'normal'
+                            ? 'success'
+                            : data.quantum.status === 'invalid'
+                              ? 'error'
+                              : 'default'
+                        }
+                      >
+                        {t(`dashboard:quantumStatus.${data.quantum.status}`)}
+                      </Tag>
+                    </Link>
+                  ) : (
+                    <Tag>{t(`dashboard:quantumStatus.${data.quantum.status}`)}</Tag>
+                  )}
+                </Space>
+                <Space wrap>
+                  {t('dashboard:services.license')}: {notConfigured}
+                </Space>
+                <Space wrap>
+                  {t('dashboard:services.backup')}: {notConfigured}
+                </Space>
+                <Space wrap>
+                  {t('dashboard:services.hsm')}: {notConfigured}
+                </Space>
+              </Space>
+            </Card>
+          </Col>
+        </Row>
+      </Col>
+
+      <Col span={24}>
+        <OperationsCard />
+      </Col>
+
       {figures.map((figure) => (
-        <Col key={figure.testId} xs={24} sm={12} lg={8} xxl={6}>
+        <Col key={figure.testId} xs={24} sm={12} lg={8} xxl={4}>
           <Figure {...figure} />
         </Col>
       ))}
-      <Col span={24}>
+
+      <Col xs={24} xl={10}>
+        <Card title={t('dashboard:nodes.title')} style={{ height: '100%' }}>
+          {data.nodes.length === 0 ? (
+            <Empty />
+          ) : (
+            <Table<NodeRow>
+              rowKey="name"
+              size="small"
+              columns={nodeColumns}
+              dataSource={data.nodes}
+              pagination={false}
+              scroll={{ x: 'max-content' }}
+              data-testid="dashboard-nodes"
+            />
+          )}
+        </Card>
+      </Col>
+      <Col xs={24} xl={14}>
         <Card title={t('dashboard:recent')}>
           <Table<AuditRow>
             rowKey="id"

@@ -4,7 +4,8 @@ import { CopyableText } from '../../components/copyable-text';
 import { formatDateTime } from '../../components/date-time';
 import { useT } from '../../i18n/i18n';
 import { auditAction } from '../../i18n/server-labels';
-import { ActionText, ResultTag, SeverityTag } from './log-display';
+import { SeverityTag } from '../../components/severity-tag';
+import { ActionText, ResultTag } from './log-display';
 
 /** Every field of one server record, its details as JSON. Records never change: the row is the record. */
 export function LogDetailDrawer({ record, onClose }: { record: LogRow; onClose: () => void }) {

@@ -1,25 +1,7 @@
 import { Tag, Tooltip } from 'antd';
-import type { LogSeverity } from '@ksp/contracts';
 import type { LogRow } from '../../api/log';
 import { useT } from '../../i18n/i18n';
 import { auditAction } from '../../i18n/server-labels';
-
-/** The colour of each severity's tag. */
-export const severityColors: Record<LogSeverity, string> = {
-  INFO: 'blue',
-  WARNING: 'orange',
-  ERROR: 'red',
-  CRITICAL: 'magenta',
-};
-
-export function SeverityTag({ severity }: { severity: LogSeverity }) {
-  const t = useT();
-  return (
-    <Tag color={severityColors[severity]} data-testid="log-severity" data-severity={severity}>
-      {t(`log:severities.${severity}`)}
-    </Tag>
-  );
-}
 
 export function ResultTag({ result }: { result: LogRow['result'] }) {
   const t = useT();

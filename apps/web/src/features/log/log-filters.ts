@@ -1,6 +1,6 @@
 import dayjs, { type Dayjs } from 'dayjs';
-import { logResults, logSeverities, logSources } from '@ksp/contracts';
-import type { LogListQuery } from '../../api/log';
+import { clientLogEffects, clientLogLevels, logResults, logSeverities, logSources } from '@ksp/contracts';
+import type { ClientLogListQuery, LogListQuery } from '../../api/log';
 
 /** The time filter's choices: rolling periods up to now, or a range of the user's own. */
 export const timePresets = ['24h', 'month', '3months', 'custom'] as const;
@@ -71,6 +71,38 @@ export function logFilterQuery(filters: Record<string, string>, now: Dayjs = day
     source: logSources.find((value) => value === filters.source),
     action: filters.action,
     username: filters.username,
+    ip: filters.ip,
+    q: filters.q,
+  };
+  return Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined && value !== ''));
+}
+
+/** The URL names of the client records' filters. */
+export const clientLogFilterNames = [
+  'time',
+  'level',
+  'effect',
+  'action',
+  'client',
+  'os_user',
+  'ip',
+  'q',
+] as const;
+
+type ClientLogFilterQuery = Omit<ClientLogListQuery, 'page' | 'page_size'>;
+
+/** The server's filters of the client records from the tab's URL filters. */
+export function clientLogFilterQuery(
+  filters: Record<string, string>,
+  now: Dayjs = dayjs(),
+): ClientLogFilterQuery {
+  const query: ClientLogFilterQuery = {
+    ...timeRange(filters.time, now),
+    level: clientLogLevels.find((value) => value === filters.level),
+    effect: clientLogEffects.find((value) => value === filters.effect),
+    action: filters.action,
+    client: filters.client,
+    os_user: filters.os_user,
     ip: filters.ip,
     q: filters.q,
   };

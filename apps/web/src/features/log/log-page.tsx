@@ -1,60 +1,30 @@
 import { useState } from 'react';
-import { DownloadOutlined } from '@ant-design/icons';
-import { Button, Space, Typography } from 'antd';
+import { Typography } from 'antd';
 import type { ColumnType } from 'antd/es/table';
-import { logExportFormats, logResults, logSeverities, logSources } from '@ksp/contracts';
+import { logResults, logSeverities, logSources } from '@ksp/contracts';
 import { exportLogs, listLogs, logKeys, type LogRow } from '../../api/log';
 import { withWidths } from '../../components/columns';
 import { formatDateTime } from '../../components/date-time';
 import { ListPage, readListQuery, type ListFilter } from '../../components/list-page';
-import { saveBlob } from '../../components/save-blob';
 import { useViewSearchParams } from '../../components/view-activity';
 import { useT } from '../../i18n/i18n';
 import { LogDetailDrawer } from './log-detail';
+import { ExportButtons } from './log-export';
 import { logFilterQuery } from './log-filters';
-import { ActionText, ResultTag, SeverityTag } from './log-display';
+import { SeverityTag } from '../../components/severity-tag';
+import { ActionText, ResultTag } from './log-display';
 import { TimeFilter } from './log-time-filter';
+import { cursorPager } from './cursor-pager';
 
-type ExportFormat = (typeof logExportFormats)[number];
-
-/** "Export CSV" and "Export JSON": the records the applied filters select, saved as the server names the file. */
-function ExportButtons({ filters }: { filters: Record<string, string> }) {
-  const t = useT();
-  const [busy, setBusy] = useState<ExportFormat | null>(null);
-  const run = async (format: ExportFormat) => {
-    setBusy(format);
-    try {
-      const file = await exportLogs({ ...logFilterQuery(filters), format });
-      saveBlob(file.filename ?? `ksp-log.${format}`, file.blob);
-    } catch {
-      // The client has shown why (the server's message, or a network failure).
-    } finally {
-      setBusy(null);
-    }
-  };
-  return (
-    <Space wrap>
-      {logExportFormats.map((format) => (
-        <Button
-          key={format}
-          icon={<DownloadOutlined />}
-          loading={busy === format}
-          disabled={busy !== null && busy !== format}
-          onClick={() => void run(format)}
-          data-testid={`log-export-${format}`}
-        >
-          {t(`log:export.${format}`)}
-        </Button>
-      ))}
-    </Space>
-  );
-}
-
-/** Logs: the server records (the audit trail), newest first, filtered and exported on the server. */
-export default function LogPage() {
+/**
+ * Logs: the server records (the audit trail), newest first, filtered and exported on the server.
+ * `keepParams`: the URL params of the page around it (the log page's tab) that the list keeps.
+ */
+export default function LogPage({ keepParams = [] }: { keepParams?: readonly string[] }) {
   const t = useT();
   const [params] = useViewSearchParams();
   const [open, setOpen] = useState<LogRow | null>(null);
+  const [fetchLogs] = useState(() => cursorPager(listLogs));
 
   const options = <V extends string>(values: readonly V[], label: (value: V) => string) =>
     values.map((value) => ({ value, label: label(value) }));
@@ -142,12 +112,19 @@ export default function LogPage() {
     <ListPage<LogRow>
       queryKey={logKeys.all}
       fetchPage={({ page, page_size, filters: values }) =>
-        listLogs({ page, page_size, ...logFilterQuery(values) })
+        fetchLogs({ page, page_size, ...logFilterQuery(values) })
       }
       rowKey="id"
       columns={columns}
       filters={filters}
-      toolbar={<ExportButtons filters={applied} />}
+      toolbar={
+        <ExportButtons
+          exportFile={(format) => exportLogs({ ...logFilterQuery(applied), format })}
+          fallbackName="ksp-log"
+          testId="log-export"
+        />
+      }
+      keepParams={keepParams}
       testId="log"
       rowTestId={(row) => `log-row-${row.id}`}
       onRowClick={setOpen}

@@ -75,7 +75,15 @@ export const labels = {
       edit: 'Configuration entry changed',
       delete: 'Configuration entry deleted',
     },
-    log: { export: 'Server records exported' },
+    alarm: {
+      raise: 'Alarm raised',
+      acknowledge: 'Alarm acknowledged',
+      rule: { create: 'Alarm rule added', update: 'Alarm rule changed', delete: 'Alarm rule deleted' },
+    },
+    log: {
+      export: 'Server records exported',
+      client: { upload: 'Client records uploaded', export: 'Client records exported' },
+    },
     'password-policy': { update: 'Password policy changed' },
     syslog: {
       create: 'Syslog receiver added',

@@ -13,6 +13,7 @@ export const menu = {
   cert: 'Certificates',
   certExternal: 'External',
   certLocal: 'Local',
+  alarm: 'Alarms',
   log: 'Logs',
   settings: 'Settings',
   domain: 'Domains',

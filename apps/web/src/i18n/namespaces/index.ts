@@ -6,6 +6,7 @@
  * English keys.
  */
 export { access } from './access';
+export { alarm } from './alarm';
 export { account } from './account';
 export { auth } from './auth';
 export { cert } from './cert';

@@ -66,7 +66,15 @@ export const labels: Catalogue<typeof en> = {
       test: '测试 LDAP 连接',
     },
     config: { add: '添加配置项', edit: '修改配置项', delete: '删除配置项' },
-    log: { export: '导出服务器日志' },
+    alarm: {
+      raise: '触发告警',
+      acknowledge: '确认告警',
+      rule: { create: '添加告警规则', update: '修改告警规则', delete: '删除告警规则' },
+    },
+    log: {
+      export: '导出服务器日志',
+      client: { upload: '上传客户端日志', export: '导出客户端日志' },
+    },
     'password-policy': { update: '修改密码策略' },
     syslog: {
       create: '添加 Syslog 接收端',

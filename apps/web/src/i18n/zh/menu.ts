@@ -15,6 +15,7 @@ export const menu: Catalogue<typeof en> = {
   cert: '证书',
   certExternal: '外部证书',
   certLocal: '本地证书',
+  alarm: '告警',
   log: '日志',
   settings: '设置',
   domain: '域',

@@ -1,0 +1,103 @@
+/** Alarms and alarm rules (the log page's tabs) and the dashboard's alarm card. */
+export const alarm = {
+  list: {
+    title: 'Alarms',
+    intro:
+      'An alarm is raised when a rule counts its threshold of records within its interval. Acknowledge it once it is handled.',
+  },
+  fields: {
+    severity: 'Severity',
+    state: 'State',
+    rule: 'Rule',
+    domain: 'Domain',
+    raisedAt: 'Raised',
+    counted: 'Records counted',
+    acknowledged: 'Acknowledged',
+  },
+  states: {
+    open: 'Open',
+    acknowledged: 'Acknowledged',
+    all: 'All',
+  },
+  filters: {
+    state: 'State',
+    severity: 'Severity',
+    time: 'Raised',
+  },
+  counted: '{{count}} of {{threshold}} in {{interval}}',
+  acknowledgedBy: '{{name}}, {{time}}',
+  acknowledge: 'Acknowledge',
+  acknowledgedDone: 'Alarm acknowledged',
+  rules: {
+    title: 'Alarm rules',
+    intro:
+      'A rule counts the records matching its condition; when its threshold is reached within its interval it raises an alarm, at most once per interval. Alarms show on the dashboard and go to syslog receivers of the alarm stream.',
+    readOnly: 'You can look at the rules; changing them needs the alarm write permission.',
+    createTitle: 'Add an alarm rule',
+    editTitle: 'Edit alarm rule {{name}}',
+    deleteConfirm: 'Delete alarm rule {{name}}? The alarms it raised stay.',
+  },
+  ruleFields: {
+    name: 'Name',
+    enabled: 'Enabled',
+    stream: 'Records',
+    action: 'Action',
+    result: 'Result',
+    minSeverity: 'Lowest severity counted',
+    threshold: 'Threshold (records)',
+    interval: 'Within',
+    severity: 'Alarm severity',
+    condition: 'Condition',
+    reach: 'Counts',
+    lastRaised: 'Last raised',
+  },
+  streams: {
+    server: 'Server records',
+    client: 'Client records',
+  },
+  results: {
+    success: 'Success',
+    failure: 'Failure',
+    permit: 'Permit',
+    deny: 'Deny',
+    audit: 'Audit',
+  },
+  reach: {
+    all: 'All domains',
+    own: 'This domain',
+  },
+  any: 'Any',
+  anyAction: 'Any action',
+  never: 'Never',
+  units: {
+    seconds: 'seconds',
+    minutes: 'minutes',
+    hours: 'hours',
+    days: 'days',
+  },
+  duration: {
+    seconds: '{{count}} s',
+    minutes: '{{count}} min',
+    hours: '{{count}} h',
+    days: '{{count}} d',
+  },
+  hints: {
+    name: '1–64 characters: letters, digits, spaces, _ . -',
+    action: 'An action such as user.login, or an area ending with "." such as key.; empty: every action',
+    result: 'Client records: the effect the agent applied',
+    minSeverity: 'Server records only',
+    interval: 'From 10 seconds to 7 days',
+  },
+  validation: {
+    action: 'Use an action such as user.login, or an area ending with "." such as key.',
+    threshold: 'A whole number from 1 to 10000',
+    interval: 'The interval must be between 10 seconds and 7 days',
+  },
+  widget: {
+    title: 'Alarms',
+    none: 'No open alarms',
+    latest: 'Latest open alarms',
+    viewAll: 'View alarms',
+    open: 'Open: {{count}}',
+  },
+};

@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { api } from '@ksp/contracts';
+import { launch, newPage, shot } from './support/browser.js';
+import { apiCall, startKsp, type RunningServer } from './support/server.js';
+import { initializeByApi, loginByApi } from './support/setup.js';
+import { signIn } from './support/ui.js';
+
+/** A figure of the dashboard, as a number. */
+async function figure(page: Page, testId: string): Promise<number> {
+  const text = await page.getByTestId(testId).innerText();
+  return Number(text.replace(/[^\d]/g, ''));
+}
+
+describe('the dashboard, in the browser', () => {
+  let ksp: RunningServer;
+  let browser: Browser;
+  let token: string;
+
+  beforeAll(async () => {
+    ksp = await startKsp();
+    await initializeByApi(ksp.url);
+    token = await loginByApi(ksp.url);
+    browser = await launch();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await ksp?.stop();
+  });
+
+  /** Makes a key and encrypts once with it, through the API. */
+  async function keyAndEncrypt(name: string): Promise<void> {
+    const created = await apiCall<{ id: string }>(
+      ksp.url,
+      api.key.create,
+      { name, algorithm: 'AES-256', usage_mask: 0x0c },
+      token,
+    );
+    if (created.code !== 0) throw new Error(`key.create: ${created.msg}`);
+    const encrypted = await apiCall(
+      ksp.url,
+      api.crypto.encrypt,
+      { key_id: created.data.id, plaintext: Buffer.from('dashboard').toString('base64') },
+      token,
+    );
+    if (encrypted.code !== 0) throw new Error(`crypto.encrypt: ${encrypted.msg}`);
+  }
+
+  for (const lang of ['en', 'zh'] as const) {
+    const words =
+      lang === 'en'
+        ? { inUse: 'In use', operations: 'Cryptographic operations', updated: /^Updated at \d\d:\d\d:\d\d$/ }
+        : { inUse: '使用中', operations: '密码运算', updated: /^更新于 \d\d:\d\d:\d\d$/ };
+
+    it(`counts a new key and its encryption after a refresh (${lang})`, async () => {
+      const { page, errors } = await newPage(browser, { locale: lang === 'en' ? 'en-US' : 'zh-CN' });
+      await signIn(page, ksp.url);
+      if (lang === 'zh') await page.context().addCookies([{ name: 'language', value: 'zh', url: ksp.url }]);
+      await page.goto(`${ksp.url}/console/dashboard`);
+      await page.getByTestId('dashboard-keys-in-use').waitFor();
+      await page.getByTestId('dashboard-ops-encrypt').waitFor();
+      expect(await page.getByTestId('dashboard-updated-at').innerText()).toMatch(words.updated);
+      const body = await page.locator('main, body').first().innerText();
+      expect(body).toContain(words.inUse);
+      expect(body).toContain(words.operations);
+
+      const keysBefore = await figure(page, 'dashboard-keys-in-use');
+      const encryptsBefore = await figure(page, 'dashboard-ops-encrypt');
+      const keyName = `dash-e2e-${lang}`;
+      await keyAndEncrypt(keyName);
+
+      await page.getByTestId('dashboard-refresh').click();
+      await expect.poll(() => figure(page, 'dashboard-keys-in-use')).toBe(keysBefore + 1);
+      await expect.poll(() => figure(page, 'dashboard-ops-encrypt')).toBe(encryptsBefore + 1);
+      await shot(page, `dashboard-${lang}`);
+
+      // The figure opens the key list filtered to keys in use, the new key among them.
+      await page.getByTestId('dashboard-keys-in-use').click();
+      await page.waitForURL(/\/console\/key\?state=in-use/);
+      await page.getByText(keyName, { exact: true }).first().waitFor();
+      expect(errors).toEqual([]);
+      await page.context().close();
+    });
+  }
+
+  it('fits a narrow window (below 992 px) without sideways scrolling', async () => {
+    const { page, errors } = await newPage(browser, { width: 900, height: 900 });
+    await signIn(page, ksp.url);
+    await page.goto(`${ksp.url}/console/dashboard`);
+    await page.getByTestId('dashboard-ops-encrypt').waitFor();
+    // The charts (their own chunk) draw at this width too: the family bars and the operation lines.
+    await page.locator('.recharts-bar-rectangle').first().waitFor();
+    await page.locator('.recharts-line').first().waitFor();
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+    await shot(page, 'dashboard-narrow');
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+});
