@@ -59,12 +59,34 @@ export async function writeAudit(db: Executor, entry: AuditEntry, at = new Date(
   await db.insertInto('audit_log').values(auditRow(entry, at)).execute();
 }
 
+/** Millisecond and counter of the last audit id this process made. */
+const lastId = { msecs: -Infinity, seq: 0 };
+
+/**
+ * A time-ordered id (UUIDv7) for a record stamped `at`. New records append to the index instead
+ * of landing on random pages, and within a process each id is greater than the one before, even
+ * in the same millisecond: lists ordered by (at, id) show records of one instant in the order they
+ * were made (a signature before the verification that followed it).
+ */
+function auditId(at: Date): string {
+  const random = nonceBytes(16);
+  const msecs = at.getTime();
+  if (msecs > lastId.msecs) {
+    lastId.msecs = msecs;
+    // A random start in the lower half of the 31-bit counter leaves room to count up.
+    lastId.seq = random.readUInt32BE(6) & 0x3fffffff;
+  } else if (++lastId.seq > 0x7fffffff) {
+    lastId.msecs += 1;
+    lastId.seq = 0;
+  }
+  return uuidv7({ random, msecs: lastId.msecs, seq: lastId.seq });
+}
+
 /** The row of one audit record (for writers that batch records, such as the journal). */
 export function auditRow(entry: AuditEntry, at = new Date()): AuditTable {
   const who = entry.who ?? SYSTEM_SUBJECT;
   return {
-    // Time-ordered ids: new records append to the index instead of landing on random pages.
-    id: uuidv7({ random: nonceBytes(16) }),
+    id: auditId(at),
     at: at.toISOString(),
     user_id: who.userId,
     username: who.username,

@@ -13,7 +13,7 @@ export async function recentAudit(db: Executor, domainId: string | null, limit: 
   return q
     .select(['id', 'at', 'username', 'domain_name', 'action', 'target', 'result', 'source_ip'])
     .orderBy('at', 'desc')
-    .orderBy('id')
+    .orderBy('id', 'desc')
     .limit(limit)
     .execute();
 }

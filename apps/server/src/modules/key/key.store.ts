@@ -235,6 +235,7 @@ export async function listKeyAudit(
   const rows = await q
     .select(['id', 'at', 'username', 'action', 'result', 'source_ip', 'count'])
     .orderBy('at', 'desc')
+    .orderBy('id', 'desc')
     .offset(offset)
     .limit(limit)
     .execute();
