@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { auditRow } from './audit.js';
 
-const entry = { action: 'crypto.sign', target: 'k', result: 'success' as const, ip: '127.0.0.1' };
+const entry = { who: null, action: 'crypto.sign', target: 'k', result: 'success' as const, ip: '127.0.0.1' };
 
 describe('audit record ids', () => {
   it('increase in the order records are made, within one millisecond and when the clock steps back', () => {
