@@ -125,7 +125,20 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
   });
   const kit = await registerModules(
     modules,
-    { app, gate, db, engine: database.engine, clock, config, keyring, journal, sessions, jobs, log: app.log },
+    {
+      app,
+      gate,
+      db,
+      engine: database.engine,
+      copyOut: database.copyOut ?? null,
+      clock,
+      config,
+      keyring,
+      journal,
+      sessions,
+      jobs,
+      log: app.log,
+    },
     registry,
   );
   await kit.start();

@@ -1,4 +1,6 @@
 import { Readable } from 'node:stream';
+import { copyLinesReader } from './db/copy-out.js';
+import type { CopyOut } from './db/database.js';
 import { StreamedFile } from './http/route.js';
 
 /**
@@ -64,6 +66,43 @@ export function recordsFile<Row, View extends object>(o: {
     `${o.name}-${fileStamp(o.at)}.${o.format}`,
     o.format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8',
     Readable.from(o.format === 'csv' ? csv() : json()),
+  );
+}
+
+/**
+ * The same file as `recordsFile`, byte for byte, from lines PostgreSQL writes itself
+ * (`copyOut` of a query whose one column is each record's CSV line or JSON object, see
+ * db/copy-out.ts). The connection is taken when the download starts reading, and given back
+ * when it ends or breaks off.
+ */
+export function copiedRecordsFile(o: {
+  name: string;
+  at: Date;
+  format: 'csv' | 'json';
+  columns: readonly string[];
+  copyOut: CopyOut;
+  /** The query, parameters inlined. */
+  select: string;
+}): StreamedFile {
+  const { format } = o;
+  async function* body() {
+    yield format === 'csv' ? `${o.columns.join(',')}\r\n` : '[';
+    const read = copyLinesReader(format);
+    const lines = await o.copyOut(o.select);
+    try {
+      for await (const chunk of lines) {
+        const bytes = read(chunk);
+        if (bytes.length > 0) yield bytes;
+      }
+    } finally {
+      lines.destroy();
+    }
+    if (format === 'json') yield '\n]\n';
+  }
+  return new StreamedFile(
+    `${o.name}-${fileStamp(o.at)}.${format}`,
+    format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8',
+    Readable.from(body()),
   );
 }
 

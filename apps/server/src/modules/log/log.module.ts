@@ -17,6 +17,7 @@ export const logModule: KspModule = {
     const logs = createLogService({
       db: ctx.db,
       engine: ctx.engine,
+      copyOut: ctx.copyOut,
       clock: ctx.clock,
       // Derived once the keyring is open (after unsealing), kept for the process's life.
       chainKey: () => (key ??= ctx.keyring.isOpen ? ctx.keyring.deriveKey('audit-chain') : null),

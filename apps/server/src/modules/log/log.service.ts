@@ -7,9 +7,9 @@ import {
   type api,
 } from '@ksp/contracts';
 import { subjectOf, writeAudit } from '../../platform/audit.js';
-import { csvCell, exportDetails, recordsFile } from '../../platform/csv.js';
+import { copiedRecordsFile, csvCell, exportDetails, recordsFile } from '../../platform/csv.js';
 import type { Clock } from '../../platform/auth/session.service.js';
-import type { Db, Engine } from '../../platform/db/database.js';
+import type { CopyOut, Db, Engine } from '../../platform/db/database.js';
 import { invalid, notFound, stateForbids } from '../../platform/errors.js';
 import * as chain from './log.chain.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
@@ -83,13 +83,15 @@ export const CSV_COLUMNS = [
   'object_id',
   'details',
   'id',
-] as const;
+] as const satisfies readonly store.ViewMember[];
 
 export { csvCell };
 
 export function createLogService(deps: {
   db: Db;
   engine: Engine;
+  /** PostgreSQL: exports are written by the database (COPY), not read row by row. */
+  copyOut: CopyOut | null;
   clock: Clock;
   /** The chain key (derived from the root key); null while the system is sealed. */
   chainKey: () => Buffer | null;
@@ -189,14 +191,16 @@ export function createLogService(deps: {
         },
         clock(),
       );
-      return recordsFile({
-        name: 'ksp-log',
-        at: clock(),
-        format,
-        columns: CSV_COLUMNS,
-        chunks: store.streamRecords(db, filter, LOG_EXPORT_MAX),
-        view,
-      });
+      const file = { name: 'ksp-log', at: clock(), format, columns: CSV_COLUMNS };
+      // The same bytes either way; PostgreSQL writes them itself, which keeps the server's
+      // memory flat over a million records (docs/performance.md).
+      if (deps.copyOut)
+        return copiedRecordsFile({
+          ...file,
+          copyOut: deps.copyOut,
+          select: store.exportSelect(db, filter, LOG_EXPORT_MAX, format, CSV_COLUMNS),
+        });
+      return recordsFile({ ...file, chunks: store.streamRecords(db, filter, LOG_EXPORT_MAX), view });
     },
   };
 }

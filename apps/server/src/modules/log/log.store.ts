@@ -1,6 +1,7 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
 import { LOG_COUNT_MAX } from '@ksp/contracts';
 import { escapeLike, type Executor } from '../../platform/db/database.js';
+import { csvLineSql, inlineParameters, jsonLineSql } from '../../platform/db/copy-out.js';
 import type { AuditTable, Database } from '../../platform/db/schema.js';
 
 export interface LogFilter {
@@ -151,4 +152,53 @@ export async function* streamRecords(
     if (!last || rows.length < chunk) return;
     after = { at: last.at, id: last.id };
   }
+}
+
+/**
+ * A record's view (`LogRecord`) by member, in its order, and the column each comes from. The
+ * details are JSON text as the audit writer stored it (`JSON.stringify` of an object), so the
+ * view writes them as they are.
+ */
+const VIEW_COLUMNS = {
+  id: 'id',
+  at: 'at',
+  severity: 'severity',
+  action: 'action',
+  target: 'target',
+  result: 'result',
+  username: 'username',
+  domain_name: 'domain_name',
+  source: 'source',
+  ip: 'source_ip',
+  count: 'count',
+  object_id: 'object_id',
+  details: 'details',
+} as const;
+export type ViewMember = keyof typeof VIEW_COLUMNS;
+
+/**
+ * PostgreSQL: the query of an export by COPY, whose one column is each record's CSV line (the
+ * given columns) or JSON object, newest first, parameters inlined (db/copy-out.ts).
+ */
+export function exportSelect(
+  db: Executor,
+  f: LogFilter,
+  max: number,
+  format: 'csv' | 'json',
+  csvColumns: readonly ViewMember[],
+): string {
+  const line =
+    format === 'csv'
+      ? csvLineSql(csvColumns.map((c) => VIEW_COLUMNS[c]))
+      : jsonLineSql(
+          Object.entries(VIEW_COLUMNS).map(([name, column]) =>
+            name === 'details' ? { name, json: column } : { name, expr: column },
+          ),
+        );
+  const q = filtered(db, f)
+    .select(sql<string>`${sql.raw(line)}`.as('line'))
+    .orderBy('at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(max);
+  return inlineParameters(q.compile());
 }

@@ -11,6 +11,7 @@ import {
   domainWithAdmin,
   type TestServer,
 } from '../../test/harness.js';
+import { auditRow } from '../../platform/audit.js';
 import { CSV_COLUMNS, csvCell } from './log.service.js';
 
 const PASSWORD = 'Log-Pass-1';
@@ -213,6 +214,86 @@ describe.each(await engines())('server records (the log page) on %s', (engine) =
       String((await call(server, api.log.export, { token: root, query: { format: 'json' } })).data),
     ) as { id: string }[];
     expect(everything.length).toBe((await list(root)).data.total);
+  });
+
+  it('exports records of any content byte for byte as the server writes them, whatever writes the file', async () => {
+    expect(Boolean(server.database.copyOut)).toBe(engine === 'postgres');
+    // PostgreSQL writes exports itself (COPY); the file must be the one the server's own writer
+    // makes: quoting, doubled quotes, the formula guard, control characters, JSON escapes.
+    const hostile = [
+      '=SUM(A1)',
+      '-2',
+      '+1',
+      '@home',
+      '\ttab first',
+      '\rcr first',
+      'a,b',
+      'say "hi"',
+      'line1\nline2',
+      'crlf\r\nafter',
+      '\x01\x02 quoted \x02\x02 twice',
+      "back\\slash \\x02 E'q' $1 %_",
+      '中文 ✓ 😀',
+      '',
+    ];
+    const base = Date.parse('2026-01-01T00:00:00.000Z');
+    const rows = hostile.map((text, i) => ({
+      ...auditRow(
+        {
+          who: null,
+          action: 'test.hostile',
+          target: text,
+          result: i % 2 ? 'failure' : 'success',
+          ip: i % 3 ? '10.0.0.1' : '',
+          objectId: i % 2 ? `obj-${i}` : null,
+        },
+        new Date(base + i * 1000),
+      ),
+      username: text,
+      details: JSON.stringify({ text, n: i, nested: { list: [text, null, true, 1.5] } }),
+    }));
+    await server.database.db.insertInto('audit_log').values(rows).execute();
+    const newestFirst = [...rows].reverse();
+    const viewOf = (r: (typeof rows)[number]) => ({
+      id: r.id,
+      at: r.at,
+      severity: r.severity,
+      action: r.action,
+      target: r.target,
+      result: r.result,
+      username: r.username,
+      domain_name: r.domain_name,
+      source: r.source,
+      ip: r.source_ip,
+      count: r.count,
+      object_id: r.object_id,
+      details: JSON.parse(r.details) as unknown,
+    });
+    const csvOf = (selected: typeof rows) =>
+      `${CSV_COLUMNS.join(',')}\r\n` +
+      selected
+        .map((r) => {
+          const v = viewOf(r) as Record<string, unknown>;
+          return `${CSV_COLUMNS.map((c) => csvCell(v[c])).join(',')}\r\n`;
+        })
+        .join('');
+    const jsonOf = (selected: typeof rows) =>
+      `[${selected.map((r, i) => `${i ? ',\n' : '\n'}${JSON.stringify(viewOf(r))}`).join('')}\n]\n`;
+    const exported = async (format: 'csv' | 'json', query: Record<string, string>) => {
+      const answer = await call(server, api.log.export, { token: root, query: { format, ...query } });
+      expect(answer.status).toBe(200);
+      return String(answer.data);
+    };
+
+    expect(await exported('csv', { action: 'test.hostile' })).toBe(csvOf(newestFirst));
+    expect(await exported('json', { action: 'test.hostile' })).toBe(jsonOf(newestFirst));
+    // Filter values holding quotes, backslashes and "$1" select by their text, nothing more.
+    const tricky = newestFirst.filter((r) => r.target.includes("E'q' $1"));
+    expect(tricky).toHaveLength(1);
+    expect(await exported('csv', { action: 'test.hostile', q: "\\x02 E'q' $1 %_" })).toBe(csvOf(tricky));
+    expect(await exported('json', { action: 'test.hostile', q: "E'q' $1" })).toBe(jsonOf(tricky));
+    expect(await exported('json', { action: 'test.hostile', q: "' or 1=1 --" })).toBe('[\n]\n');
+    expect(await exported('csv', { action: 'test.nothing' })).toBe(`${CSV_COLUMNS.join(',')}\r\n`);
   });
 
   it('seals records into per-domain chains that verify, and names the first broken link after tampering', async () => {

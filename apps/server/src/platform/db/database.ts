@@ -12,6 +12,8 @@ import {
   type Transaction,
 } from 'kysely';
 import pg from 'pg';
+import { to as copyTo } from 'pg-copy-streams';
+import { copyLinesSql } from './copy-out.js';
 import { startCheckpointer } from './checkpointer.js';
 import { SyncedSqliteDialect, walSyncer, type DeferredFlush, type WalSync } from './wal-sync.js';
 import type { Database } from './schema.js';
@@ -46,8 +48,17 @@ export interface DatabaseHandle {
   walSync?: WalSync;
   /** Inside a transaction: leave its flush to the caller (`SyncedSqliteDialect.deferFlush`). */
   deferFlush?: () => DeferredFlush;
+  /** PostgreSQL only: the rows of `select` (one text column), streamed by COPY (copy-out.ts). */
+  copyOut?: CopyOut;
   close(): Promise<void>;
 }
+
+/**
+ * Streams the one text column of `select` (full SQL, parameters inlined) line by line, as
+ * `copyLinesSql` sends it. The connection is held until the stream ends; a stream destroyed
+ * before its end (a download broken off) closes the connection, which stops the query.
+ */
+export type CopyOut = (select: string) => Promise<AsyncIterable<Buffer> & { destroy(): void }>;
 
 /** Every migration, by name, in order (exported for the migration tests). */
 export const migrations: Record<string, Migration> = {
@@ -109,6 +120,21 @@ export function openDatabase(options: OpenOptions): DatabaseHandle {
       db,
       engine: 'postgres',
       location: `postgres://${u.host}${u.pathname}`,
+      copyOut: async (select) => {
+        const client = await pool.connect();
+        let released = false;
+        const release = (broken?: Error) => {
+          if (released) return;
+          released = true;
+          // With an error the pool closes the connection instead of reusing it mid-COPY.
+          client.release(broken);
+        };
+        const stream = client.query(copyTo(copyLinesSql(select)));
+        stream.on('end', () => release());
+        stream.on('error', (err: Error) => release(err));
+        stream.on('close', () => release(stream.readableEnded ? undefined : new Error('COPY broken off')));
+        return stream;
+      },
       close: () => db.destroy(),
     };
   }
