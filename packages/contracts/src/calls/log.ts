@@ -89,7 +89,7 @@ export const logCalls = {
     changesAccess: false,
     query: PageQuery.extend(LogFilter.shape).extend({
       after: LogCursor.optional().describe(
-        'the `next_cursor` of the page before: this page starts right after its last record, whatever `page` says (a deep page costs what the first one costs)',
+        `the \`next_cursor\` of the page before: this page starts right after its last record, whatever \`page\` says (a deep page costs what the first one costs). Without it, pages by number reach the first ${LOG_COUNT_MAX.toLocaleString('en')} records (4000 log.pageTooDeep beyond)`,
       ),
     }),
     data: pageOf(LogRecord).extend({

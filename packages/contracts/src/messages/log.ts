@@ -6,6 +6,8 @@ export const logMessages = defineMessages({
     'log.notFound': 'No log record {id}',
     'log.sealed': 'The system is sealed: the audit chains cannot be checked until it is unsealed',
     'log.badCursor': 'after: not a cursor this list handed out (use next_cursor of the page before)',
+    'log.pageTooDeep':
+      "page: pages by number reach the first {max} records; to read farther, pass each page's next_cursor as after",
     'clientLog.notFound': 'No client record {id}',
     'clientLog.auth.missing': 'The upload needs an "Authorization: Agent <JWS>" header',
     'clientLog.auth.malformed': 'The agent token is not a valid compact JWS',
@@ -29,6 +31,8 @@ export const logMessages = defineMessages({
     'log.notFound': '日志记录 {id} 不存在',
     'log.sealed': '系统处于封存状态：解封前无法校验审计链',
     'log.badCursor': 'after：不是本列表给出的游标（请使用上一页的 next_cursor）',
+    'log.pageTooDeep':
+      'page：按页码只能查看前 {max} 条记录；要继续往后读，请把每页的 next_cursor 作为 after 传入',
     'clientLog.notFound': '客户端记录 {id} 不存在',
     'clientLog.auth.missing': '上传需要 "Authorization: Agent <JWS>" 请求头',
     'clientLog.auth.malformed': '客户端令牌不是有效的 JWS 紧凑格式',

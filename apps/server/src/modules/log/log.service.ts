@@ -1,4 +1,5 @@
 import {
+  LOG_COUNT_MAX,
   LOG_EXPORT_MAX,
   type LogRecord,
   type LogSeverity,
@@ -153,6 +154,10 @@ export function createLogService(deps: {
     },
 
     async list(actor: Actor, query: QueryInput<typeof api.log.list>) {
+      // Pages by number stop where the count does: beyond, each page would cost the reading of
+      // every index entry above it. Pages by position (`after`) go as deep as the records do.
+      if (!query.after && (query.page - 1) * query.page_size >= LOG_COUNT_MAX)
+        throw invalid('log.pageTooDeep', { max: LOG_COUNT_MAX.toLocaleString('en') });
       const { rows, total, exact } = await store.listRecords(
         db,
         filterOf(actor, query),

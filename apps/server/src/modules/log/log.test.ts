@@ -163,6 +163,14 @@ describe.each(await engines())('server records (the log page) on %s', (engine) =
     const forged = await list(root, { after: Buffer.from("x' or 1=1|y").toString('base64url') });
     expect(forged.code).toBe(Code.INVALID);
     expect(forged.msg).toMatch(/^after/);
+    // Pages by number reach the first 100,000 records; the last such page still answers, and
+    // with a position any page number goes.
+    const tooDeep = await list(root, { page: 1001, page_size: 100 });
+    expect(tooDeep.code).toBe(Code.INVALID);
+    expect(tooDeep.msg).toMatch(/^page: .*100,000.*next_cursor/);
+    expect((await list(root, { page: 1000, page_size: 100 })).code).toBe(0);
+    const cursor = (await list(root, { page_size: 1 })).data.next_cursor!;
+    expect((await list(root, { page: 1001, page_size: 100, after: cursor })).code).toBe(0);
   });
 
   it("shows a domain's administrator its own domain's records only", async () => {
