@@ -1,3 +1,5 @@
+import { get } from 'node:http';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, Code, Usage } from '@ksp/contracts';
 import {
@@ -422,5 +424,56 @@ describe.each(await engines())('server records (the log page) on %s', (engine) =
     const left = await list(root);
     expect(left.data.data.map((r) => r.target)).toContain('after-retention');
     expect(left.data.data.map((r) => r.target)).not.toContain('root-secret-key');
+  });
+
+  it('gives back what an export holds when its download breaks off, again and again', async () => {
+    // Enough records that the file is still being written when the client goes away; sealed
+    // elsewhere (a negative place), so the sealing job leaves them.
+    const at = new Date('2025-06-01T00:00:00.000Z');
+    // (40 MB: more than the socket buffers on the way take, so the COPY is still running.)
+    for (let batch = 0; batch < 40; batch++) {
+      const rows = Array.from({ length: 1000 }, (_, i) => ({
+        ...auditRow(
+          { who: null, action: 'test.bulk', target: `bulk-${batch}-${i}`, result: 'success', ip: '10.0.0.9' },
+          at,
+        ),
+        details: JSON.stringify({ filler: 'x'.repeat(1000) }),
+        chain_seq: -(batch * 1000 + i + 1),
+      }));
+      await server.database.db.insertInto('audit_log').values(rows).execute();
+    }
+    const base = await server.app.listen({ host: '127.0.0.1', port: 0 });
+    // More broken downloads than the database pool has connections: a held one would stall.
+    // (node:http: its destroy closes the socket at once, as a browser's cancel does.)
+    for (let n = 0; n < 12; n++) {
+      const url = `${base}${api.log.export.path}?format=${n % 2 ? 'json' : 'csv'}&action=test.bulk`;
+      const status = await new Promise<number | undefined>((resolve, reject) => {
+        get(url, { headers: { token: root } }, (res) => {
+          res.once('data', () => {
+            res.destroy();
+            resolve(res.statusCode);
+          });
+        }).on('error', reject);
+      });
+      expect(status).toBe(200);
+    }
+    const whole = await call(server, api.log.export, {
+      token: root,
+      query: { format: 'csv', action: 'test.bulk' },
+    });
+    expect(String(whole.data).split('\r\n')).toHaveLength(40_000 + 2);
+    if (engine === 'postgres') {
+      // No COPY is left running for the broken downloads.
+      let copying = -1;
+      for (let tries = 0; tries < 50 && copying !== 0; tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        const { rows } = await sql<{ n: string }>`select count(*) as n from pg_stat_activity
+          where datname = current_database() and query like 'COPY%' and state = 'active'`.execute(
+          server.database.db,
+        );
+        copying = Number(rows[0]!.n);
+      }
+      expect(copying).toBe(0);
+    }
   });
 });
