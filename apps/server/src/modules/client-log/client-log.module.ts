@@ -16,6 +16,7 @@ export const clientLogModule: KspModule = {
     const clientLogs = createClientLogService({
       db: ctx.db,
       engine: ctx.engine,
+      copyOut: ctx.copyOut,
       clock: ctx.clock,
       certs: () => ctx.use('certs'),
       domainNames: async (ids) => {

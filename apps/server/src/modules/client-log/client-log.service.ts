@@ -11,8 +11,8 @@ import {
 import { subjectOf, writeAudit, type AuditSubject } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
 import { nonceBytes } from '../../platform/crypto/random.js';
-import { exportDetails, recordsFile } from '../../platform/csv.js';
-import type { Db, Engine } from '../../platform/db/database.js';
+import { copiedRecordsFile, exportDetails, recordsFile } from '../../platform/csv.js';
+import type { CopyOut, Db, Engine } from '../../platform/db/database.js';
 import type { ClientLogTable } from '../../platform/db/schema.js';
 import { notFound, UnauthorizedError } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
@@ -77,7 +77,7 @@ export const CLIENT_CSV_COLUMNS = [
   'seq',
   'details',
   'id',
-] as const;
+] as const satisfies readonly store.ClientViewMember[];
 
 /**
  * Refused uploads one address may make in a minute (per node). Beyond, the address is answered
@@ -112,6 +112,8 @@ type ClientCertificateIdentity = Pick<
 export function createClientLogService(deps: {
   db: Db;
   engine: Engine;
+  /** PostgreSQL: exports are written by the database (COPY), not read row by row. */
+  copyOut: CopyOut | null;
   clock: Clock;
   certs: () => CertService;
   domainNames: (ids: string[]) => Promise<Map<string, string>>;
@@ -326,14 +328,19 @@ export function createClientLogService(deps: {
         },
         clock(),
       );
+      const file = { name: 'ksp-client-log', at: clock(), format, columns: CLIENT_CSV_COLUMNS };
+      // The same bytes either way; PostgreSQL writes them itself (see the server records' export).
+      if (deps.copyOut)
+        return copiedRecordsFile({
+          ...file,
+          copyOut: deps.copyOut,
+          select: store.exportSelect(db, filter, LOG_EXPORT_MAX, format, CLIENT_CSV_COLUMNS),
+        });
       const names = await deps.domainNames(
         (await db.selectFrom('domain').select('id').execute()).map((d) => d.id),
       );
       return recordsFile({
-        name: 'ksp-client-log',
-        at: clock(),
-        format,
-        columns: CLIENT_CSV_COLUMNS,
+        ...file,
         chunks: store.streamRecords(db, filter, LOG_EXPORT_MAX),
         view: (row: store.ClientLogRow) => view(row, names),
       });

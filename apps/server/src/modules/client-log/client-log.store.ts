@@ -1,6 +1,7 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
 import { LOG_COUNT_MAX } from '@ksp/contracts';
 import { escapeLike, type Engine, type Executor } from '../../platform/db/database.js';
+import { csvLineSql, inlineParameters, jsonLineSql } from '../../platform/db/copy-out.js';
 import type { ClientLogTable, Database } from '../../platform/db/schema.js';
 
 export interface ClientLogFilter {
@@ -185,4 +186,59 @@ export async function lastSeq(db: Executor): Promise<number> {
 export async function deleteBefore(db: Executor, before: string): Promise<number> {
   const result = await db.deleteFrom('client_log').where('received_at', '<', before).executeTakeFirst();
   return Number(result.numDeletedRows);
+}
+
+/**
+ * A client record's view (`ClientLogRecord`) by member, in its order, and the SQL each comes
+ * from: the domain's name is looked up by its key, the details are JSON text as stored (this
+ * module writes `JSON.stringify` of an object).
+ */
+const VIEW_SQL = {
+  id: 'id',
+  seq: 'seq',
+  level: 'level',
+  at: 'agent_at',
+  received_at: 'received_at',
+  action: 'action',
+  effect: 'effect',
+  policy: 'policy',
+  guard_point: 'guard_point',
+  os_user: 'os_user',
+  process: 'process',
+  resource: 'resource',
+  client_id: 'client_id',
+  client_cn: 'client_cn',
+  client_name: 'client_name',
+  client_os: 'client_os',
+  ip: 'client_ip',
+  domain_name: "coalesce((select d.name from domain d where d.id = client_log.domain_id), '')",
+  details: 'details',
+} as const;
+export type ClientViewMember = keyof typeof VIEW_SQL;
+
+/**
+ * PostgreSQL: the query of an export by COPY, whose one column is each record's CSV line (the
+ * given columns) or JSON object, newest first, parameters inlined (db/copy-out.ts).
+ */
+export function exportSelect(
+  db: Executor,
+  f: ClientLogFilter,
+  max: number,
+  format: 'csv' | 'json',
+  csvColumns: readonly ClientViewMember[],
+): string {
+  const line =
+    format === 'csv'
+      ? csvLineSql(csvColumns.map((c) => VIEW_SQL[c]))
+      : jsonLineSql(
+          Object.entries(VIEW_SQL).map(([name, expr]) =>
+            name === 'details' ? { name, json: expr } : { name, expr },
+          ),
+        );
+  const q = filtered(db, f)
+    .select(sql<string>`${sql.raw(line)}`.as('line'))
+    .orderBy('received_at', 'desc')
+    .orderBy('seq', 'desc')
+    .limit(max);
+  return inlineParameters(q.compile());
 }

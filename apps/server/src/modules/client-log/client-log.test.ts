@@ -1,7 +1,8 @@
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, Code, type ClientLogInput } from '@ksp/contracts';
-import { UPLOAD_REFUSALS_PER_MINUTE } from './client-log.service.js';
+import { CLIENT_CSV_COLUMNS, UPLOAD_REFUSALS_PER_MINUTE } from './client-log.service.js';
+import { csvCell } from '../../platform/csv.js';
 import { agentAuthorization, agentKeyAndCsr, selfSignedAgent } from '../../test/agent.js';
 import {
   call,
@@ -230,6 +231,77 @@ describe.each(await engines())('client records on %s', (engine) => {
         { target: 'json', username: 'branch-admin' },
       ]),
     );
+  });
+
+  it('exports records of any content byte for byte as the list shows them, whatever writes the file', async () => {
+    // PostgreSQL writes exports itself (COPY); the file must be the one the server's own writer
+    // makes from the records the list answers.
+    const hostile = [
+      '=cmd',
+      '-1',
+      'a,b',
+      'say "hi"',
+      'l1\nl2',
+      'cr\r\nlf',
+      '\x01\x02 \x02\x02',
+      "E'q' \\ $1",
+      '中文 😀',
+      '',
+    ];
+    const rootDomain = await server.database.db
+      .selectFrom('domain')
+      .select('id')
+      .where('name', '=', 'root')
+      .executeTakeFirstOrThrow();
+    await server.database.db
+      .insertInto('client_log')
+      .values(
+        hostile.map((text, i) => ({
+          id: `hostile-${i}`,
+          domain_id: rootDomain.id,
+          ca_id: 'ca',
+          client_id: 'AA',
+          client_cn: text,
+          client_name: text,
+          client_os: 'linux',
+          client_ip: i % 2 ? '10.0.0.2' : '',
+          level: 'WARN',
+          agent_at: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
+          received_at: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
+          action: 'test.hostile',
+          effect: i % 2 ? 'deny' : 'permit',
+          policy: text,
+          guard_point: `/data/${text}`,
+          os_user: text,
+          process: text,
+          resource: text,
+          details: JSON.stringify({ text, n: i, list: [text, null, false] }),
+        })),
+      )
+      .execute();
+    const shown = (await list(root, { action: 'test.hostile' })).data.data;
+    expect(shown).toHaveLength(hostile.length);
+    const csv = await callUnchecked(server, api.clientLog.export, {
+      token: root,
+      query: { format: 'csv', action: 'test.hostile' },
+    });
+    expect(csv.data as unknown as string).toBe(
+      `${CLIENT_CSV_COLUMNS.join(',')}\r\n` +
+        shown
+          .map(
+            (r) =>
+              `${CLIENT_CSV_COLUMNS.map((c) => csvCell((r as Record<string, unknown>)[c])).join(',')}\r\n`,
+          )
+          .join(''),
+    );
+    const json = await callUnchecked(server, api.clientLog.export, {
+      token: root,
+      query: { format: 'json', action: 'test.hostile' },
+    });
+    expect(json.data as unknown as string).toBe(
+      `[${shown.map((r, i) => `${i ? ',\n' : '\n'}${JSON.stringify(r)}`).join('')}\n]\n`,
+    );
+    await server.database.db.deleteFrom('client_log').where('action', '=', 'test.hostile').execute();
   });
 
   it("keeps each domain's records to itself", async () => {
