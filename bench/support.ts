@@ -92,7 +92,9 @@ export async function startServer(
 ): Promise<Child & { base: string }> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const server = child([...nodeArgs, join(root, 'apps/server/dist/main.js')], {
+  // BENCH_SERVER_MAIN: another build's dist/main.js (ab.ts compares two builds in one run).
+  const main = process.env.BENCH_SERVER_MAIN ?? join(root, 'apps/server/dist/main.js');
+  const server = child([...nodeArgs, main], {
     ...process.env,
     KSP_PORT: String(port),
     KSP_LOG_LEVEL: 'warn',
