@@ -97,6 +97,8 @@ describe('the console, from a fresh install', () => {
 
     // A cached view keeps what was typed after switching tabs.
     await page.getByTestId('list-search').fill('ver');
+    // (Typed before the tab switch: a slow machine must not blur what the cache is tested on.)
+    await expect.poll(() => page.getByTestId('list-search').inputValue()).toBe('ver');
     await tags.filter({ hasText: 'Dashboard' }).click();
     await page.waitForURL(/\/console\/dashboard/);
     await tags.filter({ hasText: 'Configuration' }).click();
