@@ -13,6 +13,7 @@ export { parseSanList, type SanList } from './pki/san.js';
 export {
   newSerial,
   buildCertificate,
+  buildDescribedCertificate,
   describeCertificate,
   certificateSpki,
   certificateSubject,

@@ -470,7 +470,7 @@ export function createCertService(deps: {
     const issuer = caParts({ ...ca, cert_der: b64(input.caCert) });
     {
       const serial = pki.newSerial();
-      const der = await pki.buildCertificate({
+      const { der, description: described } = await pki.buildDescribedCertificate({
         serial,
         issuerName: issuer.subject,
         subjectName: input.subjectName,
@@ -483,7 +483,6 @@ export function createCertService(deps: {
         crlUrl: crlUrl(ca.id),
         ocspUrl: ocspUrl(ca.id),
       });
-      const described = pki.describeCertificate(der);
       const row: CertCertificateTable = {
         id: newId(),
         domain_id: domainId,

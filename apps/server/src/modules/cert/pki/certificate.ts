@@ -147,44 +147,63 @@ export async function signStructure(
 }
 
 export async function buildCertificate(input: BuildCertificateInput): Promise<Buffer> {
+  return (await buildDescribedCertificate(input)).der;
+}
+
+/**
+ * Builds and signs a certificate, and describes it from what went in: the same description
+ * `describeCertificate` reads from the DER (a test holds them equal), without parsing back what
+ * was just written, which costs about as much as the build.
+ */
+export async function buildDescribedCertificate(
+  input: BuildCertificateInput,
+): Promise<{ der: Buffer; description: CertificateDescription }> {
   const notBefore = wholeSeconds(input.notBefore);
   const notAfter = wholeSeconds(input.notAfter);
   if (!(notAfter.getTime() > notBefore.getTime())) {
     throw new PkiError('invalid-input', 'notAfter must be later than notBefore');
   }
   const subject = parseName(input.subjectName, 'subject');
-  parseName(input.issuerName, 'issuer name');
+  const issuer = parseName(input.issuerName, 'issuer name');
   const subjectKey = describeSpki(input.subjectSpki);
-  const ski = keyIdentifierOf(input.subjectSpki);
+  // keyIdentifierOf, without reading the key a second time.
+  const ski = createHash('sha1').update(subjectKey.publicKeyBits).digest();
   const aki = input.issuerSki ?? keyIdentifierOf(input.signer.spki);
   const extensions: Extension[] = [];
   const { profile } = input;
+  let keyUsage: number;
+  let extKeyUsage: string[] = [];
+  let san: SanList = { dns: [], ips: [], emails: [] };
   if (profile.kind === 'ca') {
     if (profile.pathLen !== undefined && (!Number.isInteger(profile.pathLen) || profile.pathLen < 0)) {
       throw new PkiError('invalid-input', 'pathLen is a non-negative integer');
     }
-    extensions.push(
-      basicConstraintsExtension(true, profile.pathLen),
-      keyUsageExtension(KeyUsageFlags.keyCertSign | KeyUsageFlags.cRLSign | KeyUsageFlags.digitalSignature),
-    );
+    keyUsage = KeyUsageFlags.keyCertSign | KeyUsageFlags.cRLSign | KeyUsageFlags.digitalSignature;
+    extensions.push(basicConstraintsExtension(true, profile.pathLen), keyUsageExtension(keyUsage));
   } else {
+    keyUsage = keyUsageFor(subjectKey.algorithm, profile.usage);
+    extKeyUsage = [profile.purpose === 'server' ? id_kp_serverAuth : id_kp_clientAuth];
     extensions.push(
       basicConstraintsExtension(false),
-      keyUsageExtension(keyUsageFor(subjectKey.algorithm, profile.usage)),
-      extendedKeyUsageExtension([profile.purpose === 'server' ? id_kp_serverAuth : id_kp_clientAuth]),
+      keyUsageExtension(keyUsage),
+      extendedKeyUsageExtension(extKeyUsage),
     );
-    const san = profile.san ? sanExtension(profile.san, subject.length === 0) : null;
-    if (san) extensions.push(san);
+    const sanExt = profile.san ? sanExtension(profile.san, subject.length === 0) : null;
+    if (sanExt) {
+      extensions.push(sanExt);
+      san = sanFromExtensionValue(sanExt.extnValue.buffer);
+    }
   }
   extensions.push(subjectKeyIdentifierExtension(ski), authorityKeyIdentifierExtension(aki));
   if (input.crlUrl) extensions.push(crlDistributionPointsExtension(input.crlUrl));
   if (input.ocspUrl) extensions.push(authorityInfoAccessExtension(input.ocspUrl));
   const signatureAlgorithm = signatureAlgorithmOf(input.signer.algorithm);
+  const serial = serialContent(input.serial);
   // The issuer, subject and key go in as given (verbatim DER), so an issuer name always
   // matches the issuing certificate's subject byte for byte; the rest is serialized here.
   const tbs = sequence(
     tlv(0xa0, integer(Buffer.from([Version.v3]))),
-    integer(serialContent(input.serial)),
+    integer(serial),
     Buffer.from(AsnConvert.serialize(signatureAlgorithm)),
     wholeDer(input.issuerName, 'issuer name'),
     Buffer.from(AsnConvert.serialize(new Validity({ notBefore, notAfter }))),
@@ -192,7 +211,28 @@ export async function buildCertificate(input: BuildCertificateInput): Promise<Bu
     wholeDer(input.subjectSpki, 'subject public key'),
     tlv(0xa3, Buffer.from(AsnConvert.serialize(new Extensions(extensions)))),
   );
-  return signStructure(tbs, signatureAlgorithm, input.signer);
+  const der = await signStructure(tbs, signatureAlgorithm, input.signer);
+  const description: CertificateDescription = {
+    subject: formatNameStructure(subject),
+    issuer: formatNameStructure(issuer),
+    serial: serialHex(serial),
+    not_before: notBefore.toISOString(),
+    not_after: notAfter.toISOString(),
+    fingerprint_sha256: hexColons(createHash('sha256').update(der).digest()),
+    algorithm: subjectKey.algorithm,
+    key_bits: subjectKey.keyBits,
+    is_ca: profile.kind === 'ca',
+    path_len: profile.kind === 'ca' ? (profile.pathLen ?? null) : null,
+    key_usage: KEY_USAGE_NAMES.filter(([flag]) => keyUsage & flag).map(([, name]) => name),
+    ext_key_usage: extKeyUsage.map((oid) => EKU_NAMES[oid] ?? oid),
+    san,
+    ski: ski.toString('hex'),
+    aki: aki.toString('hex'),
+    crl_urls: input.crlUrl ? [input.crlUrl] : [],
+    ocsp_urls: input.ocspUrl ? [input.ocspUrl] : [],
+    signature_algorithm: signatureAlgorithmName(signatureAlgorithm.algorithm),
+  };
+  return { der, description };
 }
 
 /** `der` when it is exactly one TLV (the parse above checked its structure). */

@@ -11,6 +11,7 @@ import { selfSignedEc } from '../../../test/openssl.js';
 import { buildCertsOnlyP7b, orderChain, splitCertificateBundle } from './bundle.js';
 import {
   buildCertificate,
+  buildDescribedCertificate,
   certificateParts,
   describeCertificate,
   newSerial,
@@ -259,6 +260,64 @@ describe('profiles', () => {
     expect(description.serial).toBe(
       openssl(['x509', '-in', 'o.pem', '-noout', '-serial'], dir).trim().split('=')[1],
     );
+  });
+});
+
+describe('the description a build gives', () => {
+  it('is what describeCertificate reads from the DER, for every profile, key and extension', async () => {
+    const ca = await selfSigned('EC-P256', 'Describing CA');
+    const issuerName = certificateParts(ca.der).subject;
+    const subjects = (['EC-P384', 'RSA-2048', 'ED25519', 'SM2', 'ML-DSA-44'] as const).map(party);
+    const san = {
+      dns: ['a.example', '*.b.example'],
+      ips: ['10.0.0.1', '2001:db8::1'],
+      emails: ['x@example.com'],
+    };
+    const profiles: Parameters<typeof buildDescribedCertificate>[0]['profile'][] = [
+      { kind: 'ca' },
+      { kind: 'ca', pathLen: 0 },
+      { kind: 'ca', pathLen: 3 },
+      { kind: 'end-entity', purpose: 'server', usage: 'signature', san },
+      { kind: 'end-entity', purpose: 'client', usage: 'both' },
+      { kind: 'end-entity', purpose: 'client', usage: 'encryption', san: { dns: [], ips: [], emails: [] } },
+    ];
+    let checked = 0;
+    for (const subject of subjects) {
+      for (const profile of profiles) {
+        if (
+          profile.kind === 'end-entity' &&
+          profile.usage !== 'signature' &&
+          /ED25519|ML-DSA/.test(subject.algorithm)
+        )
+          continue;
+        for (const [subjectName, urls] of [
+          [parseName('CN=described,O=KSP 测试,C=CN'), true],
+          // No subject: the SAN carries the names (and is critical).
+          [Buffer.from([0x30, 0x00]), false],
+        ] as const) {
+          if (subjectName.length <= 2 && !(profile.kind === 'end-entity' && profile.san?.dns.length))
+            continue;
+          const built = await buildDescribedCertificate({
+            serial: newSerial(),
+            issuerName,
+            subjectName,
+            notBefore: new Date(Date.UTC(2026, 0, 1, 10, 20, 30, 456)),
+            notAfter: new Date(Date.UTC(2051, 5, 1)),
+            subjectSpki: subject.signer.spki,
+            signer: ca.signer,
+            profile,
+            ...(urls
+              ? { crlUrl: 'http://ksp.example/pki/crl/x.crl', ocspUrl: 'http://ksp.example/pki/ocsp/x' }
+              : {}),
+          });
+          expect(built.description, `${subject.algorithm} ${JSON.stringify(profile)}`).toEqual(
+            describeCertificate(built.der),
+          );
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(25);
   });
 });
 
