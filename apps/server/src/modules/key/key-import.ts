@@ -11,7 +11,7 @@ import {
 } from '@ksp/contracts';
 import { sm2CheckedPublicKey, sm2PublicKeyFromPrivate } from '../../platform/crypto/asymmetric.js';
 import { CryptoError } from '../../platform/crypto/crypto-error.js';
-import { sm2PublicKeyToSpki } from '../../platform/crypto/encoding.js';
+import { pemToDer, sm2PublicKeyFromSpki, sm2PublicKeyToSpki } from '../../platform/crypto/encoding.js';
 import type { PqcImported } from '../../platform/crypto/worker-pool.js';
 import { invalid } from '../../platform/errors.js';
 
@@ -59,8 +59,7 @@ function fits(algorithm: AlgorithmId, key: KeyObject): boolean {
   return (
     (info.family === 'RSA' && key.asymmetricKeyType === 'rsa' && details.modulusLength === info.sizeBits) ||
     (info.family === 'EC' && key.asymmetricKeyType === 'ec' && details.namedCurve === curveOf[algorithm]) ||
-    (info.family === 'ED25519' && key.asymmetricKeyType === 'ed25519') ||
-    (info.family === 'SM2' && key.asymmetricKeyType === 'ec' && details.namedCurve === 'SM2')
+    (info.family === 'ED25519' && key.asymmetricKeyType === 'ed25519')
   );
 }
 
@@ -76,15 +75,21 @@ function fromPkcs8(algorithm: AlgorithmId, der: Buffer, format: ImportFormat): I
   return { algorithm, format, material: der, publicKey: publicOf(algorithm, der) };
 }
 
-/** A public key alone, stored as SPKI DER re-encoded by OpenSSL (SM2: checked to be on the curve). */
+/** A public key alone, stored as SPKI DER re-encoded by OpenSSL. */
 function fromSpki(algorithm: AlgorithmId, key: KeyObject, format: ImportFormat): ImportedKey {
   if (!fits(algorithm, key)) throw invalid('key.importMismatch', { algorithm });
-  const der = key.export({ type: 'spki', format: 'der' });
-  if (algorithm !== 'SM2') return { algorithm, format, publicKey: der };
+  return { algorithm, format, publicKey: key.export({ type: 'spki', format: 'der' }) };
+}
+
+/**
+ * An SM2 public key: Node 20 does not read SM2 SubjectPublicKeyInfo (OpenSSL 3 gives it a key
+ * type Node does not know), so the point is taken from the DER and checked to be on the curve.
+ */
+function fromSm2Spki(der: Buffer, format: ImportFormat): ImportedKey {
   try {
-    return { algorithm, format, publicKey: sm2CheckedPublicKey(der) };
+    return { algorithm: 'SM2', format, publicKey: sm2CheckedPublicKey(sm2PublicKeyFromSpki(der)) };
   } catch {
-    throw invalid('key.importPublicFormat', { algorithm, format: 'SPKI' });
+    throw invalid('key.importPublicFormat', { algorithm: 'SM2', format: 'SPKI' });
   }
 }
 
@@ -101,6 +106,15 @@ function fromPem(algorithm: AlgorithmId, text: string): ImportedKey {
     return fromPkcs8(algorithm, der, 'pem');
   }
   if (!/-----BEGIN [A-Z ]*PUBLIC KEY-----/.test(text)) throw invalid('key.importPem');
+  if (algorithm === 'SM2') {
+    let der;
+    try {
+      der = pemToDer(text, 'PUBLIC KEY');
+    } catch {
+      throw invalid('key.importPublicFormat', { algorithm, format: 'PEM' });
+    }
+    return fromSm2Spki(der, 'pem');
+  }
   let key;
   try {
     key = createPublicKey({ key: text, format: 'pem' });
@@ -148,6 +162,7 @@ export async function importedKey(
     case 'pkcs8':
       return fromPkcs8(algorithm, bytes, format);
     case 'spki': {
+      if (algorithm === 'SM2') return fromSm2Spki(bytes, format);
       let key;
       try {
         key = createPublicKey({ key: bytes, format: 'der', type: 'spki' });
