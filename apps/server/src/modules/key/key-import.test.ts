@@ -1,4 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import { constants, createHash, generateKeyPairSync, sign as nodeSign } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ml_dsa44 } from '@noble/post-quantum/ml-dsa.js';
 import { ml_kem768 } from '@noble/post-quantum/ml-kem.js';
 import { slh_dsa_sha2_128f } from '@noble/post-quantum/slh-dsa.js';
@@ -370,6 +374,78 @@ describe.each(await engines())('key/import of public and post-quantum keys on %s
       code: Code.INVALID,
       msg: 'content: the SLH-DSA-SHA2-128F private key is inconsistent (PK.root does not match SK.seed and PK.seed)',
     });
+  });
+
+  it('verifies signatures made by the openssl command line with keys it made (EC PEM, RSA PSS and PKCS#1 v1.5)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ksp-openssl-'));
+    const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir });
+    try {
+      writeFileSync(join(dir, 'msg'), 'made outside KSP');
+      const data = b64('made outside KSP');
+      openssl('ecparam', '-name', 'secp384r1', '-genkey', '-noout', '-out', 'ec.pem');
+      openssl('pkey', '-in', 'ec.pem', '-pubout', '-out', 'ec.pub.pem');
+      openssl('dgst', '-sha384', '-sign', 'ec.pem', '-out', 'ec.sig', 'msg');
+      const ec = await importKey({
+        name: 'openssl-ec',
+        algorithm: 'EC-P384',
+        format: 'pem',
+        content: readFileSync(join(dir, 'ec.pub.pem'), 'utf8'),
+        usage_mask: Usage.Verify,
+      });
+      expect(ec.code, ec.msg).toBe(0);
+      const ecSig = b64(readFileSync(join(dir, 'ec.sig')));
+      const ecOk = await call(server, api.crypto.verify, {
+        token,
+        body: { key_id: ec.data.id, data, signature: ecSig },
+      });
+      expect(ecOk.data.valid).toBe(true);
+
+      openssl('genpkey', '-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:3072', '-out', 'rsa.pem');
+      openssl('pkey', '-in', 'rsa.pem', '-pubout', '-outform', 'DER', '-out', 'rsa.der');
+      const rsa = await importKey({
+        name: 'openssl-rsa',
+        algorithm: 'RSA-3072',
+        format: 'spki',
+        content: b64(readFileSync(join(dir, 'rsa.der'))),
+        usage_mask: Usage.Verify,
+      });
+      expect(rsa.code, rsa.msg).toBe(0);
+      const pssArgs = ['-sigopt', 'rsa_padding_mode:pss', '-sigopt', 'rsa_pss_saltlen:digest'];
+      openssl('dgst', '-sha256', ...pssArgs, '-sign', 'rsa.pem', '-out', 'pss.sig', 'msg');
+      openssl('dgst', '-sha256', '-sign', 'rsa.pem', '-out', 'pkcs1.sig', 'msg');
+      for (const [file, rsa_padding] of [
+        ['pss.sig', 'pss'],
+        ['pkcs1.sig', 'pkcs1v15'],
+      ] as const) {
+        const checked = await call(server, api.crypto.verify, {
+          token,
+          body: { key_id: rsa.data.id, data, signature: b64(readFileSync(join(dir, file))), rsa_padding },
+        });
+        expect(checked.data.valid, rsa_padding).toBe(true);
+      }
+      // Encrypting with the imported public key: the envelope names the public key, whose
+      // private half is not in KSP, so KSP cannot decrypt it.
+      const encrypting = await importKey({
+        name: 'openssl-rsa-enc',
+        algorithm: 'RSA-3072',
+        format: 'spki',
+        content: b64(readFileSync(join(dir, 'rsa.der'))),
+        usage_mask: Usage.Encrypt,
+      });
+      expect(encrypting.code, encrypting.msg).toBe(0);
+      const sealed = await call(server, api.crypto.encrypt, {
+        token,
+        body: { key_id: encrypting.data.id, plaintext: b64('for the key holder') },
+      });
+      expect(sealed.code, sealed.msg).toBe(0);
+      const opened = await call(server, api.crypto.decrypt, {
+        token,
+        body: { ciphertext: sealed.data.ciphertext },
+      });
+      expect(opened.code).toBe(Code.STATE_FORBIDS);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("imports into the caller's domain only", async () => {
