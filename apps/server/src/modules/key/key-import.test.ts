@@ -8,6 +8,8 @@ import { ml_kem768 } from '@noble/post-quantum/ml-kem.js';
 import { slh_dsa_sha2_128f } from '@noble/post-quantum/slh-dsa.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, Code, Usage } from '@ksp/contracts';
+import { sm2Decrypt } from '../../platform/crypto/asymmetric.js';
+import { generateKey } from '../../platform/crypto/generate.js';
 import {
   call,
   callUnchecked,
@@ -446,6 +448,27 @@ describe.each(await engines())('key/import of public and post-quantum keys on %s
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('exports an imported AES key wrapped by an SM2 public key (SPKI), which the SM2 private key opens', async () => {
+    const aes = Buffer.alloc(32, 0x5a);
+    const made = await importKey({
+      name: 'aes-to-sm2',
+      algorithm: 'AES-256',
+      content: b64(aes),
+      usage_mask: Usage.Encrypt | Usage.Decrypt,
+      exportable: true,
+    });
+    expect(made.code, made.msg).toBe(0);
+    const recipient = generateKey('SM2');
+    const exported = await call(server, api.key.export, {
+      token,
+      body: { id: made.data.id, wrap_public_key: b64(recipient.publicKey!) },
+    });
+    expect(exported.data, exported.msg).toMatchObject({ format: 'raw', wrapping: 'SM2' });
+    expect(sm2Decrypt(recipient.material, Buffer.from(exported.data.material, 'base64')).equals(aes)).toBe(
+      true,
+    );
   });
 
   it("imports into the caller's domain only", async () => {
