@@ -7,6 +7,9 @@ import {
   algorithmInfo,
   describeUsage,
   importLengthMismatch,
+  importExpectation,
+  importFormats,
+  IMPORT_FORMATS,
   USAGE_BITS,
   USAGE_WORDS,
   usageBit,
@@ -146,5 +149,29 @@ describe('import lengths', () => {
     expect(importLengthMismatch('HMAC-SHA256', 129)).toEqual({ expected: '16–128', got: 129 });
     expect(importLengthMismatch('SM2', 31)).toEqual({ expected: '32', got: 31 });
     expect(importLengthMismatch('RSA-2048', 5)).toBeNull();
+  });
+});
+
+describe('import formats', () => {
+  it('name the default first, and post-quantum keys always name theirs', () => {
+    expect(importFormats('AES-128')).toEqual(['raw']);
+    expect(importFormats('EC-P384')).toEqual(['pkcs8', 'spki', 'pem']);
+    expect(importFormats('SM2')).toEqual(['sm2-scalar', 'spki', 'pem']);
+    expect(importFormats('ML-KEM-768')).toEqual(['seed', 'expanded', 'public']);
+    expect(importExpectation('ML-KEM-768')).toEqual({ kind: 'unsupported' });
+    expect(importExpectation('RSA-2048', 'raw')).toEqual({ kind: 'unsupported' });
+    expect(importExpectation('ED25519', 'spki')).toEqual({ kind: 'spki' });
+  });
+
+  it('count the post-quantum encodings by the standards', () => {
+    expect(importExpectation('ML-KEM-512', 'seed')).toEqual({ kind: 'seed', bytes: 64 });
+    expect(importExpectation('ML-KEM-1024', 'expanded')).toEqual({ kind: 'expanded', bytes: 3168 });
+    expect(importExpectation('ML-DSA-65', 'seed')).toEqual({ kind: 'seed', bytes: 32 });
+    expect(importExpectation('ML-DSA-87', 'public')).toEqual({ kind: 'public', bytes: 2592 });
+    expect(importExpectation('SLH-DSA-SHAKE-192S', 'seed')).toEqual({ kind: 'seed', bytes: 72 });
+    expect(importExpectation('SLH-DSA-SHA2-256F', 'expanded')).toEqual({ kind: 'expanded', bytes: 128 });
+    expect(importLengthMismatch('ML-DSA-44', 31, 'seed')).toEqual({ expected: '32', got: 31 });
+    expect(importLengthMismatch('ML-KEM-768', 1184, 'public')).toBeNull();
+    expect(IMPORT_FORMATS).toContain('pem');
   });
 });

@@ -432,34 +432,107 @@ export function validateUsage(algorithm: AlgorithmId, mask: number): UsageCheck 
 }
 
 /**
- * What `key/import` accepts for an algorithm: raw bytes of the key's size (16 to 128 for
- * HMAC), the 32-byte SM2 scalar, or PKCS#8 DER; post-quantum keys are generated only.
+ * How `key/import` reads `content` (docs/api.md, "Import formats"):
+ * - `raw`: the secret key bytes (AES, SM4: exactly the key size; HMAC: 16 to 128 bytes);
+ * - `pkcs8`: a PKCS#8 DER private key (RSA, EC, Ed25519);
+ * - `sm2-scalar`: the 32-byte SM2 private scalar d (GM/T 0009);
+ * - `spki`: a SubjectPublicKeyInfo DER public key (RSA, EC, Ed25519, SM2): a public key;
+ * - `pem`: PEM text (not Base64): a `PUBLIC KEY` block is read as `spki`, a `PRIVATE KEY`
+ *   block as `pkcs8` (RSA, EC, Ed25519, SM2 public keys);
+ * - `seed`: the FIPS 203/204/205 key-generation seed (ML-KEM d‖z, 64 bytes; ML-DSA ξ,
+ *   32 bytes; SLH-DSA SK.seed‖SK.prf‖PK.seed, 3n bytes): the private key, its public half derived;
+ * - `expanded`: the standard's private-key encoding (ML-KEM decapsulation key, ML-DSA private
+ *   key, SLH-DSA SK.seed‖SK.prf‖PK.seed‖PK.root), what `key/export` calls `standard`;
+ * - `public`: the standard's public-key encoding (ML-KEM encapsulation key, ML-DSA public key,
+ *   SLH-DSA PK.seed‖PK.root): a public key.
+ */
+export const IMPORT_FORMATS = [
+  'raw',
+  'pkcs8',
+  'sm2-scalar',
+  'spki',
+  'pem',
+  'seed',
+  'expanded',
+  'public',
+] as const;
+export type ImportFormat = (typeof IMPORT_FORMATS)[number];
+
+/** The formats that make a public key (no private half); `pem` decides by its block label. */
+export const PUBLIC_IMPORT_FORMATS: readonly ImportFormat[] = ['spki', 'public'];
+
+/** The formats `key/import` takes for an algorithm, the default (used when `format` is absent) first. */
+export function importFormats(id: AlgorithmId): readonly ImportFormat[] {
+  const info = algorithmInfo(id);
+  if (info.pqc) return ['seed', 'expanded', 'public'];
+  if (info.kind === 'symmetric') return ['raw'];
+  if (info.family === 'SM2') return ['sm2-scalar', 'spki', 'pem'];
+  return ['pkcs8', 'spki', 'pem'];
+}
+
+/**
+ * What `key/import` accepts for an algorithm in a format: raw bytes of the key's size (16 to
+ * 128 for HMAC), the 32-byte SM2 scalar, PKCS#8 or SPKI DER, PEM, or the post-quantum
+ * standards' seeds and encodings (exact lengths). Without a format: the algorithm's default
+ * (post-quantum keys have none: their format is always named).
  */
 export type ImportExpectation =
   | { kind: 'raw'; bytes: number }
   | { kind: 'raw-range'; min: number; max: number }
   | { kind: 'sm2-scalar'; bytes: 32 }
   | { kind: 'pkcs8' }
+  | { kind: 'spki' }
+  | { kind: 'pem' }
+  | { kind: 'seed'; bytes: number }
+  | { kind: 'expanded'; bytes: number }
+  | { kind: 'public'; bytes: number }
   | { kind: 'unsupported' };
 
-export function importExpectation(id: AlgorithmId): ImportExpectation {
-  const info = algorithmInfo(id);
-  if (info.pqc) return { kind: 'unsupported' };
-  if (info.family === 'HMAC') return { kind: 'raw-range', min: 16, max: 128 };
-  if (info.kind === 'symmetric') return { kind: 'raw', bytes: info.sizeBits / 8 };
-  if (info.family === 'SM2') return { kind: 'sm2-scalar', bytes: 32 };
-  return { kind: 'pkcs8' };
+/** The seed lengths of FIPS 203 (d‖z), FIPS 204 (ξ) and FIPS 205 (3n). */
+function pqcSeedLength(info: AlgorithmInfo): number {
+  if (info.family === 'ML-KEM') return 64;
+  if (info.family === 'ML-DSA') return 32;
+  return (3 * info.sizeBits) / 8;
 }
 
-/** The length problem of `bytes` imported for `id`, or null when it fits (PKCS#8 is parsed, not counted). */
+export function importExpectation(id: AlgorithmId, format?: ImportFormat): ImportExpectation {
+  const info = algorithmInfo(id);
+  if (format === undefined) {
+    if (info.pqc) return { kind: 'unsupported' };
+    format = importFormats(id)[0];
+  }
+  if (!format || !importFormats(id).includes(format)) return { kind: 'unsupported' };
+  switch (format) {
+    case 'raw':
+      return info.family === 'HMAC'
+        ? { kind: 'raw-range', min: 16, max: 128 }
+        : { kind: 'raw', bytes: info.sizeBits / 8 };
+    case 'sm2-scalar':
+      return { kind: 'sm2-scalar', bytes: 32 };
+    case 'seed':
+      return { kind: 'seed', bytes: pqcSeedLength(info) };
+    case 'expanded':
+      return { kind: 'expanded', bytes: info.pqc?.privateKeyBytes ?? 0 };
+    case 'public':
+      return { kind: 'public', bytes: info.pqc?.publicKeyBytes ?? 0 };
+    default:
+      return { kind: format };
+  }
+}
+
+/** The length problem of `bytes` imported for `id`, or null when it fits (DER and PEM are parsed, not counted). */
 export function importLengthMismatch(
   id: AlgorithmId,
   bytes: number,
+  format?: ImportFormat,
 ): { expected: string; got: number } | null {
-  const expectation = importExpectation(id);
+  const expectation = importExpectation(id, format);
   switch (expectation.kind) {
     case 'raw':
     case 'sm2-scalar':
+    case 'seed':
+    case 'expanded':
+    case 'public':
       return bytes === expectation.bytes ? null : { expected: String(expectation.bytes), got: bytes };
     case 'raw-range':
       return bytes >= expectation.min && bytes <= expectation.max

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { ALGORITHM_IDS, USAGE_BITS_TEXT, USAGE_WORDS } from '../algorithms.js';
+import { ALGORITHM_IDS, IMPORT_FORMATS, USAGE_BITS_TEXT, USAGE_WORDS } from '../algorithms.js';
 import { ANY_TOKEN, APP_TOKEN, defineCall } from '../call.js';
 import { Id, IdsBody, PageQuery, pageOf } from '../common.js';
-import { base64Text } from '../rules/text.js';
+import { BASE64_PATTERN, base64Text } from '../rules/text.js';
 
 /** KMIP states are stored; the console shows the spec's three labels (MODULES.md §1.1). */
 export const keyStates = [
@@ -243,18 +243,49 @@ export const keyCalls = {
     method: 'POST',
     path: '/v1/ksp/key/import',
     summary:
-      'Import key material (Base64): raw bytes for AES/SM4/HMAC, PKCS#8 DER for RSA/EC/Ed25519, the 32-byte private scalar for SM2 (GM/T 0009)',
+      'Import a key: secret material (a private key or a symmetric key, with its public half derived and linked as for a generated pair) or a public key alone, which only verifies, encrypts and encapsulates',
     tag: 'key',
     access: 'key:write',
     changesAccess: false,
-    body: z.object({
-      name: KeyName,
-      algorithm: Algorithm,
-      usage_mask: UsageMask,
-      content: Base64.min(4),
-      state: z.enum(['active', 'pre-active']).default('active'),
-      ...Flags,
-    }),
+    body: z
+      .object({
+        name: KeyName,
+        algorithm: Algorithm,
+        usage_mask: UsageMask.describe(
+          `KMIP 2.x usage mask, as for key/create. A public key (format spki, public, or a PEM PUBLIC KEY) takes only the bits a public key can honour: verify, encrypt, wrap, key-agreement (encapsulate)\n${USAGE_BITS_TEXT}`,
+        ),
+        format: z
+          .enum(IMPORT_FORMATS)
+          .optional()
+          .describe(
+            [
+              'How `content` is encoded. Without it: `raw` for AES, SM4 and HMAC, `pkcs8` for RSA, EC and Ed25519, `sm2-scalar` for SM2 (post-quantum keys always name it).',
+              '- `raw`: the secret key bytes (AES, SM4: the key size; HMAC: 16 to 128 bytes)',
+              '- `pkcs8`: PKCS#8 DER private key (RSA, EC, Ed25519)',
+              '- `sm2-scalar`: the 32-byte SM2 private scalar d (GM/T 0009)',
+              '- `spki`: SubjectPublicKeyInfo DER public key (RSA, EC P-256/384/521, secp256k1, Ed25519, SM2): makes a public key',
+              '- `pem`: PEM text as is (not Base64): a `PUBLIC KEY` block is read as `spki`, a `PRIVATE KEY` block as `pkcs8`',
+              '- `seed`: the key-generation seed (ML-KEM d‖z, 64 bytes; ML-DSA ξ, 32 bytes; SLH-DSA SK.seed‖SK.prf‖PK.seed, 3n bytes): the private key, its public half derived',
+              '- `expanded`: the standard private-key encoding (FIPS 203 decapsulation key, FIPS 204 private key, FIPS 205 SK), what key/export answers as `standard`',
+              '- `public`: the standard public-key encoding (FIPS 203 encapsulation key, FIPS 204 public key, FIPS 205 PK): makes a public key',
+            ].join('\n'),
+          ),
+        content: z
+          .string()
+          .trim()
+          .min(4)
+          .max(65536)
+          .describe('The key in `format`: Base64 of the bytes, or for `pem` the PEM text itself'),
+        public_key: Base64.optional().describe(
+          'Post-quantum private keys (`seed`, `expanded`): the public key (standard encoding, Base64) the caller expects; the import is refused when the derived public key differs',
+        ),
+        state: z.enum(['active', 'pre-active']).default('active'),
+        ...Flags,
+      })
+      .superRefine((body, ctx) => {
+        if (body.format !== 'pem' && !BASE64_PATTERN.test(body.content))
+          ctx.addIssue({ code: 'custom', path: ['content'], message: 'must be Base64' });
+      }),
     data: KeyRow,
   }),
   update: defineCall({
@@ -394,15 +425,41 @@ const MatchedVersion = z
   .nullable()
   .describe('The version that matched; null when none did (valid is false)');
 
+/** How a signature is made and read; each field applies to its algorithms only (4000 for others). */
+export const signatureFormats = ['der', 'p1363'] as const;
+export const rsaPaddings = ['pss', 'pkcs1v15'] as const;
+const SignatureOptions = {
+  signature_format: z
+    .enum(signatureFormats)
+    .optional()
+    .describe(
+      'ECDSA (EC-P256, EC-P384, EC-P521, EC-SECP256K1) and SM2 only: `der` (default), the ASN.1 DER SEQUENCE { r, s } of X9.62 / GM/T 0009 (read strictly: BER, extra bytes or non-minimal integers are invalid); or `p1363`, IEEE P1363 r‖s, each integer big-endian in the curve order size (64 bytes for P-256, secp256k1 and SM2, 96 for P-384, 132 for P-521; any other length is invalid)',
+    ),
+  rsa_padding: z
+    .enum(rsaPaddings)
+    .optional()
+    .describe(
+      'RSA only: `pss` (default), RSASSA-PSS with SHA-256, MGF1-SHA-256 and a 32-byte salt (the digest length) when signing; verify accepts any salt length (it is recovered from the signature, as OpenSSL rsa_pss_saltlen:auto). Or `pkcs1v15`, RSASSA-PKCS1-v1_5 with SHA-256 (DigestInfo with its NULL parameters, compared exactly)',
+    ),
+  context: base64Text(340)
+    .optional()
+    .describe(
+      'ML-DSA and SLH-DSA only: the FIPS 204/205 context string (Base64, 0 to 255 bytes; empty by default); the verifier must give the same',
+    ),
+};
+
 export const cryptoRequests = {
   encrypt: op({ key_id: Id, plaintext: Bytes, aad: Bytes.optional() }),
   decrypt: op({ ciphertext: Bytes.min(4), aad: Bytes.optional(), key_id: Id.optional() }),
-  sign: op({ key_id: Id, data: Bytes }),
+  sign: op({ key_id: Id, data: Bytes, ...SignatureOptions }),
   verify: op({
     key_id: Id,
     data: Bytes,
-    signature: Bytes.min(4),
+    signature: Bytes.describe(
+      'The signature (Base64); one that is malformed in any way (empty, wrong length, bad encoding) answers valid: false, audited as a failed check',
+    ),
     version: CheckVersion,
+    ...SignatureOptions,
   }),
   mac: op({ key_id: Id, data: Bytes }),
   macVerify: op({ key_id: Id, data: Bytes, mac: Bytes.min(4), version: CheckVersion }),

@@ -4,6 +4,7 @@ import {
   availableKeyActions,
   isCompromiseReason,
   isPairedPublic,
+  isStandalonePublic,
   keyActionAllowed,
   keyActionPermission,
   keyActions,
@@ -98,6 +99,17 @@ describe('key actions', () => {
     expect(isPairedPublic(pub)).toBe(true);
     expect(keyActionAllowed('delete', pub)).toBe(false);
     expect(keyActionAllowed('delete', key({ object_type: 'public' }))).toBe(true);
+  });
+
+  it('give a public key imported alone no new version and no clone', () => {
+    const alone = key({ object_type: 'public', linked_key_id: null });
+    expect(isStandalonePublic(alone)).toBe(true);
+    expect(keyActionAllowed('addVersion', alone)).toBe(false);
+    expect(keyActionAllowed('clone', alone)).toBe(false);
+    expect(keyActionAllowed('disable', alone)).toBe(true);
+    const paired = key({ object_type: 'public', linked_key_id: 'k1' });
+    expect(isStandalonePublic(paired)).toBe(false);
+    expect(keyActionAllowed('addVersion', paired)).toBe(true);
   });
 
   it('lists what a caller may do, in order', () => {

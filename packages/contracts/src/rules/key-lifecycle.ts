@@ -83,8 +83,14 @@ export function isPairedPublic(key: Pick<KeyActionFacts, 'object_type' | 'linked
   return key.object_type === 'public' && key.linked_key_id !== null;
 }
 
+/** A public key imported alone (`key/import` of a public key): no private key behind it. */
+export function isStandalonePublic(key: Pick<KeyActionFacts, 'object_type' | 'linked_key_id'>): boolean {
+  return key.object_type === 'public' && key.linked_key_id === null;
+}
+
 /**
- * Whether a key's state and flags allow an action. A public key is no secret: it exports
+ * Whether a key's state and flags allow an action. A public key imported alone has no
+ * private key: it gets no new version and is not cloned. A public key is no secret: it exports
  * in every state, without the exportable flag.
  */
 export function keyActionAllowed(action: KeyAction, key: KeyActionFacts): boolean {
@@ -93,6 +99,9 @@ export function keyActionAllowed(action: KeyAction, key: KeyActionFacts): boolea
       return key.object_type === 'public' || (key.exportable && keyStateAllows('export', key.state));
     case 'delete':
       return key.deletable && !isPairedPublic(key);
+    case 'addVersion':
+    case 'clone':
+      return !isStandalonePublic(key) && keyStateAllows(action, key.state);
     default:
       return keyStateAllows(action, key.state);
   }

@@ -18,6 +18,7 @@ import {
   takesKeyObject,
   verify,
   type PrivateKeyInput,
+  type SignOptions,
 } from '../../platform/crypto/asymmetric.js';
 import {
   encodeCiphertext,
@@ -44,6 +45,33 @@ import { invalid, KspError, notFound, stateForbids } from '../../platform/errors
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
 import type { KeyMaterial } from './key-material.js';
 import type { KeyCache } from './key.cache.js';
+
+/** The signature options of a sign or verify call (contract `SignatureOptions`). */
+interface SignatureFields {
+  signature_format?: 'der' | 'p1363' | undefined;
+  rsa_padding?: 'pss' | 'pkcs1v15' | undefined;
+  context?: string | undefined;
+}
+
+/**
+ * The primitive's options for a sign or verify call; a field given for an algorithm it does
+ * not apply to is refused (4000) rather than ignored, so a caller never believes it was used.
+ */
+function signOptions(algorithm: AlgorithmId, fields: SignatureFields): SignOptions {
+  const family = algorithmInfo(algorithm).family;
+  const refuse = (field: string, algorithms: string) =>
+    invalid('crypto.optionNotApplicable', { field, algorithms, algorithm });
+  if (fields.signature_format !== undefined && family !== 'EC' && family !== 'SM2')
+    throw refuse('signature_format', 'ECDSA (EC-*) and SM2');
+  if (fields.rsa_padding !== undefined && family !== 'RSA') throw refuse('rsa_padding', 'RSA');
+  if (fields.context !== undefined && family !== 'ML-DSA' && family !== 'SLH-DSA')
+    throw refuse('context', 'ML-DSA and SLH-DSA');
+  return {
+    ...(fields.signature_format ? { signatureFormat: fields.signature_format } : {}),
+    ...(fields.rsa_padding ? { rsaScheme: fields.rsa_padding === 'pss' ? 'PSS' : 'PKCS1-v1_5' } : {}),
+    ...(fields.context !== undefined ? { context: Buffer.from(fields.context, 'base64') } : {}),
+  };
+}
 
 const b64 = (s: string | undefined) => (s === undefined ? undefined : Buffer.from(s, 'base64'));
 const out = (b: Buffer) => b.toString('base64');
@@ -126,8 +154,7 @@ export function createCryptoService(deps: {
       // The public half of a pair only verifies, encrypts and encapsulates: an operation that
       // needs the private key is asked of the private key's own id, never resolved through the link.
       const priv = row.linked_key_id ? await keys.key(actor.domainId, row.linked_key_id) : undefined;
-      if (!priv)
-        throw stateForbids('crypto.wrongKeyType', { name: row.name, algorithm: row.algorithm, op: name });
+      if (!priv) throw stateForbids('crypto.publicKeyAlone', { name: row.name, op: name });
       throw stateForbids('crypto.publicKeyOnly', { name: row.name, op: name, private: priv.name });
     }
     return row;
@@ -415,16 +442,19 @@ export function createCryptoService(deps: {
       return { plaintext: out(plaintext), key_id: row.id, version };
     },
 
-    async sign(actor: Actor, meta: RequestMeta, body: { key_id: string; data: string }) {
+    async sign(actor: Actor, meta: RequestMeta, body: { key_id: string; data: string } & SignatureFields) {
       const row = await resolve(actor, body.key_id, 'sign', true);
       if (algorithmInfo(algo(row)).kind !== 'asymmetric') throw refuse(row, 'sign');
+      const options = signOptions(algo(row), body);
       const version = row.current_version;
       const signature = await withKey(actor, row, version, (key) => {
         const data = b64(body.data)!;
         const alg = algo(row);
         // Post-quantum signing runs in JavaScript: a worker thread keeps the event loop free.
         return run(actor, meta, 'sign', row, version, () =>
-          isHeavy(alg) && Buffer.isBuffer(key) ? deps.pool.sign(alg, key, data) : sign(alg, key, data),
+          isHeavy(alg) && Buffer.isBuffer(key)
+            ? deps.pool.sign(alg, key, data, options.context)
+            : sign(alg, key, data, options),
         );
       });
       return { signature: out(signature), key_id: row.id, version };
@@ -433,11 +463,17 @@ export function createCryptoService(deps: {
     async verify(
       actor: Actor,
       meta: RequestMeta,
-      body: { key_id: string; data: string; signature: string; version?: number | undefined },
+      body: {
+        key_id: string;
+        data: string;
+        signature: string;
+        version?: number | undefined;
+      } & SignatureFields,
     ) {
       const row = await resolve(actor, body.key_id, 'verify', false);
       const alg = algo(row);
       if (algorithmInfo(alg).kind !== 'asymmetric') throw refuse(row, 'verify');
+      const options = signOptions(alg, body);
       const versions = checkVersions(row, body.version);
       const data = b64(body.data)!;
       const signature = b64(body.signature)!;
@@ -449,7 +485,7 @@ export function createCryptoService(deps: {
         body.version,
         versions,
         (v) => publicKeyOf(row, v),
-        (pub) => verify(alg, pub, data, signature),
+        (pub) => verify(alg, pub, data, signature, options),
       );
     },
 

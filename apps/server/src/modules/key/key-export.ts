@@ -1,8 +1,12 @@
 import { createPublicKey } from 'node:crypto';
 import { algorithmInfo, keyStateAllows, type AlgorithmId, type KeyState } from '@ksp/contracts';
 import { subjectOf, writeAudit } from '../../platform/audit.js';
-import { asymmetricEncrypt, sm2PublicKeyFromPrivate } from '../../platform/crypto/asymmetric.js';
-import { sm2PrivateKeyToPkcs8 } from '../../platform/crypto/encoding.js';
+import {
+  asymmetricEncrypt,
+  sm2CheckedPublicKey,
+  sm2PublicKeyFromPrivate,
+} from '../../platform/crypto/asymmetric.js';
+import { sm2PrivateKeyToPkcs8, sm2PublicKeyFromSpki } from '../../platform/crypto/encoding.js';
 import { randomBytes } from '../../platform/crypto/random.js';
 import { aesKeyWrapPadded } from '../../platform/crypto/symmetric.js';
 import type { Db, Executor } from '../../platform/db/database.js';
@@ -14,13 +18,20 @@ import { findVersion } from './key.store.js';
 
 /** The public keys that may wrap an export: RSA of the sizes KSP makes, or SM2 (Base64 SPKI DER). */
 function wrapAlgorithmOf(spki: Buffer): AlgorithmId {
+  // Node 20 does not read SM2 SubjectPublicKeyInfo (OpenSSL 3 gives it a key type Node does
+  // not know): its point is taken from the DER and checked to be on the curve.
+  try {
+    sm2CheckedPublicKey(sm2PublicKeyFromSpki(spki));
+    return 'SM2';
+  } catch {
+    // Not an SM2 key: RSA is tried below.
+  }
   try {
     const pub = createPublicKey({ key: spki, format: 'der', type: 'spki' });
     const bits = pub.asymmetricKeyDetails?.modulusLength;
     if (pub.asymmetricKeyType === 'rsa' && (bits === 2048 || bits === 3072 || bits === 4096)) {
       return `RSA-${bits}`;
     }
-    if (pub.asymmetricKeyType === 'ec' && pub.asymmetricKeyDetails?.namedCurve === 'SM2') return 'SM2';
   } catch {
     // An unreadable key is refused below, as an unsupported one is.
   }

@@ -4,6 +4,7 @@ import {
   algorithmInfo,
   type api,
   isPairedPublic,
+  isStandalonePublic,
   keyStates,
   liveKeyStates,
   keyStateAllows,
@@ -18,7 +19,7 @@ import {
 } from '@ksp/contracts';
 import { subjectOf, auditRow, writeAudit } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
-import { generateKeyAsync, type GeneratedKey } from '../../platform/crypto/generate.js';
+import { generateKeyAsync } from '../../platform/crypto/generate.js';
 import { isHeavy, type CryptoPool } from '../../platform/crypto/worker-pool.js';
 import { isCipherAlgorithm, keyCheckValue } from '../../platform/crypto/symmetric.js';
 import { isUniqueViolation, type Db, type Executor } from '../../platform/db/database.js';
@@ -30,7 +31,7 @@ import type { Database, KeyTable, KeyVersionTable } from '../../platform/db/sche
 import { conflict, invalid, notFound, stateForbids } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
 import { createKeyExport } from './key-export.js';
-import { importedKey } from './key-import.js';
+import { checkPublicUsage, importedKey } from './key-import.js';
 import { fingerprintOf, type KeyMaterial } from './key-material.js';
 import { toKeyRow, type Cte } from './key-row.js';
 import {
@@ -48,6 +49,16 @@ import {
 
 /** What a new key is made of: the contract's create body (import and clone give the same). */
 type NewKeyFields = z.output<NonNullable<typeof api.key.create.body>>;
+type ImportBody = z.output<NonNullable<typeof api.key.import.body>>;
+
+/**
+ * A new key's material: the secret (symmetric or private key) and, for a pair, its public key.
+ * A public key without material is a public key imported alone: one row, no private half.
+ */
+interface NewMaterial {
+  material?: Buffer | undefined;
+  publicKey?: Buffer | undefined;
+}
 
 /**
  * Key lifecycle (MODULES.md §1): states are KMIP's, shown as the spec's labels; a key pair
@@ -125,14 +136,16 @@ export function createKeyService(deps: {
     actor: Actor,
     meta: RequestMeta,
     fields: NewKeyFields,
-    generated: GeneratedKey,
+    generated: NewMaterial,
     action: string,
+    auditExtra: Record<string, string> = {},
   ) {
     const info = algorithmInfo(fields.algorithm);
     const now = clock().toISOString();
     // Time-ordered ids keep inserts at the end of the primary key's index.
     const id = uuidv7({ random: nonceBytes(16) });
-    const pair = info.kind === 'asymmetric';
+    const publicAlone = info.kind === 'asymmetric' && !generated.material;
+    const pair = info.kind === 'asymmetric' && !publicAlone;
     const publicId = pair ? uuidv7({ random: nonceBytes(16) }) : null;
     const base = {
       domain_id: actor.domainId,
@@ -161,7 +174,7 @@ export function createKeyService(deps: {
       ...base,
       id,
       name: fields.name,
-      object_type: pair ? 'private' : 'symmetric',
+      object_type: pair ? 'private' : publicAlone ? 'public' : 'symmetric',
       linked_key_id: publicId,
     };
     const keys: KeyTable[] = [keyRow];
@@ -191,6 +204,8 @@ export function createKeyService(deps: {
         key_id: id,
         algorithm: fields.algorithm,
         ...(publicId ? { public_key_id: publicId } : {}),
+        ...(publicAlone ? { object_type: 'public' } : {}),
+        ...auditExtra,
       },
     });
     try {
@@ -312,17 +327,24 @@ export function createKeyService(deps: {
       }
     },
 
-    async import(actor: Actor, meta: RequestMeta, body: NewKeyFields & { content: string }) {
+    async import(actor: Actor, meta: RequestMeta, body: ImportBody) {
       checkUsage(body.algorithm, body.usage_mask);
       checkCte(body.algorithm, body.cte);
-      const bytes = Buffer.from(body.content, 'base64');
-      const imported = importedKey(body.algorithm, bytes);
-      if (await findKeyByName(db, actor.domainId, body.name))
-        throw conflict('key.nameTaken', { name: body.name });
+      const imported = await importedKey(
+        body.algorithm,
+        body.format,
+        body.content,
+        (format, bytes) => deps.pool.import(body.algorithm, format, bytes),
+        body.public_key,
+      );
       try {
-        return await insertNew(actor, meta, body, imported, 'key.import');
+        // A public key alone only verifies, encrypts, wraps or encapsulates.
+        if (!imported.material) checkPublicUsage(body.usage_mask);
+        if (await findKeyByName(db, actor.domainId, body.name))
+          throw conflict('key.nameTaken', { name: body.name });
+        return await insertNew(actor, meta, body, imported, 'key.import', { format: imported.format });
       } finally {
-        bytes.fill(0);
+        imported.material?.fill(0);
       }
     },
 
@@ -412,6 +434,8 @@ export function createKeyService(deps: {
 
     async addVersion(actor: Actor, meta: RequestMeta, id: string) {
       const row = await load(actor, id);
+      if (isStandalonePublic(row))
+        throw stateForbids('key.publicKeyAlone', { name: row.name, action: 'add a version' });
       if (!keyStateAllows('addVersion', row.state as KeyState)) throw refuse(row, 'add a version to');
       const privateRow =
         row.object_type === 'public' && row.linked_key_id ? await load(actor, row.linked_key_id) : row;
@@ -466,6 +490,8 @@ export function createKeyService(deps: {
 
     async clone(actor: Actor, meta: RequestMeta, body: { id: string; new_name: string }) {
       const source = await load(actor, body.id);
+      if (isStandalonePublic(source))
+        throw stateForbids('key.publicKeyAlone', { name: source.name, action: 'clone' });
       const privateRow =
         source.object_type === 'public' && source.linked_key_id
           ? await load(actor, source.linked_key_id)
@@ -500,7 +526,6 @@ export function createKeyService(deps: {
             cte: privateRow.cte ? (JSON.parse(privateRow.cte) as Cte) : null,
           },
           {
-            algorithm,
             material: bytes,
             publicKey: publicVersion?.public_key
               ? Buffer.from(publicVersion.public_key, 'base64')

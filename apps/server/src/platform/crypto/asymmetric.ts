@@ -21,6 +21,7 @@ import {
   decodeDerSignature,
   encodeDerSignature,
   sm2PublicKeyFromSpki,
+  sm2PublicKeyToSpki,
 } from './encoding.js';
 import {
   type PqcSignOptions,
@@ -47,6 +48,8 @@ import { randomScalar } from './random.js';
 export type RsaAlgorithm = Extract<AlgorithmId, `RSA-${string}`>;
 export type EcAlgorithm = Extract<AlgorithmId, `EC-${string}`>;
 export type RsaSignatureScheme = 'PSS' | 'PKCS1-v1_5';
+/** ECDSA and SM2 signature encodings: ASN.1 DER `SEQUENCE { r, s }`, or IEEE P1363 `r || s`. */
+export type DsaSignatureFormat = 'der' | 'p1363';
 /** A private key as stored (see above), or for RSA, ECDSA and Ed25519 its parsed key object. */
 export type PrivateKeyInput = Buffer | KeyObject;
 
@@ -123,7 +126,7 @@ function privateKeyFor(algorithm: AlgorithmId, key: PrivateKeyInput): KeyObject 
 const publicKeyFor = (algorithm: AlgorithmId, der: Buffer) =>
   checkKeyMatches(algorithm, loadPublicKey(der, algorithm));
 
-/* RSA: OAEP with SHA-256 (and MGF1-SHA-256); PSS with SHA-256 and a 32-byte salt, or PKCS#1 v1.5. */
+/* RSA: OAEP with SHA-256 (and MGF1-SHA-256); PSS with SHA-256, MGF1-SHA-256 and a 32-byte salt, or PKCS#1 v1.5. */
 
 const OAEP_HASH_BYTES = 32;
 
@@ -194,7 +197,11 @@ export function rsaSign(
   return nodeSign('sha256', data, { key, ...rsaPadding(scheme) });
 }
 
-/** PSS verification accepts any salt length (RFC 8017 recovers it), as OpenSSL does. */
+/**
+ * PSS verification takes only the salt length signing uses, the digest length (32 bytes), as
+ * RFC 8017 treats it: a parameter of the scheme, not something read from the signature
+ * (Wycheproof's `s_len changed` vectors are invalid signatures).
+ */
 export function rsaVerify(
   algorithm: RsaAlgorithm,
   publicKey: Buffer,
@@ -203,10 +210,7 @@ export function rsaVerify(
   scheme: RsaSignatureScheme = 'PSS',
 ): boolean {
   const key = publicKeyFor(algorithm, publicKey);
-  const padding =
-    scheme === 'PSS'
-      ? { padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_AUTO }
-      : { padding: constants.RSA_PKCS1_PADDING };
+  const padding = rsaPadding(scheme);
   try {
     return nodeVerify('sha256', data, { key, ...padding }, signature);
   } catch {
@@ -222,20 +226,37 @@ function ecDigest(algorithm: EcAlgorithm): string {
   return OPENSSL_DIGEST[name];
 }
 
-export function ecdsaSign(algorithm: EcAlgorithm, privateKey: PrivateKeyInput, data: Buffer): Buffer {
+const dsaEncoding = (format: DsaSignatureFormat) => (format === 'p1363' ? 'ieee-p1363' : 'der');
+
+export function ecdsaSign(
+  algorithm: EcAlgorithm,
+  privateKey: PrivateKeyInput,
+  data: Buffer,
+  format: DsaSignatureFormat = 'der',
+): Buffer {
   const key = privateKeyFor(algorithm, privateKey);
-  return nodeSign(ecDigest(algorithm), data, { key, dsaEncoding: 'der' });
+  return nodeSign(ecDigest(algorithm), data, { key, dsaEncoding: dsaEncoding(format) });
 }
 
+/** The curve order's length in bytes: each of r and s in a P1363 signature. */
+const ecScalarBytes = (algorithm: EcAlgorithm) => {
+  const curve = algorithmInfo(algorithm).curve;
+  if (!curve) throw new Error(`${algorithm} has no curve in the catalogue`);
+  return EC_CURVES[curve].scalarBytes;
+};
+
+/** False for a signature that does not match or is malformed (OpenSSL reads DER strictly). */
 export function ecdsaVerify(
   algorithm: EcAlgorithm,
   publicKey: Buffer,
   data: Buffer,
   signature: Buffer,
+  format: DsaSignatureFormat = 'der',
 ): boolean {
   const key = publicKeyFor(algorithm, publicKey);
+  if (format === 'p1363' && signature.length !== 2 * ecScalarBytes(algorithm)) return false;
   try {
-    return nodeVerify(ecDigest(algorithm), data, { key, dsaEncoding: 'der' }, signature);
+    return nodeVerify(ecDigest(algorithm), data, { key, dsaEncoding: dsaEncoding(format) }, signature);
   } catch {
     return false;
   }
@@ -296,6 +317,11 @@ function sm2PointHex(publicKey: Buffer): string {
   return hex;
 }
 
+/** The SPKI DER of an SM2 public key (SPKI or point), refused unless the point is on the curve. */
+export function sm2CheckedPublicKey(publicKey: Buffer): Buffer {
+  return sm2PublicKeyToSpki(Buffer.from(sm2PointHex(publicKey), 'hex'));
+}
+
 /** `04 || x || y` for the private scalar d (the public key is d·G). */
 export function sm2PublicKeyFromPrivate(privateKey: Buffer): Buffer {
   return Buffer.from(sm2.getPublicKeyFromPrivateKey(sm2Scalar(privateKey)), 'hex');
@@ -310,6 +336,8 @@ function checkUserId(userId: string): string {
 export interface Sm2SignOptions {
   /** Distinguishing ID hashed into Z; defaults to `1234567812345678`. */
   readonly userId?: string;
+  /** DER (default) or r || s (32 bytes each). */
+  readonly format?: DsaSignatureFormat;
   /** The signer's public key (SPKI or point), saving its derivation from the private key. */
   readonly publicKey?: Buffer;
 }
@@ -331,11 +359,26 @@ export function sm2Sign(privateKey: Buffer, data: Buffer, options: Sm2SignOption
     userId: checkUserId(options.userId ?? SM2_DEFAULT_USER_ID),
     pointPool: [{ k, x1 }],
   });
+  if (options.format === 'p1363') return Buffer.from(rs, 'hex');
   return encodeDerSignature(BigInt(`0x${rs.slice(0, 64)}`), BigInt(`0x${rs.slice(64)}`));
 }
 
 export interface Sm2VerifyOptions {
   readonly userId?: string;
+  readonly format?: DsaSignatureFormat;
+}
+
+/** r and s of an SM2 signature in `format`, or null when it is malformed. */
+function sm2SignatureValues(signature: Buffer, format: DsaSignatureFormat): { r: bigint; s: bigint } | null {
+  if (format === 'p1363') {
+    if (signature.length !== 64) return null;
+    return { r: bytesToBigInt(signature.subarray(0, 32)), s: bytesToBigInt(signature.subarray(32)) };
+  }
+  try {
+    return decodeDerSignature(signature);
+  } catch {
+    return null;
+  }
 }
 
 export function sm2Verify(
@@ -346,13 +389,9 @@ export function sm2Verify(
 ): boolean {
   const point = sm2PointHex(publicKey);
   const userId = checkUserId(options.userId ?? SM2_DEFAULT_USER_ID);
-  let r: bigint;
-  let s: bigint;
-  try {
-    ({ r, s } = decodeDerSignature(signature));
-  } catch {
-    return false;
-  }
+  const values = sm2SignatureValues(signature, options.format ?? 'der');
+  if (!values) return false;
+  const { r, s } = values;
   if (r < 1n || r >= SM2_ORDER || s < 1n || s >= SM2_ORDER) return false;
   const rs = bigIntToBytes(r, 32).toString('hex') + bigIntToBytes(s, 32).toString('hex');
   try {
@@ -428,8 +467,17 @@ export function sm2Decrypt(privateKey: Buffer, ciphertext: Buffer): Buffer {
 export interface SignOptions extends PqcSignOptions {
   /** RSA only; PSS by default. */
   readonly rsaScheme?: RsaSignatureScheme;
+  /** ECDSA and SM2 only; DER by default. */
+  readonly signatureFormat?: DsaSignatureFormat;
   /** SM2 only; the GM/T 0009 default ID otherwise. */
   readonly sm2UserId?: string;
+}
+
+function sm2Options(options: SignOptions) {
+  return {
+    ...(options.sm2UserId === undefined ? {} : { userId: options.sm2UserId }),
+    ...(options.signatureFormat ? { format: options.signatureFormat } : {}),
+  };
 }
 
 const isRsa = (algorithm: AlgorithmId): algorithm is RsaAlgorithm =>
@@ -454,15 +502,9 @@ export function sign(
   options: SignOptions = {},
 ): Buffer {
   if (isRsa(algorithm)) return rsaSign(algorithm, privateKey, data, options.rsaScheme);
-  if (isEc(algorithm)) return ecdsaSign(algorithm, privateKey, data);
+  if (isEc(algorithm)) return ecdsaSign(algorithm, privateKey, data, options.signatureFormat);
   if (algorithm === 'ED25519') return ed25519Sign(privateKey, data);
-  if (algorithm === 'SM2') {
-    return sm2Sign(
-      bytesOf(algorithm, privateKey),
-      data,
-      options.sm2UserId === undefined ? {} : { userId: options.sm2UserId },
-    );
-  }
+  if (algorithm === 'SM2') return sm2Sign(bytesOf(algorithm, privateKey), data, sm2Options(options));
   if (isPqcSignatureAlgorithm(algorithm))
     return pqcSign(algorithm, bytesOf(algorithm, privateKey), data, options);
   throw unsupported(`${algorithm} keys do not sign`);
@@ -476,16 +518,9 @@ export function verify(
   options: SignOptions = {},
 ): boolean {
   if (isRsa(algorithm)) return rsaVerify(algorithm, publicKey, data, signature, options.rsaScheme);
-  if (isEc(algorithm)) return ecdsaVerify(algorithm, publicKey, data, signature);
+  if (isEc(algorithm)) return ecdsaVerify(algorithm, publicKey, data, signature, options.signatureFormat);
   if (algorithm === 'ED25519') return ed25519Verify(publicKey, data, signature);
-  if (algorithm === 'SM2') {
-    return sm2Verify(
-      publicKey,
-      data,
-      signature,
-      options.sm2UserId === undefined ? {} : { userId: options.sm2UserId },
-    );
-  }
+  if (algorithm === 'SM2') return sm2Verify(publicKey, data, signature, sm2Options(options));
   if (isPqcSignatureAlgorithm(algorithm)) return pqcVerify(algorithm, publicKey, data, signature, options);
   throw unsupported(`${algorithm} keys do not verify signatures`);
 }

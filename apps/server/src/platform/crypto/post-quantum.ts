@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { ml_dsa44, ml_dsa65, ml_dsa87 } from '@noble/post-quantum/ml-dsa.js';
 import { ml_kem1024, ml_kem512, ml_kem768 } from '@noble/post-quantum/ml-kem.js';
 import {
@@ -42,6 +43,7 @@ interface KeyPairBytes {
 interface NobleKeys {
   readonly lengths: { readonly seed?: number };
   keygen(seed: Uint8Array): KeyPairBytes;
+  getPublicKey(secretKey: Uint8Array): Uint8Array;
 }
 
 interface NobleKem extends NobleKeys {
@@ -256,4 +258,78 @@ export function pqcVerify(
   } catch {
     return false;
   }
+}
+
+/** How a post-quantum key is given to `pqcImport` (the contract's import formats of these families). */
+export type PqcImportFormat = 'seed' | 'expanded' | 'public';
+
+const mlKemRank = (algorithm: MlKemAlgorithm) => (parameters(algorithm).publicKeyBytes - 32) / 384;
+
+/** FIPS 203 §7.2 modulus check: every coefficient of the encapsulation key is reduced mod q. */
+function checkMlKemPublic(algorithm: MlKemAlgorithm, publicKey: Buffer): void {
+  try {
+    KEMS[algorithm].encapsulate(publicKey, new Uint8Array(32));
+  } catch {
+    throw invalidKey(`Not a valid ${algorithm} encapsulation key (a coefficient is not reduced mod q)`);
+  }
+}
+
+/**
+ * The public key of an expanded private key, after the checks the standards allow: ML-KEM's
+ * embedded H(ek) (FIPS 203 §7.3) and modulus check, ML-DSA's embedded tr = H(pk) (FIPS 204),
+ * SLH-DSA's PK.root recomputed from SK.seed and PK.seed (FIPS 205 §9.1).
+ */
+function publicOfExpanded(algorithm: PqcAlgorithm, secretKey: Buffer): Buffer {
+  if (isMlKemAlgorithm(algorithm)) {
+    const k = mlKemRank(algorithm);
+    const ek = secretKey.subarray(384 * k, 768 * k + 32);
+    const hash = secretKey.subarray(768 * k + 32, 768 * k + 64);
+    if (!createHash('sha3-256').update(ek).digest().equals(hash))
+      throw invalidKey('the hash of the encapsulation key inside it does not match');
+    checkMlKemPublic(algorithm, Buffer.from(ek));
+    return Buffer.from(ek);
+  }
+  const family = algorithmInfo(algorithm).family;
+  if (family === 'ML-DSA') {
+    const publicKey = toBuffer(SIGNERS[algorithm].getPublicKey(secretKey));
+    const tr = createHash('shake256', { outputLength: 64 }).update(publicKey).digest();
+    if (
+      !tr.equals(secretKey.subarray(64, 128)) ||
+      !publicKey.subarray(0, 32).equals(secretKey.subarray(0, 32))
+    )
+      throw invalidKey('its public-key hash tr does not match the key it holds');
+    return publicKey;
+  }
+  const n = secretKey.length / 4;
+  const derived = toBuffer(SIGNERS[algorithm].keygen(secretKey.subarray(0, 3 * n)).publicKey);
+  if (!derived.equals(secretKey.subarray(2 * n)))
+    throw invalidKey('PK.root does not match SK.seed and PK.seed');
+  return derived;
+}
+
+/**
+ * A post-quantum key given in one of the standards' encodings, checked: a seed gives the
+ * expanded private key and its public key (deterministic key generation); an expanded private
+ * key gives its public key after the consistency checks above; a public key is checked (length,
+ * ML-KEM modulus check). Throws `invalid-key` errors whose message names no key bytes.
+ */
+export function pqcImport(
+  algorithm: PqcAlgorithm,
+  format: PqcImportFormat,
+  bytes: Buffer,
+): { secretKey?: Buffer; publicKey: Buffer } {
+  const pqc = parameters(algorithm);
+  if (format === 'seed') {
+    const expected = pqcSeedBytes(algorithm);
+    if (bytes.length !== expected)
+      throw invalidKey(`An ${algorithm} seed is ${expected} bytes, got ${bytes.length}`);
+    return pqcKeyPairFromSeed(algorithm, bytes);
+  }
+  if (format === 'expanded') {
+    checkLength('private key', algorithm, bytes, pqc.privateKeyBytes);
+    return { secretKey: Buffer.from(bytes), publicKey: publicOfExpanded(algorithm, bytes) };
+  }
+  checkLength('public key', algorithm, bytes, pqc.publicKeyBytes);
+  if (isMlKemAlgorithm(algorithm)) checkMlKemPublic(algorithm, bytes);
+  return { publicKey: Buffer.from(bytes) };
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { CryptoError } from './crypto-error.js';
 import { pqcVerify } from './post-quantum.js';
 import { createCryptoPool, isHeavy } from './worker-pool.js';
 
@@ -15,6 +16,17 @@ describe('the post-quantum worker pool', () => {
       expect(pqcVerify('ML-DSA-44', a.publicKey!, data, signature)).toBe(true);
       expect(pqcVerify('ML-DSA-44', b.publicKey!, data, signature)).toBe(false);
       await expect(pool.sign('EC-P256', a.material, data)).rejects.toThrow(/not signed in a worker/);
+      // With a context, only a verifier given the same context accepts the signature.
+      const context = Buffer.from('ctx');
+      const withContext = await pool.sign('ML-DSA-44', a.material, data, context);
+      expect(pqcVerify('ML-DSA-44', a.publicKey!, data, withContext, { context })).toBe(true);
+      expect(pqcVerify('ML-DSA-44', a.publicKey!, data, withContext)).toBe(false);
+      // Imports: the expanded key gives back its public key; a broken one is refused as a CryptoError.
+      const imported = await pool.import('ML-DSA-44', 'expanded', a.material);
+      expect(imported.publicKey.equals(a.publicKey!)).toBe(true);
+      const broken = Buffer.from(a.material);
+      broken[100]! ^= 1;
+      await expect(pool.import('ML-DSA-44', 'expanded', broken)).rejects.toThrow(CryptoError);
     } finally {
       await pool.close();
     }

@@ -2,9 +2,23 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { algorithmInfo, type AlgorithmId } from '@ksp/contracts';
 import { Piscina } from 'piscina';
-import type { WorkerResult, WorkerTask } from './crypto-worker.js';
+import { importTask, type WorkerResult, type WorkerTask } from './crypto-worker.js';
+import { invalidKey } from './crypto-error.js';
 import { generateKey, type GeneratedKey } from './generate.js';
-import { isPqcSignatureAlgorithm, pqcSign } from './post-quantum.js';
+import { isPqcSignatureAlgorithm, pqcSign, type PqcImportFormat } from './post-quantum.js';
+
+/** A post-quantum key read by `pqcImport`: the private key (seed and expanded formats) and the public key. */
+export interface PqcImported {
+  secretKey?: Buffer;
+  publicKey: Buffer;
+}
+
+function imported(result: WorkerResult): PqcImported {
+  if ('refused' in result) throw invalidKey(result.refused);
+  if (!('imported' in result)) throw new Error('worker answered no key');
+  const { secretKey, publicKey } = result.imported;
+  return { ...(secretKey ? { secretKey: Buffer.from(secretKey) } : {}), publicKey: Buffer.from(publicKey) };
+}
 
 /** Post-quantum work runs in JavaScript (no native PQC in Node 20): milliseconds to seconds per call. */
 export function isHeavy(algorithm: AlgorithmId): boolean {
@@ -21,10 +35,17 @@ export function createCryptoPool(threads: number) {
   if (threads === 0) {
     return {
       generate: (algorithm: AlgorithmId): Promise<GeneratedKey> => Promise.resolve(generateKey(algorithm)),
-      sign: (algorithm: AlgorithmId, key: Buffer, data: Buffer): Promise<Buffer> => {
+      sign: (algorithm: AlgorithmId, key: Buffer, data: Buffer, context?: Buffer): Promise<Buffer> => {
         if (!isPqcSignatureAlgorithm(algorithm))
           return Promise.reject(new Error(`${algorithm} is not a pool signer`));
-        return Promise.resolve(pqcSign(algorithm, key, data));
+        return Promise.resolve(pqcSign(algorithm, key, data, context ? { context } : {}));
+      },
+      import: (algorithm: AlgorithmId, format: PqcImportFormat, bytes: Buffer): Promise<PqcImported> => {
+        try {
+          return Promise.resolve(imported(importTask(algorithm, format, bytes)));
+        } catch (err) {
+          return Promise.reject(err instanceof Error ? err : new Error(String(err)));
+        }
       },
       close: () => Promise.resolve(),
     };
@@ -50,10 +71,13 @@ export function createCryptoPool(threads: number) {
         ...(result.publicKey ? { publicKey: Buffer.from(result.publicKey) } : {}),
       };
     },
-    async sign(algorithm: AlgorithmId, key: Buffer, data: Buffer): Promise<Buffer> {
-      const result = await runTask({ op: 'sign', algorithm, key, data });
+    async sign(algorithm: AlgorithmId, key: Buffer, data: Buffer, context?: Buffer): Promise<Buffer> {
+      const result = await runTask({ op: 'sign', algorithm, key, data, ...(context ? { context } : {}) });
       if (!('signature' in result)) throw new Error('worker answered no signature');
       return Buffer.from(result.signature);
+    },
+    async import(algorithm: AlgorithmId, format: PqcImportFormat, bytes: Buffer): Promise<PqcImported> {
+      return imported(await runTask({ op: 'import', algorithm, format, bytes }));
     },
     close: () => pool.destroy(),
   };
