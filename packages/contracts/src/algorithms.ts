@@ -461,6 +461,12 @@ export type ImportFormat = (typeof IMPORT_FORMATS)[number];
 /** The formats that make a public key (no private half); `pem` decides by its block label. */
 export const PUBLIC_IMPORT_FORMATS: readonly ImportFormat[] = ['spki', 'public'];
 
+/**
+ * The usage bits a public key imported alone can honour: verify, encrypt, wrap, encapsulate
+ * (KeyAgreement). Others need the private key; `key/import` refuses them (`key.importPublicUsage`).
+ */
+export const PUBLIC_KEY_USAGE = Usage.Verify | Usage.Encrypt | Usage.WrapKey | Usage.KeyAgreement;
+
 /** The formats `key/import` takes for an algorithm, the default (used when `format` is absent) first. */
 export function importFormats(id: AlgorithmId): readonly ImportFormat[] {
   const info = algorithmInfo(id);

@@ -4,7 +4,7 @@ import {
   importExpectation,
   importFormats,
   importLengthMismatch,
-  Usage,
+  PUBLIC_KEY_USAGE,
   describeUsage,
   type AlgorithmId,
   type ImportFormat,
@@ -43,8 +43,6 @@ export interface ImportedKey {
   readonly publicKey?: Buffer;
 }
 
-/** The usage bits a public key can honour: verify, encrypt, wrap, encapsulate. */
-export const PUBLIC_KEY_USAGE = Usage.Verify | Usage.Encrypt | Usage.WrapKey | Usage.KeyAgreement;
 
 /** Refuses a public key's usage mask with bits that need the private key (sign, decrypt, unwrap...). */
 export function checkPublicUsage(mask: number): void {

@@ -1,6 +1,7 @@
 import {
   algorithmInfo,
   listAlgorithms,
+  PUBLIC_KEY_USAGE,
   Usage,
   USAGE_BITS,
   validateUsage,
@@ -36,14 +37,9 @@ export interface AlgorithmGroup {
   algorithms: AlgorithmInfo[];
 }
 
-/** Post-quantum keys are generated only: the server imports classical keys (contract `key/import`). */
-export function canImport(id: AlgorithmId): boolean {
-  return !algorithmInfo(id).pqc;
-}
-
-/** The catalogue grouped by family, in the console's order (import offers only importable ones). */
-export function algorithmGroups(options: { importable?: boolean } = {}): AlgorithmGroup[] {
-  const all = listAlgorithms().filter((info) => !options.importable || canImport(info.id));
+/** The catalogue grouped by family, in the console's order (every algorithm imports: `importFormats`). */
+export function algorithmGroups(): AlgorithmGroup[] {
+  const all = listAlgorithms();
   return FAMILIES.map((family) => ({
     family,
     algorithms: all.filter((info) => info.family === family),
@@ -125,6 +121,37 @@ export function allowedUsages(id: AlgorithmId, profile?: UsageProfileName): Usag
       ? profiles[0]
       : undefined;
   return chosen ? usageNames(chosen.mask) : [];
+}
+
+/** The usages a public key imported alone may have: those of `allowedUsages` it can honour. */
+export function publicUsages(id: AlgorithmId, profile?: UsageProfileName): UsageName[] {
+  return allowedUsages(id, profile).filter((name) => (Usage[name] & PUBLIC_KEY_USAGE) !== 0);
+}
+
+export type SignatureScheme = 'ecdsa' | 'sm2' | 'rsa' | 'ed25519' | 'pqc';
+
+/**
+ * How a key's signatures are encoded (`crypto/sign` and `crypto/verify`), for a key that signs or
+ * verifies: ECDSA and SM2 in DER or P1363 (`signature_format`), RSA in PSS or PKCS#1 v1.5
+ * (`rsa_padding`), Ed25519 and the post-quantum schemes in their one standard encoding.
+ */
+export function signatureScheme(family: string, usages: readonly string[]): SignatureScheme | null {
+  if (!usages.includes('sign') && !usages.includes('verify')) return null;
+  switch (family) {
+    case 'EC':
+      return 'ecdsa';
+    case 'SM2':
+      return 'sm2';
+    case 'RSA':
+      return 'rsa';
+    case 'ED25519':
+      return 'ed25519';
+    case 'ML-DSA':
+    case 'SLH-DSA':
+      return 'pqc';
+    default:
+      return null;
+  }
 }
 
 /** Profile and usages a form starts with after choosing `id` (all usages of the profile ticked). */

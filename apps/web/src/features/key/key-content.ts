@@ -1,4 +1,4 @@
-import { importLengthMismatch, isBase64Text, type AlgorithmId } from '@ksp/contracts';
+import { importLengthMismatch, isBase64Text, type AlgorithmId, type ImportFormat } from '@ksp/contracts';
 
 /** What import content and wrapping public keys must look like (Base64, lengths). */
 
@@ -31,6 +31,12 @@ export { importExpectation, type ImportExpectation } from '@ksp/contracts';
 export function importLengthProblem(
   id: AlgorithmId,
   content: string,
+  format?: ImportFormat,
 ): { expected: string; got: number } | null {
-  return importLengthMismatch(id, base64ByteLength(normalizeBase64(content)));
+  return importLengthMismatch(id, base64ByteLength(normalizeBase64(content)), format);
+}
+
+/** Whether `text` holds a PEM block (`-----BEGIN … KEY-----` … `-----END … KEY-----`). */
+export function isPemKey(text: string | undefined | null): boolean {
+  return /-----BEGIN [A-Z0-9 ]*KEY-----[\s\S]+-----END [A-Z0-9 ]*KEY-----/.test(text ?? '');
 }

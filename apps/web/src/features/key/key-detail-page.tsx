@@ -43,6 +43,7 @@ import {
   buildUpdateBody,
   editValuesOf,
   familyLabel,
+  signatureScheme,
   keyAreaOf,
   keyDetailPath,
   keyListPath,
@@ -192,6 +193,7 @@ function KeyAttributes({ row, area }: { row: KeyRow; area: KeyArea }) {
     children: <span data-testid={`key-attr-${key}`}>{children}</span>,
     ...(span ? { span } : {}),
   });
+  const scheme = signatureScheme(row.family, row.usages);
   const items = [
     item('name', t('keys:detail.name'), row.name),
     item(
@@ -216,6 +218,9 @@ function KeyAttributes({ row, area }: { row: KeyRow; area: KeyArea }) {
       row.linked_key_id ? <LinkedKey id={row.linked_key_id} area={area} /> : none,
     ),
     item('usage', t('keys:detail.usage'), <UsageTags usages={row.usages} />),
+    ...(scheme
+      ? [item('signatureFormat', t('keys:detail.signatureFormat'), t(`keys:signatureSchemes.${scheme}`))]
+      : []),
     item('state', t('keys:detail.state'), <KeyStateTags row={row} />),
     item('activationDate', t('keys:detail.activationDate'), formatDateTime(row.activation_date)),
     item('deactivationDate', t('keys:detail.deactivationDate'), formatDateTime(row.deactivation_date)),

@@ -1,7 +1,14 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { App, Descriptions, Form, Input, Radio, Select, Space, Typography } from 'antd';
 import type { Rule } from 'antd/es/form';
-import { algorithmInfo, api, type AlgorithmId, type UsageName } from '@ksp/contracts';
+import {
+  algorithmInfo,
+  api,
+  importFormats,
+  type AlgorithmId,
+  type ImportFormat,
+  type UsageName,
+} from '@ksp/contracts';
 import { createKey, importKey, keyKeys } from '../../api/key';
 import { ModalForm } from '../../components/form-modal';
 import { fieldSchema, rulesFromSchema } from '../../components/schema-rules';
@@ -18,7 +25,10 @@ import {
   familyLabel,
   importExpectation,
   importLengthProblem,
+  importsPublicKey,
   initialKeyForm,
+  isPemKey,
+  publicUsages,
   initialUsage,
   isBase64,
   labelProblem,
@@ -34,9 +44,9 @@ import { SwitchField } from '../../components/switch-field';
 export type KeyFormMode = 'create' | 'import';
 
 /** The algorithm select: grouped by family, searchable by id ("ML-DSA-65"). */
-function useAlgorithmOptions(mode: KeyFormMode) {
+function useAlgorithmOptions() {
   const caption = useAlgorithmCaption();
-  return algorithmGroups({ importable: mode === 'import' }).map((group) => ({
+  return algorithmGroups().map((group) => ({
     label: familyLabel(group.family),
     title: familyLabel(group.family),
     options: group.algorithms.map((info) => ({
@@ -97,8 +107,8 @@ function AlgorithmFacts({ algorithm }: { algorithm: AlgorithmId }) {
 
 function useImportHint() {
   const t = useT();
-  return (algorithm: AlgorithmId): string => {
-    const expectation = importExpectation(algorithm);
+  return (algorithm: AlgorithmId, format: ImportFormat | undefined): string => {
+    const expectation = importExpectation(algorithm, format);
     switch (expectation.kind) {
       case 'raw':
         return t('keys:hints.raw', { bytes: expectation.bytes });
@@ -106,6 +116,16 @@ function useImportHint() {
         return t('keys:hints.rawRange', { min: expectation.min, max: expectation.max });
       case 'sm2-scalar':
         return t('keys:hints.sm2');
+      case 'spki':
+        return t('keys:hints.spki', { algorithm });
+      case 'pem':
+        return t('keys:hints.pem', { algorithm });
+      case 'seed':
+        return t('keys:hints.seed', { algorithm, bytes: expectation.bytes });
+      case 'expanded':
+        return t('keys:hints.expanded', { algorithm, bytes: expectation.bytes });
+      case 'public':
+        return t('keys:hints.public', { algorithm, bytes: expectation.bytes });
       default:
         return t('keys:hints.pkcs8', { algorithm });
     }
@@ -154,22 +174,40 @@ export function KeyFormModal({
   const algorithm = Form.useWatch('algorithm', form) ?? 'AES-256';
   const profile = Form.useWatch('profile', form);
   const name = Form.useWatch('name', form) ?? '';
-  const algorithmOptions = useAlgorithmOptions(mode);
+  const format = Form.useWatch('format', form);
+  const content = Form.useWatch('content', form);
+  const algorithmOptions = useAlgorithmOptions();
+  const initial = initialKeyForm();
+  const initialValues: KeyFormValues =
+    mode === 'import' ? { ...initial, format: importFormats(initial.algorithm)[0] } : initial;
   const importHint = useImportHint();
   const labelRules = useLabelRules();
   const schema = mode === 'import' ? api.key.import.body : api.key.create.body;
   const info = algorithmInfo(algorithm);
   const choosing = needsProfileChoice(algorithm);
-  const allowed = allowedUsages(algorithm, profile);
+  // A public key imported alone only verifies, encrypts, wraps or encapsulates.
+  const publicImport = mode === 'import' && importsPublicKey(format, content);
+  const usagesOf = (id: AlgorithmId, p: KeyFormValues['profile'], isPublic: boolean) =>
+    isPublic ? publicUsages(id, p) : allowedUsages(id, p);
+  const allowed = usagesOf(algorithm, profile, publicImport);
 
   const onValuesChange = (changed: Partial<KeyFormValues>, all: KeyFormValues) => {
     if (changed.algorithm) {
       const next = changed.algorithm;
-      form.setFieldsValue({ ...initialUsage(next), cte: supportsCte(next) ? (all.cte ?? null) : null });
+      form.setFieldsValue({
+        ...initialUsage(next),
+        cte: supportsCte(next) ? (all.cte ?? null) : null,
+        ...(mode === 'import' ? { format: importFormats(next)[0], publicKey: '' } : {}),
+      });
       if (mode === 'import' && all.content) void form.validateFields(['content']);
-    } else if (changed.profile) {
-      form.setFieldsValue({ usages: allowedUsages(all.algorithm, changed.profile) });
+      return;
     }
+    // The watched values are still those before this change.
+    const isPublic = mode === 'import' && importsPublicKey(all.format, all.content);
+    if (changed.profile || isPublic !== publicImport) {
+      form.setFieldsValue({ usages: usagesOf(all.algorithm, all.profile, isPublic) });
+    }
+    if (changed.format && all.content) void form.validateFields(['content']);
   };
 
   const submit = async (values: KeyFormValues) => {
@@ -202,8 +240,11 @@ export function KeyFormModal({
     {
       validator: (_rule, value: string | undefined) => {
         if (!value?.trim()) return Promise.resolve();
+        const chosen = form.getFieldValue('format') as ImportFormat | undefined;
+        if (chosen === 'pem')
+          return isPemKey(value) ? Promise.resolve() : Promise.reject(new Error(t('keys:validation.pem')));
         if (!isBase64(value)) return Promise.reject(new Error(t('keys:validation.base64')));
-        const problem = importLengthProblem(form.getFieldValue('algorithm') as AlgorithmId, value);
+        const problem = importLengthProblem(form.getFieldValue('algorithm') as AlgorithmId, value, chosen);
         return problem
           ? Promise.reject(new Error(t('keys:validation.contentLength', problem)))
           : Promise.resolve();
@@ -219,7 +260,7 @@ export function KeyFormModal({
       okTestId="key-form-ok"
       formTestId="key-form"
       form={form}
-      initialValues={initialKeyForm()}
+      initialValues={initialValues}
       onValuesChange={onValuesChange}
       onSubmit={submit}
       onClose={onClose}
@@ -269,10 +310,21 @@ export function KeyFormModal({
         </Form.Item>
       )}
       {mode === 'import' && (
+        <Form.Item name="format" label={t('keys:form.importFormat')}>
+          <Select
+            data-testid="key-import-format"
+            options={importFormats(algorithm).map((value) => ({
+              value,
+              label: t(`keys:importFormats.${value}`),
+            }))}
+          />
+        </Form.Item>
+      )}
+      {mode === 'import' && (
         <Form.Item
           name="content"
           label={t('keys:form.content')}
-          extra={importHint(algorithm)}
+          extra={importHint(algorithm, format)}
           rules={contentRules}
           required
         >
@@ -280,6 +332,27 @@ export function KeyFormModal({
             autoSize={{ minRows: 3, maxRows: 8 }}
             spellCheck={false}
             data-testid="key-content"
+          />
+        </Form.Item>
+      )}
+      {mode === 'import' && (format === 'seed' || format === 'expanded') && (
+        <Form.Item
+          name="publicKey"
+          label={t('keys:form.publicKeyCheck')}
+          extra={t('keys:hints.publicKeyCheck')}
+          rules={[
+            {
+              validator: (_rule, value: string | undefined) =>
+                !value?.trim() || isBase64(value)
+                  ? Promise.resolve()
+                  : Promise.reject(new Error(t('keys:validation.base64'))),
+            },
+          ]}
+        >
+          <Input.TextArea
+            autoSize={{ minRows: 2, maxRows: 6 }}
+            spellCheck={false}
+            data-testid="key-public-key"
           />
         </Form.Item>
       )}

@@ -1,4 +1,11 @@
-import { algorithmInfo, type AlgorithmId, type UsageName, type UsageProfileName } from '@ksp/contracts';
+import {
+  algorithmInfo,
+  PUBLIC_IMPORT_FORMATS,
+  type AlgorithmId,
+  type ImportFormat,
+  type UsageName,
+  type UsageProfileName,
+} from '@ksp/contracts';
 import type { CreateKeyBody, ImportKeyBody, KeyRow, UpdateKeyBody } from '../../api/key';
 import { checkUsage, initialUsage } from './key-algorithms';
 import { normalizeBase64 } from './key-content';
@@ -61,8 +68,19 @@ export interface KeyFormValues {
   description?: string | undefined;
   labels?: LabelRow[] | undefined;
   cte?: CteAttributes | null | undefined;
-  /** Import only: the key material, Base64. */
+  /** Import only: the key material, Base64 (PEM text with the `pem` format). */
   content?: string | undefined;
+  /** Import only: how `content` is encoded (`importFormats` of the algorithm; the first by default). */
+  format?: ImportFormat | undefined;
+  /** Import only, with `seed` or `expanded`: the public key the private one must derive, Base64. */
+  publicKey?: string | undefined;
+}
+
+/** Whether an import makes a public key alone: an SPKI or standard public encoding, or a PEM PUBLIC KEY. */
+export function importsPublicKey(format: ImportFormat | undefined, content: string | undefined): boolean {
+  if (!format) return false;
+  if (format === 'pem') return /-----BEGIN PUBLIC KEY-----/.test(content ?? '');
+  return PUBLIC_IMPORT_FORMATS.includes(format);
 }
 
 export function initialKeyForm(algorithm: AlgorithmId = 'AES-256'): KeyFormValues {
@@ -103,7 +121,14 @@ export function buildCreateBody(values: KeyFormValues): CreateKeyBody {
 }
 
 export function buildImportBody(values: KeyFormValues): ImportKeyBody {
-  return { ...buildCreateBody(values), content: normalizeBase64(values.content ?? '') };
+  const { format } = values;
+  const publicKey = normalizeBase64(values.publicKey ?? '');
+  return {
+    ...buildCreateBody(values),
+    ...(format ? { format } : {}),
+    content: format === 'pem' ? (values.content ?? '').trim() : normalizeBase64(values.content ?? ''),
+    ...(publicKey && (format === 'seed' || format === 'expanded') ? { public_key: publicKey } : {}),
+  };
 }
 
 export interface KeyEditValues {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ALGORITHM_IDS, Usage, validateUsage, type AlgorithmId } from '@ksp/contracts';
+import { ALGORITHM_IDS, Usage, validateUsage, type AlgorithmId, type UsageName } from '@ksp/contracts';
 import {
   actionAllowed,
   algorithmGroups,
@@ -16,6 +16,7 @@ import {
   familyLabel,
   importExpectation,
   importLengthProblem,
+  importsPublicKey,
   initialKeyForm,
   initialUsage,
   isBase64,
@@ -28,6 +29,8 @@ import {
   maskOf,
   needsProfileChoice,
   normalizeBase64,
+  publicUsages,
+  signatureScheme,
   orderedUsages,
   profilesOf,
   recordToLabels,
@@ -51,9 +54,44 @@ describe('algorithm grouping', () => {
     ]);
   });
 
-  it('offers only classical algorithms for import (PQC keys are generated)', () => {
-    const families = algorithmGroups({ importable: true }).map((g) => g.family);
-    expect(families).toEqual(['AES', 'SM4', 'HMAC', 'RSA', 'EC', 'ED25519', 'SM2']);
+  it('imports public keys with the usages a public key can honour, and builds the body of each format', () => {
+    expect(importsPublicKey('spki', '')).toBe(true);
+    expect(importsPublicKey('public', '')).toBe(true);
+    expect(importsPublicKey('pkcs8', '')).toBe(false);
+    expect(importsPublicKey('pem', '-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----')).toBe(true);
+    expect(importsPublicKey('pem', '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----')).toBe(
+      false,
+    );
+    // An EC public key verifies; it never signs.
+    expect(publicUsages('EC-P256')).toEqual(['Verify']);
+    expect(publicUsages('ML-KEM-768')).toEqual(
+      allowedUsages('ML-KEM-768').filter((u) => u !== 'Decrypt' && u !== 'UnwrapKey'),
+    );
+    expect(publicUsages('RSA-2048', 'signing')).toEqual(['Verify']);
+    const base = { ...initialKeyForm('EC-P256'), name: 'partner', usages: ['Verify'] as UsageName[] };
+    const pem = '-----BEGIN PUBLIC KEY-----\nMFkw\nEwYH\n-----END PUBLIC KEY-----\n';
+    expect(buildImportBody({ ...base, format: 'pem', content: `  ${pem}` })).toMatchObject({
+      format: 'pem',
+      content: pem.trim(),
+    });
+    expect(buildImportBody({ ...base, format: 'spki', content: 'MFkw\nEwYH' })).toMatchObject({
+      format: 'spki',
+      content: 'MFkwEwYH',
+    });
+    const seeded = { ...initialKeyForm('ML-DSA-44'), name: 'pq', format: 'seed' as const, content: 'AAAA' };
+    expect(buildImportBody({ ...seeded, publicKey: ' QUJD ' })).toMatchObject({ public_key: 'QUJD' });
+    expect(buildImportBody(seeded)).not.toHaveProperty('public_key');
+    expect(buildImportBody({ ...seeded, format: 'public', publicKey: 'QUJD' })).not.toHaveProperty(
+      'public_key',
+    );
+  });
+
+  it('says how signatures are encoded for keys that sign or verify', () => {
+    expect(signatureScheme('EC', ['verify'])).toBe('ecdsa');
+    expect(signatureScheme('RSA', ['sign'])).toBe('rsa');
+    expect(signatureScheme('RSA', ['encrypt', 'decrypt'])).toBeNull();
+    expect(signatureScheme('ML-DSA', ['sign', 'verify'])).toBe('pqc');
+    expect(signatureScheme('AES', ['encrypt'])).toBeNull();
   });
 
   it('tells variants apart by parameter set and category, curve or size', () => {

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { InternalAxiosRequestConfig } from 'axios';
-import { api } from '@ksp/contracts';
+import { api, Usage } from '@ksp/contracts';
 import { http, resetClient } from '../../api/client';
 import { saveSignedIn } from '../../api/session';
 import { envelope, fakeAdapter, signedInFixture } from '../../test-fixtures';
@@ -225,6 +225,85 @@ describe('key list page', () => {
   });
 });
 
+/** Opens an antd Select by its test id and picks the option showing this text. */
+async function choose(testId: string, text: string) {
+  const select = screen.getByTestId(testId);
+  const combobox = within(select.closest('.ant-select') ?? select).getByRole('combobox');
+  fireEvent.mouseDown(combobox);
+  // A searchable select (the algorithms) shows only what fits its list: narrow it first.
+  if (!combobox.hasAttribute('readonly')) fireEvent.change(combobox, { target: { value: text } });
+  const dropdown = await waitFor(() => {
+    const open = [...document.querySelectorAll('.ant-select-dropdown:not(.ant-select-dropdown-hidden)')].at(
+      -1,
+    );
+    if (!open) throw new Error('no open dropdown');
+    return open as HTMLElement;
+  });
+  const option = [...dropdown.querySelectorAll('.ant-select-item-option')].find((item) =>
+    item.textContent?.startsWith(text),
+  );
+  if (!option) throw new Error(`no option ${text}`);
+  fireEvent.click(option);
+}
+
+describe('key import of a public key', () => {
+  it('offers the formats of the algorithm, only the usages a public key honours, and sends the format', async () => {
+    const seen = serve();
+    renderPage('/console/key', '/console/key', <KeyListPage />);
+    await screen.findByTestId('key-row-billing');
+    fireEvent.click(screen.getByTestId('key-import'));
+    fireEvent.change(await screen.findByTestId('key-name'), { target: { value: 'partner' } });
+    await choose('key-algorithm', 'EC-P256');
+    expect(await screen.findByText('Private key: PKCS#8 DER')).toBeTruthy();
+    expect(screen.getByTestId('usage-Sign')).toBeTruthy();
+    await choose('key-import-format', 'Public key: SubjectPublicKeyInfo DER');
+    await waitFor(() => expect(screen.queryByTestId('usage-Sign')).toBeNull());
+    expect(screen.getByText(/A public key alone verifies, encrypts or wraps/)).toBeTruthy();
+    fireEvent.change(screen.getByTestId('key-content'), { target: { value: 'MFkwEwYHKoZIzj0CAQ==' } });
+    fireEvent.click(screen.getByTestId('key-form-ok'));
+    await waitFor(() => expect(seen.some((config) => config.url === api.key.import.path)).toBe(true));
+    expect(bodyOf(seen.find((config) => config.url === api.key.import.path))).toMatchObject({
+      name: 'partner',
+      algorithm: 'EC-P256',
+      format: 'spki',
+      usage_mask: Usage.Verify,
+      content: 'MFkwEwYHKoZIzj0CAQ==',
+    });
+  });
+
+  it('takes PEM text as it is, and checks a post-quantum seed by its length', async () => {
+    const seen = serve();
+    renderPage('/console/key', '/console/key', <KeyListPage />);
+    await screen.findByTestId('key-row-billing');
+    fireEvent.click(screen.getByTestId('key-import'));
+    fireEvent.change(await screen.findByTestId('key-name'), { target: { value: 'pq' } });
+    await choose('key-algorithm', 'ML-DSA-44');
+    expect(await screen.findByText('Private key: seed')).toBeTruthy();
+    fireEvent.change(screen.getByTestId('key-content'), { target: { value: 'AAAA' } });
+    fireEvent.click(screen.getByTestId('key-form-ok'));
+    expect(await screen.findByText('The content must decode to 32 bytes; it has 3')).toBeTruthy();
+    expect(screen.getByTestId('key-public-key')).toBeTruthy();
+    fireEvent.change(screen.getByTestId('key-content'), {
+      target: { value: Buffer.alloc(32, 7).toString('base64') },
+    });
+    fireEvent.click(screen.getByTestId('key-form-ok'));
+    await waitFor(() => expect(seen.some((config) => config.url === api.key.import.path)).toBe(true));
+    expect(bodyOf(seen.find((config) => config.url === api.key.import.path))).toMatchObject({
+      algorithm: 'ML-DSA-44',
+      format: 'seed',
+      usage_mask: Usage.Sign | Usage.Verify,
+    });
+
+    fireEvent.click(screen.getByTestId('key-import'));
+    fireEvent.change(await screen.findByTestId('key-name'), { target: { value: 'pem' } });
+    await choose('key-algorithm', 'EC-P384');
+    await choose('key-import-format', 'PEM text');
+    fireEvent.change(screen.getByTestId('key-content'), { target: { value: 'MIGkAgEBBDA=' } });
+    fireEvent.click(screen.getByTestId('key-form-ok'));
+    expect(await screen.findByText(/Paste the PEM text/)).toBeTruthy();
+  });
+});
+
 describe('key detail page', () => {
   it('shows the attributes, versions and audit trail of a post-quantum key', async () => {
     serve();
@@ -234,6 +313,9 @@ describe('key detail page', () => {
     expect(screen.getByTestId('key-attr-parameterSet').textContent).toBe('ML-DSA-65');
     expect(screen.getByTestId('key-attr-fingerprint').textContent).toBe('ab'.repeat(32));
     expect(screen.queryByTestId('key-attr-size')).toBeNull();
+    expect(screen.getByTestId('key-attr-signatureFormat').textContent).toMatch(
+      /^The standard encoding \(FIPS 204\/205\)/,
+    );
     await waitFor(() => expect(screen.getByTestId('key-linked').textContent).toBe('signer.pub'));
     expect(screen.getByTestId('key-linked').getAttribute('href')).toBe(`/console/key/detail/${PUBLIC_ID}`);
     const versions = screen.getByTestId('key-versions');

@@ -138,15 +138,45 @@ export const keys = {
     ctePersistent: 'Apply to client (persistent on client)',
     cteMode: 'Encryption mode',
     content: 'Key content (Base64)',
+    importFormat: 'Format',
+    publicKeyCheck: 'Public key (optional)',
+  },
+  signatureSchemes: {
+    ecdsa:
+      'ECDSA: DER (ASN.1 r and s) by default; IEEE P1363 (r‖s) when a call sets signature_format to p1363',
+    sm2: 'SM2 with SM3 (ID 1234567812345678): DER by default; IEEE P1363 (r‖s) when a call sets signature_format to p1363',
+    rsa: 'RSA-PSS (MGF1, salt as long as the digest) by default; PKCS#1 v1.5 when a call sets rsa_padding to pkcs1v15',
+    ed25519: 'Ed25519 (RFC 8032): 64 bytes',
+    pqc: 'The standard encoding (FIPS 204/205); a call may add a context',
+  },
+  importFormats: {
+    raw: 'Raw key bytes',
+    pkcs8: 'Private key: PKCS#8 DER',
+    'sm2-scalar': 'Private key: 32-byte SM2 scalar',
+    spki: 'Public key: SubjectPublicKeyInfo DER',
+    pem: 'PEM text (public or private key)',
+    seed: 'Private key: seed',
+    expanded: 'Private key: standard encoding',
+    public: 'Public key: standard encoding',
   },
   hints: {
     raw: '{{bytes}} bytes of raw key material, Base64',
     rawRange: '{{min}} to {{max}} bytes of raw key material, Base64',
     sm2: 'The 32-byte SM2 private key (GM/T 0009), Base64',
     pkcs8: 'The private key as PKCS#8 DER ({{algorithm}}), Base64; its public key is derived',
+    spki: 'The public key as SubjectPublicKeyInfo DER ({{algorithm}}), Base64. A public key alone verifies, encrypts or wraps; it never signs or decrypts',
+    pem: 'The PEM text itself ({{algorithm}}): a PUBLIC KEY block makes a public key alone, a PRIVATE KEY block (PKCS#8) a key pair',
+    seed: 'The {{bytes}}-byte key-generation seed of the {{algorithm}} private key (FIPS 203/204/205), Base64; its public key is derived',
+    expanded:
+      'The {{algorithm}} private key in the standard encoding ({{bytes}} bytes), Base64; its public key is derived',
+    public:
+      'The {{algorithm}} public key in the standard encoding ({{bytes}} bytes), Base64. A public key alone verifies or encapsulates only',
+    publicKeyCheck:
+      'If given (Base64), the import is refused unless it equals the public key derived from the private key',
   },
   validation: {
     base64: 'Key content and encryption public key must be Base64',
+    pem: 'Paste the PEM text, from -----BEGIN … KEY----- to -----END … KEY-----',
     contentRequired: 'Please enter the key content',
     contentLength: 'The content must decode to {{expected}} bytes; it has {{got}}',
     algorithmRequired: 'Please choose an algorithm',
@@ -255,6 +285,7 @@ export const keys = {
     description: 'Description',
     labels: 'Labels',
     cte: 'TDE attributes',
+    signatureFormat: 'Signatures',
     cteOff: 'Not used for TDE',
     created: 'Created',
     updated: 'Updated',
