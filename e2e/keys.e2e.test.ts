@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { launch, newPage, shot } from './support/browser.js';
 import { apiCall, startKsp, type RunningServer } from './support/server.js';
@@ -357,6 +361,73 @@ describe('key management in the browser', () => {
     await row(page, 'imported').waitFor({ state: 'detached' });
     await page.waitForTimeout(500);
     expect(await page.locator('.ant-message-notice-error').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('imports a public key made by openssl and verifies, through the API, a signature openssl made', async () => {
+    // Outside KSP: an EC P-256 key pair and a DER signature by `openssl dgst`.
+    const dir = mkdtempSync(join(tmpdir(), 'ksp-e2e-pub-'));
+    const run = (args: string[]) => {
+      const r = spawnSync('openssl', args, { cwd: dir, encoding: 'utf8' });
+      if (r.status !== 0) throw new Error(`openssl ${args.join(' ')}: ${r.stderr}`);
+    };
+    run(['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', 'partner.key']);
+    run(['ec', '-in', 'partner.key', '-pubout', '-out', 'partner.pub']);
+    writeFileSync(join(dir, 'order.txt'), 'order 1234: pay 10 EUR');
+    run(['dgst', '-sha256', '-sign', 'partner.key', '-out', 'order.sig', 'order.txt']);
+    const pem = readFileSync(join(dir, 'partner.pub'), 'utf8');
+    const signature = readFileSync(join(dir, 'order.sig')).toString('base64');
+    rmSync(dir, { recursive: true, force: true });
+
+    const { page, errors } = await newPage(browser);
+    await signIn(page, ksp.url);
+    await page.goto(`${ksp.url}/console/key`);
+    await list(page).waitFor();
+    await page.getByTestId('key-import').click();
+    await page.getByTestId('key-name').fill('partner-ec');
+    await page.getByTestId('key-algorithm').click();
+    await page.keyboard.type('EC-P256');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('usage-Sign').waitFor();
+    await chooseOption(page, 'key-import-format', 'PEM text');
+    await page.getByTestId('key-content').fill(pem);
+    // A PUBLIC KEY block: the key will only verify, so Sign is no longer offered.
+    await page.getByTestId('usage-Sign').waitFor({ state: 'detached' });
+    expect(await page.getByTestId('usage-Verify').isVisible()).toBe(true);
+    await page.getByTestId('key-form-ok').click();
+    await row(page, 'partner-ec').waitFor();
+
+    await list(page).getByTestId('key-link-partner-ec').click();
+    await detail(page).waitFor();
+    expect(await detail(page).getByTestId('key-attr-type').innerText()).toBe('Public key');
+    expect(await detail(page).getByTestId('key-attr-signatureFormat').innerText()).toContain(
+      'ECDSA: DER (ASN.1 r and s) by default',
+    );
+    const id = /\/console\/key\/detail\/([^/?#]+)/.exec(page.url())?.[1];
+    expect(id).toBeTruthy();
+
+    // The application side: verify the outside signature with the imported key.
+    const token = await loginByApi(ksp.url);
+    const data = Buffer.from('order 1234: pay 10 EUR').toString('base64');
+    const good = await apiCall<{ valid: boolean }>(
+      ksp.url,
+      api.crypto.verify,
+      { key_id: id, data, signature },
+      token,
+    );
+    expect(good).toMatchObject({ code: 0, data: { valid: true } });
+    const tampered = Buffer.from('order 1234: pay 99 EUR').toString('base64');
+    const bad = await apiCall<{ valid: boolean }>(
+      ksp.url,
+      api.crypto.verify,
+      { key_id: id, data: tampered, signature },
+      token,
+    );
+    expect(bad).toMatchObject({ code: 0, data: { valid: false } });
+    // A public key alone never signs.
+    const sign = await apiCall(ksp.url, api.crypto.sign, { key_id: id, data }, token);
+    expect(sign.code).not.toBe(0);
     expect(errors).toEqual([]);
     await page.context().close();
   });
