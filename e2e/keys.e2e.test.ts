@@ -390,6 +390,10 @@ describe('key management in the browser', () => {
     await page.keyboard.type('EC-P256');
     await page.keyboard.press('Enter');
     await page.getByTestId('usage-Sign').waitFor();
+    // The algorithm's list closes before the format's opens.
+    await expect
+      .poll(() => page.locator('.ant-select-dropdown:not(.ant-select-dropdown-hidden)').count())
+      .toBe(0);
     await chooseOption(page, 'key-import-format', 'PEM text');
     await page.getByTestId('key-content').fill(pem);
     // A PUBLIC KEY block: the key will only verify, so Sign is no longer offered.
