@@ -25,6 +25,7 @@ export const keyMessages = defineMessages({
     'key.importFormatUnsupported': 'format: {algorithm} keys are not imported as {format}; use {formats}',
     'key.importFormatRequired': 'format: name the format of a {algorithm} key ({formats})',
     'key.importPem': 'content: no PEM block PUBLIC KEY or PRIVATE KEY found',
+    'key.importPemBlocks': 'content: holds {blocks} PEM blocks; paste one key (one BEGIN … END block)',
     'key.importPublicFormat': 'content: not a {format} {algorithm} public key',
     'key.importPublicUsage':
       'usage_mask: a public key only verifies, encrypts, wraps or encapsulates; {refused} needs the private key',
@@ -70,6 +71,7 @@ export const keyMessages = defineMessages({
     'key.importFormatUnsupported': 'format：{algorithm} 密钥不能以 {format} 格式导入；可用格式：{formats}',
     'key.importFormatRequired': 'format：请指明 {algorithm} 密钥的格式（{formats}）',
     'key.importPem': 'content：未找到 PEM 块 PUBLIC KEY 或 PRIVATE KEY',
+    'key.importPemBlocks': 'content：包含 {blocks} 个 PEM 块；请只粘贴一个密钥（一个 BEGIN … END 块）',
     'key.importPublicFormat': 'content：不是 {format} 格式的 {algorithm} 公钥',
     'key.importPublicUsage': 'usage_mask：公钥只能验签、加密、包装或封装；{refused} 需要私钥',
     'key.importPublicMismatch': 'public_key：与由 content 推导出的公钥不一致',

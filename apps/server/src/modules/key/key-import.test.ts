@@ -123,6 +123,13 @@ describe.each(await engines())('key/import of public and post-quantum keys on %s
     expect(zh.code).toBe(Code.INVALID);
     expect(zh.msg).toBe('usage_mask：公钥只能验签、加密、包装或封装；Decrypt (0x8) 需要私钥');
 
+    // A file holding the public and the private block is one key too many, not read in part.
+    const both = `${String(pem)}${String(rsa.privateKey.export({ type: 'pkcs8', format: 'pem' }))}`;
+    expect(await importKey({ ...body, content: both, usage_mask: Usage.Verify })).toMatchObject({
+      code: Code.INVALID,
+      msg: 'content: holds 2 PEM blocks; paste one key (one BEGIN … END block)',
+    });
+
     const made = await importKey({ ...body, usage_mask: Usage.Verify });
     expect(made.code, made.msg).toBe(0);
     const message = Buffer.from('RSA, both paddings');

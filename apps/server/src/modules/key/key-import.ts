@@ -43,7 +43,6 @@ export interface ImportedKey {
   readonly publicKey?: Buffer;
 }
 
-
 /** Refuses a public key's usage mask with bits that need the private key (sign, decrypt, unwrap...). */
 export function checkPublicUsage(mask: number): void {
   const refused = (mask & ~PUBLIC_KEY_USAGE) >>> 0;
@@ -92,6 +91,10 @@ function fromSm2Spki(der: Buffer, format: ImportFormat): ImportedKey {
 }
 
 function fromPem(algorithm: AlgorithmId, text: string): ImportedKey {
+  // One key per import: a file with a public and a private block (or two keys) is refused
+  // rather than read in part.
+  const blocks = text.match(/-----BEGIN [A-Z0-9 ]+-----/g)?.length ?? 0;
+  if (blocks > 1) throw invalid('key.importPemBlocks', { blocks });
   // node:crypto reads PKCS#8, PKCS#1 and SEC 1 private keys and SPKI and PKCS#1 public keys;
   // an encrypted private key (no passphrase here) is refused as unreadable.
   if (/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(text)) {
