@@ -151,84 +151,53 @@ describe.each(await engines())('Wycheproof vectors through the HTTP API on %s', 
 
   const counted = (groups: WycheproofGroup[]) => groups.reduce((n, g) => n + g.tests.length, 0);
 
-  it.each(ECDSA)('ECDSA %s (%s, %s signatures): SPKI import, verify', async (file, algorithm, format) => {
+  /**
+   * A signature file: each group's public key imported once (usage Verify), each vector's
+   * signature checked by `crypto/verify` with the options the family needs; judged whole.
+   */
+  async function verifyFile(
+    file: string,
+    key: (group: WycheproofGroup) => { algorithm: AlgorithmId; format: ImportFormat; content: string },
+    options: (test: WycheproofTest) => Record<string, string> = () => ({}),
+  ) {
     const { testGroups } = wycheproof(file);
     const runs = await runGroups(
       file,
       testGroups,
-      (group) =>
-        importKey({
-          algorithm,
-          format: 'spki',
-          content: hexToBase64(group.publicKeyDer),
-          usage_mask: Usage.Verify,
-        }),
+      (group) => importKey({ ...key(group), usage_mask: Usage.Verify }),
       async (key_id, test) =>
         verdict(
           await call(server, api.crypto.verify, {
             token,
-            body: {
-              key_id,
-              data: hexToBase64(test.msg),
-              signature: hexToBase64(test.sig),
-              signature_format: format,
-            },
+            body: { key_id, data: hexToBase64(test.msg), signature: hexToBase64(test.sig), ...options(test) },
           }),
         ),
     );
     judge(runs, counted(testGroups));
-  });
+  }
 
-  it('Ed25519: PEM import, verify', async () => {
-    const { testGroups } = wycheproof('ed25519_test');
-    const runs = await runGroups(
-      'ed25519_test',
-      testGroups,
-      (group) =>
-        importKey({
-          algorithm: 'ED25519',
-          format: 'pem',
-          content: String(group.publicKeyPem),
-          usage_mask: Usage.Verify,
-        }),
-      async (key_id, test) =>
-        verdict(
-          await call(server, api.crypto.verify, {
-            token,
-            body: { key_id, data: hexToBase64(test.msg), signature: hexToBase64(test.sig) },
-          }),
-        ),
-    );
-    judge(runs, counted(testGroups));
-  });
-
-  it.each(RSA)('RSA %s (%s, %s): SPKI import, verify', async (file, algorithm, padding) => {
-    const { testGroups } = wycheproof(file);
-    const runs = await runGroups(
+  it.each(ECDSA)('ECDSA %s (%s, %s signatures): SPKI import, verify', (file, algorithm, format) =>
+    verifyFile(
       file,
-      testGroups,
-      (group) =>
-        importKey({
-          algorithm,
-          format: 'spki',
-          content: hexToBase64(group.publicKeyDer),
-          usage_mask: Usage.Verify,
-        }),
-      async (key_id, test) =>
-        verdict(
-          await call(server, api.crypto.verify, {
-            token,
-            body: {
-              key_id,
-              data: hexToBase64(test.msg),
-              signature: hexToBase64(test.sig),
-              rsa_padding: padding,
-            },
-          }),
-        ),
-    );
-    judge(runs, counted(testGroups));
-  });
+      (group) => ({ algorithm, format: 'spki', content: hexToBase64(group.publicKeyDer) }),
+      () => ({ signature_format: format }),
+    ),
+  );
+
+  it('Ed25519: PEM import, verify', () =>
+    verifyFile('ed25519_test', (group) => ({
+      algorithm: 'ED25519',
+      format: 'pem',
+      content: String(group.publicKeyPem),
+    })));
+
+  it.each(RSA)('RSA %s (%s, %s): SPKI import, verify', (file, algorithm, padding) =>
+    verifyFile(
+      file,
+      (group) => ({ algorithm, format: 'spki', content: hexToBase64(group.publicKeyDer) }),
+      () => ({ rsa_padding: padding }),
+    ),
+  );
 
   it.each(HMAC)(
     'HMAC %s (%s, full-length tags): raw import, mac-verify',
@@ -290,37 +259,13 @@ describe.each(await engines())('Wycheproof vectors through the HTTP API on %s', 
     },
   );
 
-  it.each(ML_DSA)(
-    'ML-DSA %s (%s): standard public key import, verify (with context)',
-    async (file, algorithm) => {
-      const { testGroups } = wycheproof(file);
-      const runs = await runGroups(
-        file,
-        testGroups,
-        (group) =>
-          importKey({
-            algorithm,
-            format: 'public',
-            content: hexToBase64(group.publicKey),
-            usage_mask: Usage.Verify,
-          }),
-        async (key_id, test) =>
-          verdict(
-            await call(server, api.crypto.verify, {
-              token,
-              body: {
-                key_id,
-                data: hexToBase64(test.msg),
-                signature: hexToBase64(test.sig),
-                ...(test.ctx !== undefined ? { context: hexToBase64(test.ctx) } : {}),
-              },
-            }),
-          ),
-      );
-      judge(runs, counted(testGroups));
-    },
+  it.each(ML_DSA)('ML-DSA %s (%s): standard public key import, verify (with context)', (file, algorithm) =>
+    verifyFile(
+      file,
+      (group) => ({ algorithm, format: 'public', content: hexToBase64(group.publicKey) }),
+      (test): Record<string, string> => (test.ctx !== undefined ? { context: hexToBase64(test.ctx) } : {}),
+    ),
   );
-
   it('records failed checks as failures in the audit log, with no key material', async () => {
     const failures = await server.database.db
       .selectFrom('audit_log')
