@@ -15,6 +15,7 @@ import { logCalls } from './calls/log.js';
 import { syslogCalls } from './calls/syslog.js';
 import { alarmCalls } from './calls/alarm.js';
 import { clientLogCalls } from './calls/client-log.js';
+import { licenseCalls } from './calls/license.js';
 
 /** Every call, grouped by area: the server registers these and the console calls them. */
 export const api = {
@@ -36,6 +37,7 @@ export const api = {
   clientLog: clientLogCalls,
   syslog: syslogCalls,
   alarm: alarmCalls,
+  license: licenseCalls,
 } as const;
 
 /** Every call of the API, in area order: what the server registers and the tests sweep. */

@@ -71,6 +71,7 @@ describe('served areas', () => {
         'domain',
         'key',
         'ldap',
+        'license',
         'log',
         'password-policy',
         'quantum',
@@ -97,6 +98,7 @@ describe('served areas', () => {
     ]);
     expect(offered.find((group) => group.key === 'settings')?.areas).toEqual([
       'domain',
+      'license',
       'password-policy',
       'syslog',
       'config',

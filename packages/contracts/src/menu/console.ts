@@ -17,6 +17,7 @@ export const consolePageKeys = [
   'console/setting/config/index',
   'console/setting/syslog/index',
   'console/setting/quantum/index',
+  'console/setting/license/index',
 ] as const;
 
 /** The main console's menu (MODULES.md "Console routes and permissions"). */
@@ -43,6 +44,7 @@ export const consoleMenu: MenuNode[] = [
   page('Log', '/console/log', 'log:read', { title: 'log', icon: 'log' }),
   group('Setting', '/console/setting', { title: 'settings', icon: 'setting' }, [
     page('SettingDomain', '/console/setting/domain', 'domain:read', { title: 'domain', icon: 'domain' }),
+    page('SettingLicense', '/console/setting/license', 'license:read', { title: 'license', icon: 'license' }),
     page('SettingPasswordPolicy', '/console/setting/password-policy', 'password-policy:read', {
       title: 'passwordPolicy',
       icon: 'lock',

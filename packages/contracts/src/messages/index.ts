@@ -13,6 +13,7 @@ import { quantumMessages } from './quantum.js';
 import { logMessages } from './log.js';
 import { syslogMessages } from './syslog.js';
 import { alarmMessages } from './alarm.js';
+import { licenseMessages } from './license.js';
 import { ldapMessages } from './ldap.js';
 import { passwordMessages } from './password.js';
 import { roleMessages } from './role.js';
@@ -40,6 +41,7 @@ export const areaMessages = [
   logMessages,
   syslogMessages,
   alarmMessages,
+  licenseMessages,
 ] as const;
 
 export type MessageKey = KeysOf<(typeof areaMessages)[number]>;
