@@ -28,6 +28,7 @@ import { quantumModule } from './modules/quantum/quantum.module.js';
 import { logModule } from './modules/log/log.module.js';
 import { clientLogModule } from './modules/client-log/client-log.module.js';
 import { syslogModule } from './modules/syslog/syslog.module.js';
+import { licenseModule } from './modules/license/license.module.js';
 import { alarmModule } from './modules/alarm/alarm.module.js';
 import { passwordPolicyModule } from './modules/password-policy/password-policy.module.js';
 import { registrationTokenModule } from './modules/registration-token/registration-token.module.js';
@@ -56,6 +57,7 @@ const modules: readonly KspModule[] = [
   logModule,
   clientLogModule,
   syslogModule,
+  licenseModule,
   alarmModule,
   dashboardModule,
 ];

@@ -62,6 +62,15 @@ const Schema = z.object({
     .url({ protocol: /^https?$/ })
     .transform((v) => v.replace(/\/+$/, ''))
     .optional(),
+  /**
+   * TESTS ONLY: one more Ed25519 public key (base64 of its 32 raw bytes) trusted to sign
+   * licences besides the vendor's. The test suites mint licences with a key pair they make;
+   * a production server leaves this unset.
+   */
+  KSP_LICENSE_TEST_PUBLIC_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9+/_-]{43}=?$/, 'base64 of a 32-byte Ed25519 public key')
+    .optional(),
 });
 
 export interface KspConfig {
@@ -86,6 +95,8 @@ export interface KspConfig {
   operationRecords: 'commit' | 'disk';
   /** See KSP_PKI_URL; null: the listening address. */
   pkiUrl: string | null;
+  /** See KSP_LICENSE_TEST_PUBLIC_KEY (tests only); null in production. */
+  licenseTestPublicKey: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -146,6 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     sqliteSynchronous: v.KSP_SQLITE_SYNCHRONOUS,
     operationRecords: v.KSP_OPERATION_RECORDS,
     pkiUrl: v.KSP_PKI_URL ?? null,
+    licenseTestPublicKey: v.KSP_LICENSE_TEST_PUBLIC_KEY ?? null,
   };
 }
 

@@ -47,7 +47,10 @@ export const keyModule: KspModule = {
     let counter: ModuleServices['opCounter'] | undefined;
     const countOp = (domainId: string, opClass: OpClass) =>
       (counter ??= ctx.use('opCounter')).count(domainId, opClass);
-    const service = createKeyService({ db, clock, material, pool, keys, journal, countOp });
+    // The licence's key quota (modules/license), looked up at the first key made.
+    let license: ModuleServices['license'] | undefined;
+    const keyQuota = (adding: number) => (license ??= ctx.use('license')).checkQuota('keys', adding);
+    const service = createKeyService({ db, clock, material, pool, keys, journal, countOp, keyQuota });
     ctx.provide('keyFigures', keyFigures);
     keyRoutes(ctx.app, ctx.gate, service);
     ctx.provide('keyVault', createKeyVault({ db, keys, material, service }));

@@ -74,6 +74,8 @@ export function createKeyService(deps: {
   journal: Journal;
   /** Counts a key made (create, import, clone, new version) for the dashboard's operations. */
   countOp: (domainId: string, opClass: OpClass) => void;
+  /** Refuses `adding` more key objects over the licence's quota (4220); existing keys are never refused. */
+  keyQuota?: (adding: number) => Promise<void>;
 }) {
   const { db, clock, material } = deps;
   /** Every change to keys goes through here, so the crypto API never uses a stale row. */
@@ -147,6 +149,7 @@ export function createKeyService(deps: {
     const publicAlone = info.kind === 'asymmetric' && !generated.material;
     const pair = info.kind === 'asymmetric' && !publicAlone;
     const publicId = pair ? uuidv7({ random: nonceBytes(16) }) : null;
+    await deps.keyQuota?.(pair ? 2 : 1);
     const base = {
       domain_id: actor.domainId,
       algorithm: fields.algorithm,

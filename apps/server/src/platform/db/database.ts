@@ -33,6 +33,7 @@ import * as m013 from './migrations/013-syslog.js';
 import * as m014 from './migrations/014-dashboard.js';
 import * as m015 from './migrations/015-alarms.js';
 import * as m016 from './migrations/016-client-log.js';
+import * as m017 from './migrations/017-license.js';
 
 export type Db = Kysely<Database>;
 /** A store function takes either the database or an open transaction. */
@@ -78,6 +79,7 @@ export const migrations: Record<string, Migration> = {
   '014-dashboard': m014,
   '015-alarms': m015,
   '016-client-log': m016,
+  '017-license': m017,
 };
 
 export interface OpenOptions {

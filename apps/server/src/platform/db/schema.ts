@@ -402,6 +402,30 @@ export interface OpCounterTable {
   count: number | string;
 }
 
+/** This installation's identity (migration 017, one row 'install'): its lock code derives from it. */
+export interface LicenseInstallTable {
+  id: string;
+  install_id: string;
+  created_at: string;
+}
+
+/** An activated licence (migration 017): the verified payload's fields and the text as pasted. */
+export interface LicenseTable {
+  id: string;
+  license_id: string;
+  customer: string;
+  lock_code: string;
+  bind_type: string;
+  /** JSON object: feature → quantity. */
+  features: string;
+  not_before: string;
+  not_after: string;
+  issued_at: string;
+  text: string;
+  activated_at: string;
+  activated_by: string;
+}
+
 /** A server node of the cluster, as it last reported itself (migration 014). */
 export interface ClusterNodeTable {
   name: string;
@@ -411,6 +435,8 @@ export interface ClusterNodeTable {
 }
 
 export interface Database {
+  license_install: LicenseInstallTable;
+  license: LicenseTable;
   system_state: SystemStateTable;
   domain: DomainTable;
   app_user: UserTable;

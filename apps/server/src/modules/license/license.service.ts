@@ -1,0 +1,277 @@
+import type { KeyObject } from 'node:crypto';
+import { v7 as uuidv7 } from 'uuid';
+import {
+  ANY_LOCK_CODE,
+  COMMUNITY_LIMITS,
+  licenseFeatures,
+  type FeatureUsage,
+  type LicenseFeature,
+  type LicenseOverview,
+  type LicenseRow,
+  type LicenseStatus,
+} from '@ksp/contracts';
+import { subjectOf, writeAudit } from '../../platform/audit.js';
+import type { Clock } from '../../platform/auth/session.service.js';
+import { isUniqueViolation, type Db } from '../../platform/db/database.js';
+import type { LicenseTable } from '../../platform/db/schema.js';
+import type { KspError} from '../../platform/errors.js';
+import { conflict, invalid, notFound, stateForbids } from '../../platform/errors.js';
+import type { Actor, RequestMeta } from '../../platform/http/route.js';
+import { lockCodeOf, readLicense } from './license.verify.js';
+
+/** Key states that no longer count against the key quota. */
+const GONE_STATES = ['destroyed', 'destroyed-compromised'];
+/** Other nodes' activations reach this node's cached state within this time. */
+const CACHE_MS = 30_000;
+
+type Features = Partial<Record<LicenseFeature, number>>;
+
+interface State {
+  rows: LicenseTable[];
+  at: number;
+}
+
+/**
+ * Licences (MODULES.md §4.1). The activated licences are cached in memory (dropped on
+ * activate and delete here, and after 30 s for other nodes' changes), so the quota check on
+ * key creation costs one sum over the key tally.
+ */
+export function createLicenseService(deps: { db: Db; clock: Clock; trusted: readonly KeyObject[] }) {
+  const { db, clock, trusted } = deps;
+  let cached: State | null = null;
+  let lockCode: string | null = null;
+
+  async function rows(): Promise<LicenseTable[]> {
+    if (cached && Date.now() - cached.at < CACHE_MS) return cached.rows;
+    const all = await db.selectFrom('license').selectAll().orderBy('activated_at').execute();
+    cached = { rows: all, at: Date.now() };
+    return all;
+  }
+
+  async function lock(): Promise<string> {
+    if (lockCode) return lockCode;
+    const row = await db
+      .selectFrom('license_install')
+      .select('install_id')
+      .where('id', '=', 'install')
+      .executeTakeFirstOrThrow();
+    lockCode = lockCodeOf(row.install_id);
+    return lockCode;
+  }
+
+  const statusOf = (row: Pick<LicenseTable, 'not_before' | 'not_after'>, now: number): LicenseStatus =>
+    now > Date.parse(row.not_after)
+      ? 'expired'
+      : now < Date.parse(row.not_before)
+        ? 'not_yet_valid'
+        : 'active';
+
+  const featuresOf = (row: LicenseTable) => JSON.parse(row.features) as Features;
+
+  /** Totals per feature from the active licences, the community limits otherwise. */
+  function totals(all: LicenseTable[], now: number) {
+    const active = all.filter((r) => statusOf(r, now) === 'active');
+    const expired = all.filter((r) => statusOf(r, now) === 'expired');
+    const state: LicenseOverview['state'] =
+      active.length > 0 ? 'licensed' : expired.length > 0 ? 'expired' : 'community';
+    const figures = licenseFeatures.map((feature) => {
+      const granting = active.filter((r) => featuresOf(r)[feature] !== undefined);
+      const total = granting.length
+        ? granting.reduce((sum, r) => sum + (featuresOf(r)[feature] ?? 0), 0)
+        : COMMUNITY_LIMITS[feature];
+      const expiredTotal = expired.reduce((sum, r) => sum + (featuresOf(r)[feature] ?? 0), 0);
+      return {
+        feature,
+        total,
+        expiredTotal,
+        source: granting.length ? ('license' as const) : ('community' as const),
+        not_before: granting.length ? granting.map((r) => r.not_before).sort()[0]! : null,
+        not_after: granting.length
+          ? granting
+              .map((r) => r.not_after)
+              .sort()
+              .at(-1)!
+          : null,
+      };
+    });
+    return { state, figures };
+  }
+
+  /** Used quantity per feature, counted from real objects. */
+  async function used(feature: LicenseFeature): Promise<number> {
+    if (feature !== 'keys') return 0; // clients, KMIP clients and SMS servers do not exist yet
+    const row = await db
+      .selectFrom('kms_key_tally')
+      .where('state', 'not in', GONE_STATES)
+      .select((eb) => eb.fn.sum<string | number>('keys').as('n'))
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  const toRow = (r: LicenseTable, now: number): LicenseRow => ({
+    row_id: r.id,
+    id: r.license_id,
+    customer: r.customer,
+    lock_code: r.lock_code,
+    bind_type: r.bind_type as LicenseRow['bind_type'],
+    features: featuresOf(r),
+    not_before: r.not_before,
+    not_after: r.not_after,
+    issued_at: r.issued_at,
+    status: statusOf(r, now),
+    text: r.text,
+    activated_at: r.activated_at,
+    activated_by: r.activated_by,
+  });
+
+  const refuse = async (actor: Actor, meta: RequestMeta, err: KspError, details: Record<string, string>) => {
+    await writeAudit(
+      db,
+      {
+        who: subjectOf(actor),
+        action: 'license.activate',
+        target: details.license_id ?? '',
+        result: 'failure',
+        ip: meta.ip,
+        details: { reason: err.messageKey, ...details },
+      },
+      clock(),
+    );
+    return err;
+  };
+
+  return {
+    async lockdata() {
+      const nodes = await db.selectFrom('cluster_node').select('name').execute();
+      return {
+        lock_code: await lock(),
+        bind_type: nodes.length > 1 ? ('cluster' as const) : ('instance' as const),
+      };
+    },
+
+    async overview(): Promise<LicenseOverview> {
+      const now = clock().getTime();
+      const all = await rows();
+      const { state, figures } = totals(all, now);
+      const features: FeatureUsage[] = [];
+      for (const f of figures) {
+        features.push({
+          feature: f.feature,
+          total: f.total,
+          used: await used(f.feature),
+          source: f.source,
+          not_before: f.not_before,
+          not_after: f.not_after,
+        });
+      }
+      return { lock_code: await lock(), state, features, licenses: all.map((r) => toRow(r, now)) };
+    },
+
+    /**
+     * Refuses a new object of `feature` over its quota (4220 naming the feature and the limit),
+     * or any new object while every licence has expired. Existing objects are never refused.
+     */
+    async checkQuota(feature: LicenseFeature, adding: number): Promise<void> {
+      const { state, figures } = totals(await rows(), clock().getTime());
+      const figure = figures.find((f) => f.feature === feature)!;
+      if (state === 'expired')
+        throw stateForbids('license.expiredQuota', { feature, limit: figure.expiredTotal });
+      if ((await used(feature)) + adding > figure.total)
+        throw stateForbids('license.quota', { feature, limit: figure.total });
+    },
+
+    async activate(actor: Actor, meta: RequestMeta, input: string): Promise<LicenseRow> {
+      const verdict = readLicense(input, trusted);
+      if (!verdict.ok) {
+        throw await refuse(
+          actor,
+          meta,
+          verdict.problem === 'malformed'
+            ? invalid('license.malformed', { reason: verdict.reason })
+            : invalid('license.badSignature'),
+          verdict.problem === 'malformed'
+            ? { problem: verdict.problem, detail: verdict.reason }
+            : { problem: verdict.problem },
+        );
+      }
+      const { payload, text } = verdict;
+      const details = { license_id: payload.id, features: JSON.stringify(payload.features) };
+      const here = await lock();
+      if (payload.lock_code !== ANY_LOCK_CODE && payload.lock_code !== here)
+        throw await refuse(
+          actor,
+          meta,
+          invalid('license.wrongLockCode', { expected: payload.lock_code, actual: here }),
+          details,
+        );
+      const now = clock();
+      if (Date.parse(payload.not_after) < now.getTime())
+        throw await refuse(actor, meta, invalid('license.expired', { date: payload.not_after }), details);
+      const row: LicenseTable = {
+        id: uuidv7(),
+        license_id: payload.id,
+        customer: payload.customer,
+        lock_code: payload.lock_code,
+        bind_type: payload.bind_type,
+        features: JSON.stringify(payload.features),
+        not_before: new Date(payload.not_before).toISOString(),
+        not_after: new Date(payload.not_after).toISOString(),
+        issued_at: new Date(payload.issued_at).toISOString(),
+        text,
+        activated_at: now.toISOString(),
+        activated_by: actor.username,
+      };
+      try {
+        await db.transaction().execute(async (trx) => {
+          await trx.insertInto('license').values(row).execute();
+          await writeAudit(
+            trx,
+            {
+              who: subjectOf(actor),
+              action: 'license.activate',
+              target: payload.id,
+              result: 'success',
+              ip: meta.ip,
+              details,
+            },
+            now,
+          );
+        });
+      } catch (err) {
+        if (isUniqueViolation(err))
+          throw await refuse(actor, meta, conflict('license.duplicate', { id: payload.id }), details);
+        throw err;
+      } finally {
+        cached = null;
+      }
+      return toRow(row, now.getTime());
+    },
+
+    async remove(actor: Actor, meta: RequestMeta, rowId: string) {
+      const row = await db.selectFrom('license').selectAll().where('id', '=', rowId).executeTakeFirst();
+      if (!row) throw notFound('license.notFound', { id: rowId });
+      try {
+        await db.transaction().execute(async (trx) => {
+          await trx.deleteFrom('license').where('id', '=', rowId).execute();
+          await writeAudit(
+            trx,
+            {
+              who: subjectOf(actor),
+              action: 'license.delete',
+              target: row.license_id,
+              result: 'success',
+              ip: meta.ip,
+              details: { license_id: row.license_id, features: row.features },
+            },
+            clock(),
+          );
+        });
+      } finally {
+        cached = null;
+      }
+      return { deleted: 1 };
+    },
+  };
+}
+
+export type LicenseService = ReturnType<typeof createLicenseService>;
