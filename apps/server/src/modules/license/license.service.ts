@@ -14,7 +14,7 @@ import { subjectOf, writeAudit } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
 import { isUniqueViolation, type Db } from '../../platform/db/database.js';
 import type { LicenseTable } from '../../platform/db/schema.js';
-import type { KspError} from '../../platform/errors.js';
+import type { KspError } from '../../platform/errors.js';
 import { conflict, invalid, notFound, stateForbids } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
 import { lockCodeOf, readLicense } from './license.verify.js';
