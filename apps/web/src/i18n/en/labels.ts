@@ -91,6 +91,7 @@ export const labels = {
       delete: 'Syslog receiver deleted',
       test: 'Syslog receiver tested',
     },
+    license: { activate: 'Licence activated', delete: 'Licence deleted' },
     quantum: {
       update: 'Entropy source changed',
       test: 'Entropy source tested',

@@ -17,6 +17,7 @@ export { errors } from './errors';
 export { keys } from './keys';
 export { labels } from './labels';
 export { layout } from './layout';
+export { license } from './license';
 export { log } from './log';
 export { menu } from './menu';
 export { quantum } from './quantum';

@@ -82,6 +82,7 @@ export const labels: Catalogue<typeof en> = {
       delete: '删除 Syslog 接收端',
       test: '测试 Syslog 接收端',
     },
+    license: { activate: '激活许可证', delete: '删除许可证' },
     quantum: {
       update: '修改熵源',
       test: '测试熵源',
