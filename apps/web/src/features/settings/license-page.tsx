@@ -71,7 +71,7 @@ function ActivateModal({ open, onClose }: { open: boolean; onClose: () => void }
       cancelText={t('common:actions.cancel')}
       onOk={() => void onOk()}
       onCancel={close}
-      okButtonProps={{ loading: submit.buttonProps.loading, 'data-testid': 'license-activate-ok' }}
+      okButtonProps={{ ...submit.buttonProps, 'data-testid': 'license-activate-ok' }}
       destroyOnHidden
     >
       <Form form={form} layout="vertical" onValuesChange={() => setRefusal(null)}>
