@@ -172,7 +172,7 @@ export default function LicensePage() {
     },
     {
       key: 'features',
-      title: t('license:columns.feature'),
+      title: t('license:columns.grants'),
       render: (_, row) =>
         licenseFeatures
           .filter((f) => row.features[f] !== undefined)

@@ -29,6 +29,7 @@ export const license = {
     id: 'Licence',
     customer: 'Customer',
     status: 'Status',
+    grants: 'Features granted',
     lockCode: 'Lock code',
     text: 'Licence characters',
     actions: 'Actions',

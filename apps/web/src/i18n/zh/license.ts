@@ -30,6 +30,7 @@ export const license: Catalogue<typeof en> = {
     id: '许可证',
     customer: '客户',
     status: '状态',
+    grants: '授权功能',
     lockCode: '锁定码',
     text: '许可证字符',
     actions: '操作',
