@@ -121,7 +121,19 @@ export const DashboardSummary = z.object({
       uptime_seconds: z.number().int().describe('from its start to its last report'),
     }),
   ),
-  license: z.null().describe('licences are not built yet: always null ("not configured")'),
+  license: z
+    .object({
+      state: z.enum(['community', 'licensed', 'expired']),
+      keys_used: z.number().int(),
+      keys_total: z.number().int(),
+      days_left: z
+        .number()
+        .int()
+        .nullable()
+        .describe('whole days until the last active licence ends; null without an active licence'),
+    })
+    .nullable()
+    .describe('the licence state and key usage (license/list); null outside system scope'),
   last_backup: z.null().describe('backups are not built yet: always null ("not configured")'),
   hsm: z.null().describe('the HSM root of trust is not built yet: always null ("not configured")'),
 });

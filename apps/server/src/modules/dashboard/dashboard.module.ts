@@ -62,6 +62,7 @@ export const dashboardModule: KspModule = {
       certs: ctx.use('certs'),
       keyFigures: ctx.use('keyFigures'),
       quantum: ctx.use('quantum'),
+      license: ctx.use('license'),
       opCounter,
       nodes,
     });

@@ -69,6 +69,7 @@ export function createDashboardService(deps: {
   certs: ModuleServices['certs'];
   keyFigures: ModuleServices['keyFigures'];
   quantum: ModuleServices['quantum'];
+  license: ModuleServices['license'];
   opCounter: OpCounter;
   nodes: ClusterNodes;
 }) {
@@ -133,8 +134,9 @@ export function createDashboardService(deps: {
         clients: { healthy: 0, warning: 0, error: 0, revoked: 0 },
         quantum: { status: quantum.status, node: quantum.node },
         nodes,
-        // Licences, backups and the HSM root of trust are later areas: "not configured".
-        license: null,
+        // The licence is the installation's: shown in system scope only (its key count is global).
+        license: actor.systemScope ? await deps.license.summary() : null,
+        // Backups and the HSM root of trust are later areas: "not configured".
         last_backup: null,
         hsm: null,
         recent: recent.map((r) => ({

@@ -167,6 +167,21 @@ export function createLicenseService(deps: { db: Db; clock: Clock; trusted: read
       return { lock_code: await lock(), state, features, licenses: all.map((r) => toRow(r, now)) };
     },
 
+    /** The dashboard's figures: state, key usage and whole days until the last active licence ends. */
+    async summary() {
+      const now = clock().getTime();
+      const all = await rows();
+      const { state, figures } = totals(all, now);
+      const keys = figures.find((f) => f.feature === 'keys')!;
+      const ends = all.filter((r) => statusOf(r, now) === 'active').map((r) => Date.parse(r.not_after));
+      return {
+        state,
+        keys_used: await used('keys'),
+        keys_total: keys.total,
+        days_left: ends.length ? Math.floor((Math.max(...ends) - now) / 86_400_000) : null,
+      };
+    },
+
     /**
      * Refuses a new object of `feature` over its quota (4220 naming the feature and the limit),
      * or any new object while every licence has expired. Existing objects are never refused.

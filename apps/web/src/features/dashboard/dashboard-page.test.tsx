@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { api, Code } from '@ksp/contracts';
 import { http, resetClient } from '../../api/client';
@@ -16,7 +16,7 @@ vi.setConfig({ testTimeout: 15_000 });
 
 const originalAdapter = http.defaults.adapter;
 
-const summary = summaryFixture;
+let summary: object = summaryFixture;
 const operations = operationsFixture;
 
 let expired = false;
@@ -24,6 +24,7 @@ let expired = false;
 beforeEach(() => {
   resetClient();
   expired = false;
+  summary = summaryFixture;
   saveSignedIn(signedInFixture({ permissions: ['dashboard:read', 'key:read', 'cert:read', 'log:read'] }));
   http.defaults.adapter = fakeAdapter((config) =>
     expired
@@ -105,5 +106,18 @@ describe('dashboard page', () => {
     expect(screen.getByText('Down')).toBeTruthy();
     expect(screen.getByTestId('dashboard-updated-at').textContent).toMatch(/^Updated at \d\d:\d\d:\d\d$/);
     expect(screen.getByTestId('dashboard-clients-healthy').textContent).toBe('0');
+  });
+
+  it('shows the licence state, key usage and days left, linked to settings › licenses', async () => {
+    summary = {
+      ...summaryFixture,
+      license: { state: 'licensed', keys_used: 1234, keys_total: 5000, days_left: 42 },
+    };
+    saveSignedIn(signedInFixture({ permissions: ['dashboard:read', 'license:read'] }));
+    renderPage('/console/dashboard', '/console/dashboard', <DashboardPage />);
+    const figure = await screen.findByTestId('dashboard-license');
+    expect(figure.textContent).toBe('Licence: Licensedkeys 1,234 / 5,00042 days left');
+    expect(within(figure).getByRole('link').getAttribute('href')).toBe('/console/setting/license');
+    expect(screen.getAllByText('Not configured')).toHaveLength(2);
   });
 });

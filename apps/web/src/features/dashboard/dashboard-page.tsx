@@ -49,7 +49,29 @@ const paths = {
   users: '/console/access/user',
   log: '/console/log',
   quantum: '/console/setting/quantum',
+  license: '/console/setting/license',
 };
+
+/** The licence state, key usage and days left; links to settings › licenses when readable. */
+function LicenseFigure({ license, link }: { license: NonNullable<Summary['license']>; link: string | null }) {
+  const t = useT();
+  const color = { community: 'default', licensed: 'success', expired: 'error' }[license.state];
+  const tag = <Tag color={color}>{t(`dashboard:licenseState.${license.state}`)}</Tag>;
+  return (
+    <>
+      {link ? <Link to={link}>{tag}</Link> : tag}
+      <span>
+        {t('dashboard:licenseKeys', {
+          used: formatThousands(license.keys_used),
+          total: formatThousands(license.keys_total),
+        })}
+      </span>
+      {license.days_left !== null && (
+        <span>{t('dashboard:licenseDaysLeft', { days: license.days_left })}</span>
+      )}
+    </>
+  );
+}
 
 /** A figure that links to its filtered list when the user may read that list. */
 function FigureValue({ value, to, testId }: { value: string; to: string | null; testId: string }) {
@@ -190,6 +212,7 @@ export default function DashboardPage({
   const canReadUsers = useHasPermission('user:read');
   const canReadLog = useHasPermission('log:read');
   const canReadQuantum = useHasPermission('quantum:read');
+  const canReadLicense = useHasPermission('license:read');
   const summary = useQuery({
     queryKey: dashboardKeys.summary,
     queryFn: fetchDashboardSummary,
@@ -485,8 +508,13 @@ export default function DashboardPage({
                     <Tag>{t(`dashboard:quantumStatus.${data.quantum.status}`)}</Tag>
                   )}
                 </Space>
-                <Space wrap>
-                  {t('dashboard:services.license')}: {notConfigured}
+                <Space wrap data-testid="dashboard-license">
+                  {t('dashboard:services.license')}:{' '}
+                  {data.license ? (
+                    <LicenseFigure license={data.license} link={canReadLicense ? paths.license : null} />
+                  ) : (
+                    notConfigured
+                  )}
                 </Space>
                 <Space wrap>
                   {t('dashboard:services.backup')}: {notConfigured}

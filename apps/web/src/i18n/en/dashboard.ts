@@ -68,6 +68,13 @@ export const dashboard = {
     quantum: 'Quantum random source',
     notConfigured: 'Not configured',
   },
+  licenseState: {
+    community: 'Community edition',
+    licensed: 'Licensed',
+    expired: 'Expired',
+  },
+  licenseKeys: 'keys {{used}} / {{total}}',
+  licenseDaysLeft: '{{days}} days left',
   quantumStatus: {
     normal: 'Normal',
     invalid: 'Invalid',

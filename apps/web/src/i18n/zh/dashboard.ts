@@ -71,6 +71,13 @@ export const dashboard: Catalogue<typeof en> = {
     quantum: '量子随机数源',
     notConfigured: '未配置',
   },
+  licenseState: {
+    community: '社区版',
+    licensed: '已授权',
+    expired: '已过期',
+  },
+  licenseKeys: '密钥 {{used}} / {{total}}',
+  licenseDaysLeft: '剩余 {{days}} 天',
   quantumStatus: {
     normal: '正常',
     invalid: '无效',
