@@ -1,8 +1,10 @@
+import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, Code, COMMUNITY_LIMITS, Usage, type LicensePayload } from '@ksp/contracts';
 import {
   ADMIN,
   call,
+  callUnchecked,
   domainWithAdmin,
   engines,
   initialize,
@@ -165,6 +167,23 @@ describe.each(await engines())('licences on %s', (engine) => {
       body: { name: 'lic-5', algorithm: 'AES-256', usage_mask: Usage.Encrypt },
     });
     expect(zh.msg).toBe('已达许可上限：keys 最多 4');
+    // Imports count too (a public key alone is one object).
+    const spki = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({
+      type: 'spki',
+      format: 'der',
+    });
+    const imported = await callUnchecked(server, api.key.import, {
+      token,
+      body: {
+        name: 'lic-import',
+        algorithm: 'EC-P256',
+        format: 'spki',
+        content: spki.toString('base64'),
+        usage_mask: Usage.Verify,
+      },
+    });
+    expect(imported.code).toBe(Code.STATE_FORBIDS);
+    expect(imported.msg).toBe('Licence limit reached: keys is limited to 4');
   });
 
   it('after expiry refuses new keys but keeps existing keys working', async () => {
