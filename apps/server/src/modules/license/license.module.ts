@@ -16,7 +16,11 @@ export const licenseModule: KspModule = {
   register(ctx) {
     const trusted = [ed25519PublicKey(VENDOR_PUBLIC_KEY)];
     // Tests only: the key pair the suites mint with (KSP_LICENSE_TEST_PUBLIC_KEY).
-    if (ctx.config.licenseTestPublicKey) trusted.push(ed25519PublicKey(ctx.config.licenseTestPublicKey));
+    if (ctx.config.licenseTestPublicKey) {
+      trusted.push(ed25519PublicKey(ctx.config.licenseTestPublicKey));
+      // Said at every start: a production server must not run with it.
+      ctx.log.warn('KSP_LICENSE_TEST_PUBLIC_KEY is set: licences signed by that test key are trusted');
+    }
     const license = createLicenseService({ db: ctx.db, clock: ctx.clock, trusted });
     ctx.provide('license', license);
     licenseRoutes(ctx.app, ctx.gate, license);
