@@ -1,5 +1,6 @@
 import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
-import { LICENSE_PREFIX, type LicensePayload } from '@ksp/contracts';
+import { api, LICENSE_PREFIX, licenseFeatures, type LicensePayload } from '@ksp/contracts';
+import { call, type TestServer } from './harness.js';
 
 /**
  * A licence signing key pair made for one test run (the vendor's private key is never in the
@@ -18,4 +19,37 @@ export function mintLicense(
   const bytes = Buffer.from(JSON.stringify(payload), 'utf8');
   const signature = sign(null, bytes, privateKey);
   return `${LICENSE_PREFIX}.${bytes.toString('base64url')}.${signature.toString('base64url')}`;
+}
+
+/**
+ * Activates a licence with room for every feature on a server started with `keys`' public half,
+ * for suites that make more objects than the community limits allow (the Wycheproof vectors
+ * import thousands of keys).
+ */
+export async function licenseEverything(
+  server: TestServer,
+  token: string,
+  keys: ReturnType<typeof testLicenseKeys>,
+): Promise<void> {
+  const { data } = await call(server, api.license.lockdata, { token });
+  const now = Date.now();
+  const activated = await call(server, api.license.activate, {
+    token,
+    body: {
+      license: mintLicense(
+        {
+          id: `TEST-${now}`,
+          customer: 'KSP test suite',
+          lock_code: data.lock_code,
+          bind_type: 'instance',
+          features: Object.fromEntries(licenseFeatures.map((feature) => [feature, 1_000_000_000])),
+          not_before: new Date(now - 86_400_000).toISOString(),
+          not_after: new Date(now + 86_400_000).toISOString(),
+          issued_at: new Date(now - 86_400_000).toISOString(),
+        },
+        keys.privateKey,
+      ),
+    },
+  });
+  if (activated.code !== 0) throw new Error(`licence: ${activated.msg}`);
 }

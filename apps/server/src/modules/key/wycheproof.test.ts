@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, Code, Usage, type AlgorithmId, type ImportFormat } from '@ksp/contracts';
 import { call, engines, initialize, startServer, type TestServer } from '../../test/harness.js';
+import { licenseEverything, testLicenseKeys } from '../../test/license.js';
 import {
   hexToBase64,
   inParallel,
@@ -75,8 +76,11 @@ describe.each(await engines())('Wycheproof vectors through the HTTP API on %s', 
   let token: string;
 
   beforeAll(async () => {
-    server = await startServer(engine);
+    // Thousands of keys: more than the community limit, so the suite's server is licensed.
+    const vendor = testLicenseKeys();
+    server = await startServer(engine, { KSP_LICENSE_TEST_PUBLIC_KEY: vendor.publicKeyBase64 });
     ({ token } = await initialize(server));
+    await licenseEverything(server, token, vendor);
   }, 60_000);
   afterAll(async () => server?.close());
 
