@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { KspModule } from '../../platform/module.js';
 import { certRoutes } from './cert.routes.js';
 import { createCertService, type CertService } from './cert.service.js';
+import { certificateColumns } from './cert.store.js';
 
 declare module '../../platform/module.js' {
   interface ModuleServices {
@@ -21,9 +22,12 @@ export const certModule: KspModule = {
       const host = config.host.includes(':') ? `[${config.host}]` : config.host;
       return `${config.tls ? 'https' : 'http'}://${host}:${address?.port ?? config.port}`;
     };
+    // Certificates issued together share one transaction and one flush (group commit).
+    ctx.journal.registerTable({ table: 'cert_certificate', columns: certificateColumns });
     const certs = createCertService({
       db: ctx.db,
       clock: ctx.clock,
+      journal: ctx.journal,
       vault: () => ctx.use('keyVault'),
       tokens: () => ctx.use('registrationTokens'),
       ukeys: () => ctx.use('ukeys'),

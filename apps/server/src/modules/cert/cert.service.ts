@@ -14,11 +14,12 @@ import {
   type Input,
   type QueryInput,
 } from '@ksp/contracts';
-import { subjectOf, writeAudit, type AuditEntry } from '../../platform/audit.js';
+import { auditRow, subjectOf, writeAudit, type AuditEntry } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
 import { generateKey } from '../../platform/crypto/generate.js';
 import { nonceBytes } from '../../platform/crypto/random.js';
 import { isUniqueViolation, type Db, type Executor } from '../../platform/db/database.js';
+import type { Journal } from '../../platform/db/journal.js';
 import type { CertCaTable, CertCertificateTable, CertExternalTable } from '../../platform/db/schema.js';
 import { conflict, invalid, KspError, notFound, stateForbids } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
@@ -137,6 +138,8 @@ function nameOf(fields: NameInput): Buffer {
 export function createCertService(deps: {
   db: Db;
   clock: Clock;
+  /** Issuing's group commit: certificates issued together share one transaction and flush. */
+  journal: Journal;
   vault: () => Vault;
   tokens: () => Tokens;
   ukeys: () => Ukeys;
@@ -1123,28 +1126,31 @@ export function createCertService(deps: {
         exportable: keyId !== null && body.exportable,
         source: body.csr ? 'csr' : 'generated',
       });
-      const row = await db.transaction().execute(async (trx) => {
-        await store.insertCertificate(trx, issued);
-        await audit(
-          {
-            who: subjectOf(actor),
-            action: 'cert.issue',
-            target: body.name,
-            result: 'success',
-            ip: meta.ip,
-            objectId: issued.id,
-            details: {
-              ca: ca.name,
-              serial: issued.serial,
-              purpose: body.purpose,
-              ...(keyId ? { key_id: keyId } : {}),
+      // The certificate and its audit record are committed together, in one transaction with
+      // those of the certificates issued at the same time (one flush for all of them).
+      await deps.journal.write({
+        rows: { cert_certificate: [issued] },
+        audit: [
+          auditRow(
+            {
+              who: subjectOf(actor),
+              action: 'cert.issue',
+              target: body.name,
+              result: 'success',
+              ip: meta.ip,
+              objectId: issued.id,
+              details: {
+                ca: ca.name,
+                serial: issued.serial,
+                purpose: body.purpose,
+                ...(keyId ? { key_id: keyId } : {}),
+              },
             },
-          },
-          trx,
-        );
-        return issued;
+            now(),
+          ),
+        ],
       });
-      return certDetailOf(row);
+      return certDetailOf(issued);
     },
 
     async revoke(actor: Actor, meta: RequestMeta, body: Input<typeof api.cert.revoke>) {

@@ -136,6 +136,36 @@ export async function deleteCa(db: Executor, id: string): Promise<void> {
 
 /* Certificates */
 
+/** The columns of `cert_certificate`, in the order the journal writes them (issuing's group commit). */
+export const certificateColumns = [
+  'id',
+  'domain_id',
+  'ca_id',
+  'name',
+  'cn',
+  'subject',
+  'issuer',
+  'purpose',
+  'usage',
+  'algorithm',
+  'key_bits',
+  'serial',
+  'not_before',
+  'not_after',
+  'fingerprint',
+  'cert_der',
+  'csr_der',
+  'key_id',
+  'exportable',
+  'source',
+  'san',
+  'key_usage',
+  'revocation_reason',
+  'revoked_at',
+  'deleted_at',
+  'created_at',
+] as const satisfies (keyof CertCertificateTable)[];
+
 export async function insertCertificate(db: Executor, row: CertCertificateTable): Promise<void> {
   await db.insertInto('cert_certificate').values(row).execute();
 }

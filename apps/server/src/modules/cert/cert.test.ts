@@ -957,6 +957,30 @@ describe.each(await engines())('certificates on %s', (engine) => {
     expect(tokens.data[0]).toMatchObject({ used: 3, remaining: 0, status: 'exhausted' });
   });
 
+  it('issues certificates that arrive together, each stored and audited with its own serial', async () => {
+    const csr = opensslCsr('together', '/CN=together.example.test');
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        call(server, api.cert.issue, {
+          token,
+          body: { name: `together ${i}`, ca_id: inter.id, csr, purpose: 'client', usage: 'signature' },
+        }),
+      ),
+    );
+    const issued = answers.map((a) => ok(a).data);
+    expect(new Set(issued.map((c) => c.serial)).size).toBe(12);
+    const stored = ok(
+      await call(server, api.cert.list, { token, query: { name: 'together', page_size: 50 } }),
+    ).data;
+    expect(stored.data.map((c) => c.serial).sort()).toEqual(issued.map((c) => c.serial).sort());
+    const trail = ok(
+      await call(server, api.log.list, { token, query: { page: 1, page_size: 100, action: 'cert.issue' } }),
+    ).data.data.filter((r) => r.target.startsWith('together '));
+    expect(trail.map((r) => (r.details as { serial: string }).serial).sort()).toEqual(
+      issued.map((c) => c.serial).sort(),
+    );
+  });
+
   it('gives a domain without any CA its root CA on demand, once', async () => {
     const fresh = ok(await call(server, api.domain.create, { token, body: { name: 'fresh-pki' } })).data;
     const [a, b] = await Promise.all([
