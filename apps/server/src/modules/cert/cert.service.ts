@@ -1687,6 +1687,14 @@ export function createCertService(deps: {
     /** The DER CRL of an active CA, or null when there is no such CA. */
     /** The CA's current CRL with its validator and end of validity (ms), for the public URL. */
     async publicCrl(caId: string): Promise<{ der: Buffer; etag: string; nextUpdate: number } | null> {
+      // Checked against the database in the last few seconds: answered from memory, without
+      // reading the CA row either (a CA deleted on another node stops being served within
+      // those seconds; its CRL stays valid until its nextUpdate anyway).
+      const cached = crlCache.get(caId);
+      const at = Date.now();
+      if (cached && at - cached.checkedAt < CRL_RECHECK_MS && at < cached.nextUpdate) {
+        return { der: cached.der, etag: cached.etag, nextUpdate: cached.nextUpdate };
+      }
       const ca = await store.findCaAnyDomain(db, caId);
       if (!ca || ca.state !== 'active') return null;
       const { der, etag, nextUpdate } = await currentCrl(ca);

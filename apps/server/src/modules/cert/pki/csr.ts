@@ -1,8 +1,15 @@
 import { AsnConvert } from '@peculiar/asn1-schema';
-import { CertificationRequest, CertificationRequestInfo, Attributes } from '@peculiar/asn1-csr';
-import { Attribute, Extensions, Name, SubjectPublicKeyInfo, id_ce_subjectAltName } from '@peculiar/asn1-x509';
+import { CertificationRequestInfo, Attributes } from '@peculiar/asn1-csr';
+import {
+  AlgorithmIdentifier,
+  Attribute,
+  Extensions,
+  Name,
+  SubjectPublicKeyInfo,
+  id_ce_subjectAltName,
+} from '@peculiar/asn1-x509';
 import { signStructure } from './certificate.js';
-import { signedParts } from './der.js';
+import { children, readTlv, signedParts } from './der.js';
 import { sanExtension } from './extensions.js';
 import { formatNameStructure } from './name.js';
 import { fromPem, containsPrivateKey, isPemText } from './pem.js';
@@ -92,17 +99,36 @@ function csrDer(input: Buffer | string): Buffer {
  */
 export function parseCsr(input: Buffer | string): ParsedCsr {
   const der = csrDer(input);
-  let request: CertificationRequest;
-  let parts: ReturnType<typeof signedParts>;
+  // One walk over the DER: the subject and the key are answered as the exact bytes of the
+  // request (nothing re-encoded), and only the small parts are read with the schema classes.
+  let subjectName: Buffer;
+  let subject: Name;
   let spki: Buffer;
   let key: ReturnType<typeof describeSpki>;
+  let signatureAlgorithm: AlgorithmIdentifier;
+  let parts: ReturnType<typeof signedParts>;
   let san: SanList = { dns: [], ips: [], emails: [] };
   try {
-    request = AsnConvert.parse(der, CertificationRequest);
     parts = signedParts(der, 'certification request');
-    spki = Buffer.from(AsnConvert.serialize(request.certificationRequestInfo.subjectPKInfo));
+    const info = readTlv(parts.tbs, 0, 'certification request');
+    const [version, name, keyInfo, attributes, extra] = children(parts.tbs, info, 'certification request');
+    if (
+      info.tag !== 0x30 ||
+      version?.tag !== 0x02 ||
+      name?.tag !== 0x30 ||
+      keyInfo?.tag !== 0x30 ||
+      (attributes !== undefined && attributes.tag !== 0xa0) ||
+      extra !== undefined
+    ) {
+      throw new PkiError('invalid-csr', 'Malformed request');
+    }
+    subjectName = Buffer.from(parts.tbs.subarray(name.offset, name.end));
+    subject = AsnConvert.parse(subjectName, Name);
+    spki = Buffer.from(parts.tbs.subarray(keyInfo.offset, keyInfo.end));
     key = describeSpki(spki);
-    for (const attribute of request.certificationRequestInfo.attributes ?? []) {
+    signatureAlgorithm = AsnConvert.parse(parts.signatureAlgorithm, AlgorithmIdentifier);
+    for (const item of attributes ? children(parts.tbs, attributes, 'certification request') : []) {
+      const attribute = AsnConvert.parse(parts.tbs.subarray(item.offset, item.end), Attribute);
       if (attribute.type !== EXTENSION_REQUEST) continue;
       for (const value of attribute.values) {
         for (const ext of AsnConvert.parse(value, Extensions)) {
@@ -113,16 +139,16 @@ export function parseCsr(input: Buffer | string): ParsedCsr {
   } catch {
     throw invalidCsr('Not a PKCS#10 certification request');
   }
-  const info = request.certificationRequestInfo;
   return {
-    subject: formatNameStructure(info.subject),
-    subjectName: Buffer.from(AsnConvert.serialize(info.subject)),
+    subject: formatNameStructure(subject),
+    subjectName,
     spki,
     algorithm: key.algorithm,
     keyBits: key.keyBits,
     san,
-    signatureValid: verifySignature(request.signatureAlgorithm, spki, parts.tbs, parts.signature, {
+    signatureValid: verifySignature(signatureAlgorithm, spki, parts.tbs, parts.signature, {
       sm2EmptyIdFallback: true,
+      key,
     }),
   };
 }

@@ -215,6 +215,8 @@ const DIGEST_OID_NAME: Readonly<Record<string, string>> = {
 export interface VerifyOptions {
   /** SM2: retry with the empty distinguishing ID OpenSSL 3.0 signs with when the GM/T default fails. */
   readonly sm2EmptyIdFallback?: boolean;
+  /** What `describeSpki(spki)` answers, when the caller has it already. */
+  readonly key?: SpkiInfo;
 }
 
 /**
@@ -232,7 +234,7 @@ export function verifySignature(
 ): boolean {
   const oid = signatureAlgorithm.algorithm;
   try {
-    const key = describeSpki(spki);
+    const key = options.key ?? describeSpki(spki);
     if (key.algorithm === 'SM2') {
       if (oid !== OID.sm2WithSm3) return false;
       if (sm2Verify(spki, data, signature)) return true;
