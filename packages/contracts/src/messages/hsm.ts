@@ -25,8 +25,7 @@ export const hsmMessages = defineMessages({
       'The system is sealed: the HSM token {token} is not reachable. Plug it in or restore it; the server unseals by itself',
     'system.hsmPinRefused':
       'The system is sealed: the HSM token {token} refused the stored PIN ({detail}). Restore the PIN on the token; the keys are intact',
-    'system.hsmKeyMissing':
-      'The system is sealed: the HSM token holds no root-of-trust key labelled {key}',
+    'system.hsmKeyMissing': 'The system is sealed: the HSM token holds no root-of-trust key labelled {key}',
     'system.hsmUnwrapFailed': 'The system is sealed: the HSM key does not unwrap the root key',
     'system.hsmFailed': 'The system is sealed: the HSM failed ({detail}); the server retries by itself',
     'system.hsmPinFile':
@@ -47,7 +46,8 @@ export const hsmMessages = defineMessages({
     'hsm.keyMismatch': 'client_private_key：与 client_certificate 不匹配',
     'hsm.rewrapMismatch': '新的封装无法还原根密钥：未做任何更改',
     'system.hsmLibrary': '系统处于封存状态：无法加载 HSM 库 {library}。请安装或更正路径；密钥完好无损',
-    'system.hsmTokenAbsent': '系统处于封存状态：无法访问 HSM 令牌 {token}。插回或恢复令牌后，服务器会自动解封',
+    'system.hsmTokenAbsent':
+      '系统处于封存状态：无法访问 HSM 令牌 {token}。插回或恢复令牌后，服务器会自动解封',
     'system.hsmPinRefused':
       '系统处于封存状态：HSM 令牌 {token} 拒绝了保存的 PIN（{detail}）。请在令牌上恢复该 PIN；密钥完好无损',
     'system.hsmKeyMissing': '系统处于封存状态：HSM 令牌上没有标签为 {key} 的信任根密钥',

@@ -8,5 +8,7 @@ export function hsmRoutes(app: FastifyInstance, gate: Gatekeeper, hsm: HsmServic
   registerCall(app, gate, api.hsm.bind, ({ actor, meta, body }) => hsm.bind(actor, meta, body));
   registerCall(app, gate, api.hsm.unbind, ({ actor, meta }) => hsm.unbind(actor, meta));
   registerCall(app, gate, api.hsm.test, ({ actor, meta, body }) => hsm.test(actor, meta, body));
-  registerCall(app, gate, api.hsm.certificates, ({ actor, meta, body }) => hsm.certificates(actor, meta, body));
+  registerCall(app, gate, api.hsm.certificates, ({ actor, meta, body }) =>
+    hsm.certificates(actor, meta, body),
+  );
 }

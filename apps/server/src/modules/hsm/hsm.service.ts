@@ -215,11 +215,15 @@ export function createHsmService(deps: {
         if (value !== '') checkCertificate(field, value);
         next[field] = value === '' ? null : value;
       }
-      const clientCert = next.client_certificate !== undefined ? next.client_certificate : row.client_certificate;
+      const clientCert =
+        next.client_certificate !== undefined ? next.client_certificate : row.client_certificate;
       if (body.client_private_key !== undefined && body.client_private_key !== '') {
         let pub: Buffer;
         try {
-          pub = createPublicKey(createPrivateKey(body.client_private_key)).export({ type: 'spki', format: 'der' });
+          pub = createPublicKey(createPrivateKey(body.client_private_key)).export({
+            type: 'spki',
+            format: 'der',
+          });
         } catch {
           throw invalid('hsm.badPem', { field: 'client_private_key', kind: 'private key' });
         }

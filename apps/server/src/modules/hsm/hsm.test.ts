@@ -51,11 +51,30 @@ function certificatePair(cn: string) {
   const dir = mkdtempSync(join(tmpdir(), 'ksp-hsm-cert-'));
   const r = spawnSync(
     'openssl',
-    ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', 'k.pem', '-out', 'c.pem', '-days', '5', '-subj', `/CN=${cn}`],
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-keyout',
+      'k.pem',
+      '-out',
+      'c.pem',
+      '-days',
+      '5',
+      '-subj',
+      `/CN=${cn}`,
+    ],
     { cwd: dir, encoding: 'utf8' },
   );
   if (r.status !== 0) throw new Error(r.stderr);
-  const pair = { cert: readFileSync(join(dir, 'c.pem'), 'utf8'), key: readFileSync(join(dir, 'k.pem'), 'utf8') };
+  const pair = {
+    cert: readFileSync(join(dir, 'c.pem'), 'utf8'),
+    key: readFileSync(join(dir, 'k.pem'), 'utf8'),
+  };
   rmSync(dir, { recursive: true, force: true });
   return pair;
 }
@@ -80,7 +99,10 @@ describe.each(await engines())('the HSM root of trust on %s', (engine) => {
     });
     expect(key.code, key.msg).toBe(0);
     keyId = key.data.id;
-    const enc = await call(server, api.crypto.encrypt, { token, body: { key_id: keyId, plaintext: b64('the crown jewels') } });
+    const enc = await call(server, api.crypto.encrypt, {
+      token,
+      body: { key_id: keyId, plaintext: b64('the crown jewels') },
+    });
     expect(enc.code, enc.msg).toBe(0);
     ciphertext = enc.data.ciphertext;
   });
@@ -132,7 +154,10 @@ describe.each(await engines())('the HSM root of trust on %s', (engine) => {
   });
 
   it('refuses hostile settings with an error naming the field, audited, changing nothing', async () => {
-    const badLib = await call(server, api.hsm.bind, { token, body: target({ library: '/nowhere/libnothing.so' }) });
+    const badLib = await call(server, api.hsm.bind, {
+      token,
+      body: target({ library: '/nowhere/libnothing.so' }),
+    });
     expect(badLib.code).toBe(Code.INVALID);
     expect(badLib.msg).toBe('library: the PKCS#11 library /nowhere/libnothing.so cannot be loaded');
     const badLibZh = await call(server, api.hsm.bind, {
@@ -144,7 +169,10 @@ describe.each(await engines())('the HSM root of trust on %s', (engine) => {
     const badPin = await call(server, api.hsm.bind, { token, body: target({ pin: '999999' }) });
     expect(badPin.code).toBe(Code.INVALID);
     expect(badPin.msg).toMatch(/^pin: the HSM token .* refused the PIN \(CKR_PIN_INCORRECT\)$/);
-    const noToken = await call(server, api.hsm.bind, { token, body: target({ token_label: 'no-such-token' }) });
+    const noToken = await call(server, api.hsm.bind, {
+      token,
+      body: target({ token_label: 'no-such-token' }),
+    });
     expect(noToken.code).toBe(Code.STATE_FORBIDS);
     expect(noToken.msg).toBe('No HSM token no-such-token is reachable through the PKCS#11 library');
     const noPin = await callUnchecked(server, api.hsm.bind, {
@@ -157,7 +185,10 @@ describe.each(await engines())('the HSM root of trust on %s', (engine) => {
     expect(noLibrary.code).toBe(Code.INVALID);
     expect(noLibrary.msg).toMatch(/library/);
     // Nothing bound, the seal file still the root of trust; the refusals are in the trail.
-    expect((await call(server, api.hsm.status, { token })).data).toMatchObject({ bound: false, configured: false });
+    expect((await call(server, api.hsm.status, { token })).data).toMatchObject({
+      bound: false,
+      configured: false,
+    });
     expect(existsSync(sealFile())).toBe(true);
     const trail = await audits('hsm.bind');
     expect(trail.map((r) => r.result)).toEqual(['failure', 'failure', 'failure', 'failure']);
@@ -165,7 +196,10 @@ describe.each(await engines())('the HSM root of trust on %s', (engine) => {
     expect(JSON.parse(trail[2]!.details)).toMatchObject({ reason: 'hsm.pinRefused' });
     expect(await everythingStored()).not.toContain('999999');
     // The certificate fields need a configured HSM first.
-    const early = await call(server, api.hsm.certificates, { token, body: { hsm_certificate: certificatePair('x').cert } });
+    const early = await call(server, api.hsm.certificates, {
+      token,
+      body: { hsm_certificate: certificatePair('x').cert },
+    });
     expect(early.code).toBe(Code.STATE_FORBIDS);
   });
 
@@ -187,7 +221,10 @@ describe.each(await engines())('the HSM root of trust on %s', (engine) => {
     const state = await server.database.db.selectFrom('system_state').selectAll().executeTakeFirstOrThrow();
     expect(state).toMatchObject({ root_provider: 'pkcs11', seal_fingerprint: null });
     expect(state.root_key_wrapped).toMatch(/^p11gcm1:/);
-    expect((await audits('hsm.bind')).at(-1)).toMatchObject({ result: 'success', target: bound.data.slot_serial });
+    expect((await audits('hsm.bind')).at(-1)).toMatchObject({
+      result: 'success',
+      target: bound.data.slot_serial,
+    });
     await decryptsOldCiphertext();
   });
 
@@ -207,7 +244,9 @@ describe.each(await engines())('the HSM root of trust on %s', (engine) => {
     server = await server.restart();
     const sealed = await call(server, api.hsm.status, { token });
     expect(sealed.code).toBe(Code.NOT_INITIALIZED);
-    expect(sealed.msg).toMatch(/^The system is sealed: the HSM token .* refused the stored PIN \(CKR_PIN_INCORRECT\)/);
+    expect(sealed.msg).toMatch(
+      /^The system is sealed: the HSM token .* refused the stored PIN \(CKR_PIN_INCORRECT\)/,
+    );
     const zh = await call(server, api.hsm.status, { token, lang: 'zh-CN' });
     expect(zh.msg).toMatch(/^系统处于封存状态：HSM 令牌 .* 拒绝了保存的 PIN/);
     expect((await call(server, api.system.status)).data.sealed).toBe(true);
@@ -243,10 +282,16 @@ describe.each(await engines())('the HSM root of trust on %s', (engine) => {
     const client = certificatePair('ksp-client');
     const other = certificatePair('other');
     const server_ = certificatePair('ksp-server');
-    const badPem = await call(server, api.hsm.certificates, { token, body: { hsm_certificate: 'not a certificate' } });
+    const badPem = await call(server, api.hsm.certificates, {
+      token,
+      body: { hsm_certificate: 'not a certificate' },
+    });
     expect(badPem.code).toBe(Code.INVALID);
     expect(badPem.msg).toBe('hsm_certificate: not a valid PEM certificate');
-    const badKey = await call(server, api.hsm.certificates, { token, body: { client_private_key: 'garbage' } });
+    const badKey = await call(server, api.hsm.certificates, {
+      token,
+      body: { client_private_key: 'garbage' },
+    });
     expect(badKey.msg).toBe('client_private_key: not a valid PEM private key');
     const mismatch = await call(server, api.hsm.certificates, {
       token,

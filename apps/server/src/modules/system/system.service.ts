@@ -114,7 +114,10 @@ export function createSystemService(deps: {
           const attempts = (hsmFailure?.attempts ?? 0) + 1;
           const delay = Math.min(HSM_RETRY_MAX_MS, HSM_RETRY_FIRST_MS * 2 ** (attempts - 1));
           hsmFailure = { attempts, retryAt: now + delay, answer };
-          deps.log.warn({ reason: err.reason, ...err.params }, 'the HSM root of trust cannot be used: sealed');
+          deps.log.warn(
+            { reason: err.reason, ...err.params },
+            'the HSM root of trust cannot be used: sealed',
+          );
         }
         return answer;
       }

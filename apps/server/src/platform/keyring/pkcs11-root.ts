@@ -37,7 +37,8 @@ const TAG_BITS = 128;
 /** The PKCS#11 return value named in a graphene/pkcs11js error ("CKR_PIN_INCORRECT:160"). */
 const ckr = (err: unknown) => /CKR_[A-Z_]+/.exec(err instanceof Error ? err.message : String(err))?.[0] ?? '';
 
-const fail = (reason: RootFailure, params: Record<string, string> = {}) => new RootUnavailable(reason, params);
+const fail = (reason: RootFailure, params: Record<string, string> = {}) =>
+  new RootUnavailable(reason, params);
 
 /**
  * The root key wrapped by a non-extractable, sensitive AES-256 key on a PKCS#11 token
@@ -50,7 +51,12 @@ export class Pkcs11Root implements RootOfTrust {
   readonly kind = 'pkcs11' as const;
   constructor(private readonly settings: Pkcs11Settings) {}
 
-  private session<T>(work: (session: graphene.Session, facts: Pick<TokenFacts, 'serial' | 'label' | 'manufacturer' | 'model'>) => T): T {
+  private session<T>(
+    work: (
+      session: graphene.Session,
+      facts: Pick<TokenFacts, 'serial' | 'label' | 'manufacturer' | 'model'>,
+    ) => T,
+  ): T {
     const { library } = this.settings;
     let mod: graphene.Module;
     try {
@@ -138,7 +144,10 @@ export class Pkcs11Root implements RootOfTrust {
   }
 
   /** The wrapping key: found by label, or made on the token (never leaves it). */
-  private wrappingKey(session: graphene.Session, create: boolean): { key: graphene.SecretKey; created: boolean } {
+  private wrappingKey(
+    session: graphene.Session,
+    create: boolean,
+  ): { key: graphene.SecretKey; created: boolean } {
     const existing = this.findKey(session);
     if (existing) return { key: existing, created: false };
     if (!create) throw fail('hsm.keyMissing', { key: this.settings.keyLabel });
@@ -160,7 +169,12 @@ export class Pkcs11Root implements RootOfTrust {
     return { key, created: true };
   }
 
-  private static seal(session: graphene.Session, key: graphene.SecretKey, plain: Buffer, aad: Buffer): string {
+  private static seal(
+    session: graphene.Session,
+    key: graphene.SecretKey,
+    plain: Buffer,
+    aad: Buffer,
+  ): string {
     const iv = randomBytes(12);
     const cipher = session.createCipher(
       { name: 'AES_GCM', params: new graphene.AesGcm240Params(iv, aad, TAG_BITS) },
@@ -170,7 +184,12 @@ export class Pkcs11Root implements RootOfTrust {
     return FORMAT + Buffer.concat([iv, ct]).toString('base64');
   }
 
-  private static open(session: graphene.Session, key: graphene.SecretKey, sealed: string, aad: Buffer): Buffer {
+  private static open(
+    session: graphene.Session,
+    key: graphene.SecretKey,
+    sealed: string,
+    aad: Buffer,
+  ): Buffer {
     if (!sealed.startsWith(FORMAT)) throw fail('hsm.unwrapFailed');
     const raw = Buffer.from(sealed.slice(FORMAT.length), 'base64');
     if (raw.length < 12 + 16) throw fail('hsm.unwrapFailed');
