@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Descriptions, Flex, Form, Input, Typography } from 'antd';
 import { api, HSM_DEFAULT_KEY_LABEL, type HsmCertificates, type HsmTarget } from '@ksp/contracts';
@@ -39,6 +39,16 @@ export default function HsmPage() {
   const [certRefusal, setCertRefusal] = useState<string | null>(null);
   const submit = useSubmit();
   const certSubmit = useSubmit();
+  // The stored settings fill the form (never the PIN), until the user types.
+  useEffect(() => {
+    if (!data?.configured || settings.isFieldsTouched()) return;
+    settings.setFieldsValue({
+      library: data.library ?? '',
+      slot_serial: data.slot_serial ?? '',
+      token_label: data.token_label ?? '',
+      key_label: data.key_label ?? HSM_DEFAULT_KEY_LABEL,
+    });
+  }, [data, settings]);
   const refresh = () => queryClient.invalidateQueries({ queryKey: hsmKeys.all });
 
   const target = (v: SettingsValues): HsmTarget => ({
@@ -51,8 +61,8 @@ export default function HsmPage() {
 
   const runTest = async () => {
     const values = settings.getFieldsValue();
-    // The settings typed in, or (none typed, an HSM stored) the stored ones.
-    const useStored = !values.library && data?.configured;
+    // The settings typed in, or (no PIN typed, an HSM stored) the stored ones.
+    const useStored = !values.pin && data?.configured;
     if (!useStored) {
       const ok = await settings.validateFields().then(
         () => true,

@@ -19,7 +19,7 @@ export const hsm = {
     library: 'Absolute path of the HSM vendor’s PKCS#11 library, e.g. /usr/lib/softhsm/libsofthsm2.so',
     slot_serial: 'Token serial number; leave empty to pick the token by its name',
     token_label: 'Token label; used when no serial is given',
-    pin: 'The token’s user PIN; stored sealed, never shown again',
+    pin: 'The token’s user PIN; stored sealed, never shown again. Leave it empty to test the stored settings',
     key_label: 'A non-extractable AES-256 key with this label is made on the token when missing',
     client_private_key: 'Stored sealed and never shown again; paste a new key to replace it',
   },

@@ -21,7 +21,7 @@ export const hsm: Catalogue<typeof en> = {
     library: 'HSM 厂商 PKCS#11 库的绝对路径，例如 /usr/lib/softhsm/libsofthsm2.so',
     slot_serial: '令牌序列号；留空则按名称选择令牌',
     token_label: '令牌标签；未填序列号时使用',
-    pin: '令牌的用户 PIN；加密保存，不再显示',
+    pin: '令牌的用户 PIN；加密保存，不再显示。留空则测试已保存的设置',
     key_label: '令牌上没有该标签的密钥时，将创建一个不可导出的 AES-256 密钥',
     client_private_key: '加密保存且不再显示；粘贴新私钥即可替换',
   },
