@@ -136,7 +136,9 @@ export function createSystemService(deps: {
   async function rewrapRoot(target: RootOfTrust, persist: (trx: Executor) => Promise<void>): Promise<void> {
     const state = await systemState(db);
     if (!state?.root_key_wrapped || !keyring.isOpen) throw stateForbids('system.notInitialized');
-    const previous = await currentRoot(db, state.root_provider);
+    // Only the kind of the old root of trust matters: it need not work any more (a failing
+    // token can still be left for a seal file while the root key is in memory).
+    const previous = state.root_provider === 'pkcs11' ? 'pkcs11' : 'seal-file';
     const root = keyring.rootCopy();
     let back: Buffer | null = null;
     let committed = false;
@@ -162,7 +164,7 @@ export function createSystemService(deps: {
       back?.fill(0);
       if (!committed && target.kind === 'seal-file') target.retire();
     }
-    if (previous.kind !== target.kind) previous.retire();
+    if (previous === 'seal-file' && target.kind !== 'seal-file') sealRoot.retire();
     hsmFailure = null;
   }
 
