@@ -283,6 +283,28 @@ describe.each(await engines())('the HSM root of trust on %s', (engine) => {
     await decryptsOldCiphertext();
   });
 
+  it('stays sealed while the library is missing, in English and Chinese, and unseals once it is back', async () => {
+    const setLibrary = (library: string) =>
+      server.database.db.updateTable('hsm').set({ library }).where('id', '=', 'hsm').execute();
+    await setLibrary('/opt/vendor/missing-pkcs11.so');
+    server = await server.restart();
+    const sealed = await call(server, api.hsm.status, { token });
+    expect(sealed.code).toBe(Code.NOT_INITIALIZED);
+    expect(sealed.msg).toBe(
+      'The system is sealed: the HSM library /opt/vendor/missing-pkcs11.so cannot be loaded. Install it or correct the path; the keys are intact',
+    );
+    const zh = await call(server, api.hsm.status, { token, lang: 'zh-CN' });
+    expect(zh.msg).toBe(
+      '系统处于封存状态：无法加载 HSM 库 /opt/vendor/missing-pkcs11.so。请安装或更正路径；密钥完好无损',
+    );
+    // The library installed again (here: the path set back) is picked up by a later call.
+    await setLibrary(SOFTHSM_MODULE);
+    server.clock.advance(31);
+    const back = await call(server, api.hsm.status, { token });
+    expect(back.code, back.msg).toBe(0);
+    await decryptsOldCiphertext();
+  });
+
   it('stores the certificate fields (PEM checked) and never answers the client private key', async () => {
     const client = certificatePair('ksp-client');
     const other = certificatePair('other');
