@@ -224,6 +224,8 @@ describe.each(await engines())('the HSM root of trust on %s', (engine) => {
     const state = await server.database.db.selectFrom('system_state').selectAll().executeTakeFirstOrThrow();
     expect(state).toMatchObject({ root_provider: 'pkcs11', seal_fingerprint: null });
     expect(state.root_key_wrapped).toMatch(/^p11gcm1:/);
+    const dashboard = await call(server, api.dashboard.summary, { token });
+    expect(dashboard.data.hsm).toEqual({ root_provider: 'pkcs11', token_label: hsm.label });
     expect((await audits('hsm.bind')).at(-1)).toMatchObject({
       result: 'success',
       target: bound.data.slot_serial,
