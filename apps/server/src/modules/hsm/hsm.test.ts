@@ -258,8 +258,11 @@ describe.each(await engines())('the HSM root of trust on %s', (engine) => {
     expect(zh.msg).toMatch(/^系统处于封存状态：HSM 令牌 .* 拒绝了保存的 PIN/);
     expect((await call(server, api.system.status)).data.sealed).toBe(true);
     changePin(hsm, '135790', PIN);
-    // Retried after a backoff (at most 30 s), on the next call.
+    // Not tried again at once (a real HSM locks its user after a few wrong PINs)...
     server.clock.advance(31);
+    expect((await call(server, api.hsm.status, { token })).code).toBe(Code.NOT_INITIALIZED);
+    // ...but after 5 minutes, on the next call.
+    server.clock.advance(300);
     const back = await call(server, api.hsm.status, { token });
     expect(back.code, back.msg).toBe(0);
     await decryptsOldCiphertext();

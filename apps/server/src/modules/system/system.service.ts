@@ -33,6 +33,11 @@ const DEFAULT_COMPONENTS = 3;
 /** Retries of an HSM that failed at unsealing: 1 s, doubling, at most every 30 s. */
 const HSM_RETRY_FIRST_MS = 1000;
 const HSM_RETRY_MAX_MS = 30_000;
+/**
+ * A refused PIN is tried again only every 5 minutes: a real HSM locks its user after a few
+ * wrong PINs, and the server must not be what locks it.
+ */
+const HSM_PIN_RETRY_MS = 300_000;
 
 /** The 5030 reason of each way a root of trust can fail. */
 const sealedReason: Record<RootFailure, MessageKey> = {
@@ -112,7 +117,10 @@ export function createSystemService(deps: {
         const answer: Readiness = { ready: false, reason: sealedReason[err.reason], params: err.params };
         if (hsmBound) {
           const attempts = (hsmFailure?.attempts ?? 0) + 1;
-          const delay = Math.min(HSM_RETRY_MAX_MS, HSM_RETRY_FIRST_MS * 2 ** (attempts - 1));
+          const delay =
+            err.reason === 'hsm.pinRefused'
+              ? HSM_PIN_RETRY_MS
+              : Math.min(HSM_RETRY_MAX_MS, HSM_RETRY_FIRST_MS * 2 ** (attempts - 1));
           hsmFailure = { attempts, retryAt: now + delay, answer };
           deps.log.warn(
             { reason: err.reason, ...err.params },
