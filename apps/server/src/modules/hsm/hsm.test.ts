@@ -90,7 +90,8 @@ describe.each(await engines())('the HSM root of trust on %s', (engine) => {
 
   beforeAll(async () => {
     hsm = createEmptyTestToken(PIN);
-    // The PKCS#11 library reads its configuration at each C_Initialize: this suite's token.
+    // The PKCS#11 library reads its configuration at each C_Initialize: this suite's token
+    // (each test file runs in a process of its own: vitest's forks pool).
     process.env.SOFTHSM2_CONF = hsm.conf;
     server = await startServer(engine, {}, undefined, undefined, {
       logStream: { write: (line: string) => void logLines.push(line) },
