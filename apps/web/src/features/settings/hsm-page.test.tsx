@@ -45,8 +45,8 @@ const bound: HsmStatus = {
   updated_at: '2026-11-24T10:00:00.000Z',
 };
 
-function serve() {
-  let state = unbound;
+function serve(initial: HsmStatus = unbound) {
+  let state = initial;
   const fake = fakeAdapter((config: InternalAxiosRequestConfig) => {
     const body = config.data ? (JSON.parse(String(config.data)) as Record<string, string>) : {};
     if (config.url === api.hsm.status.path) return envelope(state);
@@ -68,6 +68,12 @@ function serve() {
     if (config.url === api.hsm.bind.path) {
       state = bound;
       return envelope(bound);
+    }
+    if (config.url === api.hsm.certificates.path) {
+      if (body.hsm_certificate === 'garbage')
+        return envelope(null, Code.INVALID, 'hsm_certificate: not a valid PEM certificate');
+      state = { ...state, ...body, client_private_key_set: Boolean(body.client_private_key) };
+      return envelope(state);
     }
     if (config.url === api.hsm.unbind.path) {
       state = unbound;
@@ -129,6 +135,31 @@ describe('HSM page', () => {
     expect(binds).toEqual([
       { library: LIB, token_label: 'ksp', pin: '123456', key_label: 'ksp-root-of-trust' },
     ]);
+  });
+
+  it('fills the stored settings, shows a certificate refusal naming the field, keeps the stored private key', async () => {
+    const seen = serve(bound);
+    await open();
+    await waitFor(() => expect((screen.getByTestId('hsm-library') as HTMLInputElement).value).toBe(LIB));
+    expect((screen.getByTestId('hsm-slot-serial') as HTMLInputElement).value).toBe('7a9533dc71546105');
+    expect((screen.getByTestId('hsm-pin') as HTMLInputElement).value).toBe('');
+    fill('hsm-hsm-certificate', 'garbage');
+    fireEvent.click(screen.getByTestId('hsm-save-certs'));
+    expect((await screen.findByTestId('hsm-cert-refusal')).textContent).toBe(
+      'hsm_certificate: not a valid PEM certificate',
+    );
+    // No PIN typed: "test" runs on the stored settings.
+    fireEvent.click(screen.getByTestId('hsm-test'));
+    await screen.findByTestId('hsm-outcome');
+    const tests = seen
+      .filter((c) => c.url === api.hsm.test.path)
+      .map((c) => JSON.parse(String(c.data)) as unknown);
+    expect(tests).toEqual([{}]);
+    // Without a new key typed, the stored one is kept (not sent).
+    const certs = seen
+      .filter((c) => c.url === api.hsm.certificates.path)
+      .map((c) => JSON.parse(String(c.data)) as object);
+    expect(certs[0]).not.toHaveProperty('client_private_key');
   });
 
   it('speaks Chinese', async () => {
