@@ -140,9 +140,9 @@ describe('HSM page', () => {
   it('fills the stored settings, shows a certificate refusal naming the field, keeps the stored private key', async () => {
     const seen = serve(bound);
     await open();
-    await waitFor(() => expect((screen.getByTestId('hsm-library') as HTMLInputElement).value).toBe(LIB));
-    expect((screen.getByTestId('hsm-slot-serial') as HTMLInputElement).value).toBe('7a9533dc71546105');
-    expect((screen.getByTestId('hsm-pin') as HTMLInputElement).value).toBe('');
+    await waitFor(() => expect(screen.getByTestId<HTMLInputElement>('hsm-library').value).toBe(LIB));
+    expect(screen.getByTestId<HTMLInputElement>('hsm-slot-serial').value).toBe('7a9533dc71546105');
+    expect(screen.getByTestId<HTMLInputElement>('hsm-pin').value).toBe('');
     fill('hsm-hsm-certificate', 'garbage');
     fireEvent.click(screen.getByTestId('hsm-save-certs'));
     expect((await screen.findByTestId('hsm-cert-refusal')).textContent).toBe(
