@@ -135,7 +135,13 @@ export const DashboardSummary = z.object({
     .nullable()
     .describe('the licence state and key usage (license/list); null outside system scope'),
   last_backup: z.null().describe('backups are not built yet: always null ("not configured")'),
-  hsm: z.null().describe('the HSM root of trust is not built yet: always null ("not configured")'),
+  hsm: z
+    .object({
+      root_provider: z.enum(['seal-file', 'pkcs11']),
+      token_label: z.string().nullable().describe('the bound token label (pkcs11), else null'),
+    })
+    .nullable()
+    .describe('what seals the root key (hsm/status); null outside system scope'),
 });
 
 const OpCounts = z.object(

@@ -18,6 +18,7 @@ export const consolePageKeys = [
   'console/setting/syslog/index',
   'console/setting/quantum/index',
   'console/setting/license/index',
+  'console/setting/hsm/index',
 ] as const;
 
 /** The main console's menu (MODULES.md "Console routes and permissions"). */
@@ -49,6 +50,7 @@ export const consoleMenu: MenuNode[] = [
       title: 'passwordPolicy',
       icon: 'lock',
     }),
+    page('SettingHsm', '/console/setting/hsm', 'hsm:read', { title: 'hsm', icon: 'hsm' }),
     page('SettingConfig', '/console/setting/config', 'config:read', { title: 'config', icon: 'config' }),
     page('SettingSyslog', '/console/setting/syslog', 'syslog:read', { title: 'syslog', icon: 'syslog' }),
     page('SettingQuantum', '/console/setting/quantum', 'quantum:read', { title: 'quantum', icon: 'quantum' }),

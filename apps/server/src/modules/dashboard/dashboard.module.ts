@@ -63,6 +63,7 @@ export const dashboardModule: KspModule = {
       keyFigures: ctx.use('keyFigures'),
       quantum: ctx.use('quantum'),
       license: ctx.use('license'),
+      hsm: ctx.use('hsm'),
       opCounter,
       nodes,
     });

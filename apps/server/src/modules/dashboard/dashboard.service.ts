@@ -70,6 +70,7 @@ export function createDashboardService(deps: {
   keyFigures: ModuleServices['keyFigures'];
   quantum: ModuleServices['quantum'];
   license: ModuleServices['license'];
+  hsm: ModuleServices['hsm'];
   opCounter: OpCounter;
   nodes: ClusterNodes;
 }) {
@@ -77,6 +78,10 @@ export function createDashboardService(deps: {
   const { countAudit, countFailedLogins, recentAudit } = deps.auditLog;
   const { countDomains, countMembers } = deps.domains;
   const { countUsers } = deps.userRecords;
+  const hsmFigure = async () => {
+    const status = await deps.hsm.status();
+    return { root_provider: status.root_provider, token_label: status.bound ? status.token_label : null };
+  };
   return {
     async summary(actor: Actor) {
       // Outside system scope every figure is the current domain's: other domains are not counted.
@@ -136,9 +141,10 @@ export function createDashboardService(deps: {
         nodes,
         // The licence is the installation's: shown in system scope only (its key count is global).
         license: actor.systemScope ? await deps.license.summary() : null,
-        // Backups and the HSM root of trust are later areas: "not configured".
+        // Backups are a later area: "not configured".
         last_backup: null,
-        hsm: null,
+        // The root of trust is the installation's: system scope only.
+        hsm: actor.systemScope ? await hsmFigure() : null,
         recent: recent.map((r) => ({
           id: r.id,
           at: r.at,

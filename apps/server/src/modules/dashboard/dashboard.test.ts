@@ -103,6 +103,7 @@ describe.each(await engines())('the dashboard on %s', (engine) => {
     expect(mine.keys.total).toBe(0);
     // The licence is the installation's: a domain administrator does not see its global key count.
     expect(mine.license).toBeNull();
+    expect(mine.hsm).toBeNull();
     expect((await operations(branch)).total).toBe(0);
     const key = await newKey(branch, { name: 'branch-key', algorithm: 'AES-256', usage_mask: 12 });
     const enc = await call(server, api.crypto.encrypt, {
@@ -227,7 +228,7 @@ describe.each(await engines())('the dashboard on %s', (engine) => {
     expect((await summary(branch)).failed_logins_24h).toBe(branchBefore + 1);
   });
 
-  it('lists the nodes, up while they report, with version and uptime; later areas are null', async () => {
+  it('lists the nodes, up while they report, with version and uptime; later areas are null, the root of trust the seal file', async () => {
     const seen = new Date(server.clock.now.getTime() - 10 * 60_000).toISOString();
     await server.database.db
       .insertInto('cluster_node')
@@ -241,7 +242,7 @@ describe.each(await engines())('the dashboard on %s', (engine) => {
     expect(s.nodes[0]).toMatchObject({ version: PRODUCT_VERSION });
     expect(s.clients).toEqual({ healthy: 0, warning: 0, error: 0, revoked: 0 });
     expect(s.quantum).toEqual({ status: 'disabled', node: 'dash-node-1' });
-    expect(s).toMatchObject({ last_backup: null, hsm: null });
+    expect(s).toMatchObject({ last_backup: null, hsm: { root_provider: 'seal-file', token_label: null } });
     expect(s.license).toMatchObject({ state: 'community', keys_total: 1000, days_left: null });
     expect(s.license?.keys_used).toBeGreaterThan(0);
     // The report job moves this node's last report on.

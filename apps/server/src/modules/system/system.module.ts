@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { isLoopback } from '../../platform/config.js';
 import { SealFile } from '../../platform/keyring/keyring.js';
+import { createHsmSettings } from '../../platform/keyring/hsm-settings.js';
 import type { KspModule } from '../../platform/module.js';
 import { createSetupCode, SETUP_CODE_FILE } from './setup-code.js';
 import { systemRoutes } from './system.routes.js';
@@ -23,6 +24,8 @@ export const systemModule: KspModule = {
       db: ctx.db,
       keyring: ctx.keyring,
       sealFile: new SealFile(join(config.dataDir, 'seal.key')),
+      hsm: createHsmSettings(config.dataDir),
+      log: ctx.log,
       clock: ctx.clock,
       users: ctx.use('users'),
       domains: ctx.use('domains'),

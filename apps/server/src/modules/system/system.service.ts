@@ -14,6 +14,15 @@ import type { Db } from '../../platform/db/database.js';
 import { conflict, forbidden, stateForbids } from '../../platform/errors.js';
 import type { Readiness, RequestMeta } from '../../platform/http/route.js';
 import type { SealFile } from '../../platform/keyring/keyring.js';
+import type { HsmSettings } from '../../platform/keyring/hsm-settings.js';
+import {
+  RootUnavailable,
+  SealFileRoot,
+  type RootFailure,
+  type RootOfTrust,
+} from '../../platform/keyring/root-of-trust.js';
+import type { Executor } from '../../platform/db/database.js';
+import type { MessageKey } from '@ksp/contracts';
 import { keyCheckValue } from '../../platform/crypto/symmetric.js';
 import { Keyring, fingerprint, xorInto } from '../../platform/keyring/keyring.js';
 import type { ModuleServices } from '../../platform/module.js';
@@ -21,6 +30,26 @@ import type { SetupCode } from './setup-code.js';
 import { insertInitializedState, markActivated, systemState } from './system.store.js';
 
 const DEFAULT_COMPONENTS = 3;
+/** Retries of an HSM that failed at unsealing: 1 s, doubling, at most every 30 s. */
+const HSM_RETRY_FIRST_MS = 1000;
+const HSM_RETRY_MAX_MS = 30_000;
+/**
+ * A refused PIN is tried again only every 5 minutes: a real HSM locks its user after a few
+ * wrong PINs, and the server must not be what locks it.
+ */
+const HSM_PIN_RETRY_MS = 300_000;
+
+/** The 5030 reason of each way a root of trust can fail. */
+const sealedReason: Record<RootFailure, MessageKey> = {
+  'system.sealed': 'system.sealed',
+  'hsm.library': 'system.hsmLibrary',
+  'hsm.tokenAbsent': 'system.hsmTokenAbsent',
+  'hsm.pinRefused': 'system.hsmPinRefused',
+  'hsm.keyMissing': 'system.hsmKeyMissing',
+  'hsm.unwrapFailed': 'system.hsmUnwrapFailed',
+  'hsm.failed': 'system.hsmFailed',
+  'hsm.pinFile': 'system.hsmPinFile',
+};
 
 /**
  * First run. The root key is the XOR of key components generated one by one: each is
@@ -32,6 +61,9 @@ export function createSystemService(deps: {
   db: Db;
   keyring: Keyring;
   sealFile: SealFile;
+  /** The HSM's stored settings, for a root key bound to a PKCS#11 token. */
+  hsm: HsmSettings;
+  log: { warn(obj: object, msg: string): void };
   clock: Clock;
   users: ModuleServices['users'];
   domains: ModuleServices['domains'];
@@ -43,28 +75,110 @@ export function createSystemService(deps: {
   const { db, keyring, sealFile, clock, setupCode } = deps;
   let pending: { total: number; generated: number; acc: Buffer } | null = null;
   let readyCache = false;
+  const sealRoot = new SealFileRoot(sealFile);
+  /** The last HSM failure while sealed: answered again until `retryAt` (clock ms). */
+  let hsmFailure: { attempts: number; retryAt: number; answer: Readiness } | null = null;
 
   function discardPending(): void {
     pending?.acc.fill(0);
     pending = null;
   }
 
-  /** Opens the keyring from the seal file when the database says the system is initialized. */
+  /** The root of trust `system_state` says wraps the root key. */
+  async function currentRoot(executor: Executor, provider: string): Promise<RootOfTrust> {
+    if (provider !== 'pkcs11') return sealRoot;
+    const row = await deps.hsm.row(executor);
+    if (!row) throw new RootUnavailable('hsm.failed', { detail: 'no HSM settings' });
+    return deps.hsm.rootOf(row);
+  }
+
+  /**
+   * Opens the keyring with the root of trust when the database says the system is
+   * initialized. An HSM that fails is tried again on a later call, after a backoff.
+   */
   async function unseal(): Promise<Readiness> {
     const state = await systemState(db);
     if (!state?.initialized_at || !state.root_key_wrapped)
       return { ready: false, reason: 'system.notInitialized' };
     if (!keyring.isOpen) {
-      const sealKey = sealFile.read();
-      if (!sealKey || fingerprint(sealKey) !== state.seal_fingerprint) {
-        return { ready: false, reason: 'system.sealed', params: { file: sealFile.path } };
+      const hsmBound = state.root_provider === 'pkcs11';
+      const now = clock().getTime();
+      if (hsmBound && hsmFailure && now < hsmFailure.retryAt) return hsmFailure.answer;
+      try {
+        const root = (await currentRoot(db, state.root_provider)).unwrap({
+          wrapped: state.root_key_wrapped,
+          fingerprint: state.seal_fingerprint,
+        });
+        keyring.open(root);
+        root.fill(0);
+        hsmFailure = null;
+      } catch (err) {
+        if (!(err instanceof RootUnavailable)) throw err;
+        const answer: Readiness = { ready: false, reason: sealedReason[err.reason], params: err.params };
+        if (hsmBound) {
+          const attempts = (hsmFailure?.attempts ?? 0) + 1;
+          const delay =
+            err.reason === 'hsm.pinRefused'
+              ? HSM_PIN_RETRY_MS
+              : Math.min(HSM_RETRY_MAX_MS, HSM_RETRY_FIRST_MS * 2 ** (attempts - 1));
+          hsmFailure = { attempts, retryAt: now + delay, answer };
+          deps.log.warn(
+            { reason: err.reason, ...err.params },
+            'the HSM root of trust cannot be used: sealed',
+          );
+        }
+        return answer;
       }
-      const root = Keyring.unwrapRoot(sealKey, state.root_key_wrapped);
-      keyring.open(root);
-      root.fill(0);
     }
     if (!state.activated_at) return { ready: false, reason: 'system.notActivated' };
     return { ready: true };
+  }
+
+  /**
+   * Moves the root key under another root of trust without ever risking it: the new wrapping
+   * is made first and must give back the same root key, then `system_state` (and what
+   * `persist` writes, in the same transaction) switches to it, and only then does the old root
+   * of trust let go of what it held (the seal file). Any failure before the commit changes
+   * nothing but removing what the new one made.
+   */
+  async function rewrapRoot(target: RootOfTrust, persist: (trx: Executor) => Promise<void>): Promise<void> {
+    const state = await systemState(db);
+    if (!state?.root_key_wrapped || !keyring.isOpen) throw stateForbids('system.notInitialized');
+    // Only the kind of the old root of trust matters: it need not work any more (a failing
+    // token can still be left for a seal file while the root key is in memory).
+    const previous = state.root_provider === 'pkcs11' ? 'pkcs11' : 'seal-file';
+    const root = keyring.rootCopy();
+    let back: Buffer | null = null;
+    let committed = false;
+    try {
+      const wrapping = target.wrap(root);
+      back = target.unwrap(wrapping);
+      if (!back.equals(root)) throw stateForbids('hsm.rewrapMismatch');
+      await db.transaction().execute(async (trx) => {
+        await trx
+          .updateTable('system_state')
+          .set({
+            root_key_wrapped: wrapping.wrapped,
+            seal_fingerprint: wrapping.fingerprint,
+            root_provider: target.kind,
+          })
+          .where('id', '=', 'system')
+          .execute();
+        await persist(trx);
+      });
+      committed = true;
+    } finally {
+      root.fill(0);
+      back?.fill(0);
+      if (!committed && target.kind === 'seal-file') target.retire();
+    }
+    if (previous === 'seal-file' && target.kind !== 'seal-file') sealRoot.retire();
+    hsmFailure = null;
+  }
+
+  /** Which root of trust wraps the root key now. */
+  async function rootProvider(): Promise<'seal-file' | 'pkcs11'> {
+    return (await systemState(db))?.root_provider === 'pkcs11' ? 'pkcs11' : 'seal-file';
   }
 
   /**
@@ -232,7 +346,20 @@ export function createSystemService(deps: {
     return { username: body.username };
   }
 
-  return { readiness, status, nextComponent, finish, activate, unseal, prepareSetupCode };
+  return {
+    readiness,
+    status,
+    nextComponent,
+    finish,
+    activate,
+    unseal,
+    prepareSetupCode,
+    rewrapRoot,
+    rootProvider,
+    /** The seal file as a root of trust (what unbinding an HSM goes back to). */
+    sealRoot,
+    sealFilePath: sealFile.path,
+  };
 }
 
 export type SystemService = ReturnType<typeof createSystemService>;

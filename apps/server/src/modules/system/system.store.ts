@@ -13,7 +13,7 @@ export async function insertInitializedState(
 ): Promise<boolean> {
   const result = await db
     .insertInto('system_state')
-    .values({ id: STATE_ID, activated_at: null, ...values })
+    .values({ id: STATE_ID, activated_at: null, root_provider: 'seal-file', ...values })
     .onConflict((oc) => oc.column('id').doNothing())
     .executeTakeFirst();
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;

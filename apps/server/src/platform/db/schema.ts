@@ -12,8 +12,10 @@ export interface SystemStateTable {
   /** Root key wrapped by the seal key (AES-256-GCM), base64. */
   root_key_wrapped: string | null;
   root_kcv: string | null;
-  /** Fingerprint of the seal key, to tell a wrong seal file from a missing one. */
+  /** Fingerprint of the seal key, to tell a wrong seal file from a missing one (null under an HSM). */
   seal_fingerprint: string | null;
+  /** What wraps the root key (migration 018): 'seal-file' or 'pkcs11' (the `hsm` row). */
+  root_provider: string;
 }
 
 export interface DomainTable {
@@ -426,6 +428,25 @@ export interface LicenseTable {
   activated_by: string;
 }
 
+/** The HSM root of trust (migration 018, one row 'hsm'): its PIN and client key only sealed. */
+export interface HsmTable {
+  id: string;
+  library: string;
+  slot_serial: string;
+  token_label: string;
+  key_label: string;
+  /** The user PIN, AES-256-GCM under the local key of `<data dir>/hsm-pin.key`. */
+  pin_sealed: string;
+  /** Set while the root key is wrapped by the token (system_state.root_provider = 'pkcs11'). */
+  bound_at: string | null;
+  hsm_certificate: string | null;
+  client_certificate: string | null;
+  /** The client's private key (PEM), sealed under a key derived from the root key. */
+  client_key_sealed: string | null;
+  server_certificate: string | null;
+  updated_at: string;
+}
+
 /** A server node of the cluster, as it last reported itself (migration 014). */
 export interface ClusterNodeTable {
   name: string;
@@ -437,6 +458,7 @@ export interface ClusterNodeTable {
 export interface Database {
   license_install: LicenseInstallTable;
   license: LicenseTable;
+  hsm: HsmTable;
   system_state: SystemStateTable;
   domain: DomainTable;
   app_user: UserTable;

@@ -62,7 +62,8 @@ export type Readiness =
   | { ready: true }
   | {
       ready: false;
-      reason: 'system.notInitialized' | 'system.notActivated' | 'system.sealed';
+      /** system.notInitialized, system.notActivated, system.sealed or a system.hsm* reason. */
+      reason: MessageKey;
       params?: Record<string, string>;
     };
 

@@ -63,6 +63,14 @@ export class Keyring {
     this.kekCache.clear();
   }
 
+  /**
+   * A copy of the root key, for re-wrapping it under another root of trust only (binding or
+   * unbinding an HSM); the caller wipes it.
+   */
+  rootCopy(): Buffer {
+    return Buffer.from(this.requireRoot());
+  }
+
   static wrapRoot(sealKey: Buffer, rootKey: Buffer): string {
     return aeadSeal(sealKey, rootKey, ROOT_AAD);
   }

@@ -108,16 +108,21 @@ describe('dashboard page', () => {
     expect(screen.getByTestId('dashboard-clients-healthy').textContent).toBe('0');
   });
 
-  it('shows the licence state, key usage and days left, linked to settings › licenses', async () => {
+  it('shows the licence state, key usage and days left, linked to settings › licenses, and the HSM', async () => {
     summary = {
       ...summaryFixture,
       license: { state: 'licensed', keys_used: 1234, keys_total: 5000, days_left: 42 },
+      hsm: { root_provider: 'pkcs11', token_label: 'ksp-hsm' },
     };
     saveSignedIn(signedInFixture({ permissions: ['dashboard:read', 'license:read'] }));
     renderPage('/console/dashboard', '/console/dashboard', <DashboardPage />);
     const figure = await screen.findByTestId('dashboard-license');
     expect(figure.textContent).toBe('Licence: Licensedkeys 1,234 / 5,00042 days left');
     expect(within(figure).getByRole('link').getAttribute('href')).toBe('/console/setting/license');
-    expect(screen.getAllByText('Not configured')).toHaveLength(2);
+    // The last backup is not built yet; the HSM figure has no link without hsm:read.
+    expect(screen.getAllByText('Not configured')).toHaveLength(1);
+    const hsm = screen.getByTestId('dashboard-hsm');
+    expect(hsm.textContent).toBe('HSM: Root key bound to ksp-hsm');
+    expect(within(hsm).queryByRole('link')).toBeNull();
   });
 });

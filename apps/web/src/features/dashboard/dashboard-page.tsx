@@ -50,6 +50,7 @@ const paths = {
   log: '/console/log',
   quantum: '/console/setting/quantum',
   license: '/console/setting/license',
+  hsm: '/console/setting/hsm',
 };
 
 /** The licence state, key usage and days left; links to settings › licenses when readable. */
@@ -71,6 +72,18 @@ function LicenseFigure({ license, link }: { license: NonNullable<Summary['licens
       )}
     </>
   );
+}
+
+/** What seals the root key: the HSM token (green) or the seal file; links to settings › HSM when readable. */
+function HsmFigure({ hsm, link }: { hsm: NonNullable<Summary['hsm']>; link: string | null }) {
+  const t = useT();
+  const tag =
+    hsm.root_provider === 'pkcs11' ? (
+      <Tag color="success">{t('dashboard:hsmBound', { label: hsm.token_label ?? '' })}</Tag>
+    ) : (
+      <Tag>{t('dashboard:hsmSealFile')}</Tag>
+    );
+  return link ? <Link to={link}>{tag}</Link> : tag;
 }
 
 /** A figure that links to its filtered list when the user may read that list. */
@@ -213,6 +226,7 @@ export default function DashboardPage({
   const canReadLog = useHasPermission('log:read');
   const canReadQuantum = useHasPermission('quantum:read');
   const canReadLicense = useHasPermission('license:read');
+  const canReadHsm = useHasPermission('hsm:read');
   const summary = useQuery({
     queryKey: dashboardKeys.summary,
     queryFn: fetchDashboardSummary,
@@ -519,8 +533,13 @@ export default function DashboardPage({
                 <Space wrap>
                   {t('dashboard:services.backup')}: {notConfigured}
                 </Space>
-                <Space wrap>
-                  {t('dashboard:services.hsm')}: {notConfigured}
+                <Space wrap data-testid="dashboard-hsm">
+                  {t('dashboard:services.hsm')}:{' '}
+                  {data.hsm ? (
+                    <HsmFigure hsm={data.hsm} link={canReadHsm ? paths.hsm : null} />
+                  ) : (
+                    notConfigured
+                  )}
                 </Space>
               </Space>
             </Card>

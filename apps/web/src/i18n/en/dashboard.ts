@@ -68,6 +68,8 @@ export const dashboard = {
     quantum: 'Quantum random source',
     notConfigured: 'Not configured',
   },
+  hsmBound: 'Root key bound to {{label}}',
+  hsmSealFile: 'Seal file (not bound)',
   licenseState: {
     community: 'Community edition',
     licensed: 'Licensed',

@@ -92,6 +92,12 @@ export const labels = {
       test: 'Syslog receiver tested',
     },
     license: { activate: 'Licence activated', delete: 'Licence deleted' },
+    hsm: {
+      bind: 'Root key bound to the HSM',
+      unbind: 'Root key back on the seal file',
+      test: 'HSM tested',
+      certificates: 'HSM certificates changed',
+    },
     quantum: {
       update: 'Entropy source changed',
       test: 'Entropy source tested',

@@ -14,6 +14,7 @@ export { common } from './common';
 export { config } from './config';
 export { dashboard } from './dashboard';
 export { errors } from './errors';
+export { hsm } from './hsm';
 export { keys } from './keys';
 export { labels } from './labels';
 export { layout } from './layout';

@@ -71,6 +71,8 @@ export const dashboard: Catalogue<typeof en> = {
     quantum: '量子随机数源',
     notConfigured: '未配置',
   },
+  hsmBound: '根密钥已绑定到 {{label}}',
+  hsmSealFile: '封存文件（未绑定）',
   licenseState: {
     community: '社区版',
     licensed: '已授权',

@@ -83,6 +83,12 @@ export const labels: Catalogue<typeof en> = {
       test: '测试 Syslog 接收端',
     },
     license: { activate: '激活许可证', delete: '删除许可证' },
+    hsm: {
+      bind: '根密钥绑定到 HSM',
+      unbind: '根密钥改回封存文件',
+      test: '测试 HSM',
+      certificates: '修改 HSM 证书',
+    },
     quantum: {
       update: '修改熵源',
       test: '测试熵源',

@@ -1,0 +1,394 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import * as graphene from 'graphene-pk11';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, Code, Usage, HSM_DEFAULT_KEY_LABEL } from '@ksp/contracts';
+import {
+  call,
+  callUnchecked,
+  engines,
+  initialize,
+  startServer,
+  type TestServer,
+} from '../../test/harness.js';
+import {
+  SOFTHSM_MODULE,
+  createEmptyTestToken,
+  softhsmAvailable,
+  type TestToken,
+} from '@ksp/ukey-bridge/testing';
+
+// SoftHSM2 is a required peer of this suite (Debian softhsm2 and opensc), never skipped.
+if (!softhsmAvailable()) throw new Error('SoftHSM2 and OpenSC are required (Debian softhsm2, opensc)');
+
+const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
+
+/** Changes the user PIN on the token (as an HSM administrator would), outside the server. */
+function changePin(token: TestToken, from: string, to: string) {
+  const mod = graphene.Module.load(SOFTHSM_MODULE, 'test');
+  mod.initialize();
+  try {
+    const slots = mod.getSlots(true);
+    for (let i = 0; i < slots.length; i++) {
+      const slot = slots.items(i);
+      if (slot.getToken().label.trim() !== token.label) continue;
+      const session = slot.open(graphene.SessionFlag.SERIAL_SESSION | graphene.SessionFlag.RW_SESSION);
+      session.login(from, graphene.UserType.USER);
+      session.setPin(from, to);
+      session.logout();
+      session.close();
+    }
+  } finally {
+    mod.finalize();
+    mod.close();
+  }
+}
+
+/** A self-signed certificate and its key, made by OpenSSL. */
+function certificatePair(cn: string) {
+  const dir = mkdtempSync(join(tmpdir(), 'ksp-hsm-cert-'));
+  const r = spawnSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-keyout',
+      'k.pem',
+      '-out',
+      'c.pem',
+      '-days',
+      '5',
+      '-subj',
+      `/CN=${cn}`,
+    ],
+    { cwd: dir, encoding: 'utf8' },
+  );
+  if (r.status !== 0) throw new Error(r.stderr);
+  const pair = {
+    cert: readFileSync(join(dir, 'c.pem'), 'utf8'),
+    key: readFileSync(join(dir, 'k.pem'), 'utf8'),
+  };
+  rmSync(dir, { recursive: true, force: true });
+  return pair;
+}
+
+describe.each(await engines())('the HSM root of trust on %s', (engine) => {
+  let server: TestServer;
+  let token: string;
+  let hsm: TestToken;
+  let keyId: string;
+  let ciphertext: string;
+  const PIN = '246810';
+  const logLines: string[] = [];
+
+  beforeAll(async () => {
+    hsm = createEmptyTestToken(PIN);
+    // The PKCS#11 library reads its configuration at each C_Initialize: this suite's token
+    // (each test file runs in a process of its own: vitest's forks pool).
+    process.env.SOFTHSM2_CONF = hsm.conf;
+    server = await startServer(engine, {}, undefined, undefined, {
+      logStream: { write: (line: string) => void logLines.push(line) },
+    });
+    ({ token } = await initialize(server));
+    const key = await call(server, api.key.create, {
+      token,
+      body: { name: 'kept-through-hsm', algorithm: 'AES-256', usage_mask: Usage.Encrypt | Usage.Decrypt },
+    });
+    expect(key.code, key.msg).toBe(0);
+    keyId = key.data.id;
+    const enc = await call(server, api.crypto.encrypt, {
+      token,
+      body: { key_id: keyId, plaintext: b64('the crown jewels') },
+    });
+    expect(enc.code, enc.msg).toBe(0);
+    ciphertext = enc.data.ciphertext;
+  });
+  afterAll(async () => {
+    await server?.close();
+    hsm?.remove();
+  });
+
+  const target = (over: Record<string, unknown> = {}) => ({
+    library: SOFTHSM_MODULE,
+    token_label: hsm.label,
+    pin: PIN,
+    ...over,
+  });
+  const sealFile = () => join(server.dataDir, 'seal.key');
+  const decryptsOldCiphertext = async () => {
+    const dec = await call(server, api.crypto.decrypt, { token, body: { ciphertext } });
+    expect(dec.code, dec.msg).toBe(0);
+    expect(Buffer.from(dec.data.plaintext, 'base64').toString('utf8')).toBe('the crown jewels');
+  };
+  const audits = (action: string) =>
+    server.database.db
+      .selectFrom('audit_log')
+      .select(['result', 'details', 'target'])
+      .where('action', '=', action)
+      .orderBy('at')
+      .execute();
+  const everythingStored = async () => {
+    const rows = await server.database.db.selectFrom('hsm').selectAll().execute();
+    const trail = await server.database.db.selectFrom('audit_log').select('details').execute();
+    return JSON.stringify(rows) + JSON.stringify(trail);
+  };
+
+  it('starts on the seal file and tests a round trip on a token before binding', async () => {
+    const status = await call(server, api.hsm.status, { token });
+    expect(status.data).toMatchObject({ root_provider: 'seal-file', bound: false, configured: false });
+    expect(existsSync(sealFile())).toBe(true);
+    const tested = await call(server, api.hsm.test, { token, body: target() });
+    expect(tested.code, tested.msg).toBe(0);
+    expect(tested.data).toMatchObject({
+      ok: true,
+      token_label: hsm.label,
+      key_label: HSM_DEFAULT_KEY_LABEL,
+      key_sensitive: true,
+      key_extractable: false,
+      key_created: true,
+    });
+    expect((await audits('hsm.test')).map((r) => r.result)).toEqual(['success']);
+  });
+
+  it('refuses hostile settings with an error naming the field, audited, changing nothing', async () => {
+    const badLib = await call(server, api.hsm.bind, {
+      token,
+      body: target({ library: '/nowhere/libnothing.so' }),
+    });
+    expect(badLib.code).toBe(Code.INVALID);
+    expect(badLib.msg).toBe('library: the PKCS#11 library /nowhere/libnothing.so cannot be loaded');
+    const badLibZh = await call(server, api.hsm.bind, {
+      token,
+      lang: 'zh-CN',
+      body: target({ library: '/nowhere/libnothing.so' }),
+    });
+    expect(badLibZh.msg).toBe('library：无法加载 PKCS#11 库 /nowhere/libnothing.so');
+    const badPin = await call(server, api.hsm.bind, { token, body: target({ pin: '999999' }) });
+    expect(badPin.code).toBe(Code.INVALID);
+    expect(badPin.msg).toMatch(/^pin: the HSM token .* refused the PIN \(CKR_PIN_INCORRECT\)$/);
+    const noToken = await call(server, api.hsm.bind, {
+      token,
+      body: target({ token_label: 'no-such-token' }),
+    });
+    expect(noToken.code).toBe(Code.STATE_FORBIDS);
+    expect(noToken.msg).toBe('No HSM token no-such-token is reachable through the PKCS#11 library');
+    const noPin = await callUnchecked(server, api.hsm.bind, {
+      token,
+      body: { library: SOFTHSM_MODULE, token_label: hsm.label },
+    });
+    expect(noPin.code).toBe(Code.INVALID);
+    expect(noPin.msg).toMatch(/pin/);
+    const noLibrary = await callUnchecked(server, api.hsm.bind, { token, body: { pin: PIN } });
+    expect(noLibrary.code).toBe(Code.INVALID);
+    expect(noLibrary.msg).toMatch(/library/);
+    // Nothing bound, the seal file still the root of trust; the refusals are in the trail.
+    expect((await call(server, api.hsm.status, { token })).data).toMatchObject({
+      bound: false,
+      configured: false,
+    });
+    expect(existsSync(sealFile())).toBe(true);
+    const trail = await audits('hsm.bind');
+    expect(trail.map((r) => r.result)).toEqual(['failure', 'failure', 'failure', 'failure']);
+    expect(JSON.parse(trail[0]!.details)).toMatchObject({ reason: 'hsm.library' });
+    expect(JSON.parse(trail[2]!.details)).toMatchObject({ reason: 'hsm.pinRefused' });
+    expect(await everythingStored()).not.toContain('999999');
+    // The certificate fields need a configured HSM first.
+    const early = await call(server, api.hsm.certificates, {
+      token,
+      body: { hsm_certificate: certificatePair('x').cert },
+    });
+    expect(early.code).toBe(Code.STATE_FORBIDS);
+  });
+
+  it('binds: the token key wraps the root key, the seal file is gone, the PIN is stored sealed', async () => {
+    const bound = await call(server, api.hsm.bind, { token, body: target() });
+    expect(bound.code, bound.msg).toBe(0);
+    expect(bound.data).toMatchObject({
+      root_provider: 'pkcs11',
+      bound: true,
+      configured: true,
+      seal_file: null,
+      library: SOFTHSM_MODULE,
+      token_label: hsm.label,
+      key_label: HSM_DEFAULT_KEY_LABEL,
+    });
+    expect(bound.data.slot_serial).toMatch(/^[0-9a-f]+$/);
+    expect(existsSync(sealFile())).toBe(false);
+    expect(await everythingStored()).not.toContain(PIN);
+    const state = await server.database.db.selectFrom('system_state').selectAll().executeTakeFirstOrThrow();
+    expect(state).toMatchObject({ root_provider: 'pkcs11', seal_fingerprint: null });
+    expect(state.root_key_wrapped).toMatch(/^p11gcm1:/);
+    const dashboard = await call(server, api.dashboard.summary, { token });
+    expect(dashboard.data.hsm).toEqual({ root_provider: 'pkcs11', token_label: hsm.label });
+    expect((await audits('hsm.bind')).at(-1)).toMatchObject({
+      result: 'success',
+      target: bound.data.slot_serial,
+    });
+    await decryptsOldCiphertext();
+  });
+
+  it('unseals through the HSM after a restart, and the keys still decrypt', async () => {
+    server = await server.restart();
+    expect((await call(server, api.system.status)).data.sealed).toBe(false);
+    await decryptsOldCiphertext();
+    const noPin = await call(server, api.hsm.test, { token, body: { library: SOFTHSM_MODULE } });
+    expect(noPin).toMatchObject({ code: Code.INVALID, msg: 'pin: is required' });
+    const tested = await call(server, api.hsm.test, { token, body: {} });
+    expect(tested.code, tested.msg).toBe(0);
+    expect(tested.data).toMatchObject({ key_created: false, key_extractable: false, key_sensitive: true });
+  });
+
+  it('stays sealed with a clear reason while the token refuses the PIN, and unseals once it is back, without a restart', async () => {
+    changePin(hsm, PIN, '135790');
+    server = await server.restart();
+    const sealed = await call(server, api.hsm.status, { token });
+    expect(sealed.code).toBe(Code.NOT_INITIALIZED);
+    expect(sealed.msg).toMatch(
+      /^The system is sealed: the HSM token .* refused the stored PIN \(CKR_PIN_INCORRECT\)/,
+    );
+    // The operator's log says why, never with the PIN.
+    expect(logLines.some((l) => l.includes('hsm.pinRefused'))).toBe(true);
+    const zh = await call(server, api.hsm.status, { token, lang: 'zh-CN' });
+    expect(zh.msg).toMatch(/^系统处于封存状态：HSM 令牌 .* 拒绝了保存的 PIN/);
+    expect((await call(server, api.system.status)).data.sealed).toBe(true);
+    changePin(hsm, '135790', PIN);
+    // Not tried again at once (a real HSM locks its user after a few wrong PINs)...
+    server.clock.advance(31);
+    expect((await call(server, api.hsm.status, { token })).code).toBe(Code.NOT_INITIALIZED);
+    // ...but after 5 minutes, on the next call.
+    server.clock.advance(300);
+    const back = await call(server, api.hsm.status, { token });
+    expect(back.code, back.msg).toBe(0);
+    await decryptsOldCiphertext();
+  });
+
+  it('stays sealed while the token is gone, and unseals when it is restored, without a restart', async () => {
+    const tokens = join(dirname(hsm.conf), 'tokens');
+    const away = `${tokens}.away`;
+    renameSync(tokens, away);
+    try {
+      server = await server.restart();
+      const sealed = await call(server, api.hsm.status, { token });
+      expect(sealed.code).toBe(Code.NOT_INITIALIZED);
+      expect(sealed.msg).toMatch(/^The system is sealed: the HSM token [0-9a-f]+ is not reachable/);
+      server.clock.advance(31);
+      expect((await call(server, api.hsm.status, { token })).code).toBe(Code.NOT_INITIALIZED);
+    } finally {
+      renameSync(away, tokens);
+    }
+    server.clock.advance(31);
+    const back = await call(server, api.hsm.status, { token });
+    expect(back.code, back.msg).toBe(0);
+    await decryptsOldCiphertext();
+  });
+
+  it('stays sealed while the library is missing, in English and Chinese, and unseals once it is back', async () => {
+    const setLibrary = (library: string) =>
+      server.database.db.updateTable('hsm').set({ library }).where('id', '=', 'hsm').execute();
+    await setLibrary('/opt/vendor/missing-pkcs11.so');
+    server = await server.restart();
+    const sealed = await call(server, api.hsm.status, { token });
+    expect(sealed.code).toBe(Code.NOT_INITIALIZED);
+    expect(sealed.msg).toBe(
+      'The system is sealed: the HSM library /opt/vendor/missing-pkcs11.so cannot be loaded. Install it or correct the path; the keys are intact',
+    );
+    const zh = await call(server, api.hsm.status, { token, lang: 'zh-CN' });
+    expect(zh.msg).toBe(
+      '系统处于封存状态：无法加载 HSM 库 /opt/vendor/missing-pkcs11.so。请安装或更正路径；密钥完好无损',
+    );
+    // The library installed again (here: the path set back) is picked up by a later call.
+    await setLibrary(SOFTHSM_MODULE);
+    server.clock.advance(31);
+    const back = await call(server, api.hsm.status, { token });
+    expect(back.code, back.msg).toBe(0);
+    await decryptsOldCiphertext();
+  });
+
+  it('stores the certificate fields (PEM checked) and never answers the client private key', async () => {
+    const client = certificatePair('ksp-client');
+    const other = certificatePair('other');
+    const server_ = certificatePair('ksp-server');
+    const badPem = await call(server, api.hsm.certificates, {
+      token,
+      body: { hsm_certificate: 'not a certificate' },
+    });
+    expect(badPem.code).toBe(Code.INVALID);
+    expect(badPem.msg).toBe('hsm_certificate: not a valid PEM certificate');
+    const badKey = await call(server, api.hsm.certificates, {
+      token,
+      body: { client_private_key: 'garbage' },
+    });
+    expect(badKey.msg).toBe('client_private_key: not a valid PEM private key');
+    const mismatch = await call(server, api.hsm.certificates, {
+      token,
+      body: { client_certificate: client.cert, client_private_key: other.key },
+    });
+    expect(mismatch.code).toBe(Code.INVALID);
+    expect(mismatch.msg).toBe('client_private_key: it does not belong to client_certificate');
+    const set = await call(server, api.hsm.certificates, {
+      token,
+      body: {
+        hsm_certificate: other.cert,
+        client_certificate: client.cert,
+        client_private_key: client.key,
+        server_certificate: server_.cert,
+      },
+    });
+    expect(set.code, set.msg).toBe(0);
+    expect(set.data).toMatchObject({
+      hsm_certificate: other.cert.trim(),
+      client_certificate: client.cert.trim(),
+      server_certificate: server_.cert.trim(),
+      client_private_key_set: true,
+    });
+    expect(JSON.stringify(set.data)).not.toContain('PRIVATE KEY');
+    const keyBody = client.key.split('\n').slice(1, -2).join('');
+    expect(await everythingStored()).not.toContain(keyBody.slice(0, 40));
+    const cleared = await call(server, api.hsm.certificates, { token, body: { hsm_certificate: '' } });
+    expect(cleared.data).toMatchObject({ hsm_certificate: null, client_private_key_set: true });
+    expect((await audits('hsm.certificates')).map((r) => r.result)).toEqual([
+      'failure', // before any HSM was configured
+      'failure',
+      'failure',
+      'failure',
+      'success',
+      'success',
+    ]);
+  });
+
+  it('unbinds back to a seal file, even with the token gone, which unseals after a restart, keys intact', async () => {
+    // The token fails now, but the root key is in memory: it can still be moved to a seal file.
+    const tokens = join(dirname(hsm.conf), 'tokens');
+    renameSync(tokens, `${tokens}.away`);
+    const stored = await call(server, api.hsm.test, { token, body: {} });
+    expect(stored.code).toBe(Code.STATE_FORBIDS);
+    expect(stored.msg).toMatch(/^No HSM token [0-9a-f]+ is reachable/);
+    const unbound = await call(server, api.hsm.unbind, { token, body: {} });
+    expect(unbound.code, unbound.msg).toBe(0);
+    expect(unbound.data).toMatchObject({ root_provider: 'seal-file', bound: false, configured: true });
+    expect(unbound.data.seal_file).toBe(sealFile());
+    expect(existsSync(sealFile())).toBe(true);
+    const again = await call(server, api.hsm.unbind, { token, body: {} });
+    expect(again.code).toBe(Code.STATE_FORBIDS);
+    expect(again.msg).toBe('The HSM is not bound: the root key is sealed by the seal file');
+    // The seal file alone opens the root key.
+    try {
+      server = await server.restart();
+      expect((await call(server, api.system.status)).data.sealed).toBe(false);
+      await decryptsOldCiphertext();
+    } finally {
+      renameSync(`${tokens}.away`, tokens);
+    }
+    expect((await audits('hsm.unbind')).map((r) => r.result)).toEqual(['success', 'failure']);
+    // Bound, restarted, refused and unbound: the PIN never reached the log.
+    expect(logLines.length).toBeGreaterThan(0);
+    expect(logLines.join('\n')).not.toContain(PIN);
+  });
+});

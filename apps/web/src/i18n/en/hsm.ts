@@ -1,0 +1,50 @@
+/** Settings › HSM: the root of trust that seals the root key, the HSM settings and certificates. */
+export const hsm = {
+  rootTitle: 'Root of trust',
+  sealFile: 'The root key is sealed by the local seal file {{path}}',
+  bound: 'The root key is sealed by the HSM token {{label}} ({{serial}})',
+  fields: {
+    slot_serial: 'Device unique id',
+    token_label: 'Name',
+    library: 'PKCS#11 library',
+    key_label: 'Wrapping key label',
+    pin: 'PIN',
+    bound_at: 'Bound at',
+    hsm_certificate: 'HSM certificate',
+    client_certificate: 'Certificate assigned to the client',
+    client_private_key: 'Private key assigned to the client',
+    server_certificate: 'Certificate assigned to the server',
+  },
+  hints: {
+    library: 'Absolute path of the HSM vendor’s PKCS#11 library, e.g. /usr/lib/softhsm/libsofthsm2.so',
+    slot_serial: 'Token serial number; leave empty to pick the token by its name',
+    token_label: 'Token label; used when no serial is given',
+    pin: 'The token’s user PIN; stored sealed, never shown again. Leave it empty to test the stored settings',
+    key_label: 'A non-extractable AES-256 key with this label is made on the token when missing',
+    client_private_key: 'Stored sealed and never shown again; paste a new key to replace it',
+  },
+  settingsTitle: 'HSM settings',
+  certificatesTitle: 'Certificates',
+  bind: 'Bind',
+  rebind: 'Bind again',
+  unbind: 'Unbind',
+  test: 'Test',
+  save: 'Save certificates',
+  required: 'Enter {{field}}',
+  bindConfirm: 'Bind the root key to this HSM?',
+  bindContent:
+    'The root key is wrapped by a key on the token, the wrapping is checked, then the seal file is deleted. From then on the server needs the token to start.',
+  unbindConfirm: 'Go back to a seal file?',
+  unbindContent:
+    'A new seal file is written and checked, then the HSM is no longer used (its key stays on the token).',
+  boundDone: 'The root key is now sealed by the HSM',
+  unboundDone: 'The root key is sealed by the seal file again',
+  saved: 'Certificates saved',
+  testOk:
+    'Round trip succeeded on token {{label}} ({{serial}}): key {{key}} is sensitive and not extractable',
+  testOkWeak: 'Round trip succeeded on token {{label}} ({{serial}}) with key {{key}}',
+  keyStored: 'A private key is stored',
+  readOnly:
+    'You can view the HSM settings; binding, testing or changing them needs the hsm write permission.',
+  notBound: 'Not bound',
+};
