@@ -26,6 +26,7 @@ export const pageTable: Record<PageKey, PageModule> = {
   'console/setting/license/index': () => import('../features/settings/license-page'),
   'kms/key/index': () => import('../features/key/key-list-page'),
   'kms/key/detail': () => import('../features/key/key-detail-page'),
+  'credential/cred/index': () => import('../features/credential/credential-page'),
 };
 
 export const notFoundPage: PageModule = () => import('../features/errors/not-found-page');

@@ -92,6 +92,14 @@ export const labels = {
       test: 'Syslog receiver tested',
     },
     license: { activate: 'Licence activated', delete: 'Licence deleted' },
+    credential: {
+      create: 'Credential created',
+      update: 'Credential changed',
+      'add-version': 'Credential version added',
+      delete: 'Credential deleted',
+      reveal: 'Credential revealed',
+      'read-value': 'Credential read by an application',
+    },
     quantum: {
       update: 'Entropy source changed',
       test: 'Entropy source tested',

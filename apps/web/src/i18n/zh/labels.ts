@@ -83,6 +83,14 @@ export const labels: Catalogue<typeof en> = {
       test: '测试 Syslog 接收端',
     },
     license: { activate: '激活许可证', delete: '删除许可证' },
+    credential: {
+      create: '创建凭据',
+      update: '修改凭据',
+      'add-version': '添加凭据版本',
+      delete: '删除凭据',
+      reveal: '查看凭据',
+      'read-value': '应用读取凭据',
+    },
     quantum: {
       update: '修改熵源',
       test: '测试熵源',
