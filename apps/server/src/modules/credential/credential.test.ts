@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -107,6 +107,21 @@ describe.each(await engines())('credentials on %s', (engine) => {
     expect(everything).not.toContain(SECRET);
     expect(everything).not.toContain(Buffer.from(SECRET).toString('base64'));
     expect((await audits('credential.create'))[0]).toMatchObject({ result: 'success', target: 'db-root' });
+    // Nor the database files themselves (SQLite: the file and its WAL, raw, Base64 and hex).
+    if (engine === 'sqlite') {
+      const file = Buffer.concat(
+        ['ksp.sqlite', 'ksp.sqlite-wal']
+          .filter((f) => existsSync(join(server.dataDir, f)))
+          .map((f) => readFileSync(join(server.dataDir, f))),
+      );
+      expect(file.length).toBeGreaterThan(0);
+      for (const form of [
+        SECRET,
+        Buffer.from(SECRET).toString('base64'),
+        Buffer.from(SECRET).toString('hex'),
+      ])
+        expect(file.includes(Buffer.from(form))).toBe(false);
+    }
     const again = await create('db-root', 'password', 'x');
     expect(again.code).toBe(Code.CONFLICT);
   });
