@@ -7,6 +7,8 @@ export const credentialMessages = defineMessages({
     'credential.nameTaken': "Credential '{name}' already exists",
     'credential.versionNotFound': 'Credential {name} has no version {version}',
     'credential.changed': 'Credential {name} was given a new version meanwhile: try again',
+    'credential.unreadable':
+      'Credential {name} version {version} cannot be opened: its sealed value was altered or moved (see the audit log)',
     'credential.badSshKey': 'value: not a PEM private key that can be read ({reason})',
     'credential.badCertificate': 'value: no readable PEM certificate ({reason})',
     'credential.badCertKey': 'value: no readable PEM private key after the certificate ({reason})',
@@ -23,6 +25,7 @@ export const credentialMessages = defineMessages({
     'credential.nameTaken': '凭据“{name}”已存在',
     'credential.versionNotFound': '凭据 {name} 没有版本 {version}',
     'credential.changed': '凭据 {name} 刚刚被添加了新版本，请重试',
+    'credential.unreadable': '凭据 {name} 版本 {version} 无法打开：其加密值已被篡改或移动（见审计日志）',
     'credential.badSshKey': 'value：不是可读取的 PEM 私钥（{reason}）',
     'credential.badCertificate': 'value：没有可读取的 PEM 证书（{reason}）',
     'credential.badCertKey': 'value：证书之后没有可读取的 PEM 私钥（{reason}）',

@@ -128,7 +128,13 @@ export function createCredentialService(deps: {
       .where('version', '=', wanted)
       .executeTakeFirst();
     if (!stored) throw notFound('credential.versionNotFound', { name: row.name, version: wanted });
-    const plain = await sealer.open(db, row.domain_id, aad(row.id, wanted), stored.value_sealed);
+    let plain: Buffer;
+    try {
+      plain = await sealer.open(db, row.domain_id, aad(row.id, wanted), stored.value_sealed);
+    } catch {
+      // Altered, or moved from another credential, version or domain: GCM refuses it.
+      throw stateForbids('credential.unreadable', { name: row.name, version: wanted });
+    }
     const value = plain.toString('utf8');
     plain.fill(0);
     return { version: wanted, value };
@@ -294,7 +300,11 @@ export function createCredentialService(deps: {
           invalid('credential.wrongPassword'),
         );
       }
-      const opened = await openVersion(row, body.version);
+      const opened = await openVersion(row, body.version).catch(async (err: unknown) => {
+        throw err instanceof KspError && err.messageKey === 'credential.unreadable'
+          ? await refuse('sealed value does not open', err)
+          : err;
+      });
       await audit(db, actor, meta, 'credential.reveal', row, 'success', { version: opened.version });
       return { id: row.id, name: row.name, type: row.type as CredentialType, ...opened };
     },
@@ -305,7 +315,13 @@ export function createCredentialService(deps: {
       q = body.id !== undefined ? q.where('id', '=', body.id) : q.where('name', '=', body.name ?? '');
       const row = await q.executeTakeFirst();
       if (!row) throw notFound('credential.notFound', { id: body.id ?? body.name ?? '' });
-      const opened = await openVersion(row, body.version);
+      const opened = await openVersion(row, body.version).catch(async (err: unknown) => {
+        if (err instanceof KspError && err.messageKey === 'credential.unreadable')
+          await audit(db, actor, meta, 'credential.read-value', row, 'failure', {
+            reason: 'sealed value does not open',
+          });
+        throw err;
+      });
       await audit(db, actor, meta, 'credential.read-value', row, 'success', { version: opened.version });
       return { id: row.id, name: row.name, type: row.type as CredentialType, ...opened };
     },

@@ -432,8 +432,14 @@ describe.each(await engines())('credentials on %s', (engine) => {
       token: t,
       body: { id: mine.data.id, password: 'Other-Pass-1' },
     });
-    expect(moved.code).not.toBe(0);
+    expect(moved.code).toBe(Code.STATE_FORBIDS);
+    expect(moved.msg).toBe(
+      'Credential github-token version 1 cannot be opened: its sealed value was altered or moved (see the audit log)',
+    );
     expect(JSON.stringify(moved)).not.toContain('ghp_abc');
+    const refusedOpen = (await audits('credential.reveal')).at(-1)!;
+    expect(refusedOpen).toMatchObject({ result: 'failure', username: 'other-admin' });
+    expect(JSON.parse(refusedOpen.details)).toEqual({ reason: 'sealed value does not open' });
     // A domain holding credentials cannot be deleted (its KEK seals them).
     const domains = await call(server, api.domain.list, { token, query: { page: 1, page_size: 50 } });
     const otherId = domains.data.data.find((d) => d.name === 'other')!.id;
