@@ -132,7 +132,13 @@ describe('credentials page', () => {
     expect((await screen.findByTestId('cred-reveal-refusal')).textContent).toBe(
       'password: incorrect password',
     );
-    await new Promise((r) => setTimeout(r, 2100)); // the re-click lock of the button
+    // The button stays disabled for the re-click lock after the refused submit.
+    await waitFor(
+      () => expect(screen.getByTestId<HTMLButtonElement>('cred-reveal-ok').disabled).toBe(false),
+      {
+        timeout: 5000,
+      },
+    );
     fireEvent.change(screen.getByTestId('cred-reveal-password'), { target: { value: 'Admin-Pass-1' } });
     vi.useFakeTimers({ shouldAdvanceTime: true });
     fireEvent.click(screen.getByTestId('cred-reveal-ok'));
