@@ -30,6 +30,7 @@ import { clientLogModule } from './modules/client-log/client-log.module.js';
 import { syslogModule } from './modules/syslog/syslog.module.js';
 import { licenseModule } from './modules/license/license.module.js';
 import { hsmModule } from './modules/hsm/hsm.module.js';
+import { credentialModule } from './modules/credential/credential.module.js';
 import { alarmModule } from './modules/alarm/alarm.module.js';
 import { passwordPolicyModule } from './modules/password-policy/password-policy.module.js';
 import { registrationTokenModule } from './modules/registration-token/registration-token.module.js';
@@ -60,6 +61,7 @@ const modules: readonly KspModule[] = [
   syslogModule,
   licenseModule,
   hsmModule,
+  credentialModule,
   alarmModule,
   dashboardModule,
 ];

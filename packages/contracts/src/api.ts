@@ -17,6 +17,7 @@ import { alarmCalls } from './calls/alarm.js';
 import { clientLogCalls } from './calls/client-log.js';
 import { licenseCalls } from './calls/license.js';
 import { hsmCalls } from './calls/hsm.js';
+import { credentialCalls } from './calls/credential.js';
 
 /** Every call, grouped by area: the server registers these and the console calls them. */
 export const api = {
@@ -40,6 +41,7 @@ export const api = {
   alarm: alarmCalls,
   license: licenseCalls,
   hsm: hsmCalls,
+  credential: credentialCalls,
 } as const;
 
 /** Every call of the API, in area order: what the server registers and the tests sweep. */

@@ -67,6 +67,7 @@ describe('served areas', () => {
         'alarm',
         'cert',
         'config',
+        'credential',
         'dashboard',
         'domain',
         'key',
@@ -96,7 +97,9 @@ describe('served areas', () => {
       'certificates',
       'log',
       'settings',
+      'sub-consoles',
     ]);
+    expect(offered.find((group) => group.key === 'sub-consoles')?.areas).toEqual(['credential']);
     expect(offered.find((group) => group.key === 'settings')?.areas).toEqual([
       'domain',
       'license',

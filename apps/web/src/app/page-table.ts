@@ -27,6 +27,7 @@ export const pageTable: Record<PageKey, PageModule> = {
   'console/setting/hsm/index': () => import('../features/settings/hsm-page'),
   'kms/key/index': () => import('../features/key/key-list-page'),
   'kms/key/detail': () => import('../features/key/key-detail-page'),
+  'credential/cred/index': () => import('../features/credential/credential-page'),
 };
 
 export const notFoundPage: PageModule = () => import('../features/errors/not-found-page');

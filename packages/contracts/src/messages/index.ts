@@ -15,6 +15,7 @@ import { syslogMessages } from './syslog.js';
 import { alarmMessages } from './alarm.js';
 import { licenseMessages } from './license.js';
 import { hsmMessages } from './hsm.js';
+import { credentialMessages } from './credential.js';
 import { ldapMessages } from './ldap.js';
 import { passwordMessages } from './password.js';
 import { roleMessages } from './role.js';
@@ -44,6 +45,7 @@ export const areaMessages = [
   alarmMessages,
   licenseMessages,
   hsmMessages,
+  credentialMessages,
 ] as const;
 
 export type MessageKey = KeysOf<(typeof areaMessages)[number]>;

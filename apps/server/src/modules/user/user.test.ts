@@ -46,7 +46,9 @@ describe.each(await engines())('sign-in and sessions on %s', (engine) => {
       '/console/log',
       '/console/setting',
       '/kms',
+      '/credential',
     ]);
+    expect(res.data.menu.at(-1)).toMatchObject({ component: '#', redirect: '/credential/cred' });
     expect(res.data.menu[6]).toMatchObject({ component: '#', redirect: '/console/setting/domain' });
     expect(res.headers.version).toBe('v1.9.0');
   });

@@ -447,6 +447,34 @@ export interface HsmTable {
   updated_at: string;
 }
 
+/** A credential's metadata (migration 021); its value lives in `credential_version`. */
+export interface CredentialTable {
+  id: string;
+  domain_id: string;
+  name: string;
+  description: string;
+  /** JSON array of strings. */
+  tags: string;
+  type: string;
+  server_id: string | null;
+  expires_at: string | null;
+  rotation_days: number | null;
+  current_version: number;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One version of a credential's value (migration 021), sealed under the domain KEK. */
+export interface CredentialVersionTable {
+  credential_id: string;
+  version: number;
+  /** AES-256-GCM under the domain KEK, additional data `ksp/credential/<id>/<version>`. */
+  value_sealed: string;
+  created_by: string;
+  created_at: string;
+}
+
 /** A server node of the cluster, as it last reported itself (migration 014). */
 export interface ClusterNodeTable {
   name: string;
@@ -456,6 +484,8 @@ export interface ClusterNodeTable {
 }
 
 export interface Database {
+  credential: CredentialTable;
+  credential_version: CredentialVersionTable;
   license_install: LicenseInstallTable;
   license: LicenseTable;
   hsm: HsmTable;

@@ -1,5 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allCalls, api, type Area, areaOf, builtInRoles, Code, scopeOf, systemAreas } from '@ksp/contracts';
+import {
+  allCalls,
+  api,
+  type Area,
+  areaOf,
+  builtInRoles,
+  Code,
+  scopeOf,
+  systemAreas,
+  tokensOf,
+} from '@ksp/contracts';
 import { call, initialize, roleIdByName, startServer, type TestServer } from '../../test/harness.js';
 
 const CUSTOM = { name: 'Key reader', permissions: ['dashboard:read', 'key:read', 'token:read'] };
@@ -77,9 +87,11 @@ describe('authorization matrix', () => {
           const denied = code === Code.FORBIDDEN;
           // Outside root, system-scope calls and the permissions of system areas never apply.
           const outsideRoot = domain !== 'root';
+          // Calls for other token kinds only (an application's credential read) refuse a session.
           const expectedDenied =
             def.access !== 'public' &&
-            ((outsideRoot && scopeOf(def) === 'system') ||
+            (!tokensOf(def).includes('session') ||
+              (outsideRoot && scopeOf(def) === 'system') ||
               (def.access !== 'session' &&
                 (!roleSets[role]!.includes(def.access) ||
                   (outsideRoot && systemAreas.has(areaOf(def.access) as Area)))));
@@ -139,6 +151,38 @@ describe('authorization matrix', () => {
       body: { ids: [id] },
     });
     expect(crossDelete.code).toBe(Code.NOT_FOUND);
+    // Credentials (SMS): another domain's administrator sees none, and every call on one is "not found".
+    const secret = await call(server, api.credential.create, {
+      token: rootAdmin,
+      body: { name: 'root-cred', type: 'password', value: 'Root-Only-Secret' },
+    });
+    expect(secret.code).toBe(0);
+    const fin = await sessionFor('Administrator', 'finance');
+    const finCreds = await call(server, api.credential.list, {
+      token: fin,
+      query: { page: 1, page_size: 100 },
+    });
+    expect(finCreds.data.data.map((c) => c.name)).not.toContain('root-cred');
+    const credId = secret.data.id;
+    const crossCodes = [
+      (await call(server, api.credential.detail, { token: fin, query: { id: credId } })).code,
+      (await call(server, api.credential.update, { token: fin, body: { id: credId, description: 'x' } }))
+        .code,
+      (await call(server, api.credential.addVersion, { token: fin, body: { id: credId, value: 'x' } })).code,
+      (
+        await call(server, api.credential.reveal, {
+          token: fin,
+          body: { id: credId, password: 'Matrix-Pass-1' },
+        })
+      ).code,
+      (await call(server, api.credential.delete, { token: fin, body: { ids: [credId] } })).code,
+    ];
+    expect(crossCodes).toEqual(Array(5).fill(Code.NOT_FOUND));
+    const revealed = await call(server, api.credential.reveal, {
+      token: await sessionFor('Administrator', 'root'),
+      body: { id: credId, password: 'Matrix-Pass-1' },
+    });
+    expect(revealed.data.value).toBe('Root-Only-Secret');
     const summary = await call(server, api.dashboard.summary, {
       token: await sessionFor('Auditor', 'finance'),
     });

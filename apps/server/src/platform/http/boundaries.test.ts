@@ -30,6 +30,7 @@ describe('domain boundaries', () => {
   const alarmRule: Record<string, string> = {};
   const alarm: Record<string, string> = {};
   const clientRecord: Record<string, string> = {};
+  const credential: Record<string, string> = {};
   let ukeyCsr: string;
   let adminId: string;
 
@@ -100,6 +101,12 @@ describe('domain boundaries', () => {
         await call(server, api.key.create, {
           token,
           body: { name: `secret-key-${where}`, algorithm: 'AES-256', usage_mask: 0xc },
+        })
+      ).data.id;
+      credential[where] = (
+        await call(server, api.credential.create, {
+          token,
+          body: { name: `secret-cred-${where}`, type: 'password', value: `secret-value-${where}` },
         })
       ).data.id;
       // A local CA, a certificate it issued (with an exportable key) and an external CA.
@@ -282,6 +289,19 @@ describe('domain boundaries', () => {
       ],
       [`detail of ${target}'s external CA`, api.cert.externalDetail, { id: external[target] }],
       [`delete ${target}'s external CA`, api.cert.externalDelete, { ids: [external[target]] }],
+      [`detail of ${target}'s credential`, api.credential.detail, { id: credential[target] }],
+      [`rename ${target}'s credential`, api.credential.update, { id: credential[target], name: 'owned' }],
+      [
+        `new version of ${target}'s credential`,
+        api.credential.addVersion,
+        { id: credential[target], value: 'x' },
+      ],
+      [
+        `reveal ${target}'s credential`,
+        api.credential.reveal,
+        { id: credential[target], version: 1, password: PASSWORD },
+      ],
+      [`delete ${target}'s credential`, api.credential.delete, { ids: [credential[target]] }],
       [`disable ${target}'s alarm rule`, api.alarm.ruleUpdate, { id: alarmRule[target], enabled: false }],
       [`delete ${target}'s alarm rule`, api.alarm.ruleDelete, { ids: [alarmRule[target]] }],
       [`acknowledge ${target}'s alarm`, api.alarm.acknowledge, { ids: [alarm[target]] }],
@@ -327,6 +347,11 @@ describe('domain boundaries', () => {
         expect(rules.find((r) => r.id === alarmRule[target])).toMatchObject({ enabled: true });
         const open = await call(server, api.alarm.list, { token: owner, query: { ...page, state: 'open' } });
         expect(open.data.data.map((a) => a.id)).toContain(alarm[target]);
+        const cred = await call(server, api.credential.detail, {
+          token: owner,
+          query: { id: credential[target]! },
+        });
+        expect(cred.data).toMatchObject({ name: `secret-cred-${target}`, current_version: 1 });
       });
     }
 
@@ -355,6 +380,7 @@ describe('domain boundaries', () => {
         (await call(server, api.clientLog.list, { token, query: page })).data,
         (await call(server, api.clientLog.export, { token, query: { format: 'json' } })).data,
         (await call(server, api.clientLog.export, { token, query: { format: 'csv' } })).data,
+        (await call(server, api.credential.list, { token, query: page })).data,
       ]);
       for (const target of ['root', 'coast']) {
         const detail = await call(server, api.clientLog.detail, {
@@ -381,6 +407,8 @@ describe('domain boundaries', () => {
         'secret-agent',
         'secret-client',
         'secret-osuser',
+        'secret-cred',
+        'secret-value',
       ])
         expect(seen, foreign).not.toContain(foreign);
     });

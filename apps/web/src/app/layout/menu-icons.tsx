@@ -4,12 +4,14 @@ import {
   ApiOutlined,
   AppstoreOutlined,
   AuditOutlined,
+  BankOutlined,
   CloudServerOutlined,
   ClusterOutlined,
   ControlOutlined,
   DashboardOutlined,
   DatabaseOutlined,
   ExperimentOutlined,
+  EyeInvisibleOutlined,
   FileProtectOutlined,
   FileTextOutlined,
   GlobalOutlined,
@@ -53,6 +55,8 @@ const icons: Record<string, ReactNode> = {
   backup: <DatabaseOutlined />,
   hsm: <CloudServerOutlined />,
   lock: <LockOutlined />,
+  credential: <BankOutlined />,
+  cred: <EyeInvisibleOutlined />,
 };
 
 export function menuIcon(name: string | undefined): ReactNode {

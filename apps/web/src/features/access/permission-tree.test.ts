@@ -43,6 +43,8 @@ describe('the permission tree of the role editor', () => {
     ]);
     expect(data[2]?.children?.map((area) => area.title)).toEqual(['Password policy', 'Backup keys']);
     expect(data[3]?.children?.[0]?.title).toBe('SMS');
+    // Using a credential is revealing it, not a cryptographic operation.
+    expect(data[3]?.children?.[0]?.children?.[0]?.title).toBe('Use (reveal values; applications read them)');
     // Unknown names stay as the server sent them.
     expect(data[4]?.children?.[0]?.children?.[0]?.title).toBe('future:fly');
   });

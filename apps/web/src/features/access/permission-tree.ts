@@ -44,6 +44,7 @@ export function permissionTitle(node: PermissionNode): string {
     return menuTitle(groupMenuKeys[name] ?? name) ?? node.title;
   }
   if (node.key.startsWith('area:')) return menuTitle(node.key.slice('area:'.length)) ?? node.title;
+  if (node.key === 'credential:use') return i18n.t('access:permission.verbs.credentialUse');
   const verb = node.key.split(':')[1] ?? '';
   return Object.hasOwn(verbKeys, verb) ? i18n.t(verbKeys[verb as keyof typeof verbKeys]) : node.title;
 }

@@ -151,6 +151,7 @@ export const access = {
       read: 'Read',
       write: 'Write (create, change, delete)',
       use: 'Use (cryptographic operations)',
+      credentialUse: 'Use (reveal values; applications read them)',
       export: 'Export',
       admin: 'Administer',
     },

@@ -98,6 +98,14 @@ export const labels = {
       test: 'HSM tested',
       certificates: 'HSM certificates changed',
     },
+    credential: {
+      create: 'Credential created',
+      update: 'Credential changed',
+      'add-version': 'Credential version added',
+      delete: 'Credential deleted',
+      reveal: 'Credential revealed',
+      'read-value': 'Credential read by an application',
+    },
     quantum: {
       update: 'Entropy source changed',
       test: 'Entropy source tested',

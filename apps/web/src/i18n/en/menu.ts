@@ -31,6 +31,7 @@ export const menu = {
   kadp: 'KADP',
   kms: 'KMS',
   credential: 'SMS',
+  cred: 'Credentials',
   profile: 'Profile',
   login: 'Log in',
   systemActive: 'Initialize the system',

@@ -12,6 +12,7 @@ export { auth } from './auth';
 export { cert } from './cert';
 export { common } from './common';
 export { config } from './config';
+export { credential } from './credential';
 export { dashboard } from './dashboard';
 export { errors } from './errors';
 export { hsm } from './hsm';

@@ -152,6 +152,7 @@ export const access: Catalogue<typeof en> = {
       read: '读取',
       write: '写入（创建、修改、删除）',
       use: '使用（密码运算）',
+      credentialUse: '使用（查看凭据值；应用读取凭据）',
       export: '导出',
       admin: '管理',
     },

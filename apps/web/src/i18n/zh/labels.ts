@@ -89,6 +89,14 @@ export const labels: Catalogue<typeof en> = {
       test: '测试 HSM',
       certificates: '修改 HSM 证书',
     },
+    credential: {
+      create: '创建凭据',
+      update: '修改凭据',
+      'add-version': '添加凭据版本',
+      delete: '删除凭据',
+      reveal: '查看凭据',
+      'read-value': '应用读取凭据',
+    },
     quantum: {
       update: '修改熵源',
       test: '测试熵源',

@@ -33,6 +33,7 @@ export const menu: Catalogue<typeof en> = {
   kadp: 'KADP',
   kms: 'KMS',
   credential: '凭据管理',
+  cred: '凭据',
   profile: '个人中心',
   login: '登录',
   systemActive: '系统初始化',

@@ -1,0 +1,22 @@
+import type { KspModule, ModuleServices } from '../../platform/module.js';
+import { createDomainSealer } from '../../platform/keyring/domain-sealer.js';
+import { credentialRoutes } from './credential.routes.js';
+import { createCredentialService } from './credential.service.js';
+
+/** Credentials of the SMS sub-console: sealed values, versions, reveal and application reads (README.md). */
+export const credentialModule: KspModule = {
+  name: 'credential',
+  register(ctx) {
+    // The user services are looked up at the first reveal (the user module is listed earlier).
+    let users: ModuleServices['users'] | undefined;
+    let userRecords: ModuleServices['userRecords'] | undefined;
+    const service = createCredentialService({
+      db: ctx.db,
+      clock: ctx.clock,
+      sealer: createDomainSealer({ keyring: ctx.keyring }),
+      users: () => (users ??= ctx.use('users')),
+      userRecords: () => (userRecords ??= ctx.use('userRecords')),
+    });
+    credentialRoutes(ctx.app, ctx.gate, service);
+  },
+};
