@@ -75,6 +75,7 @@ describe('HTTP surface', () => {
         ...(role === 'Auditor' ? ['/console/log'] : []),
         '/console/setting',
         '/kms',
+        '/credential',
       ]);
     }
     expect(builtInRoles.Operator.permissions).not.toContain('log:read');
