@@ -18,6 +18,7 @@ export const consolePageKeys = [
   'console/setting/syslog/index',
   'console/setting/quantum/index',
   'console/setting/license/index',
+  'console/setting/scheduler/index',
 ] as const;
 
 /** The main console's menu (MODULES.md "Console routes and permissions"). */
@@ -51,6 +52,10 @@ export const consoleMenu: MenuNode[] = [
     }),
     page('SettingConfig', '/console/setting/config', 'config:read', { title: 'config', icon: 'config' }),
     page('SettingSyslog', '/console/setting/syslog', 'syslog:read', { title: 'syslog', icon: 'syslog' }),
+    page('SettingScheduler', '/console/setting/scheduler', 'scheduler:read', {
+      title: 'scheduler',
+      icon: 'scheduler',
+    }),
     page('SettingQuantum', '/console/setting/quantum', 'quantum:read', { title: 'quantum', icon: 'quantum' }),
   ]),
 ];
