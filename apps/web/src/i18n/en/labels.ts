@@ -92,6 +92,15 @@ export const labels = {
       test: 'Syslog receiver tested',
     },
     license: { activate: 'Licence activated', delete: 'Licence deleted' },
+    scheduler: {
+      create: 'Scheduled task added',
+      update: 'Scheduled task changed',
+      delete: 'Scheduled task deleted',
+      enable: 'Scheduled task enabled',
+      disable: 'Scheduled task disabled',
+      'run-now': 'Scheduled task run now',
+      run: 'Scheduled task ran',
+    },
     quantum: {
       update: 'Entropy source changed',
       test: 'Entropy source tested',
