@@ -70,7 +70,7 @@ export const KeyRotationQuery = z
       .trim()
       .min(1)
       .max(128)
-      .regex(/^[^\u0000-\u001f]*$/, { message: 'no control characters' })
+      .regex(/^\P{Cc}*$/u, { message: 'no control characters' })
       .optional()
       .describe('the key name, `*` any characters and `?` one character (case-sensitive)'),
     labels: z

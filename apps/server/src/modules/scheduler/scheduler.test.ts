@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, Code, intervalToCron, Usage } from '@ksp/contracts';
+import { api, Code, intervalToCron, Usage, type BodyOf } from '@ksp/contracts';
 import {
   ADMIN,
   call,
@@ -85,7 +85,7 @@ describe.each(await engines())('scheduler on %s', (engine) => {
         .executeTakeFirstOrThrow()
     ).current_version;
   const createTask = async (
-    body: Parameters<typeof call<typeof api.scheduler.create>>[2]['body'],
+    body: BodyOf<typeof api.scheduler.create>,
     tok = token,
   ) => {
     const made = await call(server, api.scheduler.create, { token: tok, body });

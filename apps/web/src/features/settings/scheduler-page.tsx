@@ -338,7 +338,16 @@ export default function SchedulerPage() {
           onClose={() => setEditing(null)}
         />
       )}
-      {watching && <HistoryModal task={watching} onClose={() => setWatching(null)} />}
+      {watching && (
+        <HistoryModal
+          task={watching}
+          onClose={() => {
+            setWatching(null);
+            // The runs watched may have changed the task's last run and result.
+            void refresh();
+          }}
+        />
+      )}
     </Flex>
   );
 }
