@@ -84,10 +84,7 @@ describe.each(await engines())('scheduler on %s', (engine) => {
         .where('id', '=', id)
         .executeTakeFirstOrThrow()
     ).current_version;
-  const createTask = async (
-    body: BodyOf<typeof api.scheduler.create>,
-    tok = token,
-  ) => {
+  const createTask = async (body: BodyOf<typeof api.scheduler.create>, tok = token) => {
     const made = await call(server, api.scheduler.create, { token: tok, body });
     expect(made.code, made.msg).toBe(0);
     return made.data;

@@ -33,7 +33,7 @@ describe('the scheduler form', () => {
       query: { name_pattern: 'prod-*', labels: { env: 'prod', team: 'payments' }, min_age_days: 30 },
     });
     // What the server's contract accepts.
-    expect(api.scheduler.create.body.safeParse(body).success).toBe(true);
+    expect(api.scheduler.create.body?.safeParse(body).success).toBe(true);
   });
 
   it('sends a typed cron as it is, and an empty query for "all keys"', () => {
