@@ -30,6 +30,11 @@ export const MISSED_AFTER_MS = 5 * 60_000;
 const HISTORY_SIZE = 50;
 /** Keys read and inserted per statement. */
 const BATCH = 500;
+/**
+ * Keys between checkpoints (each renews the lease, or stops this node if another took it).
+ * Correctness does not rest on it: a key's progress mark is in its own rotation's transaction.
+ */
+const SAVE_EVERY = 25;
 
 /** What the scheduler's job saves after each key: the run and the last key done. */
 export interface SchedulerCheckpoint {
@@ -252,12 +257,15 @@ export function createSchedulerService(deps: {
       .select(['rotated', 'failed', 'matched', 'backup_id'])
       .where('id', '=', run.id)
       .executeTakeFirst();
-    await db.transaction().execute(async (trx) => {
-      await trx
+    const finished = await db.transaction().execute(async (trx) => {
+      // Only a run still open is finished: a node that lost the lease to one that finished it stops here.
+      const closed = await trx
         .updateTable('scheduler_run')
         .set({ state, error, finished_at: at })
         .where('id', '=', run.id)
-        .execute();
+        .where('state', 'in', ['pending', 'running'])
+        .executeTakeFirst();
+      if (Number(closed.numUpdatedRows) !== 1) return false;
       await trx
         .updateTable('scheduler_task')
         .set({ last_result: state, last_error: error, last_run_at: run.started_at ?? at })
@@ -286,7 +294,9 @@ export function createSchedulerService(deps: {
           ...(error ? { error } : {}),
         },
       });
+      return true;
     });
+    if (!finished) return;
     // Keep the last HISTORY_SIZE finished runs of the task.
     const old = await db
       .selectFrom('scheduler_run')
@@ -427,6 +437,7 @@ export function createSchedulerService(deps: {
         .limit(BATCH)
         .execute();
       if (batch.length === 0) break;
+      if (done > 0) await job.save({ run: run.id, seq: batch[0]!.seq - 1 });
       for (const key of batch) {
         job.signal.throwIfAborted();
         try {
@@ -467,9 +478,9 @@ export function createSchedulerService(deps: {
             }
           }
         }
-        // Renews the lease; throws if another node took it (the run goes on there).
-        await job.save({ run: run.id, seq: key.seq });
         done += 1;
+        // Renews the lease; throws if another node took it (the run goes on there).
+        if (done % SAVE_EVERY === 0) await job.save({ run: run.id, seq: key.seq });
         await hooks.afterKey?.(run.id, done);
       }
     }
