@@ -125,7 +125,10 @@ async function runEngine(engine: Engine): Promise<string> {
 }
 
 const rows: string[] = [];
-for (const engine of ENGINES) rows.push(await runEngine(engine));
+for (const engine of ENGINES) {
+  rows.push(await runEngine(engine));
+  console.log(rows.at(-1));
+}
 console.log(
   `\nScheduler: rotating ${KEYS} keys while AES-256-GCM encrypt (64 B) runs at ${CLIENTS} clients\n`,
 );

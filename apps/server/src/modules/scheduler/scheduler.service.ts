@@ -440,6 +440,7 @@ export function createSchedulerService(deps: {
       if (done > 0) await job.save({ run: run.id, seq: batch[0]!.seq - 1 });
       for (const key of batch) {
         job.signal.throwIfAborted();
+        const began = performance.now();
         try {
           await rotation.rotate(actor, meta, key.key_id, {
             details: { scheduler_task: task.id, scheduler_run: run.id },
@@ -479,6 +480,9 @@ export function createSchedulerService(deps: {
           }
         }
         done += 1;
+        // Paced: as long idle as the key took, so the crypto API's writes (group commit) are
+        // never queued behind a row of rotation transactions.
+        await new Promise((resolve) => setTimeout(resolve, Math.min(50, performance.now() - began)));
         // Renews the lease; throws if another node took it (the run goes on there).
         if (done % SAVE_EVERY === 0) await job.save({ run: run.id, seq: key.seq });
         await hooks.afterKey?.(run.id, done);
