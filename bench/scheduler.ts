@@ -42,7 +42,7 @@ function encryptLoad(base: string, token: string, keyId: string, seconds: number
         body: JSON.stringify({ key_id: keyId, plaintext }),
       },
       (err, result) => {
-        if (err) return reject(err);
+        if (err) return reject(err instanceof Error ? err : new Error(String(err)));
         resolve({
           p50: result.latency.p50,
           p99: result.latency.p99,
@@ -52,7 +52,9 @@ function encryptLoad(base: string, token: string, keyId: string, seconds: number
       },
     );
   });
-  return { done, stop: () => (instance as autocannon.Instance | null)?.stop() };
+  // Assigned in the executor above, which runs at once.
+  const started = instance as autocannon.Instance | null;
+  return { done, stop: () => started?.stop() };
 }
 
 async function makeKeys(base: string, token: string): Promise<void> {

@@ -35,6 +35,9 @@ const BATCH = 500;
  * Correctness does not rest on it: a key's progress mark is in its own rotation's transaction.
  */
 const SAVE_EVERY = 25;
+/** After each key the run idles this many times as long as the key took (bench/scheduler.ts). */
+const PACE = 1;
+const PACE_MAX_MS = 50;
 
 /** What the scheduler's job saves after each key: the run and the last key done. */
 export interface SchedulerCheckpoint {
@@ -480,9 +483,11 @@ export function createSchedulerService(deps: {
           }
         }
         done += 1;
-        // Paced: as long idle as the key took, so the crypto API's writes (group commit) are
-        // never queued behind a row of rotation transactions.
-        await new Promise((resolve) => setTimeout(resolve, Math.min(50, performance.now() - began)));
+        // Paced: idle PACE times as long as the key took, so the crypto API's writes (group
+        // commit) are never queued behind a row of rotation transactions.
+        await new Promise((resolve) =>
+          setTimeout(resolve, Math.min(PACE_MAX_MS, PACE * (performance.now() - began))),
+        );
         // Renews the lease; throws if another node took it (the run goes on there).
         if (done % SAVE_EVERY === 0) await job.save({ run: run.id, seq: key.seq });
         await hooks.afterKey?.(run.id, done);
