@@ -484,7 +484,7 @@ export function createSchedulerService(deps: {
         }
         done += 1;
         // Paced: idle PACE times as long as the key took, so the crypto API's writes (group
-        // commit) waits behind fewer rotation transactions (docs/performance.md).
+        // commit) wait behind fewer rotation transactions (docs/performance.md).
         await new Promise((resolve) =>
           setTimeout(resolve, Math.min(PACE_MAX_MS, PACE * (performance.now() - began))),
         );
