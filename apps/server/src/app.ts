@@ -31,6 +31,7 @@ import { syslogModule } from './modules/syslog/syslog.module.js';
 import { licenseModule } from './modules/license/license.module.js';
 import { hsmModule } from './modules/hsm/hsm.module.js';
 import { credentialModule } from './modules/credential/credential.module.js';
+import { schedulerModule } from './modules/scheduler/scheduler.module.js';
 import { alarmModule } from './modules/alarm/alarm.module.js';
 import { passwordPolicyModule } from './modules/password-policy/password-policy.module.js';
 import { registrationTokenModule } from './modules/registration-token/registration-token.module.js';
@@ -62,6 +63,7 @@ const modules: readonly KspModule[] = [
   licenseModule,
   hsmModule,
   credentialModule,
+  schedulerModule,
   alarmModule,
   dashboardModule,
 ];
@@ -71,6 +73,8 @@ export interface AppOptions extends HttpOptions {
   database: DatabaseHandle;
   /** Injected so tests can move time forward (session expiry). */
   clock?: Clock;
+  /** Tests only: services standing in for what modules would provide (a recording backup, say). */
+  services?: Partial<ModuleServices>;
 }
 
 const defaultWebDir = fileURLToPath(new URL('../../web/dist', import.meta.url));
@@ -91,6 +95,7 @@ export interface KspServer {
     opCounter: ModuleServices['opCounter'];
     clusterNodes: ModuleServices['clusterNodes'];
     alarms: ModuleServices['alarms'];
+    scheduler: ModuleServices['scheduler'];
   };
   /**
    * The one-time first-run code issued at this start (network address, not yet activated),
@@ -109,7 +114,7 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
 
   const { db } = database;
   await migrate(db);
-  const registry = createServiceRegistry();
+  const registry = createServiceRegistry(options.services);
   const journal = createJournal(database, app.log);
   const sessions = createSessionService({
     db,
@@ -177,6 +182,7 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
       opCounter: registry.use('opCounter'),
       clusterNodes: registry.use('clusterNodes'),
       alarms: registry.use('alarms'),
+      scheduler: registry.use('scheduler'),
     },
     setupCode: registry.use('setupCode'),
     routes,

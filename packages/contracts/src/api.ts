@@ -18,6 +18,7 @@ import { clientLogCalls } from './calls/client-log.js';
 import { licenseCalls } from './calls/license.js';
 import { hsmCalls } from './calls/hsm.js';
 import { credentialCalls } from './calls/credential.js';
+import { schedulerCalls } from './calls/scheduler.js';
 
 /** Every call, grouped by area: the server registers these and the console calls them. */
 export const api = {
@@ -42,6 +43,7 @@ export const api = {
   license: licenseCalls,
   hsm: hsmCalls,
   credential: credentialCalls,
+  scheduler: schedulerCalls,
 } as const;
 
 /** Every call of the API, in area order: what the server registers and the tests sweep. */

@@ -72,7 +72,8 @@ export const ROOT_DOMAIN_DESCRIPTION = 'Root domain';
 /**
  * Areas that are global settings: only a session in the root domain holds their
  * permissions. Elsewhere a role's grants of them do not apply (and their menu entries
- * do not show), whatever the role says.
+ * do not show), whatever the role says. The scheduler is not one: its tasks belong to a
+ * domain and rotate only that domain's keys (issue 13).
  */
 export const systemAreas: ReadonlySet<Area> = new Set<Area>([
   'ldap',
@@ -82,7 +83,6 @@ export const systemAreas: ReadonlySet<Area> = new Set<Area>([
   'hsm',
   'backup-key',
   'backup',
-  'scheduler',
   'syslog',
   'quantum',
 ]);

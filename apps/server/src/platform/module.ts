@@ -54,6 +54,8 @@ export interface ModuleContext {
   provide<K extends ServiceName>(name: K, service: ModuleServices[K]): void;
   /** A service another module provided; throws if none has (yet). */
   use<K extends ServiceName>(name: K): ModuleServices[K];
+  /** A service another module may provide (an optional collaborator): undefined when none has. */
+  maybeUse<K extends ServiceName>(name: K): ModuleServices[K] | undefined;
   /** Runs at shutdown, after every module's `stop`, last registered first (resources made in `register`). */
   onClose(hook: () => void | Promise<void>): void;
 }
@@ -69,17 +71,25 @@ export interface KspModule {
   stop?(ctx: ModuleContext): Promise<void>;
 }
 
-export type PlatformParts = Omit<ModuleContext, 'provide' | 'use' | 'onClose' | 'audit'>;
+export type PlatformParts = Omit<ModuleContext, 'provide' | 'use' | 'maybeUse' | 'onClose' | 'audit'>;
 
-/** The services modules have provided, typed by `ModuleServices`. */
-export function createServiceRegistry() {
-  const services = new Map<ServiceName, unknown>();
+/**
+ * The services modules have provided, typed by `ModuleServices`. `overrides` (tests only:
+ * `AppOptions.services`) stand in for the named services: a module providing one of them is
+ * ignored for that name.
+ */
+export function createServiceRegistry(overrides: Partial<ModuleServices> = {}) {
+  const services = new Map<ServiceName, unknown>(Object.entries(overrides) as [ServiceName, unknown][]);
+  const overridden = new Set(services.keys());
   // Arrow functions: the context hands them out detached (`provide: registry.provide`).
   return {
     provide: <K extends ServiceName>(name: K, service: ModuleServices[K]): void => {
+      if (overridden.has(name)) return;
       if (services.has(name)) throw new Error(`Service '${name}' is provided twice`);
       services.set(name, service);
     },
+    maybeUse: <K extends ServiceName>(name: K): ModuleServices[K] | undefined =>
+      services.get(name) as ModuleServices[K] | undefined,
     use: <K extends ServiceName>(name: K): ModuleServices[K] => {
       if (!services.has(name)) {
         throw new Error(`Service '${name}' is not provided: list the module offering it earlier`);
@@ -106,6 +116,7 @@ export async function registerModules(
     audit: createAuditWriter(parts.clock),
     provide: registry.provide,
     use: registry.use,
+    maybeUse: registry.maybeUse,
     onClose: (hook) => closers.push(hook),
   };
   const names = new Set<string>();

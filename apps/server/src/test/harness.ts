@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import { api, type BodyOf, type CallDef, type QueryOf } from '@ksp/contracts';
 import { buildApp, type KspServer } from '../app.js';
 import { loadConfig, type KspConfig } from '../platform/config.js';
+import type { ModuleServices } from '../platform/module.js';
 import { migrate, openDatabase, type DatabaseHandle, type Executor } from '../platform/db/database.js';
 
 export type EngineName = 'sqlite' | 'postgres';
@@ -50,8 +51,8 @@ export interface TestServer extends KspServer {
   clock: { now: Date; advance(seconds: number): void };
   /** Rebuilds the app on the same data (a restart). */
   restart(): Promise<TestServer>;
-  /** Another node of a cluster: a second app on the same database and seal file. */
-  startNode(): Promise<KspServer & { close(): Promise<void> }>;
+  /** Another node of a cluster: a second app on the same database and seal file (its own node name if given). */
+  startNode(o?: { nodeName?: string }): Promise<KspServer & { close(): Promise<void> }>;
   close(): Promise<void>;
 }
 
@@ -111,6 +112,8 @@ export interface StartOptions {
   flushWal?: () => Promise<void>;
   /** Changes the loaded configuration (e.g. a non-loopback host, which loadConfig refuses without TLS). */
   config?: (config: KspConfig) => KspConfig;
+  /** Services standing in for what modules would provide (AppOptions.services). */
+  services?: Partial<ModuleServices>;
 }
 
 export async function startServer(
@@ -140,7 +143,8 @@ export async function startServer(
     ...env,
   });
   const config = options.config ? options.config(loaded) : loaded;
-  const open = async () => {
+  const open = async (nodeName?: string) => {
+    const nodeConfig = nodeName ? { ...config, nodeName } : config;
     const database = openDatabase({
       url: config.databaseUrl,
       dataDir: config.dataDir,
@@ -148,9 +152,10 @@ export async function startServer(
       ...(options.flushWal ? { flushWal: options.flushWal } : {}),
     });
     const built = await buildApp({
-      config,
+      config: nodeConfig,
       database,
       clock: () => clock.now,
+      ...(options.services ? { services: options.services } : {}),
       ...(options.logStream ? { logStream: options.logStream } : { logger: false }),
     });
     return { built, database };
@@ -166,8 +171,8 @@ export async function startServer(
     database,
     engine,
     clock,
-    startNode: async () => {
-      const node = await open();
+    startNode: async (o = {}) => {
+      const node = await open(o.nodeName);
       return {
         ...node.built,
         close: async () => {

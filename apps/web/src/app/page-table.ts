@@ -25,6 +25,7 @@ export const pageTable: Record<PageKey, PageModule> = {
   'console/setting/quantum/index': () => import('../features/settings/quantum-page'),
   'console/setting/license/index': () => import('../features/settings/license-page'),
   'console/setting/hsm/index': () => import('../features/settings/hsm-page'),
+  'console/setting/scheduler/index': () => import('../features/settings/scheduler-page'),
   'kms/key/index': () => import('../features/key/key-list-page'),
   'kms/key/detail': () => import('../features/key/key-detail-page'),
   'credential/cred/index': () => import('../features/credential/credential-page'),

@@ -19,6 +19,7 @@ export const consolePageKeys = [
   'console/setting/quantum/index',
   'console/setting/license/index',
   'console/setting/hsm/index',
+  'console/setting/scheduler/index',
 ] as const;
 
 /** The main console's menu (MODULES.md "Console routes and permissions"). */
@@ -53,6 +54,10 @@ export const consoleMenu: MenuNode[] = [
     page('SettingHsm', '/console/setting/hsm', 'hsm:read', { title: 'hsm', icon: 'hsm' }),
     page('SettingConfig', '/console/setting/config', 'config:read', { title: 'config', icon: 'config' }),
     page('SettingSyslog', '/console/setting/syslog', 'syslog:read', { title: 'syslog', icon: 'syslog' }),
+    page('SettingScheduler', '/console/setting/scheduler', 'scheduler:read', {
+      title: 'scheduler',
+      icon: 'scheduler',
+    }),
     page('SettingQuantum', '/console/setting/quantum', 'quantum:read', { title: 'quantum', icon: 'quantum' }),
   ]),
 ];

@@ -16,6 +16,7 @@ import { alarmMessages } from './alarm.js';
 import { licenseMessages } from './license.js';
 import { hsmMessages } from './hsm.js';
 import { credentialMessages } from './credential.js';
+import { schedulerMessages } from './scheduler.js';
 import { ldapMessages } from './ldap.js';
 import { passwordMessages } from './password.js';
 import { roleMessages } from './role.js';
@@ -46,6 +47,7 @@ export const areaMessages = [
   licenseMessages,
   hsmMessages,
   credentialMessages,
+  schedulerMessages,
 ] as const;
 
 export type MessageKey = KeysOf<(typeof areaMessages)[number]>;

@@ -11,6 +11,7 @@ import { keyRoutes } from './key.routes.js';
 import { createKeyService } from './key.service.js';
 import { keyTallyFigures, rotationFigures } from './key.store.js';
 import { createKeyVault, type KeyVault } from './key.vault.js';
+import { createKeyRotation, type KeyRotation } from './key.rotation.js';
 
 /** What the dashboard reads of keys: counts only. */
 const keyFigures = { keyTallyFigures, rotationFigures };
@@ -20,6 +21,8 @@ declare module '../../platform/module.js' {
     /** Key pairs other modules have the key store make and sign with (certificates). */
     keyVault: KeyVault;
     keyFigures: typeof keyFigures;
+    /** Rotation of matched keys (the scheduler's key-rotation tasks). */
+    keyRotation: KeyRotation;
   }
 }
 
@@ -54,6 +57,7 @@ export const keyModule: KspModule = {
     ctx.provide('keyFigures', keyFigures);
     keyRoutes(ctx.app, ctx.gate, service);
     ctx.provide('keyVault', createKeyVault({ db, keys, material, service }));
+    ctx.provide('keyRotation', createKeyRotation({ db, service }));
     cryptoRoutes(
       ctx.app,
       ctx.gate,

@@ -435,7 +435,20 @@ export function createKeyService(deps: {
         };
       }),
 
-    async addVersion(actor: Actor, meta: RequestMeta, id: string) {
+    /**
+     * Makes new material current; older versions keep decrypting and verifying. `options.within`
+     * runs in the rotation's own transaction, before the new version is written (the scheduler marks its progress there: if it
+     * throws, nothing of the rotation is kept); `options.details` are added to the audit record.
+     */
+    async addVersion(
+      actor: Actor,
+      meta: RequestMeta,
+      id: string,
+      options: {
+        within?: (trx: Executor, version: number) => Promise<void>;
+        details?: Record<string, string | number>;
+      } = {},
+    ) {
       const row = await load(actor, id);
       if (isStandalonePublic(row))
         throw stateForbids('key.publicKeyAlone', { name: row.name, action: 'add a version' });
@@ -446,7 +459,11 @@ export function createKeyService(deps: {
       try {
         await write(async (trx) => {
           const current = await load(actor, privateRow.id, trx);
+          // Checked again inside the transaction: a change since the first look wins.
+          if (!keyStateAllows('addVersion', current.state as KeyState))
+            throw refuse(current, 'add a version to');
           const next = current.current_version + 1;
+          await options.within?.(trx, next);
           const now = clock().toISOString();
           await insertKeyVersion(
             trx,
@@ -481,7 +498,7 @@ export function createKeyService(deps: {
             result: 'success',
             ip: meta.ip,
             objectId: current.id,
-            details: { key_id: current.id, version: next },
+            details: { ...options.details, key_id: current.id, version: next },
           });
         });
         deps.countOp(actor.domainId, 'keygen');

@@ -36,6 +36,7 @@ import * as m016 from './migrations/016-client-log.js';
 import * as m017 from './migrations/017-license.js';
 import * as m018 from './migrations/018-hsm.js';
 import * as m021 from './migrations/021-credential.js';
+import * as m020 from './migrations/020-scheduler.js';
 
 export type Db = Kysely<Database>;
 /** A store function takes either the database or an open transaction. */
@@ -84,6 +85,7 @@ export const migrations: Record<string, Migration> = {
   '017-license': m017,
   '018-hsm': m018,
   '021-credential': m021,
+  '020-scheduler': m020,
 };
 
 export interface OpenOptions {

@@ -483,9 +483,69 @@ export interface ClusterNodeTable {
   last_seen: string;
 }
 
+/** A scheduled task of a domain (migration 020): a key rotation on a cron schedule. */
+export interface SchedulerTaskTable {
+  id: string;
+  domain_id: string;
+  domain_name: string;
+  name: string;
+  description: string;
+  type: string;
+  cron: string;
+  /** JSON of the run-interval builder's choice, or null for a cron typed in. */
+  interval: string | null;
+  start_at: string | null;
+  end_at: string | null;
+  enabled: number;
+  /** JSON of the key-rotation query. */
+  query: string;
+  next_run_at: string | null;
+  last_run_at: string | null;
+  last_result: string | null;
+  last_error: string | null;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One run of a scheduled task (migration 020). */
+export interface SchedulerRunTable {
+  id: string;
+  task_id: string;
+  domain_id: string;
+  task_name: string;
+  trigger: string;
+  state: string;
+  requested_by: string;
+  node: string | null;
+  backup_id: string | null;
+  matched: number;
+  rotated: number;
+  failed: number;
+  error: string | null;
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+}
+
+/** A key a run matched (migration 020): `pending`, then `rotated` with its new version, or `failed`. */
+export interface SchedulerRunKeyTable {
+  run_id: string;
+  seq: number;
+  key_id: string;
+  key_name: string;
+  result: string;
+  version: number | null;
+  error: string | null;
+  at: string | null;
+}
+
 export interface Database {
   credential: CredentialTable;
   credential_version: CredentialVersionTable;
+  scheduler_task: SchedulerTaskTable;
+  scheduler_run: SchedulerRunTable;
+  scheduler_run_key: SchedulerRunKeyTable;
   license_install: LicenseInstallTable;
   license: LicenseTable;
   hsm: HsmTable;

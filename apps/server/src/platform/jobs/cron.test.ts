@@ -33,8 +33,8 @@ describe('cron schedules', () => {
   it('refuses what is not a schedule, naming the field', () => {
     expect(() => parseCron('* * * *')).toThrow(/has 4 fields/);
     expect(() => parseCron('60 * * * *')).toThrow(/minute: '60' is not between 0 and 59/);
-    expect(() => parseCron('* 5-2 * * *')).toThrow(/hour: range '5-2' runs backwards/);
-    expect(() => parseCron('*/0 * * * *')).toThrow(/step '0'/);
+    expect(() => parseCron('* 5-2 * * *')).toThrow(/larger than/);
+    expect(() => parseCron('*/0 * * * *')).toThrow(/stepping: 0/);
     expect(() => parseCron('* * * foo *')).toThrow(CronError);
     expect(() => parseCron('0 0 30 2 *').next(at('2026-01-01T00:00:00.000Z'))).toThrow(/never comes due/);
   });

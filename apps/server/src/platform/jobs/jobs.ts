@@ -170,7 +170,10 @@ export function createJobs(options: JobsOptions) {
   }
 
   /** The run to make under the lease: the one left unfinished, a new one if due, or none. */
-  async function claimRun(job: Registered): Promise<{ row: JobRunTable; resumed: boolean } | null> {
+  async function claimRun(
+    job: Registered,
+    force: boolean,
+  ): Promise<{ row: JobRunTable; resumed: boolean } | null> {
     const name = job.def.name;
     const now = clock();
     const latest = await latestRun(name);
@@ -178,7 +181,7 @@ export function createJobs(options: JobsOptions) {
       await db.updateTable('job_run').set({ node }).where('id', '=', latest.id).execute();
       return { row: { ...latest, node }, resumed: true };
     }
-    if (!isDue(job, latest, now)) return null;
+    if (!force && !isDue(job, latest, now)) return null;
     const row: JobRunTable = {
       id: uuidv7({ random: nonceBytes(16) }),
       job: name,
@@ -193,14 +196,14 @@ export function createJobs(options: JobsOptions) {
     return { row, resumed: false };
   }
 
-  async function attempt(job: Registered): Promise<JobOutcome | null> {
+  async function attempt(job: Registered, force: boolean): Promise<JobOutcome | null> {
     const name = job.def.name;
     // Cheap look first: most rounds find nothing due and take no lease.
     const latest = await latestRun(name);
-    if (latest?.state !== 'running' && !isDue(job, latest, clock())) return null;
+    if (!force && latest?.state !== 'running' && !isDue(job, latest, clock())) return null;
     if (!(await acquire(name))) return null;
     try {
-      const claimed = await claimRun(job);
+      const claimed = await claimRun(job, force);
       if (!claimed) return null;
       const { row, resumed } = claimed;
       const outcome = (result: JobOutcome['result'], error?: string): JobOutcome => ({
@@ -249,10 +252,10 @@ export function createJobs(options: JobsOptions) {
   }
 
   /** Starts one attempt of a job unless this node is already running it. */
-  function launch(job: Registered): Promise<JobOutcome | null> {
+  function launch(job: Registered, force = false): Promise<JobOutcome | null> {
     const name = job.def.name;
     if (running.has(name)) return Promise.resolve(null);
-    const promise = attempt(job).finally(() => running.delete(name));
+    const promise = attempt(job, force).finally(() => running.delete(name));
     running.set(name, promise);
     return promise;
   }
@@ -260,12 +263,24 @@ export function createJobs(options: JobsOptions) {
   /** One round: runs every due or unfinished job this node can take the lease of. */
   async function runDue(): Promise<JobOutcome[]> {
     if (stopping.signal.aborted) return [];
-    const outcomes = await Promise.all([...jobs.values()].map(launch));
+    const outcomes = await Promise.all([...jobs.values()].map((job) => launch(job)));
     return outcomes.filter((o): o is JobOutcome => o !== null);
   }
 
   return {
     runDue,
+    /**
+     * Runs one job now, due or not (the scheduler's "run now"), if this node can take its lease:
+     * after the attempt under way on this node, if any. Null when another node holds the lease
+     * (that node's run, or its next round, does the work).
+     */
+    async trigger(name: string): Promise<JobOutcome | null> {
+      const job = jobs.get(name);
+      if (!job) throw new Error(`Job '${name}' is not registered`);
+      for (let current = running.get(name); current; current = running.get(name)) await current;
+      if (stopping.signal.aborted) return null;
+      return launch(job, true);
+    },
     /** Adds a job (at registration, before `start`). */
     register<C>(def: JobDefinition<C>): void {
       if (jobs.has(def.name)) throw new Error(`Job '${def.name}' is registered twice`);

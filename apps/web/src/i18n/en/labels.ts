@@ -106,6 +106,15 @@ export const labels = {
       reveal: 'Credential revealed',
       'read-value': 'Credential read by an application',
     },
+    scheduler: {
+      create: 'Scheduled task added',
+      update: 'Scheduled task changed',
+      delete: 'Scheduled task deleted',
+      enable: 'Scheduled task enabled',
+      disable: 'Scheduled task disabled',
+      'run-now': 'Scheduled task run now',
+      run: 'Scheduled task ran',
+    },
     quantum: {
       update: 'Entropy source changed',
       test: 'Entropy source tested',

@@ -23,5 +23,6 @@ export { license } from './license';
 export { log } from './log';
 export { menu } from './menu';
 export { quantum } from './quantum';
+export { scheduler } from './scheduler';
 export { syslog } from './syslog';
 export { system } from './system';

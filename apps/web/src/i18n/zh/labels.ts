@@ -97,6 +97,15 @@ export const labels: Catalogue<typeof en> = {
       reveal: '查看凭据',
       'read-value': '应用读取凭据',
     },
+    scheduler: {
+      create: '添加计划任务',
+      update: '修改计划任务',
+      delete: '删除计划任务',
+      enable: '启用计划任务',
+      disable: '停用计划任务',
+      'run-now': '立即运行计划任务',
+      run: '计划任务运行',
+    },
     quantum: {
       update: '修改熵源',
       test: '测试熵源',
