@@ -29,6 +29,7 @@ import { logModule } from './modules/log/log.module.js';
 import { clientLogModule } from './modules/client-log/client-log.module.js';
 import { syslogModule } from './modules/syslog/syslog.module.js';
 import { licenseModule } from './modules/license/license.module.js';
+import { backupModule } from './modules/backup/backup.module.js';
 import { alarmModule } from './modules/alarm/alarm.module.js';
 import { passwordPolicyModule } from './modules/password-policy/password-policy.module.js';
 import { registrationTokenModule } from './modules/registration-token/registration-token.module.js';
@@ -58,6 +59,7 @@ const modules: readonly KspModule[] = [
   clientLogModule,
   syslogModule,
   licenseModule,
+  backupModule,
   alarmModule,
   dashboardModule,
 ];

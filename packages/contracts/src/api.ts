@@ -16,6 +16,7 @@ import { syslogCalls } from './calls/syslog.js';
 import { alarmCalls } from './calls/alarm.js';
 import { clientLogCalls } from './calls/client-log.js';
 import { licenseCalls } from './calls/license.js';
+import { backupCalls, backupKeyCalls } from './calls/backup.js';
 
 /** Every call, grouped by area: the server registers these and the console calls them. */
 export const api = {
@@ -38,6 +39,8 @@ export const api = {
   syslog: syslogCalls,
   alarm: alarmCalls,
   license: licenseCalls,
+  backupKey: backupKeyCalls,
+  backup: backupCalls,
 } as const;
 
 /** Every call of the API, in area order: what the server registers and the tests sweep. */

@@ -24,6 +24,7 @@ export * from './calls/client-log.js';
 export * from './calls/syslog.js';
 export * from './calls/alarm.js';
 export * from './calls/license.js';
+export * from './calls/backup.js';
 export * from './ip.js';
 export * from './algorithms.js';
 export * from './rules/key-lifecycle.js';

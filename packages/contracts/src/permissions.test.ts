@@ -65,6 +65,8 @@ describe('served areas', () => {
     expect([...servedAreas].sort()).toEqual(
       [
         'alarm',
+        'backup',
+        'backup-key',
         'cert',
         'config',
         'dashboard',
@@ -100,10 +102,12 @@ describe('served areas', () => {
       'domain',
       'license',
       'password-policy',
+      'backup-key',
+      'backup',
       'syslog',
       'config',
       'quantum',
     ]);
-    expect(offered.flatMap((group) => group.areas)).not.toContain('backup');
+    expect(offered.flatMap((group) => group.areas)).not.toContain('hsm');
   });
 });

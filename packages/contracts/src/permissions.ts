@@ -72,7 +72,9 @@ export const ROOT_DOMAIN_DESCRIPTION = 'Root domain';
 /**
  * Areas that are global settings: only a session in the root domain holds their
  * permissions. Elsewhere a role's grants of them do not apply (and their menu entries
- * do not show), whatever the role says.
+ * do not show), whatever the role says. Backup keys and backups are not among them: a domain
+ * administrator backs up and restores their own domain (system-scope backups and backup keys
+ * are refused outside root by the backup module itself).
  */
 export const systemAreas: ReadonlySet<Area> = new Set<Area>([
   'ldap',
@@ -80,8 +82,6 @@ export const systemAreas: ReadonlySet<Area> = new Set<Area>([
   'config',
   'license',
   'hsm',
-  'backup-key',
-  'backup',
   'scheduler',
   'syslog',
   'quantum',

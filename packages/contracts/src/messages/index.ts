@@ -14,6 +14,7 @@ import { logMessages } from './log.js';
 import { syslogMessages } from './syslog.js';
 import { alarmMessages } from './alarm.js';
 import { licenseMessages } from './license.js';
+import { backupMessages } from './backup.js';
 import { ldapMessages } from './ldap.js';
 import { passwordMessages } from './password.js';
 import { roleMessages } from './role.js';
@@ -42,6 +43,7 @@ export const areaMessages = [
   syslogMessages,
   alarmMessages,
   licenseMessages,
+  backupMessages,
 ] as const;
 
 export type MessageKey = KeysOf<(typeof areaMessages)[number]>;

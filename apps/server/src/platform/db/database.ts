@@ -34,6 +34,7 @@ import * as m014 from './migrations/014-dashboard.js';
 import * as m015 from './migrations/015-alarms.js';
 import * as m016 from './migrations/016-client-log.js';
 import * as m017 from './migrations/017-license.js';
+import * as m019 from './migrations/019-backup.js';
 
 export type Db = Kysely<Database>;
 /** A store function takes either the database or an open transaction. */
@@ -80,6 +81,7 @@ export const migrations: Record<string, Migration> = {
   '015-alarms': m015,
   '016-client-log': m016,
   '017-license': m017,
+  '019-backup': m019,
 };
 
 export interface OpenOptions {
