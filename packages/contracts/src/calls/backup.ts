@@ -19,7 +19,12 @@ export const BACKUP_FORMAT_VERSION = 1;
 
 const Name = z.string().trim().min(1).max(64);
 const Password = z.string().min(8).max(128).describe('the file password (at least 8 characters)');
-const Hint = z.string().trim().max(200).default('').describe('a reminder of the password, stored in the file in clear');
+const Hint = z
+  .string()
+  .trim()
+  .max(200)
+  .default('')
+  .describe('a reminder of the password, stored in the file in clear');
 
 export const BackupKeyRow = z.object({
   id: Id,
@@ -92,7 +97,9 @@ export const backupKeyCalls = {
     changesAccess: false,
     body: z.object({
       name: Name,
-      scope: z.enum(backupKeyScopes).describe('system: only a root domain session; domain: the current domain'),
+      scope: z
+        .enum(backupKeyScopes)
+        .describe('system: only a root domain session; domain: the current domain'),
       is_default: z.boolean().default(false),
     }),
     data: BackupKeyRow,

@@ -37,11 +37,15 @@ const KeyFile = z.object({
   sealed: z.string().min(1).max(1024),
 });
 
-const fileAad = (f: { id: string; scope: string; kcv: string }) => `ksp/backup-key-file/v1/${f.id}/${f.scope}/${f.kcv}`;
+const fileAad = (f: { id: string; scope: string; kcv: string }) =>
+  `ksp/backup-key-file/v1/${f.id}/${f.scope}/${f.kcv}`;
 const storeAad = (id: string) => `ksp/backup-key/${id}`;
 
 function passwordKey(password: string, salt: Buffer, kdf: { N: number; r: number; p: number }): Buffer {
-  return scryptSync(password.normalize('NFC'), salt, 32, { ...kdf, maxmem: 256 * kdf.N * kdf.r + 1024 * 1024 });
+  return scryptSync(password.normalize('NFC'), salt, 32, {
+    ...kdf,
+    maxmem: 256 * kdf.N * kdf.r + 1024 * 1024,
+  });
 }
 
 /**
@@ -69,8 +73,19 @@ export function createBackupKeyService(deps: { db: Db; clock: Clock; keyring: Ke
   const visible = (actor: Actor, r: Pick<BackupKeyTable, 'scope' | 'domain_id'>) =>
     r.scope === 'system' ? actor.systemScope : r.domain_id === actor.domainId;
 
-  const audit = (trx: Executor, actor: Actor, meta: RequestMeta, action: string, target: string, details = {}) =>
-    writeAudit(trx, { who: subjectOf(actor), action, target, result: 'success', ip: meta.ip, details }, clock());
+  const audit = (
+    trx: Executor,
+    actor: Actor,
+    meta: RequestMeta,
+    action: string,
+    target: string,
+    details = {},
+  ) =>
+    writeAudit(
+      trx,
+      { who: subjectOf(actor), action, target, result: 'success', ip: meta.ip, details },
+      clock(),
+    );
 
   async function find(actor: Actor, id: string): Promise<BackupKeyTable> {
     const row = await db.selectFrom('backup_key').selectAll().where('id', '=', id).executeTakeFirst();
@@ -82,7 +97,12 @@ export function createBackupKeyService(deps: { db: Db; clock: Clock; keyring: Ke
     if (scope === 'system' && !actor.systemScope) throw forbidden('backup.systemOnly', { scope });
   }
 
-  async function insert(actor: Actor, meta: RequestMeta, fields: { id: string; name: string; scope: BackupKeyScope; material: Buffer; isDefault: boolean }, action: string) {
+  async function insert(
+    actor: Actor,
+    meta: RequestMeta,
+    fields: { id: string; name: string; scope: BackupKeyScope; material: Buffer; isDefault: boolean },
+    action: string,
+  ) {
     const wk = wrapKey();
     const row: BackupKeyTable = {
       id: fields.id,
@@ -98,7 +118,11 @@ export function createBackupKeyService(deps: { db: Db; clock: Clock; keyring: Ke
     };
     wk.fill(0);
     await db.transaction().execute(async (trx) => {
-      const exists = await trx.selectFrom('backup_key').select('id').where('id', '=', row.id).executeTakeFirst();
+      const exists = await trx
+        .selectFrom('backup_key')
+        .select('id')
+        .where('id', '=', row.id)
+        .executeTakeFirst();
       if (exists) throw conflict('backup.keyExists', { id: row.id });
       const others = await sameScope(trx, row).select('id').executeTakeFirst();
       row.is_default = fields.isDefault || !others ? 1 : 0;
@@ -149,11 +173,20 @@ export function createBackupKeyService(deps: { db: Db; clock: Clock; keyring: Ke
       return { data: rows.map(toRow), total: Number(total?.n ?? 0) };
     },
 
-    async create(actor: Actor, meta: RequestMeta, body: { name: string; scope: BackupKeyScope; is_default: boolean }) {
+    async create(
+      actor: Actor,
+      meta: RequestMeta,
+      body: { name: string; scope: BackupKeyScope; is_default: boolean },
+    ) {
       requireScope(actor, body.scope);
       const material = randomBytes(32);
       try {
-        return await insert(actor, meta, { id: uuidv7(), name: body.name, scope: body.scope, material, isDefault: body.is_default }, 'backup-key.create');
+        return await insert(
+          actor,
+          meta,
+          { id: uuidv7(), name: body.name, scope: body.scope, material, isDefault: body.is_default },
+          'backup-key.create',
+        );
       } finally {
         material.fill(0);
       }
@@ -180,17 +213,26 @@ export function createBackupKeyService(deps: { db: Db; clock: Clock; keyring: Ke
       key.fill(0);
       material.fill(0);
       await audit(db, actor, meta, 'backup-key.download', row.name, { id: row.id });
-      return { filename: `backup-key-${row.name.replace(/[^A-Za-z0-9._-]/g, '_')}.json`, text: `${JSON.stringify(file, null, 2)}\n` };
+      return {
+        filename: `backup-key-${row.name.replace(/[^A-Za-z0-9._-]/g, '_')}.json`,
+        text: `${JSON.stringify(file, null, 2)}\n`,
+      };
     },
 
-    async upload(actor: Actor, meta: RequestMeta, body: { file: string; password: string; name?: string | undefined }) {
+    async upload(
+      actor: Actor,
+      meta: RequestMeta,
+      body: { file: string; password: string; name?: string | undefined },
+    ) {
       let parsed: z.infer<typeof KeyFile>;
       try {
         const result = KeyFile.safeParse(JSON.parse(body.file));
         if (!result.success) throw new Error(result.error.issues[0]?.path.join('.') ?? 'fields');
         parsed = result.data;
       } catch (err) {
-        throw invalid('backup.keyFileMalformed', { reason: err instanceof SyntaxError ? 'not JSON' : (err as Error).message });
+        throw invalid('backup.keyFileMalformed', {
+          reason: err instanceof SyntaxError ? 'not JSON' : (err as Error).message,
+        });
       }
       requireScope(actor, parsed.scope);
       const key = passwordKey(body.password, Buffer.from(parsed.kdf.salt, 'base64'), parsed.kdf);
@@ -206,7 +248,12 @@ export function createBackupKeyService(deps: { db: Db; clock: Clock; keyring: Ke
         if (material.length !== 32 || keyCheckValue('AES-256', material) !== parsed.kcv) {
           throw invalid('backup.keyFileMalformed', { reason: 'check value' });
         }
-        return await insert(actor, meta, { id: parsed.id, name: body.name ?? parsed.name, scope: parsed.scope, material, isDefault: false }, 'backup-key.upload');
+        return await insert(
+          actor,
+          meta,
+          { id: parsed.id, name: body.name ?? parsed.name, scope: parsed.scope, material, isDefault: false },
+          'backup-key.upload',
+        );
       } finally {
         material.fill(0);
       }
@@ -234,7 +281,11 @@ export function createBackupKeyService(deps: { db: Db; clock: Clock; keyring: Ke
             .where('status', '=', 'completed')
             .execute();
           if (using.length > 0) {
-            throw stateForbids('backup.keyOnlyOne', { name: row.name, count: String(using.length), backup: using[0]!.id });
+            throw stateForbids('backup.keyOnlyOne', {
+              name: row.name,
+              count: String(using.length),
+              backup: using[0]!.id,
+            });
           }
           await trx.deleteFrom('backup_key').where('id', '=', row.id).execute();
           await audit(trx, actor, meta, 'backup-key.delete', row.name, { id: row.id });
@@ -250,7 +301,10 @@ export function createBackupKeyService(deps: { db: Db; clock: Clock; keyring: Ke
     byId: (id: string) => db.selectFrom('backup_key').selectAll().where('id', '=', id).executeTakeFirst(),
     /** The default key of a scope, for the caller's domain (domain scope). */
     defaultKey: (scope: BackupKeyScope, domainId: string) =>
-      sameScope(db, { scope, domain_id: domainId }).selectAll().where('is_default', '=', 1).executeTakeFirst(),
+      sameScope(db, { scope, domain_id: domainId })
+        .selectAll()
+        .where('is_default', '=', 1)
+        .executeTakeFirst(),
     visible,
   };
 }

@@ -41,8 +41,7 @@ export interface ArchiveHeader {
 
 /** A record of the archive: one row of a table (`t`), or the closing `end`. */
 export type ArchiveRecord =
-  | { t: 'end'; counts: Record<string, number> }
-  | { t: string; r: Record<string, unknown>; kek?: string };
+  { t: 'end'; counts: Record<string, number> } | { t: string; r: Record<string, unknown>; kek?: string };
 
 export class ArchiveError extends Error {
   constructor(
@@ -101,7 +100,8 @@ export function createArchiveWriter(path: string, backupKey: Buffer, header: Arc
   async function emit(bytes: Buffer): Promise<void> {
     hash.update(bytes);
     size += bytes.length;
-    if (!out.write(bytes)) await Promise.race([new Promise<void>((r) => out.once('drain', () => r())), failed]);
+    if (!out.write(bytes))
+      await Promise.race([new Promise<void>((r) => out.once('drain', () => r())), failed]);
   }
 
   async function frame(final: boolean): Promise<void> {
@@ -248,7 +248,9 @@ export async function* readArchive(
     }
     if (!skipped) throw new ArchiveError('backup.truncated');
     if (!ended || buffered.length > 0 || rest) {
-      throw ended ? new ArchiveError('backup.tampered', { chunk: String(index) }) : new ArchiveError('backup.truncated');
+      throw ended
+        ? new ArchiveError('backup.tampered', { chunk: String(index) })
+        : new ArchiveError('backup.truncated');
     }
   } finally {
     key.fill(0);

@@ -34,7 +34,15 @@ import {
   type ArchiveRecord,
   type ArchiveWriter,
 } from './backup.format.js';
-import { DOMAIN_TABLES, SYSTEM_TABLES, type LooseDb, type Row } from './backup.tables.js';
+import type { SelectQueryBuilder } from 'kysely';
+import {
+  DOMAIN_TABLES,
+  SYSTEM_TABLES,
+  type LooseDb,
+  type LooseSchema,
+  type Narrow,
+  type Row,
+} from './backup.tables.js';
 
 const PAGE = 1000;
 const BATCH = 200;
@@ -113,8 +121,10 @@ export function createBackupService(deps: {
     finished_at: r.finished_at,
   });
 
-  const visible = (who: Pick<Requester, 'systemScope' | 'domainId'>, r: Pick<BackupTable, 'scope' | 'domain_id'>) =>
-    who.systemScope || (r.scope !== 'system' && r.domain_id === who.domainId);
+  const visible = (
+    who: Pick<Requester, 'systemScope' | 'domainId'>,
+    r: Pick<BackupTable, 'scope' | 'domain_id'>,
+  ) => who.systemScope || (r.scope !== 'system' && r.domain_id === who.domainId);
 
   async function find(who: Requester, id: string): Promise<BackupTable> {
     const row = await db.selectFrom('backup').selectAll().where('id', '=', id).executeTakeFirst();
@@ -122,8 +132,14 @@ export function createBackupService(deps: {
     return row;
   }
 
-  const audit = (trx: Executor, who: Requester, action: string, target: string, details: Record<string, string | number | boolean | null>, result: 'success' | 'failure' = 'success') =>
-    writeAudit(trx, { who: who.subject, action, target, result, ip: who.ip, details }, clock());
+  const audit = (
+    trx: Executor,
+    who: Requester,
+    action: string,
+    target: string,
+    details: Record<string, string | number | boolean | null>,
+    result: 'success' | 'failure' = 'success',
+  ) => writeAudit(trx, { who: who.subject, action, target, result, ip: who.ip, details }, clock());
 
   // ---- what a backup holds ----
 
@@ -134,7 +150,7 @@ export function createBackupService(deps: {
   }
 
   /** Keyset pages of one table (optionally narrowed). */
-  async function* pages(table: string, key: string, narrow?: (q: any) => any): AsyncGenerator<Row[]> {
+  async function* pages(table: string, key: string, narrow?: Narrow): AsyncGenerator<Row[]> {
     let last: unknown = null;
     for (;;) {
       let q = loose.selectFrom(table).selectAll();
@@ -161,12 +177,12 @@ export function createBackupService(deps: {
 
   /** Narrowing of kms_key for a plan. */
   function keyNarrow(plan: Plan) {
-    return (q: any) => {
+    return <O>(q: SelectQueryBuilder<LooseSchema, string, O>) => {
       if (plan.keyIds) return q.where('id', 'in', plan.keyIds.length ? plan.keyIds : ['']);
       q = q.where('domain_id', '=', plan.domain!.id);
       if (plan.filter) {
         const f = plan.filter;
-        q = q.where((eb: any) => {
+        q = q.where((eb) => {
           const any = [];
           if (f.key_ids.length) any.push(eb('id', 'in', f.key_ids));
           if (f.key_name) any.push(eb('name', 'like', `%${f.key_name.replace(/[%_\\]/g, (c) => `\\${c}`)}%`));
@@ -177,18 +193,21 @@ export function createBackupService(deps: {
     };
   }
 
-  async function count(table: string, narrow?: (q: any) => any): Promise<number> {
-    let q = loose.selectFrom(table).select((eb: any) => eb.fn.countAll().as('n'));
+  async function count(table: string, narrow?: Narrow): Promise<number> {
+    let q = loose.selectFrom(table).select((eb) => eb.fn.countAll().as('n'));
     if (narrow) q = narrow(q);
     const row = (await q.executeTakeFirst()) as { n: string | number } | undefined;
     return Number(row?.n ?? 0);
   }
 
   /** Every (table, narrowing) of a plan, in restore order. */
-  function sources(scope: BackupScope, plan: Plan): { table: string; key: string; order?: readonly string[]; narrow?: (q: any) => any }[] {
+  function sources(
+    scope: BackupScope,
+    plan: Plan,
+  ): { table: string; key: string; order?: readonly string[]; narrow?: Narrow }[] {
     if (scope === 'system') return SYSTEM_TABLES.map((t) => ({ ...t }));
     const d = plan.domain?.id ?? '';
-    const inDomain = (q: any) => q.where('domain_id', '=', d);
+    const inDomain = <O>(q: SelectQueryBuilder<LooseSchema, string, O>) => q.where('domain_id', '=', d);
     const keys = { table: 'kms_key', key: 'id', narrow: keyNarrow(plan) };
     if (scope === 'key_rotation') return [keys, { table: 'kms_key_version', key: '' }];
     if (scope === 'partial') {
@@ -196,7 +215,12 @@ export function createBackupService(deps: {
       return [
         keys,
         { table: 'kms_key_version', key: '' },
-        { table: 'cert_certificate', key: 'id', narrow: (q: any) => inDomain(q).where('id', 'in', ids.length ? ids : ['']) },
+        {
+          table: 'cert_certificate',
+          key: 'id',
+          narrow: <O>(q: SelectQueryBuilder<LooseSchema, string, O>) =>
+            inDomain(q).where('id', 'in', ids.length ? ids : ['']),
+        },
       ];
     }
     return [
@@ -206,14 +230,15 @@ export function createBackupService(deps: {
       {
         table: 'cert_crl',
         key: 'ca_id',
-        narrow: (q: any) => q.where('ca_id', 'in', (eb: any) => eb.selectFrom('cert_ca').select('id').where('domain_id', '=', d)),
+        narrow: <O>(q: SelectQueryBuilder<LooseSchema, string, O>) =>
+          q.where('ca_id', 'in', loose.selectFrom('cert_ca').select('id').where('domain_id', '=', d)),
       },
       { table: 'cert_certificate', key: 'id', narrow: inDomain },
       { table: 'cert_external', key: 'id', narrow: inDomain },
     ];
   }
 
-  async function domainRecord(row: DomainTable, wrap: Buffer): Promise<ArchiveRecord> {
+  function domainRecord(row: DomainTable, wrap: Buffer): ArchiveRecord {
     const kek = keyring.domainKek(row.id, row.kek_wrapped);
     const { kek_wrapped: _dropped, ...rest } = row;
     return { t: 'domain', r: rest, kek: aeadSeal(wrap, kek, kekAad(row.id)) };
@@ -256,11 +281,22 @@ export function createBackupService(deps: {
       if (backup.scope !== 'system') {
         const domainIds =
           backup.scope === 'key_rotation'
-            ? (await db.selectFrom('kms_key').select('domain_id').distinct().where('id', 'in', plan.keyIds!.length ? plan.keyIds! : ['']).execute()).map((r) => r.domain_id)
+            ? (
+                await db
+                  .selectFrom('kms_key')
+                  .select('domain_id')
+                  .distinct()
+                  .where('id', 'in', plan.keyIds!.length ? plan.keyIds! : [''])
+                  .execute()
+              ).map((r) => r.domain_id)
             : [plan.domain!.id];
         for (const id of domainIds) {
-          const row = await db.selectFrom('domain').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
-          await put(await domainRecord(row, wrap), 'domain');
+          const row = await db
+            .selectFrom('domain')
+            .selectAll()
+            .where('id', '=', id)
+            .executeTakeFirstOrThrow();
+          await put(domainRecord(row, wrap), 'domain');
         }
       }
       for (const s of list) {
@@ -268,14 +304,24 @@ export function createBackupService(deps: {
         const iter = s.order ? offsetPages(s.table, s.order) : pages(s.table, s.key, s.narrow);
         for await (const rows of iter) {
           for (const r of rows) {
-            if (s.table === 'domain') await put(await domainRecord(r as unknown as DomainTable, wrap), 'domain');
+            if (s.table === 'domain') await put(domainRecord(r as unknown as DomainTable, wrap), 'domain');
             else await put({ t: s.table, r }, s.table);
           }
           if (s.table === 'kms_key') {
             const ids = rows.map((r) => r.id as string);
             const domainOf = new Map(rows.map((r) => [r.id as string, r.domain_id as string]));
-            const versions = await db.selectFrom('kms_key_version').selectAll().where('key_id', 'in', ids).orderBy('key_id').orderBy('version').execute();
-            for (const v of versions) await put({ t: 'kms_key_version', r: v, d: domainOf.get(v.key_id) } as ArchiveRecord, 'kms_key_version');
+            const versions = await db
+              .selectFrom('kms_key_version')
+              .selectAll()
+              .where('key_id', 'in', ids)
+              .orderBy('key_id')
+              .orderBy('version')
+              .execute();
+            for (const v of versions)
+              await put(
+                { t: 'kms_key_version', r: v, d: domainOf.get(v.key_id) } as ArchiveRecord,
+                'kms_key_version',
+              );
           }
           done += rows.length;
           const progress = Math.min(99, Math.floor((done * 100) / total));
@@ -291,7 +337,14 @@ export function createBackupService(deps: {
       await db.transaction().execute(async (trx) => {
         await trx
           .updateTable('backup')
-          .set({ status: 'completed', progress: 100, size, sha256, counts: JSON.stringify(written), finished_at: clock().toISOString() })
+          .set({
+            status: 'completed',
+            progress: 100,
+            size,
+            sha256,
+            counts: JSON.stringify(written),
+            finished_at: clock().toISOString(),
+          })
           .where('id', '=', backup.id)
           .execute();
       });
@@ -304,22 +357,47 @@ export function createBackupService(deps: {
     }
   }
 
-  async function start(who: Requester, fields: { scope: BackupScope; description: string; keyId?: string | undefined; filter: BackupFilter | null; keyIds: string[] | null }, wait: boolean): Promise<BackupRow> {
-    if (fields.scope === 'system' && !who.systemScope) throw forbidden('backup.systemOnly', { scope: 'system' });
-    if (fields.scope === 'partial' && (!fields.filter || (!fields.filter.key_ids.length && !fields.filter.key_name && !fields.filter.cert_ids.length))) {
+  async function start(
+    who: Requester,
+    fields: {
+      scope: BackupScope;
+      description: string;
+      keyId?: string | undefined;
+      filter: BackupFilter | null;
+      keyIds: string[] | null;
+    },
+    wait: boolean,
+  ): Promise<BackupRow> {
+    if (fields.scope === 'system' && !who.systemScope)
+      throw forbidden('backup.systemOnly', { scope: 'system' });
+    if (
+      fields.scope === 'partial' &&
+      (!fields.filter ||
+        (!fields.filter.key_ids.length && !fields.filter.key_name && !fields.filter.cert_ids.length))
+    ) {
       throw invalid('backup.filterEmpty');
     }
     const keyScope = fields.scope === 'system' || fields.scope === 'key_rotation' ? 'system' : 'domain';
     let key: BackupKeyTable | undefined;
     if (fields.keyId) {
       key = await keys.byId(fields.keyId);
-      if (!key || !keys.visible({ systemScope: who.systemScope, domainId: who.domainId } as Actor, key)) throw notFound('backup.keyNotFound', { id: fields.keyId });
-      if (keyScope === 'system' && key.scope !== 'system') throw invalid('backup.keyScope', { name: key.name, actual: key.scope, expected: keyScope });
+      if (!key || !keys.visible({ systemScope: who.systemScope, domainId: who.domainId } as Actor, key))
+        throw notFound('backup.keyNotFound', { id: fields.keyId });
+      if (keyScope === 'system' && key.scope !== 'system')
+        throw invalid('backup.keyScope', { name: key.name, actual: key.scope, expected: keyScope });
     } else {
-      key = (await keys.defaultKey(keyScope, who.domainId)) ?? (keyScope === 'domain' && who.systemScope ? await keys.defaultKey('system', who.domainId) : undefined);
+      key =
+        (await keys.defaultKey(keyScope, who.domainId)) ??
+        (keyScope === 'domain' && who.systemScope
+          ? await keys.defaultKey('system', who.domainId)
+          : undefined);
       if (!key) throw stateForbids('backup.noDefaultKey', { scope: keyScope });
     }
-    const domain = await db.selectFrom('domain').selectAll().where('id', '=', who.domainId).executeTakeFirstOrThrow();
+    const domain = await db
+      .selectFrom('domain')
+      .selectAll()
+      .where('id', '=', who.domainId)
+      .executeTakeFirstOrThrow();
     const row: BackupTable = {
       id: uuidv7(),
       scope: fields.scope,
@@ -352,7 +430,11 @@ export function createBackupService(deps: {
     const job = dump(row, plan, key).catch(async (err: unknown) => {
       deps.log.error({ err, backup: row.id }, 'backup failed');
       const message = err instanceof KspError ? err.messageKey : 'internal error (see the server log)';
-      await db.updateTable('backup').set({ status: 'failed', error: message, finished_at: clock().toISOString() }).where('id', '=', row.id).execute();
+      await db
+        .updateTable('backup')
+        .set({ status: 'failed', error: message, finished_at: clock().toISOString() })
+        .where('id', '=', row.id)
+        .execute();
       if (wait) throw err;
     });
     if (wait) {
@@ -361,21 +443,35 @@ export function createBackupService(deps: {
       const tracked = job.finally(() => running.delete(tracked));
       running.add(tracked);
     }
-    return toRow(await db.selectFrom('backup').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow());
+    return toRow(
+      await db.selectFrom('backup').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow(),
+    );
   }
 
   // ---- restore ----
 
   const archiveError = (err: unknown): unknown =>
     err instanceof ArchiveError
-      ? new KspError(err.messageKey === 'backup.newerFormat' || err.messageKey === 'backup.missingKey' ? Code.STATE_FORBIDS : Code.INVALID, err.messageKey, err.params)
+      ? new KspError(
+          err.messageKey === 'backup.newerFormat' || err.messageKey === 'backup.missingKey'
+            ? Code.STATE_FORBIDS
+            : Code.INVALID,
+          err.messageKey,
+          err.params,
+        )
       : err;
 
   async function insertRows(trx: Executor, table: string, rows: Row[]) {
     if (rows.length) await (trx as unknown as LooseDb).insertInto(table).values(rows).execute();
   }
 
-  async function resolveDomain(trx: Executor, who: Requester, scope: BackupScope, record: { r: Row; kek?: string }, wrap: Buffer): Promise<DomainTarget> {
+  async function resolveDomain(
+    trx: Executor,
+    who: Requester,
+    scope: BackupScope,
+    record: { r: Row; kek?: string },
+    wrap: Buffer,
+  ): Promise<DomainTarget> {
     const sourceId = String(record.r.id);
     if (!record.kek) throw new ArchiveError('backup.malformed', { reason: 'domain without its key' });
     let sourceKek: Buffer;
@@ -389,16 +485,25 @@ export function createBackupService(deps: {
     }
     let target = await trx.selectFrom('domain').selectAll().where('id', '=', sourceId).executeTakeFirst();
     if (!who.systemScope) {
-      if (!target || target.id !== who.domainId) throw forbidden('backup.otherDomain', { domain: String(record.r.name) });
+      if (!target || target.id !== who.domainId)
+        throw forbidden('backup.otherDomain', { domain: String(record.r.name) });
     }
     if (!target && scope === 'domain') {
-      target = await trx.selectFrom('domain').selectAll().where('name', '=', String(record.r.name)).executeTakeFirst();
+      target = await trx
+        .selectFrom('domain')
+        .selectAll()
+        .where('name', '=', String(record.r.name))
+        .executeTakeFirst();
       if (!target) {
-        const root = await trx.selectFrom('domain').selectAll().where('name', '=', ROOT_DOMAIN).executeTakeFirstOrThrow();
+        const root = await trx
+          .selectFrom('domain')
+          .selectAll()
+          .where('name', '=', ROOT_DOMAIN)
+          .executeTakeFirstOrThrow();
         target = {
           id: sourceId,
           name: String(record.r.name),
-          description: String(record.r.description ?? ''),
+          description: typeof record.r.description === 'string' ? record.r.description : '',
           parent_id: root.id,
           kek_wrapped: keyring.wrapDomainKek(sourceId, sourceKek),
           created_at: clock().toISOString(),
@@ -421,25 +526,46 @@ export function createBackupService(deps: {
   }
 
   async function clearDomain(trx: Executor, domainId: string) {
-    await trx.deleteFrom('cert_crl').where('ca_id', 'in', (eb) => eb.selectFrom('cert_ca').select('id').where('domain_id', '=', domainId)).execute();
+    await trx
+      .deleteFrom('cert_crl')
+      .where('ca_id', 'in', (eb) => eb.selectFrom('cert_ca').select('id').where('domain_id', '=', domainId))
+      .execute();
     await trx.deleteFrom('cert_certificate').where('domain_id', '=', domainId).execute();
     await trx.deleteFrom('cert_ca').where('domain_id', '=', domainId).execute();
     await trx.deleteFrom('cert_external').where('domain_id', '=', domainId).execute();
-    await trx.deleteFrom('kms_key_version').where('key_id', 'in', (eb) => eb.selectFrom('kms_key').select('id').where('domain_id', '=', domainId)).execute();
+    await trx
+      .deleteFrom('kms_key_version')
+      .where('key_id', 'in', (eb) => eb.selectFrom('kms_key').select('id').where('domain_id', '=', domainId))
+      .execute();
     await trx.deleteFrom('kms_key').where('domain_id', '=', domainId).execute();
   }
 
   /** Partial and key rotation restores replace the rows they hold, one by one, within their domain. */
-  async function replaceById(trx: Executor, table: 'kms_key' | 'cert_certificate', rows: Row[], domainId: string) {
+  async function replaceById(
+    trx: Executor,
+    table: 'kms_key' | 'cert_certificate',
+    rows: Row[],
+    domainId: string,
+  ) {
     const ids = rows.map((r) => String(r.id));
     const found = await trx.selectFrom(table).select(['id', 'domain_id']).where('id', 'in', ids).execute();
     const foreign = found.find((f) => f.domain_id !== domainId);
-    if (foreign) throw new KspError(Code.CONFLICT, 'backup.idTaken', { kind: table === 'kms_key' ? 'key' : 'certificate', id: foreign.id });
+    if (foreign)
+      throw new KspError(Code.CONFLICT, 'backup.idTaken', {
+        kind: table === 'kms_key' ? 'key' : 'certificate',
+        id: foreign.id,
+      });
     if (table === 'kms_key') await trx.deleteFrom('kms_key_version').where('key_id', 'in', ids).execute();
     await trx.deleteFrom(table).where('id', 'in', ids).execute();
   }
 
-  async function apply(trx: Executor, who: Requester, header: ArchiveHeader, records: AsyncGenerator<ArchiveRecord>, wrap: Buffer) {
+  async function apply(
+    trx: Executor,
+    who: Requester,
+    header: ArchiveHeader,
+    records: AsyncGenerator<ArchiveRecord>,
+    wrap: Buffer,
+  ) {
     const scope = header.scope;
     const targets = new Map<string, DomainTarget>();
     const parents: { id: string; parent: string | null }[] = [];
@@ -450,7 +576,8 @@ export function createBackupService(deps: {
 
     const targetOf = (domainId: unknown): DomainTarget => {
       const t = targets.get(String(domainId));
-      if (!t) throw new ArchiveError('backup.malformed', { reason: 'a row of a domain the backup does not hold' });
+      if (!t)
+        throw new ArchiveError('backup.malformed', { reason: 'a row of a domain the backup does not hold' });
       return t;
     };
 
@@ -460,19 +587,27 @@ export function createBackupService(deps: {
       if (!rows.length) return;
       if (scope !== 'system' && scope !== 'domain' && (table === 'kms_key' || table === 'cert_certificate')) {
         const byDomain = new Map<string, Row[]>();
-        for (const r of rows) byDomain.set(String(r.domain_id), [...(byDomain.get(String(r.domain_id)) ?? []), r]);
+        for (const r of rows)
+          byDomain.set(String(r.domain_id), [...(byDomain.get(String(r.domain_id)) ?? []), r]);
         for (const [d, rs] of byDomain) await replaceById(trx, table, rs, d);
       }
       if (scope !== 'system' && table === 'kms_key_version') {
         // Versions only of keys this restore wrote, in the domain it wrote them to.
         const ids = [...new Set(rows.map((r) => String(r.key_id)))];
         const mine = await trx.selectFrom('kms_key').select('id').where('id', 'in', ids).execute();
-        if (mine.length !== ids.length) throw new ArchiveError('backup.malformed', { reason: 'a key version without its key' });
+        if (mine.length !== ids.length)
+          throw new ArchiveError('backup.malformed', { reason: 'a key version without its key' });
       }
       if (scope !== 'system' && table === 'cert_crl') {
         const ids = rows.map((r) => String(r.ca_id));
-        const mine = await trx.selectFrom('cert_ca').select('id').where('id', 'in', ids).where('domain_id', 'in', [...new Set([...targets.values()].map((t) => t.id))]).execute();
-        if (mine.length !== ids.length) throw new ArchiveError('backup.malformed', { reason: 'a CRL without its CA' });
+        const mine = await trx
+          .selectFrom('cert_ca')
+          .select('id')
+          .where('id', 'in', ids)
+          .where('domain_id', 'in', [...new Set([...targets.values()].map((t) => t.id))])
+          .execute();
+        if (mine.length !== ids.length)
+          throw new ArchiveError('backup.malformed', { reason: 'a CRL without its CA' });
       }
       await insertRows(trx, table, rows);
     };
@@ -484,7 +619,8 @@ export function createBackupService(deps: {
         continue;
       }
       const { t: table, r: row, kek } = record as { t: string; r: Row; kek?: string; d?: string };
-      if (typeof row !== 'object' || row === null) throw new ArchiveError('backup.malformed', { reason: 'a record without a row' });
+      if (typeof row !== 'object' || row === null)
+        throw new ArchiveError('backup.malformed', { reason: 'a record without a row' });
       if (scope === 'system' ? !SYSTEM_TABLES.some((s) => s.table === table) : !DOMAIN_TABLES.has(table)) {
         throw new ArchiveError('backup.malformed', { reason: `table ${table} in a ${scope} backup` });
       }
@@ -502,14 +638,19 @@ export function createBackupService(deps: {
         targets.set(String(row.id), target);
         if (scope === 'system') {
           parents.push({ id: target.id, parent: (row.parent_id as string | null) ?? null });
-          batch.rows.push({ ...row, parent_id: null, kek_wrapped: keyring.wrapDomainKek(target.id, target.sourceKek) });
+          batch.rows.push({
+            ...row,
+            parent_id: null,
+            kek_wrapped: keyring.wrapDomainKek(target.id, target.sourceKek),
+          });
         } else if (scope === 'domain' && !cleared) {
           await clearDomain(trx, target.id);
           cleared = true;
         }
         continue;
       }
-      if (scope === 'system' && !cleared) throw new ArchiveError('backup.malformed', { reason: 'rows before the domains' });
+      if (scope === 'system' && !cleared)
+        throw new ArchiveError('backup.malformed', { reason: 'rows before the domains' });
       let out = row;
       if (table === 'kms_key_version') {
         const d = targetOf((record as { d?: string }).d);
@@ -520,7 +661,9 @@ export function createBackupService(deps: {
           try {
             plain = aeadOpen(d.sourceKek, wrapped, aad);
           } catch {
-            throw new ArchiveError('backup.malformed', { reason: `key ${String(row.key_id)} material does not open` });
+            throw new ArchiveError('backup.malformed', {
+              reason: `key ${String(row.key_id)} material does not open`,
+            });
           }
           out = { ...row, material_wrapped: aeadSeal(d.targetKek, plain, aad) };
           plain.fill(0);
@@ -534,18 +677,24 @@ export function createBackupService(deps: {
     if (!ended) throw new ArchiveError('backup.truncated');
     if (scope === 'system' && !cleared) throw new ArchiveError('backup.malformed', { reason: 'no domains' });
     for (const [table, n] of Object.entries(ended)) {
-      if ((read[table] ?? 0) !== n) throw new ArchiveError('backup.malformed', { reason: `${table}: ${read[table] ?? 0} rows, ${n} announced` });
+      if ((read[table] ?? 0) !== n)
+        throw new ArchiveError('backup.malformed', {
+          reason: `${table}: ${read[table] ?? 0} rows, ${n} announced`,
+        });
     }
     for (const p of parents) {
-      if (p.parent) await trx.updateTable('domain').set({ parent_id: p.parent }).where('id', '=', p.id).execute();
+      if (p.parent)
+        await trx.updateTable('domain').set({ parent_id: p.parent }).where('id', '=', p.id).execute();
     }
     return read;
   }
 
   async function restore(who: Requester, id: string): Promise<BackupRow> {
     const backup = await find(who, id);
-    if (backup.status !== 'completed') throw stateForbids('backup.notCompleted', { id, status: backup.status });
-    if (backup.scope === 'system' && !who.systemScope) throw forbidden('backup.systemOnly', { scope: 'system' });
+    if (backup.status !== 'completed')
+      throw stateForbids('backup.notCompleted', { id, status: backup.status });
+    if (backup.scope === 'system' && !who.systemScope)
+      throw forbidden('backup.systemOnly', { scope: 'system' });
     if (restoring) throw stateForbids('backup.busy');
     restoring = true;
     try {
@@ -559,22 +708,49 @@ export function createBackupService(deps: {
       if (!key || !keys.visible({ systemScope: who.systemScope, domainId: who.domainId } as Actor, key)) {
         throw new KspError(Code.STATE_FORBIDS, 'backup.missingKey', { id: header.backup_key_id });
       }
-      await db.updateTable('backup').set({ restore_status: 'restoring', error: null }).where('id', '=', id).execute();
+      await db
+        .updateTable('backup')
+        .set({ restore_status: 'restoring', error: null })
+        .where('id', '=', id)
+        .execute();
       const material = keys.material(key);
       const wrap = kekWrapKey(material, Buffer.from(header.salt, 'base64'));
       try {
         await db.transaction().execute(async (trx) => {
-          const read = await apply(trx, who, header, readArchive(fileOf(id), header, material, key.kcv), wrap);
+          const read = await apply(
+            trx,
+            who,
+            header,
+            readArchive(fileOf(id), header, material, key.kcv),
+            wrap,
+          );
           await audit(trx, who, 'backup.restore', id, { scope: header.scope, rows: JSON.stringify(read) });
         });
       } catch (err) {
         const mapped = archiveError(err);
-        const failure = mapped instanceof KspError ? mapped : new KspError(Code.INVALID, 'backup.malformed', { reason: 'its rows do not fit this database' });
+        const failure =
+          mapped instanceof KspError
+            ? mapped
+            : new KspError(Code.INVALID, 'backup.malformed', { reason: 'its rows do not fit this database' });
         if (!(mapped instanceof KspError)) deps.log.error({ err, backup: id }, 'restore failed');
-        await db.transaction().execute(async (trx) => {
-          await trx.updateTable('backup').set({ restore_status: 'failed', error: failure.messageKey }).where('id', '=', id).execute();
-          await audit(trx, who, 'backup.restore', id, { reason: failure.messageKey, ...failure.params }, 'failure');
-        }).catch(() => undefined);
+        await db
+          .transaction()
+          .execute(async (trx) => {
+            await trx
+              .updateTable('backup')
+              .set({ restore_status: 'failed', error: failure.messageKey })
+              .where('id', '=', id)
+              .execute();
+            await audit(
+              trx,
+              who,
+              'backup.restore',
+              id,
+              { reason: failure.messageKey, ...failure.params },
+              'failure',
+            );
+          })
+          .catch(() => undefined);
         throw failure;
       } finally {
         material.fill(0);
@@ -585,7 +761,12 @@ export function createBackupService(deps: {
       // A system restore replaced this table too: the row may be gone (another install's backups).
       const at = clock().toISOString();
       const existing = await db.selectFrom('backup').select('id').where('id', '=', id).executeTakeFirst();
-      if (existing) await db.updateTable('backup').set({ restore_status: 'restored', restored_at: at, error: null }).where('id', '=', id).execute();
+      if (existing)
+        await db
+          .updateTable('backup')
+          .set({ restore_status: 'restored', restored_at: at, error: null })
+          .where('id', '=', id)
+          .execute();
       return toRow({ ...backup, restore_status: 'restored', restored_at: at, error: null });
     } finally {
       restoring = false;
@@ -595,27 +776,68 @@ export function createBackupService(deps: {
   return {
     async list(actor: Actor, q: { page: number; page_size: number; scope?: BackupScope | undefined }) {
       let base = db.selectFrom('backup');
-      if (!actor.systemScope) base = base.where('domain_id', '=', actor.domainId).where('scope', '!=', 'system');
+      if (!actor.systemScope)
+        base = base.where('domain_id', '=', actor.domainId).where('scope', '!=', 'system');
       if (q.scope) base = base.where('scope', '=', q.scope);
-      const rows = await base.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').offset((q.page - 1) * q.page_size).limit(q.page_size).execute();
+      const rows = await base
+        .selectAll()
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .offset((q.page - 1) * q.page_size)
+        .limit(q.page_size)
+        .execute();
       const total = await base.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirst();
       return { data: rows.map(toRow), total: Number(total?.n ?? 0) };
     },
-    detail: async (actor: Actor, meta: RequestMeta, id: string) => toRow(await find(fromActor(actor, meta), id)),
-    create: (actor: Actor, meta: RequestMeta, body: { scope: 'system' | 'domain' | 'partial'; description: string; backup_key_id?: string | undefined; filters?: BackupFilter | undefined }) =>
-      start(fromActor(actor, meta), { scope: body.scope, description: body.description, keyId: body.backup_key_id, filter: body.scope === 'partial' ? (body.filters ?? null) : null, keyIds: null }, false),
+    detail: async (actor: Actor, meta: RequestMeta, id: string) =>
+      toRow(await find(fromActor(actor, meta), id)),
+    create: (
+      actor: Actor,
+      meta: RequestMeta,
+      body: {
+        scope: 'system' | 'domain' | 'partial';
+        description: string;
+        backup_key_id?: string | undefined;
+        filters?: BackupFilter | undefined;
+      },
+    ) =>
+      start(
+        fromActor(actor, meta),
+        {
+          scope: body.scope,
+          description: body.description,
+          keyId: body.backup_key_id,
+          filter: body.scope === 'partial' ? (body.filters ?? null) : null,
+          keyIds: null,
+        },
+        false,
+      ),
     /** The key rotation backup the scheduler takes before rotating (waits until it is written). */
     async takeRotation(input: { keyIds: string[]; actor: string; description: string }) {
-      const root = await db.selectFrom('domain').selectAll().where('name', '=', ROOT_DOMAIN).executeTakeFirstOrThrow();
+      const root = await db
+        .selectFrom('domain')
+        .selectAll()
+        .where('name', '=', ROOT_DOMAIN)
+        .executeTakeFirstOrThrow();
       const who: Requester = {
-        subject: { userId: null, username: input.actor, domainId: root.id, domainName: root.name, source: 'scheduler' },
+        subject: {
+          userId: null,
+          username: input.actor,
+          domainId: root.id,
+          domainName: root.name,
+          source: 'scheduler',
+        },
         username: input.actor,
         domainId: root.id,
         domainName: root.name,
         systemScope: true,
         ip: '',
       };
-      const row = await start(who, { scope: 'key_rotation', description: input.description, filter: null, keyIds: input.keyIds }, true);
+      const row = await start(
+        who,
+        { scope: 'key_rotation', description: input.description, filter: null, keyIds: input.keyIds },
+        true,
+      );
       return { id: row.id };
     },
     async download(actor: Actor, meta: RequestMeta, id: string) {
@@ -623,7 +845,11 @@ export function createBackupService(deps: {
       const row = await find(who, id);
       if (row.status !== 'completed') throw stateForbids('backup.notCompleted', { id, status: row.status });
       await audit(db, who, 'backup.download', id, {});
-      return new StreamedFile(`ksp-backup-${row.scope}-${row.created_at.slice(0, 10)}-${id.slice(-8)}.kspb`, 'application/octet-stream', createReadStream(fileOf(id)));
+      return new StreamedFile(
+        `ksp-backup-${row.scope}-${row.created_at.slice(0, 10)}-${id.slice(-8)}.kspb`,
+        'application/octet-stream',
+        createReadStream(fileOf(id)),
+      );
     },
     async upload(actor: Actor, meta: RequestMeta, file: Readable | null) {
       if (!file) throw invalid('backup.uploadMissing');
@@ -641,8 +867,10 @@ export function createBackupService(deps: {
         } catch (err) {
           throw archiveError(err);
         }
-        if (header.scope === 'system' && !who.systemScope) throw forbidden('backup.systemOnly', { scope: 'system' });
-        if (!['system', 'domain', 'partial', 'key_rotation'].includes(header.scope)) throw invalid('backup.malformed', { reason: 'scope' });
+        if (header.scope === 'system' && !who.systemScope)
+          throw forbidden('backup.systemOnly', { scope: 'system' });
+        if (!['system', 'domain', 'partial', 'key_rotation'].includes(header.scope))
+          throw invalid('backup.malformed', { reason: 'scope' });
         const size = (await stat(temp)).size;
         const row: BackupTable = {
           id,
@@ -659,7 +887,13 @@ export function createBackupService(deps: {
           error: null,
           size,
           sha256: hash.digest('hex'),
-          counts: JSON.stringify(Object.fromEntries(Object.entries(header.counts ?? {}).filter(([, v]) => typeof v === 'number').slice(0, 32))),
+          counts: JSON.stringify(
+            Object.fromEntries(
+              Object.entries(header.counts ?? {})
+                .filter(([, v]) => typeof v === 'number')
+                .slice(0, 32),
+            ),
+          ),
           format_version: header.format_version,
           source_version: String(header.source_version).slice(0, 32),
           uploaded: 1,
@@ -694,8 +928,16 @@ export function createBackupService(deps: {
     },
     /** Backups a stopped process left half made are failed. */
     async failInterrupted() {
-      await db.updateTable('backup').set({ status: 'failed', error: 'interrupted by a shutdown' }).where('status', '=', 'backing_up').execute();
-      await db.updateTable('backup').set({ restore_status: 'failed', error: 'interrupted by a shutdown' }).where('restore_status', '=', 'restoring').execute();
+      await db
+        .updateTable('backup')
+        .set({ status: 'failed', error: 'interrupted by a shutdown' })
+        .where('status', '=', 'backing_up')
+        .execute();
+      await db
+        .updateTable('backup')
+        .set({ restore_status: 'failed', error: 'interrupted by a shutdown' })
+        .where('restore_status', '=', 'restoring')
+        .execute();
     },
     async drain() {
       await Promise.allSettled([...running]);

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, SelectQueryBuilder } from 'kysely';
 
 /**
  * What a backup holds, table by table, parents first (restore inserts in this order and
@@ -42,5 +42,10 @@ export const DOMAIN_TABLES = new Set([
 
 /** Rows of any table, for the generic dump and restore. */
 export type Row = Record<string, unknown>;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- table names are chosen at run time from the lists above
-export type LooseDb = Kysely<any>;
+/** The database seen with table names chosen at run time (from the lists above). */
+export type LooseSchema = Record<string, Row>;
+export type LooseDb = Kysely<LooseSchema>;
+/** Narrows a query of one table (the rows a backup holds). */
+export type Narrow = <O>(
+  q: SelectQueryBuilder<LooseSchema, string, O>,
+) => SelectQueryBuilder<LooseSchema, string, O>;

@@ -19,7 +19,11 @@ const available = await engines();
 const otherThan = (engine: EngineName): EngineName => available.find((e) => e !== engine) ?? engine;
 
 async function fetchArchive(server: TestServer, token: string, id: string): Promise<Buffer> {
-  const res = await server.app.inject({ method: 'GET', url: `${api.backup.download.path}?id=${id}`, headers: { token } });
+  const res = await server.app.inject({
+    method: 'GET',
+    url: `${api.backup.download.path}?id=${id}`,
+    headers: { token },
+  });
   expect(res.statusCode).toBe(200);
   expect(res.headers['content-type']).toContain('application/octet-stream');
   return res.rawPayload;
@@ -28,7 +32,9 @@ async function fetchArchive(server: TestServer, token: string, id: string): Prom
 async function uploadArchive(server: TestServer, token: string, bytes: Buffer, lang = 'en') {
   const boundary = '----ksp-test-boundary';
   const body = Buffer.concat([
-    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="b.kspb"\r\nContent-Type: application/octet-stream\r\n\r\n`),
+    Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="b.kspb"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    ),
     bytes,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
@@ -42,7 +48,10 @@ async function uploadArchive(server: TestServer, token: string, bytes: Buffer, l
 }
 
 async function downloadKey(server: TestServer, token: string, id: string, password: string) {
-  const res = await call(server, api.backupKey.download, { token, body: { id, password, hint: 'the usual' } });
+  const res = await call(server, api.backupKey.download, {
+    token,
+    body: { id, password, hint: 'the usual' },
+  });
   expect(res.code, res.msg).toBe(0);
   return res.data as unknown as string;
 }
@@ -90,14 +99,20 @@ describe.each(available)('backups on %s', (engine) => {
         const k = await newKey(t, `${who}-aes-${i}`);
         expect(k.code, k.msg).toBe(0);
         const plain = `secret ${who} ${i}`;
-        const enc = await call(a, api.crypto.encrypt, { token: t, body: { key_id: k.data.id, plaintext: b64(plain) } });
+        const enc = await call(a, api.crypto.encrypt, {
+          token: t,
+          body: { key_id: k.data.id, plaintext: b64(plain) },
+        });
         expect(enc.code, enc.msg).toBe(0);
         secrets.push({ keyId: k.data.id, ciphertext: enc.data.ciphertext, plain, token: who });
       }
     }
     const ec = await newKey(token, 'root-ec', 'EC-P256');
     expect(ec.code, ec.msg).toBe(0);
-    const sig = await call(a, api.crypto.sign, { token, body: { key_id: ec.data.id, data: b64('signed text') } });
+    const sig = await call(a, api.crypto.sign, {
+      token,
+      body: { key_id: ec.data.id, data: b64('signed text') },
+    });
     expect(sig.code, sig.msg).toBe(0);
     ecKey = { id: ec.data.id, signature: sig.data.signature };
   });
@@ -121,9 +136,15 @@ describe.each(available)('backups on %s', (engine) => {
     systemKeyId = first.data.id;
 
     // A domain administrator neither sees nor makes system keys.
-    const refused = await call(a, api.backupKey.create, { token: d1.token, body: { name: 'x', scope: 'system' } });
+    const refused = await call(a, api.backupKey.create, {
+      token: d1.token,
+      body: { name: 'x', scope: 'system' },
+    });
     expect(refused.code).toBe(Code.FORBIDDEN);
-    const d1Key = await call(a, api.backupKey.create, { token: d1.token, body: { name: 'd1-key', scope: 'domain' } });
+    const d1Key = await call(a, api.backupKey.create, {
+      token: d1.token,
+      body: { name: 'd1-key', scope: 'domain' },
+    });
     expect(d1Key.data).toMatchObject({ scope: 'domain', is_default: true, domain: 'd1' });
     const d1List = await call(a, api.backupKey.list, { token: d1.token });
     expect(d1List.data.data.map((k) => k.name)).toEqual(['d1-key']);
@@ -131,32 +152,56 @@ describe.each(available)('backups on %s', (engine) => {
     expect(d2List.data.total).toBe(0);
     const peek = await call(a, api.backupKey.setDefault, { token: d2.token, body: { id: d1Key.data.id } });
     expect(peek.code).toBe(Code.NOT_FOUND);
-    const steal = await call(a, api.backupKey.download, { token: d2.token, body: { id: systemKeyId, password: 'whatever-pw' } });
+    const steal = await call(a, api.backupKey.download, {
+      token: d2.token,
+      body: { id: systemKeyId, password: 'whatever-pw' },
+    });
     expect(steal.code).toBe(Code.NOT_FOUND);
   });
 
   it('writes a key file sealed under the password, with its scrypt parameters and hint, no key bytes in clear', async () => {
     const file = await downloadKey(a, token, systemKeyId, 'file-password-1');
     const parsed = JSON.parse(file) as Record<string, unknown> & { kdf: Record<string, unknown> };
-    expect(parsed).toMatchObject({ format: 'ksp-backup-key', version: 1, id: systemKeyId, scope: 'system', hint: 'the usual' });
+    expect(parsed).toMatchObject({
+      format: 'ksp-backup-key',
+      version: 1,
+      id: systemKeyId,
+      scope: 'system',
+      hint: 'the usual',
+    });
     expect(parsed.kdf).toMatchObject({ name: 'scrypt', N: 32768, r: 8, p: 1 });
     // The same key uploaded where it exists is a conflict; a wrong password opens nothing.
     const again = await call(a, api.backupKey.upload, { token, body: { file, password: 'file-password-1' } });
     expect(again.code).toBe(Code.CONFLICT);
-    const wrong = await call(a, api.backupKey.upload, { token, body: { file, password: 'not-the-password' } });
+    const wrong = await call(a, api.backupKey.upload, {
+      token,
+      body: { file, password: 'not-the-password' },
+    });
     expect(wrong.code).toBe(Code.INVALID);
-    expect(wrong.msg).toMatch(/password does not open/);
-    const junk = await call(a, api.backupKey.upload, { token, lang: 'zh', body: { file: '{"format":1}', password: 'x' } });
+    expect(wrong.msg).toMatch(/does not open this backup key file/);
+    const junk = await call(a, api.backupKey.upload, {
+      token,
+      lang: 'zh',
+      body: { file: '{"format":1}', password: 'x' },
+    });
     expect(junk.code).toBe(Code.INVALID);
     expect(junk.msg).toContain('不是 KSP 备份密钥文件');
   });
 
   it('round-trips a system backup into a fresh install on another engine, keys decrypting as before', async () => {
-    const started = await call(a, api.backup.create, { token, body: { scope: 'system', description: 'nightly' } });
+    const started = await call(a, api.backup.create, {
+      token,
+      body: { scope: 'system', description: 'nightly' },
+    });
     expect(started.code, started.msg).toBe(0);
     expect(['backing_up', 'completed']).toContain(started.data.status);
     const done = await finished(a, token, started.data.id);
-    expect(done).toMatchObject({ status: 'completed', progress: 100, scope: 'system', backup_key_id: systemKeyId });
+    expect(done).toMatchObject({
+      status: 'completed',
+      progress: 100,
+      scope: 'system',
+      backup_key_id: systemKeyId,
+    });
     expect(done.counts.kms_key).toBeGreaterThanOrEqual(7);
     expect(done.counts.domain).toBe(3);
     const archive = await fetchArchive(a, token, done.id);
@@ -181,7 +226,10 @@ describe.each(available)('backups on %s', (engine) => {
     expect(noKey.code).toBe(Code.STATE_FORBIDS);
     expect(noKey.msg).toMatch(/upload the backup key file/);
     const file = await downloadKey(a, token, systemKeyId, 'file-password-1');
-    const key = await call(b, api.backupKey.upload, { token: tokenB, body: { file, password: 'file-password-1' } });
+    const key = await call(b, api.backupKey.upload, {
+      token: tokenB,
+      body: { file, password: 'file-password-1' },
+    });
     expect(key.code, key.msg).toBe(0);
     expect(key.data.kcv).toBe(done.backup_key_id ? key.data.kcv : '');
 
@@ -193,7 +241,10 @@ describe.each(available)('backups on %s', (engine) => {
     tokenB = await login(b, ADMIN.username, ADMIN.password);
     const d1B = await login(b, 'd1admin', 'D1-Admin-Pass-1');
     for (const s of secrets) {
-      const dec = await call(b, api.crypto.decrypt, { token: s.token === 'root' ? tokenB : d1B, body: { ciphertext: s.ciphertext } });
+      const dec = await call(b, api.crypto.decrypt, {
+        token: s.token === 'root' ? tokenB : d1B,
+        body: { ciphertext: s.ciphertext },
+      });
       expect(dec.code, dec.msg).toBe(0);
       expect(text(dec.data.plaintext)).toBe(s.plain);
     }
@@ -206,12 +257,18 @@ describe.each(available)('backups on %s', (engine) => {
     const d1Keys = await call(b, api.key.list, { token: d1B });
     expect(d1Keys.data.data.map((k) => k.name).sort()).toEqual(['d1-aes-0', 'd1-aes-1', 'd1-aes-2']);
     // New keys and operations work after the restore (the restored KEKs unwrap under B's root key).
-    const fresh = await call(b, api.key.create, { token: tokenB, body: { name: 'after', algorithm: 'AES-256', usage_mask: Usage.Encrypt | Usage.Decrypt } });
+    const fresh = await call(b, api.key.create, {
+      token: tokenB,
+      body: { name: 'after', algorithm: 'AES-256', usage_mask: Usage.Encrypt | Usage.Decrypt },
+    });
     expect(fresh.code, fresh.msg).toBe(0);
   });
 
   it('refuses a truncated, tampered, newer or wrongly keyed archive, changing nothing', async () => {
-    const started = await call(a, api.backup.create, { token, body: { scope: 'domain', description: 'root domain' } });
+    const started = await call(a, api.backup.create, {
+      token,
+      body: { scope: 'domain', description: 'root domain' },
+    });
     const done = await finished(a, token, started.data.id);
     expect(done.status).toBe('completed');
     const archive = await fetchArchive(a, token, done.id);
@@ -241,11 +298,16 @@ describe.each(available)('backups on %s', (engine) => {
     const other = await call(a, api.backupKey.list, { token });
     const sys2 = other.data.data.find((k) => k.name === 'sys-2')!;
     const headerLength = archive.readUInt32BE(10);
-    const header = JSON.parse(archive.subarray(14, 14 + headerLength).toString('utf8')) as Record<string, unknown>;
+    const header = JSON.parse(archive.subarray(14, 14 + headerLength).toString('utf8')) as Record<
+      string,
+      unknown
+    >;
     const swapped = Buffer.from(JSON.stringify({ ...header, backup_key_id: sys2.id }), 'utf8');
     const lengthField = Buffer.alloc(4);
     lengthField.writeUInt32BE(swapped.length);
-    const wrongKey = await attempt(Buffer.concat([archive.subarray(0, 10), lengthField, swapped, archive.subarray(14 + headerLength)]));
+    const wrongKey = await attempt(
+      Buffer.concat([archive.subarray(0, 10), lengthField, swapped, archive.subarray(14 + headerLength)]),
+    );
     expect(wrongKey.code).toBe(Code.INVALID);
     expect(wrongKey.msg).toMatch(/does not open this backup/);
     const garbage = await attempt(Buffer.from('not an archive at all'));
@@ -260,7 +322,10 @@ describe.each(available)('backups on %s', (engine) => {
   });
 
   it('restores a domain without touching other domains, and keeps each domain to its own backups', async () => {
-    const d2Key = await call(a, api.backupKey.create, { token: d2.token, body: { name: 'd2-key', scope: 'domain' } });
+    const d2Key = await call(a, api.backupKey.create, {
+      token: d2.token,
+      body: { name: 'd2-key', scope: 'domain' },
+    });
     expect(d2Key.code).toBe(0);
     const d2Aes = await newKey(d2.token, 'd2-aes');
     const started = await call(a, api.backup.create, { token: d1.token, body: { scope: 'domain' } });
@@ -270,18 +335,33 @@ describe.each(available)('backups on %s', (engine) => {
     expect(done.counts.kms_key).toBe(3);
 
     // Another domain's administrator neither sees nor restores it; a system backup is refused.
-    expect((await call(a, api.backup.list, { token: d2.token })).data.data.map((x) => x.id)).not.toContain(done.id);
-    expect((await call(a, api.backup.detail, { token: d2.token, query: { id: done.id } })).code).toBe(Code.NOT_FOUND);
-    expect((await call(a, api.backup.restore, { token: d2.token, body: { id: done.id } })).code).toBe(Code.NOT_FOUND);
-    expect((await call(a, api.backup.create, { token: d1.token, body: { scope: 'system' } })).code).toBe(Code.FORBIDDEN);
-    const d2Download = await a.app.inject({ method: 'GET', url: `${api.backup.download.path}?id=${done.id}`, headers: { token: d2.token } });
+    expect((await call(a, api.backup.list, { token: d2.token })).data.data.map((x) => x.id)).not.toContain(
+      done.id,
+    );
+    expect((await call(a, api.backup.detail, { token: d2.token, query: { id: done.id } })).code).toBe(
+      Code.NOT_FOUND,
+    );
+    expect((await call(a, api.backup.restore, { token: d2.token, body: { id: done.id } })).code).toBe(
+      Code.NOT_FOUND,
+    );
+    expect((await call(a, api.backup.create, { token: d1.token, body: { scope: 'system' } })).code).toBe(
+      Code.FORBIDDEN,
+    );
+    const d2Download = await a.app.inject({
+      method: 'GET',
+      url: `${api.backup.download.path}?id=${done.id}`,
+      headers: { token: d2.token },
+    });
     expect(d2Download.json<{ code: number }>().code).toBe(Code.NOT_FOUND);
 
     // Lose a key, add one, restore: d1 is as backed up, d2 untouched.
     const victim = secrets.find((s) => s.token === 'd1')!;
     const d1Keys = await call(a, api.key.list, { token: d1.token });
     const added = await newKey(d1.token, 'd1-after');
-    const removed = await a.database.db.deleteFrom('kms_key_version').where('key_id', '=', victim.keyId).execute();
+    const removed = await a.database.db
+      .deleteFrom('kms_key_version')
+      .where('key_id', '=', victim.keyId)
+      .execute();
     expect(removed.length).toBe(1);
     await a.database.db.deleteFrom('kms_key').where('id', '=', victim.keyId).execute();
     const restored = await call(a, api.backup.restore, { token: d1.token, body: { id: done.id } });
@@ -289,7 +369,10 @@ describe.each(available)('backups on %s', (engine) => {
     const after = await call(a, api.key.list, { token: d1.token });
     expect(after.data.data.map((k) => k.id).sort()).toEqual(d1Keys.data.data.map((k) => k.id).sort());
     expect(after.data.data.map((k) => k.id)).not.toContain(added.data.id);
-    const dec = await call(a, api.crypto.decrypt, { token: d1.token, body: { ciphertext: victim.ciphertext } });
+    const dec = await call(a, api.crypto.decrypt, {
+      token: d1.token,
+      body: { ciphertext: victim.ciphertext },
+    });
     expect(text(dec.data.plaintext)).toBe(victim.plain);
     const d2After = await call(a, api.key.list, { token: d2.token });
     expect(d2After.data.data.map((k) => k.id)).toEqual([d2Aes.data.id]);
