@@ -24,6 +24,8 @@ export const pageTable: Record<PageKey, PageModule> = {
   'console/setting/syslog/index': () => import('../features/settings/syslog-page'),
   'console/setting/quantum/index': () => import('../features/settings/quantum-page'),
   'console/setting/license/index': () => import('../features/settings/license-page'),
+  'console/setting/backup-key/index': () => import('../features/settings/backup-key-page'),
+  'console/setting/backup/index': () => import('../features/settings/backup-page'),
   'kms/key/index': () => import('../features/key/key-list-page'),
   'kms/key/detail': () => import('../features/key/key-detail-page'),
 };

@@ -18,6 +18,8 @@ export const consolePageKeys = [
   'console/setting/syslog/index',
   'console/setting/quantum/index',
   'console/setting/license/index',
+  'console/setting/backup-key/index',
+  'console/setting/backup/index',
 ] as const;
 
 /** The main console's menu (MODULES.md "Console routes and permissions"). */
@@ -49,6 +51,11 @@ export const consoleMenu: MenuNode[] = [
       title: 'passwordPolicy',
       icon: 'lock',
     }),
+    page('SettingBackupKey', '/console/setting/backup-key', 'backup-key:read', {
+      title: 'backupKey',
+      icon: 'backupKey',
+    }),
+    page('SettingBackup', '/console/setting/backup', 'backup:read', { title: 'backup', icon: 'backup' }),
     page('SettingConfig', '/console/setting/config', 'config:read', { title: 'config', icon: 'config' }),
     page('SettingSyslog', '/console/setting/syslog', 'syslog:read', { title: 'syslog', icon: 'syslog' }),
     page('SettingQuantum', '/console/setting/quantum', 'quantum:read', { title: 'quantum', icon: 'quantum' }),

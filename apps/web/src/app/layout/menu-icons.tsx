@@ -51,6 +51,7 @@ const icons: Record<string, ReactNode> = {
   license: <IdcardOutlined />,
   syslog: <SendOutlined />,
   backup: <DatabaseOutlined />,
+  backupKey: <KeyOutlined />,
   hsm: <CloudServerOutlined />,
   lock: <LockOutlined />,
 };
