@@ -581,6 +581,7 @@ export function createBackupService(deps: {
       return t;
     };
 
+    const targetIds = () => [...new Set([...targets.values()].map((t) => t.id))];
     const flush = async () => {
       const { table, rows } = batch;
       batch.rows = [];
@@ -594,7 +595,12 @@ export function createBackupService(deps: {
       if (scope !== 'system' && table === 'kms_key_version') {
         // Versions only of keys this restore wrote, in the domain it wrote them to.
         const ids = [...new Set(rows.map((r) => String(r.key_id)))];
-        const mine = await trx.selectFrom('kms_key').select('id').where('id', 'in', ids).execute();
+        const mine = await trx
+          .selectFrom('kms_key')
+          .select('id')
+          .where('id', 'in', ids)
+          .where('domain_id', 'in', targetIds())
+          .execute();
         if (mine.length !== ids.length)
           throw new ArchiveError('backup.malformed', { reason: 'a key version without its key' });
       }
@@ -604,7 +610,7 @@ export function createBackupService(deps: {
           .selectFrom('cert_ca')
           .select('id')
           .where('id', 'in', ids)
-          .where('domain_id', 'in', [...new Set([...targets.values()].map((t) => t.id))])
+          .where('domain_id', 'in', targetIds())
           .execute();
         if (mine.length !== ids.length)
           throw new ArchiveError('backup.malformed', { reason: 'a CRL without its CA' });

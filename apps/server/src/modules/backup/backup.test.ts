@@ -1,5 +1,14 @@
+import { randomBytes, scryptSync } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, Code, Usage } from '@ksp/contracts';
+import { api, BACKUP_FORMAT_VERSION, Code, PRODUCT_VERSION, Usage } from '@ksp/contracts';
+import { keyCheckValue } from '../../platform/crypto/symmetric.js';
+import { aeadSeal } from '../../platform/keyring/aead.js';
+import { createBackupKeyService } from './backup-key.service.js';
+import { createBackupService } from './backup.service.js';
+import { createArchiveWriter, kekWrapKey, newSalt } from './backup.format.js';
 import {
   ADMIN,
   call,
@@ -401,5 +410,138 @@ describe.each(available)('backups on %s', (engine) => {
     const del = await call(a, api.backup.delete, { token, body: { ids: [done.id] } });
     expect(del.data.deleted).toBe(1);
     expect((await call(a, api.backup.detail, { token, query: { id: done.id } })).code).toBe(Code.NOT_FOUND);
+  });
+
+  it("takes the scheduler's key rotation backup through the module service, and restores it", async () => {
+    // The same services the module registers, over this server's database and keyring.
+    const keys = createBackupKeyService({
+      db: a.database.db,
+      clock: () => a.clock.now,
+      keyring: a.services.keyring,
+    });
+    const backups = createBackupService({
+      db: a.database.db,
+      clock: () => a.clock.now,
+      keyring: a.services.keyring,
+      keys,
+      dataDir: a.dataDir,
+      restored: () => undefined,
+      log: { error: () => undefined },
+    });
+    const [rootKey] = secrets.filter((s) => s.token === 'root');
+    const d1Key = secrets.find((s) => s.token === 'd1')!;
+    const { id } = await backups.takeRotation({
+      keyIds: [rootKey!.keyId, d1Key.keyId],
+      actor: 'scheduler',
+      description: 'before rotation task 7',
+    });
+    const row = await call(a, api.backup.detail, { token, query: { id } });
+    expect(row.data).toMatchObject({
+      scope: 'key_rotation',
+      status: 'completed',
+      description: 'before rotation task 7',
+    });
+    expect(row.data.counts).toMatchObject({ kms_key: 2, domain: 2 });
+    for (const s of [rootKey!, d1Key]) {
+      await a.database.db.deleteFrom('kms_key_version').where('key_id', '=', s.keyId).execute();
+      await a.database.db.deleteFrom('kms_key').where('id', '=', s.keyId).execute();
+    }
+    const restored = await call(a, api.backup.restore, { token, body: { id } });
+    expect(restored.code, restored.msg).toBe(0);
+    const d1Dec = await call(a, api.crypto.decrypt, {
+      token: d1.token,
+      body: { ciphertext: d1Key.ciphertext },
+    });
+    expect(text(d1Dec.data.plaintext)).toBe(d1Key.plain);
+    const rootDec = await call(a, api.crypto.decrypt, { token, body: { ciphertext: rootKey!.ciphertext } });
+    expect(text(rootDec.data.plaintext)).toBe(rootKey!.plain);
+  });
+
+  it("refuses a hostile domain archive (another table, another domain's rows) and changes nothing", async () => {
+    // A domain administrator holds a domain key and could forge an archive with it.
+    const material = randomBytes(32);
+    const kcv = keyCheckValue('AES-256', material);
+    const keyId = '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b';
+    const salt = randomBytes(32);
+    const kdf = { N: 1024, r: 8, p: 1 };
+    const sealed = aeadSeal(
+      scryptSync('Forger-Pass-1', salt, 32, kdf),
+      material,
+      `ksp/backup-key-file/v1/${keyId}/domain/${kcv}`,
+    );
+    const file = JSON.stringify({
+      format: 'ksp-backup-key',
+      version: 1,
+      id: keyId,
+      name: 'forged',
+      scope: 'domain',
+      domain: 'd1',
+      kcv,
+      hint: '',
+      kdf: { name: 'scrypt', ...kdf, salt: salt.toString('base64') },
+      sealed,
+    });
+    const up = await call(a, api.backupKey.upload, {
+      token: d1.token,
+      body: { file, password: 'Forger-Pass-1' },
+    });
+    expect(up.code, up.msg).toBe(0);
+    const forge = async (records: object[]) => {
+      const archiveSalt = newSalt();
+      const path = join(mkdtempSync(join(tmpdir(), 'ksp-forge-')), 'x.kspb');
+      const writer = createArchiveWriter(path, material, {
+        format_version: BACKUP_FORMAT_VERSION,
+        scope: 'domain',
+        domain_id: d1.domainId,
+        domain_name: 'd1',
+        created_at: new Date().toISOString(),
+        source_version: PRODUCT_VERSION,
+        counts: {},
+        backup_key_id: keyId,
+        backup_key_kcv: kcv,
+        salt: archiveSalt,
+        description: 'forged',
+      });
+      const kek = randomBytes(32);
+      const wrap = kekWrapKey(material, Buffer.from(archiveSalt, 'base64'));
+      await writer.write({
+        t: 'domain',
+        r: { id: d1.domainId, name: 'd1' },
+        kek: aeadSeal(wrap, kek, `ksp/backup/kek/${d1.domainId}`),
+      });
+      for (const r of records) await writer.write(r as never);
+      await writer.write({ t: 'end', counts: {} });
+      await writer.finish();
+      const { readFileSync } = await import('node:fs');
+      const uploaded = await uploadArchive(a, d1.token, readFileSync(path));
+      expect(uploaded.code, uploaded.msg).toBe(0);
+      return call(a, api.backup.restore, { token: d1.token, body: { id: uploaded.data.id } });
+    };
+    const usersBefore = await a.database.db.selectFrom('app_user').select('id').execute();
+    const d1Before = await call(a, api.key.list, { token: d1.token });
+    const d2Before = await call(a, api.key.list, { token: d2.token });
+
+    const users = await forge([{ t: 'app_user', r: { id: 'evil', username: 'evil' } }]);
+    expect(users.code).toBe(Code.INVALID);
+    expect(users.msg).toMatch(/table app_user in a domain backup/);
+    // A version of d2's key slipped into d1's archive.
+    const d2KeyId = d2Before.data.data[0]!.id;
+    const version = await forge([
+      {
+        t: 'kms_key_version',
+        r: { key_id: d2KeyId, version: 9, material_wrapped: null, created_at: '' },
+        d: d1.domainId,
+      },
+    ]);
+    expect(version.code).toBe(Code.INVALID);
+    expect(version.msg).toMatch(/key version without its key/);
+
+    expect(await a.database.db.selectFrom('app_user').select('id').execute()).toHaveLength(
+      usersBefore.length,
+    );
+    expect((await call(a, api.key.list, { token: d1.token })).data.total).toBe(d1Before.data.total);
+    expect((await call(a, api.key.list, { token: d2.token })).data.data.map((k) => k.id)).toEqual(
+      d2Before.data.data.map((k) => k.id),
+    );
   });
 });
