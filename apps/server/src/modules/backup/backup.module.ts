@@ -23,6 +23,7 @@ export const backupModule: KspModule = {
       keyring: ctx.keyring,
       keys,
       dataDir: ctx.config.dataDir,
+      engine: ctx.engine,
       log: ctx.log,
       // Sessions, roles and users may all have changed: the node forgets what it cached.
       restored: () => ctx.gate.accessChanged(),

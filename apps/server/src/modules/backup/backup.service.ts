@@ -16,7 +16,7 @@ import {
 } from '@ksp/contracts';
 import { subjectOf, writeAudit, type AuditSubject } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
-import type { Db, Executor } from '../../platform/db/database.js';
+import type { Db, Engine, Executor } from '../../platform/db/database.js';
 import type { BackupKeyTable, BackupTable, DomainTable } from '../../platform/db/schema.js';
 import { forbidden, invalid, KspError, notFound, stateForbids } from '../../platform/errors.js';
 import { StreamedFile, type Actor, type RequestMeta } from '../../platform/http/route.js';
@@ -34,7 +34,7 @@ import {
   type ArchiveRecord,
   type ArchiveWriter,
 } from './backup.format.js';
-import type { SelectQueryBuilder } from 'kysely';
+import { sql, type SelectQueryBuilder } from 'kysely';
 import {
   DOMAIN_TABLES,
   SYSTEM_TABLES,
@@ -45,7 +45,8 @@ import {
 } from './backup.tables.js';
 
 const PAGE = 1000;
-const BATCH = 200;
+/** Rows per insert: 1,000 rows of the widest table (25 columns) stay under both engines’ parameter limits. */
+const BATCH = 1000;
 const kekAad = (domainId: string) => `ksp/backup/kek/${domainId}`;
 const materialAad = (keyId: string, version: number) => `ksp/key/${keyId}/${version}`;
 
@@ -88,6 +89,7 @@ export function createBackupService(deps: {
   keyring: Keyring;
   keys: BackupKeyService;
   dataDir: string;
+  engine: Engine;
   /** Called after a restore committed: caches of what it replaced are dropped. */
   restored: (scope: BackupScope) => void;
   log: { error(details: object, message: string): void };
@@ -692,7 +694,17 @@ export function createBackupService(deps: {
       if (p.parent)
         await trx.updateTable('domain').set({ parent_id: p.parent }).where('id', '=', p.id).execute();
     }
-    return read;
+    return { read, domains: targetIds() };
+  }
+
+  /** The key tally (migration 007) of the given domains (all: null), counted afresh. */
+  async function recountTally(trx: Executor, domains: string[] | null) {
+    const group = sql.raw('domain_id, state, algorithm, object_type, substr(created_at, 1, 7)');
+    if (domains && domains.length === 0) return;
+    const only = domains ? sql`where domain_id in (${sql.join(domains)})` : sql``;
+    await sql`delete from kms_key_tally ${only}`.execute(trx);
+    await sql`insert into kms_key_tally (domain_id, state, algorithm, object_type, month, keys)
+              select ${group}, count(*) from kms_key ${only} group by ${group}`.execute(trx);
   }
 
   async function restore(who: Requester, id: string): Promise<BackupRow> {
@@ -722,14 +734,23 @@ export function createBackupService(deps: {
       const material = keys.material(key);
       const wrap = kekWrapKey(material, Buffer.from(header.salt, 'base64'));
       try {
+        // PostgreSQL: a row trigger bumping one tally row per key costs O(n²) in one transaction
+        // (each update leaves a row version the next must step over); a bulk restore turns it
+        // off (transactionally) and recounts the domains it replaced instead.
+        const bulk = deps.engine === 'postgres' && (header.scope === 'system' || header.scope === 'domain');
         await db.transaction().execute(async (trx) => {
-          const read = await apply(
+          if (bulk) await sql`alter table kms_key disable trigger kms_key_tally`.execute(trx);
+          const { read, domains } = await apply(
             trx,
             who,
             header,
             readArchive(fileOf(id), header, material, key.kcv),
             wrap,
           );
+          if (bulk) {
+            await recountTally(trx, header.scope === 'system' ? null : domains);
+            await sql`alter table kms_key enable trigger kms_key_tally`.execute(trx);
+          }
           await audit(trx, who, 'backup.restore', id, { scope: header.scope, rows: JSON.stringify(read) });
         });
       } catch (err) {

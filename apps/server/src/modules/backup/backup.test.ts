@@ -265,6 +265,10 @@ describe.each(available)('backups on %s', (engine) => {
     // d1's keys stay in d1.
     const d1Keys = await call(b, api.key.list, { token: d1B });
     expect(d1Keys.data.data.map((k) => k.name).sort()).toEqual(['d1-aes-0', 'd1-aes-1', 'd1-aes-2']);
+    // The key counts (kept in a tally) match the source's.
+    const totalA = (await call(a, api.key.list, { token })).data.total;
+    expect((await call(b, api.key.list, { token: tokenB })).data.total).toBe(totalA);
+    expect(d1Keys.data.total).toBe(3);
     // New keys and operations work after the restore (the restored KEKs unwrap under B's root key).
     const fresh = await call(b, api.key.create, {
       token: tokenB,
@@ -425,6 +429,7 @@ describe.each(available)('backups on %s', (engine) => {
       keyring: a.services.keyring,
       keys,
       dataDir: a.dataDir,
+      engine: a.engine,
       restored: () => undefined,
       log: { error: () => undefined },
     });
