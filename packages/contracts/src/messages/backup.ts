@@ -30,6 +30,8 @@ export const backupMessages = defineMessages({
     'backup.idTaken': 'Cannot restore: {kind} {id} exists in another domain',
     'backup.missingCa': 'Cannot restore certificate {id}: its CA {ca} is not in the domain',
     'backup.filterEmpty': 'filters: a partial backup needs key ids, a key name or certificate ids',
+    'backup.fileMissing':
+      'The archive of backup {id} is not on this node (backups are kept by the node that made or received them)',
     'backup.uploadMissing': 'file: send the archive as the multipart field "file"',
   },
   zh: {
@@ -55,6 +57,7 @@ export const backupMessages = defineMessages({
     'backup.idTaken': '无法恢复：{kind} {id} 已存在于其他域',
     'backup.missingCa': '无法恢复证书 {id}：其 CA {ca} 不在该域中',
     'backup.filterEmpty': 'filters：部分备份需要筛选条件：密钥 ID、密钥名称或证书 ID',
+    'backup.fileMissing': '备份 {id} 的文件不在本节点（备份保存在制作或接收它的节点上）',
     'backup.uploadMissing': 'file：请以 multipart 字段 "file" 发送备份文件',
   },
 });

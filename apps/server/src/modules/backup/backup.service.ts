@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream, mkdirSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, mkdirSync } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -714,6 +714,7 @@ export function createBackupService(deps: {
     if (backup.scope === 'system' && !who.systemScope)
       throw forbidden('backup.systemOnly', { scope: 'system' });
     if (restoring) throw stateForbids('backup.busy');
+    if (!existsSync(fileOf(id))) throw stateForbids('backup.fileMissing', { id });
     restoring = true;
     try {
       let header: ArchiveHeader;
@@ -871,6 +872,7 @@ export function createBackupService(deps: {
       const who = fromActor(actor, meta);
       const row = await find(who, id);
       if (row.status !== 'completed') throw stateForbids('backup.notCompleted', { id, status: row.status });
+      if (!existsSync(fileOf(id))) throw stateForbids('backup.fileMissing', { id });
       await audit(db, who, 'backup.download', id, {});
       return new StreamedFile(
         `ksp-backup-${row.scope}-${row.created_at.slice(0, 10)}-${id.slice(-8)}.kspb`,

@@ -1,5 +1,5 @@
 import { randomBytes, scryptSync } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -410,6 +410,17 @@ describe.each(available)('backups on %s', (engine) => {
       const dec = await call(a, api.crypto.decrypt, { token, body: { ciphertext: s.ciphertext } });
       expect(text(dec.data.plaintext)).toBe(s.plain);
     }
+    // An archive missing from this node's disk is named as such, not a server fault.
+    rmSync(join(a.dataDir, 'backups', `${done.id}.kspb`));
+    const gone = await call(a, api.backup.restore, { token, body: { id: done.id } });
+    expect(gone.code).toBe(Code.STATE_FORBIDS);
+    expect(gone.msg).toMatch(/not on this node/);
+    const goneDownload = await a.app.inject({
+      method: 'GET',
+      url: `${api.backup.download.path}?id=${done.id}`,
+      headers: { token },
+    });
+    expect(goneDownload.json<{ code: number }>().code).toBe(Code.STATE_FORBIDS);
     // A deleted backup's file goes with it.
     const del = await call(a, api.backup.delete, { token, body: { ids: [done.id] } });
     expect(del.data.deleted).toBe(1);
