@@ -464,7 +464,17 @@ export function createBackupService(deps: {
       : err;
 
   async function insertRows(trx: Executor, table: string, rows: Row[]) {
-    if (rows.length) await (trx as unknown as LooseDb).insertInto(table).values(rows).execute();
+    if (!rows.length) return;
+    if (deps.engine === 'postgres') {
+      // One JSON parameter per batch, which PostgreSQL maps onto the table's columns by name and
+      // type: a VALUES list of 25,000 parameters costs more to parse and plan than the insert.
+      await sql`insert into ${sql.table(table)}
+                select * from jsonb_populate_recordset(null::${sql.table(table)}, ${JSON.stringify(rows)}::jsonb)`.execute(
+        trx,
+      );
+      return;
+    }
+    await (trx as unknown as LooseDb).insertInto(table).values(rows).execute();
   }
 
   async function resolveDomain(
