@@ -304,6 +304,7 @@ export default function BackupPage() {
     {
       key: 'actions',
       title: t('backup:backups.columns.actions'),
+      fixed: 'right',
       render: (_, r) =>
         r.status === 'completed' ? (
           <Space size={0}>
