@@ -967,16 +967,29 @@ export function createBackupService(deps: {
     },
     /** Backups a stopped process left half made are failed. */
     async failInterrupted() {
-      await db
-        .updateTable('backup')
-        .set({ status: 'failed', error: 'interrupted by a shutdown' })
-        .where('status', '=', 'backing_up')
+      // Only this node's own work: a backup whose partial file is in this node's directory, a
+      // restore of an archive this node keeps. Other nodes of a cluster may be at work on theirs.
+      const unfinished = await db
+        .selectFrom('backup')
+        .select(['id', 'status'])
+        .where((eb) => eb.or([eb('status', '=', 'backing_up'), eb('restore_status', '=', 'restoring')]))
         .execute();
-      await db
-        .updateTable('backup')
-        .set({ restore_status: 'failed', error: 'interrupted by a shutdown' })
-        .where('restore_status', '=', 'restoring')
-        .execute();
+      for (const row of unfinished) {
+        if (row.status === 'backing_up' && existsSync(`${fileOf(row.id)}.part`)) {
+          await rm(`${fileOf(row.id)}.part`, { force: true });
+          await db
+            .updateTable('backup')
+            .set({ status: 'failed', error: 'interrupted by a shutdown' })
+            .where('id', '=', row.id)
+            .execute();
+        } else if (row.status !== 'backing_up' && existsSync(fileOf(row.id))) {
+          await db
+            .updateTable('backup')
+            .set({ restore_status: 'failed', error: 'interrupted by a shutdown (nothing was changed)' })
+            .where('id', '=', row.id)
+            .execute();
+        }
+      }
     },
     async drain() {
       await Promise.allSettled([...running]);

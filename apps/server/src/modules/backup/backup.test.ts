@@ -560,4 +560,25 @@ describe.each(available)('backups on %s', (engine) => {
       d2Before.data.data.map((k) => k.id),
     );
   });
+
+  it('marks a backup its node left half written as failed at the next start', async () => {
+    const started = await call(a, api.backup.create, {
+      token,
+      body: { scope: 'domain', description: 'cut' },
+    });
+    const done = await finished(a, token, started.data.id);
+    // As if the node died while writing it: the row says backing up, the partial file is there.
+    await a.database.db
+      .updateTable('backup')
+      .set({ status: 'backing_up', progress: 40 })
+      .where('id', '=', done.id)
+      .execute();
+    const file = join(a.dataDir, 'backups', `${done.id}.kspb`);
+    const { renameSync, existsSync } = await import('node:fs');
+    renameSync(file, `${file}.part`);
+    a = await a.restart();
+    const after = await call(a, api.backup.detail, { token, query: { id: done.id } });
+    expect(after.data).toMatchObject({ status: 'failed', error: 'interrupted by a shutdown' });
+    expect(existsSync(`${file}.part`)).toBe(false);
+  });
 });
