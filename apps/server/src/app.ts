@@ -32,6 +32,7 @@ import { licenseModule } from './modules/license/license.module.js';
 import { hsmModule } from './modules/hsm/hsm.module.js';
 import { credentialModule } from './modules/credential/credential.module.js';
 import { schedulerModule } from './modules/scheduler/scheduler.module.js';
+import { backupModule } from './modules/backup/backup.module.js';
 import { alarmModule } from './modules/alarm/alarm.module.js';
 import { passwordPolicyModule } from './modules/password-policy/password-policy.module.js';
 import { registrationTokenModule } from './modules/registration-token/registration-token.module.js';
@@ -64,6 +65,7 @@ const modules: readonly KspModule[] = [
   hsmModule,
   credentialModule,
   schedulerModule,
+  backupModule,
   alarmModule,
   dashboardModule,
 ];

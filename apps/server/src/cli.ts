@@ -1,4 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { createWriteStream, existsSync, openAsBlob, readFileSync } from 'node:fs';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createHash } from 'node:crypto';
@@ -11,6 +13,12 @@ import { api, PRODUCT_VERSION, TOKEN_HEADER, VERSION_HEADER, type CallDef } from
 const usage = `Usage:
   ksp status [--url URL]
   ksp log-verify [--url URL] --user USER (--password-env VAR | --password-file FILE)
+  ksp backup create [--url URL] --user USER (--password-env VAR | --password-file FILE)
+             [--scope system|domain] [--key BACKUP_KEY_ID] [--description TEXT] [--out FILE]
+  ksp backup list   [--url URL] --user USER (--password-env VAR | --password-file FILE)
+  ksp restore       [--url URL] --user USER (--password-env VAR | --password-file FILE)
+             (--file ARCHIVE | --id BACKUP_ID)
+             [--key-file KEY_FILE (--key-password-env VAR | --key-password-file FILE)]
   ksp init   [--url URL] [--components N] --admin USER --email EMAIL
              (--password-env VAR | --password-file FILE)
              [--setup-code CODE | --data-dir DIR]
@@ -20,6 +28,10 @@ const usage = `Usage:
   --setup-code   the one-time code a server on a network address prints at start
   --data-dir     the server's data directory (default KSP_DATA_DIR or ./data): on the server's
                  machine, the code is read from its file setup-code when --setup-code is not given
+
+backup create waits until the backup is completed, prints its id and SHA-256, and with --out
+saves the archive there. restore uploads the backup key file (when given; one already there is
+kept) and the archive, then restores it all or nothing; a system restore signs everyone out.
 
 init prints every key component once with its KCV: hand each to its custodian.
 log-verify walks the audit chains the user may see (every chain for a root-domain
@@ -64,6 +76,15 @@ async function run(): Promise<void> {
       'password-file': { type: 'string' },
       'setup-code': { type: 'string' },
       'data-dir': { type: 'string' },
+      scope: { type: 'string' },
+      key: { type: 'string' },
+      description: { type: 'string' },
+      out: { type: 'string' },
+      file: { type: 'string' },
+      id: { type: 'string' },
+      'key-file': { type: 'string' },
+      'key-password-env': { type: 'string' },
+      'key-password-file': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -115,6 +136,10 @@ async function run(): Promise<void> {
     console.log(`${report.unsealed} records not sealed yet`);
     await send(base, api.user.logout, {}, signedIn.token).catch(() => undefined);
     if (!report.ok) process.exitCode = 1;
+    return;
+  }
+  if (command === 'backup' || command === 'restore') {
+    await backupCommand(base, command === 'restore' ? 'restore' : positionals[1], values, readPassword());
     return;
   }
   if (command !== 'init') throw new Error(`Unknown command '${command}'\n\n${usage}`);
@@ -173,6 +198,155 @@ async function run(): Promise<void> {
     console.log(`activated: administrator '${values.admin}' created`);
   } else {
     console.log('already activated');
+  }
+}
+
+interface BackupOptions {
+  user?: string | undefined;
+  scope?: string | undefined;
+  key?: string | undefined;
+  description?: string | undefined;
+  out?: string | undefined;
+  file?: string | undefined;
+  id?: string | undefined;
+  'key-file'?: string | undefined;
+  'key-password-env'?: string | undefined;
+  'key-password-file'?: string | undefined;
+}
+
+interface BackupInfo {
+  id: string;
+  scope: string;
+  status: string;
+  progress: number;
+  sha256: string;
+  size: number;
+  error: string | null;
+  created_at: string;
+  domain: string;
+  description: string;
+  restore_status: string | null;
+}
+
+/** `backup create|list` and `restore`, through the same calls as the console. */
+async function backupCommand(
+  base: string,
+  sub: string | undefined,
+  values: BackupOptions,
+  password: string | undefined,
+) {
+  if (!values.user || !password)
+    throw new Error(`--user and --password-env VAR or --password-file FILE are required\n\n${usage}`);
+  const token = (
+    (
+      await send(base, api.user.login, {
+        username: Buffer.from(values.user, 'utf8').toString('base64'),
+        password: createHash('sha256').update(password, 'utf8').digest('base64'),
+      })
+    ).data as { token: string }
+  ).token;
+  const get = async (path: string, query: Record<string, string>) => {
+    const url = new URL(path, base);
+    for (const [k, v] of Object.entries(query)) url.searchParams.set(k, v);
+    const res = await fetch(url, { headers: { [TOKEN_HEADER]: token, [VERSION_HEADER]: PRODUCT_VERSION } });
+    return res;
+  };
+  const envelope = async <T>(res: Response, path: string): Promise<T> => {
+    const json = (await res.json()) as Envelope<T>;
+    if (json.code !== 0) throw new Error(`${path}: ${json.msg} (code ${json.code})`);
+    return json.data;
+  };
+  try {
+    if (sub === 'list') {
+      const list = await envelope<{ data: BackupInfo[]; total: number }>(
+        await get(api.backup.list.path, { page_size: '1000' }),
+        api.backup.list.path,
+      );
+      for (const b of list.data)
+        console.log(
+          `${b.id}  ${b.created_at}  ${b.scope.padEnd(12)} ${b.status.padEnd(10)} ${b.domain}  ${b.size} bytes  sha256 ${b.sha256}${b.description ? `  ${b.description}` : ''}`,
+        );
+      return;
+    }
+    if (sub === 'create') {
+      const scope = values.scope ?? 'system';
+      if (scope !== 'system' && scope !== 'domain') throw new Error('--scope is system or domain');
+      let info = (
+        await send(
+          base,
+          api.backup.create,
+          {
+            scope,
+            description: values.description ?? '',
+            ...(values.key ? { backup_key_id: values.key } : {}),
+          },
+          token,
+        )
+      ).data as BackupInfo;
+      while (info.status === 'backing_up') {
+        await new Promise((r) => setTimeout(r, 500));
+        info = await envelope<BackupInfo>(
+          await get(api.backup.detail.path, { id: info.id }),
+          api.backup.detail.path,
+        );
+      }
+      if (info.status !== 'completed')
+        throw new Error(`backup ${info.id} failed: ${info.error ?? 'unknown reason'}`);
+      console.log(`backup ${info.id} completed: ${info.size} bytes, sha256 ${info.sha256}`);
+      if (values.out) {
+        const res = await get(api.backup.download.path, { id: info.id });
+        if (!res.ok || !res.body || (res.headers.get('content-type') ?? '').includes('json'))
+          throw new Error(`download: ${await res.text()}`);
+        await pipeline(Readable.fromWeb(res.body), createWriteStream(values.out, { mode: 0o600 }));
+        console.log(`saved to ${values.out}`);
+      }
+      return;
+    }
+    if (sub === 'restore') {
+      if (values['key-file']) {
+        const keyPassword = values['key-password-env']
+          ? process.env[values['key-password-env']]
+          : values['key-password-file']
+            ? readFileSync(values['key-password-file'], 'utf8').replace(/\r?\n$/, '')
+            : undefined;
+        if (!keyPassword)
+          throw new Error('--key-file needs --key-password-env VAR or --key-password-file FILE');
+        const answer = await fetch(new URL(api.backupKey.upload.path, base), {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            [TOKEN_HEADER]: token,
+            [VERSION_HEADER]: PRODUCT_VERSION,
+          },
+          body: JSON.stringify({ file: readFileSync(values['key-file'], 'utf8'), password: keyPassword }),
+        });
+        const json = (await answer.json()) as Envelope<unknown>;
+        // 4090: the key is here already, which is what a restore needs.
+        if (json.code !== 0 && json.code !== 4090)
+          throw new Error(`backup key: ${json.msg} (code ${json.code})`);
+        console.log(json.code === 0 ? 'backup key uploaded' : 'backup key already here');
+      }
+      let id = values.id;
+      if (values.file) {
+        const form = new FormData();
+        form.set('file', await openAsBlob(values.file), 'backup.kspb');
+        const res = await fetch(new URL(api.backup.upload.path, base), {
+          method: 'POST',
+          headers: { [TOKEN_HEADER]: token, [VERSION_HEADER]: PRODUCT_VERSION },
+          body: form,
+        });
+        const up = await envelope<BackupInfo>(res, api.backup.upload.path);
+        console.log(`archive uploaded as backup ${up.id} (sha256 ${up.sha256})`);
+        id = up.id;
+      }
+      if (!id) throw new Error(`--file ARCHIVE or --id BACKUP_ID is required\n\n${usage}`);
+      const done = (await send(base, api.backup.restore, { id }, token)).data as BackupInfo;
+      console.log(`backup ${done.id} ${done.restore_status}`);
+      return;
+    }
+    throw new Error(`Unknown backup command '${sub ?? ''}'\n\n${usage}`);
+  } finally {
+    await send(base, api.user.logout, {}, token).catch(() => undefined);
   }
 }
 

@@ -19,6 +19,7 @@ import { licenseCalls } from './calls/license.js';
 import { hsmCalls } from './calls/hsm.js';
 import { credentialCalls } from './calls/credential.js';
 import { schedulerCalls } from './calls/scheduler.js';
+import { backupCalls, backupKeyCalls } from './calls/backup.js';
 
 /** Every call, grouped by area: the server registers these and the console calls them. */
 export const api = {
@@ -44,6 +45,8 @@ export const api = {
   hsm: hsmCalls,
   credential: credentialCalls,
   scheduler: schedulerCalls,
+  backupKey: backupKeyCalls,
+  backup: backupCalls,
 } as const;
 
 /** Every call of the API, in area order: what the server registers and the tests sweep. */

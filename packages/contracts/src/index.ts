@@ -27,6 +27,7 @@ export * from './calls/license.js';
 export * from './calls/hsm.js';
 export * from './calls/credential.js';
 export * from './calls/scheduler.js';
+export * from './calls/backup.js';
 export * from './ip.js';
 export * from './algorithms.js';
 export * from './rules/key-lifecycle.js';

@@ -65,6 +65,8 @@ describe('served areas', () => {
     expect([...servedAreas].sort()).toEqual(
       [
         'alarm',
+        'backup',
+        'backup-key',
         'cert',
         'config',
         'credential',
@@ -107,10 +109,12 @@ describe('served areas', () => {
       'password-policy',
       'hsm',
       'scheduler',
+      'backup-key',
+      'backup',
       'syslog',
       'config',
       'quantum',
     ]);
-    expect(offered.flatMap((group) => group.areas)).not.toContain('backup');
+    expect(offered.flatMap((group) => group.areas)).not.toContain('hsm');
   });
 });

@@ -73,7 +73,9 @@ export const ROOT_DOMAIN_DESCRIPTION = 'Root domain';
  * Areas that are global settings: only a session in the root domain holds their
  * permissions. Elsewhere a role's grants of them do not apply (and their menu entries
  * do not show), whatever the role says. The scheduler is not one: its tasks belong to a
- * domain and rotate only that domain's keys (issue 13).
+ * domain and rotate only that domain's keys (issue 13). Backup keys and backups are not either:
+ * a domain administrator backs up and restores their own domain (system-scope backups and
+ * backup keys are refused outside root by the backup module itself).
  */
 export const systemAreas: ReadonlySet<Area> = new Set<Area>([
   'ldap',
@@ -81,8 +83,6 @@ export const systemAreas: ReadonlySet<Area> = new Set<Area>([
   'config',
   'license',
   'hsm',
-  'backup-key',
-  'backup',
   'syslog',
   'quantum',
 ]);

@@ -1,4 +1,4 @@
-import type { CallDef, QueryOf } from '@ksp/contracts';
+import type { BodyOf, CallDef, QueryOf } from '@ksp/contracts';
 import { i18n } from '../i18n/i18n';
 import { ApiError } from './api-error';
 import { isEnvelope, refusal, requestHeaders } from './client';
@@ -40,12 +40,19 @@ function searchOf(query: object): string {
  * with the session's headers as every call (the token never goes in the URL), read whole. A
  * refusal is the JSON envelope as for every call: it is shown like any other and rejects.
  */
-export async function download<C extends CallDef>(def: C, query: QueryOf<C>): Promise<DownloadedFile> {
+export async function download<C extends CallDef>(
+  def: C,
+  query: QueryOf<C>,
+  /** The JSON body of a download call that takes one (a password never goes in the URL). */
+  body?: BodyOf<C>,
+): Promise<DownloadedFile> {
   let response: Response;
   try {
-    response = await fetch(`${def.path}${searchOf(query as object)}`, {
+    const headers = await requestHeaders(def.path);
+    response = await fetch(`${def.path}${searchOf(query ?? {})}`, {
       method: def.method,
-      headers: await requestHeaders(def.path),
+      headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
   } catch {
     const text = i18n.t('common:feedback.networkError');

@@ -20,6 +20,8 @@ export const consolePageKeys = [
   'console/setting/license/index',
   'console/setting/hsm/index',
   'console/setting/scheduler/index',
+  'console/setting/backup-key/index',
+  'console/setting/backup/index',
 ] as const;
 
 /** The main console's menu (MODULES.md "Console routes and permissions"). */
@@ -52,6 +54,11 @@ export const consoleMenu: MenuNode[] = [
       icon: 'lock',
     }),
     page('SettingHsm', '/console/setting/hsm', 'hsm:read', { title: 'hsm', icon: 'hsm' }),
+    page('SettingBackupKey', '/console/setting/backup-key', 'backup-key:read', {
+      title: 'backupKey',
+      icon: 'backupKey',
+    }),
+    page('SettingBackup', '/console/setting/backup', 'backup:read', { title: 'backup', icon: 'backup' }),
     page('SettingConfig', '/console/setting/config', 'config:read', { title: 'config', icon: 'config' }),
     page('SettingSyslog', '/console/setting/syslog', 'syslog:read', { title: 'syslog', icon: 'syslog' }),
     page('SettingScheduler', '/console/setting/scheduler', 'scheduler:read', {

@@ -17,6 +17,7 @@ import { licenseMessages } from './license.js';
 import { hsmMessages } from './hsm.js';
 import { credentialMessages } from './credential.js';
 import { schedulerMessages } from './scheduler.js';
+import { backupMessages } from './backup.js';
 import { ldapMessages } from './ldap.js';
 import { passwordMessages } from './password.js';
 import { roleMessages } from './role.js';
@@ -48,6 +49,7 @@ export const areaMessages = [
   hsmMessages,
   credentialMessages,
   schedulerMessages,
+  backupMessages,
 ] as const;
 
 export type MessageKey = KeysOf<(typeof areaMessages)[number]>;

@@ -35,8 +35,9 @@ import * as m015 from './migrations/015-alarms.js';
 import * as m016 from './migrations/016-client-log.js';
 import * as m017 from './migrations/017-license.js';
 import * as m018 from './migrations/018-hsm.js';
-import * as m021 from './migrations/021-credential.js';
+import * as m019 from './migrations/019-backup.js';
 import * as m020 from './migrations/020-scheduler.js';
+import * as m021 from './migrations/021-credential.js';
 
 export type Db = Kysely<Database>;
 /** A store function takes either the database or an open transaction. */
@@ -84,8 +85,9 @@ export const migrations: Record<string, Migration> = {
   '016-client-log': m016,
   '017-license': m017,
   '018-hsm': m018,
-  '021-credential': m021,
+  '019-backup': m019,
   '020-scheduler': m020,
+  '021-credential': m021,
 };
 
 export interface OpenOptions {

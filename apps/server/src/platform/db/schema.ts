@@ -540,12 +540,56 @@ export interface SchedulerRunKeyTable {
   at: string | null;
 }
 
+/** A backup key (migration 019): AES-256 material sealed under the root-derived backup-key wrapping key. */
+export interface BackupKeyTable {
+  id: string;
+  name: string;
+  scope: 'system' | 'domain';
+  domain_id: string;
+  domain_name: string;
+  is_default: number;
+  material_sealed: string;
+  kcv: string;
+  created_at: string;
+  created_by: string;
+}
+
+/** A backup (migration 019): its archive is `<data dir>/backups/<id>.kspb`. */
+export interface BackupTable {
+  id: string;
+  scope: 'system' | 'domain' | 'partial' | 'key_rotation';
+  domain_id: string;
+  domain_name: string;
+  description: string;
+  backup_key_id: string;
+  /** JSON of the partial backup's filter (`{}` otherwise). */
+  filters: string;
+  status: 'backing_up' | 'completed' | 'failed';
+  progress: number;
+  restore_status: 'restoring' | 'restored' | 'failed' | null;
+  restored_at: string | null;
+  error: string | null;
+  /** bigint: PostgreSQL answers it as a string. */
+  size: number | string;
+  sha256: string;
+  /** JSON `{ table: rows }`. */
+  counts: string;
+  format_version: number;
+  source_version: string;
+  uploaded: number;
+  created_at: string;
+  created_by: string;
+  finished_at: string | null;
+}
+
 export interface Database {
   credential: CredentialTable;
   credential_version: CredentialVersionTable;
   scheduler_task: SchedulerTaskTable;
   scheduler_run: SchedulerRunTable;
   scheduler_run_key: SchedulerRunKeyTable;
+  backup_key: BackupKeyTable;
+  backup: BackupTable;
   license_install: LicenseInstallTable;
   license: LicenseTable;
   hsm: HsmTable;

@@ -89,6 +89,17 @@ export class Keyring {
     }
   }
 
+  /** A given domain KEK (a restored backup's) wrapped by the root key, as `kek_wrapped` stores it. */
+  wrapDomainKek(domainId: string, kek: Buffer): string {
+    return aeadSeal(this.requireRoot(), kek, domainAad(domainId));
+  }
+
+  /** Forgets the unwrapped domain KEKs (a restore replaced domains): the next use unwraps again. */
+  forgetKeks(): void {
+    // Not zeroed: a call under way may still hold one; they go with the garbage collector.
+    this.kekCache.clear();
+  }
+
   /** The domain's KEK if it was unwrapped already (no database read needed). */
   cachedKek(domainId: string): Buffer | undefined {
     return this.root ? this.kekCache.get(domainId) : undefined;

@@ -55,6 +55,7 @@ const icons: Record<string, ReactNode> = {
   scheduler: <ScheduleOutlined />,
   syslog: <SendOutlined />,
   backup: <DatabaseOutlined />,
+  backupKey: <KeyOutlined />,
   hsm: <CloudServerOutlined />,
   lock: <LockOutlined />,
   credential: <BankOutlined />,

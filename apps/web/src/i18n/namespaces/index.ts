@@ -9,6 +9,7 @@ export { access } from './access';
 export { alarm } from './alarm';
 export { account } from './account';
 export { auth } from './auth';
+export { backup } from './backup';
 export { cert } from './cert';
 export { common } from './common';
 export { config } from './config';

@@ -1,0 +1,360 @@
+import { useCallback, useEffect, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Flex, Form, Input, Modal, Select, Space, Tag, Typography, Upload } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { api, ROOT_DOMAIN, type BackupRow } from '@ksp/contracts';
+import {
+  backupKeys,
+  createBackup,
+  deleteBackups,
+  downloadBackup,
+  fetchBackup,
+  fetchBackupKeys,
+  fetchBackups,
+  restoreBackup,
+  uploadBackup,
+} from '../../api/backup';
+import { clearSession, useSignedIn } from '../../api/session';
+import { StatusTag } from '../../components/columns';
+import { useConfirm } from '../../components/confirm-delete';
+import { formatDateTime } from '../../components/date-time';
+import { ListAddButton, ListPage } from '../../components/list-page';
+import { formatThousands } from '../../components/number-format';
+import { useCanCall } from '../../components/permissions';
+import { saveBlob } from '../../components/save-blob';
+import { useSubmit } from '../../components/use-submit';
+import { useT } from '../../i18n/i18n';
+
+type Scope = 'system' | 'domain' | 'partial';
+interface CreateValues {
+  scope: Scope;
+  description: string;
+  backup_key_id: string;
+  key_ids: string;
+  key_name: string;
+  cert_ids: string;
+}
+
+const statusColors = { backing_up: 'processing', completed: 'green', failed: 'red' } as const;
+const restoreColors = { restoring: 'processing', restored: 'green', failed: 'red' } as const;
+const lines = (text: string | undefined) =>
+  (text ?? '')
+    .split(/[\s,]+/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+
+function CreateModal({ onClose, onStarted }: { onClose: () => void; onStarted: (id: string) => void }) {
+  const t = useT();
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const root = useSignedIn()?.userinfo.domain === ROOT_DOMAIN;
+  const scopes: Scope[] = root ? ['system', 'domain', 'partial'] : ['domain', 'partial'];
+  const [form] = Form.useForm<CreateValues>();
+  const scope = Form.useWatch('scope', form) ?? scopes[0];
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const keys = useQuery({
+    queryKey: [...backupKeys.keys, 'all'],
+    queryFn: () => fetchBackupKeys({ page: 1, page_size: 1000 }),
+  });
+  const submit = useSubmit();
+  const onOk = async () => {
+    const values = await form.validateFields().catch(() => null);
+    if (!values) return;
+    await submit.run(async () => {
+      setRefusal(null);
+      try {
+        const row = await createBackup({
+          scope: values.scope,
+          description: values.description ?? '',
+          ...(values.backup_key_id ? { backup_key_id: values.backup_key_id } : {}),
+          ...(values.scope === 'partial'
+            ? {
+                filters: {
+                  key_ids: lines(values.key_ids),
+                  key_name: values.key_name ?? '',
+                  cert_ids: lines(values.cert_ids),
+                },
+              }
+            : {}),
+        });
+        void message.success(t('backup:backups.started'));
+        await queryClient.invalidateQueries({ queryKey: backupKeys.backups });
+        onStarted(row.id);
+        onClose();
+      } catch (error) {
+        setRefusal(error instanceof Error ? error.message : String(error));
+        throw error;
+      }
+    });
+  };
+  const usable = (keys.data?.data ?? []).filter((k) => (scope === 'system' ? k.scope === 'system' : true));
+  return (
+    <Modal
+      open
+      title={t('backup:backups.createTitle')}
+      okText={t('backup:backups.create')}
+      cancelText={t('common:actions.cancel')}
+      onOk={() => void onOk()}
+      onCancel={onClose}
+      okButtonProps={{ ...submit.buttonProps, 'data-testid': 'backup-create-ok' }}
+      destroyOnHidden
+    >
+      <Form
+        form={form}
+        layout="vertical"
+        initialValues={{ scope: scopes[0], backup_key_id: '' }}
+        onValuesChange={() => setRefusal(null)}
+      >
+        <Form.Item name="scope" label={t('backup:backups.fields.scope')}>
+          <Select
+            data-testid="backup-scope"
+            options={scopes.map((s) => ({ value: s, label: t(`backup:scopes.${s}`) }))}
+          />
+        </Form.Item>
+        <Form.Item name="backup_key_id" label={t('backup:backups.fields.key')}>
+          <Select
+            data-testid="backup-key-select"
+            options={[
+              { value: '', label: t('backup:backups.fields.keyDefault') },
+              ...usable.map((k) => ({
+                value: k.id,
+                label: `${k.name} (${t(`backup:scopes.${k.scope}`)}, ${k.kcv})`,
+              })),
+            ]}
+          />
+        </Form.Item>
+        {scope === 'partial' && (
+          <>
+            <Form.Item
+              name="key_ids"
+              label={t('backup:backups.fields.keyIds')}
+              extra={t('backup:backups.fields.keyIdsHint')}
+            >
+              <Input.TextArea autoSize={{ minRows: 2, maxRows: 6 }} data-testid="backup-key-ids" />
+            </Form.Item>
+            <Form.Item name="key_name" label={t('backup:backups.fields.keyName')}>
+              <Input maxLength={128} data-testid="backup-key-name-filter" />
+            </Form.Item>
+            <Form.Item name="cert_ids" label={t('backup:backups.fields.certIds')}>
+              <Input.TextArea autoSize={{ minRows: 2, maxRows: 6 }} data-testid="backup-cert-ids" />
+            </Form.Item>
+          </>
+        )}
+        <Form.Item
+          name="description"
+          label={t('backup:backups.fields.description')}
+          rules={[{ max: 200 }]}
+          validateStatus={refusal ? 'error' : undefined}
+          help={refusal ?? undefined}
+        >
+          <Input maxLength={200} data-testid="backup-description" />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}
+
+/** Follows a backup being made until it ends, then refreshes the list. */
+function usePending(id: string | null, onEnd: () => void) {
+  const t = useT();
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const detail = useQuery({
+    queryKey: [...backupKeys.backups, 'detail', id],
+    queryFn: () => fetchBackup(id!),
+    enabled: id !== null,
+    refetchInterval: (query) =>
+      query.state.data?.status === 'backing_up' || !query.state.data ? 1000 : false,
+  });
+  const status = detail.data?.status;
+  useEffect(() => {
+    if (!id || !status || status === 'backing_up') return;
+    if (status === 'completed') void message.success(t('backup:backups.done'));
+    else void message.error(t('backup:backups.failed', { error: detail.data?.error ?? '' }));
+    void queryClient.invalidateQueries({ queryKey: backupKeys.backups });
+    onEnd();
+  }, [id, status, detail.data?.error, message, t, queryClient, onEnd]);
+}
+
+/** Settings › backups: back up, follow the progress, download, upload, restore, delete. */
+export default function BackupPage() {
+  const t = useT();
+  const { message } = App.useApp();
+  const queryClient = useQueryClient();
+  const confirm = useConfirm();
+  const canWrite = useCanCall(api.backup.create);
+  const [dialog, setDialog] = useState(false);
+  const [pending, setPending] = useState<string | null>(null);
+  const endPending = useCallback(() => setPending(null), []);
+  usePending(pending, endPending);
+
+  const onRestore = (row: BackupRow) =>
+    confirm({
+      title: t('backup:backups.restoreConfirm', { at: formatDateTime(row.created_at) }),
+      content:
+        row.scope === 'system'
+          ? t('backup:backups.systemRestoreContent')
+          : t('backup:backups.restoreContent', { scope: t(`backup:scopes.${row.scope}`) }),
+      okText: t('backup:backups.restore'),
+      danger: true,
+      testId: 'backup-restore-ok',
+      onOk: async () => {
+        try {
+          await restoreBackup(row.id);
+        } catch {
+          // The API client showed the server's reason; nothing was changed.
+          await queryClient.invalidateQueries({ queryKey: backupKeys.backups });
+          return;
+        }
+        if (row.scope === 'system') {
+          void message.success(t('backup:backups.signInAgain'));
+          clearSession();
+          return;
+        }
+        void message.success(t('backup:backups.restored'));
+        await queryClient.invalidateQueries();
+      },
+    });
+
+  const onDownload = async (row: BackupRow) => {
+    const file = await downloadBackup(row.id);
+    saveBlob(file.filename ?? `ksp-backup-${row.id}.kspb`, file.blob);
+  };
+
+  const onUpload = async (file: File) => {
+    try {
+      await uploadBackup(file);
+    } catch {
+      return; // The API client showed the server's reason.
+    }
+    void message.success(t('backup:backups.uploaded'));
+    await queryClient.invalidateQueries({ queryKey: backupKeys.backups });
+  };
+
+  const columns: ColumnsType<BackupRow> = [
+    {
+      key: 'at',
+      title: t('backup:backups.columns.createdAt'),
+      render: (_, r) => formatDateTime(r.created_at),
+    },
+    {
+      key: 'scope',
+      title: t('backup:backups.columns.scope'),
+      render: (_, r) => (
+        <Space size={4}>
+          {t(`backup:scopes.${r.scope}`)}
+          {r.uploaded && <Tag>{t('backup:backups.uploadedTag')}</Tag>}
+        </Space>
+      ),
+    },
+    { key: 'domain', title: t('backup:backups.columns.domain'), dataIndex: 'domain' },
+    { key: 'description', title: t('backup:backups.columns.description'), dataIndex: 'description' },
+    {
+      key: 'status',
+      title: t('backup:backups.columns.status'),
+      render: (_, r) => (
+        <Space size={4}>
+          <StatusTag
+            value={r.status}
+            colors={statusColors}
+            labels={{
+              backing_up: `${t('backup:backups.statuses.backing_up')} ${r.progress}%`,
+              completed: t('backup:backups.statuses.completed'),
+              failed: t('backup:backups.statuses.failed'),
+            }}
+            testId={`backup-status-${r.id}`}
+          />
+        </Space>
+      ),
+    },
+    {
+      key: 'restore',
+      title: t('backup:backups.columns.restore'),
+      render: (_, r) =>
+        r.restore_status ? (
+          <StatusTag
+            value={r.restore_status}
+            colors={restoreColors}
+            labels={{
+              restoring: t('backup:backups.restoreStatuses.restoring'),
+              restored: t('backup:backups.restoreStatuses.restored'),
+              failed: t('backup:backups.restoreStatuses.failed'),
+            }}
+            testId={`backup-restore-status-${r.id}`}
+          />
+        ) : null,
+    },
+    { key: 'size', title: t('backup:backups.columns.size'), render: (_, r) => formatThousands(r.size) },
+    {
+      key: 'sha256',
+      title: t('backup:backups.columns.sha256'),
+      width: 200,
+      render: (_, r) =>
+        r.sha256 ? (
+          <Typography.Text
+            copyable={{ text: r.sha256 }}
+            ellipsis={{ tooltip: r.sha256 }}
+            style={{ maxWidth: 180, fontFamily: 'monospace' }}
+            data-testid={`backup-sha256-${r.id}`}
+          >
+            {r.sha256}
+          </Typography.Text>
+        ) : null,
+    },
+    {
+      key: 'actions',
+      title: t('backup:backups.columns.actions'),
+      fixed: 'right',
+      render: (_, r) =>
+        r.status === 'completed' ? (
+          <Space size={0}>
+            <Button type="link" onClick={() => void onDownload(r)} data-testid={`backup-download-${r.id}`}>
+              {t('backup:backups.download')}
+            </Button>
+            {canWrite && (
+              <Button type="link" danger onClick={() => onRestore(r)} data-testid={`backup-restore-${r.id}`}>
+                {t('backup:backups.restore')}
+              </Button>
+            )}
+          </Space>
+        ) : null,
+    },
+  ];
+
+  return (
+    <Flex vertical gap={16}>
+      <Typography.Paragraph type="secondary" style={{ margin: 0 }}>
+        {t('backup:backups.hint')}
+      </Typography.Paragraph>
+      <ListPage<BackupRow>
+        title={t('backup:backups.title')}
+        queryKey={backupKeys.backups}
+        fetchPage={({ page, page_size }) => fetchBackups({ page, page_size })}
+        rowKey="id"
+        columns={columns}
+        toolbar={
+          canWrite && (
+            <Space>
+              <ListAddButton onClick={() => setDialog(true)} testId="backup-add" />
+              <Upload
+                accept=".kspb"
+                maxCount={1}
+                showUploadList={false}
+                beforeUpload={(file) => {
+                  void onUpload(file);
+                  return false;
+                }}
+              >
+                <Button data-testid="backup-upload">{t('backup:backups.upload')}</Button>
+              </Upload>
+            </Space>
+          )
+        }
+        onDelete={canWrite ? (ids) => deleteBackups(ids) : undefined}
+        testId="backup"
+        rowTestId={(r) => `backup-row-${r.id}`}
+      />
+      {dialog && <CreateModal onClose={() => setDialog(false)} onStarted={setPending} />}
+    </Flex>
+  );
+}

@@ -1,0 +1,154 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { api, Usage, type BackupRow } from '@ksp/contracts';
+import { launch, newPage, shot } from './support/browser.js';
+import { apiCall, startKsp, type RunningServer } from './support/server.js';
+import { initializeByApi, loginByApi } from './support/setup.js';
+import { signIn } from './support/ui.js';
+
+/** Clicks something that saves a file and returns the file's bytes. */
+async function downloaded(page: Page, click: () => Promise<void>): Promise<Buffer> {
+  const [download] = await Promise.all([page.waitForEvent('download'), click()]);
+  return readFileSync(await download.path());
+}
+
+const b64 = (s: string) => Buffer.from(s).toString('base64');
+
+describe('settings › backup keys and backups, in the browser', () => {
+  let a: RunningServer;
+  let b: RunningServer;
+  let browser: Browser;
+  let tokenA: string;
+  let ciphertext: string;
+  let keyFile: Buffer;
+  let archive: Buffer;
+  let backupId: string;
+
+  beforeAll(async () => {
+    a = await startKsp();
+    await initializeByApi(a.url);
+    tokenA = await loginByApi(a.url);
+    const key = await apiCall<{ id: string }>(
+      a.url,
+      api.key.create,
+      { name: 'payroll', algorithm: 'AES-256', usage_mask: Usage.Encrypt | Usage.Decrypt },
+      tokenA,
+    );
+    const enc = await apiCall<{ ciphertext: string }>(
+      a.url,
+      api.crypto.encrypt,
+      { key_id: key.data.id, plaintext: b64('salary table') },
+      tokenA,
+    );
+    ciphertext = enc.data.ciphertext;
+    browser = await launch();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await a?.stop();
+    await b?.stop();
+  });
+
+  it('creates a backup key, backs up, downloads both, and restores them into a second server', async () => {
+    const { page, errors } = await newPage(browser);
+    await signIn(page, a.url);
+    await page.goto(`${a.url}/console/setting/backup-key`);
+    await page.getByTestId('backup-key-add').click();
+    await page.getByTestId('backup-key-name').fill('nightly');
+    await page.getByTestId('backup-key-create-ok').click();
+    await page.getByTestId('backup-key-default-nightly').waitFor();
+    await page.getByTestId('backup-key-download-nightly').click();
+    await page.getByTestId('backup-key-password').fill('Key-File-Pass-1');
+    await page.getByTestId('backup-key-password-again').fill('Key-File-Pass-1');
+    await page.getByTestId('backup-key-hint').fill('the vault one');
+    keyFile = await downloaded(page, () => page.getByTestId('backup-key-download-ok').click());
+    expect(JSON.parse(keyFile.toString('utf8'))).toMatchObject({
+      format: 'ksp-backup-key',
+      hint: 'the vault one',
+    });
+    await shot(page, 'backup-keys-en');
+
+    await page.goto(`${a.url}/console/setting/backup`);
+    await page.getByTestId('backup-add').click();
+    await page.getByTestId('backup-description').fill('before the move');
+    await page.getByTestId('backup-create-ok').click();
+    const list = await apiCall<{ data: BackupRow[] }>(a.url, api.backup.list, undefined, tokenA);
+    backupId = list.data.data[0]!.id;
+    await expect
+      .poll(() => page.getByTestId(`backup-status-${backupId}`).innerText(), { timeout: 30_000 })
+      .toBe('Completed');
+    const row = (await apiCall<BackupRow>(a.url, api.backup.detail, undefined, tokenA, { id: backupId }))
+      .data;
+    expect(await page.getByTestId(`backup-sha256-${backupId}`).innerText()).toContain(
+      row.sha256.slice(0, 12),
+    );
+    archive = await downloaded(page, () => page.getByTestId(`backup-download-${backupId}`).click());
+    expect(createHash('sha256').update(archive).digest('hex')).toBe(row.sha256);
+    await shot(page, 'backups-en');
+    await page.context().close();
+
+    // A second, fresh server: upload the key file and the archive, restore, sign in again.
+    b = await startKsp();
+    await initializeByApi(b.url);
+    const second = await newPage(browser);
+    const pb = second.page;
+    await signIn(pb, b.url);
+    await pb.goto(`${b.url}/console/setting/backup-key`);
+    await pb.getByTestId('backup-key-upload').click();
+    await pb
+      .locator('.ant-modal input[type=file]')
+      .setInputFiles({ name: 'key.json', mimeType: 'application/json', buffer: keyFile });
+    await pb.getByTestId('backup-key-upload-password').fill('wrong-password');
+    await pb.getByTestId('backup-key-upload-ok').click();
+    await pb.getByText('does not open this backup key file').waitFor();
+    await pb.getByTestId('backup-key-upload-password').fill('Key-File-Pass-1');
+    await expect.poll(() => pb.getByTestId('backup-key-upload-ok').isEnabled(), { timeout: 5000 }).toBe(true);
+    await pb.getByTestId('backup-key-upload-ok').click();
+    await pb.getByTestId('backup-key-row-nightly').waitFor();
+
+    await pb.goto(`${b.url}/console/setting/backup`);
+    await pb
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'backup.kspb', mimeType: 'application/octet-stream', buffer: archive });
+    const tokenB = await loginByApi(b.url);
+    let uploadedId = '';
+    await expect
+      .poll(async () => {
+        const l = await apiCall<{ data: BackupRow[] }>(b.url, api.backup.list, undefined, tokenB);
+        uploadedId = l.data.data[0]?.id ?? '';
+        return uploadedId;
+      })
+      .not.toBe('');
+    await pb.getByTestId(`backup-restore-${uploadedId}`).click();
+    await pb.getByTestId('backup-restore-ok').click();
+    await pb.waitForURL(/\/login/, { timeout: 30_000 });
+    const restoredToken = await loginByApi(b.url);
+    const dec = await apiCall<{ plaintext: string }>(
+      b.url,
+      api.crypto.decrypt,
+      { ciphertext },
+      restoredToken,
+    );
+    expect(Buffer.from(dec.data.plaintext, 'base64').toString()).toBe('salary table');
+    expect(second.errors).toEqual([]);
+    expect(errors).toEqual([]);
+    await pb.context().close();
+  });
+
+  it('speaks Chinese on both pages', async () => {
+    const { page, errors } = await newPage(browser, { locale: 'zh-CN' });
+    await signIn(page, a.url);
+    await page.context().addCookies([{ name: 'language', value: 'zh', url: a.url }]);
+    await page.goto(`${a.url}/console/setting/backup`);
+    await expect.poll(() => page.getByTestId(`backup-status-${backupId}`).innerText()).toBe('已完成');
+    expect(await page.getByTestId('backup-list').innerText()).toContain('恢复状态');
+    await page.goto(`${a.url}/console/setting/backup-key`);
+    await expect.poll(() => page.getByTestId('backup-key-default-nightly').innerText()).toBe('默认');
+    expect(await page.getByTestId('backup-key-upload').innerText()).toMatch(/上\s*传/);
+    await shot(page, 'backup-keys-zh');
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+});

@@ -1,0 +1,63 @@
+import { defineMessages } from './define.js';
+
+/** Backup keys, backups and restore (settings › backup keys, backups). */
+export const backupMessages = defineMessages({
+  en: {
+    'backup.keyNotFound': 'Backup key {id} not found',
+    'backup.noDefaultKey': 'No default {scope} backup key: create one or choose a key',
+    'backup.keyScope':
+      'backup_key_id: backup key {name} is a {actual} key; a {expected} backup needs a {expected} key',
+    'backup.keyOnlyOne':
+      'Backup key {name} is the only key able to open {count} backup(s) (for example {backup}): delete those backups first',
+    'backup.keyFileMalformed': 'file: not a KSP backup key file ({reason})',
+    'backup.keyFilePassword':
+      'password: it does not open this backup key file (wrong password, or the file was altered)',
+    'backup.keyExists': 'Backup key {id} is here already',
+    'backup.notFound': 'Backup {id} not found',
+    'backup.notCompleted': 'Backup {id} is not completed (status {status})',
+    'backup.busy': 'A restore is running: wait until it ends',
+    'backup.systemOnly': 'A {scope} backup or backup key can only be handled from the root domain',
+    'backup.malformed': 'file: not a KSP backup archive ({reason})',
+    'backup.newerFormat':
+      'This backup has format version {version}; this server reads up to version {supported}: upgrade first',
+    'backup.missingKey':
+      'Backup key {id} is not here: upload the backup key file of this backup (with its password) first',
+    'backup.wrongKey': 'file: backup key {id} does not open this backup: wrong key, or the file was altered',
+    'backup.tampered': 'file: the backup file is damaged or altered (chunk {chunk} fails authentication)',
+    'backup.truncated': 'file: the backup file is truncated: its last chunk is missing',
+    'backup.otherDomain':
+      'This backup belongs to domain {domain}; a domain administrator restores only their own domain',
+    'backup.idTaken': 'Cannot restore: {kind} {id} exists in another domain',
+    'backup.missingCa': 'Cannot restore certificate {id}: its CA {ca} is not in the domain',
+    'backup.filterEmpty': 'filters: a partial backup needs key ids, a key name or certificate ids',
+    'backup.fileMissing':
+      'The archive of backup {id} is not on this node (backups are kept by the node that made or received them)',
+    'backup.uploadMissing': 'file: send the archive as the multipart field "file"',
+  },
+  zh: {
+    'backup.keyNotFound': '备份密钥 {id} 不存在',
+    'backup.noDefaultKey': '没有默认的{scope}备份密钥：请先创建或指定备份密钥',
+    'backup.keyScope':
+      'backup_key_id：备份密钥 {name} 的范围是 {actual}；{expected} 备份需要 {expected} 备份密钥',
+    'backup.keyOnlyOne': '备份密钥 {name} 是唯一能打开 {count} 个备份（如 {backup}）的密钥：请先删除这些备份',
+    'backup.keyFileMalformed': 'file：不是 KSP 备份密钥文件（{reason}）',
+    'backup.keyFilePassword': 'password：密码无法打开该备份密钥文件（密码错误或文件被改动）',
+    'backup.keyExists': '备份密钥 {id} 已存在',
+    'backup.notFound': '备份 {id} 不存在',
+    'backup.notCompleted': '备份 {id} 尚未完成（状态 {status}）',
+    'backup.busy': '正在恢复：请等待其结束',
+    'backup.systemOnly': '{scope} 范围的备份或备份密钥只能在根域中操作',
+    'backup.malformed': 'file：不是 KSP 备份文件（{reason}）',
+    'backup.newerFormat': '该备份的格式版本为 {version}；本服务器最多读取版本 {supported}：请先升级',
+    'backup.missingKey': '备份密钥 {id} 不在本系统：请先上传该备份的备份密钥文件（及其密码）',
+    'backup.wrongKey': 'file：备份密钥 {id} 无法打开该备份：密钥错误或文件被改动',
+    'backup.tampered': 'file：备份文件已损坏或被改动（第 {chunk} 块认证失败）',
+    'backup.truncated': 'file：备份文件不完整：缺少最后一块',
+    'backup.otherDomain': '该备份属于域 {domain}；域管理员只能恢复本域',
+    'backup.idTaken': '无法恢复：{kind} {id} 已存在于其他域',
+    'backup.missingCa': '无法恢复证书 {id}：其 CA {ca} 不在该域中',
+    'backup.filterEmpty': 'filters：部分备份需要筛选条件：密钥 ID、密钥名称或证书 ID',
+    'backup.fileMissing': '备份 {id} 的文件不在本节点（备份保存在制作或接收它的节点上）',
+    'backup.uploadMissing': 'file：请以 multipart 字段 "file" 发送备份文件',
+  },
+});
