@@ -32,6 +32,14 @@ describe('settings › scheduler, in the browser', () => {
       expect(made.code, made.msg).toBe(0);
       keyIds.push(made.data.id);
     }
+    // Each run backs its keys up first (issue 13), under the default system backup key.
+    const backupKey = await apiCall(
+      ksp.url,
+      api.backupKey.create,
+      { name: 'rotation backups', scope: 'system', is_default: true },
+      token,
+    );
+    expect(backupKey.code, backupKey.msg).toBe(0);
     browser = await launch();
   });
   afterAll(async () => {

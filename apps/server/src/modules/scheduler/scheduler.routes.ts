@@ -4,7 +4,7 @@ import { registerCall, type Gatekeeper } from '../../platform/http/route.js';
 import type { SchedulerService } from './scheduler.service.js';
 
 export function schedulerRoutes(app: FastifyInstance, gate: Gatekeeper, scheduler: SchedulerService): void {
-  registerCall(app, gate, api.scheduler.list, ({ actor, query }) => scheduler.list(actor, query));
+  registerCall(app, gate, api.scheduler.list, ({ actor, meta, query }) => scheduler.list(actor, meta, query));
   registerCall(app, gate, api.scheduler.create, ({ actor, meta, body }) =>
     scheduler.create(actor, meta, body),
   );
@@ -23,5 +23,7 @@ export function schedulerRoutes(app: FastifyInstance, gate: Gatekeeper, schedule
   registerCall(app, gate, api.scheduler.runNow, ({ actor, meta, body }) =>
     scheduler.runNow(actor, meta, body.id),
   );
-  registerCall(app, gate, api.scheduler.history, ({ actor, query }) => scheduler.history(actor, query));
+  registerCall(app, gate, api.scheduler.history, ({ actor, meta, query }) =>
+    scheduler.history(actor, meta, query),
+  );
 }

@@ -3,6 +3,8 @@ import {
   Code,
   formatMessage,
   KeyRotationQuery,
+  type Language,
+  type MessageKey,
   type api,
   type Input,
   type QueryInput,
@@ -55,14 +57,37 @@ class AlreadyDone extends Error {}
 
 const iso = (d: Date) => d.toISOString();
 const newId = () => uuidv7({ random: nonceBytes(16) });
-const messageOf = (err: unknown) =>
+/**
+ * A run's error as stored: a message key and its parameters (JSON), put in the reader's
+ * language when read (`localized`); an error without a key (a database's) is kept as its text.
+ */
+const storedMessage = (key: MessageKey, params: Record<string, string | number> = {}) =>
+  JSON.stringify({ key, params });
+const messageOf = (err: unknown): string =>
   err instanceof KspError
-    ? formatMessage(err.messageKey, 'en', err.params)
+    ? storedMessage(err.messageKey, err.params)
     : err instanceof Error
       ? err.message
       : String(err);
 
-function toTask(row: SchedulerTaskTable): SchedulerTask {
+/** A stored error in `lang`; stored messages inside parameters (a reason) are put in it too. */
+export function localized(text: string | null, lang: Language): string | null {
+  if (text === null || !text.startsWith('{"key":')) return text;
+  try {
+    const { key, params } = JSON.parse(text) as { key: MessageKey; params: Record<string, string | number> };
+    const inner = Object.fromEntries(
+      Object.entries(params).map(([name, value]) => [
+        name,
+        typeof value === 'string' ? (localized(value, lang) ?? value) : value,
+      ]),
+    );
+    return formatMessage(key, lang, inner);
+  } catch {
+    return text;
+  }
+}
+
+function toTask(row: SchedulerTaskTable, lang: Language = 'en'): SchedulerTask {
   return {
     id: row.id,
     name: row.name,
@@ -77,14 +102,14 @@ function toTask(row: SchedulerTaskTable): SchedulerTask {
     next_run_at: row.next_run_at,
     last_run_at: row.last_run_at,
     last_result: row.last_result as SchedulerTask['last_result'],
-    last_error: row.last_error,
+    last_error: localized(row.last_error, lang),
     created_by: row.created_by,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
 }
 
-function toRun(row: SchedulerRunTable): SchedulerRun {
+function toRun(row: SchedulerRunTable, lang: Language = 'en'): SchedulerRun {
   return {
     id: row.id,
     task_id: row.task_id,
@@ -97,7 +122,7 @@ function toRun(row: SchedulerRunTable): SchedulerRun {
     matched: row.matched,
     rotated: row.rotated,
     failed: row.failed,
-    error: row.error,
+    error: localized(row.error, lang),
     created_at: row.created_at,
     started_at: row.started_at,
     finished_at: row.finished_at,
@@ -400,15 +425,11 @@ export function createSchedulerService(deps: {
       } catch (err) {
         await db
           .updateTable('scheduler_run_key')
-          .set({ result: 'failed', error: 'not rotated: the backup failed' })
+          .set({ result: 'failed', error: storedMessage('scheduler.keyNotBackedUp') })
           .where('run_id', '=', run.id)
           .where('result', '=', 'pending')
           .execute();
-        await finish(
-          run,
-          'failure',
-          formatMessage('scheduler.backupFailed', 'en', { reason: messageOf(err) }),
-        );
+        await finish(run, 'failure', storedMessage('scheduler.backupFailed', { reason: messageOf(err) }));
         return;
       }
       await db.updateTable('scheduler_run').set({ backup_id: backupId }).where('id', '=', run.id).execute();
@@ -503,7 +524,7 @@ export function createSchedulerService(deps: {
       await finish(
         run,
         'failure',
-        formatMessage('scheduler.keysFailed', 'en', { failed: counts.failed, matched: counts.matched }),
+        storedMessage('scheduler.keysFailed', { failed: counts.failed, matched: counts.matched }),
       );
     } else {
       await finish(run, 'success', null);
@@ -521,7 +542,7 @@ export function createSchedulerService(deps: {
     }
   }
 
-  async function pageOfRuns(taskId: string, page: number, pageSize: number) {
+  async function pageOfRuns(taskId: string, page: number, pageSize: number, lang: Language) {
     const [rows, total] = await Promise.all([
       db
         .selectFrom('scheduler_run')
@@ -538,7 +559,7 @@ export function createSchedulerService(deps: {
         .where('task_id', '=', taskId)
         .executeTakeFirstOrThrow(),
     ]);
-    return { data: rows.map(toRun), total: Number(total.n) };
+    return { data: rows.map((r) => toRun(r, lang)), total: Number(total.n) };
   }
 
   return {
@@ -557,7 +578,7 @@ export function createSchedulerService(deps: {
       while (kicks.size > 0) await Promise.allSettled([...kicks]);
     },
 
-    async list(actor: Actor, query: QueryInput<typeof api.scheduler.list>) {
+    async list(actor: Actor, meta: RequestMeta, query: QueryInput<typeof api.scheduler.list>) {
       const base = db.selectFrom('scheduler_task').where('domain_id', '=', actor.domainId);
       const [rows, total] = await Promise.all([
         base
@@ -569,7 +590,7 @@ export function createSchedulerService(deps: {
           .execute(),
         base.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow(),
       ]);
-      return { data: rows.map(toTask), total: Number(total.n) };
+      return { data: rows.map((r) => toTask(r, meta.lang)), total: Number(total.n) };
     },
 
     create(actor: Actor, meta: RequestMeta, body: Input<typeof api.scheduler.create>) {
@@ -614,7 +635,7 @@ export function createSchedulerService(deps: {
           if (isUniqueViolation(err)) throw conflict('scheduler.nameTaken', { name: body.name });
           throw err;
         }
-        return toTask(row);
+        return toTask(row, meta.lang);
       });
     },
 
@@ -658,7 +679,7 @@ export function createSchedulerService(deps: {
           if (isUniqueViolation(err)) throw conflict('scheduler.nameTaken', { name: next.name });
           throw err;
         }
-        return toTask(next);
+        return toTask(next, meta.lang);
       });
     },
 
@@ -685,7 +706,7 @@ export function createSchedulerService(deps: {
           objectId: id,
         });
       });
-      return toTask(next);
+      return toTask(next, meta.lang);
     },
 
     async remove(actor: Actor, meta: RequestMeta, ids: string[]) {
@@ -737,12 +758,12 @@ export function createSchedulerService(deps: {
         });
       });
       kick();
-      return toRun(run);
+      return toRun(run, meta.lang);
     },
 
-    async history(actor: Actor, query: QueryInput<typeof api.scheduler.history>) {
+    async history(actor: Actor, meta: RequestMeta, query: QueryInput<typeof api.scheduler.history>) {
       const task = await loadTask(actor, query.id);
-      const runs = await pageOfRuns(task.id, query.page, query.page_size);
+      const runs = await pageOfRuns(task.id, query.page, query.page_size, meta.lang);
       let keys: {
         key_id: string;
         key_name: string;
@@ -766,7 +787,11 @@ export function createSchedulerService(deps: {
           .orderBy('scheduler_run_key.seq')
           .limit(1000)
           .execute();
-        keys = rows.map((r) => ({ ...r, result: r.result as 'pending' | 'rotated' | 'failed' }));
+        keys = rows.map((r) => ({
+          ...r,
+          result: r.result as 'pending' | 'rotated' | 'failed',
+          error: localized(r.error, meta.lang),
+        }));
       }
       return { ...runs, keys };
     },

@@ -456,3 +456,84 @@ describe.each(await engines())('scheduler on %s', (engine) => {
     await removeAll();
   });
 });
+
+describe.each(await engines())('scheduler with the backup module on %s', (engine) => {
+  let server: TestServer;
+  let token: string;
+
+  beforeAll(async () => {
+    server = await startServer(engine);
+    ({ token } = await initialize(server));
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  const runNow = async (taskId: string) => {
+    const queued = await call(server, api.scheduler.runNow, { token, body: { id: taskId } });
+    expect(queued.code, queued.msg).toBe(0);
+    await server.services.scheduler.settle();
+    await server.services.scheduler.round();
+  };
+  const lastRun = async (taskId: string, lang = 'en') => {
+    const h = await call(server, api.scheduler.history, {
+      token,
+      lang,
+      query: { id: taskId, page: 1, page_size: 10 },
+    });
+    return h.data.data[0]!;
+  };
+
+  it('rotates nothing until a default system backup key exists, then backs the keys up before rotating them', async () => {
+    const key = await call(server, api.key.create, {
+      token,
+      body: { name: 'rb-1', algorithm: 'AES-256', usage_mask: Usage.Encrypt | Usage.Decrypt },
+    });
+    const task = await call(server, api.scheduler.create, {
+      token,
+      body: { name: 'rb', cron: '0 3 * * *', query: { name_pattern: 'rb-*' } },
+    });
+    expect(task.code, task.msg).toBe(0);
+
+    // No backup key yet: the run fails with the reason, in the reader's language, and no key rotates.
+    await runNow(task.data.id);
+    const refused = await lastRun(task.data.id);
+    expect(refused).toMatchObject({ state: 'failure', rotated: 0, backup_id: null });
+    expect(refused.error).toBe(
+      'The key-rotation backup failed, no key was rotated: No default system backup key: create one or choose a key',
+    );
+    expect((await lastRun(task.data.id, 'zh')).error).toMatch(
+      /^密钥轮换备份失败，未轮换任何密钥：没有默认的/,
+    );
+    const keysOfRun = await call(server, api.scheduler.history, {
+      token,
+      lang: 'zh',
+      query: { id: task.data.id, run_id: refused.id, page: 1, page_size: 10 },
+    });
+    expect(keysOfRun.data.keys).toEqual([
+      expect.objectContaining({ key_name: 'rb-1', result: 'failed', error: '未轮换：密钥轮换备份失败' }),
+    ]);
+    const listed = await call(server, api.scheduler.list, {
+      token,
+      lang: 'zh',
+      query: { page: 1, page_size: 10 },
+    });
+    expect(listed.data.data[0]!.last_error).toMatch(/^密钥轮换备份失败/);
+
+    // With a default system backup key, the run's backup holds the key as it was before the rotation.
+    const made = await call(server, api.backupKey.create, {
+      token,
+      body: { name: 'system key', scope: 'system', is_default: true },
+    });
+    expect(made.code, made.msg).toBe(0);
+    await runNow(task.data.id);
+    const done = await lastRun(task.data.id);
+    expect(done).toMatchObject({ state: 'success', rotated: 1, error: null });
+    expect(done.backup_id).not.toBeNull();
+    const backup = await call(server, api.backup.detail, { token, query: { id: done.backup_id! } });
+    expect(backup.code, backup.msg).toBe(0);
+    expect(backup.data).toMatchObject({ scope: 'key_rotation', status: 'completed' });
+    const version = await call(server, api.key.detail, { token, query: { id: key.data.id } });
+    expect(version.data.version).toBe(2);
+  });
+});
