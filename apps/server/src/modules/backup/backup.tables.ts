@@ -27,6 +27,12 @@ export const SYSTEM_TABLES: readonly TableSpec[] = [
   { table: 'cert_crl', key: 'ca_id' },
   { table: 'cert_certificate', key: 'id' },
   { table: 'cert_external', key: 'id' },
+  // Sealed under their domain's KEK, which the archive carries (credential values, as key material).
+  { table: 'credential', key: 'id' },
+  { table: 'credential_version', key: '', order: ['credential_id', 'version'] },
+  // The scheduler's tasks, which it reads afresh each round (not their runs: a run in progress
+  // is not resumed from a backup; runs of tasks the restore removed are dropped by the scheduler).
+  { table: 'scheduler_task', key: 'id' },
 ];
 
 /** Tables a domain, partial or key rotation backup may hold. */

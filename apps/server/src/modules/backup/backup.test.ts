@@ -124,6 +124,16 @@ describe.each(available)('backups on %s', (engine) => {
     });
     expect(sig.code, sig.msg).toBe(0);
     ecKey = { id: ec.data.id, signature: sig.data.signature };
+    const credential = await call(a, api.credential.create, {
+      token: d1.token,
+      body: { name: 'db root', type: 'password', value: 'Cr3dential-value-d1' },
+    });
+    expect(credential.code, credential.msg).toBe(0);
+    const task = await call(a, api.scheduler.create, {
+      token,
+      body: { name: 'nightly rotation', cron: '0 3 * * *', query: {} },
+    });
+    expect(task.code, task.msg).toBe(0);
   });
   afterAll(async () => {
     await a?.close();
@@ -227,6 +237,12 @@ describe.each(available)('backups on %s', (engine) => {
 
     b = await startServer(otherThan(engine));
     let tokenB = (await initialize(b)).token;
+    // The target has a credential of its own: the restore replaces it with the archive's.
+    const own = await call(b, api.credential.create, {
+      token: tokenB,
+      body: { name: 'replaced', type: 'api-key', value: 'target-own-secret' },
+    });
+    expect(own.code, own.msg).toBe(0);
     // Without its backup key the archive is kept but not restored.
     const up = await uploadArchive(b, tokenB, archive);
     expect(up.code, up.msg).toBe(0);
@@ -262,6 +278,19 @@ describe.each(available)('backups on %s', (engine) => {
       body: { key_id: ecKey.id, data: b64('signed text'), signature: ecKey.signature },
     });
     expect(verified.data.valid).toBe(true);
+    // Credentials come back sealed under their domain's KEK, and reveal as they were.
+    const creds = await call(b, api.credential.list, { token: d1B, query: { page: 1, page_size: 10 } });
+    expect(creds.data.data.map((c) => c.name)).toEqual(['db root']);
+    const revealed = await call(b, api.credential.reveal, {
+      token: d1B,
+      body: { id: creds.data.data[0]!.id, password: 'D1-Admin-Pass-1' },
+    });
+    expect(revealed.code, revealed.msg).toBe(0);
+    expect(revealed.data.value).toBe('Cr3dential-value-d1');
+    expect((await call(b, api.credential.list, { token: tokenB })).data.total).toBe(0);
+    // So do the scheduler's tasks.
+    const tasks = await call(b, api.scheduler.list, { token: tokenB, query: { page: 1, page_size: 10 } });
+    expect(tasks.data.data.map((t) => t.name)).toEqual(['nightly rotation']);
     // d1's keys stay in d1.
     const d1Keys = await call(b, api.key.list, { token: d1B });
     expect(d1Keys.data.data.map((k) => k.name).sort()).toEqual(['d1-aes-0', 'd1-aes-1', 'd1-aes-2']);
