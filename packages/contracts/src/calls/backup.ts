@@ -71,6 +71,11 @@ export const BackupRow = z.object({
   format_version: z.number().int(),
   source_version: z.string(),
   uploaded: z.boolean().describe('brought in by upload rather than made here'),
+  tied_to_hsm: z
+    .boolean()
+    .describe(
+      'bound to the HSM: restorable only on a server bound to the same HSM key, with the backup key too',
+    ),
   created_at: z.string(),
   created_by: z.string(),
   finished_at: z.string().nullable(),
@@ -184,6 +189,12 @@ export const backupCalls = {
       description: z.string().trim().max(200).default(''),
       backup_key_id: Id.optional().describe('default: the default backup key of the scope'),
       filters: BackupFilter.optional().describe('partial backups only'),
+      tied_to_hsm: z
+        .boolean()
+        .default(false)
+        .describe(
+          'system backups of a server bound to an HSM: the archive also needs a secret sealed by the HSM key, so only a server reaching the same HSM key restores it',
+        ),
     }),
     data: BackupRow,
   }),

@@ -5,6 +5,10 @@ export const backupMessages = defineMessages({
   en: {
     'backup.keyNotFound': 'Backup key {id} not found',
     'backup.noDefaultKey': 'No default {scope} backup key: create one or choose a key',
+    'backup.hsmSystemOnly': 'tied_to_hsm: only a system backup can be bound to the HSM',
+    'backup.hsmNotBound': 'tied_to_hsm: this server is not bound to an HSM (settings › HSM)',
+    'backup.hsmRequired':
+      'This backup is bound to the HSM {token}: restore it on a server bound to the same HSM key',
     'backup.keyScope':
       'backup_key_id: backup key {name} is a {actual} key; a {expected} backup needs a {expected} key',
     'backup.keyOnlyOne':
@@ -37,6 +41,9 @@ export const backupMessages = defineMessages({
   zh: {
     'backup.keyNotFound': '备份密钥 {id} 不存在',
     'backup.noDefaultKey': '没有默认的{scope}备份密钥：请先创建或指定备份密钥',
+    'backup.hsmSystemOnly': 'tied_to_hsm：只有系统备份可以绑定到 HSM',
+    'backup.hsmNotBound': 'tied_to_hsm：本服务器未绑定 HSM（设置 › HSM）',
+    'backup.hsmRequired': '此备份绑定到 HSM {token}：请在绑定到同一 HSM 密钥的服务器上恢复',
     'backup.keyScope':
       'backup_key_id：备份密钥 {name} 的范围是 {actual}；{expected} 备份需要 {expected} 备份密钥',
     'backup.keyOnlyOne': '备份密钥 {name} 是唯一能打开 {count} 个备份（如 {backup}）的密钥：请先删除这些备份',

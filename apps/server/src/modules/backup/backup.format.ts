@@ -37,6 +37,12 @@ export interface ArchiveHeader {
   /** Random, base64: the content key is HKDF(backup key, salt). */
   salt: string;
   description: string;
+  /**
+   * An HSM-bound backup (`tied_to_hsm`): 32 random bytes sealed by the HSM's token key
+   * (additional data `ksp/backup-hsm/<salt>`), mixed into the archive key (`hsmBoundKey`),
+   * and the token's serial, to name it when another server cannot open it.
+   */
+  hsm?: { wrapped: string; token: string };
 }
 
 /** A record of the archive: one row of a table (`t`), or the closing `end`. */
@@ -56,6 +62,14 @@ const derive = (backupKey: Buffer, salt: Buffer, label: string) =>
   Buffer.from(hkdfSync('sha256', backupKey, salt, `ksp/backup/v1/${label}`, 32));
 
 export const contentKey = (backupKey: Buffer, salt: Buffer) => derive(backupKey, salt, 'content');
+/** The additional data of an HSM-bound backup's secret. */
+export const hsmSecretAad = (salt: string) => `ksp/backup-hsm/${salt}`;
+/**
+ * The key an HSM-bound archive is written under instead of the backup key: opening it takes
+ * the backup key and the secret only the same HSM key unseals.
+ */
+export const hsmBoundKey = (backupKey: Buffer, hsmSecret: Buffer, salt: Buffer) =>
+  Buffer.from(hkdfSync('sha256', Buffer.concat([backupKey, hsmSecret]), salt, 'ksp/backup/v1/hsm-bound', 32));
 /** Wraps domain KEKs inside the archive (so key material stays wrapped under them). */
 export const kekWrapKey = (backupKey: Buffer, salt: Buffer) => derive(backupKey, salt, 'kek');
 

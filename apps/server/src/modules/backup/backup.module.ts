@@ -27,6 +27,7 @@ export const backupModule: KspModule = {
       log: ctx.log,
       // Sessions, roles and users may all have changed: the node forgets what it cached.
       restored: () => ctx.gate.accessChanged(),
+      hsm: () => ctx.use('hsmSecrets'),
     });
     ctx.provide('rotationBackup', { take: (input) => backups.takeRotation(input) });
     backupRoutes(ctx.app, ctx.gate, keys, backups);

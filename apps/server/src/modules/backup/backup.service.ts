@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream, createWriteStream, existsSync, mkdirSync } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -22,10 +22,13 @@ import { forbidden, invalid, KspError, notFound, stateForbids } from '../../plat
 import { StreamedFile, type Actor, type RequestMeta } from '../../platform/http/route.js';
 import { aeadOpen, aeadSeal } from '../../platform/keyring/aead.js';
 import type { Keyring } from '../../platform/keyring/keyring.js';
+import type { HsmSecrets } from '../hsm/hsm.module.js';
 import type { BackupKeyService } from './backup-key.service.js';
 import {
   ArchiveError,
   createArchiveWriter,
+  hsmBoundKey,
+  hsmSecretAad,
   kekWrapKey,
   newSalt,
   readArchive,
@@ -93,6 +96,8 @@ export function createBackupService(deps: {
   /** Called after a restore committed: caches of what it replaced are dropped. */
   restored: (scope: BackupScope) => void;
   log: { error(details: object, message: string): void };
+  /** The bound HSM's sealing, for HSM-bound backups (modules/hsm). */
+  hsm: () => HsmSecrets;
 }) {
   const { db, clock, keyring, keys } = deps;
   const loose = db as unknown as LooseDb;
@@ -118,6 +123,7 @@ export function createBackupService(deps: {
     format_version: r.format_version,
     source_version: r.source_version,
     uploaded: r.uploaded === 1,
+    tied_to_hsm: r.tied_to_hsm === 1,
     created_at: r.created_at,
     created_by: r.created_by,
     finished_at: r.finished_at,
@@ -246,9 +252,40 @@ export function createBackupService(deps: {
     return { t: 'domain', r: rest, kek: aeadSeal(wrap, kek, kekAad(row.id)) };
   }
 
+  /** The archive key of an HSM-bound backup: refused where the same HSM key is not reachable. */
+  async function hsmBound(material: Buffer, header: ArchiveHeader): Promise<Buffer> {
+    const { wrapped, token } = header.hsm!;
+    let secret: Buffer;
+    try {
+      if (typeof wrapped !== 'string' || !(await deps.hsm().bound())) throw new Error('not bound');
+      secret = await deps.hsm().open(wrapped, hsmSecretAad(header.salt));
+    } catch {
+      material.fill(0);
+      throw stateForbids('backup.hsmRequired', { token: String(token).slice(0, 64) });
+    }
+    try {
+      return hsmBoundKey(material, secret, Buffer.from(header.salt, 'base64'));
+    } finally {
+      material.fill(0);
+      secret.fill(0);
+    }
+  }
+
   async function dump(backup: BackupTable, plan: Plan, key: BackupKeyTable): Promise<void> {
-    const material = keys.material(key);
     const salt = newSalt();
+    let hsm: ArchiveHeader['hsm'];
+    let material = keys.material(key);
+    if (backup.tied_to_hsm === 1) {
+      const secret = randomBytes(32);
+      try {
+        hsm = await deps.hsm().seal(secret, hsmSecretAad(salt));
+        const bound = hsmBoundKey(material, secret, Buffer.from(salt, 'base64'));
+        material.fill(0);
+        material = bound;
+      } finally {
+        secret.fill(0);
+      }
+    }
     const wrap = kekWrapKey(material, Buffer.from(salt, 'base64'));
     const list = sources(backup.scope, plan);
     const counts: Record<string, number> = {};
@@ -266,6 +303,7 @@ export function createBackupService(deps: {
       backup_key_kcv: key.kcv,
       salt,
       description: backup.description,
+      ...(hsm ? { hsm } : {}),
     };
     const path = fileOf(backup.id);
     const temp = `${path}.part`;
@@ -367,11 +405,16 @@ export function createBackupService(deps: {
       keyId?: string | undefined;
       filter: BackupFilter | null;
       keyIds: string[] | null;
+      tiedToHsm?: boolean;
     },
     wait: boolean,
   ): Promise<BackupRow> {
     if (fields.scope === 'system' && !who.systemScope)
       throw forbidden('backup.systemOnly', { scope: 'system' });
+    if (fields.tiedToHsm) {
+      if (fields.scope !== 'system') throw invalid('backup.hsmSystemOnly');
+      if (!(await deps.hsm().bound())) throw stateForbids('backup.hsmNotBound');
+    }
     if (
       fields.scope === 'partial' &&
       (!fields.filter ||
@@ -419,6 +462,7 @@ export function createBackupService(deps: {
       format_version: BACKUP_FORMAT_VERSION,
       source_version: PRODUCT_VERSION,
       uploaded: 0,
+      tied_to_hsm: fields.tiedToHsm ? 1 : 0,
       created_at: clock().toISOString(),
       created_by: who.username,
       finished_at: null,
@@ -742,7 +786,8 @@ export function createBackupService(deps: {
         .set({ restore_status: 'restoring', error: null })
         .where('id', '=', id)
         .execute();
-      const material = keys.material(key);
+      let material = keys.material(key);
+      if (header.hsm) material = await hsmBound(material, header);
       const wrap = kekWrapKey(material, Buffer.from(header.salt, 'base64'));
       try {
         // PostgreSQL: a row trigger bumping one tally row per key costs O(n²) in one transaction
@@ -837,6 +882,7 @@ export function createBackupService(deps: {
         description: string;
         backup_key_id?: string | undefined;
         filters?: BackupFilter | undefined;
+        tied_to_hsm?: boolean | undefined;
       },
     ) =>
       start(
@@ -847,6 +893,7 @@ export function createBackupService(deps: {
           keyId: body.backup_key_id,
           filter: body.scope === 'partial' ? (body.filters ?? null) : null,
           keyIds: null,
+          tiedToHsm: body.tied_to_hsm ?? false,
         },
         false,
       ),
@@ -936,6 +983,7 @@ export function createBackupService(deps: {
           format_version: header.format_version,
           source_version: String(header.source_version).slice(0, 32),
           uploaded: 1,
+          tied_to_hsm: header.hsm ? 1 : 0,
           created_at: clock().toISOString(),
           created_by: who.username,
           finished_at: clock().toISOString(),

@@ -1,12 +1,25 @@
 import { createHsmSettings } from '../../platform/keyring/hsm-settings.js';
+import { RootUnavailable } from '../../platform/keyring/root-of-trust.js';
 import type { KspModule } from '../../platform/module.js';
 import { hsmRoutes } from './hsm.routes.js';
 import { createHsmService, type HsmService } from './hsm.service.js';
+
+/**
+ * Secrets sealed by the token key of the bound HSM (an HSM-bound backup's): only a server
+ * reaching the same token key opens them. Throws `RootUnavailable` when no HSM is bound or
+ * the token does not answer.
+ */
+export interface HsmSecrets {
+  bound(): Promise<boolean>;
+  seal(plain: Buffer, aad: string): Promise<{ wrapped: string; token: string }>;
+  open(wrapped: string, aad: string): Promise<Buffer>;
+}
 
 declare module '../../platform/module.js' {
   interface ModuleServices {
     /** The HSM root of trust: bind, unbind, test, certificates (README.md). */
     hsm: HsmService;
+    hsmSecrets: HsmSecrets;
   }
 }
 
@@ -14,14 +27,25 @@ declare module '../../platform/module.js' {
 export const hsmModule: KspModule = {
   name: 'hsm',
   register(ctx) {
+    const settings = createHsmSettings(ctx.config.dataDir);
     const hsm = createHsmService({
       db: ctx.db,
       clock: ctx.clock,
       keyring: ctx.keyring,
-      settings: createHsmSettings(ctx.config.dataDir),
+      settings,
       system: ctx.use('system'),
     });
     ctx.provide('hsm', hsm);
+    const boundRoot = async () => {
+      const row = await settings.row(ctx.db);
+      if (!row?.bound_at) throw new RootUnavailable('hsm.failed', { detail: 'no HSM is bound' });
+      return settings.rootOf(row);
+    };
+    ctx.provide('hsmSecrets', {
+      bound: async () => Boolean((await settings.row(ctx.db))?.bound_at),
+      seal: async (plain, aad) => (await boundRoot()).sealSecret(plain, aad),
+      open: async (wrapped, aad) => (await boundRoot()).openSecret(wrapped, aad),
+    });
     hsmRoutes(ctx.app, ctx.gate, hsm);
   },
 };

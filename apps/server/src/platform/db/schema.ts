@@ -577,6 +577,8 @@ export interface BackupTable {
   format_version: number;
   source_version: string;
   uploaded: number;
+  /** 1: the archive also needs the secret the bound HSM sealed (header `hsm`). */
+  tied_to_hsm: number;
   created_at: string;
   created_by: string;
   finished_at: string | null;

@@ -219,6 +219,24 @@ export class Pkcs11Root implements RootOfTrust {
     });
   }
 
+  /**
+   * Seals a secret of another purpose (an HSM-bound backup's) under the same token key, with
+   * its own additional data: only a server reaching this token key opens it again.
+   */
+  sealSecret(plain: Buffer, aad: string): { wrapped: string; token: string } {
+    return this.session((session, facts) => {
+      const { key } = this.wrappingKey(session, false);
+      return { wrapped: Pkcs11Root.seal(session, key, plain, Buffer.from(aad)), token: facts.serial };
+    });
+  }
+
+  openSecret(wrapped: string, aad: string): Buffer {
+    return this.session((session) => {
+      const { key } = this.wrappingKey(session, false);
+      return Pkcs11Root.open(session, key, wrapped, Buffer.from(aad));
+    });
+  }
+
   /** The token key stays: other servers and HSM-bound backups may rely on it. */
   retire(): void {}
 

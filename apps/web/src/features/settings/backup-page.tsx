@@ -1,6 +1,19 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Flex, Form, Input, Modal, Select, Space, Tag, Typography, Upload } from 'antd';
+import {
+  App,
+  Button,
+  Checkbox,
+  Flex,
+  Form,
+  Input,
+  Modal,
+  Select,
+  Space,
+  Tag,
+  Typography,
+  Upload,
+} from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { api, ROOT_DOMAIN, type BackupRow } from '@ksp/contracts';
 import {
@@ -33,6 +46,7 @@ interface CreateValues {
   key_ids: string;
   key_name: string;
   cert_ids: string;
+  tied_to_hsm: boolean;
 }
 
 const statusColors = { backing_up: 'processing', completed: 'green', failed: 'red' } as const;
@@ -67,6 +81,7 @@ function CreateModal({ onClose, onStarted }: { onClose: () => void; onStarted: (
           scope: values.scope,
           description: values.description ?? '',
           ...(values.backup_key_id ? { backup_key_id: values.backup_key_id } : {}),
+          ...(values.scope === 'system' && values.tied_to_hsm ? { tied_to_hsm: true } : {}),
           ...(values.scope === 'partial'
             ? {
                 filters: {
@@ -123,6 +138,15 @@ function CreateModal({ onClose, onStarted }: { onClose: () => void; onStarted: (
             ]}
           />
         </Form.Item>
+        {scope === 'system' && (
+          <Form.Item
+            name="tied_to_hsm"
+            valuePropName="checked"
+            extra={t('backup:backups.fields.tiedToHsmHint')}
+          >
+            <Checkbox data-testid="backup-tied-to-hsm">{t('backup:backups.fields.tiedToHsm')}</Checkbox>
+          </Form.Item>
+        )}
         {scope === 'partial' && (
           <>
             <Form.Item
@@ -244,6 +268,7 @@ export default function BackupPage() {
         <Space size={4}>
           {t(`backup:scopes.${r.scope}`)}
           {r.uploaded && <Tag>{t('backup:backups.uploadedTag')}</Tag>}
+          {r.tied_to_hsm && <Tag color="purple">{t('backup:backups.hsmTag')}</Tag>}
         </Space>
       ),
     },

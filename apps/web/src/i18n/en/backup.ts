@@ -79,6 +79,8 @@ export const backup = {
       keyIdsHint: 'One key ID per line',
       keyName: 'Key name contains',
       certIds: 'Certificate IDs',
+      tiedToHsm: 'Bind to the HSM',
+      tiedToHsmHint: 'Restorable only on a server bound to the same HSM key (and with the backup key)',
       file: 'Archive file (.kspb)',
     },
     columns: {
@@ -95,6 +97,7 @@ export const backup = {
     },
     statuses: { backing_up: 'Backing up', completed: 'Completed', failed: 'Failed' },
     restoreStatuses: { restoring: 'Restoring', restored: 'Restored', failed: 'Failed' },
+    hsmTag: 'HSM-bound',
     uploadedTag: 'Uploaded',
   },
 };

@@ -79,6 +79,8 @@ export const backup: Catalogue<typeof en> = {
       keyIdsHint: '每行一个密钥 ID',
       keyName: '密钥名称包含',
       certIds: '证书 ID',
+      tiedToHsm: '绑定到 HSM',
+      tiedToHsmHint: '仅能在绑定到同一 HSM 密钥的服务器上恢复（还需备份密钥）',
       file: '备份文件（.kspb）',
     },
     columns: {
@@ -95,6 +97,7 @@ export const backup: Catalogue<typeof en> = {
     },
     statuses: { backing_up: '备份中', completed: '已完成', failed: '失败' },
     restoreStatuses: { restoring: '恢复中', restored: '已恢复', failed: '失败' },
+    hsmTag: '绑定 HSM',
     uploadedTag: '已上传',
   },
 };

@@ -40,6 +40,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('format_version', 'integer', (c) => c.notNull())
     .addColumn('source_version', 'text', (c) => c.notNull())
     .addColumn('uploaded', 'integer', (c) => c.notNull().defaultTo(0))
+    .addColumn('tied_to_hsm', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('created_by', 'text', (c) => c.notNull())
     .addColumn('finished_at', 'text')
