@@ -134,7 +134,16 @@ export const DashboardSummary = z.object({
     })
     .nullable()
     .describe('the licence state and key usage (license/list); null outside system scope'),
-  last_backup: z.null().describe('backups are not built yet: always null ("not configured")'),
+  last_backup: z
+    .object({
+      id: z.string(),
+      scope: z.enum(['system', 'domain', 'partial', 'key_rotation']),
+      finished_at: z.string().describe('when it was completed (RFC 3339)'),
+    })
+    .nullable()
+    .describe(
+      'the last completed backup made here (not uploaded): of any domain in system scope, else of the current domain; null when none',
+    ),
   hsm: z
     .object({
       root_provider: z.enum(['seal-file', 'pkcs11']),

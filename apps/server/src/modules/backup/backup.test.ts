@@ -176,6 +176,10 @@ describe.each(available)('backups on %s', (engine) => {
     });
     expect(done.counts.kms_key).toBeGreaterThanOrEqual(7);
     expect(done.counts.domain).toBe(3);
+    // The dashboard names it as the last backup in system scope; a domain sees only its own.
+    const dash = await call(a, api.dashboard.summary, { token });
+    expect(dash.data.last_backup).toMatchObject({ id: done.id, scope: 'system' });
+    expect((await call(a, api.dashboard.summary, { token: d2.token })).data.last_backup).toBeNull();
     const archive = await fetchArchive(a, token, done.id);
     const { createHash } = await import('node:crypto');
     expect(createHash('sha256').update(archive).digest('hex')).toBe(done.sha256);

@@ -78,6 +78,18 @@ export function createDashboardService(deps: {
   const { countAudit, countFailedLogins, recentAudit } = deps.auditLog;
   const { countDomains, countMembers } = deps.domains;
   const { countUsers } = deps.userRecords;
+  /** The last completed backup made on this installation (of the domain, outside system scope). */
+  const lastBackup = async (domainId: string | null) => {
+    let q = db
+      .selectFrom('backup')
+      .select(['id', 'scope', 'finished_at'])
+      .where('status', '=', 'completed')
+      .where('uploaded', '=', 0)
+      .where('finished_at', 'is not', null);
+    if (domainId) q = q.where('domain_id', '=', domainId);
+    const row = await q.orderBy('finished_at', 'desc').limit(1).executeTakeFirst();
+    return row ? { id: row.id, scope: row.scope, finished_at: row.finished_at! } : null;
+  };
   const hsmFigure = async () => {
     const status = await deps.hsm.status();
     return { root_provider: status.root_provider, token_label: status.bound ? status.token_label : null };
@@ -141,8 +153,7 @@ export function createDashboardService(deps: {
         nodes,
         // The licence is the installation's: shown in system scope only (its key count is global).
         license: actor.systemScope ? await deps.license.summary() : null,
-        // Backups are a later area: "not configured".
-        last_backup: null,
+        last_backup: await lastBackup(scope),
         // The root of trust is the installation's: system scope only.
         hsm: actor.systemScope ? await hsmFigure() : null,
         recent: recent.map((r) => ({

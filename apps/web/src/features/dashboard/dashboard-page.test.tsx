@@ -113,14 +113,18 @@ describe('dashboard page', () => {
       ...summaryFixture,
       license: { state: 'licensed', keys_used: 1234, keys_total: 5000, days_left: 42 },
       hsm: { root_provider: 'pkcs11', token_label: 'ksp-hsm' },
+      last_backup: { id: 'b1', scope: 'system', finished_at: '2026-11-20T03:00:00.000Z' },
     };
-    saveSignedIn(signedInFixture({ permissions: ['dashboard:read', 'license:read'] }));
+    saveSignedIn(signedInFixture({ permissions: ['dashboard:read', 'license:read', 'backup:read'] }));
     renderPage('/console/dashboard', '/console/dashboard', <DashboardPage />);
     const figure = await screen.findByTestId('dashboard-license');
     expect(figure.textContent).toBe('Licence: Licensedkeys 1,234 / 5,00042 days left');
     expect(within(figure).getByRole('link').getAttribute('href')).toBe('/console/setting/license');
-    // The last backup is not built yet; the HSM figure has no link without hsm:read.
-    expect(screen.getAllByText('Not configured')).toHaveLength(1);
+    // The last backup, linked to settings › backups; the HSM figure has no link without hsm:read.
+    expect(screen.queryAllByText('Not configured')).toHaveLength(0);
+    const backup = screen.getByTestId('dashboard-backup');
+    expect(backup.textContent).toMatch(/^Last backup: 2026-11-\d\d \d\d:\d\d:\d\dSystem$/);
+    expect(within(backup).getByRole('link').getAttribute('href')).toBe('/console/setting/backup');
     const hsm = screen.getByTestId('dashboard-hsm');
     expect(hsm.textContent).toBe('HSM: Root key bound to ksp-hsm');
     expect(within(hsm).queryByRole('link')).toBeNull();

@@ -51,6 +51,7 @@ const paths = {
   quantum: '/console/setting/quantum',
   license: '/console/setting/license',
   hsm: '/console/setting/hsm',
+  backup: '/console/setting/backup',
 };
 
 /** The licence state, key usage and days left; links to settings › licenses when readable. */
@@ -70,6 +71,18 @@ function LicenseFigure({ license, link }: { license: NonNullable<Summary['licens
       {license.days_left !== null && (
         <span>{t('dashboard:licenseDaysLeft', { days: license.days_left })}</span>
       )}
+    </>
+  );
+}
+
+/** The last completed backup: its time and scope; links to settings › backups when readable. */
+function BackupFigure({ backup, link }: { backup: NonNullable<Summary['last_backup']>; link: string | null }) {
+  const t = useT();
+  const tag = <Tag color="success">{formatDateTime(backup.finished_at)}</Tag>;
+  return (
+    <>
+      {link ? <Link to={link}>{tag}</Link> : tag}
+      <span>{t(`backup:scopes.${backup.scope}`)}</span>
     </>
   );
 }
@@ -226,6 +239,7 @@ export default function DashboardPage({
   const canReadLog = useHasPermission('log:read');
   const canReadQuantum = useHasPermission('quantum:read');
   const canReadLicense = useHasPermission('license:read');
+  const canReadBackup = useHasPermission('backup:read');
   const canReadHsm = useHasPermission('hsm:read');
   const summary = useQuery({
     queryKey: dashboardKeys.summary,
@@ -530,8 +544,13 @@ export default function DashboardPage({
                     notConfigured
                   )}
                 </Space>
-                <Space wrap>
-                  {t('dashboard:services.backup')}: {notConfigured}
+                <Space wrap data-testid="dashboard-backup">
+                  {t('dashboard:services.backup')}:{' '}
+                  {data.last_backup ? (
+                    <BackupFigure backup={data.last_backup} link={canReadBackup ? paths.backup : null} />
+                  ) : (
+                    notConfigured
+                  )}
                 </Space>
                 <Space wrap data-testid="dashboard-hsm">
                   {t('dashboard:services.hsm')}:{' '}
