@@ -76,7 +76,13 @@ function LicenseFigure({ license, link }: { license: NonNullable<Summary['licens
 }
 
 /** The last completed backup: its time and scope; links to settings › backups when readable. */
-function BackupFigure({ backup, link }: { backup: NonNullable<Summary['last_backup']>; link: string | null }) {
+function BackupFigure({
+  backup,
+  link,
+}: {
+  backup: NonNullable<Summary['last_backup']>;
+  link: string | null;
+}) {
   const t = useT();
   const tag = <Tag color="success">{formatDateTime(backup.finished_at)}</Tag>;
   return (
