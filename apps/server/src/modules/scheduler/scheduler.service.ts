@@ -717,8 +717,10 @@ export function createSchedulerService(deps: {
           .where('domain_id', '=', actor.domainId)
           .where('id', 'in', ids)
           .execute();
-        if (rows.length === 0) return { deleted: 0 };
+        // Every id must be a task of this domain: another domain's is not found, and nothing is deleted.
         const found = rows.map((r) => r.id);
+        const missing = ids.find((id) => !found.includes(id));
+        if (missing !== undefined) throw notFound('scheduler.notFound', { id: missing });
         await trx
           .deleteFrom('scheduler_run_key')
           .where('run_id', 'in', (eb) =>

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { agentAuthorization, agentKeyAndCsr } from '../../test/agent.js';
 import { openssl } from '../../test/openssl.js';
+import { finished } from '../../test/backup.js';
 import { call, initialize, login, roleIdByName, startServer, type TestServer } from '../../test/harness.js';
 
 /**
@@ -31,6 +32,9 @@ describe('domain boundaries', () => {
   const alarm: Record<string, string> = {};
   const clientRecord: Record<string, string> = {};
   const credential: Record<string, string> = {};
+  const task: Record<string, string> = {};
+  const backupKey: Record<string, string> = {};
+  const backup: Record<string, string> = {};
   let ukeyCsr: string;
   let adminId: string;
 
@@ -109,6 +113,25 @@ describe('domain boundaries', () => {
           body: { name: `secret-cred-${where}`, type: 'password', value: `secret-value-${where}` },
         })
       ).data.id;
+      // A scheduled rotation task, a domain backup key and a domain backup.
+      task[where] = (
+        await call(server, api.scheduler.create, {
+          token,
+          body: { name: `secret-task-${where}`, cron: '0 3 * * *', query: {} },
+        })
+      ).data.id;
+      backupKey[where] = (
+        await call(server, api.backupKey.create, {
+          token,
+          body: { name: `secret-bkey-${where}`, scope: 'domain', is_default: true },
+        })
+      ).data.id;
+      const started = await call(server, api.backup.create, {
+        token,
+        body: { scope: 'domain', description: `secret-backup-${where}` },
+      });
+      expect(started.code, started.msg).toBe(0);
+      backup[where] = (await finished(server, token, started.data.id)).id;
       // A local CA, a certificate it issued (with an exportable key) and an external CA.
       ca[where] = (
         await call(server, api.cert.caCreate, {
@@ -302,6 +325,27 @@ describe('domain boundaries', () => {
         { id: credential[target], version: 1, password: PASSWORD },
       ],
       [`delete ${target}'s credential`, api.credential.delete, { ids: [credential[target]] }],
+      [`rename ${target}'s scheduled task`, api.scheduler.update, { id: task[target], name: 'owned' }],
+      [`disable ${target}'s scheduled task`, api.scheduler.disable, { id: task[target] }],
+      [`run ${target}'s scheduled task`, api.scheduler.runNow, { id: task[target] }],
+      [`history of ${target}'s task`, api.scheduler.history, { id: task[target], page: '1', page_size: '10' }],
+      [`delete ${target}'s scheduled task`, api.scheduler.delete, { ids: [task[target]] }],
+      [
+        `download ${target}'s backup key`,
+        api.backupKey.download,
+        { id: backupKey[target], password: 'stolen-pass-1', hint: 'x' },
+      ],
+      [`make ${target}'s backup key default`, api.backupKey.setDefault, { id: backupKey[target] }],
+      [`delete ${target}'s backup key`, api.backupKey.delete, { ids: [backupKey[target]] }],
+      [
+        `back up under ${target}'s backup key`,
+        api.backup.create,
+        { scope: 'domain', backup_key_id: backupKey[target] },
+      ],
+      [`detail of ${target}'s backup`, api.backup.detail, { id: backup[target] }],
+      [`download ${target}'s backup`, api.backup.download, { id: backup[target] }],
+      [`restore ${target}'s backup`, api.backup.restore, { id: backup[target] }],
+      [`delete ${target}'s backup`, api.backup.delete, { ids: [backup[target]] }],
       [`disable ${target}'s alarm rule`, api.alarm.ruleUpdate, { id: alarmRule[target], enabled: false }],
       [`delete ${target}'s alarm rule`, api.alarm.ruleDelete, { ids: [alarmRule[target]] }],
       [`acknowledge ${target}'s alarm`, api.alarm.acknowledge, { ids: [alarm[target]] }],
@@ -352,6 +396,16 @@ describe('domain boundaries', () => {
           query: { id: credential[target]! },
         });
         expect(cred.data).toMatchObject({ name: `secret-cred-${target}`, current_version: 1 });
+        const tasks = (await call(server, api.scheduler.list, { token: owner, query: page })).data.data;
+        expect(tasks.find((t) => t.id === task[target])).toMatchObject({
+          name: `secret-task-${target}`,
+          enabled: true,
+          last_run_at: null,
+        });
+        const kept = await call(server, api.backup.detail, { token: owner, query: { id: backup[target]! } });
+        expect(kept.data).toMatchObject({ status: 'completed', restore_status: null });
+        const keys = (await call(server, api.backupKey.list, { token: owner, query: page })).data.data;
+        expect(keys.map((k) => k.id)).toContain(backupKey[target]);
       });
     }
 
@@ -381,6 +435,9 @@ describe('domain boundaries', () => {
         (await call(server, api.clientLog.export, { token, query: { format: 'json' } })).data,
         (await call(server, api.clientLog.export, { token, query: { format: 'csv' } })).data,
         (await call(server, api.credential.list, { token, query: page })).data,
+        (await call(server, api.scheduler.list, { token, query: page })).data,
+        (await call(server, api.backupKey.list, { token, query: page })).data,
+        (await call(server, api.backup.list, { token, query: page })).data,
       ]);
       for (const target of ['root', 'coast']) {
         const detail = await call(server, api.clientLog.detail, {
@@ -409,6 +466,9 @@ describe('domain boundaries', () => {
         'secret-osuser',
         'secret-cred',
         'secret-value',
+        'secret-task',
+        'secret-bkey',
+        'secret-backup',
       ])
         expect(seen, foreign).not.toContain(foreign);
     });
