@@ -328,7 +328,11 @@ describe('domain boundaries', () => {
       [`rename ${target}'s scheduled task`, api.scheduler.update, { id: task[target], name: 'owned' }],
       [`disable ${target}'s scheduled task`, api.scheduler.disable, { id: task[target] }],
       [`run ${target}'s scheduled task`, api.scheduler.runNow, { id: task[target] }],
-      [`history of ${target}'s task`, api.scheduler.history, { id: task[target], page: '1', page_size: '10' }],
+      [
+        `history of ${target}'s task`,
+        api.scheduler.history,
+        { id: task[target], page: '1', page_size: '10' },
+      ],
       [`delete ${target}'s scheduled task`, api.scheduler.delete, { ids: [task[target]] }],
       [
         `download ${target}'s backup key`,
