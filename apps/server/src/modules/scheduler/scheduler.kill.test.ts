@@ -61,6 +61,12 @@ describe.each(await engines())('the scheduler after kill -9 of the node running 
       body: { name: 'kill test', cron: '0 3 * * *', query: { name_pattern: 'kill-*' } },
     });
     expect(task.code, task.msg).toBe(0);
+    // Runs back their keys up first, under the default system backup key.
+    const backupKey = await call(server, api.backupKey.create, {
+      token,
+      body: { name: 'rotation backups', scope: 'system', is_default: true },
+    });
+    expect(backupKey.code, backupKey.msg).toBe(0);
     // This node takes its first look now, so its timer leaves the job alone until its clock moves.
     await server.services.scheduler.round();
 
