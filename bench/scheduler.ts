@@ -88,6 +88,13 @@ async function runEngine(engine: Engine): Promise<string> {
     const made = Date.now();
     await makeKeys(server.base, token);
     console.log(`${engine}: ${KEYS} keys made in ${((Date.now() - made) / 1000).toFixed(1)} s`);
+    // Runs back their keys up first (the key-rotation backup), under the default system key.
+    await api(
+      server.base,
+      contract.backupKey.create.path,
+      { name: 'rotation backups', scope: 'system', is_default: true },
+      token,
+    );
     const task = await api<{ id: string }>(
       server.base,
       contract.scheduler.create.path,
