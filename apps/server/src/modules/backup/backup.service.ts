@@ -22,7 +22,7 @@ import { forbidden, invalid, KspError, notFound, stateForbids } from '../../plat
 import { StreamedFile, type Actor, type RequestMeta } from '../../platform/http/route.js';
 import { aeadOpen, aeadSeal } from '../../platform/keyring/aead.js';
 import type { Keyring } from '../../platform/keyring/keyring.js';
-import type { HsmSecrets } from '../hsm/hsm.module.js';
+import type { ModuleServices } from '../../platform/module.js';
 import type { BackupKeyService } from './backup-key.service.js';
 import {
   ArchiveError,
@@ -97,7 +97,7 @@ export function createBackupService(deps: {
   restored: (scope: BackupScope) => void;
   log: { error(details: object, message: string): void };
   /** The bound HSM's sealing, for HSM-bound backups (modules/hsm). */
-  hsm: () => HsmSecrets;
+  hsm: () => ModuleServices['hsmSecrets'];
 }) {
   const { db, clock, keyring, keys } = deps;
   const loose = db as unknown as LooseDb;
