@@ -25,7 +25,11 @@ export async function signInToConsole(
 
 export async function signOutUi(page: Page): Promise<void> {
   await page.getByTestId('user-menu').click();
+  // Signing out ends with a full load of /login (after the console has already routed there
+  // in place): wait for that load, or it can arrive later and wipe a login form being filled.
+  const loaded = page.waitForEvent('load');
   await page.getByTestId('logout').click();
+  await loaded;
   await page.waitForURL(/\/login/);
 }
 
