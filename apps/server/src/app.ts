@@ -10,7 +10,7 @@ import { createGatekeeper } from './platform/http/gate.js';
 import { createHttpServer, serveConsole, type HttpOptions, type RouteEntry } from './platform/http/server.js';
 import { Keyring } from './platform/keyring/keyring.js';
 import { createJournal } from './platform/db/journal.js';
-import { createJobs } from './platform/jobs/jobs.js';
+import { createJobs, type Jobs } from './platform/jobs/jobs.js';
 import {
   createServiceRegistry,
   registerModules,
@@ -98,6 +98,8 @@ export interface KspServer {
     clusterNodes: ModuleServices['clusterNodes'];
     alarms: ModuleServices['alarms'];
     scheduler: ModuleServices['scheduler'];
+    /** Background jobs (tests run a round with `runDue` instead of waiting for the timer). */
+    jobs: Jobs;
   };
   /**
    * The one-time first-run code issued at this start (network address, not yet activated),
@@ -185,6 +187,7 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
       clusterNodes: registry.use('clusterNodes'),
       alarms: registry.use('alarms'),
       scheduler: registry.use('scheduler'),
+      jobs,
     },
     setupCode: registry.use('setupCode'),
     routes,

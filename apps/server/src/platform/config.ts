@@ -24,6 +24,11 @@ const Schema = z.object({
   KSP_WEB_DIR: z.string().optional(),
   KSP_LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   KSP_NODE_NAME: z.string().optional(),
+  /**
+   * Where backup archives are written and read. Default: `backups` in the data directory. Nodes
+   * of a cluster give it the same shared storage, so each reaches every archive.
+   */
+  KSP_BACKUP_DIR: z.string().optional(),
   /** Days server records are kept; older ones are removed daily with the chain re-anchored. 0: forever. */
   KSP_LOG_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(0),
   KSP_TRUST_PROXY: z.enum(['true', 'false']).default('false'),
@@ -83,6 +88,8 @@ export interface KspConfig {
   webDir: string | null;
   logLevel: z.infer<typeof Schema>['KSP_LOG_LEVEL'];
   nodeName: string;
+  /** See KSP_BACKUP_DIR (absolute). */
+  backupDir: string;
   /** Days server records are kept (0: forever). */
   logRetentionDays: number;
   trustProxy: boolean;
@@ -149,6 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     webDir: v.KSP_WEB_DIR ? abs(v.KSP_WEB_DIR) : null,
     logLevel: v.KSP_LOG_LEVEL,
     nodeName: v.KSP_NODE_NAME ?? `ksp-${process.pid}`,
+    backupDir: v.KSP_BACKUP_DIR ? abs(v.KSP_BACKUP_DIR) : resolve(abs(v.KSP_DATA_DIR), 'backups'),
     logRetentionDays: v.KSP_LOG_RETENTION_DAYS,
     trustProxy: v.KSP_TRUST_PROXY === 'true',
     frameAncestors: v.KSP_FRAME_ANCESTORS.split(/\s+/).filter(Boolean),

@@ -79,6 +79,12 @@ export const BackupRow = z.object({
   created_at: z.string(),
   created_by: z.string(),
   finished_at: z.string().nullable(),
+  node: z
+    .string()
+    .nullable()
+    .describe(
+      'the node whose backup directory (KSP_BACKUP_DIR) holds the archive; null while the backup waits for its turn',
+    ),
 });
 export type BackupRow = z.infer<typeof BackupRow>;
 

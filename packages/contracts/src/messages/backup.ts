@@ -35,8 +35,13 @@ export const backupMessages = defineMessages({
     'backup.missingCa': 'Cannot restore certificate {id}: its CA {ca} is not in the domain',
     'backup.filterEmpty': 'filters: a partial backup needs key ids, a key name or certificate ids',
     'backup.fileMissing':
-      'The archive of backup {id} is not on this node (backups are kept by the node that made or received them)',
+      "The archive of backup {id} is not in this node's backup directory: node {node} wrote it. Use it on that node, or give every node the same KSP_BACKUP_DIR on shared storage",
     'backup.uploadMissing': 'file: send the archive as the multipart field "file"',
+    'backup.failed': 'Backup {id} failed: {reason}',
+    'backup.domainGone': 'Domain {domain} no longer exists: its backup cannot be written',
+    'backup.internal': 'Backup {id} failed on an internal error: the server log has the details',
+    'backup.restoreInterrupted':
+      'The restore was interrupted by a shutdown of the server; nothing was changed. Restore again',
   },
   zh: {
     'backup.keyNotFound': '备份密钥 {id} 不存在',
@@ -64,7 +69,12 @@ export const backupMessages = defineMessages({
     'backup.idTaken': '无法恢复：{kind} {id} 已存在于其他域',
     'backup.missingCa': '无法恢复证书 {id}：其 CA {ca} 不在该域中',
     'backup.filterEmpty': 'filters：部分备份需要筛选条件：密钥 ID、密钥名称或证书 ID',
-    'backup.fileMissing': '备份 {id} 的文件不在本节点（备份保存在制作或接收它的节点上）',
+    'backup.fileMissing':
+      '备份 {id} 的文件不在本节点的备份目录中：它由节点 {node} 写入。请在该节点上使用，或让所有节点的 KSP_BACKUP_DIR 指向同一共享存储',
     'backup.uploadMissing': 'file：请以 multipart 字段 "file" 发送备份文件',
+    'backup.failed': '备份 {id} 失败：{reason}',
+    'backup.domainGone': '域 {domain} 已不存在，无法写入它的备份',
+    'backup.internal': '备份 {id} 因内部错误失败，详情见服务器日志',
+    'backup.restoreInterrupted': '恢复因服务器停止而中断，未做任何更改。请重新恢复',
   },
 });

@@ -144,13 +144,26 @@ export function createArchiveWriter(path: string, backupKey: Buffer, header: Arc
     async finish() {
       await started;
       await frame(true);
-      await Promise.race([new Promise<void>((r) => out.end(r)), failed]);
+      // end()'s callback also runs when the stream failed (the file could not be opened or
+      // written): it is given the error, which must fail the archive, not complete it.
+      await Promise.race([
+        new Promise<void>((resolve, reject) =>
+          out.end((err?: Error | null) => (err ? reject(err) : resolve())),
+        ),
+        failed,
+      ]);
+      if (out.errored) throw out.errored;
       key.fill(0);
       return { size, sha256: hash.digest('hex') };
     },
     async abort() {
       key.fill(0);
-      await new Promise<void>((r) => out.destroy() && out.once('close', () => r()));
+      // A stream that failed to open (or already failed) may have closed already: no 'close' comes.
+      if (out.closed) return;
+      await new Promise<void>((r) => {
+        out.once('close', () => r());
+        out.destroy();
+      });
     },
   };
 }

@@ -1,16 +1,33 @@
 import type { KspModule, ModuleContext } from '../../platform/module.js';
 import { createBackupKeyService } from './backup-key.service.js';
 import { backupRoutes } from './backup.routes.js';
-import { createBackupService, type BackupService } from './backup.service.js';
+import {
+  BACKUP_JOB,
+  createBackupService,
+  type BackupCheckpoint,
+  type BackupService,
+} from './backup.service.js';
 
 declare module '../../platform/module.js' {
   interface ModuleServices {
     /** The "key rotation" backup the scheduler takes of the keys it is about to rotate. */
     rotationBackup: {
-      take(input: { keyIds: string[]; actor: string; description: string }): Promise<{ id: string }>;
+      take(input: {
+        keyIds: string[];
+        actor: string;
+        description: string;
+        /** Stops waiting for the archive (the scheduler's shutdown); the backup stays queued. */
+        signal?: AbortSignal | undefined;
+      }): Promise<{ id: string }>;
     };
   }
 }
+
+/**
+ * How often the backup job looks for queued backups on a node that does not hold its lease
+ * (the node a backup is asked of starts the job at once when it can take the lease).
+ */
+const ROUND_SECONDS = 15;
 
 /** Settings › backup keys and backups: encrypted archives, restore (README.md). */
 export const backupModule: KspModule = {
@@ -22,16 +39,22 @@ export const backupModule: KspModule = {
       clock: ctx.clock,
       keyring: ctx.keyring,
       keys,
-      dataDir: ctx.config.dataDir,
+      backupDir: ctx.config.backupDir,
+      node: ctx.config.nodeName,
+      jobs: ctx.jobs,
       engine: ctx.engine,
       log: ctx.log,
       // Sessions, roles and users may all have changed: the node forgets what it cached.
       restored: () => ctx.gate.accessChanged(),
       hsm: () => ctx.use('hsmSecrets'),
     });
+    ctx.jobs.register<BackupCheckpoint>({
+      name: BACKUP_JOB,
+      every: ROUND_SECONDS,
+      run: (run) => backups.runJob(run),
+    });
     ctx.provide('rotationBackup', { take: (input) => backups.takeRotation(input) });
     backupRoutes(ctx.app, ctx.gate, keys, backups);
-    ctx.onClose(() => backups.drain());
     services.set(ctx, backups);
   },
   async start(ctx) {

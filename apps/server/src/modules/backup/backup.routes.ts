@@ -30,7 +30,7 @@ export function backupRoutes(
     keys.remove(actor, meta, body.ids),
   );
 
-  registerCall(app, gate, api.backup.list, ({ actor, query }) => backups.list(actor, query));
+  registerCall(app, gate, api.backup.list, ({ actor, meta, query }) => backups.list(actor, meta, query));
   registerCall(app, gate, api.backup.detail, ({ actor, meta, query }) =>
     backups.detail(actor, meta, query.id),
   );

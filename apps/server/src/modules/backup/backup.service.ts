@@ -13,6 +13,7 @@ import {
   type BackupFilter,
   type BackupRow,
   type BackupScope,
+  type Language,
 } from '@ksp/contracts';
 import { subjectOf, writeAudit, type AuditSubject } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
@@ -22,7 +23,9 @@ import { forbidden, invalid, KspError, notFound, stateForbids } from '../../plat
 import { StreamedFile, type Actor, type RequestMeta } from '../../platform/http/route.js';
 import { aeadOpen, aeadSeal } from '../../platform/keyring/aead.js';
 import type { Keyring } from '../../platform/keyring/keyring.js';
+import { LeaseLostError, type JobRun, type Jobs } from '../../platform/jobs/jobs.js';
 import type { ModuleServices } from '../../platform/module.js';
+import { localized, storedError, storedMessage } from '../../platform/stored-message.js';
 import type { BackupKeyService } from './backup-key.service.js';
 import {
   ArchiveError,
@@ -48,6 +51,16 @@ import {
 } from './backup.tables.js';
 
 const PAGE = 1000;
+/** The jobs service's name for writing backups (one lease: one node of a cluster at a time). */
+export const BACKUP_JOB = 'backup';
+/** What the backup job saves: the backup it is writing. */
+export interface BackupCheckpoint {
+  backup: string;
+}
+/** A writer renews the job's lease at least this often (the lease lasts 60 s). */
+const SAVE_EVERY_MS = 5_000;
+/** How often a caller waiting for an archive looks at its status. */
+const WAIT_POLL_MS = 250;
 /** Rows per insert: 1,000 rows of the widest table (25 columns) stay under both engines’ parameter limits. */
 const BATCH = 1000;
 const kekAad = (domainId: string) => `ksp/backup/kek/${domainId}`;
@@ -91,7 +104,12 @@ export function createBackupService(deps: {
   clock: Clock;
   keyring: Keyring;
   keys: BackupKeyService;
-  dataDir: string;
+  /** Where archives are written and read (KSP_BACKUP_DIR). */
+  backupDir: string;
+  /** This node's name, recorded on the archives it writes. */
+  node: string;
+  /** Backups are written by the jobs service's `backup` job (BACKUP_JOB), under its lease. */
+  jobs: Jobs;
   engine: Engine;
   /** Called after a restore committed: caches of what it replaced are dropped. */
   restored: (scope: BackupScope) => void;
@@ -101,12 +119,16 @@ export function createBackupService(deps: {
 }) {
   const { db, clock, keyring, keys } = deps;
   const loose = db as unknown as LooseDb;
-  const dir = join(deps.dataDir, 'backups');
+  const dir = deps.backupDir;
   const fileOf = (id: string) => join(dir, `${id}.kspb`);
-  const running = new Set<Promise<void>>();
+  /** The archive must be here; if it is not, the answer names the node that wrote it. */
+  const requireFile = (row: BackupTable) => {
+    if (!existsSync(fileOf(row.id)))
+      throw stateForbids('backup.fileMissing', { id: row.id, node: row.node ?? '-' });
+  };
   let restoring = false;
 
-  const toRow = (r: BackupTable): BackupRow => ({
+  const toRow = (r: BackupTable, lang: Language = 'en'): BackupRow => ({
     id: r.id,
     scope: r.scope,
     domain: r.domain_name,
@@ -116,7 +138,7 @@ export function createBackupService(deps: {
     progress: r.progress,
     restore_status: r.restore_status,
     restored_at: r.restored_at,
-    error: r.error,
+    error: localized(r.error, lang),
     size: Number(r.size),
     sha256: r.sha256,
     counts: JSON.parse(r.counts) as Record<string, number>,
@@ -127,6 +149,7 @@ export function createBackupService(deps: {
     created_at: r.created_at,
     created_by: r.created_by,
     finished_at: r.finished_at,
+    node: r.node,
   });
 
   const visible = (
@@ -271,7 +294,16 @@ export function createBackupService(deps: {
     }
   }
 
-  async function dump(backup: BackupTable, plan: Plan, key: BackupKeyTable): Promise<void> {
+  /**
+   * Writes the archive of a queued backup. `job` is the backup job's run: every page renews
+   * its lease (and stops this node if another node took it) and checks for a shutdown.
+   */
+  async function dump(
+    backup: BackupTable,
+    plan: Plan,
+    key: BackupKeyTable,
+    job: JobRun<BackupCheckpoint>,
+  ): Promise<void> {
     const salt = newSalt();
     let hsm: ArchiveHeader['hsm'];
     let material = keys.material(key);
@@ -307,9 +339,12 @@ export function createBackupService(deps: {
     };
     const path = fileOf(backup.id);
     const temp = `${path}.part`;
+    // What a node that stopped while writing this backup left of it.
+    await rm(temp, { force: true });
     const writer: ArchiveWriter = createArchiveWriter(temp, material, header);
     material.fill(0);
     const written: Record<string, number> = {};
+    let saved = performance.now();
     let done = 0;
     let shown = 0;
     const put = async (record: ArchiveRecord, table: string) => {
@@ -364,6 +399,11 @@ export function createBackupService(deps: {
               );
           }
           done += rows.length;
+          job.signal.throwIfAborted();
+          if (performance.now() - saved > SAVE_EVERY_MS) {
+            await job.save({ backup: backup.id });
+            saved = performance.now();
+          }
           const progress = Math.min(99, Math.floor((done * 100) / total));
           if (progress >= shown + 5) {
             shown = progress;
@@ -407,7 +447,8 @@ export function createBackupService(deps: {
       keyIds: string[] | null;
       tiedToHsm?: boolean;
     },
-    wait: boolean,
+    /** Answer once the archive is written (or failed), unless the signal stops the wait first. */
+    wait: false | { signal?: AbortSignal | undefined },
   ): Promise<BackupRow> {
     if (fields.scope === 'system' && !who.systemScope)
       throw forbidden('backup.systemOnly', { scope: 'system' });
@@ -466,32 +507,96 @@ export function createBackupService(deps: {
       created_at: clock().toISOString(),
       created_by: who.username,
       finished_at: null,
+      node: null,
     };
     await db.transaction().execute(async (trx) => {
       await trx.insertInto('backup').values(row).execute();
       await audit(trx, who, 'backup.create', row.id, { scope: row.scope, backup_key: key.id });
     });
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const plan: Plan = { domain, filter: fields.filter, keyIds: fields.keyIds };
-    const job = dump(row, plan, key).catch(async (err: unknown) => {
-      deps.log.error({ err, backup: row.id }, 'backup failed');
-      const message = err instanceof KspError ? err.messageKey : 'internal error (see the server log)';
-      await db
-        .updateTable('backup')
-        .set({ status: 'failed', error: message, finished_at: clock().toISOString() })
-        .where('id', '=', row.id)
-        .execute();
-      if (wait) throw err;
-    });
+    const kicked = kick();
     if (wait) {
-      await job;
-    } else {
-      const tracked = job.finally(() => running.delete(tracked));
-      running.add(tracked);
+      await kicked;
+      const done = await settled(row.id, wait.signal);
+      if (done.status === 'failed') throw failure(done);
+      return toRow(done);
     }
-    return toRow(
-      await db.selectFrom('backup').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow(),
-    );
+    return toRow(row);
+  }
+
+  // ---- the backup job: queued backups, one at a time, on the node holding its lease ----
+
+  /** Runs the backup job now if this node can take its lease (otherwise its holder will). */
+  function kick(): Promise<unknown> {
+    return deps.jobs.trigger(BACKUP_JOB).catch((err: unknown) => {
+      deps.log.error({ err }, 'backup job failed');
+    });
+  }
+
+  /** The error a failed backup was stored with, as one to answer. */
+  const failure = (row: BackupTable) =>
+    new KspError(Code.STATE_FORBIDS, 'backup.failed', { id: row.id, reason: row.error ?? '-' });
+
+  /** Waits until a backup is completed or failed (its writer may be another node). */
+  async function settled(id: string, signal: AbortSignal | undefined): Promise<BackupTable> {
+    for (;;) {
+      const row = await db.selectFrom('backup').selectAll().where('id', '=', id).executeTakeFirst();
+      if (!row) throw notFound('backup.notFound', { id });
+      if (row.status !== 'backing_up') return row;
+      signal?.throwIfAborted();
+      await new Promise((resolve) => setTimeout(resolve, WAIT_POLL_MS));
+    }
+  }
+
+  async function planOf(row: BackupTable): Promise<Plan> {
+    const domain = await db
+      .selectFrom('domain')
+      .selectAll()
+      .where('id', '=', row.domain_id)
+      .executeTakeFirst();
+    const filters = JSON.parse(row.filters) as BackupFilter & { key_ids?: string[] };
+    return {
+      domain: domain ?? null,
+      filter: row.scope === 'partial' ? filters : null,
+      keyIds: row.scope === 'key_rotation' ? (filters.key_ids ?? []) : null,
+    };
+  }
+
+  /**
+   * The backup job's body: writes every queued backup, oldest first. One left half written by
+   * a node that stopped is still `backing_up` and is written again from the start (its partial
+   * file is replaced). A shutdown or a lost lease leaves the backup queued for the next holder.
+   */
+  async function runJob(job: JobRun<BackupCheckpoint>): Promise<void> {
+    for (;;) {
+      job.signal.throwIfAborted();
+      const row = await db
+        .selectFrom('backup')
+        .selectAll()
+        .where('status', '=', 'backing_up')
+        .orderBy('created_at')
+        .orderBy('id')
+        .executeTakeFirst();
+      if (!row) return;
+      await db.updateTable('backup').set({ node: deps.node, progress: 0 }).where('id', '=', row.id).execute();
+      try {
+        const key = await keys.byId(row.backup_key_id);
+        if (!key) throw notFound('backup.keyNotFound', { id: row.backup_key_id });
+        if (row.scope !== 'system' && row.scope !== 'key_rotation' && !(await planOf(row)).domain)
+          throw notFound('backup.domainGone', { domain: row.domain_name });
+        mkdirSync(dir, { recursive: true, mode: 0o700 });
+        await dump({ ...row, node: deps.node }, await planOf(row), key, job);
+      } catch (err) {
+        if (job.signal.aborted || err instanceof LeaseLostError) throw err;
+        deps.log.error({ err, backup: row.id }, 'backup failed');
+        const message =
+          err instanceof KspError ? storedError(err) : storedMessage('backup.internal', { id: row.id });
+        await db
+          .updateTable('backup')
+          .set({ status: 'failed', error: message, finished_at: clock().toISOString() })
+          .where('id', '=', row.id)
+          .execute();
+      }
+    }
   }
 
   // ---- restore ----
@@ -768,7 +873,7 @@ export function createBackupService(deps: {
     if (backup.scope === 'system' && !who.systemScope)
       throw forbidden('backup.systemOnly', { scope: 'system' });
     if (restoring) throw stateForbids('backup.busy');
-    if (!existsSync(fileOf(id))) throw stateForbids('backup.fileMissing', { id });
+    requireFile(backup);
     restoring = true;
     try {
       let header: ArchiveHeader;
@@ -821,7 +926,7 @@ export function createBackupService(deps: {
           .execute(async (trx) => {
             await trx
               .updateTable('backup')
-              .set({ restore_status: 'failed', error: failure.messageKey })
+              .set({ restore_status: 'failed', error: storedError(failure) })
               .where('id', '=', id)
               .execute();
             await audit(
@@ -857,7 +962,11 @@ export function createBackupService(deps: {
   }
 
   return {
-    async list(actor: Actor, q: { page: number; page_size: number; scope?: BackupScope | undefined }) {
+    async list(
+      actor: Actor,
+      meta: Pick<RequestMeta, 'lang'>,
+      q: { page: number; page_size: number; scope?: BackupScope | undefined },
+    ) {
       let base = db.selectFrom('backup');
       if (!actor.systemScope)
         base = base.where('domain_id', '=', actor.domainId).where('scope', '!=', 'system');
@@ -870,10 +979,10 @@ export function createBackupService(deps: {
         .limit(q.page_size)
         .execute();
       const total = await base.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirst();
-      return { data: rows.map(toRow), total: Number(total?.n ?? 0) };
+      return { data: rows.map((r) => toRow(r, meta.lang)), total: Number(total?.n ?? 0) };
     },
     detail: async (actor: Actor, meta: RequestMeta, id: string) =>
-      toRow(await find(fromActor(actor, meta), id)),
+      toRow(await find(fromActor(actor, meta), id), meta.lang),
     create: (
       actor: Actor,
       meta: RequestMeta,
@@ -897,8 +1006,14 @@ export function createBackupService(deps: {
         },
         false,
       ),
+    runJob,
     /** The key rotation backup the scheduler takes before rotating (waits until it is written). */
-    async takeRotation(input: { keyIds: string[]; actor: string; description: string }) {
+    async takeRotation(input: {
+      keyIds: string[];
+      actor: string;
+      description: string;
+      signal?: AbortSignal | undefined;
+    }) {
       const root = await db
         .selectFrom('domain')
         .selectAll()
@@ -921,7 +1036,7 @@ export function createBackupService(deps: {
       const row = await start(
         who,
         { scope: 'key_rotation', description: input.description, filter: null, keyIds: input.keyIds },
-        true,
+        { signal: input.signal },
       );
       return { id: row.id };
     },
@@ -929,7 +1044,7 @@ export function createBackupService(deps: {
       const who = fromActor(actor, meta);
       const row = await find(who, id);
       if (row.status !== 'completed') throw stateForbids('backup.notCompleted', { id, status: row.status });
-      if (!existsSync(fileOf(id))) throw stateForbids('backup.fileMissing', { id });
+      requireFile(row);
       await audit(db, who, 'backup.download', id, {});
       return new StreamedFile(
         `ksp-backup-${row.scope}-${row.created_at.slice(0, 10)}-${id.slice(-8)}.kspb`,
@@ -987,6 +1102,7 @@ export function createBackupService(deps: {
           created_at: clock().toISOString(),
           created_by: who.username,
           finished_at: clock().toISOString(),
+          node: deps.node,
         };
         await rename(temp, fileOf(id));
         await db.transaction().execute(async (trx) => {
@@ -1013,34 +1129,27 @@ export function createBackupService(deps: {
       for (const row of rows) await rm(fileOf(row.id), { force: true });
       return { deleted: rows.length };
     },
-    /** Backups a stopped process left half made are failed. */
+    /**
+     * Restores a stopped process left under way are failed (their transaction was rolled back:
+     * nothing changed). Only this node's: a restore reads an archive in this node's directory.
+     * Backups left half written need nothing: they are still queued, and the backup job
+     * writes them again.
+     */
     async failInterrupted() {
-      // Only this node's own work: a backup whose partial file is in this node's directory, a
-      // restore of an archive this node keeps. Other nodes of a cluster may be at work on theirs.
       const unfinished = await db
         .selectFrom('backup')
-        .select(['id', 'status'])
-        .where((eb) => eb.or([eb('status', '=', 'backing_up'), eb('restore_status', '=', 'restoring')]))
+        .select(['id'])
+        .where('restore_status', '=', 'restoring')
         .execute();
       for (const row of unfinished) {
-        if (row.status === 'backing_up' && existsSync(`${fileOf(row.id)}.part`)) {
-          await rm(`${fileOf(row.id)}.part`, { force: true });
-          await db
-            .updateTable('backup')
-            .set({ status: 'failed', error: 'interrupted by a shutdown' })
-            .where('id', '=', row.id)
-            .execute();
-        } else if (row.status !== 'backing_up' && existsSync(fileOf(row.id))) {
-          await db
-            .updateTable('backup')
-            .set({ restore_status: 'failed', error: 'interrupted by a shutdown (nothing was changed)' })
-            .where('id', '=', row.id)
-            .execute();
-        }
+        if (!existsSync(fileOf(row.id))) continue;
+        await db
+          .updateTable('backup')
+          .set({ restore_status: 'failed', error: storedMessage('backup.restoreInterrupted') })
+          .where('id', '=', row.id)
+          .where('restore_status', '=', 'restoring')
+          .execute();
       }
-    },
-    async drain() {
-      await Promise.allSettled([...running]);
     },
   };
 }

@@ -1,13 +1,14 @@
-import { randomBytes, scryptSync } from 'node:crypto';
+import { createHash, randomBytes, scryptSync } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, BACKUP_FORMAT_VERSION, Code, PRODUCT_VERSION, Usage } from '@ksp/contracts';
+import { api, BACKUP_FORMAT_VERSION, Code, formatMessage, PRODUCT_VERSION, Usage } from '@ksp/contracts';
 import { keyCheckValue } from '../../platform/crypto/symmetric.js';
 import { aeadSeal } from '../../platform/keyring/aead.js';
 import { createBackupKeyService } from './backup-key.service.js';
-import { createBackupService } from './backup.service.js';
+import { createJobs } from '../../platform/jobs/jobs.js';
+import { BACKUP_JOB, createBackupService, type BackupCheckpoint } from './backup.service.js';
 import { createArchiveWriter, kekWrapKey, newSalt } from './backup.format.js';
 import {
   ADMIN,
@@ -400,7 +401,9 @@ describe.each(available)('backups on %s', (engine) => {
     rmSync(join(a.dataDir, 'backups', `${done.id}.kspb`));
     const gone = await call(a, api.backup.restore, { token, body: { id: done.id } });
     expect(gone.code).toBe(Code.STATE_FORBIDS);
-    expect(gone.msg).toMatch(/not on this node/);
+    // It names the node that wrote it (another node of a cluster without a shared directory).
+    expect(done.node).toBeTruthy();
+    expect(gone.msg).toContain(`not in this node's backup directory: node ${done.node} wrote it`);
     const goneDownload = await a.app.inject({
       method: 'GET',
       url: `${api.backup.download.path}?id=${done.id}`,
@@ -420,12 +423,16 @@ describe.each(available)('backups on %s', (engine) => {
       clock: () => a.clock.now,
       keyring: a.services.keyring,
     });
+    // A second node over the same database and backup directory, with jobs of its own.
+    const jobs = createJobs({ db: a.database.db, clock: () => a.clock.now, node: 'node-b' });
     const backups = createBackupService({
       db: a.database.db,
       clock: () => a.clock.now,
       keyring: a.services.keyring,
       keys,
-      dataDir: a.dataDir,
+      backupDir: join(a.dataDir, 'backups'),
+      node: 'node-b',
+      jobs,
       engine: a.engine,
       restored: () => undefined,
       log: { error: () => undefined },
@@ -433,6 +440,7 @@ describe.each(available)('backups on %s', (engine) => {
         throw new Error('no HSM in this test');
       },
     });
+    jobs.register<BackupCheckpoint>({ name: BACKUP_JOB, every: 15, run: (run) => backups.runJob(run) });
     const [rootKey] = secrets.filter((s) => s.token === 'root');
     const d1Key = secrets.find((s) => s.token === 'd1')!;
     const { id } = await backups.takeRotation({
@@ -550,24 +558,59 @@ describe.each(available)('backups on %s', (engine) => {
     );
   });
 
-  it('marks a backup its node left half written as failed at the next start', async () => {
+  it('writes again, at the next round of the backup job, a backup its node left half written', async () => {
     const started = await call(a, api.backup.create, {
       token,
       body: { scope: 'domain', description: 'cut' },
     });
     const done = await finished(a, token, started.data.id);
-    // As if the node died while writing it: the row says backing up, the partial file is there.
+    // The job's round that wrote it has ended (a round writes every queued backup it finds).
+    await a.services.jobs.trigger(BACKUP_JOB);
+    // As if the node died while writing it: the row says backing up, a partial file is there.
     await a.database.db
       .updateTable('backup')
-      .set({ status: 'backing_up', progress: 40 })
+      .set({ status: 'backing_up', progress: 40, size: 0, sha256: '' })
       .where('id', '=', done.id)
       .execute();
     const file = join(a.dataDir, 'backups', `${done.id}.kspb`);
-    const { renameSync, existsSync } = await import('node:fs');
+    const { renameSync, existsSync, readFileSync } = await import('node:fs');
     renameSync(file, `${file}.part`);
     a = await a.restart();
-    const after = await call(a, api.backup.detail, { token, query: { id: done.id } });
-    expect(after.data).toMatchObject({ status: 'failed', error: 'interrupted by a shutdown' });
+    // Still queued: nothing failed it; the job's next round (after its interval) writes it.
+    const queued = await call(a, api.backup.detail, { token, query: { id: done.id } });
+    expect(queued.data.status).toBe('backing_up');
+    a.clock.advance(16);
+    await a.services.jobs.runDue();
+    const after = await finished(a, token, done.id);
+    expect(after).toMatchObject({ status: 'completed', progress: 100, error: null });
     expect(existsSync(`${file}.part`)).toBe(false);
+    const bytes = readFileSync(file);
+    expect(after.size).toBe(bytes.length);
+    expect(after.sha256).toBe(createHash('sha256').update(bytes).digest('hex'));
+    // And it restores.
+    const restored = await call(a, api.backup.restore, { token, body: { id: done.id } });
+    expect(restored.code, restored.msg).toBe(0);
+  });
+
+  it("answers a failed backup in the reader's language", async () => {
+    // The backup key is gone by the time the job writes the archive.
+    const started = await call(a, api.backup.create, {
+      token,
+      body: { scope: 'domain', description: 'no key' },
+    });
+    await finished(a, token, started.data.id);
+    await a.services.jobs.trigger(BACKUP_JOB);
+    await a.database.db
+      .updateTable('backup')
+      .set({ status: 'backing_up', backup_key_id: 'gone-key' })
+      .where('id', '=', started.data.id)
+      .execute();
+    a.clock.advance(16);
+    await a.services.jobs.runDue();
+    const en = await finished(a, token, started.data.id);
+    expect(en).toMatchObject({ status: 'failed', error: 'Backup key gone-key not found' });
+    const zh = await call(a, api.backup.detail, { token, lang: 'zh', query: { id: started.data.id } });
+    expect(zh.data.error).toBe(formatMessage('backup.keyNotFound', 'zh', { id: 'gone-key' }));
+    expect(zh.data.error).not.toBe(en.error);
   });
 });

@@ -9,7 +9,12 @@ import {
 
 /** What the backup module offers the scheduler: the key-rotation backup taken before a run rotates keys. */
 export interface RotationBackup {
-  take(input: { keyIds: string[]; actor: string; description: string }): Promise<{ id: string }>;
+  take(input: {
+    keyIds: string[];
+    actor: string;
+    description: string;
+    signal?: AbortSignal | undefined;
+  }): Promise<{ id: string }>;
 }
 
 declare module '../../platform/module.js' {

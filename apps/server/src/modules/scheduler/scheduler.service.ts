@@ -1,10 +1,8 @@
 import { v7 as uuidv7 } from 'uuid';
 import {
   Code,
-  formatMessage,
   KeyRotationQuery,
   type Language,
-  type MessageKey,
   type api,
   type Input,
   type QueryInput,
@@ -19,6 +17,7 @@ import { nonceBytes } from '../../platform/crypto/random.js';
 import { isUniqueViolation, type Db, type Executor } from '../../platform/db/database.js';
 import type { SchedulerRunTable, SchedulerTaskTable } from '../../platform/db/schema.js';
 import { conflict, KspError, notFound } from '../../platform/errors.js';
+import { localized, storedError, storedMessage } from '../../platform/stored-message.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
 import type { JobOutcome, JobRun, Jobs } from '../../platform/jobs/jobs.js';
 import type { ModuleServices } from '../../platform/module.js';
@@ -57,35 +56,8 @@ class AlreadyDone extends Error {}
 
 const iso = (d: Date) => d.toISOString();
 const newId = () => uuidv7({ random: nonceBytes(16) });
-/**
- * A run's error as stored: a message key and its parameters (JSON), put in the reader's
- * language when read (`localized`); an error without a key (a database's) is kept as its text.
- */
-const storedMessage = (key: MessageKey, params: Record<string, string | number> = {}) =>
-  JSON.stringify({ key, params });
-const messageOf = (err: unknown): string =>
-  err instanceof KspError
-    ? storedMessage(err.messageKey, err.params)
-    : err instanceof Error
-      ? err.message
-      : String(err);
-
-/** A stored error in `lang`; stored messages inside parameters (a reason) are put in it too. */
-export function localized(text: string | null, lang: Language): string | null {
-  if (text === null || !text.startsWith('{"key":')) return text;
-  try {
-    const { key, params } = JSON.parse(text) as { key: MessageKey; params: Record<string, string | number> };
-    const inner = Object.fromEntries(
-      Object.entries(params).map(([name, value]) => [
-        name,
-        typeof value === 'string' ? (localized(value, lang) ?? value) : value,
-      ]),
-    );
-    return formatMessage(key, lang, inner);
-  } catch {
-    return text;
-  }
-}
+/** A run's error as stored (platform/stored-message.ts): read in the reader's language. */
+const messageOf = storedError;
 
 function toTask(row: SchedulerTaskTable, lang: Language = 'en'): SchedulerTask {
   return {
@@ -420,9 +392,12 @@ export function createSchedulerService(deps: {
             keyIds,
             actor: run.requested_by,
             description: `Key rotation: task ${task.name}, run ${run.id}`,
+            signal: job.signal,
           })
         ).id;
       } catch (err) {
+        // Stopped while waiting for the archive (shutdown): the run resumes later, nothing rotated.
+        if (job.signal.aborted) throw err;
         await db
           .updateTable('scheduler_run_key')
           .set({ result: 'failed', error: storedMessage('scheduler.keyNotBackedUp') })

@@ -38,6 +38,7 @@ import * as m018 from './migrations/018-hsm.js';
 import * as m019 from './migrations/019-backup.js';
 import * as m020 from './migrations/020-scheduler.js';
 import * as m021 from './migrations/021-credential.js';
+import * as m022 from './migrations/022-backup-node.js';
 
 export type Db = Kysely<Database>;
 /** A store function takes either the database or an open transaction. */
@@ -88,6 +89,7 @@ export const migrations: Record<string, Migration> = {
   '019-backup': m019,
   '020-scheduler': m020,
   '021-credential': m021,
+  '022-backup-node': m022,
 };
 
 export interface OpenOptions {

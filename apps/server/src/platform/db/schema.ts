@@ -582,6 +582,8 @@ export interface BackupTable {
   created_at: string;
   created_by: string;
   finished_at: string | null;
+  /** The node whose backup directory holds the archive; null while queued (migration 022). */
+  node: string | null;
 }
 
 export interface Database {

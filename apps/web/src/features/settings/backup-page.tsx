@@ -11,6 +11,7 @@ import {
   Select,
   Space,
   Tag,
+  Tooltip,
   Typography,
   Upload,
 } from 'antd';
@@ -278,18 +279,32 @@ export default function BackupPage() {
       key: 'status',
       title: t('backup:backups.columns.status'),
       render: (_, r) => (
-        <Space size={4}>
-          <StatusTag
-            value={r.status}
-            colors={statusColors}
-            labels={{
-              backing_up: `${t('backup:backups.statuses.backing_up')} ${r.progress}%`,
-              completed: t('backup:backups.statuses.completed'),
-              failed: t('backup:backups.statuses.failed'),
-            }}
-            testId={`backup-status-${r.id}`}
-          />
-        </Space>
+        <Tooltip
+          title={
+            [
+              r.status === 'failed' ? r.error : null,
+              r.node ? t('backup:backups.writtenOn', { node: r.node }) : null,
+            ]
+              .filter(Boolean)
+              .join(' · ') || undefined
+          }
+        >
+          <Space size={4}>
+            <StatusTag
+              value={r.status}
+              colors={statusColors}
+              labels={{
+                // Queued: no node has started writing it yet (the backup job runs one at a time).
+                backing_up: r.node
+                  ? `${t('backup:backups.statuses.backing_up')} ${r.progress}%`
+                  : t('backup:backups.statuses.queued'),
+                completed: t('backup:backups.statuses.completed'),
+                failed: t('backup:backups.statuses.failed'),
+              }}
+              testId={`backup-status-${r.id}`}
+            />
+          </Space>
+        </Tooltip>
       ),
     },
     {
