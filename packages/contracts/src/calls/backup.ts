@@ -35,6 +35,11 @@ export const BackupKeyRow = z.object({
   kcv: z.string().describe('key check value: the first 3 bytes of AES-256 over a zero block, hex'),
   created_at: z.string(),
   created_by: z.string(),
+  orphaned: z
+    .boolean()
+    .describe(
+      'a domain key whose domain no longer exists (removed, or not in a system backup restored since): only root domain sessions see it, to download it, restore that domain\'s backups with it, or delete it',
+    ),
 });
 export type BackupKeyRow = z.infer<typeof BackupKeyRow>;
 

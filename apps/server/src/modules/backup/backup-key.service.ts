@@ -58,7 +58,7 @@ export function createBackupKeyService(deps: { db: Db; clock: Clock; keyring: Ke
   const { db, clock, keyring } = deps;
   const wrapKey = () => keyring.deriveKey('backup-key');
 
-  const toRow = (r: BackupKeyTable): BackupKeyRow => ({
+  const toRow = (r: BackupKeyTable, orphaned = false): BackupKeyRow => ({
     id: r.id,
     name: r.name,
     scope: r.scope,
@@ -67,6 +67,7 @@ export function createBackupKeyService(deps: { db: Db; clock: Clock; keyring: Ke
     kcv: r.kcv,
     created_at: r.created_at,
     created_by: r.created_by,
+    orphaned,
   });
 
   /** Whether the caller may see and use the key. */
@@ -87,9 +88,21 @@ export function createBackupKeyService(deps: { db: Db; clock: Clock; keyring: Ke
       clock(),
     );
 
+  /** A domain key whose domain is gone (removed, or replaced by a system restore). */
+  const orphaned = async (r: Pick<BackupKeyTable, 'scope' | 'domain_id'>) =>
+    r.scope === 'domain' &&
+    !(await db.selectFrom('domain').select('id').where('id', '=', r.domain_id).executeTakeFirst());
+
+  /**
+   * Whether the caller may see and use the key: `visible`, and for root domain sessions also the
+   * keys of domains that no longer exist (nobody else can reach them).
+   */
+  const usable = async (actor: Pick<Actor, 'systemScope' | 'domainId'>, r: BackupKeyTable) =>
+    visible(actor as Actor, r) || (actor.systemScope && (await orphaned(r)));
+
   async function find(actor: Actor, id: string): Promise<BackupKeyTable> {
     const row = await db.selectFrom('backup_key').selectAll().where('id', '=', id).executeTakeFirst();
-    if (!row || !visible(actor, row)) throw notFound('backup.keyNotFound', { id });
+    if (!row || !(await usable(actor, row))) throw notFound('backup.keyNotFound', { id });
     return row;
   }
 
@@ -157,20 +170,33 @@ export function createBackupKeyService(deps: { db: Db; clock: Clock; keyring: Ke
     async list(actor: Actor, page: number, pageSize: number) {
       const base = db
         .selectFrom('backup_key')
+        .leftJoin('domain', 'domain.id', 'backup_key.domain_id')
         .where((eb) =>
           actor.systemScope
-            ? eb.or([eb('scope', '=', 'system'), eb('domain_id', '=', actor.domainId)])
-            : eb.and([eb('scope', '=', 'domain'), eb('domain_id', '=', actor.domainId)]),
+            ? eb.or([
+                eb('backup_key.scope', '=', 'system'),
+                eb('backup_key.domain_id', '=', actor.domainId),
+                // Keys of domains that are gone: only the root domain can still reach them.
+                eb.and([eb('backup_key.scope', '=', 'domain'), eb('domain.id', 'is', null)]),
+              ])
+            : eb.and([
+                eb('backup_key.scope', '=', 'domain'),
+                eb('backup_key.domain_id', '=', actor.domainId),
+              ]),
         );
       const rows = await base
-        .selectAll()
-        .orderBy('created_at', 'desc')
-        .orderBy('id')
+        .selectAll('backup_key')
+        .select('domain.id as live_domain')
+        .orderBy('backup_key.created_at', 'desc')
+        .orderBy('backup_key.id')
         .offset((page - 1) * pageSize)
         .limit(pageSize)
         .execute();
       const total = await base.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirst();
-      return { data: rows.map(toRow), total: Number(total?.n ?? 0) };
+      return {
+        data: rows.map(({ live_domain, ...r }) => toRow(r, r.scope === 'domain' && live_domain === null)),
+        total: Number(total?.n ?? 0),
+      };
     },
 
     async create(
@@ -266,7 +292,7 @@ export function createBackupKeyService(deps: { db: Db; clock: Clock; keyring: Ke
         await trx.updateTable('backup_key').set({ is_default: 1 }).where('id', '=', id).execute();
         await audit(trx, actor, meta, 'backup-key.set-default', row.name, { id });
       });
-      return toRow({ ...row, is_default: 1 });
+      return toRow({ ...row, is_default: 1 }, await orphaned(row));
     },
 
     async remove(actor: Actor, meta: RequestMeta, ids: string[]) {
@@ -306,6 +332,7 @@ export function createBackupKeyService(deps: { db: Db; clock: Clock; keyring: Ke
         .where('is_default', '=', 1)
         .executeTakeFirst(),
     visible,
+    usable,
   };
 }
 

@@ -467,8 +467,7 @@ export function createBackupService(deps: {
     let key: BackupKeyTable | undefined;
     if (fields.keyId) {
       key = await keys.byId(fields.keyId);
-      if (!key || !keys.visible({ systemScope: who.systemScope, domainId: who.domainId } as Actor, key))
-        throw notFound('backup.keyNotFound', { id: fields.keyId });
+      if (!key || !(await keys.usable(who, key))) throw notFound('backup.keyNotFound', { id: fields.keyId });
       if (keyScope === 'system' && key.scope !== 'system')
         throw invalid('backup.keyScope', { name: key.name, actual: key.scope, expected: keyScope });
     } else {
@@ -883,7 +882,7 @@ export function createBackupService(deps: {
         throw archiveError(err);
       }
       const key = await keys.byId(header.backup_key_id);
-      if (!key || !keys.visible({ systemScope: who.systemScope, domainId: who.domainId } as Actor, key)) {
+      if (!key || !(await keys.usable(who, key))) {
         throw new KspError(Code.STATE_FORBIDS, 'backup.missingKey', { id: header.backup_key_id });
       }
       await db

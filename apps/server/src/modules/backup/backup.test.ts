@@ -17,6 +17,7 @@ import {
   engines,
   initialize,
   login,
+  roleIdByName,
   startServer,
   type EngineName,
   type TestServer,
@@ -612,5 +613,97 @@ describe.each(available)('backups on %s', (engine) => {
     const zh = await call(a, api.backup.detail, { token, lang: 'zh', query: { id: started.data.id } });
     expect(zh.data.error).toBe(formatMessage('backup.keyNotFound', 'zh', { id: 'gone-key' }));
     expect(zh.data.error).not.toBe(en.error);
+  });
+
+  it("keeps a removed domain's backup keys within reach of the root domain alone, to restore it", async () => {
+    const late = await domainWithAdmin(a, token, {
+      domain: 'late',
+      username: 'lateadmin',
+      password: 'Late-Admin-Pass-1',
+    });
+    const key = await call(a, api.backupKey.create, {
+      token: late.token,
+      body: { name: 'late-key', scope: 'domain' },
+    });
+    expect(key.code, key.msg).toBe(0);
+    const made = await newKey(late.token, 'late-aes');
+    const plain = 'secret of a removed domain';
+    const enc = await call(a, api.crypto.encrypt, {
+      token: late.token,
+      body: { key_id: made.data.id, plaintext: b64(plain) },
+    });
+    const started = await call(a, api.backup.create, {
+      token: late.token,
+      body: { scope: 'domain', description: 'late domain' },
+    });
+    expect(started.code, started.msg).toBe(0);
+    const backup = await finished(a, token, started.data.id);
+    expect(backup.status).toBe('completed');
+    expect(backup.backup_key_id).toBe(key.data.id);
+    // The domain is emptied and removed: its key, its administrator, then the domain.
+    const user = await a.database.db
+      .selectFrom('app_user')
+      .select('id')
+      .where('username', '=', 'lateadmin')
+      .executeTakeFirstOrThrow();
+    expect((await call(a, api.user.delete, { token, body: { ids: [user.id] } })).code).toBe(0);
+    await a.database.db.deleteFrom('kms_key_version').where('key_id', '=', made.data.id).execute();
+    await a.database.db.deleteFrom('kms_key').where('id', '=', made.data.id).execute();
+    const removed = await call(a, api.domain.delete, { token, body: { ids: [late.domainId] } });
+    expect(removed.code, removed.msg).toBe(0);
+
+    // The root domain sees the key, marked as orphaned; no domain administrator does.
+    const rootList = await call(a, api.backupKey.list, { token, query: { page_size: 100 } });
+    const orphan = rootList.data.data.find((k) => k.id === key.data.id);
+    expect(orphan).toMatchObject({ name: 'late-key', scope: 'domain', domain: 'late', orphaned: true });
+    expect(rootList.data.data.filter((k) => k.id !== key.data.id).every((k) => !k.orphaned)).toBe(true);
+    const d1List = await call(a, api.backupKey.list, { token: d1.token, query: { page_size: 100 } });
+    expect(d1List.data.data.map((k) => k.id)).not.toContain(key.data.id);
+    const d1Download = await call(a, api.backupKey.download, {
+      token: d1.token,
+      body: { id: key.data.id, password: 'Some-Pass-word-1', hint: '' },
+    });
+    expect(d1Download.code).toBe(Code.NOT_FOUND);
+
+    // With it, the root domain restores the removed domain: its key decrypts as before.
+    const restored = await call(a, api.backup.restore, { token, body: { id: backup.id } });
+    expect(restored.code, restored.msg).toBe(0);
+    const domains = await a.database.db.selectFrom('domain').select(['id', 'name']).execute();
+    expect(domains.find((d) => d.name === 'late')?.id).toBe(late.domainId);
+    const back = await a.database.db
+      .selectFrom('kms_key')
+      .select('id')
+      .where('id', '=', made.data.id)
+      .executeTakeFirst();
+    expect(back?.id).toBe(made.data.id);
+    // The key is the domain's again: its administrators see it, the root domain no longer does.
+    const after = await call(a, api.backupKey.list, { token, query: { page_size: 100 } });
+    expect(after.data.data.map((k) => k.id)).not.toContain(key.data.id);
+    const newAdmin = await call(a, api.user.create, {
+      token,
+      body: {
+        username: 'lateadmin2',
+        password: 'Late-Admin-Pass-2',
+        email: 'lateadmin2@example.test',
+        role_ids: [await roleIdByName(a.database.db, 'Administrator')],
+        domain_ids: [late.domainId],
+        must_change_password: false,
+      },
+    });
+    expect(newAdmin.code, newAdmin.msg).toBe(0);
+    const lateToken = await login(a, 'lateadmin2', 'Late-Admin-Pass-2');
+    expect(enc.code, enc.msg).toBe(0);
+    const dec = await call(a, api.crypto.decrypt, {
+      token: lateToken,
+      body: { ciphertext: enc.data.ciphertext },
+    });
+    expect(dec.code, dec.msg).toBe(0);
+    expect(text(dec.data.plaintext)).toBe(plain);
+    const lateList = await call(a, api.backupKey.list, { token: lateToken, query: { page_size: 100 } });
+    expect(lateList.data.data.find((k) => k.id === key.data.id)).toMatchObject({ orphaned: false });
+    // Its deletion is refused while it alone opens a backup.
+    const del = await call(a, api.backupKey.delete, { token: lateToken, body: { ids: [key.data.id] } });
+    expect(del.code).toBe(Code.STATE_FORBIDS);
+    expect(del.msg).toMatch(/only key able to open/);
   });
 });

@@ -1,6 +1,20 @@
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { App, Button, Flex, Form, Input, Modal, Select, Space, Switch, Tag, Typography, Upload } from 'antd';
+import {
+  App,
+  Button,
+  Flex,
+  Form,
+  Input,
+  Modal,
+  Select,
+  Space,
+  Switch,
+  Tag,
+  Tooltip,
+  Typography,
+  Upload,
+} from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { api, ROOT_DOMAIN, type BackupKeyRow, type BackupKeyScope } from '@ksp/contracts';
 import {
@@ -231,7 +245,23 @@ export default function BackupKeyPage() {
   const columns: ColumnsType<BackupKeyRow> = [
     { key: 'name', title: t('backup:keys.columns.name'), dataIndex: 'name' },
     { key: 'scope', title: t('backup:keys.columns.scope'), render: (_, r) => t(`backup:scopes.${r.scope}`) },
-    { key: 'domain', title: t('backup:keys.columns.domain'), dataIndex: 'domain' },
+    {
+      key: 'domain',
+      title: t('backup:keys.columns.domain'),
+      render: (_, r) =>
+        r.orphaned ? (
+          <Space size={4}>
+            {r.domain}
+            <Tooltip title={t('backup:keys.orphanedHint')}>
+              <Tag color="orange" data-testid={`backup-key-orphaned-${r.id}`}>
+                {t('backup:keys.orphaned')}
+              </Tag>
+            </Tooltip>
+          </Space>
+        ) : (
+          r.domain
+        ),
+    },
     {
       key: 'kcv',
       title: t('backup:keys.columns.kcv'),

@@ -27,6 +27,9 @@ export const backup = {
       passwordAgain: 'Password again',
       hint: 'Password hint',
     },
+    orphaned: 'Domain removed',
+    orphanedHint:
+      'Its domain no longer exists: only the root domain sees this key, to restore that domain from its backups, download or delete it',
     columns: {
       name: 'Name',
       scope: 'Scope',

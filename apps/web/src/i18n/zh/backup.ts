@@ -28,6 +28,8 @@ export const backup: Catalogue<typeof en> = {
       passwordAgain: '确认密码',
       hint: '密码提示',
     },
+    orphaned: '域已删除',
+    orphanedHint: '其所属的域已不存在：只有根域能看到此密钥，可用它从备份恢复该域、下载或删除它',
     columns: {
       name: '名称',
       scope: '范围',
