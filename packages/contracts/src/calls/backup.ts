@@ -38,7 +38,7 @@ export const BackupKeyRow = z.object({
   orphaned: z
     .boolean()
     .describe(
-      'a domain key whose domain no longer exists (removed, or not in a system backup restored since): only root domain sessions see it, to download it, restore that domain\'s backups with it, or delete it',
+      "a domain key whose domain no longer exists (removed, or not in a system backup restored since): only root domain sessions see it, to download it, restore that domain's backups with it, or delete it",
     ),
 });
 export type BackupKeyRow = z.infer<typeof BackupKeyRow>;
