@@ -4,7 +4,19 @@ import { pipeline } from 'node:stream/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createHash } from 'node:crypto';
-import { api, PRODUCT_VERSION, TOKEN_HEADER, VERSION_HEADER, type CallDef } from '@ksp/contracts';
+import { hostname } from 'node:os';
+import {
+  api,
+  formatMessage,
+  PRODUCT_VERSION,
+  TOKEN_HEADER,
+  VERSION_HEADER,
+  type CallDef,
+} from '@ksp/contracts';
+import { loadConfig } from './platform/config.js';
+import { openDatabase } from './platform/db/database.js';
+import { replaceHsmPin } from './platform/keyring/hsm-settings.js';
+import { RootUnavailable } from './platform/keyring/root-of-trust.js';
 
 /**
  * Unattended first run against a running server: the same public calls the console
@@ -19,6 +31,7 @@ const usage = `Usage:
   ksp restore       [--url URL] --user USER (--password-env VAR | --password-file FILE)
              (--file ARCHIVE | --id BACKUP_ID)
              [--key-file KEY_FILE (--key-password-env VAR | --key-password-file FILE)]
+  ksp hsm-pin [--data-dir DIR] (--pin-env VAR | --pin-file FILE)
   ksp init   [--url URL] [--components N] --admin USER --email EMAIL
              (--password-env VAR | --password-file FILE)
              [--setup-code CODE | --data-dir DIR]
@@ -32,6 +45,12 @@ const usage = `Usage:
 backup create waits until the backup is completed, prints its id and SHA-256, and with --out
 saves the archive there. restore uploads the backup key file (when given; one already there is
 kept) and the archive, then restores it all or nothing; a system restore signs everyone out.
+
+hsm-pin gives the server a new HSM user PIN, also while it is sealed because the token refuses
+the old one. Run it on a node, with the server's environment (KSP_DATA_DIR, KSP_DATABASE_URL):
+it opens the database itself. The PIN must log in to the token and unwrap the root key before
+it is stored (sealed under the node's hsm-pin.key); a sealed server then unseals within a
+second, without a restart. Nothing changes when the PIN is refused.
 
 init prints every key component once with its KCV: hand each to its custodian.
 log-verify walks the audit chains the user may see (every chain for a root-domain
@@ -85,6 +104,8 @@ async function run(): Promise<void> {
       'key-file': { type: 'string' },
       'key-password-env': { type: 'string' },
       'key-password-file': { type: 'string' },
+      'pin-env': { type: 'string' },
+      'pin-file': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -136,6 +157,10 @@ async function run(): Promise<void> {
     console.log(`${report.unsealed} records not sealed yet`);
     await send(base, api.user.logout, {}, signedIn.token).catch(() => undefined);
     if (!report.ok) process.exitCode = 1;
+    return;
+  }
+  if (command === 'hsm-pin') {
+    await hsmPinCommand(values);
     return;
   }
   if (command === 'backup' || command === 'restore') {
@@ -354,3 +379,40 @@ run().catch((err: unknown) => {
   console.error(`ksp: ${err instanceof Error ? err.message : String(err)}`);
   process.exit(1);
 });
+
+/** `hsm-pin`: the new PIN is checked against the token, then stored (platform/keyring/hsm-settings.ts). */
+async function hsmPinCommand(values: {
+  'data-dir'?: string | undefined;
+  'pin-env'?: string | undefined;
+  'pin-file'?: string | undefined;
+}): Promise<void> {
+  const pin = values['pin-env']
+    ? process.env[values['pin-env']]
+    : values['pin-file']
+      ? readFileSync(values['pin-file'], 'utf8').replace(/\r?\n$/, '')
+      : undefined;
+  if (!pin) throw new Error(`Give the new PIN with --pin-env VAR or --pin-file FILE\n\n${usage}`);
+  const config = loadConfig({
+    ...process.env,
+    ...(values['data-dir'] ? { KSP_DATA_DIR: values['data-dir'] } : {}),
+  });
+  const database = openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    const done = await replaceHsmPin(database.db, config.dataDir, pin, `ksp@${hostname()}`);
+    console.log(
+      `HSM PIN replaced (checked against the token${done.bound ? ': it unwraps the root key' : ''}); ` +
+        `sealed under ${done.pinFile}`,
+    );
+    if (done.created)
+      console.log(`${done.pinFile} was made anew: copy it to every other node of the cluster`);
+  } catch (err) {
+    if (err instanceof RootUnavailable)
+      throw new Error(
+        `The token refused: ${formatMessage(err.reason, 'en', err.params)}; nothing was changed`,
+        { cause: err },
+      );
+    throw err;
+  } finally {
+    await database.close();
+  }
+}

@@ -46,6 +46,8 @@ export async function engines(): Promise<EngineName[]> {
 
 export interface TestServer extends KspServer {
   dataDir: string;
+  /** KSP_DATABASE_URL of this server (null: SQLite in the data directory), for tools run beside it. */
+  databaseUrl: string | null;
   database: DatabaseHandle;
   engine: EngineName;
   clock: { now: Date; advance(seconds: number): void };
@@ -168,6 +170,7 @@ export async function startServer(
   return {
     ...server,
     dataDir: res.dataDir,
+    databaseUrl: res.dbUrl,
     database,
     engine,
     clock,

@@ -24,12 +24,12 @@ export const hsmMessages = defineMessages({
     'system.hsmTokenAbsent':
       'The system is sealed: the HSM token {token} is not reachable. Plug it in or restore it; the server unseals by itself',
     'system.hsmPinRefused':
-      'The system is sealed: the HSM token {token} refused the stored PIN ({detail}). Restore the PIN on the token; the keys are intact',
+      'The system is sealed: the HSM token {token} refused the stored PIN ({detail}). Restore the PIN on the token, or give the server the new one on a node with `ksp hsm-pin`; the keys are intact',
     'system.hsmKeyMissing': 'The system is sealed: the HSM token holds no root-of-trust key labelled {key}',
     'system.hsmUnwrapFailed': 'The system is sealed: the HSM key does not unwrap the root key',
     'system.hsmFailed': 'The system is sealed: the HSM failed ({detail}); the server retries by itself',
     'system.hsmPinFile':
-      'The system is sealed: the local key that seals the HSM PIN ({file}) is missing or does not match',
+      'The system is sealed: the local key that seals the HSM PIN ({file}) is missing or does not match. Copy it from the node that bound the HSM, or give the PIN again with `ksp hsm-pin`',
   },
   zh: {
     'hsm.library': 'library：无法加载 PKCS#11 库 {library}',
@@ -49,10 +49,11 @@ export const hsmMessages = defineMessages({
     'system.hsmTokenAbsent':
       '系统处于封存状态：无法访问 HSM 令牌 {token}。插回或恢复令牌后，服务器会自动解封',
     'system.hsmPinRefused':
-      '系统处于封存状态：HSM 令牌 {token} 拒绝了保存的 PIN（{detail}）。请在令牌上恢复该 PIN；密钥完好无损',
+      '系统处于封存状态：HSM 令牌 {token} 拒绝了保存的 PIN（{detail}）。请在令牌上恢复该 PIN，或在节点上用 `ksp hsm-pin` 提供新 PIN；密钥完好无损',
     'system.hsmKeyMissing': '系统处于封存状态：HSM 令牌上没有标签为 {key} 的信任根密钥',
     'system.hsmUnwrapFailed': '系统处于封存状态：HSM 密钥无法解开根密钥',
     'system.hsmFailed': '系统处于封存状态：HSM 操作失败（{detail}）；服务器会自动重试',
-    'system.hsmPinFile': '系统处于封存状态：封存 HSM PIN 的本地密钥（{file}）缺失或不匹配',
+    'system.hsmPinFile':
+      '系统处于封存状态：封存 HSM PIN 的本地密钥（{file}）缺失或不匹配。请从绑定 HSM 的节点复制该文件，或用 `ksp hsm-pin` 重新提供 PIN',
   },
 });

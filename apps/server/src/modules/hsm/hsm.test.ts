@@ -1,7 +1,9 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import * as graphene from 'graphene-pk11';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, Code, Usage, HSM_DEFAULT_KEY_LABEL } from '@ksp/contracts';
@@ -24,6 +26,22 @@ import {
 if (!softhsmAvailable()) throw new Error('SoftHSM2 and OpenSC are required (Debian softhsm2, opensc)');
 
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
+
+const cli = fileURLToPath(new URL('../../cli.ts', import.meta.url));
+
+/** Runs the `ksp` command as a separate process (the server under test shares this event loop). */
+function runCli(args: string[], env: Record<string, string>) {
+  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=source', cli, ...args], {
+      env: { ...process.env, ...env },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
 
 /** Changes the user PIN on the token (as an HSM administrator would), outside the server. */
 function changePin(token: TestToken, from: string, to: string) {
@@ -267,6 +285,60 @@ describe.each(await engines())('the HSM root of trust on %s', (engine) => {
     const back = await call(server, api.hsm.status, { token });
     expect(back.code, back.msg).toBe(0);
     await decryptsOldCiphertext();
+  });
+
+  it('takes a new PIN from `ksp hsm-pin` while sealed: a refused one changes nothing, the right one unseals at once', async () => {
+    changePin(hsm, PIN, '97531');
+    server = await server.restart();
+    expect((await call(server, api.hsm.status, { token })).code).toBe(Code.NOT_INITIALIZED);
+    const storedBefore = (await server.database.db
+      .selectFrom('hsm')
+      .select('pin_sealed')
+      .executeTakeFirst())!;
+    const env = {
+      KSP_DATA_DIR: server.dataDir,
+      KSP_DATABASE_URL: server.databaseUrl ?? '',
+      NEW_PIN: '11111',
+    };
+    // The token refuses it: nothing is stored, the answer says why.
+    const refused = await runCli(['hsm-pin', '--pin-env', 'NEW_PIN'], env);
+    expect(refused.status, refused.stdout + refused.stderr).toBe(1);
+    expect(refused.stderr).toMatch(
+      /The token refused: pin: the HSM token .* refused the PIN.*nothing was changed/,
+    );
+    expect(await server.database.db.selectFrom('hsm').select('pin_sealed').executeTakeFirst()).toEqual(
+      storedBefore,
+    );
+    // The right one: stored sealed (never in clear), and the server unseals on its next call,
+    // long before its 5-minute wait after a refused PIN.
+    const done = await runCli(['hsm-pin', '--pin-env', 'NEW_PIN'], { ...env, NEW_PIN: '97531' });
+    expect(done.stderr).toBe('');
+    expect(done.status).toBe(0);
+    expect(done.stdout).toContain('it unwraps the root key');
+    const stored = (await server.database.db.selectFrom('hsm').select('pin_sealed').executeTakeFirst())!;
+    expect(stored.pin_sealed).not.toBe(storedBefore.pin_sealed);
+    expect(await everythingStored()).not.toContain('97531');
+    const back = await call(server, api.hsm.status, { token });
+    expect(back.code, back.msg).toBe(0);
+    await decryptsOldCiphertext();
+    const trail = await server.database.db
+      .selectFrom('audit_log')
+      .select(['result', 'source', 'target'])
+      .where('action', '=', 'hsm.pin')
+      .execute();
+    expect(trail).toEqual([{ result: 'success', source: 'cli', target: hsm.label }]);
+    // A PIN key file that is not the one the PIN was sealed under (another node's, stale) is refused.
+    const pinFile = join(server.dataDir, 'hsm-pin.key');
+    const kept = readFileSync(pinFile);
+    writeFileSync(pinFile, `ksp-seal-v1:${randomBytes(32).toString('base64')}\n`, { mode: 0o600 });
+    const stale = await runCli(['hsm-pin', '--pin-env', 'NEW_PIN'], { ...env, NEW_PIN: '97531' });
+    expect(stale.status).toBe(1);
+    expect(stale.stderr).toContain('does not open the stored PIN');
+    writeFileSync(pinFile, kept, { mode: 0o600 });
+    // Back to the suite's PIN for the tests that follow.
+    changePin(hsm, '97531', PIN);
+    const reset = await runCli(['hsm-pin', '--pin-env', 'NEW_PIN'], { ...env, NEW_PIN: PIN });
+    expect(reset.status, reset.stderr).toBe(0);
   });
 
   it('stays sealed while the token is gone, and unseals when it is restored, without a restart', async () => {

@@ -77,7 +77,13 @@ export function createSystemService(deps: {
   let readyCache = false;
   const sealRoot = new SealFileRoot(sealFile);
   /** The last HSM failure while sealed: answered again until `retryAt` (clock ms). */
-  let hsmFailure: { attempts: number; retryAt: number; answer: Readiness } | null = null;
+  let hsmFailure: {
+    attempts: number;
+    retryAt: number;
+    answer: Readiness;
+    /** The stored PIN that failed: a new one (`ksp hsm-pin`) is tried at once, backoff or not. */
+    pinSealed: string | null;
+  } | null = null;
 
   function discardPending(): void {
     pending?.acc.fill(0);
@@ -103,7 +109,10 @@ export function createSystemService(deps: {
     if (!keyring.isOpen) {
       const hsmBound = state.root_provider === 'pkcs11';
       const now = clock().getTime();
-      if (hsmBound && hsmFailure && now < hsmFailure.retryAt) return hsmFailure.answer;
+      if (hsmBound && hsmFailure && now < hsmFailure.retryAt) {
+        const row = await deps.hsm.row(db);
+        if ((row?.pin_sealed ?? null) === hsmFailure.pinSealed) return hsmFailure.answer;
+      }
       try {
         const root = (await currentRoot(db, state.root_provider)).unwrap({
           wrapped: state.root_key_wrapped,
@@ -121,7 +130,8 @@ export function createSystemService(deps: {
             err.reason === 'hsm.pinRefused'
               ? HSM_PIN_RETRY_MS
               : Math.min(HSM_RETRY_MAX_MS, HSM_RETRY_FIRST_MS * 2 ** (attempts - 1));
-          hsmFailure = { attempts, retryAt: now + delay, answer };
+          const pinSealed = (await deps.hsm.row(db))?.pin_sealed ?? null;
+          hsmFailure = { attempts, retryAt: now + delay, answer, pinSealed };
           deps.log.warn(
             { reason: err.reason, ...err.params },
             'the HSM root of trust cannot be used: sealed',

@@ -74,6 +74,9 @@ export function startCheckpointer(
   return {
     async stop() {
       stopped = true;
+      // Referenced again while it stops: a short-lived process (the ksp command) waiting for
+      // this exit must not end first, silently, because only an unreferenced thread is left.
+      worker.ref();
       worker.postMessage('stop');
       await exited;
     },

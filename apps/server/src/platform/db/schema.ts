@@ -211,7 +211,7 @@ export interface AuditTable {
   severity: string;
   /** The action's area: "key" of "key.create". */
   area: string;
-  /** web (console session), api (other tokens), agent, kmip, scheduler (the server itself). */
+  /** web (console session), api (other tokens), agent, kmip, scheduler (the server itself), cli (the ksp command on a node, e.g. a new HSM PIN). */
   source: string;
   /** Place in its domain's chain; null until sealed (modules/log/log.chain.ts). */
   chain_seq?: number | string | null;

@@ -28,6 +28,7 @@ export const log = {
     agent: 'Agent',
     kmip: 'KMIP',
     scheduler: 'Scheduler',
+    cli: 'Command line (ksp)',
   },
   results: {
     success: 'Success',

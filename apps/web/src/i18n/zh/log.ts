@@ -30,6 +30,7 @@ export const log: Catalogue<typeof en> = {
     agent: '客户端代理',
     kmip: 'KMIP',
     scheduler: '定时任务',
+    cli: '命令行（ksp）',
   },
   results: {
     success: '成功',
