@@ -4,7 +4,8 @@ import { defineMessages } from './define.js';
 export const backupMessages = defineMessages({
   en: {
     'backup.keyNotFound': 'Backup key {id} not found',
-    'backup.noDefaultKey': 'No default {scope} backup key: create one or choose a key',
+    'backup.noDefaultKey': 'No default system backup key: create one or choose a key',
+    'backup.noDefaultDomainKey': 'No default backup key in this domain: create one or choose a key',
     'backup.hsmSystemOnly': 'tied_to_hsm: only a system backup can be bound to the HSM',
     'backup.hsmNotBound': 'tied_to_hsm: this server is not bound to an HSM (settings › HSM)',
     'backup.hsmRequired':
@@ -45,7 +46,8 @@ export const backupMessages = defineMessages({
   },
   zh: {
     'backup.keyNotFound': '备份密钥 {id} 不存在',
-    'backup.noDefaultKey': '没有默认的{scope}备份密钥：请先创建或指定备份密钥',
+    'backup.noDefaultKey': '没有默认的系统备份密钥：请先创建或指定备份密钥',
+    'backup.noDefaultDomainKey': '本域没有默认的备份密钥：请先创建或指定备份密钥',
     'backup.hsmSystemOnly': 'tied_to_hsm：只有系统备份可以绑定到 HSM',
     'backup.hsmNotBound': 'tied_to_hsm：本服务器未绑定 HSM（设置 › HSM）',
     'backup.hsmRequired': '此备份绑定到 HSM {token}：请在绑定到同一 HSM 密钥的服务器上恢复',

@@ -13,7 +13,6 @@ export const schedulerMessages = defineMessages({
     'scheduler.neverDue': 'The schedule {cron} has no run between the start and the end date',
     'scheduler.backupFailed': 'The key-rotation backup failed, no key was rotated: {reason}',
     'scheduler.keysFailed': '{failed} of {matched} keys were not rotated',
-    'scheduler.deleted': 'The task was deleted during the run',
     'scheduler.keyNotBackedUp': 'Not rotated: the key-rotation backup failed',
   },
   zh: {
@@ -27,7 +26,6 @@ export const schedulerMessages = defineMessages({
     'scheduler.neverDue': '计划 {cron} 在开始与结束日期之间没有运行时间',
     'scheduler.backupFailed': '密钥轮换备份失败，未轮换任何密钥：{reason}',
     'scheduler.keysFailed': '{matched} 个密钥中有 {failed} 个未轮换',
-    'scheduler.deleted': '任务在运行期间被删除',
     'scheduler.keyNotBackedUp': '未轮换：密钥轮换备份失败',
   },
 });

@@ -476,7 +476,8 @@ export function createBackupService(deps: {
         (keyScope === 'domain' && who.systemScope
           ? await keys.defaultKey('system', who.domainId)
           : undefined);
-      if (!key) throw stateForbids('backup.noDefaultKey', { scope: keyScope });
+      if (!key)
+        throw stateForbids(keyScope === 'system' ? 'backup.noDefaultKey' : 'backup.noDefaultDomainKey');
     }
     const domain = await db
       .selectFrom('domain')

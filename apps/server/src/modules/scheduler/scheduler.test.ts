@@ -503,7 +503,7 @@ describe.each(await engines())('scheduler with the backup module on %s', (engine
       'The key-rotation backup failed, no key was rotated: No default system backup key: create one or choose a key',
     );
     expect((await lastRun(task.data.id, 'zh')).error).toMatch(
-      /^密钥轮换备份失败，未轮换任何密钥：没有默认的/,
+      '密钥轮换备份失败，未轮换任何密钥：没有默认的系统备份密钥：请先创建或指定备份密钥',
     );
     const keysOfRun = await call(server, api.scheduler.history, {
       token,
