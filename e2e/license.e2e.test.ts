@@ -13,9 +13,9 @@ import { initializeByApi, loginByApi } from './support/setup.js';
 import { signIn } from './support/ui.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-/** The minting tool, as the vendor runs it (scripts/license-mint.ts). */
+/** The minting tool, as the vendor runs it (tools/license-mint.ts). */
 const mintTool = (...args: string[]) =>
-  execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'scripts/license-mint.ts'), ...args], {
+  execFileSync(join(root, 'node_modules/.bin/tsx'), [join(root, 'tools/license-mint.ts'), ...args], {
     encoding: 'utf8',
     input: args.at(-1) === '-' ? mintInput : undefined,
   }).trim();

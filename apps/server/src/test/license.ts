@@ -11,7 +11,7 @@ export function testLicenseKeys(): { privateKey: KeyObject; publicKeyBase64: str
   return { privateKey, publicKeyBase64: publicKey.export({ format: 'jwk' }).x! };
 }
 
-/** A licence text as scripts/license-mint.ts makes it: `KSP1.<payload>.<signature>`. */
+/** A licence text as tools/license-mint.ts makes it: `KSP1.<payload>.<signature>`. */
 export function mintLicense(
   payload: LicensePayload | Record<string, unknown>,
   privateKey: KeyObject,

@@ -1,10 +1,10 @@
 // Mints KSP licences (docs/api.md "Licences") with an Ed25519 private key: the vendor's in
 // production (kept off every server), a throwaway test key in the test suites.
 //
-//   npx tsx scripts/license-mint.ts keygen <private-key.pem>
+//   npx tsx tools/license-mint.ts keygen <private-key.pem>
 //       writes a new private key (PEM, PKCS#8) and prints the public key as base64url of its
 //       32 raw bytes (the value of KSP_LICENSE_TEST_PUBLIC_KEY for a test server)
-//   npx tsx scripts/license-mint.ts mint <private-key.pem> <payload.json | ->
+//   npx tsx tools/license-mint.ts mint <private-key.pem> <payload.json | ->
 //       prints the licence text KSP1.<payload>.<signature> for the payload JSON (a file or stdin)
 import { createPrivateKey, createPublicKey, generateKeyPairSync, sign } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
