@@ -1,10 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { api } from '@ksp/contracts';
+import { api, builtInConfig } from '@ksp/contracts';
 import { http, resetClient } from '../../api/client';
 import { saveSignedIn } from '../../api/session';
 import { envelope, fakeAdapter, signedInFixture } from '../../test-fixtures';
 import { renderPage } from '../../test-render';
+import { changeLanguage } from '../../i18n/i18n';
 import ConfigPage from './config-page';
 
 // Whole antd pages render here: on a loaded shared machine the first one can take seconds.
@@ -110,5 +111,28 @@ describe('configuration page', () => {
     const request = seen.find((config) => config.url === api.config.edit.path);
     expect(request?.method).toBe('put');
     expect(JSON.parse(String(request?.data))).toMatchObject({ id: rows[1]?.id, value: '1' });
+  });
+
+  it("shows a built-in entry's stock description in Chinese when editing, and keeps the stored text", async () => {
+    const stock = builtInConfig.MFA.description;
+    rows[1] = { ...rows[1]!, description: stock };
+    const seen = serve();
+    await changeLanguage('zh');
+    try {
+      renderPage('/console/setting/config', '/console/setting/config', <ConfigPage />);
+      await screen.findByText('support.email');
+      fireEvent.click(screen.getByTestId('config-edit-MFA'));
+      const dialog = await screen.findByRole('dialog');
+      const text = within(dialog).getByDisplayValue("为 '1' 时登录需要 Ukey 第二因素");
+      expect(text).toBeTruthy();
+      fireEvent.click(screen.getByTestId('form-modal-ok'));
+      await waitFor(() => expect(seen.some((config) => config.url === api.config.edit.path)).toBe(true));
+      const request = seen.find((config) => config.url === api.config.edit.path);
+      // Unchanged: the stored English stock text is sent back, not its translation.
+      expect(JSON.parse(String(request?.data))).toMatchObject({ description: stock });
+    } finally {
+      await changeLanguage('en');
+      rows[1] = entry('MFA', '0', { built_in: true });
+    }
   });
 });

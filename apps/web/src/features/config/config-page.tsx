@@ -158,7 +158,8 @@ export default function ConfigPage() {
         fields={editFields}
         initialValues={
           editing
-            ? { value: editing.value, public: editing.public, description: editing.description }
+            ? // A built-in entry's stock description is shown in the reader's language.
+              { value: editing.value, public: editing.public, description: configDescription(editing) }
             : undefined
         }
         onSubmit={async (values) => {
@@ -166,7 +167,9 @@ export default function ConfigPage() {
           await editConfig({
             id: editing.id,
             value: values.value,
-            description: values.description,
+            // Left as shown: the stored text stays (a translation is not written over it).
+            description:
+              values.description === configDescription(editing) ? editing.description : values.description,
             public: editing.built_in ? undefined : values.public,
           });
           void message.success(t('common:feedback.saved'));
