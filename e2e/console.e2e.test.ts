@@ -51,10 +51,15 @@ describe('the console, from a fresh install', () => {
     await page.waitForURL(/\/system-active/);
     await page.getByTestId('init-start').click();
     const kcvs: string[] = [];
+    let previous = '';
     for (let i = 1; i <= 3; i++) {
       const value = page.getByTestId('init-component-value');
       await value.waitFor();
-      expect((await value.innerText()).replace(/\s/g, '')).toMatch(/^[0-9A-F]{64}$/);
+      // The next component replaces the last one only when the server answers: until then the
+      // page still shows the last one (whose checkbox is ticked), so wait for the new value.
+      await expect.poll(async () => (await value.innerText()).replace(/\s/g, '')).not.toBe(previous);
+      previous = (await value.innerText()).replace(/\s/g, '');
+      expect(previous).toMatch(/^[0-9A-F]{64}$/);
       kcvs.push((await page.getByTestId('init-kcv').innerText()).trim());
       await page.getByTestId('init-saved-checkbox').check();
       await page.getByTestId(i < 3 ? 'init-next' : 'init-finish').click();
