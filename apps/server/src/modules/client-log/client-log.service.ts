@@ -1,5 +1,6 @@
 import { v7 as uuidv7 } from 'uuid';
 import {
+  LOG_COUNT_MAX,
   LOG_EXPORT_MAX,
   type ClientLogEffect,
   type ClientLogLevel,
@@ -14,7 +15,7 @@ import { nonceBytes } from '../../platform/crypto/random.js';
 import { copiedRecordsFile, exportDetails, recordsFile } from '../../platform/csv.js';
 import type { CopyOut, Db, Engine } from '../../platform/db/database.js';
 import type { ClientLogTable } from '../../platform/db/schema.js';
-import { notFound, UnauthorizedError } from '../../platform/errors.js';
+import { invalid, notFound, UnauthorizedError } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
 import type { ModuleServices } from '../../platform/module.js';
 import {
@@ -85,6 +86,18 @@ export const CLIENT_CSV_COLUMNS = [
  * can neither keep the server verifying signatures nor fill the audit trail.
  */
 export const UPLOAD_REFUSALS_PER_MINUTE = 30;
+
+/** A list position as handed out: base64url of the record's receipt time and sequence number. */
+const cursorOf = (r: { received_at: string; seq: number | string }) =>
+  Buffer.from(`${r.received_at}|${String(r.seq)}`).toString('base64url');
+
+/** A cursor read back; anything that is not one this server handed out is refused by name. */
+function readCursor(cursor: string): store.Position {
+  const [at = '', seq = '', ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
+  if (rest.length > 0 || !/^\d{4}-\d\d-\d\dT[\d:.]+Z$/.test(at) || !/^\d{1,15}$/.test(seq))
+    throw invalid('log.badCursor');
+  return { at, seq: Number(seq) };
+}
 
 const visibleDomain = (actor: Actor) => (actor.systemScope ? null : actor.domainId);
 
@@ -297,13 +310,24 @@ export function createClientLogService(deps: {
     },
 
     async list(actor: Actor, query: QueryInput<typeof api.clientLog.list>) {
+      // As the server records: pages by number stop where the count does; by position (`after`)
+      // they go as deep as the records do.
+      if (!query.after && (query.page - 1) * query.page_size >= LOG_COUNT_MAX)
+        throw invalid('log.pageTooDeep', { max: LOG_COUNT_MAX.toLocaleString('en') });
       const { rows, total, exact } = await store.listRecords(
         db,
         filterOf(actor, query),
         (query.page - 1) * query.page_size,
         query.page_size,
+        query.after ? readCursor(query.after) : null,
       );
-      return { data: await views(rows), total, total_exact: exact };
+      const last = rows.at(-1);
+      return {
+        data: await views(rows),
+        total,
+        total_exact: exact,
+        next_cursor: last && rows.length === query.page_size ? cursorOf(last) : null,
+      };
     },
 
     async detail(actor: Actor, id: string) {

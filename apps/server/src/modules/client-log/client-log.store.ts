@@ -97,13 +97,30 @@ export async function forgetExpiredJtis(db: Executor, now: string): Promise<numb
 }
 
 /** One page, newest first by receipt; the total counted up to the cap. */
-export async function listRecords(db: Executor, f: ClientLogFilter, offset: number, limit: number) {
+/** A place in the newest-first order: a record's receipt time and sequence number. */
+export interface Position {
+  at: string;
+  seq: number;
+}
+
+export async function listRecords(
+  db: Executor,
+  f: ClientLogFilter,
+  offset: number,
+  limit: number,
+  after?: Position | null,
+) {
   const base = filtered(db, f);
-  const seqs = base
+  // After a position: one index range whatever the depth (a row-value comparison, as the
+  // server records' reader); by number: skip index entries.
+  const seqs = (
+    after
+      ? base.where(sql<boolean>`(received_at, seq) < (${after.at}, ${after.seq})`)
+      : base.offset(offset)
+  )
     .select('seq')
     .orderBy('received_at', 'desc')
     .orderBy('seq', 'desc')
-    .offset(offset)
     .limit(limit);
   const [rows, total] = await Promise.all([
     db

@@ -200,6 +200,30 @@ describe.each(await engines())('client records on %s', (engine) => {
     expect(one.data).toEqual(denied);
   });
 
+  it('pages by position with next_cursor, and refuses a forged cursor or a page past the count', async () => {
+    const all = (await list(root)).data.data.map((r) => r.id);
+    expect(all).toHaveLength(4);
+    const first = await list(root, { page_size: 3 });
+    expect(first.data.data.map((r) => r.id)).toEqual(all.slice(0, 3));
+    expect(first.data.next_cursor).toEqual(expect.any(String));
+    // The page after it by position is the page after it by number, and the last one.
+    const next = await list(root, { page: 2, page_size: 3, after: first.data.next_cursor! });
+    expect(next.code, next.msg).toBe(0);
+    expect(next.data.data.map((r) => r.id)).toEqual(all.slice(3));
+    expect(next.data.next_cursor).toBeNull();
+    // Filters apply after the position too.
+    const alice = await list(root, { page_size: 1, os_user: 'alice' });
+    const afterAlice = await list(root, { page_size: 1, os_user: 'alice', after: alice.data.next_cursor! });
+    expect(afterAlice.data.data).toEqual([]);
+    // A cursor this list did not hand out is refused by name; so is a page by number past the count.
+    const forged = await list(root, { after: Buffer.from('not|a|cursor').toString('base64url') });
+    expect(forged.code).toBe(Code.INVALID);
+    expect(forged.msg).toMatch(/^after: not a cursor this list handed out/);
+    const deep = await list(root, { page: 1001, page_size: 100 });
+    expect(deep.code).toBe(Code.INVALID);
+    expect(deep.msg).toMatch(/100,000/);
+  });
+
   it('exports the filtered records as CSV and JSON, and audits the export', async () => {
     const csv = await callUnchecked(server, api.clientLog.export, {
       token: root,

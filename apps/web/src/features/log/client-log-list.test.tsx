@@ -52,9 +52,9 @@ const records = [
 function serve() {
   const fake = fakeAdapter((config) =>
     config.url === api.clientLog.list.path
-      ? envelope({ data: records, total: records.length, total_exact: true })
+      ? envelope({ data: records, total: records.length, total_exact: true, next_cursor: null })
       : config.url === api.log.list.path
-        ? envelope({ data: [], total: 0, total_exact: true })
+        ? envelope({ data: [], total: 0, total_exact: true, next_cursor: null })
         : envelope(null),
   );
   http.defaults.adapter = fake.adapter;

@@ -10,6 +10,7 @@ import { useViewSearchParams } from '../../components/view-activity';
 import { useT } from '../../i18n/i18n';
 import { ClientLogDetailDrawer } from './client-log-detail';
 import { EffectTag, LevelTag } from './client-log-display';
+import { cursorPager } from './cursor-pager';
 import { ExportButtons } from './log-export';
 import { clientLogFilterQuery } from './log-filters';
 import { TimeFilter } from './log-time-filter';
@@ -20,6 +21,8 @@ import { TimeFilter } from './log-time-filter';
  */
 export function ClientLogList({ keepParams }: { keepParams?: readonly string[] }) {
   const t = useT();
+  // Stepping through pages goes by position (next_cursor): a deep page costs what the first does.
+  const [fetchClientLogs] = useState(() => cursorPager(listClientLogs));
   const [params] = useViewSearchParams();
   const [open, setOpen] = useState<ClientLogRow | null>(null);
 
@@ -131,7 +134,7 @@ export function ClientLogList({ keepParams }: { keepParams?: readonly string[] }
     <ListPage<ClientLogRow>
       queryKey={clientLogKeys.all}
       fetchPage={({ page, page_size, filters: values }) =>
-        listClientLogs({ page, page_size, ...clientLogFilterQuery(values) })
+        fetchClientLogs({ page, page_size, ...clientLogFilterQuery(values) })
       }
       rowKey="id"
       columns={columns}
