@@ -114,9 +114,7 @@ export async function listRecords(
   // After a position: one index range whatever the depth (a row-value comparison, as the
   // server records' reader); by number: skip index entries.
   const seqs = (
-    after
-      ? base.where(sql<boolean>`(received_at, seq) < (${after.at}, ${after.seq})`)
-      : base.offset(offset)
+    after ? base.where(sql<boolean>`(received_at, seq) < (${after.at}, ${after.seq})`) : base.offset(offset)
   )
     .select('seq')
     .orderBy('received_at', 'desc')
