@@ -9,8 +9,9 @@ import { chooseOption, signIn } from './support/ui.js';
 
 const ACCOUNT = `ksp-e2e-${process.pid % 100000}`;
 const langs = [
-  { code: 'en', locale: 'en-US', rotated: 'the credential is at version', success: 'Success' },
-  { code: 'zh', locale: 'zh-CN', rotated: '凭据当前为版本', success: '成功' },
+  { code: 'en', locale: 'en-US', width: 1280, rotated: 'the credential is at version', success: 'Success' },
+  // Below antd's lg breakpoint (992 px): one column of fields.
+  { code: 'zh', locale: 'zh-CN', width: 900, rotated: '凭据当前为版本', success: '成功' },
 ] as const;
 
 /**
@@ -51,7 +52,7 @@ describe('SMS › servers, in the browser', () => {
       );
       expect(cred.code, cred.msg).toBe(0);
 
-      const { page, errors } = await newPage(browser, { locale: lang.locale });
+      const { page, errors } = await newPage(browser, { locale: lang.locale, width: lang.width });
       await signIn(page, ksp.url);
       if (lang.code === 'zh') {
         await page.context().addCookies([{ name: 'language', value: 'zh', url: ksp.url }]);
@@ -66,6 +67,9 @@ describe('SMS › servers, in the browser', () => {
       await page.getByTestId('server-fetch-fp').click();
       await expect.poll(() => page.getByTestId('server-fp').innerText()).toContain(sshd.fingerprint);
       await page.getByTestId('server-confirm-fp').click();
+      // Nothing runs off the side of the page.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      await shot(page, `ssh-server-add-${lang.code}`);
       await page.getByTestId('server-submit').click();
 
       // The detail page: the pinned key, a connection test, then rotate now.
@@ -78,6 +82,7 @@ describe('SMS › servers, in the browser', () => {
         .poll(() => page.getByTestId('server-outcome').innerText(), { timeout: 30_000 })
         .toContain(lang.rotated);
       await expect.poll(() => page.getByTestId('server-history').innerText()).toContain(lang.success);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
       await shot(page, `ssh-server-detail-${lang.code}`);
       expect(errors).toEqual([]);
       await page.context().close();

@@ -111,7 +111,7 @@ export default function ServerDetailPage() {
   const t = useT();
   const { id = '' } = useParams();
   const navigate = useNavigate();
-  const { message, modal } = App.useApp();
+  const { modal } = App.useApp();
   const queryClient = useQueryClient();
   const confirmDelete = useConfirmDelete();
   const canWrite = useCanCall(api.sshServer.update);
@@ -193,7 +193,6 @@ export default function ServerDetailPage() {
         run('rotate', async () => {
           setPage(1);
           const r = await rotateServer(id);
-          void message.success(t('sshServer:rotated', { version: r.version ?? 0 }));
           setOutcome({ type: 'success', text: t('sshServer:rotated', { version: r.version ?? 0 }) });
         }),
     });
