@@ -281,6 +281,18 @@ describe.each(await engines())('servers and root credentials on %s', (engine) =>
 
   it('keeps the old version current when the target refuses the new password, and records why', async () => {
     const before = await reveal();
+    // An alarm rule on failed rotations: the failure raises an alarm.
+    const rule = await call(server, api.alarm.ruleCreate, {
+      token,
+      body: {
+        name: 'rotation-failed',
+        action: 'server.rotate',
+        result: 'failure',
+        threshold: 1,
+        interval_seconds: 60,
+      },
+    });
+    expect(rule.code, rule.msg).toBe(0);
     forbidPasswordChange(ACCOUNT);
     try {
       const refused = await call(server, api.sshServer.rotate, { token, body: { id: serverId } });
@@ -310,6 +322,11 @@ describe.each(await engines())('servers and root credentials on %s', (engine) =>
         last_rotation_result: 'failure',
       },
     );
+    // The round (the jobs timer may have run it already: one alarm either way).
+    await server.services.alarms.evaluate();
+    const raised = await call(server, api.alarm.list, { token, query: { page: 1, page_size: 5 } });
+    expect(raised.data.total).toBe(1);
+    expect(raised.data.data[0]).toMatchObject({ rule_name: 'rotation-failed' });
   });
 
   it('rotates on schedule once the rotation is due', async () => {
