@@ -8,6 +8,8 @@ export const sshServerMessages = defineMessages({
     'server.credentialNotFound': 'credential_id: credential {id} not found in this domain',
     'server.credentialType':
       'credential_id: auth type {auth} needs a credential of type {type}, not {actual}',
+    'server.credentialInUse':
+      'credential_id: credential {credential} is already the credential of server {server}',
     'server.noCredential': 'Server {name} has no credential: its credential was deleted, link another one',
     'server.notPinned': 'Server {name} has no confirmed host key: fetch and confirm its fingerprint first',
     'server.fingerprintMismatch':
@@ -28,6 +30,7 @@ export const sshServerMessages = defineMessages({
     'server.nameTaken': '服务器“{name}”已存在',
     'server.credentialNotFound': 'credential_id：本域中不存在凭据 {id}',
     'server.credentialType': 'credential_id：认证方式 {auth} 需要类型为 {type} 的凭据，而不是 {actual}',
+    'server.credentialInUse': 'credential_id：凭据 {credential} 已是服务器 {server} 的凭据',
     'server.noCredential': '服务器 {name} 没有凭据：其凭据已被删除，请关联另一个',
     'server.notPinned': '服务器 {name} 没有已确认的主机密钥：请先获取并确认其指纹',
     'server.fingerprintMismatch': '主机提供的密钥为 {actual}，而不是已确认的 {expected}：未固定任何密钥',

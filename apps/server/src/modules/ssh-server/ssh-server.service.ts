@@ -192,13 +192,41 @@ export function createSshServerService(deps: {
     return stateForbids('server.unreachable', { host: row.host, port: row.port, reason: f.reason });
   }
 
-  async function checkCredential(actor: Actor, credentialId: string, auth: ServerAuthType) {
+  async function checkCredential(
+    actor: Actor,
+    credentialId: string,
+    auth: ServerAuthType,
+    serverId?: string,
+  ) {
     const cred = await deps.credentials().describe(actor, credentialId);
     if (!cred) throw invalid('server.credentialNotFound', { id: credentialId });
     const wanted = credentialTypeFor[auth];
     if (cred.type !== wanted)
       throw invalid('server.credentialType', { auth, type: wanted, actual: cred.type });
+    // One server per credential: two servers rotating one password would overwrite each other.
+    const other = await db
+      .selectFrom('ssh_server')
+      .select('name')
+      .where('credential_id', '=', credentialId)
+      .$if(serverId !== undefined, (q) => q.where('id', '!=', serverId ?? ''))
+      .executeTakeFirst();
+    if (other) throw conflict('server.credentialInUse', { credential: cred.name, server: other.name });
     return cred;
+  }
+
+  /** Which unique rule a concurrent write broke: the credential already another server's, or the name. */
+  async function taken(id: string, name: string, credentialId: string | null): Promise<KspError> {
+    const other = credentialId
+      ? await db
+          .selectFrom('ssh_server')
+          .select('name')
+          .where('credential_id', '=', credentialId)
+          .where('id', '!=', id)
+          .executeTakeFirst()
+      : undefined;
+    return other
+      ? conflict('server.credentialInUse', { credential: credentialId ?? '', server: other.name })
+      : conflict('server.nameTaken', { name });
   }
 
   const checkCharset = (c: Charset) => {
@@ -465,7 +493,7 @@ export function createSshServerService(deps: {
           });
         });
       } catch (err) {
-        if (isUniqueViolation(err)) throw conflict('server.nameTaken', { name: body.name });
+        if (isUniqueViolation(err)) throw await taken(row.id, body.name, cred.id);
         throw err;
       }
       await deps.credentials().link(actor, cred.id, row.id);
@@ -478,7 +506,7 @@ export function createSshServerService(deps: {
       const credentialId = body.credential_id ?? row.credential_id;
       if (body.auth_type !== undefined || body.credential_id !== undefined) {
         if (!credentialId) throw stateForbids('server.noCredential', { name: row.name });
-        await checkCredential(actor, credentialId, auth);
+        await checkCredential(actor, credentialId, auth, row.id);
       }
       const old = JSON.parse(row.rotation_charset) as Charset;
       const charset: Charset = {
@@ -540,7 +568,7 @@ export function createSshServerService(deps: {
           );
         });
       } catch (err) {
-        if (isUniqueViolation(err)) throw conflict('server.nameTaken', { name: body.name ?? row.name });
+        if (isUniqueViolation(err)) throw await taken(row.id, body.name ?? row.name, credentialId);
         throw err;
       }
       if (body.credential_id !== undefined && body.credential_id !== row.credential_id) {

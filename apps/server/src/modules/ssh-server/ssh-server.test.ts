@@ -161,10 +161,21 @@ describe.each(await engines())('servers and root credentials on %s', (engine) =>
     expect((await call(server, api.sshServer.create, { token, body: serverBody('web-1', null) })).code).toBe(
       Code.CONFLICT,
     );
+    // One server per credential: two rotating one password would overwrite each other.
+    const shared = await call(server, api.sshServer.create, { token, body: serverBody('web-1-again', null) });
+    expect(shared.code).toBe(Code.CONFLICT);
+    expect(shared.msg).toBe('credential_id: credential web-1 root is already the credential of server web-1');
   });
 
   it('refuses to connect before a fingerprint is confirmed, then pins the confirmed one', async () => {
-    const made = await call(server, api.sshServer.create, { token, body: serverBody('web-unpinned', null) });
+    const own = await call(server, api.credential.create, {
+      token,
+      body: { name: 'unpinned pw', type: 'password', value: FIRST_PASSWORD },
+    });
+    const made = await call(server, api.sshServer.create, {
+      token,
+      body: { ...serverBody('web-unpinned', null), credential_id: own.data.id },
+    });
     expect(made.code, made.msg).toBe(0);
     expect(made.data.host_key_fingerprint).toBeNull();
     const test = await call(server, api.sshServer.test, { token, body: { id: made.data.id } });

@@ -39,6 +39,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .addUniqueConstraint('ssh_server_domain_name_uq', ['domain_id', 'name'])
     .execute();
+  // A credential is one server's: two servers rotating one password would overwrite each other.
+  await db.schema
+    .createIndex('ssh_server_credential_uq')
+    .on('ssh_server')
+    .column('credential_id')
+    .unique()
+    .execute();
   await db.schema
     .createIndex('ssh_server_next_rotation_idx')
     .on('ssh_server')
