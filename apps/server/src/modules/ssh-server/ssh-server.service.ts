@@ -296,7 +296,14 @@ export function createSshServerService(deps: {
         ]),
       )
       .executeTakeFirst();
-    if (Number(claimed.numUpdatedRows) !== 1) throw conflict('server.rotationBusy', { name: row.name });
+    if (Number(claimed.numUpdatedRows) !== 1)
+      throw await failed(
+        actor,
+        meta,
+        'server.rotate',
+        row,
+        conflict('server.rotationBusy', { name: row.name }),
+      );
 
     const record: SshServerRotationTable = {
       // Time-ordered: the history's order among rotations of the same instant.
@@ -445,12 +452,22 @@ export function createSshServerService(deps: {
       checkCharset(charset);
       let pinned: HostKey | null = null;
       if (body.host_key_fingerprint) {
-        pinned = await hostKey(body.host, body.port);
+        const target = { id: null, name: body.name };
+        pinned = await hostKey(body.host, body.port).catch(async (err: unknown) => {
+          throw await failed(actor, meta, 'server.create', target, err);
+        });
         if (pinned.fingerprint !== body.host_key_fingerprint)
-          throw stateForbids('server.fingerprintMismatch', {
-            actual: pinned.fingerprint,
-            expected: body.host_key_fingerprint,
-          });
+          throw await failed(
+            actor,
+            meta,
+            'server.create',
+            target,
+            stateForbids('server.fingerprintMismatch', {
+              actual: pinned.fingerprint,
+              expected: body.host_key_fingerprint,
+            }),
+            'ERROR',
+          );
       }
       const now = clock();
       const row: SshServerTable = {

@@ -129,6 +129,11 @@ describe.each(await engines())('servers and root credentials on %s', (engine) =>
     expect(refused.code).toBe(Code.STATE_FORBIDS);
     expect(refused.msg).toContain(sshd.fingerprint);
     expect(refused.msg).toContain(wrong);
+    expect((await audits('server.create'))[0]).toMatchObject({
+      result: 'failure',
+      target: 'web-1',
+      severity: 'ERROR',
+    });
 
     const made = await call(server, api.sshServer.create, {
       token,
