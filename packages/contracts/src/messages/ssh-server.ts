@@ -21,6 +21,8 @@ export const sshServerMessages = defineMessages({
     'server.commandFailed': 'The command {command} failed on the server (exit {status}): {output}',
     'server.verifyFailed':
       'The new password was set but a fresh login with it was refused: the old credential version stays current ({reason})',
+    'server.restoreFailed':
+      'The rotation failed after the server took the new password ({reason}), and putting the old one back failed: the new password was kept as credential version {version}',
     'server.rotationNeedsPassword': 'Rotation changes a password: server {name} logs in with a private key',
     'server.rotationBusy': 'A rotation of server {name} is already running',
     'server.noClass': 'rotation: choose at least one character class',
@@ -40,6 +42,8 @@ export const sshServerMessages = defineMessages({
     'server.authRefused': '服务器拒绝了账户 {account} 使用凭据 {credential} 登录',
     'server.commandFailed': '命令 {command} 在服务器上执行失败（退出码 {status}）：{output}',
     'server.verifyFailed': '新密码已设置，但使用新密码重新登录被拒绝：凭据仍保留旧版本为当前版本（{reason}）',
+    'server.restoreFailed':
+      '服务器已接受新密码后轮换失败（{reason}），且恢复旧密码也失败：新密码已保存为凭据版本 {version}',
     'server.rotationNeedsPassword': '轮换修改的是密码：服务器 {name} 使用私钥登录',
     'server.rotationBusy': '服务器 {name} 的轮换正在进行',
     'server.noClass': 'rotation：至少选择一种字符类别',

@@ -324,49 +324,84 @@ export function createSshServerService(deps: {
       const charset = JSON.parse(row.rotation_charset) as Charset;
       const { password: fresh } = credentials.generatePassword({ length: row.rotation_length, ...charset });
       const change = passwordChange(row.account, current.value, fresh);
+      const credentialId = row.credential_id;
       const client = await connect(actor, row, current.value);
-      let result;
       try {
-        result = await ssh.exec(client, change.command, change.input).catch((err: unknown) => {
+        const result = await ssh.exec(client, change.command, change.input).catch((err: unknown) => {
           throw sshError(row, err);
         });
+        if (result.status !== 0) {
+          // The output never holds the passwords (passwd does not echo; scrubbed all the same).
+          const output = `${result.stderr} ${result.stdout}`
+            .split(current.value)
+            .join('***')
+            .split(fresh)
+            .join('***')
+            .replace(/\s+/g, ' ')
+            .trim()
+            .slice(0, 300);
+          throw stateForbids('server.commandFailed', {
+            command: change.command,
+            status: result.status ?? -1,
+            output,
+          });
+        }
+        try {
+          try {
+            const check = await connect(actor, row, fresh);
+            check.end();
+          } catch (err) {
+            const reason = err instanceof KspError ? storedError(err) : String(err);
+            throw stateForbids('server.verifyFailed', { reason });
+          }
+          record.version = await credentials.addRotatedVersion(
+            actor,
+            meta,
+            credentialId,
+            current.version,
+            fresh,
+            {
+              server: row.name,
+              trigger,
+            },
+          );
+        } catch (err) {
+          // The server has the new password but the credential does not: put the old one back
+          // through the session still open, so that the current version logs in again.
+          const back = passwordChange(row.account, fresh, current.value);
+          const restored = await ssh.exec(client, back.command, back.input).then(
+            (r) => r.status === 0,
+            () => false,
+          );
+          if (restored) throw err;
+          // The old password may still be the server's (the change did not take): nothing to keep then.
+          const oldWorks = await connect(actor, row, current.value).then(
+            (c) => {
+              c.end();
+              return true;
+            },
+            () => false,
+          );
+          if (oldWorks) throw err;
+          // Neither: keep the password the server now has rather than lose it.
+          const latest = await credentials.describe(actor, credentialId);
+          record.version = latest
+            ? await credentials
+                .addRotatedVersion(actor, meta, credentialId, latest.current_version, fresh, {
+                  server: row.name,
+                  trigger,
+                  rescued: 'yes',
+                })
+                .catch(() => null)
+            : null;
+          throw stateForbids('server.restoreFailed', {
+            reason: storedError(err),
+            version: record.version ?? '-',
+          });
+        }
       } finally {
         client.end();
       }
-      if (result.status !== 0) {
-        // The output never holds the passwords (passwd does not echo; scrubbed all the same).
-        const output = `${result.stderr} ${result.stdout}`
-          .split(current.value)
-          .join('***')
-          .split(fresh)
-          .join('***')
-          .replace(/\s+/g, ' ')
-          .trim()
-          .slice(0, 300);
-        throw stateForbids('server.commandFailed', {
-          command: change.command,
-          status: result.status ?? -1,
-          output,
-        });
-      }
-      try {
-        const check = await connect(actor, row, fresh);
-        check.end();
-      } catch (err) {
-        const reason = err instanceof KspError ? storedError(err) : String(err);
-        throw stateForbids('server.verifyFailed', { reason });
-      }
-      record.version = await credentials.addRotatedVersion(
-        actor,
-        meta,
-        row.credential_id,
-        current.version,
-        fresh,
-        {
-          server: row.name,
-          trigger,
-        },
-      );
       record.result = 'success';
     } catch (err) {
       failure = err instanceof Error ? err : new Error(String(err));

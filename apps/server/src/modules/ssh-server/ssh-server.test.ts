@@ -22,7 +22,12 @@ import {
   throwawayAccount,
   type Sshd,
 } from '../../test/sshd.js';
+import { conflict } from '../../platform/errors.js';
+import type { Actor } from '../../platform/http/route.js';
+import type { ModuleServices } from '../../platform/module.js';
 import { SERVER_ROTATION_JOB } from './ssh-server.module.js';
+import { createSshServerService, type SshClient } from './ssh-server.service.js';
+import { SshError } from './ssh-server.ssh.js';
 
 const ACCOUNT = `ksp-sms-${process.pid % 100000}`;
 const FIRST_PASSWORD = 'First-pw-9q7x!Kd';
@@ -481,5 +486,143 @@ describe.each(await engines())('servers and root credentials on %s', (engine) =>
     expect(
       (await call(server, api.credential.detail, { token, query: { id: credentialId } })).data.server_id,
     ).toBeNull();
+  });
+});
+
+/**
+ * When the server took the new password but the credential cannot (a new version stored
+ * meanwhile, say), the old password is put back through the session still open; if that fails
+ * too and the old one no longer logs in, the new one is kept as a version rather than lost.
+ * SSH and the credential service are stand-ins here: a real sshd cannot be made to fail there.
+ */
+const firstEngine = (await engines())[0]!;
+describe('a rotation that fails after the server changed its password', () => {
+  let server: TestServer;
+  let token: string;
+  let serverId: string;
+  let domainId: string;
+
+  beforeAll(async () => {
+    server = await startServer(firstEngine);
+    ({ token } = await initialize(server));
+    setPassword(ACCOUNT, FIRST_PASSWORD);
+    const cred = await call(server, api.credential.create, {
+      token,
+      body: { name: 'stand-in', type: 'password', value: FIRST_PASSWORD },
+    });
+    const made = await call(server, api.sshServer.create, {
+      token,
+      body: {
+        name: 'stand-in',
+        host: '127.0.0.1',
+        port: sshd.port,
+        account: ACCOUNT,
+        credential_id: cred.data.id,
+        host_key_fingerprint: sshd.fingerprint,
+      },
+    });
+    expect(made.code, made.msg).toBe(0);
+    serverId = made.data.id;
+    domainId = (
+      await server.database.db
+        .selectFrom('ssh_server')
+        .select('domain_id')
+        .where('id', '=', serverId)
+        .executeTakeFirstOrThrow()
+    ).domain_id;
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  function standIns(o: { restoreStatus: number; oldLogsIn: boolean }) {
+    const commands: { command: string; input: string | undefined }[] = [];
+    const commits: { from: number; value: string }[] = [];
+    let changed = false;
+    const ssh: SshClient = {
+      fetchHostKey: () => Promise.resolve({ fingerprint: sshd.fingerprint, keyType: 'ssh-ed25519' }),
+      login: (target) => {
+        const ok =
+          target.password === 'New-pw' || (target.password === 'Old-pw' && (!changed || o.oldLogsIn));
+        return ok
+          ? Promise.resolve({ end: () => undefined } as unknown as Client)
+          : Promise.reject(new SshError({ kind: 'auth-refused' }));
+      },
+      exec: (_client, command, input) => {
+        commands.push({ command, input });
+        const restoring = commands.length > 1;
+        if (!restoring) changed = true;
+        return Promise.resolve({ status: restoring ? o.restoreStatus : 0, stdout: '', stderr: '' });
+      },
+    };
+    const credentials = {
+      describe: () =>
+        Promise.resolve({ id: 'c', name: 'stand-in', type: 'password' as const, current_version: 2 }),
+      openCurrent: () => Promise.resolve({ version: 1, value: 'Old-pw' }),
+      generatePassword: () => ({ password: 'New-pw' }),
+      link: () => Promise.resolve(),
+      addRotatedVersion: (_a: unknown, _m: unknown, _id: string, from: number, value: string) => {
+        commits.push({ from, value });
+        return from === 1
+          ? Promise.reject(conflict('credential.changed', { name: 'stand-in' }))
+          : Promise.resolve(from + 1);
+      },
+    } as unknown as ModuleServices['credentials'];
+    const service = createSshServerService({
+      db: server.database.db,
+      clock: () => server.clock.now,
+      credentials: () => credentials,
+      ssh,
+    });
+    const actor: Actor = {
+      userId: '',
+      username: 'tester',
+      domainId,
+      domainName: 'root',
+      sessionId: '',
+      permissions: new Set(),
+      mustChangePassword: false,
+      directory: null,
+      kind: 'session',
+      systemScope: false,
+    };
+    const rotate = () => service.rotate(actor, { ip: '', lang: 'en', userAgent: '' }, serverId);
+    return { rotate, commands, commits };
+  }
+
+  it('puts the old password back and keeps the old version current', async () => {
+    const s = standIns({ restoreStatus: 0, oldLogsIn: false });
+    await expect(s.rotate()).rejects.toMatchObject({ messageKey: 'credential.changed' });
+    expect(s.commands).toEqual([
+      { command: 'LC_ALL=C passwd', input: 'Old-pw\nNew-pw\nNew-pw\n' },
+      { command: 'LC_ALL=C passwd', input: 'New-pw\nOld-pw\nOld-pw\n' },
+    ]);
+    expect(s.commits).toEqual([{ from: 1, value: 'New-pw' }]);
+  });
+
+  it('keeps the new password as a version when the old one cannot be put back', async () => {
+    const s = standIns({ restoreStatus: 1, oldLogsIn: false });
+    await expect(s.rotate()).rejects.toMatchObject({
+      messageKey: 'server.restoreFailed',
+      params: { version: 3 },
+    });
+    expect(s.commits).toEqual([
+      { from: 1, value: 'New-pw' },
+      { from: 2, value: 'New-pw' },
+    ]);
+    const history = await call(server, api.sshServer.rotations, {
+      token,
+      query: { id: serverId, page: 1, page_size: 1 },
+    });
+    expect(history.data.data[0]).toMatchObject({ result: 'failure', version: 3 });
+    expect(history.data.data[0]!.error).toMatch(
+      /putting the old one back failed: the new password was kept as credential version 3/,
+    );
+  });
+
+  it('keeps nothing when the old password still logs in', async () => {
+    const s = standIns({ restoreStatus: 1, oldLogsIn: true });
+    await expect(s.rotate()).rejects.toMatchObject({ messageKey: 'credential.changed' });
+    expect(s.commits).toEqual([{ from: 1, value: 'New-pw' }]);
   });
 });
