@@ -18,6 +18,7 @@ import { clientLogCalls } from './calls/client-log.js';
 import { licenseCalls } from './calls/license.js';
 import { hsmCalls } from './calls/hsm.js';
 import { credentialCalls } from './calls/credential.js';
+import { sshServerCalls } from './calls/ssh-server.js';
 import { schedulerCalls } from './calls/scheduler.js';
 import { backupCalls, backupKeyCalls } from './calls/backup.js';
 
@@ -44,6 +45,7 @@ export const api = {
   license: licenseCalls,
   hsm: hsmCalls,
   credential: credentialCalls,
+  sshServer: sshServerCalls,
   scheduler: schedulerCalls,
   backupKey: backupKeyCalls,
   backup: backupCalls,

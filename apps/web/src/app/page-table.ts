@@ -31,6 +31,9 @@ export const pageTable: Record<PageKey, PageModule> = {
   'kms/key/index': () => import('../features/key/key-list-page'),
   'kms/key/detail': () => import('../features/key/key-detail-page'),
   'credential/cred/index': () => import('../features/credential/credential-page'),
+  'credential/server/index': () => import('../features/ssh-server/server-list-page'),
+  'credential/add-server': () => import('../features/ssh-server/add-server-page'),
+  'credential/detail-server': () => import('../features/ssh-server/server-detail-page'),
 };
 
 export const notFoundPage: PageModule = () => import('../features/errors/not-found-page');

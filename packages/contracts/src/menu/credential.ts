@@ -4,12 +4,36 @@ import { group, page, type MenuNode } from './model.js';
 const { path, permission } = consoleAreas.credential;
 
 /** Page keys of the SMS (credential) sub-console. */
-export const credentialPageKeys = ['credential/cred/index'] as const;
+export const credentialPageKeys = [
+  'credential/cred/index',
+  'credential/server/index',
+  'credential/add-server',
+  'credential/detail-server',
+] as const;
 
-/** The SMS sub-console (MODULES.md §7): credentials; servers and the SSH terminal come later. */
+/** The SMS sub-console (MODULES.md §7): credentials, servers; the SSH terminal comes later. */
 export const credentialMenu: MenuNode = group(
   'Credential',
   path,
   { title: 'credential', icon: 'credential' },
-  [page('CredentialCred', `${path}/cred`, permission, { title: 'cred', icon: 'cred' })],
+  [
+    page('CredentialCred', `${path}/cred`, permission, { title: 'cred', icon: 'cred' }),
+    page('CredentialServer', `${path}/server`, permission, { title: 'server', icon: 'server' }),
+    {
+      path: `${path}/add-server`,
+      name: 'CredentialAddServer',
+      component: `${path.slice(1)}/add-server`,
+      permission: 'credential:write',
+      hidden: true,
+      meta: { title: 'addServer', noCache: true },
+    },
+    {
+      path: `${path}/detail-server/:id`,
+      name: 'CredentialDetailServer',
+      component: `${path.slice(1)}/detail-server`,
+      permission,
+      hidden: true,
+      meta: { title: 'detailServer', noCache: true },
+    },
+  ],
 );

@@ -1,7 +1,17 @@
 import type { KspModule, ModuleServices } from '../../platform/module.js';
 import { createDomainSealer } from '../../platform/keyring/domain-sealer.js';
 import { credentialRoutes } from './credential.routes.js';
-import { createCredentialService } from './credential.service.js';
+import { createCredentialService, type CredentialService } from './credential.service.js';
+
+declare module '../../platform/module.js' {
+  interface ModuleServices {
+    /** Credentials for other modules (servers): describe, open the current value, add a rotated version, link. */
+    credentials: Pick<
+      CredentialService,
+      'describe' | 'openCurrent' | 'addRotatedVersion' | 'link' | 'generatePassword'
+    >;
+  }
+}
 
 /** Credentials of the SMS sub-console: sealed values, versions, reveal and application reads (README.md). */
 export const credentialModule: KspModule = {
@@ -17,6 +27,7 @@ export const credentialModule: KspModule = {
       users: () => (users ??= ctx.use('users')),
       userRecords: () => (userRecords ??= ctx.use('userRecords')),
     });
+    ctx.provide('credentials', service);
     credentialRoutes(ctx.app, ctx.gate, service);
   },
 };

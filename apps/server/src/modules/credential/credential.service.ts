@@ -271,6 +271,65 @@ export function createCredentialService(deps: {
 
     generatePassword: (policy: PasswordPolicyInput) => ({ password: generatePassword(policy) }),
 
+    /** For other modules (servers): a credential of the actor's domain, metadata only, or null. */
+    async describe(actor: Actor, id: string) {
+      const row = await db
+        .selectFrom('credential')
+        .select(['id', 'name', 'type', 'current_version'])
+        .where('id', '=', id)
+        .where('domain_id', '=', actor.domainId)
+        .executeTakeFirst();
+      return row ? { ...row, type: row.type as CredentialType } : null;
+    },
+
+    /** For other modules (servers logging in): the current value, not audited here (the caller audits its use). */
+    async openCurrent(actor: Actor, id: string) {
+      return openVersion(await find(db, actor, id), undefined);
+    },
+
+    /**
+     * For other modules (a password rotation): stores `value` as the next version if `fromVersion`
+     * is still the current one (4090 `credential.changed` otherwise); audited as an add-version
+     * with the caller's details.
+     */
+    async addRotatedVersion(
+      actor: Actor,
+      meta: RequestMeta,
+      id: string,
+      fromVersion: number,
+      value: string,
+      details: Record<string, string | number>,
+    ): Promise<number> {
+      const row = await find(db, actor, id);
+      const next = fromVersion + 1;
+      const now = clock().toISOString();
+      await db.transaction().execute(async (trx) => {
+        const claimed = await trx
+          .updateTable('credential')
+          .set({ current_version: next, updated_at: now })
+          .where('id', '=', row.id)
+          .where('current_version', '=', fromVersion)
+          .executeTakeFirst();
+        if (Number(claimed.numUpdatedRows) !== 1) throw conflict('credential.changed', { name: row.name });
+        await sealVersion(trx, actor, row.id, next, value, now);
+        await audit(trx, actor, meta, 'credential.add-version', row, 'success', {
+          version: next,
+          ...details,
+        });
+      });
+      return next;
+    },
+
+    /** For other modules: links a credential to a server (or unlinks it), as `server_id`. */
+    async link(actor: Actor, id: string, serverId: string | null): Promise<void> {
+      await db
+        .updateTable('credential')
+        .set({ server_id: serverId })
+        .where('id', '=', id)
+        .where('domain_id', '=', actor.domainId)
+        .execute();
+    },
+
     /**
      * A console user's reveal: their password is checked as update-my-password checks it; a
      * wrong one is refused, audited and counted towards the sign-in lockout.

@@ -82,10 +82,10 @@ export async function countMembers(db: Executor, domainId: string): Promise<numb
   return Number(row?.n ?? 0);
 }
 
-/** Objects that live in a domain: registration tokens, keys, credentials (and the rest as they arrive). */
+/** Objects that live in a domain: registration tokens, keys, credentials, servers (and the rest as they arrive). */
 export async function countObjects(db: Executor, domainId: string): Promise<number> {
   let total = 0;
-  for (const table of ['registration_token', 'kms_key', 'credential'] as const) {
+  for (const table of ['registration_token', 'kms_key', 'credential', 'ssh_server'] as const) {
     const row = await db
       .selectFrom(table)
       .select((eb) => eb.fn.countAll<string | number>().as('n'))

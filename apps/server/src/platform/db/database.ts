@@ -39,6 +39,7 @@ import * as m019 from './migrations/019-backup.js';
 import * as m020 from './migrations/020-scheduler.js';
 import * as m021 from './migrations/021-credential.js';
 import * as m022 from './migrations/022-backup-node.js';
+import * as m023 from './migrations/023-ssh-server.js';
 
 export type Db = Kysely<Database>;
 /** A store function takes either the database or an open transaction. */
@@ -90,6 +91,7 @@ export const migrations: Record<string, Migration> = {
   '020-scheduler': m020,
   '021-credential': m021,
   '022-backup-node': m022,
+  '023-ssh-server': m023,
 };
 
 export interface OpenOptions {

@@ -60,6 +60,7 @@ const icons: Record<string, ReactNode> = {
   lock: <LockOutlined />,
   credential: <BankOutlined />,
   cred: <EyeInvisibleOutlined />,
+  server: <ClusterOutlined />,
 };
 
 export function menuIcon(name: string | undefined): ReactNode {

@@ -25,5 +25,6 @@ export { log } from './log';
 export { menu } from './menu';
 export { quantum } from './quantum';
 export { scheduler } from './scheduler';
+export { sshServer } from './ssh-server';
 export { syslog } from './syslog';
 export { system } from './system';

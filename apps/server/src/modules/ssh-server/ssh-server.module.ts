@@ -1,0 +1,28 @@
+import type { KspModule, ModuleServices } from '../../platform/module.js';
+import { sshServerRoutes } from './ssh-server.routes.js';
+import { createSshServerService } from './ssh-server.service.js';
+
+/** The job that rotates the servers whose scheduled rotation is due (one node at a time, by its lease). */
+export const SERVER_ROTATION_JOB = 'server.rotate';
+/** Seconds between two looks for due rotations. */
+export const SERVER_ROTATION_EVERY = 60;
+
+/** Servers of the SMS sub-console: pinned host keys, connection test, password rotation (README.md). */
+export const sshServerModule: KspModule = {
+  name: 'ssh-server',
+  register(ctx) {
+    // The credential module is listed earlier; looked up at first use all the same.
+    let credentials: ModuleServices['credentials'] | undefined;
+    const servers = createSshServerService({
+      db: ctx.db,
+      clock: ctx.clock,
+      credentials: () => (credentials ??= ctx.use('credentials')),
+    });
+    sshServerRoutes(ctx.app, ctx.gate, servers);
+    ctx.jobs.register({
+      name: SERVER_ROTATION_JOB,
+      every: SERVER_ROTATION_EVERY,
+      run: async (run) => void (await servers.runScheduled(run)),
+    });
+  },
+};

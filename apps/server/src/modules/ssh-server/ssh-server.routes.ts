@@ -1,0 +1,27 @@
+import type { FastifyInstance } from 'fastify';
+import { api } from '@ksp/contracts';
+import { registerCall, type Gatekeeper } from '../../platform/http/route.js';
+import type { SshServerService } from './ssh-server.service.js';
+
+export function sshServerRoutes(app: FastifyInstance, gate: Gatekeeper, servers: SshServerService): void {
+  registerCall(app, gate, api.sshServer.list, ({ actor, query }) => servers.list(actor, query));
+  registerCall(app, gate, api.sshServer.detail, ({ actor, query }) => servers.detail(actor, query.id));
+  registerCall(app, gate, api.sshServer.create, ({ actor, meta, body }) => servers.create(actor, meta, body));
+  registerCall(app, gate, api.sshServer.update, ({ actor, meta, body }) => servers.update(actor, meta, body));
+  registerCall(app, gate, api.sshServer.delete, ({ actor, meta, body }) =>
+    servers.remove(actor, meta, body.ids),
+  );
+  registerCall(app, gate, api.sshServer.fetchFingerprint, ({ actor, meta, body }) =>
+    servers.fetchFingerprint(actor, meta, body),
+  );
+  registerCall(app, gate, api.sshServer.confirmFingerprint, ({ actor, meta, body }) =>
+    servers.confirmFingerprint(actor, meta, body.id, body.fingerprint),
+  );
+  registerCall(app, gate, api.sshServer.test, ({ actor, meta, body }) => servers.test(actor, meta, body.id));
+  registerCall(app, gate, api.sshServer.rotate, ({ actor, meta, body }) =>
+    servers.rotate(actor, meta, body.id),
+  );
+  registerCall(app, gate, api.sshServer.rotations, ({ actor, meta, query }) =>
+    servers.rotations(actor, meta, query),
+  );
+}
