@@ -31,6 +31,7 @@ import { syslogModule } from './modules/syslog/syslog.module.js';
 import { licenseModule } from './modules/license/license.module.js';
 import { hsmModule } from './modules/hsm/hsm.module.js';
 import { credentialModule } from './modules/credential/credential.module.js';
+import { clientModule } from './modules/client/client.module.js';
 import { schedulerModule } from './modules/scheduler/scheduler.module.js';
 import { backupModule } from './modules/backup/backup.module.js';
 import { alarmModule } from './modules/alarm/alarm.module.js';
@@ -64,6 +65,7 @@ const modules: readonly KspModule[] = [
   licenseModule,
   hsmModule,
   credentialModule,
+  clientModule,
   schedulerModule,
   backupModule,
   alarmModule,

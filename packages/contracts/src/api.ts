@@ -18,6 +18,7 @@ import { clientLogCalls } from './calls/client-log.js';
 import { licenseCalls } from './calls/license.js';
 import { hsmCalls } from './calls/hsm.js';
 import { credentialCalls } from './calls/credential.js';
+import { clientCalls } from './calls/client.js';
 import { schedulerCalls } from './calls/scheduler.js';
 import { backupCalls, backupKeyCalls } from './calls/backup.js';
 
@@ -44,6 +45,7 @@ export const api = {
   license: licenseCalls,
   hsm: hsmCalls,
   credential: credentialCalls,
+  client: clientCalls,
   scheduler: schedulerCalls,
   backupKey: backupKeyCalls,
   backup: backupCalls,

@@ -26,6 +26,7 @@ export * from './calls/alarm.js';
 export * from './calls/license.js';
 export * from './calls/hsm.js';
 export * from './calls/credential.js';
+export * from './calls/client.js';
 export * from './calls/scheduler.js';
 export * from './calls/backup.js';
 export * from './ip.js';

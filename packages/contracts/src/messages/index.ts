@@ -16,6 +16,7 @@ import { alarmMessages } from './alarm.js';
 import { licenseMessages } from './license.js';
 import { hsmMessages } from './hsm.js';
 import { credentialMessages } from './credential.js';
+import { clientMessages } from './client.js';
 import { schedulerMessages } from './scheduler.js';
 import { backupMessages } from './backup.js';
 import { ldapMessages } from './ldap.js';
@@ -48,6 +49,7 @@ export const areaMessages = [
   licenseMessages,
   hsmMessages,
   credentialMessages,
+  clientMessages,
   schedulerMessages,
   backupMessages,
 ] as const;

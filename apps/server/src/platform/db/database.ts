@@ -39,6 +39,7 @@ import * as m019 from './migrations/019-backup.js';
 import * as m020 from './migrations/020-scheduler.js';
 import * as m021 from './migrations/021-credential.js';
 import * as m022 from './migrations/022-backup-node.js';
+import * as m024 from './migrations/024-client.js';
 
 export type Db = Kysely<Database>;
 /** A store function takes either the database or an open transaction. */
@@ -90,6 +91,7 @@ export const migrations: Record<string, Migration> = {
   '020-scheduler': m020,
   '021-credential': m021,
   '022-backup-node': m022,
+  '024-client': m024,
 };
 
 export interface OpenOptions {
