@@ -31,6 +31,8 @@ export const pageTable: Record<PageKey, PageModule> = {
   'kms/key/index': () => import('../features/key/key-list-page'),
   'kms/key/detail': () => import('../features/key/key-detail-page'),
   'credential/cred/index': () => import('../features/credential/credential-page'),
+  'kadp/clients/index': () => import('../features/kadp/client-list-page'),
+  'kadp/clients/clients-details': () => import('../features/kadp/client-detail-page'),
 };
 
 export const notFoundPage: PageModule = () => import('../features/errors/not-found-page');

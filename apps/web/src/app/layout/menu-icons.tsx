@@ -10,6 +10,8 @@ import {
   ControlOutlined,
   DashboardOutlined,
   DatabaseOutlined,
+  DeploymentUnitOutlined,
+  DesktopOutlined,
   ExperimentOutlined,
   EyeInvisibleOutlined,
   FileProtectOutlined,
@@ -60,6 +62,8 @@ const icons: Record<string, ReactNode> = {
   lock: <LockOutlined />,
   credential: <BankOutlined />,
   cred: <EyeInvisibleOutlined />,
+  kadp: <DeploymentUnitOutlined />,
+  kadpClients: <DesktopOutlined />,
 };
 
 export function menuIcon(name: string | undefined): ReactNode {
