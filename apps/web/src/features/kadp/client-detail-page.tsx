@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { ArrowLeftOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Descriptions, Flex, Space, Tag, Typography } from 'antd';
@@ -28,6 +29,8 @@ export default function ClientDetailPage() {
   const confirm = useConfirm();
   const queryClient = useQueryClient();
   const canWrite = useCanCall(api.client.revoke);
+  // When the page opened: the certificate's expiry is judged against it (render stays pure).
+  const [openedAt] = useState(() => Date.now());
   const detail = useQuery({ queryKey: kadpClientKeys.detail(id), queryFn: () => fetchKadpClient(id) });
   const row = detail.data;
   const back = () => void navigate('/kadp/clients');
@@ -62,7 +65,7 @@ export default function ClientDetailPage() {
   };
 
   const active = row && (row.status === 'healthy' || row.status === 'warning' || row.status === 'error');
-  const expired = row ? Date.parse(row.certificate.not_after) <= Date.now() : false;
+  const expired = row ? Date.parse(row.certificate.not_after) <= openedAt : false;
 
   return (
     <Flex vertical gap={16} data-testid="client-detail">
