@@ -4,7 +4,6 @@ import { defineMessages } from './define.js';
 export const clientMessages = defineMessages({
   en: {
     'client.notFound': 'Client {id} not found',
-    'client.wrongType': "type: token '{name}' registers {usage} clients, not {type}",
     'client.revoked': 'Client {name} is revoked',
     'client.deleted': 'Client {name} is deleted',
     'client.auth.unknown': 'Agent authentication failed: unknown client',
@@ -18,7 +17,6 @@ export const clientMessages = defineMessages({
   },
   zh: {
     'client.notFound': '客户端 {id} 不存在',
-    'client.wrongType': 'type：令牌“{name}”用于注册 {usage} 客户端，而不是 {type}',
     'client.revoked': '客户端 {name} 已吊销',
     'client.deleted': '客户端 {name} 已删除',
     'client.auth.unknown': '代理认证失败：未知客户端',

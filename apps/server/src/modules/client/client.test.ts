@@ -357,6 +357,9 @@ describe.each(await engines())('clients on %s', (engine) => {
     for (const def of [api.client.revoke, api.client.delete, api.client.forceDelete, api.client.renew])
       expect((await callUnchecked(server, def, { token: auditor, body: { id } })).code).toBe(Code.FORBIDDEN);
     expect(ok(await detail(id)).data.status).toBe('healthy');
+    // A KADP sub-console token reaches the client calls (they are its pages' calls).
+    const kadp = ok(await call(server, api.user.kadpToken, { token, body: {} })).data.token;
+    expect(ok(await detail(id, kadp)).data.name).toBe('root-only-app');
     // No token: refused.
     expect((await call(server, api.client.list, { query: {} })).code).not.toBe(0);
   });
