@@ -65,6 +65,13 @@ function verifySignature(key: KeyObject, data: Buffer, signature: Buffer): boole
   }
 }
 
+/**
+ * Refused heartbeats an address may send per minute: past it, HTTP 429 before any check (and
+ * only the first such answer of the minute is audited), so that forged calls can neither keep
+ * the server verifying signatures nor fill the audit trail. Counted in memory per node.
+ */
+export const HEARTBEAT_REFUSALS_PER_MINUTE = 30;
+
 class AgentRefusal extends Error {
   constructor(
     readonly reason: 'unknown' | 'signature' | 'stale' | 'certificate',
@@ -160,6 +167,34 @@ export function createClientService(deps: {
         trx,
       );
     });
+  }
+
+  /** Refused heartbeats per address in the current minute; forgotten wholesale if it grows very large. */
+  const refusals = new Map<string, { minute: number; count: number }>();
+  const minuteNow = () => Math.floor(now() / 60_000);
+  function countRefusal(ip: string) {
+    const minute = minuteNow();
+    const seen = refusals.get(ip);
+    if (seen && seen.minute === minute) {
+      seen.count++;
+      return;
+    }
+    if (refusals.size >= 10_000) refusals.clear();
+    refusals.set(ip, { minute, count: 1 });
+  }
+  async function throttle(meta: RequestMeta) {
+    const seen = refusals.get(meta.ip);
+    if (!seen || seen.minute !== minuteNow() || seen.count < HEARTBEAT_REFUSALS_PER_MINUTE) return;
+    if (++seen.count === HEARTBEAT_REFUSALS_PER_MINUTE + 1)
+      await audit({
+        who: null,
+        action: 'client.heartbeat',
+        target: 'agent',
+        result: 'failure',
+        ip: meta.ip,
+        details: { reason: 'rateLimited', limit: HEARTBEAT_REFUSALS_PER_MINUTE },
+      });
+    throw Object.assign(new Error('client.rateLimited'), { statusCode: 429 });
   }
 
   return {
@@ -428,6 +463,7 @@ export function createClientService(deps: {
      * and within the skew. Refusals answer 4001 and are audited.
      */
     async heartbeat(meta: RequestMeta, body: Input<typeof api.client.heartbeat>) {
+      await throttle(meta);
       try {
         const row = await db
           .selectFrom('client')
@@ -438,13 +474,7 @@ export function createClientService(deps: {
         const cert = new X509Certificate(row.cert_pem);
         const text = signedText(row.id, body.timestamp, sha256Hex(body.payload));
         const signature = Buffer.from(body.signature, 'base64');
-        if (
-          !verifySignature(
-            createPublicKey(cert.publicKey.export({ format: 'pem', type: 'spki' })),
-            Buffer.from(text, 'utf8'),
-            signature,
-          )
-        )
+        if (!verifySignature(cert.publicKey, Buffer.from(text, 'utf8'), signature))
           throw new AgentRefusal('signature', row);
         const at = now();
         if (
@@ -529,6 +559,7 @@ export function createClientService(deps: {
           objectId: refusal?.row?.id ?? null,
           details: { reason: refusal ? refusal.reason : err instanceof KspError ? err.messageKey : 'error' },
         });
+        countRefusal(meta.ip);
         if (refusal) throw new KspError(Code.BAD_CREDENTIALS, `client.auth.${refusal.reason}`);
         throw err;
       }

@@ -9,6 +9,7 @@ import {
   signedText,
 } from '@ksp/contracts';
 import { agentKeyAndCsr } from '../../test/agent.js';
+import { HEARTBEAT_REFUSALS_PER_MINUTE } from './client.service.js';
 import { licenseEverything, testLicenseKeys } from '../../test/license.js';
 import {
   call,
@@ -268,6 +269,22 @@ describe.each(await engines())('clients on %s', (engine) => {
     const refused = await failures('client.heartbeat');
     expect(refused.join(' ')).toMatch(/stale/);
     expect(refused.join(' ')).toMatch(/signature/);
+  });
+
+  it('answers 429 to an address past its refused heartbeats of the minute, auditing that once', async () => {
+    // A new minute: the refusals of the cases before do not count.
+    server.clock.advance(60);
+    const before = (await failures('client.heartbeat')).length;
+    const unknown = '00000000-0000-4000-8000-000000000001';
+    for (let i = 0; i < HEARTBEAT_REFUSALS_PER_MINUTE; i++)
+      expect((await heartbeat(unknown, agentA.key)).code).toBe(Code.BAD_CREDENTIALS);
+    const limited = await heartbeat(unknown, agentA.key);
+    expect(limited.status).toBe(429);
+    expect((await heartbeat(unknown, agentA.key)).status).toBe(429);
+    const after = await failures('client.heartbeat');
+    expect(after.length - before).toBe(HEARTBEAT_REFUSALS_PER_MINUTE + 1);
+    expect(after.filter((d) => d.includes('rateLimited'))).toHaveLength(1);
+    server.clock.advance(60);
   });
 
   it('derives warning and error from heartbeat age on the fake clock, and counts them in the status bar', async () => {
