@@ -1,11 +1,4 @@
-import {
-  createHash,
-  createPublicKey,
-  randomUUID,
-  verify,
-  X509Certificate,
-  type KeyObject,
-} from 'node:crypto';
+import { createHash, randomUUID, verify, X509Certificate, type KeyObject } from 'node:crypto';
 import {
   CLIENT_ERROR_SECONDS,
   CLIENT_HEARTBEAT_SECONDS,
