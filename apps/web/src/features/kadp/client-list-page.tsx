@@ -84,6 +84,7 @@ export default function ClientListPage() {
     )),
     { title: t('kadp:fields.host'), dataIndex: 'host', render: (v: string) => v || '-' },
     { title: t('kadp:fields.agentVersion'), dataIndex: 'agent_version', render: (v: string) => v || '-' },
+    { title: t('kadp:fields.application'), dataIndex: 'token_name' },
     { title: t('kadp:fields.os'), dataIndex: 'os', render: (v: string) => v || '-' },
     kit.time(t('kadp:fields.lastSeen'), 'last_seen_at'),
     kit.time(t('kadp:fields.registered'), 'registered_at'),

@@ -28,6 +28,7 @@ export const kadp = {
     profile: 'Profile',
     groups: 'Groups',
     token: 'Registration token',
+    application: 'Application (token)',
     lastSeen: 'Last connection',
     registered: 'Creation date',
     serial: 'Certificate serial',

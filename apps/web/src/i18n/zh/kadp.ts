@@ -30,6 +30,7 @@ export const kadp: Catalogue<typeof en> = {
     profile: '配置文件',
     groups: '客户端组',
     token: '注册令牌',
+    application: '应用（注册令牌）',
     lastSeen: '最近连接',
     registered: '创建日期',
     serial: '证书序列号',
