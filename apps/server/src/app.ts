@@ -32,6 +32,7 @@ import { licenseModule } from './modules/license/license.module.js';
 import { hsmModule } from './modules/hsm/hsm.module.js';
 import { credentialModule } from './modules/credential/credential.module.js';
 import { sshServerModule } from './modules/ssh-server/ssh-server.module.js';
+import { clientModule } from './modules/client/client.module.js';
 import { schedulerModule } from './modules/scheduler/scheduler.module.js';
 import { backupModule } from './modules/backup/backup.module.js';
 import { alarmModule } from './modules/alarm/alarm.module.js';
@@ -66,6 +67,7 @@ const modules: readonly KspModule[] = [
   hsmModule,
   credentialModule,
   sshServerModule,
+  clientModule,
   schedulerModule,
   backupModule,
   alarmModule,

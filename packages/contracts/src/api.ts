@@ -19,6 +19,7 @@ import { licenseCalls } from './calls/license.js';
 import { hsmCalls } from './calls/hsm.js';
 import { credentialCalls } from './calls/credential.js';
 import { sshServerCalls } from './calls/ssh-server.js';
+import { clientCalls } from './calls/client.js';
 import { schedulerCalls } from './calls/scheduler.js';
 import { backupCalls, backupKeyCalls } from './calls/backup.js';
 
@@ -46,6 +47,7 @@ export const api = {
   hsm: hsmCalls,
   credential: credentialCalls,
   sshServer: sshServerCalls,
+  client: clientCalls,
   scheduler: schedulerCalls,
   backupKey: backupKeyCalls,
   backup: backupCalls,

@@ -27,6 +27,7 @@ export * from './calls/license.js';
 export * from './calls/hsm.js';
 export * from './calls/credential.js';
 export * from './calls/ssh-server.js';
+export * from './calls/client.js';
 export * from './calls/scheduler.js';
 export * from './calls/backup.js';
 export * from './ip.js';

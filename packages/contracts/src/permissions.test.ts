@@ -75,6 +75,7 @@ describe('served areas', () => {
         'key',
         'ldap',
         'hsm',
+        'kadp',
         'license',
         'log',
         'password-policy',
@@ -86,9 +87,11 @@ describe('served areas', () => {
         'user',
       ].sort(),
     );
-    // The KADP token call asks kadp:read, yet KADP has no page: the role editor must not offer it.
+    // The KADP token call asks kadp:read; KADP is served because its client calls, which a KADP
+    // token may make, ask it too. The opener alone would not count (RDM and TDE have none yet).
     expect(allCalls.some((call) => call.access === consoleAreas.kadp.permission)).toBe(true);
-    expect(servedAreas.has('kadp')).toBe(false);
+    expect(servedAreas.has('kadp')).toBe(true);
+    expect(servedAreas.has('rdm')).toBe(false);
   });
 
   it('shape the offered tree: served areas only, in menu order, no empty group', () => {
@@ -102,7 +105,7 @@ describe('served areas', () => {
       'settings',
       'sub-consoles',
     ]);
-    expect(offered.find((group) => group.key === 'sub-consoles')?.areas).toEqual(['credential']);
+    expect(offered.find((group) => group.key === 'sub-consoles')?.areas).toEqual(['kadp', 'credential']);
     expect(offered.find((group) => group.key === 'settings')?.areas).toEqual([
       'domain',
       'license',

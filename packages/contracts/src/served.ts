@@ -1,4 +1,5 @@
 import { allCalls } from './api.js';
+import { tokensOf, type CallDef } from './call.js';
 import { consoleAreas } from './areas.js';
 import { areaOf, permissionGroups, type Area, type PermissionGroup } from './permissions.js';
 
@@ -9,6 +10,12 @@ const subConsoleOpeners = new Set<string>(
   ),
 );
 
+/** A call of a sub-console's permission that the sub-console's own token may make: one of its pages' calls. */
+function servesItsSubConsole(call: CallDef): boolean {
+  const owner = Object.values(consoleAreas).find((def) => def.permission === call.access);
+  return !!owner && owner.token !== 'session' && tokensOf(call).includes(owner.token);
+}
+
 /**
  * The areas the server serves today: those some call asks a permission of (a sub-console's
  * token call alone does not count). The role editor offers only these, so an area that
@@ -17,7 +24,9 @@ const subConsoleOpeners = new Set<string>(
  */
 export const servedAreas: ReadonlySet<Area> = new Set(
   allCalls.flatMap((call) =>
-    call.access === 'public' || call.access === 'session' || subConsoleOpeners.has(call.access)
+    call.access === 'public' ||
+    call.access === 'session' ||
+    (subConsoleOpeners.has(call.access) && !servesItsSubConsole(call))
       ? []
       : [areaOf(call.access) as Area],
   ),

@@ -34,6 +34,8 @@ export const pageTable: Record<PageKey, PageModule> = {
   'credential/server/index': () => import('../features/ssh-server/server-list-page'),
   'credential/add-server': () => import('../features/ssh-server/add-server-page'),
   'credential/detail-server': () => import('../features/ssh-server/server-detail-page'),
+  'kadp/clients/index': () => import('../features/kadp/client-list-page'),
+  'kadp/clients/clients-details': () => import('../features/kadp/client-detail-page'),
 };
 
 export const notFoundPage: PageModule = () => import('../features/errors/not-found-page');

@@ -17,6 +17,7 @@ import { licenseMessages } from './license.js';
 import { hsmMessages } from './hsm.js';
 import { credentialMessages } from './credential.js';
 import { sshServerMessages } from './ssh-server.js';
+import { clientMessages } from './client.js';
 import { schedulerMessages } from './scheduler.js';
 import { backupMessages } from './backup.js';
 import { ldapMessages } from './ldap.js';
@@ -50,6 +51,7 @@ export const areaMessages = [
   hsmMessages,
   credentialMessages,
   sshServerMessages,
+  clientMessages,
   schedulerMessages,
   backupMessages,
 ] as const;

@@ -1592,6 +1592,109 @@ export function createCertService(deps: {
       return { ok: true, ...identity, spki: pki.certificateSpki(der) };
     },
 
+    /**
+     * A client certificate for an agent of `domainId` (modules/client: enrolment and renewal) from
+     * the domain's default CA, `validityDays` long: for the key and subject of a PEM PKCS#10 CSR
+     * (its signature checked, a private key refused, a refusal audited as `action`) or of a
+     * certificate issued before (`renew`: a certificate id of that domain). Signed now; nothing is
+     * stored until the caller runs `store(trx)` inside its own transaction.
+     */
+    async prepareClientCertificate(
+      domainId: string,
+      from: { csr: string; ip: string; action: string } | { renew: string },
+      validityDays: number,
+    ) {
+      let input: Pick<
+        IssueInput,
+        'name' | 'subjectName' | 'spki' | 'algorithm' | 'keyBits' | 'san' | 'csrDer'
+      >;
+      if ('csr' in from) {
+        const csr = await readCsr(from.csr, null, from.ip, from.action);
+        input = {
+          name: pki.commonNameOf(csr.subjectName) ?? csr.subject,
+          subjectName: csr.subjectName,
+          spki: csr.spki,
+          algorithm: csr.algorithm,
+          keyBits: csr.keyBits,
+          san: csr.san,
+          csrDer: csr.der,
+        };
+      } else {
+        const old = await store.findCertificate(db, domainId, from.renew);
+        if (!old) throw notFound('cert.notFound', { id: from.renew });
+        const oldDer = unb64(old.cert_der);
+        input = {
+          name: old.name,
+          subjectName: pki.certificateSubject(oldDer),
+          spki: pki.certificateSpki(oldDer),
+          algorithm: old.algorithm,
+          keyBits: old.key_bits,
+          san: { dns: [], ips: [], emails: [] },
+          csrDer: null,
+        };
+      }
+      const ca = await service.ensureDefaultCa(domainId);
+      if (!ca || caState(ca) !== 'active') throw stateForbids('cert.noDefaultCa');
+      const caCert = checkIssuing(ca);
+      const row = await signCertificate(domainId, {
+        ...input,
+        ca,
+        caCert,
+        purpose: 'client',
+        usage: 'signature',
+        validityDays,
+        keyId: null,
+        exportable: false,
+        source: 'sign-cert',
+      });
+      const der = unb64(row.cert_der);
+      const chain = [caCert, ...(await chainAbove(ca))];
+      return {
+        id: row.id,
+        serial: row.serial,
+        notBefore: row.not_before,
+        notAfter: row.not_after,
+        ca: { id: ca.id, name: ca.name },
+        certificatePem: pki.toPem(der, 'CERTIFICATE'),
+        chainPem: chain.map((d) => pki.toPem(d, 'CERTIFICATE')),
+        store: (trx: Executor) => store.insertCertificate(trx, row),
+      };
+    },
+
+    /**
+     * Revokes a certificate of `domainId` for the client module (a revoked or deleted client),
+     * without an actor of the cert area: the client module audits the act. An already revoked
+     * certificate stays as it is.
+     */
+    async revokeClientCertificate(
+      domainId: string,
+      id: string,
+      reason: 'cessationOfOperation' | 'superseded',
+    ) {
+      const cert = await store.findCertificate(db, domainId, id);
+      if (!cert || cert.revoked_at) return;
+      await store.updateCertificate(db, cert.id, {
+        revoked_at: iso(wholeSeconds(now())),
+        revocation_reason: reason,
+      });
+      const ca = await store.findCaAnyDomain(db, cert.ca_id);
+      if (ca) await revocationChanged(ca);
+    },
+
+    /** The state of a certificate of `domainId`: its validity and whether it is revoked (client pages). */
+    async certificateState(domainId: string, id: string) {
+      const cert = await store.findCertificate(db, domainId, id);
+      if (!cert) return undefined;
+      const ca = await store.findCaAnyDomain(db, cert.ca_id);
+      return {
+        serial: cert.serial,
+        notBefore: cert.not_before,
+        notAfter: cert.not_after,
+        caName: ca?.name ?? '',
+        revoked: !!cert.revoked_at,
+      };
+    },
+
     /* online issuing */
 
     async signOnline(meta: RequestMeta, body: Input<typeof api.cert.sign>) {

@@ -98,8 +98,25 @@ export function createLicenseService(deps: { db: Db; clock: Clock; trusted: read
   }
 
   /** Used quantity per feature, counted from real objects. */
+  const clientTypeOf: Partial<Record<LicenseFeature, string>> = {
+    tde_clients: 'tde',
+    kadp_clients: 'kadp',
+    rdm_clients: 'rdm',
+  };
+
   async function used(feature: LicenseFeature): Promise<number> {
-    if (feature !== 'keys') return 0; // clients, KMIP clients and SMS servers do not exist yet
+    const clientType = clientTypeOf[feature];
+    if (clientType) {
+      // Enrolled clients of the type (modules/client); a deleted one no longer counts.
+      const row = await db
+        .selectFrom('client')
+        .where('type', '=', clientType)
+        .where('state', '!=', 'deleted')
+        .select((eb) => eb.fn.countAll<string | number>().as('n'))
+        .executeTakeFirst();
+      return Number(row?.n ?? 0);
+    }
+    if (feature !== 'keys') return 0; // KMIP clients and SMS servers do not exist yet
     const row = await db
       .selectFrom('kms_key_tally')
       .where('state', 'not in', GONE_STATES)

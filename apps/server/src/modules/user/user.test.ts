@@ -47,8 +47,10 @@ describe.each(await engines())('sign-in and sessions on %s', (engine) => {
       '/console/setting',
       '/kms',
       '/credential',
+      '/kadp',
     ]);
-    expect(res.data.menu.at(-1)).toMatchObject({ component: '#', redirect: '/credential/cred' });
+    expect(res.data.menu.at(-2)).toMatchObject({ component: '#', redirect: '/credential/cred' });
+    expect(res.data.menu.at(-1)).toMatchObject({ component: '#', redirect: '/kadp/clients' });
     expect(res.data.menu[6]).toMatchObject({ component: '#', redirect: '/console/setting/domain' });
     expect(res.headers.version).toBe('v1.9.0');
   });

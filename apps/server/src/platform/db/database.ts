@@ -40,6 +40,7 @@ import * as m020 from './migrations/020-scheduler.js';
 import * as m021 from './migrations/021-credential.js';
 import * as m022 from './migrations/022-backup-node.js';
 import * as m023 from './migrations/023-ssh-server.js';
+import * as m024 from './migrations/024-client.js';
 
 export type Db = Kysely<Database>;
 /** A store function takes either the database or an open transaction. */
@@ -92,6 +93,7 @@ export const migrations: Record<string, Migration> = {
   '021-credential': m021,
   '022-backup-node': m022,
   '023-ssh-server': m023,
+  '024-client': m024,
 };
 
 export interface OpenOptions {

@@ -634,7 +634,41 @@ export interface BackupTable {
   node: string | null;
 }
 
+/** A client (migration 024, modules/client). */
+export interface ClientTable {
+  id: string;
+  domain_id: string;
+  name: string;
+  /** tde | rdm | kadp */
+  type: string;
+  os: string;
+  agent_version: string;
+  mac: string;
+  host: string;
+  /** active | revoked | deleting (delete asked, agent not yet acknowledged) | deleted */
+  state: string;
+  profile: string | null;
+  /** JSON array of client group ids. */
+  groups: string;
+  token_id: string | null;
+  token_name: string;
+  cert_validity_days: number;
+  /** The certificate (cert_certificate row), its serial and PEM (public). */
+  cert_id: string;
+  cert_serial: string;
+  cert_pem: string;
+  cert_not_before: string;
+  cert_not_after: string;
+  cert_ca_name: string;
+  /** The timestamp (ms) of the agent's last accepted signed call: a later call must be newer. */
+  last_request_ms: number | string;
+  last_seen_at: string;
+  registered_at: string;
+  updated_at: string;
+}
+
 export interface Database {
+  client: ClientTable;
   credential: CredentialTable;
   credential_version: CredentialVersionTable;
   ssh_server: SshServerTable;

@@ -35,6 +35,7 @@ describe('domain boundaries', () => {
   const task: Record<string, string> = {};
   const backupKey: Record<string, string> = {};
   const backup: Record<string, string> = {};
+  const kadpClient: Record<string, string> = {};
   let ukeyCsr: string;
   let adminId: string;
 
@@ -195,6 +196,22 @@ describe('domain boundaries', () => {
           body: { name: `secret-external-${where}`, content: rootCa.data.certificate_pem! },
         })
       ).data.added[0]!.id;
+      // A KADP client enrolled with a token of this domain (client module).
+      const kadpToken = await call(server, api.registrationToken.create, {
+        token,
+        body: { name: `secret-kadp-token-${where}`, usage: 'kadp' },
+      });
+      const enrolled = await call(server, api.client.enrol, {
+        body: {
+          token: kadpToken.data.secret,
+          csr: agentKeyAndCsr(`secret-kadp-${where}`).csr,
+          name: `secret-kadp-${where}`,
+          type: 'kadp',
+          host: `secret-kadp-host-${where}`,
+        },
+      });
+      expect(enrolled.code, enrolled.msg).toBe(0);
+      kadpClient[where] = enrolled.data.client_id;
     }
     // An alarm rule of root (every domain) and of coast, each with an alarm it raised.
     for (const [where, token] of [
@@ -353,6 +370,11 @@ describe('domain boundaries', () => {
       [`disable ${target}'s alarm rule`, api.alarm.ruleUpdate, { id: alarmRule[target], enabled: false }],
       [`delete ${target}'s alarm rule`, api.alarm.ruleDelete, { ids: [alarmRule[target]] }],
       [`acknowledge ${target}'s alarm`, api.alarm.acknowledge, { ids: [alarm[target]] }],
+      [`detail of ${target}'s KADP client`, api.client.detail, { id: kadpClient[target] }],
+      [`revoke ${target}'s KADP client`, api.client.revoke, { id: kadpClient[target] }],
+      [`renew ${target}'s KADP client`, api.client.renew, { id: kadpClient[target] }],
+      [`delete ${target}'s KADP client`, api.client.delete, { id: kadpClient[target] }],
+      [`force-delete ${target}'s KADP client`, api.client.forceDelete, { id: kadpClient[target] }],
     );
     return attempts;
   }
@@ -410,6 +432,12 @@ describe('domain boundaries', () => {
         expect(kept.data).toMatchObject({ status: 'completed', restore_status: null });
         const keys = (await call(server, api.backupKey.list, { token: owner, query: page })).data.data;
         expect(keys.map((k) => k.id)).toContain(backupKey[target]);
+        const client = await call(server, api.client.detail, {
+          token: owner,
+          query: { id: kadpClient[target]! },
+        });
+        expect(client.data).toMatchObject({ name: `secret-kadp-${target}`, certificate: { revoked: false } });
+        expect(['healthy', 'warning', 'error']).toContain(client.data.status);
       });
     }
 
@@ -442,6 +470,7 @@ describe('domain boundaries', () => {
         (await call(server, api.scheduler.list, { token, query: page })).data,
         (await call(server, api.backupKey.list, { token, query: page })).data,
         (await call(server, api.backup.list, { token, query: page })).data,
+        (await call(server, api.client.list, { token, query: page })).data,
       ]);
       for (const target of ['root', 'coast']) {
         const detail = await call(server, api.clientLog.detail, {
@@ -467,6 +496,7 @@ describe('domain boundaries', () => {
         'secret-rule',
         'secret-agent',
         'secret-client',
+        'secret-kadp',
         'secret-osuser',
         'secret-cred',
         'secret-value',

@@ -10,6 +10,8 @@ import {
   ControlOutlined,
   DashboardOutlined,
   DatabaseOutlined,
+  DeploymentUnitOutlined,
+  DesktopOutlined,
   ExperimentOutlined,
   EyeInvisibleOutlined,
   FileProtectOutlined,
@@ -61,6 +63,8 @@ const icons: Record<string, ReactNode> = {
   credential: <BankOutlined />,
   cred: <EyeInvisibleOutlined />,
   server: <ClusterOutlined />,
+  kadp: <DeploymentUnitOutlined />,
+  kadpClients: <DesktopOutlined />,
 };
 
 export function menuIcon(name: string | undefined): ReactNode {

@@ -29,6 +29,8 @@ export const menu = {
   cte: 'TDE',
   rdm: 'RDM',
   kadp: 'KADP',
+  kadpClients: 'Clients',
+  kadpClientDetail: 'Client details',
   kms: 'KMS',
   credential: 'SMS',
   cred: 'Credentials',

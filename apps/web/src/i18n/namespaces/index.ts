@@ -17,6 +17,7 @@ export { credential } from './credential';
 export { dashboard } from './dashboard';
 export { errors } from './errors';
 export { hsm } from './hsm';
+export { kadp } from './kadp';
 export { keys } from './keys';
 export { labels } from './labels';
 export { layout } from './layout';

@@ -31,6 +31,8 @@ export const menu: Catalogue<typeof en> = {
   cte: '透明加密',
   rdm: '防勒索',
   kadp: 'KADP',
+  kadpClients: '客户端',
+  kadpClientDetail: '客户端详情',
   kms: 'KMS',
   credential: '凭据管理',
   cred: '凭据',

@@ -1,0 +1,563 @@
+import { createHash, randomUUID, verify, X509Certificate, type KeyObject } from 'node:crypto';
+import {
+  CLIENT_ERROR_SECONDS,
+  CLIENT_HEARTBEAT_SECONDS,
+  CLIENT_SIGNATURE_SKEW_SECONDS,
+  CLIENT_WARNING_SECONDS,
+  Code,
+  HeartbeatPayload,
+  signedText,
+  type api,
+  type ClientRow,
+  type ClientStatus,
+  type ClientType,
+  type Input,
+  type QueryInput,
+} from '@ksp/contracts';
+import { subjectOf, writeAudit, type AuditEntry } from '../../platform/audit.js';
+import type { Clock } from '../../platform/auth/session.service.js';
+import { escapeLike, type Db, type Executor } from '../../platform/db/database.js';
+import type { ClientTable } from '../../platform/db/schema.js';
+import { invalid, KspError, notFound, stateForbids } from '../../platform/errors.js';
+import type { Actor, RequestMeta } from '../../platform/http/route.js';
+import type { ModuleServices } from '../../platform/module.js';
+
+/** The registration token usage each client type enrols with (a TDE agent is a "cte" token). */
+const usageOf: Record<ClientType, 'cte' | 'rdm' | 'kadp'> = { tde: 'cte', rdm: 'rdm', kadp: 'kadp' };
+
+/** Stored states: `deleting` = deleted by an operator, the agent has not acknowledged yet. */
+type State = 'active' | 'revoked' | 'deleting' | 'deleted';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const sha256Hex = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
+
+/** The heartbeat thresholds as times: a last heartbeat before `warn` is a warning, before `error` an error. */
+function cuts(now: number) {
+  return { warn: iso(now - CLIENT_WARNING_SECONDS * 1000), error: iso(now - CLIENT_ERROR_SECONDS * 1000) };
+}
+
+export function statusOf(row: Pick<ClientTable, 'state' | 'last_seen_at'>, now: number): ClientStatus {
+  const state = row.state as State;
+  if (state === 'revoked') return 'revoked';
+  if (state === 'deleting' || state === 'deleted') return 'deleted';
+  const { warn, error } = cuts(now);
+  if (row.last_seen_at >= warn) return 'healthy';
+  if (row.last_seen_at >= error) return 'warning';
+  return 'error';
+}
+
+/** Verifies an agent's signature with its certificate's key (EC: DER ECDSA SHA-256; RSA: PKCS#1 v1.5 SHA-256; Ed25519). */
+function verifySignature(key: KeyObject, data: Buffer, signature: Buffer): boolean {
+  try {
+    const type = key.asymmetricKeyType;
+    if (type === 'ed25519' || type === 'ed448') return verify(null, data, key, signature);
+    if (type === 'ec' || type === 'rsa') return verify('sha256', data, key, signature);
+    return false;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Refused heartbeats an address may send per minute: past it, HTTP 429 before any check (and
+ * only the first such answer of the minute is audited), so that forged calls can neither keep
+ * the server verifying signatures nor fill the audit trail. Counted in memory per node.
+ */
+export const HEARTBEAT_REFUSALS_PER_MINUTE = 30;
+
+class AgentRefusal extends Error {
+  constructor(
+    readonly reason: 'unknown' | 'signature' | 'stale' | 'certificate',
+    readonly row?: ClientTable,
+  ) {
+    super(reason);
+  }
+}
+
+/**
+ * Clients (README.md): enrolment with a registration token and a CSR, the agent's signed
+ * heartbeats, status from heartbeat age, and the console's list/detail/revoke/delete/renew.
+ */
+export function createClientService(deps: {
+  db: Db;
+  clock: Clock;
+  certs: () => ModuleServices['certs'];
+  tokens: () => ModuleServices['registrationTokens'];
+  license: () => ModuleServices['license'];
+}) {
+  const { db, clock } = deps;
+  const now = () => clock().getTime();
+
+  function view(row: ClientTable, at = now()): ClientRow {
+    const state = row.state as State;
+    return {
+      id: row.id,
+      name: row.name,
+      type: row.type as ClientType,
+      os: row.os,
+      agent_version: row.agent_version,
+      mac: row.mac,
+      host: row.host,
+      status: statusOf(row, at),
+      delete_acknowledged: state === 'deleted',
+      profile: row.profile,
+      groups: JSON.parse(row.groups) as string[],
+      token_name: row.token_name,
+      last_seen_at: row.last_seen_at,
+      registered_at: row.registered_at,
+      certificate: {
+        id: row.cert_id,
+        serial: row.cert_serial,
+        not_before: row.cert_not_before,
+        not_after: row.cert_not_after,
+        ca_name: row.cert_ca_name,
+        revoked: state === 'revoked' || state === 'deleted',
+      },
+    };
+  }
+
+  /** A KADP client of the actor's domain; another domain's is "not found". */
+  async function find(actor: Actor, id: string, trx: Executor = db) {
+    const row = await trx
+      .selectFrom('client')
+      .selectAll()
+      .where('id', '=', id)
+      .where('domain_id', '=', actor.domainId)
+      .where('type', '=', 'kadp')
+      .executeTakeFirst();
+    if (!row) throw notFound('client.notFound', { id });
+    return row;
+  }
+
+  async function audit(entry: AuditEntry, trx: Executor = db) {
+    await writeAudit(trx, entry, clock());
+  }
+
+  const agentSubject = (row: ClientTable) => ({
+    userId: null,
+    username: `client:${row.name}`,
+    domainId: row.domain_id,
+    domainName: '',
+  });
+
+  async function setState(actor: Actor, meta: RequestMeta, row: ClientTable, state: State, action: string) {
+    await db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('client')
+        .set({ state, updated_at: clock().toISOString() })
+        .where('id', '=', row.id)
+        .execute();
+      await audit(
+        {
+          who: subjectOf(actor),
+          action,
+          target: row.name,
+          result: 'success',
+          ip: meta.ip,
+          objectId: row.id,
+          details: { serial: row.cert_serial },
+        },
+        trx,
+      );
+    });
+  }
+
+  /** Refused heartbeats per address in the current minute; forgotten wholesale if it grows very large. */
+  const refusals = new Map<string, { minute: number; count: number }>();
+  const minuteNow = () => Math.floor(now() / 60_000);
+  function countRefusal(ip: string) {
+    const minute = minuteNow();
+    const seen = refusals.get(ip);
+    if (seen && seen.minute === minute) {
+      seen.count++;
+      return;
+    }
+    if (refusals.size >= 10_000) refusals.clear();
+    refusals.set(ip, { minute, count: 1 });
+  }
+  async function throttle(meta: RequestMeta) {
+    const seen = refusals.get(meta.ip);
+    if (!seen || seen.minute !== minuteNow() || seen.count < HEARTBEAT_REFUSALS_PER_MINUTE) return;
+    if (++seen.count === HEARTBEAT_REFUSALS_PER_MINUTE + 1)
+      await audit({
+        who: null,
+        action: 'client.heartbeat',
+        target: 'agent',
+        result: 'failure',
+        ip: meta.ip,
+        details: { reason: 'rateLimited', limit: HEARTBEAT_REFUSALS_PER_MINUTE },
+      });
+    throw Object.assign(new Error('client.rateLimited'), { statusCode: 429 });
+  }
+
+  return {
+    async list(actor: Actor, query: QueryInput<typeof api.client.list>) {
+      const at = now();
+      const { warn, error } = cuts(at);
+      const base = db.selectFrom('client').where('domain_id', '=', actor.domainId).where('type', '=', 'kadp');
+      const counted = await base
+        .select((eb) => [
+          eb.fn.countAll<string | number>().as('total'),
+          eb.fn
+            .sum<string | number | null>(
+              eb
+                .case()
+                .when(eb.and([eb('state', '=', 'active'), eb('last_seen_at', '<', error)]))
+                .then(1)
+                .else(0)
+                .end(),
+            )
+            .as('errors'),
+          eb.fn
+            .sum<string | number | null>(
+              eb
+                .case()
+                .when(
+                  eb.and([
+                    eb('state', '=', 'active'),
+                    eb('last_seen_at', '<', warn),
+                    eb('last_seen_at', '>=', error),
+                  ]),
+                )
+                .then(1)
+                .else(0)
+                .end(),
+            )
+            .as('warnings'),
+          eb.fn
+            .sum<string | number | null>(
+              eb
+                .case()
+                .when(eb.and([eb('state', '=', 'active'), eb('last_seen_at', '>=', warn)]))
+                .then(1)
+                .else(0)
+                .end(),
+            )
+            .as('healthy'),
+        ])
+        .executeTakeFirst();
+      let q = base;
+      if (query.name) {
+        const like = `%${escapeLike(query.name)}%`;
+        q = q.where((eb) => eb.or([eb('name', 'like', like), eb('host', 'like', like)]));
+      }
+      switch (query.status) {
+        case 'healthy':
+          q = q.where('state', '=', 'active').where('last_seen_at', '>=', warn);
+          break;
+        case 'warning':
+          q = q
+            .where('state', '=', 'active')
+            .where('last_seen_at', '<', warn)
+            .where('last_seen_at', '>=', error);
+          break;
+        case 'error':
+          q = q.where('state', '=', 'active').where('last_seen_at', '<', error);
+          break;
+        case 'revoked':
+          q = q.where('state', '=', 'revoked');
+          break;
+        case 'deleted':
+          q = q.where('state', 'in', ['deleting', 'deleted']);
+          break;
+        default:
+          break;
+      }
+      const total = await q.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirst();
+      const rows = await q
+        .selectAll()
+        .orderBy('registered_at', 'desc')
+        .orderBy('id')
+        .offset((query.page - 1) * query.page_size)
+        .limit(query.page_size)
+        .execute();
+      return {
+        data: rows.map((r) => view(r, at)),
+        total: Number(total?.n ?? 0),
+        counts: {
+          total: Number(counted?.total ?? 0),
+          errors: Number(counted?.errors ?? 0),
+          warnings: Number(counted?.warnings ?? 0),
+          healthy: Number(counted?.healthy ?? 0),
+        },
+      };
+    },
+
+    async detail(actor: Actor, id: string) {
+      return view(await find(actor, id));
+    },
+
+    async revoke(actor: Actor, meta: RequestMeta, id: string) {
+      const row = await find(actor, id);
+      if (row.state === 'revoked') throw stateForbids('client.revoked', { name: row.name });
+      if (row.state !== 'active') throw stateForbids('client.deleted', { name: row.name });
+      await deps.certs().revokeClientCertificate(row.domain_id, row.cert_id, 'cessationOfOperation');
+      await setState(actor, meta, row, 'revoked', 'client.revoke');
+      return view(await find(actor, id));
+    },
+
+    async remove(actor: Actor, meta: RequestMeta, id: string) {
+      const row = await find(actor, id);
+      if (row.state === 'deleting' || row.state === 'deleted')
+        throw stateForbids('client.deleted', { name: row.name });
+      // A revoked agent cannot authenticate to acknowledge: its deletion is final at once.
+      await setState(actor, meta, row, row.state === 'revoked' ? 'deleted' : 'deleting', 'client.delete');
+      return view(await find(actor, id));
+    },
+
+    async forceRemove(actor: Actor, meta: RequestMeta, id: string) {
+      const row = await find(actor, id);
+      await deps.certs().revokeClientCertificate(row.domain_id, row.cert_id, 'cessationOfOperation');
+      await db.transaction().execute(async (trx) => {
+        await trx.deleteFrom('client').where('id', '=', row.id).execute();
+        await audit(
+          {
+            who: subjectOf(actor),
+            action: 'client.force-delete',
+            target: row.name,
+            result: 'success',
+            ip: meta.ip,
+            objectId: row.id,
+            details: { serial: row.cert_serial },
+          },
+          trx,
+        );
+      });
+      return { deleted: 1 };
+    },
+
+    async renew(actor: Actor, meta: RequestMeta, id: string) {
+      const row = await find(actor, id);
+      if (row.state === 'revoked') throw stateForbids('client.revoked', { name: row.name });
+      if (row.state !== 'active') throw stateForbids('client.deleted', { name: row.name });
+      const issued = await deps
+        .certs()
+        .prepareClientCertificate(row.domain_id, { renew: row.cert_id }, row.cert_validity_days);
+      await db.transaction().execute(async (trx) => {
+        await issued.store(trx);
+        await trx
+          .updateTable('client')
+          .set({
+            cert_id: issued.id,
+            cert_serial: issued.serial,
+            cert_pem: issued.certificatePem,
+            cert_not_before: issued.notBefore,
+            cert_not_after: issued.notAfter,
+            cert_ca_name: issued.ca.name,
+            updated_at: clock().toISOString(),
+          })
+          .where('id', '=', row.id)
+          .execute();
+        await audit(
+          {
+            who: subjectOf(actor),
+            action: 'client.renew',
+            target: row.name,
+            result: 'success',
+            ip: meta.ip,
+            objectId: row.id,
+            details: { serial: issued.serial, previous: row.cert_serial },
+          },
+          trx,
+        );
+      });
+      // The old certificate is superseded: the client answers only with the new one from now on.
+      await deps.certs().revokeClientCertificate(row.domain_id, row.cert_id, 'superseded');
+      return view(await find(actor, id));
+    },
+
+    /** Agent enrolment (public): token, quota, CSR; every refusal audited, never the secret. */
+    async enrol(meta: RequestMeta, body: Input<typeof api.client.enrol>) {
+      try {
+        const token = await deps.tokens().lookup(body.token);
+        await deps.license().checkQuota(`${body.type}_clients`, 1);
+        const issued = await deps
+          .certs()
+          .prepareClientCertificate(
+            token.domainId,
+            { csr: body.csr, ip: meta.ip, action: 'client.enrol' },
+            token.certValidityDays,
+          );
+        const at = clock();
+        const row: ClientTable = {
+          id: randomUUID(),
+          domain_id: token.domainId,
+          name: body.name,
+          type: body.type,
+          os: body.os,
+          agent_version: body.agent_version,
+          mac: body.mac,
+          host: body.host,
+          state: 'active',
+          profile: null,
+          groups: '[]',
+          token_id: token.tokenId,
+          token_name: token.name,
+          cert_validity_days: token.certValidityDays,
+          cert_id: issued.id,
+          cert_serial: issued.serial,
+          cert_pem: issued.certificatePem,
+          cert_not_before: issued.notBefore,
+          cert_not_after: issued.notAfter,
+          cert_ca_name: issued.ca.name,
+          last_request_ms: 0,
+          last_seen_at: at.toISOString(),
+          registered_at: at.toISOString(),
+          updated_at: at.toISOString(),
+        };
+        await db.transaction().execute(async (trx) => {
+          // The use is spent, the certificate and the client kept together: a token exhausted
+          // meanwhile leaves nothing behind. A token of another usage is "unknown" here.
+          const spent = await deps.tokens().redeem(trx, body.token, usageOf[body.type]);
+          await issued.store(trx);
+          await trx.insertInto('client').values(row).execute();
+          await audit(
+            {
+              who: {
+                userId: null,
+                username: `token:${spent.name}`,
+                domainId: spent.domainId,
+                domainName: '',
+              },
+              action: 'client.enrol',
+              target: row.name,
+              result: 'success',
+              ip: meta.ip,
+              objectId: row.id,
+              details: { token: spent.name, type: row.type, serial: issued.serial, ca: issued.ca.name },
+            },
+            trx,
+          );
+        });
+        return {
+          client_id: row.id,
+          certificate_pem: issued.certificatePem,
+          chain_pem: issued.chainPem,
+          serial: issued.serial,
+          not_after: issued.notAfter,
+          heartbeat_seconds: CLIENT_HEARTBEAT_SECONDS,
+        };
+      } catch (err) {
+        await audit({
+          who: null,
+          action: 'client.enrol',
+          target: body.name,
+          result: 'failure',
+          ip: meta.ip,
+          details: { type: body.type, reason: err instanceof KspError ? err.messageKey : 'error' },
+        });
+        throw err;
+      }
+    },
+
+    /**
+     * An agent's signed heartbeat (public): the signature by the stored certificate's key, the
+     * certificate still valid and unrevoked and the client's own, a timestamp newer than the last
+     * and within the skew. Refusals answer 4001 and are audited.
+     */
+    async heartbeat(meta: RequestMeta, body: Input<typeof api.client.heartbeat>) {
+      await throttle(meta);
+      try {
+        const row = await db
+          .selectFrom('client')
+          .selectAll()
+          .where('id', '=', body.client_id)
+          .executeTakeFirst();
+        if (!row || row.state === 'deleted') throw new AgentRefusal('unknown', row);
+        const cert = new X509Certificate(row.cert_pem);
+        const text = signedText(row.id, body.timestamp, sha256Hex(body.payload));
+        const signature = Buffer.from(body.signature, 'base64');
+        if (!verifySignature(cert.publicKey, Buffer.from(text, 'utf8'), signature))
+          throw new AgentRefusal('signature', row);
+        const at = now();
+        if (
+          Math.abs(body.timestamp - at) > CLIENT_SIGNATURE_SKEW_SECONDS * 1000 ||
+          body.timestamp <= Number(row.last_request_ms)
+        )
+          throw new AgentRefusal('stale', row);
+        const checked = await deps.certs().checkClientCertificate(Buffer.from(cert.raw));
+        if (!checked.ok || checked.ca.domainId !== row.domain_id || checked.serial !== row.cert_serial) {
+          // Revoked on the certificates page: the client is revoked with it.
+          if (!checked.ok && checked.reason === 'revoked' && row.state === 'active')
+            await db
+              .updateTable('client')
+              .set({ state: 'revoked', updated_at: iso(at) })
+              .where('id', '=', row.id)
+              .execute();
+          throw new AgentRefusal('certificate', row);
+        }
+        let payload: HeartbeatPayload;
+        try {
+          payload = HeartbeatPayload.parse(JSON.parse(body.payload));
+        } catch (err) {
+          throw invalid('client.auth.payload', {
+            reason:
+              err instanceof SyntaxError
+                ? 'JSON'
+                : err instanceof Error
+                  ? err.message.slice(0, 200)
+                  : 'error',
+          });
+        }
+        const acknowledged = row.state === 'deleting' && payload.acknowledge_delete === true;
+        const result = await db.transaction().execute(async (trx) => {
+          const updated = await trx
+            .updateTable('client')
+            .set({
+              ...(payload.os !== undefined ? { os: payload.os } : {}),
+              ...(payload.agent_version !== undefined ? { agent_version: payload.agent_version } : {}),
+              ...(payload.mac !== undefined ? { mac: payload.mac } : {}),
+              ...(payload.host !== undefined ? { host: payload.host } : {}),
+              ...(acknowledged ? { state: 'deleted' } : {}),
+              last_request_ms: body.timestamp,
+              last_seen_at: iso(at),
+              updated_at: iso(at),
+            })
+            .where('id', '=', row.id)
+            .where('last_request_ms', '<', body.timestamp)
+            .executeTakeFirst();
+          // A concurrent call with the same or a newer timestamp won: this one is a replay.
+          if (Number(updated.numUpdatedRows) === 0) throw new AgentRefusal('stale', row);
+          if (acknowledged)
+            await audit(
+              {
+                who: agentSubject(row),
+                action: 'client.delete-ack',
+                target: row.name,
+                result: 'success',
+                ip: meta.ip,
+                objectId: row.id,
+              },
+              trx,
+            );
+          return row.state === 'active' ? ('enrolled' as const) : ('deleted' as const);
+        });
+        if (acknowledged)
+          await deps.certs().revokeClientCertificate(row.domain_id, row.cert_id, 'cessationOfOperation');
+        return {
+          state: result,
+          heartbeat_seconds: CLIENT_HEARTBEAT_SECONDS,
+          certificate_pem: row.cert_pem,
+          serial: row.cert_serial,
+          not_after: row.cert_not_after,
+        };
+      } catch (err) {
+        const refusal = err instanceof AgentRefusal ? err : undefined;
+        await audit({
+          who: refusal?.row ? agentSubject(refusal.row) : null,
+          action: 'client.heartbeat',
+          target: refusal?.row?.name ?? body.client_id,
+          result: 'failure',
+          ip: meta.ip,
+          objectId: refusal?.row?.id ?? null,
+          details: { reason: refusal ? refusal.reason : err instanceof KspError ? err.messageKey : 'error' },
+        });
+        countRefusal(meta.ip);
+        if (refusal) throw new KspError(Code.BAD_CREDENTIALS, `client.auth.${refusal.reason}`);
+        throw err;
+      }
+    },
+  };
+}
+
+export type ClientService = ReturnType<typeof createClientService>;

@@ -1,0 +1,120 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { api, type ClientRow } from '@ksp/contracts';
+import type { InternalAxiosRequestConfig } from 'axios';
+import { http, resetClient } from '../../api/client';
+import { saveSignedIn } from '../../api/session';
+import { i18n } from '../../i18n/i18n';
+import { envelope, fakeAdapter, signedInFixture } from '../../test-fixtures';
+import { renderPage } from '../../test-render';
+import ClientDetailPage from './client-detail-page';
+import ClientListPage from './client-list-page';
+
+vi.setConfig({ testTimeout: 20_000 });
+
+const originalAdapter = http.defaults.adapter;
+const LIST = '/kadp/clients';
+
+const row: ClientRow = {
+  id: '0190d5a4-0000-7000-8000-0000000000c1',
+  name: 'billing-app',
+  type: 'kadp',
+  os: 'Linux 6.1',
+  agent_version: '1.2.0',
+  mac: 'aa:bb:cc:dd:ee:ff',
+  host: 'billing.example',
+  status: 'warning',
+  delete_acknowledged: false,
+  profile: null,
+  groups: [],
+  token_name: 'apps',
+  last_seen_at: '2026-01-02T00:00:00.000Z',
+  registered_at: '2026-01-01T00:00:00.000Z',
+  certificate: {
+    id: '0190d5a4-0000-7000-8000-0000000000d1',
+    serial: '0a1b2c3d',
+    not_before: '2026-01-01T00:00:00.000Z',
+    not_after: '2099-01-01T00:00:00.000Z',
+    ca_name: 'Root CA',
+    revoked: false,
+  },
+};
+
+function serve() {
+  const fake = fakeAdapter((config: InternalAxiosRequestConfig) => {
+    switch (config.url) {
+      case api.client.list.path:
+        return envelope({ data: [row], total: 1, counts: { total: 7, errors: 2, warnings: 1, healthy: 4 } });
+      case api.client.detail.path:
+        return envelope(row);
+      case api.client.revoke.path:
+        return envelope({ ...row, status: 'revoked', certificate: { ...row.certificate, revoked: true } });
+      default:
+        return envelope(null, 4040, 'Not served');
+    }
+  });
+  http.defaults.adapter = fake.adapter;
+  return fake.seen;
+}
+
+beforeEach(() => {
+  resetClient();
+  saveSignedIn(signedInFixture({ permissions: ['kadp:read', 'kadp:write'] }));
+});
+afterEach(() => {
+  http.defaults.adapter = originalAdapter;
+});
+
+describe.each(['en', 'zh'] as const)('KADP client pages (%s)', (lang) => {
+  beforeEach(async () => {
+    await act(() => i18n.changeLanguage(lang));
+  });
+  afterEach(async () => {
+    await act(() => i18n.changeLanguage('en'));
+  });
+
+  it('shows the status bar counts, filters by a clicked count, and lists the client', async () => {
+    const seen = serve();
+    const { router } = renderPage(LIST, LIST, <ClientListPage />);
+    await screen.findByTestId('client-open-billing-app');
+    const bar = screen.getByTestId('client-status-bar');
+    await waitFor(() => expect(within(bar).getByTestId('client-count-errors').textContent).toContain('2'));
+    expect(within(bar).getByTestId('client-count-total').textContent).toContain('7');
+    expect(within(bar).getByTestId('client-count-healthy').textContent).toContain(
+      lang === 'en' ? 'Healthy' : '健康',
+    );
+    expect(screen.getByTestId('client-row-billing-app').textContent).toContain(
+      lang === 'en' ? 'Warning' : '警告',
+    );
+    expect(screen.getByTestId('client-row-billing-app').textContent).toContain('billing.example');
+    fireEvent.click(within(bar).getByTestId('client-count-errors'));
+    await waitFor(() => expect(router.state.location.search).toContain('status=error'));
+    await waitFor(() =>
+      expect(
+        seen.some(
+          (c) =>
+            c.url === api.client.list.path &&
+            (c.params as { status?: string } | undefined)?.status === 'error',
+        ),
+      ).toBe(true),
+    );
+    fireEvent.click(within(bar).getByTestId('client-count-total'));
+    await waitFor(() => expect(router.state.location.search).not.toContain('status='));
+  });
+
+  it('shows identity and certificate validity on the detail page, and revokes after a confirmation', async () => {
+    const seen = serve();
+    const path = `/kadp/clients/clients-details/${row.id}`;
+    renderPage(path, '/kadp/clients/clients-details/:id', <ClientDetailPage />);
+    const identity = await screen.findByTestId('client-identity');
+    expect(identity.textContent).toContain('aa:bb:cc:dd:ee:ff');
+    expect(identity.textContent).toContain(lang === 'en' ? 'Default' : '默认');
+    expect(screen.getByTestId('client-certificate').textContent).toContain('Root CA');
+    fireEvent.click(screen.getByTestId('client-revoke'));
+    fireEvent.click(await screen.findByTestId('client-confirm-revoke'));
+    await waitFor(() => expect(seen.filter((c) => c.url === api.client.revoke.path)).toHaveLength(1));
+    expect(JSON.parse(String(seen.find((c) => c.url === api.client.revoke.path)!.data))).toEqual({
+      id: row.id,
+    });
+  });
+});

@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { api } from '@ksp/contracts';
+import { launch, newPage, shot } from './support/browser.js';
+import { apiCall, startKsp, type RunningServer } from './support/server.js';
+import { initializeByApi, loginByApi } from './support/setup.js';
+import { signIn } from './support/ui.js';
+
+/** A CSR for a fresh EC key, made by openssl as an agent would (the key stays in the temp dir). */
+function agentCsr(cn: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'ksp-e2e-kadp-'));
+  try {
+    const r = spawnSync(
+      'openssl',
+      [
+        'req',
+        '-new',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:P-256',
+        '-nodes',
+        '-keyout',
+        'a.key',
+      ].concat(['-subj', `/CN=${cn}`, '-out', 'a.csr']),
+      { cwd: dir, encoding: 'utf8' },
+    );
+    if (r.status !== 0) throw new Error(r.stderr);
+    return readFileSync(join(dir, 'a.csr'), 'utf8');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const langs = [
+  { code: 'en', locale: 'en-US', healthy: 'Healthy', total: 'Total', ca: 'Issuing CA' },
+  { code: 'zh', locale: 'zh-CN', healthy: '健康', total: '总数', ca: '签发 CA' },
+] as const;
+
+/** KADP › clients: an application enrolled through the API shows on the list and its detail page. */
+describe('KADP › clients, in the browser', () => {
+  let ksp: RunningServer;
+  let browser: Browser;
+  let serial = '';
+
+  beforeAll(async () => {
+    ksp = await startKsp();
+    await initializeByApi(ksp.url);
+    const token = await loginByApi(ksp.url);
+    const created = await apiCall<{ secret: string }>(
+      ksp.url,
+      api.registrationToken.create,
+      { name: 'e2e-apps', usage: 'kadp' },
+      token,
+    );
+    expect(created.code).toBe(0);
+    const enrolled = await apiCall<{ client_id: string; serial: string }>(ksp.url, api.client.enrol, {
+      token: created.data.secret,
+      csr: agentCsr('e2e-billing'),
+      name: 'e2e-billing',
+      type: 'kadp',
+      os: 'Linux 6.1',
+      agent_version: '1.0.0',
+      mac: '02:00:00:00:00:01',
+      host: 'billing.e2e.test',
+    });
+    expect(enrolled.code).toBe(0);
+    serial = enrolled.data.serial;
+    browser = await launch();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await ksp?.stop();
+  });
+
+  for (const lang of langs) {
+    it(`lists the enrolled client and opens its details (${lang.code})`, async () => {
+      const { page, errors } = await newPage(browser, { locale: lang.locale });
+      await signIn(page, ksp.url);
+      if (lang.code === 'zh')
+        await page.context().addCookies([{ name: 'language', value: 'zh', url: ksp.url }]);
+      await page.goto(`${ksp.url}/kadp/clients`);
+      const row = page.getByTestId('client-row-e2e-billing');
+      await row.waitFor();
+      await expect.poll(() => page.getByTestId('topbar-title').innerText()).toBe('KADP');
+      expect(await row.innerText()).toContain(lang.healthy);
+      expect(await row.innerText()).toContain('billing.e2e.test');
+      const total = page.getByTestId('client-count-total');
+      expect(await total.innerText()).toContain(lang.total);
+      await expect.poll(() => total.innerText()).toContain('1');
+      await shot(page, `kadp-clients-${lang.code}`);
+      await page.getByTestId('client-open-e2e-billing').click();
+      const cert = page.getByTestId('client-certificate');
+      await cert.waitFor();
+      expect(await cert.innerText()).toContain(lang.ca);
+      expect((await cert.innerText()).toLowerCase()).toContain(serial.toLowerCase());
+      expect(await page.getByTestId('client-identity').innerText()).toContain('02:00:00:00:00:01');
+      expect(errors).toEqual([]);
+      await page.context().close();
+    });
+  }
+
+  it('fits a narrow screen (below 992 px) without horizontal scrolling of the page', async () => {
+    const { page } = await newPage(browser, { locale: 'en-US', width: 800, height: 900 });
+    await signIn(page, ksp.url);
+    await page.goto(`${ksp.url}/kadp/clients`);
+    await page.getByTestId('client-row-e2e-billing').waitFor();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await page.context().close();
+  });
+});

@@ -1,0 +1,252 @@
+import { z } from 'zod';
+import { defineCall, type TokenKind } from '../call.js';
+import { Id, PageQuery, pageOf } from '../common.js';
+
+/**
+ * Clients (MODULES.md §5.1, §6.1): agents on hosts (TDE, RDM) and applications (KADP) enrolled
+ * with a registration token. An agent enrols once with a PKCS#10 CSR (its private key never
+ * leaves it), receives a client certificate from its domain's default CA, then signs every
+ * later call (heartbeat) with that key: see docs/api.md "Clients" and modules/client/README.md.
+ */
+export const clientTypes = ['tde', 'rdm', 'kadp'] as const;
+export type ClientType = (typeof clientTypes)[number];
+export const clientStatuses = ['healthy', 'warning', 'error', 'revoked', 'deleted'] as const;
+export type ClientStatus = (typeof clientStatuses)[number];
+
+/** How often an agent heartbeats, in seconds. */
+export const CLIENT_HEARTBEAT_SECONDS = 60;
+/** Heartbeat age (seconds) past which a client is `warning`: one missed interval (with grace). */
+export const CLIENT_WARNING_SECONDS = 2 * CLIENT_HEARTBEAT_SECONDS;
+/** Heartbeat age (seconds) past which a client is `error`: five intervals without a heartbeat. */
+export const CLIENT_ERROR_SECONDS = 5 * CLIENT_HEARTBEAT_SECONDS;
+/** How far (seconds) a signed agent call's timestamp may be from the server's clock. */
+export const CLIENT_SIGNATURE_SKEW_SECONDS = 300;
+/** The first line of what an agent signs (see `signedText`). */
+export const CLIENT_SIGNATURE_CONTEXT = 'ksp-client-v1';
+
+/**
+ * The text an agent signs for a call: the context line, its client id, the timestamp (ms since
+ * the epoch, decimal) and the lowercase hex SHA-256 of the payload text, joined by "\n".
+ */
+export const signedText = (clientId: string, timestamp: number, payloadSha256Hex: string): string =>
+  [CLIENT_SIGNATURE_CONTEXT, clientId, String(timestamp), payloadSha256Hex].join('\n');
+
+/** The tokens the console's client calls accept: a console session or a KADP sub-console token. */
+const CLIENT_TOKENS: readonly TokenKind[] = ['session', 'kadp'];
+
+const Facts = {
+  os: z
+    .string()
+    .trim()
+    .max(128)
+    .describe('operating system, as the agent reports it (e.g. "Linux 6.1 x86_64")'),
+  agent_version: z.string().trim().max(32).describe('version of the agent or connector software'),
+  mac: z
+    .string()
+    .trim()
+    .max(64)
+    .describe('MAC address of the host\'s main interface ("aa:bb:cc:dd:ee:ff"), empty when unknown'),
+  host: z.string().trim().max(255).describe('host name or IP address the agent runs on'),
+};
+
+/** What a heartbeat's payload may carry (the agent's facts as they are now; all optional). */
+export const HeartbeatPayload = z.object({
+  os: Facts.os.optional(),
+  agent_version: Facts.agent_version.optional(),
+  mac: Facts.mac.optional(),
+  host: Facts.host.optional(),
+  acknowledge_delete: z
+    .boolean()
+    .optional()
+    .describe('true once the agent has unregistered after a heartbeat answered `deleted`'),
+});
+export type HeartbeatPayload = z.infer<typeof HeartbeatPayload>;
+
+export const ClientCertificate = z.object({
+  id: z.string().describe('the certificate (console certificates › local)'),
+  serial: z.string().describe('serial number, hex'),
+  not_before: z.string().describe('start of validity, ISO 8601 UTC'),
+  not_after: z.string().describe('end of validity, ISO 8601 UTC'),
+  ca_name: z.string().describe("the issuing CA of the client's domain"),
+  revoked: z.boolean().describe('the certificate was revoked (the client with it)'),
+});
+
+export const ClientRow = z.object({
+  id: z.string(),
+  name: z.string().describe('the name the agent enrolled with'),
+  type: z
+    .enum(clientTypes)
+    .describe('tde: file encryption agent; rdm: anti-ransomware agent; kadp: application'),
+  os: z.string(),
+  agent_version: z.string(),
+  mac: z.string(),
+  host: z.string(),
+  status: z
+    .enum(clientStatuses)
+    .describe(
+      `healthy: heartbeat within ${CLIENT_WARNING_SECONDS} s; warning: none for ${CLIENT_WARNING_SECONDS} s; error: none for ${CLIENT_ERROR_SECONDS} s; revoked: its certificate was revoked; deleted: deleted by an operator (awaiting or acknowledged by the agent)`,
+    ),
+  delete_acknowledged: z.boolean().describe("a deleted client's agent has acknowledged the deletion"),
+  profile: z.string().nullable().describe('the client profile in effect; null: the default'),
+  groups: z.array(z.string()).describe('ids of the client groups it belongs to'),
+  token_name: z.string().describe('the registration token it enrolled with'),
+  last_seen_at: z.string().describe('last heartbeat (enrolment until the first), ISO 8601 UTC'),
+  registered_at: z.string().describe('enrolment time, ISO 8601 UTC'),
+  certificate: ClientCertificate,
+});
+export type ClientRow = z.infer<typeof ClientRow>;
+
+export const ClientCounts = z.object({
+  total: z.number().int().describe('every client of the type in the domain, whatever its status'),
+  errors: z.number().int(),
+  warnings: z.number().int(),
+  healthy: z.number().int(),
+});
+
+const ClientIdBody = z.object({ id: Id });
+
+/** A call an agent signs with its client certificate's key (heartbeat). */
+const SignedBody = z.object({
+  client_id: Id.describe('the id enrolment answered'),
+  timestamp: z
+    .number()
+    .int()
+    .positive()
+    .describe(
+      `ms since the epoch; within ${CLIENT_SIGNATURE_SKEW_SECONDS} s of the server's clock and greater than the client's previous call's`,
+    ),
+  payload: z.string().max(16_384).describe("JSON text of the call's content (a heartbeat: HeartbeatPayload)"),
+  signature: z
+    .string()
+    .max(2048)
+    .describe(
+      "Base64 signature of `signedText(client_id, timestamp, sha256hex(payload))` by the certificate's key: ECDSA (DER) with SHA-256 for EC keys, RSA PKCS#1 v1.5 SHA-256, or Ed25519",
+    ),
+});
+
+export const clientCalls = {
+  list: defineCall({
+    method: 'GET',
+    path: '/v1/ksp/kadp/client/list',
+    summary: 'KADP clients of the current domain, with the status counts of the status bar',
+    tag: 'client',
+    access: 'kadp:read',
+    tokens: CLIENT_TOKENS,
+    query: PageQuery.extend({
+      name: z.string().trim().max(64).optional().describe('part of the name or host'),
+      status: z.enum(clientStatuses).optional(),
+    }),
+    data: pageOf(ClientRow).extend({ counts: ClientCounts }),
+  }),
+  detail: defineCall({
+    method: 'GET',
+    path: '/v1/ksp/kadp/client/detail',
+    summary: 'A KADP client: identity, status, certificate validity',
+    tag: 'client',
+    access: 'kadp:read',
+    tokens: CLIENT_TOKENS,
+    query: ClientIdBody,
+    data: ClientRow,
+  }),
+  revoke: defineCall({
+    method: 'POST',
+    path: '/v1/ksp/kadp/client/revoke',
+    summary: 'Revoke a client: its certificate is revoked, so its agent can no longer authenticate',
+    tag: 'client',
+    access: 'kadp:write',
+    tokens: CLIENT_TOKENS,
+    changesAccess: false,
+    body: ClientIdBody,
+    data: ClientRow,
+  }),
+  delete: defineCall({
+    method: 'POST',
+    path: '/v1/ksp/kadp/client/delete',
+    summary:
+      "Delete a client: its next heartbeat answers `deleted`, and the agent's acknowledgement ends it (the certificate is then revoked)",
+    tag: 'client',
+    access: 'kadp:write',
+    tokens: CLIENT_TOKENS,
+    changesAccess: false,
+    body: ClientIdBody,
+    data: ClientRow,
+  }),
+  forceDelete: defineCall({
+    method: 'POST',
+    path: '/v1/ksp/kadp/client/force-delete',
+    summary: 'Remove a client at once without waiting for its agent; its certificate is revoked',
+    tag: 'client',
+    access: 'kadp:write',
+    tokens: CLIENT_TOKENS,
+    changesAccess: false,
+    body: ClientIdBody,
+    data: z.object({ deleted: z.number().int() }),
+  }),
+  renew: defineCall({
+    method: 'POST',
+    path: '/v1/ksp/kadp/client/renew',
+    summary:
+      "Issue the client a new certificate for the same key, as long as its token's validity; the agent receives it with its next heartbeat",
+    tag: 'client',
+    access: 'kadp:write',
+    tokens: CLIENT_TOKENS,
+    changesAccess: false,
+    body: ClientIdBody,
+    data: ClientRow,
+  }),
+
+  enrol: defineCall({
+    method: 'POST',
+    path: '/v1/ksp/client/enrol',
+    summary:
+      "Agent enrolment: a registration token and a PKCS#10 CSR give a client certificate from the token domain's default CA",
+    tag: 'client',
+    access: 'public',
+    signIn: true,
+    changesAccess: false,
+    body: z.object({
+      token: z.string().trim().min(1).max(256).describe("the registration token's secret"),
+      csr: z
+        .string()
+        .trim()
+        .min(1)
+        .max(65_536)
+        .describe("PEM PKCS#10 of the agent's key; never a private key"),
+      name: z.string().trim().min(1).max(64).describe("the client's name"),
+      type: z.enum(clientTypes).describe('tde, rdm or kadp: must be the token\'s usage (tde: a "cte" token)'),
+      os: Facts.os.default(''),
+      agent_version: Facts.agent_version.default(''),
+      mac: Facts.mac.default(''),
+      host: Facts.host.default(''),
+    }),
+    data: z.object({
+      client_id: z.string().describe('the id the agent signs its later calls with'),
+      certificate_pem: z.string(),
+      chain_pem: z.array(z.string()).describe('the issuing CA first, up to its root'),
+      serial: z.string(),
+      not_after: z.string().describe("end of the certificate's validity, ISO 8601 UTC"),
+      heartbeat_seconds: z.number().int().describe('how often to heartbeat, in seconds'),
+    }),
+  }),
+  heartbeat: defineCall({
+    method: 'POST',
+    path: '/v1/ksp/client/heartbeat',
+    summary:
+      "An agent's heartbeat, signed with its certificate's key: updates last seen and its facts; answers whether it is still enrolled",
+    tag: 'client',
+    access: 'public',
+    changesAccess: false,
+    body: SignedBody,
+    data: z.object({
+      state: z
+        .enum(['enrolled', 'deleted'])
+        .describe('deleted: the client was deleted; the agent unregisters and acknowledges'),
+      heartbeat_seconds: z.number().int().describe('how often to heartbeat, in seconds'),
+      certificate_pem: z
+        .string()
+        .describe("the client's current certificate (a renewed one replaces the agent's)"),
+      serial: z.string(),
+      not_after: z.string(),
+    }),
+  }),
+};
