@@ -76,6 +76,7 @@ describe('HTTP surface', () => {
         '/console/setting',
         '/kms',
         '/credential',
+        '/kadp',
       ]);
     }
     expect(builtInRoles.Operator.permissions).not.toContain('log:read');
