@@ -8,6 +8,7 @@ import {
   domainWithAdmin,
   engines,
   initialize,
+  login,
   startServer,
   type TestServer,
 } from '../../test/harness.js';
@@ -204,6 +205,38 @@ describe.each(await engines())('web SSH terminal on %s', (engine) => {
     expect(refused.msg).toMatch(/may not open a terminal on server term-1/);
     expect((await audits('server.terminal')).at(-1)).toMatchObject({ result: 'failure' });
     await call(server, api.sshServer.update, { token, body: { id: serverId, terminal_users: ['admin'] } });
+  });
+
+  it('lets a user in through one of their roles in the terminal roles, and not otherwise', async () => {
+    const roles = await call(server, api.role.list, { token, query: { page: 1, page_size: 50 } });
+    const operator = roles.data.data.find((r) => r.name === 'Operator')!;
+    const mk = await call(server, api.user.create, {
+      token,
+      body: {
+        username: 'term-op',
+        password: 'Operator-Pass-1',
+        email: 'term-op@example.test',
+        role_ids: [operator.id],
+        must_change_password: false,
+      },
+    });
+    expect(mk.code, mk.msg).toBe(0);
+    const op = await login(server, 'term-op', 'Operator-Pass-1');
+    expect((await ticket(op)).code).toBe(Code.FORBIDDEN);
+    const updated = await call(server, api.sshServer.update, {
+      token,
+      body: { id: serverId, terminal_roles: [operator.id] },
+    });
+    expect(updated.code, updated.msg).toBe(0);
+    const t = await ticket(op);
+    expect(t.code, t.msg).toBe(0);
+    const term = new Terminal(url, t.data.ticket);
+    expect(await term.until('\u0000ready')).toBe(true);
+    term.type('id\n');
+    expect(await term.until(uidLine)).toBe(true);
+    term.ws.close();
+    await term.closed;
+    expect((await audits('server.terminal.start')).at(-1)).toMatchObject({ username: 'term-op' });
   });
 
   it('refuses a host presenting another key than the pinned one', async () => {
