@@ -162,7 +162,14 @@ export function terminalRoutes(
         let bytesOut = 0;
         let reason = 'closed';
         let ended = false;
-        await servers.terminalAudit(actor, meta, 'server.terminal.start', server, {});
+        // No session goes unaudited: if the start cannot be recorded, the session does not start.
+        await servers
+          .terminalAudit(actor, meta, 'server.terminal.start', server, {})
+          .catch((err: unknown) => {
+            stream.close();
+            client.end();
+            throw err;
+          });
         reply({ type: 'ready' });
 
         let idle = setTimeout(() => end('idle'), TERMINAL_IDLE_MS);
@@ -203,6 +210,8 @@ export function terminalRoutes(
         stream.on('close', () => end('shell-exit'));
         client.on('close', () => end('connection-closed'));
         ws.on('close', () => end('browser-closed'));
+        // The browser may have gone while the login ran: its close event is already past.
+        if (ws.readyState !== ws.OPEN) end('browser-closed');
         ws.on('message', (raw) => {
           const m = parse(raw);
           if (m?.type === 'data') {
