@@ -24,12 +24,14 @@ export default defineConfig({
     proxy: {
       '/v1': { target: server, changeOrigin: true },
       '/docs': { target: server, changeOrigin: true },
+      '/ws': { target: server, changeOrigin: true, ws: true },
     },
   },
   preview: {
     proxy: {
       '/v1': { target: server, changeOrigin: true },
       '/docs': { target: server, changeOrigin: true },
+      '/ws': { target: server, changeOrigin: true, ws: true },
     },
   },
   build: {

@@ -48,3 +48,8 @@ export function rotateServer(id: string) {
 export function listRotations(query: QueryOf<typeof api.sshServer.rotations>) {
   return call(api.sshServer.rotations, { query });
 }
+
+/** A single-use terminal ticket; the terminal page shows a refusal itself, hence `silent`. */
+export function terminalTicket(id: string) {
+  return call(api.sshServer.terminalTicket, { body: { id } }, { silent: true });
+}

@@ -89,6 +89,18 @@ export function signedInRoutes(menu: readonly MenuItem[]): RouteObject[] {
       handle: titled('unauthorized'),
     },
     {
+      // The web SSH terminal: token required, outside the layout (a tab of its own, or embedded).
+      path: paths.linuxSsh,
+      lazy: async () => {
+        const [page] = await Promise.all([
+          import('../features/ssh-server/terminal-page'),
+          i18n.loadNamespaces('sshServer'),
+        ]);
+        return { Component: page.default };
+      },
+      handle: titled('linuxSsh'),
+    },
+    {
       id: LAYOUT_ROUTE_ID,
       // The signed-in pages' namespaces come with the layout, so no page shows a missing text.
       lazy: async () => {

@@ -140,6 +140,21 @@ const HostKey = z.object({
 });
 
 export const sshServerCalls = {
+  terminalTicket: defineCall({
+    method: 'POST',
+    path: '/v1/ksp/credential/server/terminal-ticket',
+    summary:
+      'A single-use ticket (valid 30 s) to open a web SSH terminal on a server whose terminal users or roles include the caller; send it as the first message on the WebSocket /ws/ssh',
+    tag: 'credential-server',
+    access: 'credential:use',
+    tokens: ['session', 'sms'],
+    changesAccess: false,
+    body: z.object({ id: Id }),
+    data: z.object({
+      ticket: z.string().describe('random, 256 bits, Base64url; kept hashed by the server'),
+      expires_in: z.number().int().describe('seconds the ticket stays valid'),
+    }),
+  }),
   list: defineCall({
     method: 'GET',
     path: '/v1/ksp/credential/server/list',

@@ -26,6 +26,11 @@ export const sshServerMessages = defineMessages({
     'server.rotationNeedsPassword': 'Rotation changes a password: server {name} logs in with a private key',
     'server.rotationBusy': 'A rotation of server {name} is already running',
     'server.noClass': 'rotation: choose at least one character class',
+    'server.terminalNotAllowed':
+      'You may not open a terminal on server {name}: ask for your user or one of your roles to be added to its terminal users or roles',
+    'server.terminalTicket': 'The terminal ticket is unknown, used or expired: open the terminal again',
+    'server.terminalLimit':
+      'You already have {limit} terminal sessions open: close one before opening another',
   },
   zh: {
     'server.notFound': '服务器 {id} 不存在',
@@ -47,5 +52,8 @@ export const sshServerMessages = defineMessages({
     'server.rotationNeedsPassword': '轮换修改的是密码：服务器 {name} 使用私钥登录',
     'server.rotationBusy': '服务器 {name} 的轮换正在进行',
     'server.noClass': 'rotation：至少选择一种字符类别',
+    'server.terminalNotAllowed': '您不能在服务器 {name} 上打开终端：请将您的用户或角色加入其终端用户或角色',
+    'server.terminalTicket': '终端票据不存在、已使用或已过期：请重新打开终端',
+    'server.terminalLimit': '您已打开 {limit} 个终端会话：请先关闭一个再打开新的',
   },
 });

@@ -1,6 +1,7 @@
 import type { KspModule, ModuleServices } from '../../platform/module.js';
 import { sshServerRoutes } from './ssh-server.routes.js';
 import { createSshServerService } from './ssh-server.service.js';
+import { createTerminals, terminalRoutes } from './ssh-server.terminal.js';
 
 /** The job that rotates the servers whose scheduled rotation is due (one node at a time, by its lease). */
 export const SERVER_ROTATION_JOB = 'server.rotate';
@@ -18,7 +19,9 @@ export const sshServerModule: KspModule = {
       clock: ctx.clock,
       credentials: () => (credentials ??= ctx.use('credentials')),
     });
-    sshServerRoutes(ctx.app, ctx.gate, servers);
+    const terminals = createTerminals(servers, () => ctx.clock().getTime());
+    sshServerRoutes(ctx.app, ctx.gate, servers, terminals);
+    terminalRoutes(ctx.app, servers, terminals);
     ctx.jobs.register({
       name: SERVER_ROTATION_JOB,
       every: SERVER_ROTATION_EVERY,

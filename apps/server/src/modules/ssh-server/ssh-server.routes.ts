@@ -2,8 +2,17 @@ import type { FastifyInstance } from 'fastify';
 import { api } from '@ksp/contracts';
 import { registerCall, type Gatekeeper } from '../../platform/http/route.js';
 import type { SshServerService } from './ssh-server.service.js';
+import type { Terminals } from './ssh-server.terminal.js';
 
-export function sshServerRoutes(app: FastifyInstance, gate: Gatekeeper, servers: SshServerService): void {
+export function sshServerRoutes(
+  app: FastifyInstance,
+  gate: Gatekeeper,
+  servers: SshServerService,
+  terminals: Terminals,
+): void {
+  registerCall(app, gate, api.sshServer.terminalTicket, ({ actor, meta, body }) =>
+    terminals.issue(actor, meta, body.id),
+  );
   registerCall(app, gate, api.sshServer.list, ({ actor, query }) => servers.list(actor, query));
   registerCall(app, gate, api.sshServer.detail, ({ actor, query }) => servers.detail(actor, query.id));
   registerCall(app, gate, api.sshServer.create, ({ actor, meta, body }) => servers.create(actor, meta, body));

@@ -14,7 +14,7 @@ import { subjectOf, writeAudit } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
 import { escapeLike, isUniqueViolation, type Db, type Executor } from '../../platform/db/database.js';
 import type { SshServerRotationTable, SshServerTable } from '../../platform/db/schema.js';
-import { conflict, invalid, KspError, notFound, stateForbids } from '../../platform/errors.js';
+import { conflict, forbidden, invalid, KspError, notFound, stateForbids } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
 import type { JobRun } from '../../platform/jobs/jobs.js';
 import type { ModuleServices } from '../../platform/module.js';
@@ -732,6 +732,55 @@ export function createSshServerService(deps: {
     },
 
     rotate: (actor: Actor, meta: RequestMeta, id: string) => rotate(actor, meta, id, 'manual'),
+
+    /**
+     * The server a terminal may be opened on by this caller: of the caller's domain (another
+     * domain's is "not found"), and the caller's user name in its terminal users or one of the
+     * caller's roles in its terminal roles; pinned and with a credential. Refusals are audited.
+     */
+    async terminalTarget(actor: Actor, meta: RequestMeta, id: string): Promise<{ id: string; name: string }> {
+      const row = await find(actor, id);
+      const users = JSON.parse(row.terminal_users) as string[];
+      const roles = JSON.parse(row.terminal_roles) as string[];
+      let allowed = users.includes(actor.username);
+      if (!allowed && roles.length > 0) {
+        const mine = await db
+          .selectFrom('user_role')
+          .select('role_id')
+          .where('user_id', '=', actor.userId)
+          .where('role_id', 'in', roles)
+          .executeTakeFirst();
+        allowed = mine !== undefined;
+      }
+      try {
+        if (!allowed) throw forbidden('server.terminalNotAllowed', { name: row.name });
+        if (!row.credential_id) throw stateForbids('server.noCredential', { name: row.name });
+        if (!row.host_key_fingerprint) throw stateForbids('server.notPinned', { name: row.name });
+      } catch (err) {
+        throw await failed(actor, meta, 'server.terminal', row, err);
+      }
+      return { id: row.id, name: row.name };
+    },
+
+    /** Logs in for a terminal (stored credential, pinned host key); a refusal is audited. */
+    async terminalConnect(actor: Actor, meta: RequestMeta, id: string): Promise<Client> {
+      const row = await find(actor, id);
+      try {
+        return await connect(actor, row);
+      } catch (err) {
+        const hostKeyChanged = err instanceof KspError && err.messageKey === 'server.hostKeyChanged';
+        throw await failed(actor, meta, 'server.terminal', row, err, hostKeyChanged ? 'ERROR' : undefined);
+      }
+    },
+
+    /** Audits a terminal session's start or end. */
+    terminalAudit: (
+      actor: Actor,
+      meta: RequestMeta,
+      action: 'server.terminal.start' | 'server.terminal.end',
+      server: { id: string; name: string },
+      details: Record<string, string | number>,
+    ) => audit(db, actor, meta, action, server, 'success', details),
 
     async rotations(actor: Actor, meta: RequestMeta, query: QueryInput<typeof api.sshServer.rotations>) {
       const row = await find(actor, query.id);

@@ -34,7 +34,7 @@ import { formatDateTime } from '../../components/date-time';
 import { useCanCall } from '../../components/permissions';
 import { useT } from '../../i18n/i18n';
 import { ServerFields, toBody, type ServerFormValues } from './server-fields';
-import { serverListPath } from './server-paths';
+import { serverListPath, terminalPath } from './server-paths';
 
 const message$ = (err: unknown) => (err instanceof ApiError ? err.message : String(err));
 
@@ -115,6 +115,7 @@ export default function ServerDetailPage() {
   const queryClient = useQueryClient();
   const confirmDelete = useConfirmDelete();
   const canWrite = useCanCall(api.sshServer.update);
+  const canTerminal = useCanCall(api.sshServer.terminalTicket);
   const [editing, setEditing] = useState<ServerRow | null>(null);
   const [outcome, setOutcome] = useState<{ type: 'success' | 'error' | 'warning'; text: string } | null>(
     null,
@@ -246,31 +247,47 @@ export default function ServerDetailPage() {
             {t('sshServer:detailTitle', { name: row.name })}
           </Typography.Title>
         </Space>
-        {canWrite && (
-          <Space wrap>
-            <Button onClick={() => void test()} loading={busy === 'test'} data-testid="server-test">
-              {t('sshServer:test')}
-            </Button>
-            <Button onClick={() => void pin()} loading={busy === 'fingerprint'} data-testid="server-fetch-fp">
-              {t('sshServer:fetchFingerprint')}
-            </Button>
+        <Space wrap>
+          {canTerminal && (
             <Button
-              type="primary"
-              onClick={() => void rotate()}
-              loading={busy === 'rotate'}
-              disabled={row.auth_type !== 'password'}
-              data-testid="server-rotate"
+              href={terminalPath(row.id)}
+              target="_blank"
+              rel="noopener"
+              data-testid="server-open-terminal"
             >
-              {t('sshServer:rotateNow')}
+              {t('sshServer:openTerminal')}
             </Button>
-            <Button onClick={() => setEditing(row)} data-testid="server-edit">
-              {t('sshServer:edit')}
-            </Button>
-            <Button danger onClick={() => void remove()} data-testid="server-delete">
-              {t('common:actions.delete')}
-            </Button>
-          </Space>
-        )}
+          )}
+          {canWrite && (
+            <>
+              <Button onClick={() => void test()} loading={busy === 'test'} data-testid="server-test">
+                {t('sshServer:test')}
+              </Button>
+              <Button
+                onClick={() => void pin()}
+                loading={busy === 'fingerprint'}
+                data-testid="server-fetch-fp"
+              >
+                {t('sshServer:fetchFingerprint')}
+              </Button>
+              <Button
+                type="primary"
+                onClick={() => void rotate()}
+                loading={busy === 'rotate'}
+                disabled={row.auth_type !== 'password'}
+                data-testid="server-rotate"
+              >
+                {t('sshServer:rotateNow')}
+              </Button>
+              <Button onClick={() => setEditing(row)} data-testid="server-edit">
+                {t('sshServer:edit')}
+              </Button>
+              <Button danger onClick={() => void remove()} data-testid="server-delete">
+                {t('common:actions.delete')}
+              </Button>
+            </>
+          )}
+        </Space>
       </Flex>
       {outcome && (
         <Alert

@@ -181,6 +181,10 @@ describe('servers pages', () => {
     await openDetail();
     expect(screen.getByTestId('server-pinned-fp').textContent).toContain(FP);
     expect(await screen.findByText('Cannot reach 10.0.0.5:22 (ETIMEDOUT)')).toBeTruthy();
+    // The terminal opens in a tab of its own; only the server id is in its address.
+    const terminal = screen.getByTestId('server-open-terminal');
+    expect(terminal.getAttribute('href')).toBe(`/linux-ssh?id=${ID}`);
+    expect(terminal.getAttribute('target')).toBe('_blank');
     fireEvent.click(screen.getByTestId('server-test'));
     expect((await screen.findByTestId('server-outcome')).textContent).toContain('uid=0(root)');
     fireEvent.click(screen.getByTestId('server-rotate'));
@@ -209,6 +213,7 @@ describe('servers pages', () => {
       await openDetail();
       expect(screen.queryByTestId('server-rotate')).toBeNull();
       expect(screen.queryByTestId('server-test')).toBeNull();
+      expect(screen.queryByTestId('server-open-terminal')).toBeNull();
       expect(screen.getByText('轮换历史')).toBeTruthy();
       expect(screen.getByTestId('server-title').textContent).toBe('服务器 web-1');
     } finally {

@@ -14,3 +14,6 @@ function pathOfPage(key: PageKey, nodes: readonly MenuNode[] = menuModel): strin
 export const serverListPath = pathOfPage('credential/server/index');
 export const addServerPath = pathOfPage('credential/add-server');
 export const serverDetailPath = (id: string) => generatePath(pathOfPage('credential/detail-server'), { id });
+
+/** The web SSH terminal of a server (a route outside the layout: it opens in a new tab). */
+export const terminalPath = (id: string) => `/linux-ssh?id=${encodeURIComponent(id)}`;

@@ -42,6 +42,7 @@ export const menu = {
   systemActive: 'Initialize the system',
   userActive: 'Activate the system',
   changePassword: 'Change password',
+  linuxSsh: 'Terminal',
   authRedirect: 'Sign-in',
   iframeInit: 'Connecting',
   signCert: 'Online certificate issuing',

@@ -80,4 +80,9 @@ export const sshServer = {
   connection: 'Connection',
   rotation: 'Rotation',
   terminal: 'Terminal access',
+  openTerminal: 'Open terminal',
+  terminalConnecting: 'Connecting to {{name}}…',
+  terminalClosed: 'Session ended ({{reason}})',
+  terminalNoServer: "No server given: open the terminal from a server's page",
+  terminalDisconnected: 'Disconnected',
 };

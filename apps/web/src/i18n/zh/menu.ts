@@ -44,6 +44,7 @@ export const menu: Catalogue<typeof en> = {
   systemActive: '系统初始化',
   userActive: '系统激活',
   changePassword: '修改密码',
+  linuxSsh: '终端',
   authRedirect: '登录',
   iframeInit: '连接中',
   signCert: '在线签发证书',

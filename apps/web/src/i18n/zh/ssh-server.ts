@@ -80,4 +80,9 @@ export const sshServer: Catalogue<typeof en> = {
   connection: '连接',
   rotation: '轮换',
   terminal: '终端访问',
+  openTerminal: '打开终端',
+  terminalConnecting: '正在连接 {{name}}…',
+  terminalClosed: '会话已结束（{{reason}}）',
+  terminalNoServer: '未指定服务器：请从服务器详情页打开终端',
+  terminalDisconnected: '连接已断开',
 };

@@ -1,0 +1,251 @@
+import { spawnSync } from 'node:child_process';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { api, Code } from '@ksp/contracts';
+import {
+  call,
+  domainWithAdmin,
+  engines,
+  initialize,
+  login,
+  startServer,
+  type TestServer,
+} from '../../test/harness.js';
+import { setPassword, startSshd, throwawayAccount, type Sshd } from '../../test/sshd.js';
+import { TERMINAL_PATH, TERMINAL_PER_USER } from './ssh-server.terminal.js';
+
+const ACCOUNT = `ksp-term-${process.pid % 100000}`;
+const PASSWORD = 'Term-pw-9q7x!Kd';
+
+let sshd: Sshd;
+let removeAccount: () => void;
+let uidLine: string;
+
+beforeAll(async () => {
+  removeAccount = throwawayAccount(ACCOUNT, PASSWORD);
+  uidLine = spawnSync('id', [ACCOUNT], { encoding: 'utf8' }).stdout.trim();
+  sshd = await startSshd();
+});
+afterAll(async () => {
+  await sshd?.stop();
+  removeAccount?.();
+});
+
+/** A terminal as the browser opens it: WebSocket, ticket in the first message, then the frames it gets. */
+class Terminal {
+  readonly ws: WebSocket;
+  output = '';
+  errors: string[] = [];
+  exit: string | null = null;
+  closed: Promise<void>;
+  private waiters: (() => void)[] = [];
+
+  constructor(url: string, ticket: string) {
+    this.ws = new WebSocket(url);
+    this.ws.on('open', () => this.ws.send(JSON.stringify({ type: 'auth', ticket, cols: 100, rows: 30 })));
+    this.ws.on('message', (raw: Buffer) => {
+      const m = JSON.parse(raw.toString('utf8')) as {
+        type: string;
+        data?: string;
+        message?: string;
+        reason?: string;
+      };
+      if (m.type === 'data') this.output += m.data;
+      if (m.type === 'ready') this.output += '\u0000ready';
+      if (m.type === 'error') this.errors.push(m.message!);
+      if (m.type === 'exit') this.exit = m.reason!;
+      this.waiters.forEach((w) => w());
+    });
+    this.closed = new Promise((resolve) => this.ws.on('close', () => resolve()));
+    this.ws.on('close', () => this.waiters.forEach((w) => w()));
+  }
+
+  /** Resolves once the output contains `text`, or the socket closed. */
+  until(text: string): Promise<boolean> {
+    return new Promise((resolve) => {
+      const check = () => {
+        if (this.output.includes(text)) resolve(true);
+        else if (this.ws.readyState === WebSocket.CLOSED) resolve(false);
+        else this.waiters.push(check);
+      };
+      check();
+    });
+  }
+
+  type(data: string) {
+    this.ws.send(JSON.stringify({ type: 'data', data }));
+  }
+}
+
+describe.each(await engines())('web SSH terminal on %s', (engine) => {
+  let server: TestServer;
+  let token: string;
+  let serverId: string;
+  let url: string;
+
+  beforeAll(async () => {
+    server = await startServer(engine);
+    ({ token } = await initialize(server));
+    setPassword(ACCOUNT, PASSWORD);
+    const cred = await call(server, api.credential.create, {
+      token,
+      body: { name: 'term root', type: 'password', value: PASSWORD },
+    });
+    expect(cred.code, cred.msg).toBe(0);
+    const created = await call(server, api.sshServer.create, {
+      token,
+      body: {
+        name: 'term-1',
+        host: '127.0.0.1',
+        port: sshd.port,
+        account: ACCOUNT,
+        credential_id: cred.data.id,
+        host_key_fingerprint: sshd.fingerprint,
+        terminal_users: ['admin'],
+      },
+    });
+    expect(created.code, created.msg).toBe(0);
+    serverId = created.data.id;
+    await server.app.listen({ port: 0, host: '127.0.0.1' });
+    url = `ws://127.0.0.1:${(server.app.server.address() as AddressInfo).port}${TERMINAL_PATH}`;
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  const ticket = async (t = token, id = serverId) => {
+    const r = await call(server, api.sshServer.terminalTicket, { token: t, body: { id } });
+    return r;
+  };
+  const audits = (action: string) =>
+    server.database.db
+      .selectFrom('audit_log')
+      .select(['result', 'details', 'target', 'username'])
+      .where('action', '=', action)
+      .orderBy('at')
+      .execute();
+
+  it('opens a shell with the stored credential: `id` answers the account, start and end are audited', async () => {
+    const t = await ticket();
+    expect(t.code, t.msg).toBe(0);
+    expect(t.data.expires_in).toBeLessThanOrEqual(30);
+    expect(Buffer.from(t.data.ticket, 'base64url').length).toBeGreaterThanOrEqual(16);
+    const term = new Terminal(url, t.data.ticket);
+    expect(await term.until('\u0000ready')).toBe(true);
+    term.type('id\n');
+    expect(await term.until(uidLine)).toBe(true);
+    // The password never travels to the browser.
+    expect(term.output).not.toContain(PASSWORD);
+    term.type('exit\n');
+    await term.closed;
+    expect(term.exit).toBe('shell-exit');
+    expect(await audits('server.terminal.start')).toMatchObject([{ result: 'success', target: 'term-1' }]);
+    const end = await audits('server.terminal.end');
+    expect(end).toHaveLength(1);
+    const details = JSON.parse(end[0]!.details) as Record<string, number>;
+    expect(details.bytes_in).toBeGreaterThan(0);
+    expect(details.bytes_out).toBeGreaterThan(0);
+    for (const row of await server.database.db.selectFrom('audit_log').select('details').execute())
+      expect(JSON.stringify(row)).not.toContain(t.data.ticket);
+  });
+
+  it('refuses a used ticket and an unknown one', async () => {
+    const t = await ticket();
+    const first = new Terminal(url, t.data.ticket);
+    expect(await first.until('\u0000ready')).toBe(true);
+    const again = new Terminal(url, t.data.ticket);
+    await again.closed;
+    expect(again.errors[0]).toMatch(/unknown, used or expired/);
+    const forged = new Terminal(url, 'A'.repeat(43));
+    await forged.closed;
+    expect(forged.errors[0]).toMatch(/unknown, used or expired/);
+    first.ws.close();
+    await first.closed;
+  });
+
+  it('refuses an expired ticket', async () => {
+    const t = await ticket();
+    server.clock.advance(31);
+    const late = new Terminal(url, t.data.ticket);
+    await late.closed;
+    expect(late.errors[0]).toMatch(/unknown, used or expired/);
+  });
+
+  it('refuses one session too many for a user', async () => {
+    const open: Terminal[] = [];
+    for (let i = 0; i < TERMINAL_PER_USER; i++) {
+      const term = new Terminal(url, (await ticket()).data.ticket);
+      expect(await term.until('\u0000ready')).toBe(true);
+      open.push(term);
+    }
+    const extra = new Terminal(url, (await ticket()).data.ticket);
+    await extra.closed;
+    expect(extra.errors[0]).toMatch(new RegExp(`already have ${TERMINAL_PER_USER} terminal sessions`));
+    for (const term of open) {
+      term.ws.close();
+      await term.closed;
+    }
+  });
+
+  it("refuses another domain's server and a user not in the terminal users or roles", async () => {
+    const other = await domainWithAdmin(server, token, {
+      domain: 'term-other',
+      username: 'term-other-admin',
+      password: 'Other-Pass-1',
+    });
+    expect((await ticket(other.token)).code).toBe(Code.NOT_FOUND);
+    const updated = await call(server, api.sshServer.update, {
+      token,
+      body: { id: serverId, terminal_users: ['someone-else'] },
+    });
+    expect(updated.code, updated.msg).toBe(0);
+    const refused = await ticket();
+    expect(refused.code).toBe(Code.FORBIDDEN);
+    expect(refused.msg).toMatch(/may not open a terminal on server term-1/);
+    expect((await audits('server.terminal')).at(-1)).toMatchObject({ result: 'failure' });
+    await call(server, api.sshServer.update, { token, body: { id: serverId, terminal_users: ['admin'] } });
+  });
+
+  it('lets a user in through one of their roles in the terminal roles, and not otherwise', async () => {
+    const roles = await call(server, api.role.list, { token, query: { page: 1, page_size: 50 } });
+    const operator = roles.data.data.find((r) => r.name === 'Operator')!;
+    const mk = await call(server, api.user.create, {
+      token,
+      body: {
+        username: 'term-op',
+        password: 'Operator-Pass-1',
+        email: 'term-op@example.test',
+        role_ids: [operator.id],
+        must_change_password: false,
+      },
+    });
+    expect(mk.code, mk.msg).toBe(0);
+    const op = await login(server, 'term-op', 'Operator-Pass-1');
+    expect((await ticket(op)).code).toBe(Code.FORBIDDEN);
+    const updated = await call(server, api.sshServer.update, {
+      token,
+      body: { id: serverId, terminal_roles: [operator.id] },
+    });
+    expect(updated.code, updated.msg).toBe(0);
+    const t = await ticket(op);
+    expect(t.code, t.msg).toBe(0);
+    const term = new Terminal(url, t.data.ticket);
+    expect(await term.until('\u0000ready')).toBe(true);
+    term.type('id\n');
+    expect(await term.until(uidLine)).toBe(true);
+    term.ws.close();
+    await term.closed;
+    expect((await audits('server.terminal.start')).at(-1)).toMatchObject({ username: 'term-op' });
+  });
+
+  it('refuses a host presenting another key than the pinned one', async () => {
+    await sshd.replaceHostKey();
+    const t = await ticket();
+    expect(t.code, t.msg).toBe(0);
+    const term = new Terminal(url, t.data.ticket);
+    await term.closed;
+    expect(term.errors[0]).toMatch(/HOST KEY CHANGED/);
+    expect(term.output).not.toContain('\u0000ready');
+  });
+});
