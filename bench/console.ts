@@ -251,7 +251,7 @@ async function main(): Promise<void> {
       };
     };
     const loginRow = row('login form interactive', logins, ['login-page']);
-    const dashboardRow = row('signed-in dashboard', dashboards, ['app-layout', 'dashboard-page']);
+    const dashboardRow = row('signed-in dashboard', dashboards, ['app-layout', 'dashboard-with-alarms']);
     const encodings = [...new Set(loginRow.assets.map((a) => a.encoding))].join(', ');
     const lines = [
       `KSP console benchmark — ${new Date().toISOString()} — Chromium on loopback, cold cache, ${RUNS} loads each`,

@@ -1,40 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { api } from '@ksp/contracts';
 import { launch, newPage, shot } from './support/browser.js';
 import { apiCall, startKsp, type RunningServer } from './support/server.js';
 import { initializeByApi, loginByApi } from './support/setup.js';
 import { signIn } from './support/ui.js';
-
-/** A CSR for a fresh EC key, made by openssl as an agent would (the key stays in the temp dir). */
-function agentCsr(cn: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'ksp-e2e-kadp-'));
-  try {
-    const r = spawnSync(
-      'openssl',
-      [
-        'req',
-        '-new',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:P-256',
-        '-nodes',
-        '-keyout',
-        'a.key',
-      ].concat(['-subj', `/CN=${cn}`, '-out', 'a.csr']),
-      { cwd: dir, encoding: 'utf8' },
-    );
-    if (r.status !== 0) throw new Error(r.stderr);
-    return readFileSync(join(dir, 'a.csr'), 'utf8');
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+import { agentCsr } from './support/agent.js';
 
 const langs = [
   { code: 'en', locale: 'en-US', healthy: 'Healthy', total: 'Total', ca: 'Issuing CA' },
@@ -60,7 +31,7 @@ describe('KADP › clients, in the browser', () => {
     expect(created.code).toBe(0);
     const enrolled = await apiCall<{ client_id: string; serial: string }>(ksp.url, api.client.enrol, {
       token: created.data.secret,
-      csr: agentCsr('e2e-billing'),
+      csr: agentCsr('e2e-billing').csr,
       name: 'e2e-billing',
       type: 'kadp',
       os: 'Linux 6.1',

@@ -58,6 +58,7 @@ const stages = [
   () => vitest('web', 'apps/web'),
   () => vitest('server', 'apps/server'),
   () => vitest('ukey-bridge', 'tools/ukey-bridge'),
+  () => vitest('ksp-agent', 'tools/ksp-agent'),
   () => run('build', 'npm', ['run', 'build']),
   () => vitest('e2e', 'e2e'),
 ];

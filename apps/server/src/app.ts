@@ -33,6 +33,8 @@ import { hsmModule } from './modules/hsm/hsm.module.js';
 import { credentialModule } from './modules/credential/credential.module.js';
 import { sshServerModule } from './modules/ssh-server/ssh-server.module.js';
 import { clientModule } from './modules/client/client.module.js';
+import { tdePolicyModule } from './modules/tde-policy/tde-policy.module.js';
+import { tdeClientModule } from './modules/tde-client/tde-client.module.js';
 import { schedulerModule } from './modules/scheduler/scheduler.module.js';
 import { backupModule } from './modules/backup/backup.module.js';
 import { alarmModule } from './modules/alarm/alarm.module.js';
@@ -41,6 +43,9 @@ import { registrationTokenModule } from './modules/registration-token/registrati
 import { roleModule } from './modules/role/role.module.js';
 import { systemModule } from './modules/system/system.module.js';
 import { userModule } from './modules/user/user.module.js';
+import { productModule } from './modules/product/product.module.js';
+import { remoteAddModule } from './modules/remote-add/remote-add.module.js';
+import { kadpOpsModule } from './modules/kadp-ops/kadp-ops.module.js';
 
 /**
  * Every area of the server, in order: a module may use the services of those before it (role
@@ -68,10 +73,15 @@ const modules: readonly KspModule[] = [
   credentialModule,
   sshServerModule,
   clientModule,
+  tdePolicyModule,
+  tdeClientModule,
   schedulerModule,
   backupModule,
   alarmModule,
   dashboardModule,
+  productModule,
+  remoteAddModule,
+  kadpOpsModule,
 ];
 
 export interface AppOptions extends HttpOptions {
@@ -102,6 +112,10 @@ export interface KspServer {
     clusterNodes: ModuleServices['clusterNodes'];
     alarms: ModuleServices['alarms'];
     scheduler: ModuleServices['scheduler'];
+    /** TDE / RDM policies compiled for agents, client profiles (modules/tde-policy). */
+    tdePolicies: ModuleServices['tdePolicies'];
+    /** An agent's configuration document (modules/tde-client), for the config channel's tests. */
+    agentConfig: ModuleServices['agentConfig'];
     /** Background jobs (tests run a round with `runDue` instead of waiting for the timer). */
     jobs: Jobs;
   };
@@ -191,6 +205,8 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
       clusterNodes: registry.use('clusterNodes'),
       alarms: registry.use('alarms'),
       scheduler: registry.use('scheduler'),
+      tdePolicies: registry.use('tdePolicies'),
+      agentConfig: registry.use('agentConfig'),
       jobs,
     },
     setupCode: registry.use('setupCode'),

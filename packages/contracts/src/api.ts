@@ -20,8 +20,13 @@ import { hsmCalls } from './calls/hsm.js';
 import { credentialCalls } from './calls/credential.js';
 import { sshServerCalls } from './calls/ssh-server.js';
 import { clientCalls } from './calls/client.js';
+import { rdmPolicyCalls, tdePolicyCalls } from './calls/tde-policy.js';
+import { rdmClientCalls, tdeClientCalls } from './calls/tde-client.js';
 import { schedulerCalls } from './calls/scheduler.js';
 import { backupCalls, backupKeyCalls } from './calls/backup.js';
+import { productCalls } from './calls/product.js';
+import { remoteAddCalls } from './calls/remote-add.js';
+import { kadpOpsCalls } from './calls/kadp-ops.js';
 
 /** Every call, grouped by area: the server registers these and the console calls them. */
 export const api = {
@@ -48,9 +53,16 @@ export const api = {
   credential: credentialCalls,
   sshServer: sshServerCalls,
   client: clientCalls,
+  tdePolicy: tdePolicyCalls,
+  rdmPolicy: rdmPolicyCalls,
+  tdeClient: tdeClientCalls,
+  rdmClient: rdmClientCalls,
   scheduler: schedulerCalls,
   backupKey: backupKeyCalls,
   backup: backupCalls,
+  product: productCalls,
+  remoteAdd: remoteAddCalls,
+  kadpOps: kadpOpsCalls,
 } as const;
 
 /** Every call of the API, in area order: what the server registers and the tests sweep. */

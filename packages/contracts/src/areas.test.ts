@@ -30,6 +30,9 @@ describe('console areas', () => {
   it('limit a sub-console token to its own permission area', () => {
     expect(permissionAreaOfToken('kadp')).toBe('kadp');
     expect(permissionAreaOfToken('sms')).toBe('credential');
+    expect(permissionAreaOfToken('cte')).toBe('cte');
+    expect(permissionAreaOfToken('rdm')).toBe('rdm');
+    expect(permissionAreaOfToken('kms')).toBe('key');
     expect(permissionAreaOfToken('session')).toBeUndefined();
     expect(permissionAreaOfToken('app')).toBeUndefined();
   });

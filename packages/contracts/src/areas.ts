@@ -19,11 +19,11 @@ export interface ConsoleAreaDef {
  */
 export const consoleAreas = {
   console: { path: '/console', title: 'area.console', token: 'session', permission: null },
-  cte: { path: '/cte', title: 'area.cte', token: 'session', permission: 'cte:read' },
-  rdm: { path: '/rdm', title: 'area.rdm', token: 'session', permission: 'rdm:read' },
+  cte: { path: '/cte', title: 'area.cte', token: 'cte', permission: 'cte:read' },
+  rdm: { path: '/rdm', title: 'area.rdm', token: 'rdm', permission: 'rdm:read' },
   kadp: { path: '/kadp', title: 'area.kadp', token: 'kadp', permission: 'kadp:read' },
   credential: { path: '/credential', title: 'area.credential', token: 'sms', permission: 'credential:read' },
-  kms: { path: '/kms', title: 'area.kms', token: 'session', permission: 'key:read' },
+  kms: { path: '/kms', title: 'area.kms', token: 'kms', permission: 'key:read' },
 } as const satisfies Record<string, ConsoleAreaDef>;
 
 export type ConsoleArea = keyof typeof consoleAreas;

@@ -18,12 +18,12 @@ export type Access = 'public' | 'session' | Permission;
 export type Scope = 'domain' | 'system';
 
 /**
- * What kind of token a caller holds. `session`: a console sign-in. `kadp` and `sms`: a
- * sub-console token limited to its own area. `app`: an application token from
+ * What kind of token a caller holds. `session`: a console sign-in. `kadp`, `sms`, `cte`
+ * (TDE), `rdm` and `kms`: a sub-console token limited to its own area (areas.ts). `app`: an application token from
  * `open_api/app-login`, limited to the crypto API and the reads an application needs.
  * A token keeps its kind for life: refresh and domain switch answer a token of the same kind.
  */
-export const tokenKinds = ['session', 'kadp', 'sms', 'app'] as const;
+export const tokenKinds = ['session', 'kadp', 'sms', 'cte', 'rdm', 'kms', 'app'] as const;
 export type TokenKind = (typeof tokenKinds)[number];
 /** Calls every kind of token may make: the token's own life and the caller's identity. */
 export const ANY_TOKEN: readonly TokenKind[] = tokenKinds;

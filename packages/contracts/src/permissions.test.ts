@@ -70,6 +70,7 @@ describe('served areas', () => {
         'cert',
         'config',
         'credential',
+        'cte',
         'dashboard',
         'domain',
         'key',
@@ -79,7 +80,9 @@ describe('served areas', () => {
         'license',
         'log',
         'password-policy',
+        'product',
         'quantum',
+        'rdm',
         'role',
         'scheduler',
         'syslog',
@@ -88,16 +91,21 @@ describe('served areas', () => {
       ].sort(),
     );
     // The KADP token call asks kadp:read; KADP is served because its client calls, which a KADP
-    // token may make, ask it too. The opener alone would not count (RDM and TDE have none yet).
+    // token may make, ask it too. TDE and RDM are served by their policy calls (tde-policy).
     expect(allCalls.some((call) => call.access === consoleAreas.kadp.permission)).toBe(true);
     expect(servedAreas.has('kadp')).toBe(true);
-    expect(servedAreas.has('rdm')).toBe(false);
+    // TDE and RDM are served by their client and policy calls (the token calls alone would not
+    // serve them); KMS (key) by the key calls a KMS token may make.
+    expect(servedAreas.has('cte')).toBe(true);
+    expect(servedAreas.has('rdm')).toBe(true);
+    expect(servedAreas.has('key')).toBe(true);
   });
 
   it('shape the offered tree: served areas only, in menu order, no empty group', () => {
     const offered = offeredPermissionGroups();
     expect(offered.map((group) => group.key)).toEqual([
       'dashboard',
+      'product',
       'access',
       'keys',
       'certificates',
@@ -105,7 +113,12 @@ describe('served areas', () => {
       'settings',
       'sub-consoles',
     ]);
-    expect(offered.find((group) => group.key === 'sub-consoles')?.areas).toEqual(['kadp', 'credential']);
+    expect(offered.find((group) => group.key === 'sub-consoles')?.areas).toEqual([
+      'cte',
+      'rdm',
+      'kadp',
+      'credential',
+    ]);
     expect(offered.find((group) => group.key === 'settings')?.areas).toEqual([
       'domain',
       'license',

@@ -7,7 +7,11 @@ import { configureClient } from './client-environment';
 import { isEmbedded, postToParent } from './parent-window';
 import { getToken, saveSignedIn, sessionKeys } from './session';
 
-vi.mock('./parent-window', () => ({ isEmbedded: vi.fn(() => false), postToParent: vi.fn() }));
+vi.mock('./parent-window', () => {
+  const isEmbedded = vi.fn(() => false);
+  // A sub-console window is one the product page named: none here.
+  return { isEmbedded, isHosted: () => isEmbedded(), subConsoleArea: () => null, postToParent: vi.fn() };
+});
 
 const originalAdapter = http.defaults.adapter;
 const ui = {

@@ -30,3 +30,8 @@ export function forceDeleteKadpClient(id: string) {
 export function renewKadpClient(id: string) {
   return call(api.client.renew, { body: { id } });
 }
+
+/** A KADP client's recent operations (newest first) and their count. */
+export function listKadpClientOperations(id: string, page = 1, page_size = 10) {
+  return call(api.kadpOps.operations, { query: { id, page, page_size } });
+}

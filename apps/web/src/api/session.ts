@@ -1,5 +1,6 @@
 import { useMemo, useSyncExternalStore } from 'react';
 import type { DataOf, api } from '@ksp/contracts';
+import { SUB_CONSOLE_WINDOW_PREFIX, subConsoleArea } from './parent-window';
 
 /** What a login, Ukey verification or domain switch answers: stored whole (spec §3). */
 export type SignedIn = DataOf<typeof api.user.login>;
@@ -13,6 +14,23 @@ export const sessionKeys = {
   tokenTime: 'tokenTime',
 } as const;
 
+/**
+ * Where the session lives: localStorage for the console; for a sub-console window the product
+ * page opened (embedded or in a tab), that window's sessionStorage under keys of its own
+ * (`ksp-sub-<area>:token`...), so that its scoped token never replaces the console's session
+ * (a same-origin iframe and tab share the console's localStorage).
+ */
+function store(): Storage {
+  return subConsoleArea() ? sessionStorage : localStorage;
+}
+function keyOf(key: string): string {
+  const area = subConsoleArea();
+  return area ? `${SUB_CONSOLE_WINDOW_PREFIX}${area}:${key}` : key;
+}
+const read = (key: string) => store().getItem(keyOf(key));
+const write = (key: string, value: string) => store().setItem(keyOf(key), value);
+const remove = (key: string) => store().removeItem(keyOf(key));
+
 const listeners = new Set<() => void>();
 
 function notify(): void {
@@ -20,7 +38,8 @@ function notify(): void {
 }
 
 function onStorage(event: StorageEvent): void {
-  if (event.key === null || Object.values<string>(sessionKeys).includes(event.key)) notify();
+  if (event.key === null || Object.values<string>(sessionKeys).some((key) => keyOf(key) === event.key))
+    notify();
 }
 
 export function subscribeSession(listener: () => void): () => void {
@@ -33,12 +52,12 @@ export function subscribeSession(listener: () => void): () => void {
 }
 
 export function getToken(): string | null {
-  return localStorage.getItem(sessionKeys.token);
+  return read(sessionKeys.token);
 }
 
 /** Milliseconds of the last login or refresh; 0 when unknown. */
 export function getTokenTime(): number {
-  const value = Number(localStorage.getItem(sessionKeys.tokenTime));
+  const value = Number(read(sessionKeys.tokenTime));
   return Number.isFinite(value) ? value : 0;
 }
 
@@ -65,52 +84,54 @@ export function parseSignedIn(raw: string | null): SignedIn | null {
 }
 
 export function getSignedIn(): SignedIn | null {
-  return parseSignedIn(localStorage.getItem(sessionKeys.userInfo));
+  return parseSignedIn(read(sessionKeys.userInfo));
 }
 
 /** A new token (login, refresh, password change, parent page): tokenTime restarts. */
 export function setToken(token: string, now = Date.now()): void {
-  localStorage.setItem(sessionKeys.token, token);
-  localStorage.setItem(sessionKeys.tokenTime, String(now));
+  write(sessionKeys.token, token);
+  write(sessionKeys.tokenTime, String(now));
   const stored = getSignedIn();
   if (stored && stored.token !== token) {
-    localStorage.setItem(sessionKeys.userInfo, JSON.stringify({ ...stored, token }));
+    write(sessionKeys.userInfo, JSON.stringify({ ...stored, token }));
   }
   notify();
 }
 
 /** Stores the whole login answer (token, userinfo, menu). */
 export function saveSignedIn(data: SignedIn, now = Date.now()): void {
-  localStorage.setItem(sessionKeys.token, data.token);
-  localStorage.setItem(sessionKeys.tokenTime, String(now));
-  localStorage.setItem(sessionKeys.userInfo, JSON.stringify(data));
-  localStorage.setItem(sessionKeys.name, data.userinfo.name);
+  write(sessionKeys.token, data.token);
+  write(sessionKeys.tokenTime, String(now));
+  write(sessionKeys.userInfo, JSON.stringify(data));
+  write(sessionKeys.name, data.userinfo.name);
   notify();
 }
 
 /** Fresh user info and menu for the current token (user/info answers without a token). */
 export function saveUserInfo(data: Omit<SignedIn, 'token'>): void {
   const token = getToken() ?? '';
-  localStorage.setItem(sessionKeys.userInfo, JSON.stringify({ ...data, token }));
-  localStorage.setItem(sessionKeys.name, data.userinfo.name);
+  write(sessionKeys.userInfo, JSON.stringify({ ...data, token }));
+  write(sessionKeys.name, data.userinfo.name);
   notify();
 }
 
 export function clearToken(): void {
-  localStorage.removeItem(sessionKeys.token);
-  localStorage.removeItem(sessionKeys.tokenTime);
+  remove(sessionKeys.token);
+  remove(sessionKeys.tokenTime);
   notify();
 }
 
 /** Logout: token, name and user info go (open tabs are dropped by the layout). */
 export function clearSession(): void {
-  for (const key of Object.values(sessionKeys)) localStorage.removeItem(key);
+  for (const key of Object.values(sessionKeys)) remove(key);
   notify();
 }
 
 /** A failed menu build leaves nothing behind (spec §4). */
 export function clearAllStorage(): void {
-  localStorage.clear();
+  // A sub-console window clears its own keys only, never the console's session.
+  if (subConsoleArea()) for (const key of Object.values(sessionKeys)) remove(key);
+  else localStorage.clear();
   notify();
 }
 
@@ -120,6 +141,6 @@ export function useToken(): string | null {
 
 /** The stored login data, re-read whenever the session changes. */
 export function useSignedIn(): SignedIn | null {
-  const raw = useSyncExternalStore(subscribeSession, () => localStorage.getItem(sessionKeys.userInfo));
+  const raw = useSyncExternalStore(subscribeSession, () => read(sessionKeys.userInfo));
   return useMemo(() => parseSignedIn(raw), [raw]);
 }

@@ -6,6 +6,7 @@ export const serverKeys = {
   list: ['ssh-server', 'list'] as const,
   detail: (id: string) => ['ssh-server', 'detail', id] as const,
   rotations: (id: string) => ['ssh-server', 'rotations', id] as const,
+  sessions: (id: string) => ['ssh-server', 'sessions', id] as const,
 };
 
 export function listServers(query: QueryOf<typeof api.sshServer.list>) {
@@ -52,4 +53,13 @@ export function listRotations(query: QueryOf<typeof api.sshServer.rotations>) {
 /** A single-use terminal ticket; the terminal page shows a refusal itself, hence `silent`. */
 export function terminalTicket(id: string) {
   return call(api.sshServer.terminalTicket, { body: { id } }, { silent: true });
+}
+
+export function listSessions(query: QueryOf<typeof api.sshServer.sessions>) {
+  return call(api.sshServer.sessions, { query });
+}
+
+/** A session's asciicast v2 recording (each replay is audited). */
+export function fetchRecording(id: string) {
+  return call(api.sshServer.recording, { query: { id } });
 }

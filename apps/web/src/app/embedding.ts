@@ -50,10 +50,18 @@ export async function handleParentMessage(data: unknown, actions: EmbeddingActio
   }
 }
 
-/** Listens to the parent page's messages (only when embedded; only from the parent). */
-export function listenToParent(actions: EmbeddingActions, target: Window = window): () => void {
+/**
+ * Listens to the host's messages: the parent page when embedded (from it only), or the console
+ * window that opened a sub-console tab (from it only, and from `origin` when given).
+ */
+export function listenToParent(
+  actions: EmbeddingActions,
+  target: Window = window,
+  from: { host: Window; origin: string | null } = { host: target.parent, origin: null },
+): () => void {
   const onMessage = (event: MessageEvent) => {
-    if (event.source !== target.parent) return;
+    if (event.source !== from.host) return;
+    if (from.origin !== null && event.origin !== from.origin) return;
     void handleParentMessage(event.data, actions).catch(() => undefined);
   };
   target.addEventListener('message', onMessage);

@@ -9,6 +9,7 @@ export type PageModule = () => Promise<{ default: ComponentType }>;
  */
 export const pageTable: Record<PageKey, PageModule> = {
   'console/dashboard/index': () => import('./dashboard-with-alarms'),
+  'console/product/index': () => import('../features/product/product-page'),
   'console/access/user/index': () => import('../features/access/user-page'),
   'console/access/role/index': () => import('../features/access/role-page'),
   'console/access/token/index': () => import('../features/access/token-page'),
@@ -36,6 +37,30 @@ export const pageTable: Record<PageKey, PageModule> = {
   'credential/detail-server': () => import('../features/ssh-server/server-detail-page'),
   'kadp/clients/index': () => import('../features/kadp/client-list-page'),
   'kadp/clients/clients-details': () => import('../features/kadp/client-detail-page'),
+  'cte/policies/policies': () => import('../features/tde-policy/policy-list-page'),
+  'cte/policies/create-policies': () => import('../features/tde-policy/policy-editor-page'),
+  'cte/policies/policies-details': () => import('../features/tde-policy/policy-editor-page'),
+  'cte/policies/policy-elements': () => import('../features/tde-policy/element-list-page'),
+  'cte/policies/create-policies-elements': () => import('../features/tde-policy/element-editor-page'),
+  'cte/policies/policy-elements-details': () => import('../features/tde-policy/element-editor-page'),
+  'cte/setting/profiles': () => import('../features/tde-policy/profile-list-page'),
+  'cte/setting/profiles-details': () => import('../features/tde-policy/profile-detail-page'),
+  'rdm/policies/policies': () => import('../features/tde-policy/policy-list-page'),
+  'rdm/policies/create-policies': () => import('../features/tde-policy/policy-editor-page'),
+  'rdm/policies/policies-details': () => import('../features/tde-policy/policy-editor-page'),
+  'rdm/policies/policy-elements': () => import('../features/tde-policy/element-list-page'),
+  'rdm/policies/create-policies-elements': () => import('../features/tde-policy/element-editor-page'),
+  'rdm/policies/policy-elements-details': () => import('../features/tde-policy/element-editor-page'),
+  'cte/clients/main': () =>
+    import('../features/tde-clients/client-list-page').then((m) => ({ default: m.CteClientListPage })),
+  'cte/clients/clients-details': () =>
+    import('../features/tde-clients/client-detail-page').then((m) => ({ default: m.CteClientDetailPage })),
+  'cte/clients/clients-groups': () => import('../features/tde-clients/group-list-page'),
+  'cte/clients/clients-groups-details': () => import('../features/tde-clients/group-detail-page'),
+  'rdm/clients/main': () =>
+    import('../features/tde-clients/client-list-page').then((m) => ({ default: m.RdmClientListPage })),
+  'rdm/clients/clients-details': () =>
+    import('../features/tde-clients/client-detail-page').then((m) => ({ default: m.RdmClientDetailPage })),
 };
 
 export const notFoundPage: PageModule = () => import('../features/errors/not-found-page');

@@ -6,7 +6,11 @@ import { publicPaths } from '../config/paths';
 import { signedInFixture } from '../test-fixtures';
 import { routerSetup } from './router';
 
-vi.mock('../api/parent-window', () => ({ isEmbedded: vi.fn(() => false), postToParent: vi.fn() }));
+vi.mock('../api/parent-window', () => {
+  const isEmbedded = vi.fn(() => false);
+  // A sub-console window is one the product page named: none here.
+  return { isEmbedded, isHosted: () => isEmbedded(), subConsoleArea: () => null, postToParent: vi.fn() };
+});
 
 const routers: { dispose(): void }[] = [];
 

@@ -1,7 +1,7 @@
 import { createBrowserRouter, redirect, type LoaderFunctionArgs, type RouteObject } from 'react-router';
 import type { PatchRoutesOnNavigationFunction } from 'react-router';
 import type { MenuItem } from '@ksp/contracts';
-import { isEmbedded } from '../api/parent-window';
+import { isHosted } from '../api/parent-window';
 import { i18n, loadPageNamespaces } from '../i18n/i18n';
 import { clearAllStorage, getSignedIn, getToken } from '../api/session';
 import { loginPath, paths } from '../config/paths';
@@ -60,10 +60,16 @@ function staticRoutes(): RouteObject[] {
       },
       handle: titled('signCert'),
     },
-    // Public routes of spec §2 whose modules have not landed: a page says what will be there.
     {
       path: paths.remoteAdd,
-      lazy: async () => ({ Component: (await import('../features/upcoming/upcoming-page')).RemoteAddPage }),
+      // Public, with a namespace of its own (not in the login's bundle).
+      lazy: async () => {
+        const [page] = await Promise.all([
+          import('../features/remote-add/remote-add-page'),
+          i18n.loadNamespaces('remoteAdd'),
+        ]);
+        return { Component: page.default };
+      },
       handle: titled('remoteAdd'),
     },
     {
@@ -139,7 +145,7 @@ export function routerSetup(): RouterSetup {
       menuLoaded,
       path: url.pathname,
       fullPath: url.pathname + url.search,
-      embedded: isEmbedded(),
+      embedded: isHosted(),
     });
 
   const patchRoutesOnNavigation: PatchRoutesOnNavigationFunction = ({ path, patch }) => {

@@ -1,5 +1,5 @@
 import { configureClient } from '../api/client-environment';
-import { isEmbedded } from '../api/parent-window';
+import { hostWindow, isEmbedded } from '../api/parent-window';
 import { fetchSystemStatus } from '../api/system';
 import { loadUserInfo } from '../api/user';
 import { paths, setupPath } from '../config/paths';
@@ -30,13 +30,19 @@ export function wireApp(router: AppRouter): void {
     },
   });
 
-  if (isEmbedded()) {
-    listenToParent({
-      currentPath: () => router.state.location.pathname,
-      navigate: (path) => void router.navigate(path),
-      loadPage: (path) => window.location.replace(path),
-      reload: () => window.location.reload(),
-      loadUserInfo,
-    });
+  const host = hostWindow();
+  if (host) {
+    listenToParent(
+      {
+        currentPath: () => router.state.location.pathname,
+        navigate: (path) => void router.navigate(path),
+        loadPage: (path) => window.location.replace(path),
+        reload: () => window.location.reload(),
+        loadUserInfo,
+      },
+      window,
+      // A sub-console tab trusts its opener only when it is the console itself (same origin).
+      { host, origin: isEmbedded() ? null : window.location.origin },
+    );
   }
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineCall, type TokenKind } from '../call.js';
+import type { AgentConfig } from '../agent.js';
 import { Id, PageQuery, pageOf } from '../common.js';
 
 /**
@@ -62,6 +63,45 @@ export const HeartbeatPayload = z.object({
 });
 export type HeartbeatPayload = z.infer<typeof HeartbeatPayload>;
 
+/** The longest a config call may wait for a change, in seconds. */
+export const CLIENT_CONFIG_MAX_WAIT_SECONDS = 30;
+
+/** What a config call's payload carries: the version the agent holds and how long to wait. */
+export const ConfigPayload = z.object({
+  since_version: z
+    .number()
+    .int()
+    .min(0)
+    .describe(
+      'the `version` of the configuration the agent holds (0: none yet): a newer one is answered at once',
+    ),
+  wait_s: z
+    .number()
+    .int()
+    .min(0)
+    .max(CLIENT_CONFIG_MAX_WAIT_SECONDS)
+    .default(25)
+    .describe(
+      `how long (seconds, at most ${CLIENT_CONFIG_MAX_WAIT_SECONDS}) to hold the call open waiting for a change; 0: answer at once`,
+    ),
+});
+export type ConfigPayload = z.input<typeof ConfigPayload>;
+
+const Loose = z.record(z.string(), z.unknown());
+/** The agent configuration document (`AgentConfig` of contracts/agent.ts, described there field by field). */
+export const AgentConfigDocument = z.object({
+  client_id: z.string(),
+  version: z
+    .number()
+    .int()
+    .describe("the domain's configuration epoch when the document was read: the next call's `since_version`"),
+  profile: Loose.nullable().describe('AgentProfile; null when no profile applies'),
+  guard_points: z.array(Loose).describe('AgentGuardPoint[]: path, type, enabled, origin, compiled policy'),
+  keys: z
+    .array(Loose)
+    .describe("AgentKey[]: the policies' keys, wrapped to the public key of the client's certificate"),
+}) as unknown as z.ZodType<AgentConfig>;
+
 export const ClientCertificate = z.object({
   id: z.string().describe('the certificate (console certificates › local)'),
   serial: z.string().describe('serial number, hex'),
@@ -105,7 +145,7 @@ export const ClientCounts = z.object({
 
 const ClientIdBody = z.object({ id: Id });
 
-/** A call an agent signs with its client certificate's key (heartbeat). */
+/** A call an agent signs with its client certificate's key (heartbeat, config). */
 const SignedBody = z.object({
   client_id: Id.describe('the id enrolment answered'),
   timestamp: z
@@ -115,7 +155,10 @@ const SignedBody = z.object({
     .describe(
       `ms since the epoch; within ${CLIENT_SIGNATURE_SKEW_SECONDS} s of the server's clock and greater than the client's previous call's`,
     ),
-  payload: z.string().max(16_384).describe("JSON text of the call's content (a heartbeat: HeartbeatPayload)"),
+  payload: z
+    .string()
+    .max(16_384)
+    .describe("JSON text of the call's content (a heartbeat: HeartbeatPayload; config: ConfigPayload)"),
   signature: z
     .string()
     .max(2048)
@@ -247,6 +290,25 @@ export const clientCalls = {
         .describe("the client's current certificate (a renewed one replaces the agent's)"),
       serial: z.string(),
       not_after: z.string(),
+    }),
+  }),
+  config: defineCall({
+    method: 'POST',
+    path: '/v1/ksp/client/config',
+    summary:
+      "An agent's configuration, signed like the heartbeat (payload: ConfigPayload): answered at once when newer than `since_version`, else held open until a change or `wait_s` (long poll)",
+    tag: 'client',
+    access: 'public',
+    changesAccess: false,
+    body: SignedBody,
+    data: z.object({
+      state: z
+        .enum(['enrolled', 'deleted'])
+        .describe('deleted: the client was deleted (an empty document); the agent unregisters'),
+      changed: z
+        .boolean()
+        .describe('the document is newer than `since_version` (false: the wait ended without a change)'),
+      config: AgentConfigDocument,
     }),
   }),
 };

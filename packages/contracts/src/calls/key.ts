@@ -1,8 +1,16 @@
 import { z } from 'zod';
 import { ALGORITHM_IDS, IMPORT_FORMATS, USAGE_BITS_TEXT, USAGE_WORDS } from '../algorithms.js';
-import { ANY_TOKEN, APP_TOKEN, defineCall } from '../call.js';
+import { ANY_TOKEN, APP_TOKEN, defineCall, type TokenKind } from '../call.js';
 import { Id, IdsBody, PageQuery, pageOf } from '../common.js';
 import { BASE64_PATTERN, base64Text } from '../rules/text.js';
+
+/** The key pages' calls: a console session or a KMS sub-console token (`user/kms_token`). */
+const KMS_TOKENS: readonly TokenKind[] = ['session', 'kms'];
+/** Key reads an application token may also make. */
+const KMS_APP_TOKENS: readonly TokenKind[] = [
+  ...KMS_TOKENS,
+  ...APP_TOKEN.filter((kind) => kind !== 'session'),
+];
 
 /** KMIP states are stored; the console shows the spec's three labels (MODULES.md §1.1). */
 export const keyStates = [
@@ -133,7 +141,7 @@ export const keyCalls = {
     summary: 'Keys of the current domain (destroyed ones only when asked for)',
     tag: 'key',
     access: 'key:read',
-    tokens: APP_TOKEN,
+    tokens: KMS_APP_TOKENS,
     query: PageQuery.extend({
       name: z
         .string()
@@ -180,7 +188,7 @@ export const keyCalls = {
     summary: 'One key',
     tag: 'key',
     access: 'key:read',
-    tokens: APP_TOKEN,
+    tokens: KMS_APP_TOKENS,
     query: KeyId,
     data: KeyRow,
   }),
@@ -190,7 +198,7 @@ export const keyCalls = {
     summary: 'The versions of a key, newest first',
     tag: 'key',
     access: 'key:read',
-    tokens: APP_TOKEN,
+    tokens: KMS_APP_TOKENS,
     query: KeyId,
     data: z.array(KeyVersionRow),
   }),
@@ -200,6 +208,7 @@ export const keyCalls = {
     summary: "The key's audit trail",
     tag: 'key',
     access: 'key:read',
+    tokens: KMS_TOKENS,
     query: PageQuery.extend({ id: Id }),
     data: pageOf(
       z.object({
@@ -227,6 +236,7 @@ export const keyCalls = {
     summary: 'Generate a key (a key pair is a private and a public key linked to each other)',
     tag: 'key',
     access: 'key:write',
+    tokens: KMS_TOKENS,
     changesAccess: false,
     body: z.object({
       name: KeyName,
@@ -246,6 +256,7 @@ export const keyCalls = {
       'Import a key: secret material (a private key or a symmetric key, with its public half derived and linked as for a generated pair) or a public key alone, which only verifies, encrypts and encapsulates',
     tag: 'key',
     access: 'key:write',
+    tokens: KMS_TOKENS,
     changesAccess: false,
     body: z
       .object({
@@ -295,6 +306,7 @@ export const keyCalls = {
       'Rename, describe, label a key; allow export (once allowed it stays) or deletion; TDE attributes',
     tag: 'key',
     access: 'key:write',
+    tokens: KMS_TOKENS,
     changesAccess: false,
     body: z.object({
       id: Id,
@@ -313,6 +325,7 @@ export const keyCalls = {
     summary: 'Inactive → in use',
     tag: 'key',
     access: 'key:write',
+    tokens: KMS_TOKENS,
     changesAccess: false,
     body: KeyId,
     data: KeyRow,
@@ -323,6 +336,7 @@ export const keyCalls = {
     summary: 'In use or inactive → disabled (a compromise reason marks it compromised for good)',
     tag: 'key',
     access: 'key:write',
+    tokens: KMS_TOKENS,
     changesAccess: false,
     body: z.object({
       id: Id,
@@ -337,6 +351,7 @@ export const keyCalls = {
     summary: 'Disabled (not compromised) → in use',
     tag: 'key',
     access: 'key:write',
+    tokens: KMS_TOKENS,
     changesAccess: false,
     body: KeyId,
     data: KeyRow,
@@ -347,6 +362,7 @@ export const keyCalls = {
     summary: 'Rotate: new material becomes current; older versions keep decrypting and verifying',
     tag: 'key',
     access: 'key:write',
+    tokens: KMS_TOKENS,
     changesAccess: false,
     body: KeyId,
     data: KeyRow,
@@ -357,6 +373,7 @@ export const keyCalls = {
     summary: 'A new key with the same algorithm, usage, flags and current material',
     tag: 'key',
     access: 'key:write',
+    tokens: KMS_TOKENS,
     changesAccess: false,
     body: z.object({ id: Id, new_name: KeyName }),
     data: KeyRow,
@@ -368,6 +385,7 @@ export const keyCalls = {
       'Export an exportable key wrapped by the given public key (Base64 SPKI DER, RSA or SM2): raw material never leaves in clear. Public keys export as SPKI',
     tag: 'key',
     access: 'key:export',
+    tokens: KMS_TOKENS,
     changesAccess: false,
     body: z.object({
       id: Id,
@@ -392,6 +410,7 @@ export const keyCalls = {
     summary: 'Wipe the material of every version, keep the record (inactive or disabled keys only)',
     tag: 'key',
     access: 'key:write',
+    tokens: KMS_TOKENS,
     changesAccess: false,
     body: KeyId,
     data: KeyRow,
@@ -402,6 +421,7 @@ export const keyCalls = {
     summary: 'Remove keys whose deletion is allowed and that nothing references',
     tag: 'key',
     access: 'key:write',
+    tokens: KMS_TOKENS,
     changesAccess: false,
     body: IdsBody,
     data: z.object({ deleted: z.number().int() }),

@@ -134,6 +134,35 @@ export const ServerRotation = z.object({
 });
 export type ServerRotation = z.infer<typeof ServerRotation>;
 
+export const sessionStatuses = ['active', 'ended', 'interrupted'] as const;
+
+export const ServerSession = z.object({
+  id: z.string(),
+  user_name: z.string().describe('who opened the terminal'),
+  ip: z.string().describe("the browser's address as KSP saw it"),
+  started_at: z.string().describe('ISO 8601 UTC'),
+  ended_at: z.string().nullable().describe('ISO 8601 UTC; null while active or when cut off'),
+  status: z
+    .enum(sessionStatuses)
+    .describe(
+      'active: open now; ended: closed (see end_reason); interrupted: the node serving it stopped before it ended (recorded up to then)',
+    ),
+  end_reason: z
+    .string()
+    .nullable()
+    .describe(
+      'closed (browser closed), shell-exit, connection-closed, idle (15 min without input or output), max-length (8 h), interrupted; null while active',
+    ),
+  duration_s: z.number().int().nullable().describe('seconds; null while active'),
+  bytes_in: z.number().int().describe('bytes typed in the browser'),
+  bytes_out: z.number().int().describe('bytes the server printed'),
+  recording_bytes: z.number().int().describe('size of the recording (asciicast v2 event lines), bytes'),
+  recording_truncated: z
+    .boolean()
+    .describe('the recording stopped before the session did (32 MiB limit, or a storage failure)'),
+});
+export type ServerSession = z.infer<typeof ServerSession>;
+
 const HostKey = z.object({
   fingerprint: z.string().describe('SHA256:<Base64>, as OpenSSH prints it'),
   key_type: z.string().describe('ssh-ed25519, ecdsa-sha2-nistp256, rsa-sha2-512, …'),
@@ -285,6 +314,35 @@ export const sshServerCalls = {
     changesAccess: false,
     body: z.object({ id: Id }),
     data: ServerRotation,
+  }),
+  sessions: defineCall({
+    method: 'GET',
+    path: '/v1/ksp/credential/server/sessions',
+    summary: "A server's web terminal sessions, latest first",
+    tag: 'credential-server',
+    access: 'credential:read',
+    tokens: ['session', 'sms'],
+    query: PageQuery.extend({ id: Id.describe('the server') }),
+    data: pageOf(ServerSession),
+  }),
+  recording: defineCall({
+    method: 'GET',
+    path: '/v1/ksp/credential/server/session/recording',
+    summary:
+      "A terminal session's recording as an asciicast v2 file (output and resize events; keystrokes are not recorded); every replay is audited",
+    tag: 'credential-server',
+    access: 'credential:read',
+    tokens: ['session', 'sms'],
+    query: z.object({ id: Id.describe('the session') }),
+    data: z.object({
+      session: ServerSession,
+      server_id: z.string(),
+      cast: z
+        .string()
+        .describe(
+          'asciicast v2: a JSON header line {version: 2, width, height, timestamp (s since the epoch), title, env}, then one JSON array per line [seconds since start, "o" | "r" | "m", data]',
+        ),
+    }),
   }),
   rotations: defineCall({
     method: 'GET',

@@ -328,6 +328,35 @@ export const userCalls = {
     body: z.object({}).optional(),
     data: z.object({ token: z.string() }),
   }),
+  tdeToken: defineCall({
+    method: 'POST',
+    path: '/v1/ksp/user/tde_token',
+    summary:
+      'A session token scoped to the TDE (transparent encryption) sub-console: it carries only cte:* permissions',
+    tag: 'user',
+    access: consoleAreas.cte.permission,
+    body: z.object({}).optional(),
+    data: z.object({ token: z.string() }),
+  }),
+  rdmToken: defineCall({
+    method: 'POST',
+    path: '/v1/ksp/user/rdm_token',
+    summary:
+      'A session token scoped to the RDM (anti-ransomware) sub-console: it carries only rdm:* permissions',
+    tag: 'user',
+    access: consoleAreas.rdm.permission,
+    body: z.object({}).optional(),
+    data: z.object({ token: z.string() }),
+  }),
+  kmsToken: defineCall({
+    method: 'POST',
+    path: '/v1/ksp/user/kms_token',
+    summary: 'A session token scoped to the KMS sub-console: it carries only key:* permissions',
+    tag: 'user',
+    access: consoleAreas.kms.permission,
+    body: z.object({}).optional(),
+    data: z.object({ token: z.string() }),
+  }),
   updateMyPassword: defineCall({
     method: 'POST',
     path: '/v1/ksp/user/update-my-password',

@@ -3,6 +3,7 @@ import { group, keyPages, page, type MenuNode } from './model.js';
 /** Page keys of the main console; each must have a page in apps/web. */
 export const consolePageKeys = [
   'console/dashboard/index',
+  'console/product/index',
   'console/access/user/index',
   'console/access/role/index',
   'console/access/token/index',
@@ -31,6 +32,7 @@ export const consoleMenu: MenuNode[] = [
     icon: 'dashboard',
     affix: true,
   }),
+  page('Product', '/console/product', 'product:read', { title: 'product', icon: 'product' }),
   group('Access', '/console/access', { title: 'access', icon: 'access' }, [
     page('AccessUser', '/console/access/user', 'user:read', { title: 'user', icon: 'user' }),
     page('AccessRole', '/console/access/role', 'role:read', { title: 'role', icon: 'role' }),

@@ -11,6 +11,7 @@ export const clientMessages = defineMessages({
       'Agent authentication failed: the signature does not match the client certificate',
     'client.auth.stale':
       "Agent authentication failed: the timestamp is too far from the server's clock or not newer than the previous call",
+    'client.auth.communication': 'Agent authentication failed: communication with this client is disabled',
     'client.auth.certificate':
       'Agent authentication failed: the client certificate is revoked, expired or unknown',
     'client.auth.payload': 'payload: not a JSON object of the heartbeat fields ({reason})',
@@ -23,6 +24,7 @@ export const clientMessages = defineMessages({
     'client.auth.signature': '代理认证失败：签名与客户端证书不匹配',
     'client.auth.stale': '代理认证失败：时间戳与服务器时间相差过大，或不晚于上一次调用',
     'client.auth.certificate': '代理认证失败：客户端证书已吊销、已过期或未知',
+    'client.auth.communication': '代理认证失败：已禁用与该客户端的通信',
     'client.auth.payload': 'payload：不是心跳字段的 JSON 对象（{reason}）',
   },
 });

@@ -18,6 +18,9 @@ import { hsmMessages } from './hsm.js';
 import { credentialMessages } from './credential.js';
 import { sshServerMessages } from './ssh-server.js';
 import { clientMessages } from './client.js';
+import { tdePolicyMessages } from './tde-policy.js';
+import { tdeClientMessages } from './tde-client.js';
+import { kadpOpsMessages } from './kadp-ops.js';
 import { schedulerMessages } from './scheduler.js';
 import { backupMessages } from './backup.js';
 import { ldapMessages } from './ldap.js';
@@ -52,6 +55,9 @@ export const areaMessages = [
   credentialMessages,
   sshServerMessages,
   clientMessages,
+  tdePolicyMessages,
+  tdeClientMessages,
+  kadpOpsMessages,
   schedulerMessages,
   backupMessages,
 ] as const;

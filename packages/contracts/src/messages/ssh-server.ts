@@ -4,6 +4,7 @@ import { defineMessages } from './define.js';
 export const sshServerMessages = defineMessages({
   en: {
     'server.notFound': 'Server {id} not found',
+    'server.sessionNotFound': 'Terminal session {id} not found',
     'server.nameTaken': "Server '{name}' already exists",
     'server.credentialNotFound': 'credential_id: credential {id} not found in this domain',
     'server.credentialType':
@@ -34,6 +35,7 @@ export const sshServerMessages = defineMessages({
   },
   zh: {
     'server.notFound': '服务器 {id} 不存在',
+    'server.sessionNotFound': '终端会话 {id} 不存在',
     'server.nameTaken': '服务器“{name}”已存在',
     'server.credentialNotFound': 'credential_id：本域中不存在凭据 {id}',
     'server.credentialType': 'credential_id：认证方式 {auth} 需要类型为 {type} 的凭据，而不是 {actual}',

@@ -14,4 +14,7 @@ export function clientRoutes(app: FastifyInstance, gate: Gatekeeper, clients: Cl
   registerCall(app, gate, api.client.renew, ({ actor, meta, body }) => clients.renew(actor, meta, body.id));
   registerCall(app, gate, api.client.enrol, ({ meta, body }) => clients.enrol(meta, body));
   registerCall(app, gate, api.client.heartbeat, ({ meta, body }) => clients.heartbeat(meta, body));
+  registerCall(app, gate, api.client.config, ({ meta, body, request }) =>
+    clients.config(meta, body, request),
+  );
 }

@@ -5,8 +5,10 @@ import {
   CLIENT_SIGNATURE_SKEW_SECONDS,
   CLIENT_WARNING_SECONDS,
   Code,
+  ConfigPayload,
   HeartbeatPayload,
   signedText,
+  type AgentConfig,
   type api,
   type ClientRow,
   type ClientStatus,
@@ -14,6 +16,8 @@ import {
   type Input,
   type QueryInput,
 } from '@ksp/contracts';
+import type { FastifyRequest } from 'fastify';
+import { clientConfigEpoch, type AgentConfigSource } from '../../platform/agent-config.js';
 import { subjectOf, writeAudit, type AuditEntry } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
 import { escapeLike, type Db, type Executor } from '../../platform/db/database.js';
@@ -21,6 +25,9 @@ import type { ClientTable } from '../../platform/db/schema.js';
 import { invalid, KspError, notFound, stateForbids } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
 import type { ModuleServices } from '../../platform/module.js';
+import type { ConfigWaiters } from './client.config.js';
+
+type SignedCall = Input<typeof api.client.heartbeat>;
 
 /** The registration token usage each client type enrols with (a TDE agent is a "cte" token). */
 const usageOf: Record<ClientType, 'cte' | 'rdm' | 'kadp'> = { tde: 'cte', rdm: 'rdm', kadp: 'kadp' };
@@ -65,9 +72,14 @@ function verifySignature(key: KeyObject, data: Buffer, signature: Buffer): boole
  */
 export const HEARTBEAT_REFUSALS_PER_MINUTE = 30;
 
+/** How long a node relies on a full check of a client's certificate (README.md "Agent authentication"). */
+export const CERT_CHECK_TTL_MS = 60_000;
+/** Checked certificates a node remembers at most (forgotten wholesale beyond). */
+const CERT_CACHE_MAX = 50_000;
+
 class AgentRefusal extends Error {
   constructor(
-    readonly reason: 'unknown' | 'signature' | 'stale' | 'certificate',
+    readonly reason: 'unknown' | 'signature' | 'stale' | 'certificate' | 'communication',
     readonly row?: ClientTable,
   ) {
     super(reason);
@@ -84,6 +96,10 @@ export function createClientService(deps: {
   certs: () => ModuleServices['certs'];
   tokens: () => ModuleServices['registrationTokens'];
   license: () => ModuleServices['license'];
+  /** The TDE client module's documents, when it is installed. */
+  agentConfig?: () => AgentConfigSource | undefined;
+  /** Agents waiting on this node (none: config calls answer at once). */
+  waiters?: ConfigWaiters;
 }) {
   const { db, clock } = deps;
   const now = () => clock().getTime();
@@ -116,14 +132,14 @@ export function createClientService(deps: {
     };
   }
 
-  /** A KADP client of the actor's domain; another domain's is "not found". */
-  async function find(actor: Actor, id: string, trx: Executor = db) {
+  /** A client of the type in the actor's domain; another domain's (or type's) is "not found". */
+  async function find(actor: Actor, id: string, type: ClientType = 'kadp', trx: Executor = db) {
     const row = await trx
       .selectFrom('client')
       .selectAll()
       .where('id', '=', id)
       .where('domain_id', '=', actor.domainId)
-      .where('type', '=', 'kadp')
+      .where('type', '=', type)
       .executeTakeFirst();
     if (!row) throw notFound('client.notFound', { id });
     return row;
@@ -190,11 +206,177 @@ export function createClientService(deps: {
     throw Object.assign(new Error('client.rateLimited'), { statusCode: 429 });
   }
 
+  type Facts = Partial<Pick<ClientTable, 'os' | 'agent_version' | 'mac' | 'host'>>;
+  interface Touch {
+    id: string;
+    timestamp: number;
+    at: number;
+    facts: Facts;
+    resolve(accepted: boolean): void;
+    reject(err: unknown): void;
+  }
+  let touches: Touch[] = [];
+  let touching: Promise<void> | null = null;
+
+  /**
+   * Records an accepted agent call (last request, last seen, facts) when its timestamp is still
+   * newer than the client's last: false when a concurrent call with the same or a newer one won
+   * (a replay). Calls arriving while a batch commits share the next transaction (group commit):
+   * on SQLite every write transaction waits for its disk flush, and a thousand agents
+   * heartbeating must not wait for a thousand flushes.
+   */
+  function touch(id: string, timestamp: number, at: number, facts: Facts): Promise<boolean> {
+    return new Promise<boolean>((resolve, reject) => {
+      touches.push({ id, timestamp, at, facts, resolve, reject });
+      touching ??= (async () => {
+        try {
+          while (touches.length) {
+            const batch = touches;
+            touches = [];
+            const accepted: boolean[] = [];
+            try {
+              await db.transaction().execute(async (trx) => {
+                for (const t of batch) {
+                  const updated = await trx
+                    .updateTable('client')
+                    .set({
+                      ...t.facts,
+                      last_request_ms: t.timestamp,
+                      last_seen_at: iso(t.at),
+                      updated_at: iso(t.at),
+                    })
+                    .where('id', '=', t.id)
+                    .where('last_request_ms', '<', t.timestamp)
+                    .executeTakeFirst();
+                  accepted.push(Number(updated.numUpdatedRows) > 0);
+                }
+              });
+              batch.forEach((t, i) => t.resolve(accepted[i] ?? false));
+            } catch (err) {
+              for (const t of batch) t.reject(err);
+            }
+          }
+        } finally {
+          touching = null;
+        }
+      })();
+    });
+  }
+
+  /**
+   * Client certificates this node checked in full (issuing CA, its signature, usage) within
+   * `CERT_CHECK_TTL_MS`, by client id and serial, with their public key: a heartbeat then costs a
+   * signature verification and one indexed read (revocation), not a certificate parse. Revocation
+   * and validity are still checked on every call; a CA disabled meanwhile is seen within the TTL.
+   */
+  const checkedCerts = new Map<string, { publicKey: KeyObject; until: number }>();
+
+  /** The signature, the timestamp's skew and order, and the certificate of a signed agent call. */
+  async function verifyAgent(body: SignedCall): Promise<{ row: ClientTable; at: number }> {
+    const row = await db.selectFrom('client').selectAll().where('id', '=', body.client_id).executeTakeFirst();
+    if (!row || row.state === 'deleted') throw new AgentRefusal('unknown', row);
+    const cacheKey = `${row.id}:${row.cert_serial}`;
+    const cached = checkedCerts.get(cacheKey);
+    const cert = cached ? undefined : new X509Certificate(row.cert_pem);
+    const publicKey = cached?.publicKey ?? cert!.publicKey;
+    const text = signedText(row.id, body.timestamp, sha256Hex(body.payload));
+    const signature = Buffer.from(body.signature, 'base64');
+    if (!verifySignature(publicKey, Buffer.from(text, 'utf8'), signature))
+      throw new AgentRefusal('signature', row);
+    const at = now();
+    if (
+      Math.abs(body.timestamp - at) > CLIENT_SIGNATURE_SKEW_SECONDS * 1000 ||
+      body.timestamp <= Number(row.last_request_ms)
+    )
+      throw new AgentRefusal('stale', row);
+    // Communication disabled on the TDE / RDM pages: the agent is refused until re-enabled.
+    if (Number(row.communication_enabled) === 0) throw new AgentRefusal('communication', row);
+    if (cached && cached.until > at) {
+      const stored = await db
+        .selectFrom('cert_certificate')
+        .select('revoked_at')
+        .where('id', '=', row.cert_id)
+        .executeTakeFirst();
+      const valid = Date.parse(row.cert_not_before) <= at && Date.parse(row.cert_not_after) > at;
+      if (stored && !stored.revoked_at && valid) return { row, at };
+    }
+    // A full check: the first call, after the TTL, or when the quick one found something wrong.
+    checkedCerts.delete(cacheKey);
+    const der = cert ? Buffer.from(cert.raw) : Buffer.from(new X509Certificate(row.cert_pem).raw);
+    const checked = await deps.certs().checkClientCertificate(der);
+    if (!checked.ok || checked.ca.domainId !== row.domain_id || checked.serial !== row.cert_serial) {
+      // Revoked on the certificates page: the client is revoked with it.
+      if (!checked.ok && checked.reason === 'revoked' && row.state === 'active')
+        await db
+          .updateTable('client')
+          .set({ state: 'revoked', updated_at: iso(at) })
+          .where('id', '=', row.id)
+          .execute();
+      throw new AgentRefusal('certificate', row);
+    }
+    if (checkedCerts.size >= CERT_CACHE_MAX) checkedCerts.clear();
+    checkedCerts.set(cacheKey, { publicKey, until: at + CERT_CHECK_TTL_MS });
+    return { row, at };
+  }
+
+  const badPayload = (err: unknown) =>
+    invalid('client.auth.payload', {
+      reason:
+        err instanceof SyntaxError ? 'JSON' : err instanceof Error ? err.message.slice(0, 200) : 'error',
+    });
+
+  /** Audits a refused agent call and gives the error to answer (4001 for an authentication refusal). */
+  async function refused(meta: RequestMeta, body: SignedCall, action: string, err: unknown) {
+    const refusal = err instanceof AgentRefusal ? err : undefined;
+    await audit({
+      who: refusal?.row ? agentSubject(refusal.row) : null,
+      action,
+      target: refusal?.row?.name ?? body.client_id,
+      result: 'failure',
+      ip: meta.ip,
+      objectId: refusal?.row?.id ?? null,
+      details: { reason: refusal ? refusal.reason : err instanceof KspError ? err.messageKey : 'error' },
+    });
+    countRefusal(meta.ip);
+    if (refusal) return new KspError(Code.BAD_CREDENTIALS, `client.auth.${refusal.reason}`);
+    return err;
+  }
+
+  const emptyConfig = (clientId: string, version: number): AgentConfig => ({
+    client_id: clientId,
+    version,
+    profile: null,
+    guard_points: [],
+    keys: [],
+  });
+
+  /** The client's document from the TDE client module's `agentConfig`, or an empty one without it. */
+  async function composeConfig(row: ClientTable): Promise<AgentConfig> {
+    const source = deps.agentConfig?.();
+    if (!source) return emptyConfig(row.id, await clientConfigEpoch(db, row.domain_id));
+    return source.configFor(db, {
+      id: row.id,
+      domain_id: row.domain_id,
+      type: row.type,
+      profile: row.profile,
+      groups: JSON.parse(row.groups) as string[],
+      cert_pem: row.cert_pem,
+    });
+  }
+
   return {
-    async list(actor: Actor, query: QueryInput<typeof api.client.list>) {
+    /**
+     * The clients of a type (KADP by default; the TDE and RDM pages pass theirs, with the OS and
+     * group filters they add) and the status bar's counts, which ignore the filters.
+     */
+    async list(
+      actor: Actor,
+      query: QueryInput<typeof api.client.list> & { os?: string | undefined; group?: string | undefined },
+      type: ClientType = 'kadp',
+    ) {
       const at = now();
       const { warn, error } = cuts(at);
-      const base = db.selectFrom('client').where('domain_id', '=', actor.domainId).where('type', '=', 'kadp');
+      const base = db.selectFrom('client').where('domain_id', '=', actor.domainId).where('type', '=', type);
       const counted = await base
         .select((eb) => [
           eb.fn.countAll<string | number>().as('total'),
@@ -241,6 +423,12 @@ export function createClientService(deps: {
         const like = `%${escapeLike(query.name)}%`;
         q = q.where((eb) => eb.or([eb('name', 'like', like), eb('host', 'like', like)]));
       }
+      if (query.os) {
+        const os = `%${escapeLike(query.os.toLowerCase())}%`;
+        q = q.where((eb) => eb(eb.fn<string>('lower', ['os']), 'like', os));
+      }
+      // `groups` is the JSON list of group ids: an id is a quoted string in it.
+      if (query.group) q = q.where('groups', 'like', `%${escapeLike(JSON.stringify(query.group))}%`);
       switch (query.status) {
         case 'healthy':
           q = q.where('state', '=', 'active').where('last_seen_at', '>=', warn);
@@ -283,30 +471,30 @@ export function createClientService(deps: {
       };
     },
 
-    async detail(actor: Actor, id: string) {
-      return view(await find(actor, id));
+    async detail(actor: Actor, id: string, type: ClientType = 'kadp') {
+      return view(await find(actor, id, type));
     },
 
-    async revoke(actor: Actor, meta: RequestMeta, id: string) {
-      const row = await find(actor, id);
+    async revoke(actor: Actor, meta: RequestMeta, id: string, type: ClientType = 'kadp') {
+      const row = await find(actor, id, type);
       if (row.state === 'revoked') throw stateForbids('client.revoked', { name: row.name });
       if (row.state !== 'active') throw stateForbids('client.deleted', { name: row.name });
       await deps.certs().revokeClientCertificate(row.domain_id, row.cert_id, 'cessationOfOperation');
       await setState(actor, meta, row, 'revoked', 'client.revoke');
-      return view(await find(actor, id));
+      return view(await find(actor, id, type));
     },
 
-    async remove(actor: Actor, meta: RequestMeta, id: string) {
-      const row = await find(actor, id);
+    async remove(actor: Actor, meta: RequestMeta, id: string, type: ClientType = 'kadp') {
+      const row = await find(actor, id, type);
       if (row.state === 'deleting' || row.state === 'deleted')
         throw stateForbids('client.deleted', { name: row.name });
       // A revoked agent cannot authenticate to acknowledge: its deletion is final at once.
       await setState(actor, meta, row, row.state === 'revoked' ? 'deleted' : 'deleting', 'client.delete');
-      return view(await find(actor, id));
+      return view(await find(actor, id, type));
     },
 
-    async forceRemove(actor: Actor, meta: RequestMeta, id: string) {
-      const row = await find(actor, id);
+    async forceRemove(actor: Actor, meta: RequestMeta, id: string, type: ClientType = 'kadp') {
+      const row = await find(actor, id, type);
       await deps.certs().revokeClientCertificate(row.domain_id, row.cert_id, 'cessationOfOperation');
       await db.transaction().execute(async (trx) => {
         await trx.deleteFrom('client').where('id', '=', row.id).execute();
@@ -326,8 +514,8 @@ export function createClientService(deps: {
       return { deleted: 1 };
     },
 
-    async renew(actor: Actor, meta: RequestMeta, id: string) {
-      const row = await find(actor, id);
+    async renew(actor: Actor, meta: RequestMeta, id: string, type: ClientType = 'kadp') {
+      const row = await find(actor, id, type);
       if (row.state === 'revoked') throw stateForbids('client.revoked', { name: row.name });
       if (row.state !== 'active') throw stateForbids('client.deleted', { name: row.name });
       const issued = await deps
@@ -363,7 +551,7 @@ export function createClientService(deps: {
       });
       // The old certificate is superseded: the client answers only with the new one from now on.
       await deps.certs().revokeClientCertificate(row.domain_id, row.cert_id, 'superseded');
-      return view(await find(actor, id));
+      return view(await find(actor, id, type));
     },
 
     /** Agent enrolment (public): token, quota, CSR; every refusal audited, never the secret. */
@@ -401,6 +589,7 @@ export function createClientService(deps: {
           cert_not_after: issued.notAfter,
           cert_ca_name: issued.ca.name,
           last_request_ms: 0,
+          communication_enabled: 1,
           last_seen_at: at.toISOString(),
           registered_at: at.toISOString(),
           updated_at: at.toISOString(),
@@ -458,80 +647,53 @@ export function createClientService(deps: {
     async heartbeat(meta: RequestMeta, body: Input<typeof api.client.heartbeat>) {
       await throttle(meta);
       try {
-        const row = await db
-          .selectFrom('client')
-          .selectAll()
-          .where('id', '=', body.client_id)
-          .executeTakeFirst();
-        if (!row || row.state === 'deleted') throw new AgentRefusal('unknown', row);
-        const cert = new X509Certificate(row.cert_pem);
-        const text = signedText(row.id, body.timestamp, sha256Hex(body.payload));
-        const signature = Buffer.from(body.signature, 'base64');
-        if (!verifySignature(cert.publicKey, Buffer.from(text, 'utf8'), signature))
-          throw new AgentRefusal('signature', row);
-        const at = now();
-        if (
-          Math.abs(body.timestamp - at) > CLIENT_SIGNATURE_SKEW_SECONDS * 1000 ||
-          body.timestamp <= Number(row.last_request_ms)
-        )
-          throw new AgentRefusal('stale', row);
-        const checked = await deps.certs().checkClientCertificate(Buffer.from(cert.raw));
-        if (!checked.ok || checked.ca.domainId !== row.domain_id || checked.serial !== row.cert_serial) {
-          // Revoked on the certificates page: the client is revoked with it.
-          if (!checked.ok && checked.reason === 'revoked' && row.state === 'active')
-            await db
-              .updateTable('client')
-              .set({ state: 'revoked', updated_at: iso(at) })
-              .where('id', '=', row.id)
-              .execute();
-          throw new AgentRefusal('certificate', row);
-        }
+        const { row, at } = await verifyAgent(body);
         let payload: HeartbeatPayload;
         try {
           payload = HeartbeatPayload.parse(JSON.parse(body.payload));
         } catch (err) {
-          throw invalid('client.auth.payload', {
-            reason:
-              err instanceof SyntaxError
-                ? 'JSON'
-                : err instanceof Error
-                  ? err.message.slice(0, 200)
-                  : 'error',
-          });
+          throw badPayload(err);
         }
         const acknowledged = row.state === 'deleting' && payload.acknowledge_delete === true;
-        const result = await db.transaction().execute(async (trx) => {
-          const updated = await trx
-            .updateTable('client')
-            .set({
-              ...(payload.os !== undefined ? { os: payload.os } : {}),
-              ...(payload.agent_version !== undefined ? { agent_version: payload.agent_version } : {}),
-              ...(payload.mac !== undefined ? { mac: payload.mac } : {}),
-              ...(payload.host !== undefined ? { host: payload.host } : {}),
-              ...(acknowledged ? { state: 'deleted' } : {}),
-              last_request_ms: body.timestamp,
-              last_seen_at: iso(at),
-              updated_at: iso(at),
+        const facts = {
+          ...(payload.os !== undefined ? { os: payload.os } : {}),
+          ...(payload.agent_version !== undefined ? { agent_version: payload.agent_version } : {}),
+          ...(payload.mac !== undefined ? { mac: payload.mac } : {}),
+          ...(payload.host !== undefined ? { host: payload.host } : {}),
+        };
+        const result = acknowledged
+          ? await db.transaction().execute(async (trx) => {
+              const updated = await trx
+                .updateTable('client')
+                .set({
+                  ...facts,
+                  state: 'deleted',
+                  last_request_ms: body.timestamp,
+                  last_seen_at: iso(at),
+                  updated_at: iso(at),
+                })
+                .where('id', '=', row.id)
+                .where('last_request_ms', '<', body.timestamp)
+                .executeTakeFirst();
+              // A concurrent call with the same or a newer timestamp won: this one is a replay.
+              if (Number(updated.numUpdatedRows) === 0) throw new AgentRefusal('stale', row);
+              await audit(
+                {
+                  who: agentSubject(row),
+                  action: 'client.delete-ack',
+                  target: row.name,
+                  result: 'success',
+                  ip: meta.ip,
+                  objectId: row.id,
+                },
+                trx,
+              );
+              return 'deleted' as const;
             })
-            .where('id', '=', row.id)
-            .where('last_request_ms', '<', body.timestamp)
-            .executeTakeFirst();
-          // A concurrent call with the same or a newer timestamp won: this one is a replay.
-          if (Number(updated.numUpdatedRows) === 0) throw new AgentRefusal('stale', row);
-          if (acknowledged)
-            await audit(
-              {
-                who: agentSubject(row),
-                action: 'client.delete-ack',
-                target: row.name,
-                result: 'success',
-                ip: meta.ip,
-                objectId: row.id,
-              },
-              trx,
-            );
-          return row.state === 'active' ? ('enrolled' as const) : ('deleted' as const);
-        });
+          : await (async () => {
+              if (!(await touch(row.id, body.timestamp, at, facts))) throw new AgentRefusal('stale', row);
+              return row.state === 'active' ? ('enrolled' as const) : ('deleted' as const);
+            })();
         if (acknowledged)
           await deps.certs().revokeClientCertificate(row.domain_id, row.cert_id, 'cessationOfOperation');
         return {
@@ -542,20 +704,53 @@ export function createClientService(deps: {
           not_after: row.cert_not_after,
         };
       } catch (err) {
-        const refusal = err instanceof AgentRefusal ? err : undefined;
-        await audit({
-          who: refusal?.row ? agentSubject(refusal.row) : null,
-          action: 'client.heartbeat',
-          target: refusal?.row?.name ?? body.client_id,
-          result: 'failure',
-          ip: meta.ip,
-          objectId: refusal?.row?.id ?? null,
-          details: { reason: refusal ? refusal.reason : err instanceof KspError ? err.messageKey : 'error' },
-        });
-        countRefusal(meta.ip);
-        if (refusal) throw new KspError(Code.BAD_CREDENTIALS, `client.auth.${refusal.reason}`);
-        throw err;
+        throw await refused(meta, body, 'client.heartbeat', err);
       }
+    },
+
+    /**
+     * The config channel (README.md "Config push"): authenticated like the heartbeat; answers
+     * the client's document at once when the domain's epoch is above `since_version`, else
+     * holds the call until the epoch changes, `wait_s` passes, or the agent goes away.
+     */
+    async config(meta: RequestMeta, body: Input<typeof api.client.config>, request?: FastifyRequest) {
+      await throttle(meta);
+      let row: ClientTable;
+      let payload: ReturnType<typeof ConfigPayload.parse>;
+      try {
+        const verified = await verifyAgent(body);
+        row = verified.row;
+        try {
+          payload = ConfigPayload.parse(JSON.parse(body.payload));
+        } catch (err) {
+          throw badPayload(err);
+        }
+        if (!(await touch(row.id, body.timestamp, verified.at, {}))) throw new AgentRefusal('stale', row);
+      } catch (err) {
+        throw await refused(meta, body, 'client.config', err);
+      }
+      if (row.state !== 'active')
+        return { state: 'deleted' as const, changed: false, config: emptyConfig(row.id, 0) };
+      const epoch = await clientConfigEpoch(db, row.domain_id);
+      if (epoch <= payload.since_version && payload.wait_s > 0 && deps.waiters) {
+        const waiting = deps.waiters.wait(
+          row.id,
+          row.domain_id,
+          payload.since_version,
+          payload.wait_s * 1000,
+        );
+        // The agent gone (connection closed): its wait ends with it.
+        const socket = request?.raw.socket;
+        const gone = () => waiting.end();
+        socket?.once('close', gone);
+        try {
+          await waiting.done;
+        } finally {
+          socket?.off('close', gone);
+        }
+      }
+      const config = await composeConfig(row);
+      return { state: 'enrolled' as const, changed: config.version > payload.since_version, config };
     },
   };
 }

@@ -1,4 +1,4 @@
-import { ROOT_DOMAIN } from '@ksp/contracts';
+import { DEFAULT_PROFILE, ROOT_DOMAIN } from '@ksp/contracts';
 import { escapeLike, type Executor } from '../../platform/db/database.js';
 import type { DomainTable } from '../../platform/db/schema.js';
 
@@ -82,10 +82,25 @@ export async function countMembers(db: Executor, domainId: string): Promise<numb
   return Number(row?.n ?? 0);
 }
 
-/** Objects that live in a domain: registration tokens, keys, credentials, servers (and the rest as they arrive). */
+/**
+ * Objects that live in a domain and stop its deletion: registration tokens, keys, credentials,
+ * servers, clients, client groups and guard points, TDE/RDM policies and policy elements,
+ * client profiles other than the default one (made on first use), external CA certificates.
+ */
 export async function countObjects(db: Executor, domainId: string): Promise<number> {
   let total = 0;
-  for (const table of ['registration_token', 'kms_key', 'credential', 'ssh_server'] as const) {
+  for (const table of [
+    'registration_token',
+    'kms_key',
+    'credential',
+    'ssh_server',
+    'client',
+    'tde_client_group',
+    'tde_guard_point',
+    'tde_policy',
+    'tde_policy_element',
+    'cert_external',
+  ] as const) {
     const row = await db
       .selectFrom(table)
       .select((eb) => eb.fn.countAll<string | number>().as('n'))
@@ -93,7 +108,13 @@ export async function countObjects(db: Executor, domainId: string): Promise<numb
       .executeTakeFirst();
     total += Number(row?.n ?? 0);
   }
-  return total;
+  const profiles = await db
+    .selectFrom('tde_profile')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('domain_id', '=', domainId)
+    .where('name', '!=', DEFAULT_PROFILE)
+    .executeTakeFirst();
+  return total + Number(profiles?.n ?? 0);
 }
 
 export async function membersOf(db: Executor, domainId: string) {

@@ -3,7 +3,7 @@ import type { OpClass } from '@ksp/contracts';
 import type { KspModule, ModuleServices } from '../../platform/module.js';
 import type { KeyTable } from '../../platform/db/schema.js';
 import { cryptoRoutes } from './crypto.routes.js';
-import { createCryptoService } from './crypto.service.js';
+import { createCryptoService, type CryptoService } from './crypto.service.js';
 import { keyColumns, keyVersionColumns } from './key.columns.js';
 import { createKeyMaterial } from './key-material.js';
 import { createKeyCache } from './key.cache.js';
@@ -23,6 +23,8 @@ declare module '../../platform/module.js' {
     keyFigures: typeof keyFigures;
     /** Rotation of matched keys (the scheduler's key-rotation tasks). */
     keyRotation: KeyRotation;
+    /** The crypto API's operations, for callers authenticated otherwise (KADP clients: modules/kadp-ops). */
+    crypto: CryptoService;
   }
 }
 
@@ -56,21 +58,19 @@ export const keyModule: KspModule = {
     const service = createKeyService({ db, clock, material, pool, keys, journal, countOp, keyQuota });
     ctx.provide('keyFigures', keyFigures);
     keyRoutes(ctx.app, ctx.gate, service);
-    ctx.provide('keyVault', createKeyVault({ db, keys, material, service }));
+    ctx.provide('keyVault', createKeyVault({ db, keys, material, service, clock }));
     ctx.provide('keyRotation', createKeyRotation({ db, service }));
-    cryptoRoutes(
-      ctx.app,
-      ctx.gate,
-      createCryptoService({
-        db,
-        material,
-        pool,
-        keys,
-        journal,
-        operationRecords: ctx.config.operationRecords,
-        countOp,
-      }),
-    );
+    const crypto = createCryptoService({
+      db,
+      material,
+      pool,
+      keys,
+      journal,
+      operationRecords: ctx.config.operationRecords,
+      countOp,
+    });
+    ctx.provide('crypto', crypto);
+    cryptoRoutes(ctx.app, ctx.gate, crypto);
     ctx.onClose(async () => {
       keys.close();
       await pool.close();

@@ -1,3 +1,4 @@
+import { bumpClientConfig } from '../../platform/agent-config.js';
 import { v7 as uuidv7 } from 'uuid';
 import { nonceBytes } from '../../platform/crypto/random.js';
 import {
@@ -477,6 +478,8 @@ export function createKeyService(deps: {
             ),
           );
           await updateKey(trx, current.id, { current_version: next, updated_at: now });
+          // TDE agents receive AES keys' current versions (platform/agent-config.ts): they catch up.
+          if (current.algorithm.startsWith('AES')) await bumpClientConfig(trx, actor.domainId, clock());
           if (current.linked_key_id) {
             await insertKeyVersion(
               trx,

@@ -1,6 +1,8 @@
 import { algorithmInfo, Usage, type AlgorithmId, type UsageProfileName } from '@ksp/contracts';
 import { sign, takesKeyObject, type SignOptions } from '../../platform/crypto/asymmetric.js';
-import type { Db } from '../../platform/db/database.js';
+import { writeAudit } from '../../platform/audit.js';
+import type { Clock } from '../../platform/auth/session.service.js';
+import type { Db, Executor } from '../../platform/db/database.js';
 import { stateForbids } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
 import type { KeyCache } from './key.cache.js';
@@ -25,7 +27,13 @@ export interface VaultKeyPair {
  * rest, listed on the keys page, audited; a CA's key is a signing key that cannot be deleted
  * (the key list shows it as `ca-<id>`).
  */
-export function createKeyVault(deps: { db: Db; keys: KeyCache; material: KeyMaterial; service: KeyService }) {
+export function createKeyVault(deps: {
+  db: Db;
+  keys: KeyCache;
+  material: KeyMaterial;
+  service: KeyService;
+  clock: Clock;
+}) {
   const { db, keys, material, service } = deps;
 
   function maskFor(algorithm: AlgorithmId, profile: UsageProfileName): number {
@@ -118,6 +126,45 @@ export function createKeyVault(deps: { db: Db; keys: KeyCache; material: KeyMate
       const version = await findVersion(db, row.id, row.current_version);
       if (!version?.material_wrapped) throw stateForbids('cert.noPrivateKey');
       return material.open(db, domainId, row.id, row.current_version, version.material_wrapped);
+    },
+
+    /**
+     * The current material of an AES-256 key of the domain in use, for a TDE agent's
+     * configuration (modules/tde-client wraps it to the agent's certificate at once; the caller
+     * zeroes it). Audited as a use of the key (`key.agent-deliver`, who = the client). Undefined
+     * for another domain's key, another algorithm, or a key not in use: the agent gets no key.
+     */
+    async agentKey(
+      trx: Executor,
+      domainId: string,
+      keyId: string,
+      client: { id: string; name: string },
+    ): Promise<{ id: string; name: string; version: number; material: Buffer } | undefined> {
+      const row = await findKey(trx, domainId, keyId);
+      if (!row || row.algorithm !== 'AES-256' || row.state !== 'active') return undefined;
+      const version = await findVersion(trx, row.id, row.current_version);
+      if (!version?.material_wrapped) return undefined;
+      const secret = await material.open(
+        trx,
+        domainId,
+        row.id,
+        row.current_version,
+        version.material_wrapped,
+      );
+      await writeAudit(
+        trx,
+        {
+          who: { userId: null, username: `client:${client.name}`, domainId, domainName: '' },
+          action: 'key.agent-deliver',
+          target: row.name,
+          result: 'success',
+          ip: '',
+          objectId: row.id,
+          details: { key_id: row.id, version: row.current_version, client_id: client.id },
+        },
+        deps.clock(),
+      );
+      return { id: row.id, name: row.name, version: row.current_version, material: secret };
     },
 
     /** Whether a private key of the domain is in use (a CA can sign with it). */

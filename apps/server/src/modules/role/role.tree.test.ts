@@ -12,6 +12,7 @@ describe('the permission tree the role editor gets', () => {
   it('offers the areas served today, grouped as the menu is', () => {
     expect(tree.map((group) => group.key)).toEqual([
       'group:dashboard',
+      'group:product',
       'group:access',
       'group:keys',
       'group:certificates',
@@ -31,12 +32,11 @@ describe('the permission tree the role editor gets', () => {
     expect(leaves).toContain('cert:export');
   });
 
-  it('hides the areas that have no calls or pages yet, whose permissions stay valid for stored roles', () => {
-    for (const hidden of ['cte', 'product']) {
-      expect(areas).not.toContain(`area:${hidden}`);
-      expect(isPermission(`${hidden}:read`)).toBe(true);
+  it('offers the sub-console and product areas, now that each has its calls and pages', () => {
+    // KADP, TDE and RDM have their client and policy calls and pages; the product page its call.
+    for (const area of ['kadp', 'cte', 'rdm', 'product']) {
+      expect(areas).toContain(`area:${area}`);
+      expect(isPermission(`${area}:read`)).toBe(true);
     }
-    // KADP has its client calls and pages now: the role editor offers it.
-    expect(areas).toContain('area:kadp');
   });
 });

@@ -1,4 +1,6 @@
+import { createDomainSealer } from '../../platform/keyring/domain-sealer.js';
 import type { KspModule, ModuleServices } from '../../platform/module.js';
+import { createRecordings } from './ssh-server.recording.js';
 import { sshServerRoutes } from './ssh-server.routes.js';
 import { createSshServerService } from './ssh-server.service.js';
 import { createTerminals, terminalRoutes } from './ssh-server.terminal.js';
@@ -20,8 +22,13 @@ export const sshServerModule: KspModule = {
       credentials: () => (credentials ??= ctx.use('credentials')),
     });
     const terminals = createTerminals(servers, () => ctx.clock().getTime());
-    sshServerRoutes(ctx.app, ctx.gate, servers, terminals);
-    terminalRoutes(ctx.app, servers, terminals);
+    const recordings = createRecordings({
+      db: ctx.db,
+      sealer: createDomainSealer({ keyring: ctx.keyring }),
+      clock: ctx.clock,
+    });
+    sshServerRoutes(ctx.app, ctx.gate, servers, terminals, recordings);
+    terminalRoutes(ctx.app, servers, terminals, recordings);
     ctx.jobs.register({
       name: SERVER_ROTATION_JOB,
       every: SERVER_ROTATION_EVERY,

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { api } from '@ksp/contracts';
 import { registerCall, type Gatekeeper } from '../../platform/http/route.js';
 import type { SshServerService } from './ssh-server.service.js';
+import type { Recordings } from './ssh-server.recording.js';
 import type { Terminals } from './ssh-server.terminal.js';
 
 export function sshServerRoutes(
@@ -9,6 +10,7 @@ export function sshServerRoutes(
   gate: Gatekeeper,
   servers: SshServerService,
   terminals: Terminals,
+  recordings: Recordings,
 ): void {
   registerCall(app, gate, api.sshServer.terminalTicket, ({ actor, meta, body }) =>
     terminals.issue(actor, meta, body.id),
@@ -33,4 +35,18 @@ export function sshServerRoutes(
   registerCall(app, gate, api.sshServer.rotations, ({ actor, meta, query }) =>
     servers.rotations(actor, meta, query),
   );
+  registerCall(app, gate, api.sshServer.sessions, async ({ actor, query }) => {
+    const server = await servers.visible(actor, query.id);
+    return recordings.list(server.id, query.page, query.page_size);
+  });
+  registerCall(app, gate, api.sshServer.recording, async ({ actor, meta, query }) => {
+    const { session, serverId } = await recordings.find(actor, query.id);
+    const server = await servers.visible(actor, serverId);
+    const cast = await recordings.cast(actor, session.id, `${server.name} — ${session.user_name}`);
+    await servers.terminalAudit(actor, meta, 'server.session.replay', server, {
+      session: session.id,
+      user: session.user_name,
+    });
+    return { session, server_id: server.id, cast };
+  });
 }

@@ -773,11 +773,17 @@ export function createSshServerService(deps: {
       }
     },
 
-    /** Audits a terminal session's start or end. */
+    /** The server when it is of the caller's domain (4040 otherwise). */
+    async visible(actor: Actor, id: string): Promise<{ id: string; name: string }> {
+      const row = await find(actor, id);
+      return { id: row.id, name: row.name };
+    },
+
+    /** Audits a terminal session's start or end, or the replay of its recording. */
     terminalAudit: (
       actor: Actor,
       meta: RequestMeta,
-      action: 'server.terminal.start' | 'server.terminal.end',
+      action: 'server.terminal.start' | 'server.terminal.end' | 'server.session.replay',
       server: { id: string; name: string },
       details: Record<string, string | number>,
     ) => audit(db, actor, meta, action, server, 'success', details),

@@ -150,6 +150,86 @@ describe.each(await engines())('web SSH terminal on %s', (engine) => {
       expect(JSON.stringify(row)).not.toContain(t.data.ticket);
   });
 
+  it('records the session: listed on the server with its figures, replayed as asciicast v2, sealed at rest', async () => {
+    const t = await ticket();
+    const term = new Terminal(url, t.data.ticket);
+    expect(await term.until('\u0000ready')).toBe(true);
+    term.ws.send(JSON.stringify({ type: 'resize', cols: 120, rows: 40 }));
+    term.type('echo rec-$((6*7))\n');
+    expect(await term.until('rec-42')).toBe(true);
+    term.type('exit\n');
+    await term.closed;
+
+    // The end is stored once the browser is told; wait for the session row to close.
+    let listed = await call(server, api.sshServer.sessions, {
+      token,
+      query: { id: serverId, page: 1, page_size: 10 },
+    });
+    for (let i = 0; i < 50 && listed.data.data[0]?.status !== 'ended'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      listed = await call(server, api.sshServer.sessions, {
+        token,
+        query: { id: serverId, page: 1, page_size: 10 },
+      });
+    }
+    expect(listed.code, listed.msg).toBe(0);
+    const latest = listed.data.data[0]!;
+    expect(latest).toMatchObject({
+      user_name: 'admin',
+      status: 'ended',
+      end_reason: 'shell-exit',
+      recording_truncated: false,
+    });
+    expect(latest.bytes_in).toBe(Buffer.byteLength('echo rec-$((6*7))\nexit\n'));
+    expect(latest.bytes_out).toBeGreaterThan(0);
+    expect(latest.recording_bytes).toBeGreaterThan(0);
+
+    const rec = await call(server, api.sshServer.recording, { token, query: { id: latest.id } });
+    expect(rec.code, rec.msg).toBe(0);
+    const [head, ...events] = rec.data.cast.trimEnd().split('\n');
+    expect(JSON.parse(head!)).toMatchObject({ version: 2, width: 100, height: 30, title: 'term-1 — admin' });
+    const parsed = events.map((l) => JSON.parse(l) as [number, string, string]);
+    expect(parsed.find((e) => e[1] === 'r')?.[2]).toBe('120x40');
+    const printed = parsed
+      .filter((e) => e[1] === 'o')
+      .map((e) => e[2])
+      .join('');
+    expect(printed).toContain('rec-42');
+    // Times grow from the start of the session.
+    const times = parsed.map((e) => e[0]);
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    // Keystrokes are not recorded, and nothing is stored in clear.
+    expect(parsed.some((e) => e[1] === 'i')).toBe(false);
+    const chunks = await server.database.db.selectFrom('ssh_session_chunk').select('data_sealed').execute();
+    expect(chunks.length).toBeGreaterThan(0);
+    for (const c of chunks)
+      expect(Buffer.from(c.data_sealed, 'base64').toString('latin1')).not.toContain('rec-42');
+    expect((await audits('server.session.replay')).at(-1)).toMatchObject({
+      result: 'success',
+      target: 'term-1',
+    });
+    const start = (await audits('server.terminal.start')).at(-1)!;
+    expect(JSON.parse(start.details)).toMatchObject({ session: latest.id });
+
+    // Another domain sees neither the list nor the recording.
+    const other = await domainWithAdmin(server, token, {
+      domain: 'rec-other',
+      username: 'rec-other-admin',
+      password: 'Other-Pass-1',
+    });
+    const foreignList = await call(server, api.sshServer.sessions, {
+      token: other.token,
+      query: { id: serverId, page: 1, page_size: 10 },
+    });
+    expect(foreignList.code).toBe(Code.NOT_FOUND);
+    const foreign = await call(server, api.sshServer.recording, {
+      token: other.token,
+      query: { id: latest.id },
+    });
+    expect(foreign.code).toBe(Code.NOT_FOUND);
+    expect(JSON.stringify(foreign)).not.toContain('rec-42');
+  });
+
   it('refuses a used ticket and an unknown one', async () => {
     const t = await ticket();
     const first = new Terminal(url, t.data.ticket);
@@ -182,6 +262,19 @@ describe.each(await engines())('web SSH terminal on %s', (engine) => {
     const extra = new Terminal(url, (await ticket()).data.ticket);
     await extra.closed;
     expect(extra.errors[0]).toMatch(new RegExp(`already have ${TERMINAL_PER_USER} terminal sessions`));
+    // Another node of the cluster counts the sessions open here too.
+    const other = await server.startNode();
+    try {
+      await other.app.listen({ port: 0, host: '127.0.0.1' });
+      const otherUrl = `ws://127.0.0.1:${(other.app.server.address() as AddressInfo).port}${TERMINAL_PATH}`;
+      const t = await call(other, api.sshServer.terminalTicket, { token, body: { id: serverId } });
+      expect(t.code, t.msg).toBe(0);
+      const elsewhere = new Terminal(otherUrl, t.data.ticket);
+      await elsewhere.closed;
+      expect(elsewhere.errors[0]).toMatch(new RegExp(`already have ${TERMINAL_PER_USER} terminal sessions`));
+    } finally {
+      await other.close();
+    }
     for (const term of open) {
       term.ws.close();
       await term.closed;

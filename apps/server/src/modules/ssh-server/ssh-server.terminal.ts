@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { StringDecoder } from 'node:string_decoder';
 import type { FastifyInstance } from 'fastify';
 import websocket from '@fastify/websocket';
 import type { WebSocket } from 'ws';
@@ -7,6 +8,7 @@ import { formatMessage } from '@ksp/contracts';
 import { KspError, stateForbids } from '../../platform/errors.js';
 import { requestLanguage } from '../../platform/http/language.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
+import type { Recorder, Recordings } from './ssh-server.recording.js';
 import type { SshServerService } from './ssh-server.service.js';
 
 /** Seconds a terminal ticket stays valid. */
@@ -15,7 +17,7 @@ export const TICKET_TTL_S = 30;
 export const TERMINAL_IDLE_MS = 15 * 60 * 1000;
 /** A session is closed after this long, busy or not. */
 export const TERMINAL_MAX_MS = 8 * 60 * 60 * 1000;
-/** Terminal sessions one user may have open at once (on this node). */
+/** Terminal sessions one user may have open at once, across the cluster. */
 export const TERMINAL_PER_USER = 3;
 /** The path of the WebSocket; the ticket comes in its first message, never in the URL. */
 export const TERMINAL_PATH = '/ws/ssh';
@@ -109,6 +111,7 @@ export function terminalRoutes(
   app: FastifyInstance,
   servers: SshServerService,
   terminals: Terminals,
+  recordings: Recordings,
   now: () => number = Date.now,
 ): void {
   void app.register(websocket, { options: { maxPayload: 64 * 1024 } });
@@ -132,12 +135,21 @@ export function terminalRoutes(
         const first = parse(raw);
         const ticket = first?.type === 'auth' ? terminals.consume(first.ticket) : undefined;
         if (!first || first.type !== 'auth' || !ticket) return refuse(undefined);
+        // The cap holds on this node at once (sessions still starting count), and across the
+        // cluster through the sessions' records.
         if (!terminals.take(ticket.actor.userId))
           return refuse(stateForbids('server.terminalLimit', { limit: TERMINAL_PER_USER }));
-        void session(socket, ticket, first, send).catch((err: unknown) => {
-          terminals.release(ticket.actor.userId);
-          refuse(err);
-        });
+        void recordings
+          .openCount(ticket.actor.userId)
+          .then((open) => {
+            if (open >= TERMINAL_PER_USER)
+              throw stateForbids('server.terminalLimit', { limit: TERMINAL_PER_USER });
+            return session(socket, ticket, first, send);
+          })
+          .catch((err: unknown) => {
+            terminals.release(ticket.actor.userId);
+            refuse(err);
+          });
       });
 
       async function session(
@@ -162,15 +174,19 @@ export function terminalRoutes(
         let bytesOut = 0;
         let reason = 'closed';
         let ended = false;
-        // No session goes unaudited: if the start cannot be recorded, the session does not start.
-        await servers
-          .terminalAudit(actor, meta, 'server.terminal.start', server, {})
-          .catch((err: unknown) => {
-            stream.close();
-            client.end();
-            throw err;
-          });
-        reply({ type: 'ready' });
+        const cols = size(first.cols, 80);
+        const rows = size(first.rows, 24);
+        // No session goes unaudited nor unrecorded: if its start cannot be stored, it does not start.
+        let recorder: Recorder;
+        try {
+          recorder = await recordings.start(actor, meta, server, { cols, rows });
+          await servers.terminalAudit(actor, meta, 'server.terminal.start', server, { session: recorder.id });
+        } catch (err) {
+          stream.close();
+          client.end();
+          throw err;
+        }
+        reply({ type: 'ready', session: recorder.id });
 
         let idle = setTimeout(() => end('idle'), TERMINAL_IDLE_MS);
         const touch = () => {
@@ -192,21 +208,27 @@ export function terminalRoutes(
           ws.close(1000, reason);
           void servers
             .terminalAudit(actor, meta, 'server.terminal.end', server, {
+              session: recorder.id,
               reason,
               duration_s: Math.round((now() - started) / 1000),
               bytes_in: bytesIn,
               bytes_out: bytesOut,
             })
             .catch(() => undefined);
+          void recorder.end(reason, bytesIn, bytesOut).catch(() => undefined);
         }
 
-        const output = (d: Buffer) => {
+        // One decoder per stream: a character split across two packets is sent whole.
+        const output = (decoder: StringDecoder) => (d: Buffer) => {
           bytesOut += d.length;
           touch();
-          reply({ type: 'data', data: d.toString('utf8') });
+          const text = decoder.write(d);
+          if (!text) return;
+          recorder.output(text);
+          reply({ type: 'data', data: text });
         };
-        stream.on('data', output);
-        stream.stderr.on('data', output);
+        stream.on('data', output(new StringDecoder('utf8')));
+        stream.stderr.on('data', output(new StringDecoder('utf8')));
         stream.on('close', () => end('shell-exit'));
         client.on('close', () => end('connection-closed'));
         ws.on('close', () => end('browser-closed'));
@@ -220,6 +242,7 @@ export function terminalRoutes(
             stream.write(m.data);
           } else if (m?.type === 'resize') {
             stream.setWindow(size(m.rows, 24), size(m.cols, 80), 0, 0);
+            recorder.resize(size(m.cols, 80), size(m.rows, 24));
           }
         });
       }

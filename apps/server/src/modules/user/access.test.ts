@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { sign as cryptoSign } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -440,6 +441,24 @@ describe.each(await engines())('access management on %s', (engine) => {
     expect((await call(server, api.domain.delete, { token: admin2, body: { ids: [rootId] } })).code).toBe(
       Code.STATE_FORBIDS,
     );
+    // A TDE client group (or any other object of the domain) keeps the domain, named in the refusal.
+    const at = new Date().toISOString();
+    await server.database.db
+      .insertInto('tde_client_group')
+      .values({
+        id: randomUUID(),
+        domain_id: fin.data.id,
+        name: 'g',
+        description: '',
+        profile: null,
+        created_at: at,
+        updated_at: at,
+      })
+      .execute();
+    const withGroup = await call(server, api.domain.delete, { token: admin2, body: { ids: [fin.data.id] } });
+    expect(withGroup.code).toBe(Code.CONFLICT);
+    expect(withGroup.msg).toContain('1 object(s)');
+    await server.database.db.deleteFrom('tde_client_group').where('domain_id', '=', fin.data.id).execute();
     expect(
       (await call(server, api.domain.delete, { token: admin2, body: { ids: [fin.data.id] } })).data,
     ).toEqual({ deleted: 1 });

@@ -15,7 +15,7 @@ export function userRoutes(
   // Signing in and the signed-in user.
   registerCall(app, gate, api.user.login, ({ body, meta }) => users.login(body, meta));
   registerCall(app, gate, api.user.info, ({ actor }) =>
-    users.describe(actor.userId, actor.domainName, actor.permissions),
+    users.describe(actor.userId, actor.domainName, actor.permissions, actor.kind),
   );
   registerCall(app, gate, api.user.logout, ({ actor, meta }) => users.logout(actor, meta));
   registerCall(app, gate, api.token.refresh, ({ actor, meta }) => users.refresh(actor, meta));
@@ -32,6 +32,15 @@ export function userRoutes(
   );
   registerCall(app, gate, api.user.ssmToken, ({ actor, meta }) =>
     admin.scopedToken(actor, meta, consoleAreas.credential.token),
+  );
+  registerCall(app, gate, api.user.tdeToken, ({ actor, meta }) =>
+    admin.scopedToken(actor, meta, consoleAreas.cte.token),
+  );
+  registerCall(app, gate, api.user.rdmToken, ({ actor, meta }) =>
+    admin.scopedToken(actor, meta, consoleAreas.rdm.token),
+  );
+  registerCall(app, gate, api.user.kmsToken, ({ actor, meta }) =>
+    admin.scopedToken(actor, meta, consoleAreas.kms.token),
   );
   registerCall(app, gate, api.user.updateSecret, ({ actor, meta, body }) =>
     admin.updateSecret(actor, meta, body),

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import {
   buildMenu,
   Code,
+  consoleAreas,
   effectivePermissions,
   ROOT_DOMAIN,
   formatMessage,
@@ -9,6 +10,8 @@ import {
   menuModel,
   type Language,
   type MenuItem,
+  type MenuNode,
+  type TokenKind,
   isDirectoryUsername,
   splitDirectoryUsername,
 } from '@ksp/contracts';
@@ -117,6 +120,16 @@ export function createUserService(deps: {
   }
 
   /**
+   * The menu model a token kind sees: a sub-console token only its own area's pages (a KMS
+   * token's key:* would also open the main console's key page otherwise).
+   */
+  function menuOfKind(kind: TokenKind): MenuNode[] {
+    const owner = Object.values(consoleAreas).find((def) => def.token !== 'session' && def.token === kind);
+    if (!owner) return menuModel;
+    return menuModel.filter((node) => node.path === owner.path || node.path.startsWith(`${owner.path}/`));
+  }
+
+  /**
    * The signed-in user and the menu. `granted`: what the session may do (a scoped token's
    * narrowed set); without it, a console session's permissions in that domain.
    */
@@ -124,6 +137,7 @@ export function createUserService(deps: {
     userId: string,
     domainName: string,
     granted?: ReadonlySet<string>,
+    kind: TokenKind = 'session',
   ): Promise<{ userinfo: UserInfoT; menu: MenuItem[] }> {
     const user = await findUserById(db, userId);
     if (!user) throw notFound('user.notFound', { id: userId });
@@ -153,7 +167,7 @@ export function createUserService(deps: {
           refresh_seconds: Math.max(30, Math.floor(idleSeconds / 2)),
         },
       },
-      menu: buildMenu(menuModel, permissions),
+      menu: buildMenu(menuOfKind(kind), permissions),
     };
   }
 
@@ -366,7 +380,7 @@ export function createUserService(deps: {
       return issued.token;
     });
     const switched = await sessions.authenticate(token, meta);
-    return { token, ...(await describe(actor.userId, domain.name, switched.permissions)) };
+    return { token, ...(await describe(actor.userId, domain.name, switched.permissions, switched.kind)) };
   }
 
   async function updateEmail(actor: Actor, email: string, meta: RequestMeta): Promise<{ email: string }> {

@@ -39,19 +39,24 @@ describe.each(await engines())('sign-in and sessions on %s', (engine) => {
     expect(res.data.userinfo.session).toEqual({ idle_seconds: 600, max_seconds: 3600, refresh_seconds: 300 });
     expect(res.data.menu.map((m) => m.path)).toEqual([
       '/console/dashboard',
+      '/console/product',
       '/console/access',
       '/console/key',
       '/console/key/detail/:id',
       '/console/cert',
       '/console/log',
       '/console/setting',
+      '/cte',
+      '/rdm',
       '/kms',
       '/credential',
       '/kadp',
     ]);
+    expect(res.data.menu[8]).toMatchObject({ component: '#', redirect: '/cte/clients/main' });
+    expect(res.data.menu[9]).toMatchObject({ component: '#', redirect: '/rdm/clients/main' });
     expect(res.data.menu.at(-2)).toMatchObject({ component: '#', redirect: '/credential/cred' });
     expect(res.data.menu.at(-1)).toMatchObject({ component: '#', redirect: '/kadp/clients' });
-    expect(res.data.menu[6]).toMatchObject({ component: '#', redirect: '/console/setting/domain' });
+    expect(res.data.menu[7]).toMatchObject({ component: '#', redirect: '/console/setting/domain' });
     expect(res.headers.version).toBe('v1.9.0');
   });
 

@@ -85,6 +85,37 @@ describe('token kinds', () => {
     });
   }
 
+  it("a TDE or RDM sub-console token does its own area's work, and nothing of the other's", async () => {
+    const session = await login(server, 'admin', 'Admin-Pass-1');
+    const tde = await call(server, api.user.tdeToken, { token: session });
+    const rdm = await call(server, api.user.rdmToken, { token: session });
+    expect(tde.code, tde.msg).toBe(0);
+    expect(rdm.code, rdm.msg).toBe(0);
+    const set = await call(server, api.tdePolicy.elementCreate, {
+      token: tde.data.token,
+      body: { kind: 'user', name: 'tde-token-set', users: [{ uid: 1000 }] } as never,
+    });
+    expect(set.code, set.msg).toBe(0);
+    const page = { page: 1, page_size: 10 };
+    expect((await call(server, api.tdeClient.list, { token: tde.data.token, query: page })).code).toBe(0);
+    expect((await call(server, api.tdePolicy.policyList, { token: tde.data.token, query: page })).code).toBe(
+      0,
+    );
+    expect((await call(server, api.rdmClient.list, { token: rdm.data.token, query: page })).code).toBe(0);
+    expect((await call(server, api.rdmPolicy.elementList, { token: rdm.data.token, query: page })).code).toBe(
+      0,
+    );
+    // Each is confined to its own sub-console.
+    expect((await call(server, api.rdmClient.list, { token: tde.data.token, query: page })).code).toBe(
+      Code.FORBIDDEN,
+    );
+    expect((await call(server, api.tdeClient.list, { token: rdm.data.token, query: page })).code).toBe(
+      Code.FORBIDDEN,
+    );
+    await expectConfined(tde.data.token, 'cte');
+    await expectConfined(rdm.data.token, 'rdm');
+  });
+
   it('an application token reaches only the crypto API and key reads, with its role', async () => {
     const adminSession = await login(server, 'admin', 'Admin-Pass-1');
     // An administrator's secret, restricted to the Auditor role.

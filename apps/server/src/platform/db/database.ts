@@ -41,6 +41,11 @@ import * as m021 from './migrations/021-credential.js';
 import * as m022 from './migrations/022-backup-node.js';
 import * as m023 from './migrations/023-ssh-server.js';
 import * as m024 from './migrations/024-client.js';
+import * as m025 from './migrations/025-client-config-epoch.js';
+import * as m026 from './migrations/026-ssh-session.js';
+import * as m027 from './migrations/027-tde-policy.js';
+import * as m028 from './migrations/028-tde-client.js';
+import * as m030 from './migrations/030-kadp-operation.js';
 
 export type Db = Kysely<Database>;
 /** A store function takes either the database or an open transaction. */
@@ -94,6 +99,11 @@ export const migrations: Record<string, Migration> = {
   '022-backup-node': m022,
   '023-ssh-server': m023,
   '024-client': m024,
+  '025-client-config-epoch': m025,
+  '026-ssh-session': m026,
+  '027-tde-policy': m027,
+  '028-tde-client': m028,
+  '030-kadp-operation': m030,
 };
 
 export interface OpenOptions {

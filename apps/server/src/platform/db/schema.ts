@@ -635,6 +635,23 @@ export interface BackupTable {
 }
 
 /** A client (migration 024, modules/client). */
+/** An operation a KADP client made with its client identity (migration 030, modules/kadp-ops). */
+export interface KadpOperationTable {
+  id: string;
+  domain_id: string;
+  client_id: string;
+  at: string;
+  /** encrypt | decrypt */
+  operation: string;
+  key_id: string;
+  /** The key's name at the time ('-' when the id named no key of the domain). */
+  key_name: string;
+  /** success | failure */
+  result: string;
+  /** The refusal's message key; '' on success. */
+  reason: string;
+}
+
 export interface ClientTable {
   id: string;
   domain_id: string;
@@ -665,10 +682,146 @@ export interface ClientTable {
   last_seen_at: string;
   registered_at: string;
   updated_at: string;
+  /** 0: the agent's signed calls are refused (migration 028, modules/tde-client). */
+  communication_enabled: number;
+}
+
+/** The configuration epoch of a domain's agents (migration 025, platform/agent-config.ts). */
+/** A policy element (migration 027): resource, user, process or signature set; `entries` JSON. */
+export interface TdePolicyElementTable {
+  id: string;
+  domain_id: string;
+  kind: string;
+  name: string;
+  description: string;
+  entries: string;
+  /** JSON array of paths (signature sets only; "[]" otherwise). */
+  source_list: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A TDE or RDM policy (migration 027); rules and RDM settings are JSON. */
+export interface TdePolicyTable {
+  id: string;
+  domain_id: string;
+  type: string;
+  name: string;
+  description: string;
+  learn_mode: number;
+  restrict_update: number;
+  revision: number;
+  security_rules: string;
+  key_rules: string;
+  rdm: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A client profile (migration 027); `settings` JSON. */
+export interface TdeProfileTable {
+  id: string;
+  domain_id: string;
+  name: string;
+  description: string;
+  settings: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Which element a policy, set or profile refers to (migration 027). */
+export interface TdeElementRefTable {
+  domain_id: string;
+  from_kind: string;
+  from_id: string;
+  element_id: string;
+}
+
+export interface ClientConfigEpochTable {
+  domain_id: string;
+  /** bigint: PostgreSQL answers it as a string. */
+  seq: number | string;
+  updated_at: string;
+}
+
+/** A web SSH terminal session (migration 026, modules/ssh-server). */
+export interface SshSessionTable {
+  id: string;
+  domain_id: string;
+  server_id: string;
+  user_id: string;
+  user_name: string;
+  ip: string;
+  cols: number;
+  rows: number;
+  started_at: string;
+  alive_at: string;
+  ended_at: string | null;
+  end_reason: string | null;
+  /** bigint: PostgreSQL answers them as strings. */
+  bytes_in: number | string;
+  bytes_out: number | string;
+  recording_bytes: number | string;
+  recording_truncated: number;
+}
+
+/** A sealed piece of a session's asciicast recording, in order. */
+export interface SshSessionChunkTable {
+  session_id: string;
+  seq: number;
+  data_sealed: string;
+}
+
+/** A TDE client group (migration 028, modules/tde-client). */
+export interface TdeClientGroupTable {
+  id: string;
+  domain_id: string;
+  name: string;
+  description: string;
+  /** The client profile its members receive unless they name their own; null: the default. */
+  profile: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A client's membership of a group (migration 028); `client.groups` mirrors it. */
+export interface TdeClientGroupMemberTable {
+  group_id: string;
+  client_id: string;
+  domain_id: string;
+  added_at: string;
+}
+
+/** A guard point on a client or a group (migration 028): exactly one of client_id, group_id. */
+export interface TdeGuardPointTable {
+  id: string;
+  domain_id: string;
+  client_id: string | null;
+  group_id: string | null;
+  /** Absolute path on the client host. */
+  path: string;
+  /** directory_auto | directory_manual | rwp */
+  type: string;
+  /** Null for rwp guard points. */
+  policy_id: string | null;
+  enabled: number;
+  created_at: string;
+  updated_at: string;
 }
 
 export interface Database {
+  ssh_session: SshSessionTable;
+  ssh_session_chunk: SshSessionChunkTable;
+  tde_client_group: TdeClientGroupTable;
+  tde_client_group_member: TdeClientGroupMemberTable;
+  tde_guard_point: TdeGuardPointTable;
+  client_config_epoch: ClientConfigEpochTable;
+  tde_policy_element: TdePolicyElementTable;
+  tde_policy: TdePolicyTable;
+  tde_profile: TdeProfileTable;
+  tde_element_ref: TdeElementRefTable;
   client: ClientTable;
+  kadp_operation: KadpOperationTable;
   credential: CredentialTable;
   credential_version: CredentialVersionTable;
   ssh_server: SshServerTable;

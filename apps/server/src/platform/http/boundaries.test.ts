@@ -1,5 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allCalls, api, type CallDef, Code } from '@ksp/contracts';
+import { allCalls, api, type CallDef, Code, tokensOf } from '@ksp/contracts';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,6 +37,16 @@ describe('domain boundaries', () => {
   const backupKey: Record<string, string> = {};
   const backup: Record<string, string> = {};
   const kadpClient: Record<string, string> = {};
+  const sshServer: Record<string, string> = {};
+  const sshSession: Record<string, string> = {};
+  const tdeSet: Record<string, string> = {};
+  const tdePolicy: Record<string, string> = {};
+  const rdmPolicy: Record<string, string> = {};
+  const tdeClient: Record<string, string> = {};
+  const rdmClient: Record<string, string> = {};
+  const clientGroup: Record<string, string> = {};
+  const guardPoint: Record<string, string> = {};
+  const groupGuardPoint: Record<string, string> = {};
   let ukeyCsr: string;
   let adminId: string;
 
@@ -114,6 +125,42 @@ describe('domain boundaries', () => {
           body: { name: `secret-cred-${where}`, type: 'password', value: `secret-value-${where}` },
         })
       ).data.id;
+      // A server of the SMS sub-console on that credential, with a recorded terminal session.
+      const made = await call(server, api.sshServer.create, {
+        token,
+        body: {
+          name: `secret-server-${where}`,
+          host: '127.0.0.1',
+          port: 22,
+          account: 'root',
+          credential_id: credential[where],
+          terminal_users: ['admin', 'c-admin'],
+        },
+      });
+      expect(made.code, made.msg).toBe(0);
+      sshServer[where] = made.data.id;
+      sshSession[where] = randomUUID();
+      await db
+        .insertInto('ssh_session')
+        .values({
+          id: sshSession[where],
+          domain_id: where === 'root' ? domain.root : domain.coast!,
+          server_id: made.data.id,
+          user_id: adminId,
+          user_name: `secret-session-user-${where}`,
+          ip: '127.0.0.1',
+          cols: 80,
+          rows: 24,
+          started_at: new Date().toISOString(),
+          alive_at: new Date().toISOString(),
+          ended_at: new Date().toISOString(),
+          end_reason: 'closed',
+          bytes_in: 0,
+          bytes_out: 0,
+          recording_bytes: 0,
+          recording_truncated: 0,
+        })
+        .execute();
       // A scheduled rotation task, a domain backup key and a domain backup.
       task[where] = (
         await call(server, api.scheduler.create, {
@@ -212,7 +259,88 @@ describe('domain boundaries', () => {
       });
       expect(enrolled.code, enrolled.msg).toBe(0);
       kadpClient[where] = enrolled.data.client_id;
+      // A TDE policy element, a TDE and an RDM policy using it, a client profile (tde-policy).
+      tdeSet[where] = (
+        await call(server, api.tdePolicy.elementCreate, {
+          token,
+          body: { kind: 'process', name: `secret-tset-${where}`, processes: [{ directory: '/usr/bin' }] },
+        })
+      ).data.id;
+      tdePolicy[where] = (
+        await call(server, api.tdePolicy.policyCreate, {
+          token,
+          body: {
+            name: `secret-tpol-${where}`,
+            security_rules: [{ process_set_id: tdeSet[where], actions: ['read'], effects: ['permit'] }],
+          },
+        })
+      ).data.id;
+      rdmPolicy[where] = (
+        await call(server, api.rdmPolicy.policyCreate, {
+          token,
+          body: {
+            name: `secret-rpol-${where}`,
+            rdm: {
+              mode: 'block',
+              trusted_process_set_ids: [tdeSet[where]],
+              threshold: { files: 50, window_s: 10 },
+            },
+          },
+        })
+      ).data.id;
+      expect(
+        (await call(server, api.tdePolicy.profileCreate, { token, body: { name: `secret-tprof-${where}` } }))
+          .code,
+      ).toBe(0);
+      // A TDE and an RDM client, a client group (TDE) and guard points (rwp: no policy needed).
+      for (const type of ['tde', 'rdm'] as const) {
+        const agentToken = await call(server, api.registrationToken.create, {
+          token,
+          body: { name: `secret-${type}-token-${where}`, usage: type === 'tde' ? 'cte' : 'rdm' },
+        });
+        const agent = await call(server, api.client.enrol, {
+          body: {
+            token: agentToken.data.secret,
+            csr: agentKeyAndCsr(`secret-${type}-${where}`).csr,
+            name: `secret-${type}-${where}`,
+            type,
+            host: `secret-${type}-host-${where}`,
+          },
+        });
+        expect(agent.code, agent.msg).toBe(0);
+        (type === 'tde' ? tdeClient : rdmClient)[where] = agent.data.client_id;
+      }
+      const group = await call(server, api.tdeClient.groupCreate, {
+        token,
+        body: { name: `secret-group-${where}` },
+      });
+      expect(group.code, group.msg).toBe(0);
+      clientGroup[where] = group.data.id;
+      const joined = await call(server, api.tdeClient.groupAddMembers, {
+        token,
+        body: { id: group.data.id, client_ids: [tdeClient[where]!] },
+      });
+      expect(joined.code, joined.msg).toBe(0);
+      guardPoint[where] = (
+        await call(server, api.rdmClient.guardPointCreate, {
+          token,
+          body: { client_id: rdmClient[where]!, path: `/secret-path-${where}`, type: 'rwp' },
+        })
+      ).data.id;
+      groupGuardPoint[where] = (
+        await call(server, api.tdeClient.guardPointCreate, {
+          token,
+          body: { group_id: group.data.id, path: `/secret-group-path-${where}`, type: 'rwp' },
+        })
+      ).data.id;
     }
+    // A client group of the branch, into which an attacker would pull another domain's client.
+    clientGroup.branch = (
+      await call(server, api.tdeClient.groupCreate, {
+        token: await as('b-admin'),
+        body: { name: 'branch-group' },
+      })
+    ).data.id;
     // An alarm rule of root (every domain) and of coast, each with an alarm it raised.
     for (const [where, token] of [
       ['root', root],
@@ -370,11 +498,139 @@ describe('domain boundaries', () => {
       [`disable ${target}'s alarm rule`, api.alarm.ruleUpdate, { id: alarmRule[target], enabled: false }],
       [`delete ${target}'s alarm rule`, api.alarm.ruleDelete, { ids: [alarmRule[target]] }],
       [`acknowledge ${target}'s alarm`, api.alarm.acknowledge, { ids: [alarm[target]] }],
+      [`detail of ${target}'s server`, api.sshServer.detail, { id: sshServer[target] }],
+      [`edit ${target}'s server`, api.sshServer.update, { id: sshServer[target], host: '203.0.113.9' }],
+      [`delete ${target}'s server`, api.sshServer.delete, { ids: [sshServer[target]] }],
+      [`host key of ${target}'s server`, api.sshServer.fetchFingerprint, { id: sshServer[target] }],
+      [
+        `pin a host key on ${target}'s server`,
+        api.sshServer.confirmFingerprint,
+        { id: sshServer[target], fingerprint: 'SHA256:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' },
+      ],
+      [`test ${target}'s server`, api.sshServer.test, { id: sshServer[target] }],
+      [`rotate ${target}'s server`, api.sshServer.rotate, { id: sshServer[target] }],
+      [
+        `rotations of ${target}'s server`,
+        api.sshServer.rotations,
+        { id: sshServer[target], page: 1, page_size: 10 },
+      ],
+      [
+        `sessions of ${target}'s server`,
+        api.sshServer.sessions,
+        { id: sshServer[target], page: 1, page_size: 10 },
+      ],
+      [`recording of ${target}'s session`, api.sshServer.recording, { id: sshSession[target] }],
+      [`terminal on ${target}'s server`, api.sshServer.terminalTicket, { id: sshServer[target] }],
       [`detail of ${target}'s KADP client`, api.client.detail, { id: kadpClient[target] }],
+      [
+        `operations of ${target}'s KADP client`,
+        api.kadpOps.operations,
+        { id: kadpClient[target], page: 1, page_size: 10 },
+      ],
       [`revoke ${target}'s KADP client`, api.client.revoke, { id: kadpClient[target] }],
       [`renew ${target}'s KADP client`, api.client.renew, { id: kadpClient[target] }],
       [`delete ${target}'s KADP client`, api.client.delete, { id: kadpClient[target] }],
       [`force-delete ${target}'s KADP client`, api.client.forceDelete, { id: kadpClient[target] }],
+      [`detail of ${target}'s policy element`, api.tdePolicy.elementDetail, { id: tdeSet[target] }],
+      [`RDM detail of ${target}'s policy element`, api.rdmPolicy.elementDetail, { id: tdeSet[target] }],
+      [
+        `update ${target}'s policy element`,
+        api.tdePolicy.elementUpdate,
+        { id: tdeSet[target], name: 'owned', processes: [{ file: 'owned' }] },
+      ],
+      [`delete ${target}'s policy element`, api.tdePolicy.elementDelete, { id: tdeSet[target] }],
+      [`detail of ${target}'s policy`, api.tdePolicy.policyDetail, { id: tdePolicy[target] }],
+      [`update ${target}'s policy`, api.tdePolicy.policyUpdate, { id: tdePolicy[target], name: 'owned' }],
+      [`delete ${target}'s policy`, api.tdePolicy.policyDelete, { id: tdePolicy[target] }],
+      [`detail of ${target}'s RDM policy`, api.rdmPolicy.policyDetail, { id: rdmPolicy[target] }],
+      [
+        `update ${target}'s RDM policy`,
+        api.rdmPolicy.policyUpdate,
+        {
+          id: rdmPolicy[target],
+          name: 'owned',
+          rdm: { mode: 'audit', trusted_process_set_ids: [], threshold: { files: 50, window_s: 10 } },
+        },
+      ],
+      [`delete ${target}'s RDM policy`, api.rdmPolicy.policyDelete, { id: rdmPolicy[target] }],
+      [
+        `detail of ${target}'s client profile`,
+        api.tdePolicy.profileDetail,
+        { name: `secret-tprof-${target}` },
+      ],
+      [
+        `update ${target}'s client profile`,
+        api.tdePolicy.profileUpdate,
+        { name: `secret-tprof-${target}`, description: 'owned' },
+      ],
+      [`delete ${target}'s client profile`, api.tdePolicy.profileDelete, { name: `secret-tprof-${target}` }],
+      ...(['tdeClient', 'rdmClient'] as const).flatMap((area) => {
+        const c = api[area];
+        const id = (area === 'tdeClient' ? tdeClient : rdmClient)[target];
+        return [
+          [`detail of ${target}'s ${area}`, c.detail, { id }],
+          [`revoke ${target}'s ${area}`, c.revoke, { id }],
+          [`renew ${target}'s ${area}`, c.renew, { id }],
+          [`delete ${target}'s ${area}`, c.delete, { id }],
+          [`force-delete ${target}'s ${area}`, c.forceDelete, { id }],
+          [`set the profile of ${target}'s ${area}`, c.setProfile, { id, profile: null }],
+          [`disable communication of ${target}'s ${area}`, c.setCommunication, { id, enabled: false }],
+          [`guard points of ${target}'s ${area}`, c.guardPoints, { client_id: id }],
+          [
+            `guard a path on ${target}'s ${area}`,
+            c.guardPointCreate,
+            { client_id: id, path: '/owned', type: 'rwp' },
+          ],
+        ] as [string, CallDef, unknown][];
+      }),
+      [
+        `disable ${target}'s guard point`,
+        api.rdmClient.guardPointSetEnabled,
+        { id: guardPoint[target], enabled: false },
+      ],
+      [`unguard ${target}'s guard point`, api.rdmClient.guardPointDelete, { id: guardPoint[target] }],
+      [
+        `disable ${target}'s group guard point`,
+        api.tdeClient.guardPointSetEnabled,
+        { id: groupGuardPoint[target], enabled: false },
+      ],
+      [
+        `unguard ${target}'s group guard point`,
+        api.tdeClient.guardPointDelete,
+        { id: groupGuardPoint[target] },
+      ],
+      [`detail of ${target}'s client group`, api.tdeClient.groupDetail, { id: clientGroup[target] }],
+      [
+        `guard points of ${target}'s client group`,
+        api.tdeClient.guardPoints,
+        { group_id: clientGroup[target] },
+      ],
+      [
+        `guard a path on ${target}'s client group`,
+        api.tdeClient.guardPointCreate,
+        { group_id: clientGroup[target], path: '/owned', type: 'rwp' },
+      ],
+      [
+        `rename ${target}'s client group`,
+        api.tdeClient.groupUpdate,
+        { id: clientGroup[target], name: 'owned' },
+      ],
+      [`delete ${target}'s client group`, api.tdeClient.groupDelete, { id: clientGroup[target] }],
+      [
+        `add my client to ${target}'s group`,
+        api.tdeClient.groupAddMembers,
+        { id: clientGroup[target], client_ids: [tdeClient.root] },
+      ],
+      [
+        `remove members of ${target}'s group`,
+        api.tdeClient.groupRemoveMembers,
+        { id: clientGroup[target], client_ids: [tdeClient[target]] },
+      ],
+      [
+        `pull ${target}'s client into my group`,
+        api.tdeClient.groupAddMembers,
+        { id: clientGroup.branch, client_ids: [tdeClient[target]] },
+      ],
     );
     return attempts;
   }
@@ -438,6 +694,46 @@ describe('domain boundaries', () => {
         });
         expect(client.data).toMatchObject({ name: `secret-kadp-${target}`, certificate: { revoked: false } });
         expect(['healthy', 'warning', 'error']).toContain(client.data.status);
+        const kept2 = await call(server, api.sshServer.detail, {
+          token: owner,
+          query: { id: sshServer[target]! },
+        });
+        expect(kept2.data).toMatchObject({ name: `secret-server-${target}`, host: '127.0.0.1' });
+        const rotations = await call(server, api.sshServer.rotations, {
+          token: owner,
+          query: { id: sshServer[target]!, page: 1, page_size: 10 },
+        });
+        expect(rotations.data.total).toBe(0);
+        const policy = await call(server, api.tdePolicy.policyDetail, {
+          token: owner,
+          query: { id: tdePolicy[target]! },
+        });
+        expect(policy.data).toMatchObject({ name: `secret-tpol-${target}`, revision: 1 });
+        const rdm = await call(server, api.rdmPolicy.policyDetail, {
+          token: owner,
+          query: { id: rdmPolicy[target]! },
+        });
+        expect(rdm.data).toMatchObject({ name: `secret-rpol-${target}`, revision: 1 });
+        const set = await call(server, api.tdePolicy.elementDetail, {
+          token: owner,
+          query: { id: tdeSet[target]! },
+        });
+        expect(set.data.name).toBe(`secret-tset-${target}`);
+        const profile = await call(server, api.tdePolicy.profileDetail, {
+          token: owner,
+          query: { name: `secret-tprof-${target}` },
+        });
+        expect(profile.data.description).toBe('');
+        const group = await call(server, api.tdeClient.groupDetail, {
+          token: owner,
+          query: { id: clientGroup[target]! },
+        });
+        expect(group.data).toMatchObject({ name: `secret-group-${target}`, members: 1, guard_points: 1 });
+        const points = await call(server, api.rdmClient.guardPoints, {
+          token: owner,
+          query: { client_id: rdmClient[target]! },
+        });
+        expect(points.data.data).toMatchObject([{ id: guardPoint[target], enabled: true }]);
       });
     }
 
@@ -471,6 +767,17 @@ describe('domain boundaries', () => {
         (await call(server, api.backupKey.list, { token, query: page })).data,
         (await call(server, api.backup.list, { token, query: page })).data,
         (await call(server, api.client.list, { token, query: page })).data,
+        (await call(server, api.sshServer.list, { token, query: page })).data,
+        (await call(server, api.tdePolicy.elementList, { token, query: page })).data,
+        (await call(server, api.rdmPolicy.elementList, { token, query: page })).data,
+        (await call(server, api.tdePolicy.policyList, { token, query: page })).data,
+        (await call(server, api.rdmPolicy.policyList, { token, query: page })).data,
+        (await call(server, api.tdePolicy.profileList, { token, query: page })).data,
+        (await call(server, api.tdePolicy.keyOptions, { token })).data,
+        (await call(server, api.tdeClient.list, { token, query: page })).data,
+        (await call(server, api.rdmClient.list, { token, query: page })).data,
+        (await call(server, api.tdeClient.groupList, { token, query: page })).data,
+        (await call(server, api.tdeClient.groupDetail, { token, query: { id: clientGroup.branch! } })).data,
       ]);
       for (const target of ['root', 'coast']) {
         const detail = await call(server, api.clientLog.detail, {
@@ -497,12 +804,20 @@ describe('domain boundaries', () => {
         'secret-agent',
         'secret-client',
         'secret-kadp',
+        'secret-tde',
+        'secret-rdm',
+        'secret-group',
+        'secret-path',
         'secret-osuser',
         'secret-cred',
         'secret-value',
         'secret-task',
         'secret-bkey',
         'secret-backup',
+        'secret-tset',
+        'secret-tpol',
+        'secret-rpol',
+        'secret-tprof',
       ])
         expect(seen, foreign).not.toContain(foreign);
     });
@@ -528,6 +843,48 @@ describe('domain boundaries', () => {
     const allOps = await call(server, api.dashboard.operations, { token: root });
     expect(allOps.data.totals.keygen).toBeGreaterThan(ops.data.totals.keygen);
     expect(all.data.domains).toBeGreaterThanOrEqual(3);
+  });
+
+  it("counts only the caller's domain on the product page, and the licence's use from root only", async () => {
+    const token = await as('b-auditor');
+    const tiles = (await call(server, api.product.overview, { token })).data.tiles;
+    const keys = await call(server, api.key.list, { token, query: { page: 1, page_size: 1 } });
+    const kms = tiles.find((t) => t.product === 'kms')!;
+    expect(kms.figures.find((f) => f.name === 'keys')!.value).toBe(keys.data.total);
+    const kadp = await call(server, api.client.list, { token, query: { page: 1, page_size: 1 } });
+    const kadpTile = tiles.find((t) => t.product === 'kadp')!;
+    expect(kadpTile.figures.find((f) => f.name === 'clients')!.value).toBe(kadp.data.total);
+    expect(tiles.every((t) => t.license.used === null)).toBe(true);
+    const rootTiles = (await call(server, api.product.overview, { token: root })).data.tiles;
+    expect(rootTiles.find((t) => t.product === 'kms')!.license.used).not.toBeNull();
+  });
+
+  it('a sub-console token (kadp, sms, tde, rdm, kms) reaches no call of another area', async () => {
+    const session = await as('b-admin');
+    const mints = [
+      ['kadp', api.user.kadpToken],
+      ['sms', api.user.ssmToken],
+      ['cte', api.user.tdeToken],
+      ['rdm', api.user.rdmToken],
+      ['kms', api.user.kmsToken],
+    ] as const;
+    const leaks: string[] = [];
+    for (const [kind, mint] of mints) {
+      const minted = await call(server, mint, { token: session });
+      expect(minted.code, kind).toBe(0);
+      for (const def of allCalls) {
+        if (def.access === 'public' || tokensOf(def).includes(kind)) continue;
+        const res = await server.app.inject({
+          method: def.method,
+          url: def.path,
+          headers: { token: minted.data.token, 'content-type': 'application/json' },
+          payload: def.method === 'GET' ? undefined : '{}',
+        });
+        const code = res.json<{ code: number }>().code;
+        if (code !== Code.FORBIDDEN) leaks.push(`${kind}: ${def.method} ${def.path} answered ${code}`);
+      }
+    }
+    expect(leaks).toEqual([]);
   });
 
   it('refuses every system call to a domain administrator', async () => {

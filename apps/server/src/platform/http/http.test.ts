@@ -68,12 +68,15 @@ describe('HTTP surface', () => {
       // Both read everything shown so far, but the Operator not the log (who audits the operators).
       expect(info.data.menu.map((m) => m.path)).toEqual([
         '/console/dashboard',
+        '/console/product',
         '/console/access',
         '/console/key',
         '/console/key/detail/:id',
         '/console/cert',
         ...(role === 'Auditor' ? ['/console/log'] : []),
         '/console/setting',
+        '/cte',
+        '/rdm',
         '/kms',
         '/credential',
         '/kadp',

@@ -13,6 +13,8 @@ import { useConfirm, useConfirmDelete } from '../../components/confirm-delete';
 import { useT } from '../../i18n/i18n';
 import { ExpiryInput, expiryRule, FOREVER, isForever } from './expiry-input';
 import { SecretModal, type OnceSecret } from './secret-modal';
+import { paths } from '../../config/paths';
+import { enrolTypeOfUsage } from '../../components/enrol-command';
 
 type TokenRow = DataOf<typeof api.registrationToken.list>['data'][number];
 type Usage = (typeof tokenUsages)[number];
@@ -53,14 +55,34 @@ export default function TokenPage() {
   const refresh = () => queryClient.invalidateQueries({ queryKey: accessKeys.tokens });
   const usageOptions = tokenUsages.map((usage) => ({ value: usage, label: t(usageKeys[usage]) }));
 
-  const showSecret = (token: { name: string; secret: string }, renewed: boolean) =>
+  const showSecret = (
+    token: { name: string; secret: string; usage: TokenRow['usage'] },
+    renewed: boolean,
+  ) => {
+    const enrolType = enrolTypeOfUsage[token.usage];
     setSecret({
       title: renewed
         ? t('access:token.renewedTitle', { name: token.name })
         : t('access:token.createdTitle', { name: token.name }),
       secret: token.secret,
-      details: <Typography.Text type="secondary">{t('access:token.secretUsage')}</Typography.Text>,
+      details: (
+        <>
+          <Typography.Text type="secondary">{t('access:token.secretUsage')}</Typography.Text>
+          {enrolType && (
+            // The secret travels in the fragment only: never sent to a server, nor as a referrer.
+            <Typography.Link
+              href={`${paths.remoteAdd}#${new URLSearchParams({ token: token.secret, type: enrolType }).toString()}`}
+              target="_blank"
+              rel="noopener noreferrer"
+              data-testid="token-enrol-command"
+            >
+              {t('access:token.enrolCommand')}
+            </Typography.Link>
+          )}
+        </>
+      ),
     });
+  };
 
   const renew = (row: TokenRow) =>
     confirmDialog({
@@ -152,6 +174,18 @@ export default function TokenPage() {
               testId: `token-edit-${row.name}`,
             },
             { label: t('access:token.renew'), onClick: () => renew(row), testId: `token-renew-${row.name}` },
+            {
+              // Without the secret (shown once, at creation): the operator pastes it there.
+              label: t('access:token.enrolCommand'),
+              onClick: () =>
+                window.open(
+                  `${paths.remoteAdd}#type=${enrolTypeOfUsage[row.usage] ?? ''}`,
+                  '_blank',
+                  'noopener,noreferrer',
+                ),
+              show: enrolTypeOfUsage[row.usage] !== undefined,
+              testId: `token-enrol-${row.name}`,
+            },
             {
               label: t('common:actions.delete'),
               onClick: () => remove(row),

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Result, Spin } from 'antd';
 import { Link, Navigate } from 'react-router';
-import { isEmbedded, postToParent } from '../../api/parent-window';
+import { askHostForToken, isHosted } from '../../api/parent-window';
 import { getToken } from '../../api/session';
 import { paths } from '../../config/paths';
 import { useT } from '../../i18n/i18n';
@@ -9,15 +9,16 @@ import { useT } from '../../i18n/i18n';
 /**
  * Where an embedded console without a token waits: it asks the parent page for a
  * token ({type:'initToken'}); the parent answers {type:'refreshToken', token}, which
- * the app's message listener stores before it goes on to /.
+ * the app's message listener stores before it goes on to /. A sub-console tab the product
+ * page opened asks that console window (its opener) the same way.
  */
 export default function IframeInitPage() {
   const t = useT();
-  const embedded = isEmbedded();
+  const embedded = isHosted();
   const [hadToken] = useState(() => Boolean(getToken()));
 
   useEffect(() => {
-    if (embedded && !hadToken) postToParent({ type: 'initToken' });
+    if (embedded && !hadToken) askHostForToken();
   }, [embedded, hadToken]);
 
   if (hadToken) return <Navigate to={paths.root} replace />;

@@ -1,67 +1,13 @@
-import { useQuery } from '@tanstack/react-query';
-import { Card, Col, Row, Statistic, Typography } from 'antd';
+import { Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useNavigate } from 'react-router';
 import { clientStatuses, type ClientRow, type ClientStatus } from '@ksp/contracts';
 import { kadpClientKeys, listKadpClients } from '../../api/kadp-client';
 import { RowActions, useColumnKit } from '../../components/columns';
 import { ListPage } from '../../components/list-page';
-import { useViewSearchParams } from '../../components/view-activity';
+import { ClientStatusBar } from '../../components/client-status-bar';
 import { useT } from '../../i18n/i18n';
 import { ClientStatusTag, clientDetailPath } from './client-status';
-
-type CountKey = 'total' | 'errors' | 'warnings' | 'healthy';
-/** The status bar's figures and the status filter each sets (total clears it). */
-const bar: { key: CountKey; status: ClientStatus | null; color?: string }[] = [
-  { key: 'total', status: null },
-  { key: 'errors', status: 'error', color: '#cf1322' },
-  { key: 'warnings', status: 'warning', color: '#d48806' },
-  { key: 'healthy', status: 'healthy', color: '#389e0d' },
-];
-
-/** The status bar: total / errors / warnings / healthy, each a click that filters the list. */
-function StatusBar() {
-  const t = useT();
-  const [params, setParams] = useViewSearchParams();
-  const current = params.get('status');
-  const counts = useQuery({
-    queryKey: [...kadpClientKeys.list, 'counts'],
-    queryFn: () => listKadpClients({ page: 1, page_size: 1 }),
-  }).data?.counts;
-  const choose = (status: ClientStatus | null) => {
-    const next = new URLSearchParams(params);
-    if (status) next.set('status', status);
-    else next.delete('status');
-    next.delete('page');
-    setParams(next);
-  };
-  return (
-    <Row gutter={[12, 12]} style={{ marginBottom: 12 }} data-testid="client-status-bar">
-      {bar.map(({ key, status, color }) => {
-        const active = (status ?? null) === (current ?? null);
-        return (
-          <Col key={key} xs={12} sm={12} md={6}>
-            <Card
-              size="small"
-              hoverable
-              onClick={() => choose(status)}
-              data-testid={`client-count-${key}`}
-              style={active ? { borderColor: color ?? '#1677ff' } : undefined}
-              role="button"
-              aria-pressed={active}
-            >
-              <Statistic
-                title={t(`kadp:counts.${key}`)}
-                value={counts?.[key] ?? '-'}
-                {...(color ? { styles: { content: { color } } } : {})}
-              />
-            </Card>
-          </Col>
-        );
-      })}
-    </Row>
-  );
-}
 
 /** KADP › clients: the applications enrolled in this domain, with the status bar (MODULES.md §6.1). */
 export default function ClientListPage() {
@@ -103,7 +49,10 @@ export default function ClientListPage() {
 
   return (
     <>
-      <StatusBar />
+      <ClientStatusBar
+        queryKey={kadpClientKeys.list}
+        fetchCounts={() => listKadpClients({ page: 1, page_size: 1 })}
+      />
       <ListPage<ClientRow>
         queryKey={kadpClientKeys.list}
         testId="client"

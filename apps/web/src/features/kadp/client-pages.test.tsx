@@ -47,6 +47,30 @@ function serve() {
         return envelope({ data: [row], total: 1, counts: { total: 7, errors: 2, warnings: 1, healthy: 4 } });
       case api.client.detail.path:
         return envelope(row);
+      case api.kadpOps.operations.path:
+        return envelope({
+          data: [
+            {
+              id: '0190d5a4-0000-7000-8000-0000000000e2',
+              at: '2026-01-02T00:00:01.000Z',
+              operation: 'decrypt',
+              key_id: '0190d5a4-0000-7000-8000-0000000000f1',
+              key_name: 'billing-key',
+              result: 'failure',
+              reason: 'crypto.decryptFailed',
+            },
+            {
+              id: '0190d5a4-0000-7000-8000-0000000000e1',
+              at: '2026-01-02T00:00:00.000Z',
+              operation: 'encrypt',
+              key_id: '0190d5a4-0000-7000-8000-0000000000f1',
+              key_name: 'billing-key',
+              result: 'success',
+              reason: '',
+            },
+          ],
+          total: 42,
+        });
       case api.client.revoke.path:
         return envelope({ ...row, status: 'revoked', certificate: { ...row.certificate, revoked: true } });
       default:
@@ -110,6 +134,18 @@ describe.each(['en', 'zh'] as const)('KADP client pages (%s)', (lang) => {
     expect(identity.textContent).toContain('aa:bb:cc:dd:ee:ff');
     expect(identity.textContent).toContain(lang === 'en' ? 'Default' : '默认');
     expect(screen.getByTestId('client-certificate').textContent).toContain('Root CA');
+    // Its recent operations (time, operation, key, result) and their count.
+    await waitFor(() =>
+      expect(screen.getByTestId('client-operations-count').textContent).toContain(
+        lang === 'en' ? 'Operations: 42' : '操作次数：42',
+      ),
+    );
+    const failed = await screen.findByTestId('client-op-decrypt-failure');
+    expect(failed.textContent).toContain('billing-key');
+    expect(failed.textContent).toContain(lang === 'en' ? 'Decrypt' : '解密');
+    expect(screen.getByTestId('client-op-encrypt-success').textContent).toContain(
+      lang === 'en' ? 'Success' : '成功',
+    );
     fireEvent.click(screen.getByTestId('client-revoke'));
     fireEvent.click(await screen.findByTestId('client-confirm-revoke'));
     await waitFor(() => expect(seen.filter((c) => c.url === api.client.revoke.path)).toHaveLength(1));

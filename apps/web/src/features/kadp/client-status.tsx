@@ -1,24 +1,4 @@
-import { Tag } from 'antd';
-import type { ClientStatus } from '@ksp/contracts';
-import { useT } from '../../i18n/i18n';
-
-const colors: Record<ClientStatus, string> = {
-  healthy: 'green',
-  warning: 'orange',
-  error: 'red',
-  revoked: 'default',
-  deleted: 'default',
-};
-
-/** A client's status as a coloured tag. */
-export function ClientStatusTag({ status }: { status: ClientStatus }) {
-  const t = useT();
-  return (
-    <Tag color={colors[status]} data-testid={`client-status-${status}`}>
-      {t(`kadp:statuses.${status}`)}
-    </Tag>
-  );
-}
+export { ClientStatusTag } from '../../components/client-status';
 
 /** The detail page of a client, under its list (console-spec §2). */
 export const clientDetailPath = (id: string) => `/kadp/clients/clients-details/${id}`;

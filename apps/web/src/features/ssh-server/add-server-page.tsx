@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Card, Flex, Form, Space, Typography } from 'antd';
-import { useNavigate } from 'react-router';
 import { ApiError } from '../../api/api-error';
 import { createServer, fetchFingerprint, serverKeys } from '../../api/ssh-server';
+import { useLeaveTab } from '../../app/layout/tabs-context';
 import { useT } from '../../i18n/i18n';
 import { serverDetailPath, serverListPath } from './server-paths';
 import { ServerFields, serverFormDefaults, toBody, type ServerFormValues } from './server-fields';
@@ -12,7 +12,7 @@ import { ServerFields, serverFormDefaults, toBody, type ServerFormValues } from 
 export default function AddServerPage() {
   const t = useT();
   const { message } = App.useApp();
-  const navigate = useNavigate();
+  const leave = useLeaveTab();
   const queryClient = useQueryClient();
   const [form] = Form.useForm<ServerFormValues>();
   const [fetched, setFetched] = useState<{ fingerprint: string; key_type: string; for: string } | null>(null);
@@ -47,7 +47,7 @@ export default function AddServerPage() {
       const row = await createServer({ ...toBody(values), host_key_fingerprint: pinned });
       void message.success(t('sshServer:created', { name: row.name }));
       await queryClient.invalidateQueries({ queryKey: serverKeys.all });
-      void navigate(serverDetailPath(row.id));
+      leave(serverDetailPath(row.id));
     } catch (err) {
       setError(err instanceof ApiError ? err.message : String(err));
     } finally {
@@ -58,7 +58,7 @@ export default function AddServerPage() {
   return (
     <Flex vertical gap={16}>
       <Space wrap>
-        <Button onClick={() => void navigate(serverListPath)}>{t('sshServer:back')}</Button>
+        <Button onClick={() => leave(serverListPath)}>{t('sshServer:back')}</Button>
         <Typography.Title level={4} style={{ margin: 0 }}>
           {t('sshServer:addTitle')}
         </Typography.Title>

@@ -35,6 +35,7 @@ import { useCanCall } from '../../components/permissions';
 import { useT } from '../../i18n/i18n';
 import { ServerFields, toBody, type ServerFormValues } from './server-fields';
 import { serverListPath, terminalPath } from './server-paths';
+import { ServerSessions } from './server-sessions';
 
 const message$ = (err: unknown) => (err instanceof ApiError ? err.message : String(err));
 
@@ -380,6 +381,7 @@ export default function ServerDetailPage() {
           data-testid="server-history"
         />
       </Card>
+      <ServerSessions serverId={row.id} serverName={row.name} />
       <EditModal row={editing} onClose={() => setEditing(null)} />
     </Flex>
   );

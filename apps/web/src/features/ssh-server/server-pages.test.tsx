@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { api, Code, type ServerRotation, type ServerRow } from '@ksp/contracts';
+import { api, Code, type ServerRotation, type ServerRow, type ServerSession } from '@ksp/contracts';
 import type { InternalAxiosRequestConfig } from 'axios';
 import { http, resetClient } from '../../api/client';
 import { saveSignedIn } from '../../api/session';
@@ -12,6 +12,10 @@ import ServerDetailPage from './server-detail-page';
 import ServerListPage from './server-list-page';
 
 vi.setConfig({ testTimeout: 20_000 });
+// The player itself (asciinema-player) runs in the e2e test; here: what the page hands it.
+vi.mock('./session-player', () => ({
+  default: ({ cast }: { cast: string }) => <pre data-testid="session-player">{cast}</pre>,
+}));
 
 const originalAdapter = http.defaults.adapter;
 const ALL = ['credential:read', 'credential:write', 'credential:use'];
@@ -60,6 +64,22 @@ const failure: ServerRotation = {
   error: 'Cannot reach 10.0.0.5:22 (ETIMEDOUT)',
 };
 
+const session: ServerSession = {
+  id: '0190d5a4-0000-7000-8000-0000000000e1',
+  user_name: 'alice',
+  ip: '10.1.1.1',
+  started_at: '2026-01-04T00:00:00.000Z',
+  ended_at: '2026-01-04T00:02:05.000Z',
+  status: 'ended',
+  end_reason: 'idle',
+  duration_s: 125,
+  bytes_in: 12,
+  bytes_out: 3400,
+  recording_bytes: 3600,
+  recording_truncated: true,
+};
+const CAST = '{"version":2,"width":80,"height":24}\n[0.5,"o","uid=0(root)\\r\\n"]\n';
+
 function serve(opts: { hostKeyChanged?: boolean } = {}) {
   const fake = fakeAdapter((config: InternalAxiosRequestConfig) => {
     switch (config.url) {
@@ -69,6 +89,10 @@ function serve(opts: { hostKeyChanged?: boolean } = {}) {
         return envelope(row);
       case api.sshServer.rotations.path:
         return envelope({ data: [failure], total: 1 });
+      case api.sshServer.sessions.path:
+        return envelope({ data: [session], total: 1 });
+      case api.sshServer.recording.path:
+        return envelope({ session, server_id: ID, cast: CAST });
       case api.credential.list.path:
         return envelope({
           data: [
@@ -193,6 +217,21 @@ describe('servers pages', () => {
     await waitFor(() =>
       expect(screen.getByTestId('server-outcome').textContent).toContain('the credential is at version 2'),
     );
+  });
+
+  it('lists the terminal sessions and replays a recording, fetched anew each time', async () => {
+    const seen = serve();
+    await openDetail();
+    const table = await screen.findByTestId('server-sessions');
+    await waitFor(() => expect(table.textContent).toContain('alice'));
+    expect(table.textContent).toContain('idle timeout');
+    expect(table.textContent).toContain('2 min 5 s');
+    expect(table.textContent).toContain('truncated');
+    fireEvent.click(screen.getByTestId(`session-replay-${session.id}`));
+    expect((await screen.findByTestId('session-player')).textContent).toBe(CAST);
+    expect(screen.getByText(/The recording stopped before the session did/)).toBeTruthy();
+    const asked = seen.filter((c) => c.url === api.sshServer.recording.path);
+    expect(asked.map((c) => (c.params as { id: string }).id)).toEqual([session.id]);
   });
 
   it('warns with both fingerprints when the host key changed', async () => {

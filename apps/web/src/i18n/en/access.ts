@@ -191,6 +191,7 @@ export const access = {
     editTitle: 'Edit registration token {{name}}',
     createdTitle: 'Registration token {{name}} created',
     renewedTitle: 'New secret of registration token {{name}}',
+    enrolCommand: 'Enrolment command',
     secretUsage: 'Agents enrol with this secret. Only its hash is stored.',
     renew: 'Renew',
     renewConfirm: 'Renew the secret of {{name}}?',

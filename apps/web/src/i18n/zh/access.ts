@@ -192,6 +192,7 @@ export const access: Catalogue<typeof en> = {
     editTitle: '编辑注册令牌 {{name}}',
     createdTitle: '已创建注册令牌 {{name}}',
     renewedTitle: '注册令牌 {{name}} 的新密钥',
+    enrolCommand: '注册命令',
     secretUsage: '客户端使用此密钥注册。系统只保存其哈希值。',
     renew: '更新密钥',
     renewConfirm: '更新 {{name}} 的密钥？',

@@ -1,0 +1,331 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api } from '@ksp/contracts';
+import { licenseEverything, testLicenseKeys } from '../../test/license.js';
+import { call, initialize, startServer, type TestServer } from '../../test/harness.js';
+
+/**
+ * The reference agent (tools/ksp-agent) against a real server on a loopback port: enrolment,
+ * the config channel, guard point encryption, `cat` under the policy, client logs, RDM block.
+ * Everything the agent receives is made through the calls the console makes: a TDE key,
+ * policy elements, a standard and an RDM policy, guard points on the enrolled clients (the real
+ * tde-policy and tde-client modules compose the document). SQLite only: the channel itself is
+ * tested on both engines (client-config.test.ts).
+ */
+const root = fileURLToPath(new URL('../../../../../', import.meta.url));
+const cli = join(root, 'tools/ksp-agent/src/cli.ts');
+
+function agent(args: string[], o: { cwd?: string } = {}) {
+  return spawn(process.execPath, ['--import', 'tsx', cli, ...args], {
+    cwd: o.cwd ?? root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+async function finished(child: ChildProcess) {
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
+  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+    child.on('exit', (c, s) => resolve([c, s])),
+  );
+  return { code, signal, stdout, stderr };
+}
+
+async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms = 15_000) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('ksp-agent (reference agent) against a server', () => {
+  let server: TestServer;
+  let token: string;
+  let base: string;
+  let clock: NodeJS.Timeout;
+  let daemon: ChildProcess | undefined;
+  let daemonLog = '';
+  const vendor = testLicenseKeys();
+  const work = mkdtempSync(join(tmpdir(), 'ksp-agent-it-'));
+  const stateDir = join(work, 'state');
+  const rdmState = join(work, 'rdm-state');
+  const gpDir = join(work, 'finance');
+  const rdmDir = join(work, 'shares');
+  const uid = process.getuid!();
+  let clientId = '';
+  let keyId = '';
+  const sets: Record<string, string> = {};
+  let policyId = '';
+  let rdmDaemon: ChildProcess | undefined;
+
+  const ok = <T extends { code: number; msg: string }>(res: T): T => {
+    expect(res.code, res.msg).toBe(0);
+    return res;
+  };
+  const element = async (name: string, body: Record<string, unknown>) =>
+    ok(await call(server, api.tdePolicy.elementCreate, { token, body: { name, ...body } as never })).data.id;
+  const enrol = async (name: string, type: 'tde' | 'rdm', state: string) => {
+    const created = ok(
+      await call(server, api.registrationToken.create, {
+        token,
+        body: { name: `${name}-token`, usage: type === 'tde' ? 'cte' : 'rdm', capacity: 0 },
+      }),
+    ).data;
+    const out = await finished(
+      agent([
+        'enrol',
+        '--server',
+        base,
+        '--token',
+        created.secret,
+        '--name',
+        name,
+        '--type',
+        type,
+        '--state',
+        state,
+      ]),
+    );
+    expect(out.code, out.stderr).toBe(0);
+    return (JSON.parse(out.stdout) as { client_id: string }).client_id;
+  };
+  const configVersion = () => {
+    try {
+      return (JSON.parse(readFileSync(join(stateDir, 'config.json'), 'utf8')) as { version: number }).version;
+    } catch {
+      return 0;
+    }
+  };
+  const clientLogs = async (action: string) =>
+    (await call(server, api.clientLog.list, { token, query: { page: 1, page_size: 50, action } })).data.data;
+
+  beforeAll(async () => {
+    server = await startServer('sqlite', { KSP_LICENSE_TEST_PUBLIC_KEY: vendor.publicKeyBase64 });
+    // The agent's timestamps are real time: the server's test clock follows it.
+    clock = setInterval(() => (server.clock.now = new Date()), 100);
+    ({ token } = await initialize(server));
+    await licenseEverything(server, token, vendor);
+    await server.app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`;
+    mkdirSync(join(gpDir, 'sub'), { recursive: true });
+    writeFileSync(join(gpDir, 'open.txt'), 'open figures\n');
+    writeFileSync(join(gpDir, 'secret.txt'), 'secret figures\n');
+    writeFileSync(join(gpDir, 'sub', 'deep.txt'), 'deep figures\n');
+    mkdirSync(rdmDir);
+    for (let i = 1; i <= 40; i++) writeFileSync(join(rdmDir, `f${i}.txt`), `document ${i}\n`);
+
+    // What the console makes: a TDE key, the sets, a standard policy and an RDM policy.
+    keyId = ok(
+      await call(server, api.key.create, {
+        token,
+        body: {
+          name: 'finance-key',
+          algorithm: 'AES-256',
+          usage_mask: 0xc,
+          cte: { versioned: false, persistent_on_client: false, encryption_mode: 'CBC' },
+        } as never,
+      }),
+    ).data.id;
+    sets.open = await element('open-file', {
+      kind: 'resource',
+      resources: [{ directory: '/', file: 'open.txt', include_subfolders: false }],
+    });
+    sets.secret = await element('secret-file', {
+      kind: 'resource',
+      resources: [{ directory: '/', file: 'secret.txt', include_subfolders: false }],
+    });
+    sets.me = await element('me', { kind: 'user', users: [{ uid }] });
+    sets.someone = await element('someone-else', { kind: 'user', users: [{ uid: uid + 1 }] });
+    sets.tac = await element('tac', { kind: 'process', processes: [{ file: 'tac' }] });
+    policyId = ok(
+      await call(server, api.tdePolicy.policyCreate, {
+        token,
+        body: {
+          name: 'finance',
+          type: 'standard',
+          security_rules: [
+            { process_set_id: sets.tac, actions: ['read'], effects: ['deny'] },
+            {
+              user_set_id: sets.me,
+              resource_set_id: sets.open,
+              actions: ['all_ops'],
+              effects: ['permit', 'applykey'],
+            },
+            {
+              user_set_id: sets.someone,
+              resource_set_id: sets.secret,
+              actions: ['read'],
+              effects: ['permit', 'applykey', 'audit'],
+            },
+            { actions: ['all_ops'], effects: ['deny'] },
+          ],
+          key_rules: [{ key_id: keyId }],
+        } as never,
+      }),
+    ).data.id;
+  });
+  afterAll(async () => {
+    daemon?.kill('SIGTERM');
+    rdmDaemon?.kill('SIGTERM');
+    clearInterval(clock);
+    await server?.close();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('enrols with a registration token and keeps its key and certificate 0600 in a 0700 state directory', async () => {
+    clientId = await enrol('db-01', 'tde', stateDir);
+    expect(statSync(stateDir).mode & 0o777).toBe(0o700);
+    expect(statSync(join(stateDir, 'agent.key')).mode & 0o777).toBe(0o600);
+    expect(statSync(join(stateDir, 'agent.pem')).mode & 0o777).toBe(0o600);
+    const row = await server.database.db
+      .selectFrom('client')
+      .select(['domain_id', 'type', 'name'])
+      .where('id', '=', clientId)
+      .executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ type: 'tde', name: 'db-01' });
+  });
+
+  it('receives its guard points and key, and turns the clear files into ciphertext (new files too)', async () => {
+    ok(
+      await call(server, api.tdeClient.guardPointCreate, {
+        token,
+        body: { client_id: clientId, path: gpDir, type: 'directory_auto', policy_id: policyId },
+      }),
+    );
+    daemon = agent(['run', '--state', stateDir, '--heartbeat-s', '2', '--wait-s', '20']);
+    daemon.stderr?.on('data', (c: Buffer) => (daemonLog += c.toString()));
+    for (const file of ['open.txt', 'secret.txt', 'sub/deep.txt'])
+      await until(`${file} encrypted (${daemonLog})`, () => {
+        const data = readFileSync(join(gpDir, file));
+        return data.subarray(0, 4).toString() === 'KSPE' && !data.toString('latin1').includes('figures');
+      });
+    // The key never crossed the wire in clear, nor sits in the state directory.
+    const saved = readFileSync(join(stateDir, 'config.json'), 'utf8');
+    expect(saved).toContain(keyId);
+    expect(saved).not.toMatch(/"(material|bytes|key_bytes)"/);
+    writeFileSync(join(gpDir, 'later.txt'), 'later figures\n');
+    await until(
+      'a new file encrypted',
+      () => readFileSync(join(gpDir, 'later.txt')).subarray(0, 4).toString() === 'KSPE',
+    );
+  });
+
+  it('cat: permitted (decrypted) for the allowed user, denied under another uid rule, the denial uploaded', async () => {
+    const open = await finished(agent(['cat', '--state', stateDir, join(gpDir, 'open.txt')]));
+    expect(open.code, open.stderr).toBe(0);
+    expect(open.stdout).toBe('open figures\n');
+    const secret = await finished(agent(['cat', '--state', stateDir, join(gpDir, 'secret.txt')]));
+    expect(secret.code).toBe(1);
+    expect(secret.stderr).toContain('permission denied');
+    expect(secret.stdout).toBe('');
+    const denials = await until('the denial in the client logs', async () => {
+      const rows = (await clientLogs('read')).filter((r) => r.effect === 'deny');
+      return rows.length ? rows : undefined;
+    });
+    expect(denials[0]).toMatchObject({
+      policy: 'finance',
+      guard_point: gpDir,
+      resource: join(gpDir, 'secret.txt'),
+    });
+  });
+
+  it('exec: the program run is the process the rules see (cat permitted, tac denied by its process rule)', async () => {
+    const cat = await finished(agent(['exec', '--state', stateDir, '--', 'cat', join(gpDir, 'open.txt')]));
+    expect(cat.code, cat.stderr).toBe(0);
+    expect(cat.stdout).toBe('open figures\n');
+    const tac = await finished(agent(['exec', '--state', stateDir, '--', 'tac', join(gpDir, 'open.txt')]));
+    expect(tac.code).toBe(1);
+    expect(tac.stderr).toContain('permission denied');
+    expect(tac.stdout).toBe('');
+  });
+
+  it('applies a policy change made through the console call within 2 s, after which the other rule permits', async () => {
+    const before = configVersion();
+    const changedAt = Date.now();
+    // The "someone else" user set now names this user: the policy's third rule permits secret.txt.
+    ok(
+      await call(server, api.tdePolicy.elementUpdate, {
+        token,
+        body: { id: sets.someone, name: 'someone-else', users: [{ uid }] } as never,
+      }),
+    );
+    await until('the new configuration', () => configVersion() > before, 5000);
+    expect(Date.now() - changedAt).toBeLessThan(2000);
+    const secret = await finished(agent(['cat', '--state', stateDir, join(gpDir, 'secret.txt')]));
+    expect(secret.code, secret.stderr).toBe(0);
+    expect(secret.stdout).toBe('secret figures\n');
+    const status = await finished(agent(['status', '--state', stateDir]));
+    expect(status.code, status.stderr).toBe(0);
+    const shown = JSON.parse(status.stdout) as { client_id: string; config_version: number; keys: object[] };
+    expect(shown).toMatchObject({ client_id: clientId, config_version: configVersion() });
+    expect(shown.keys).toEqual([{ id: keyId, name: 'finance-key', version: 1 }]);
+    expect(status.stdout).not.toContain('wrapped');
+  });
+
+  it('RDM in block mode kills a process that rewrites many files quickly and reports rdm.suspicious', async () => {
+    // An RDM agent of its own, its guard point under an RDM policy in block mode.
+    const rdmClient = await enrol('fs-01', 'rdm', rdmState);
+    const rdmPolicy = ok(
+      await call(server, api.rdmPolicy.policyCreate, {
+        token,
+        body: {
+          name: 'shares-rdm',
+          type: 'rdm',
+          rdm: { mode: 'block', threshold: { files: 5, window_s: 10 } },
+        } as never,
+      }),
+    ).data.id;
+    ok(
+      await call(server, api.rdmClient.guardPointCreate, {
+        token,
+        body: { client_id: rdmClient, path: rdmDir, type: 'directory_auto', policy_id: rdmPolicy },
+      }),
+    );
+    rdmDaemon = agent(['run', '--state', rdmState, '--heartbeat-s', '2', '--wait-s', '20']);
+    const rdmVersion = () => {
+      try {
+        return (JSON.parse(readFileSync(join(rdmState, 'config.json'), 'utf8')) as { version: number })
+          .version;
+      } catch {
+        return 0;
+      }
+    };
+    await until(
+      'the RDM agent has its guard point',
+      () => rdmVersion() > 0 && readFileSync(join(rdmState, 'config.json'), 'utf8').includes(rdmDir),
+    );
+    // The RDM agent watches; give its watcher a moment to start.
+    await new Promise((r) => setTimeout(r, 500));
+    const writer = spawn(
+      'sh',
+      ['-c', 'i=0; while [ $i -lt 40 ]; do i=$((i+1)); echo locked > f$i.txt; sleep 0.1; done'],
+      {
+        cwd: rdmDir,
+        stdio: 'ignore',
+      },
+    );
+    const { signal } = await finished(writer);
+    expect(signal).toBe('SIGKILL');
+    const rewritten = Array.from({ length: 40 }, (_, i) =>
+      readFileSync(join(rdmDir, `f${i + 1}.txt`), 'utf8'),
+    ).filter((t) => t === 'locked\n').length;
+    expect(rewritten).toBeGreaterThanOrEqual(5);
+    expect(rewritten).toBeLessThan(40);
+    const events = await until('the rdm.suspicious record', async () => {
+      const rows = await clientLogs('rdm.suspicious');
+      return rows.length ? rows : undefined;
+    });
+    expect(events[0]).toMatchObject({ effect: 'deny', guard_point: rdmDir, policy: 'shares-rdm' });
+    expect(events[0]!.details).toMatchObject({ killed: true, mode: 'block' });
+  });
+});

@@ -1,0 +1,172 @@
+import {
+  CLIENT_ERROR_SECONDS,
+  CLIENT_WARNING_SECONDS,
+  consoleAreas,
+  stateLabel,
+  type KeyState,
+  type LicenseFeature,
+  type ProductFigureName,
+  type ProductId,
+  type ProductTile,
+} from '@ksp/contracts';
+import type { Clock } from '../../platform/auth/session.service.js';
+import type { Db } from '../../platform/db/database.js';
+import type { Actor } from '../../platform/http/route.js';
+import type { ModuleServices } from '../../platform/module.js';
+
+/** The spec's product list, in its order, with the area each opens and its licensed feature. */
+const products: readonly {
+  product: ProductId;
+  area: ProductTile['area'];
+  feature: LicenseFeature;
+  clientType?: 'tde' | 'rdm' | 'kadp';
+}[] = [
+  { product: 'tde', area: 'cte', feature: 'tde_clients', clientType: 'tde' },
+  { product: 'kadp', area: 'kadp', feature: 'kadp_clients', clientType: 'kadp' },
+  { product: 'kms', area: 'kms', feature: 'keys' },
+  { product: 'rdm', area: 'rdm', feature: 'rdm_clients', clientType: 'rdm' },
+  { product: 'sms', area: 'credential', feature: 'sms_servers' },
+];
+
+type Figures = { name: ProductFigureName; value: number }[];
+const n = (value: unknown) => Number(value ?? 0);
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/**
+ * The product page's figures (README.md): every count is of the caller's current domain; the
+ * licence's installation-wide use only for a root-domain session.
+ */
+export function createProductService(deps: {
+  db: Db;
+  clock: Clock;
+  license: () => ModuleServices['license'] | undefined;
+}) {
+  const { db, clock } = deps;
+
+  /** Clients of the domain by type and status (the client module's thresholds); deleted ones are not counted. */
+  async function clientFigures(domainId: string): Promise<Map<string, Figures>> {
+    const now = clock().getTime();
+    const warn = iso(now - CLIENT_WARNING_SECONDS * 1000);
+    const error = iso(now - CLIENT_ERROR_SECONDS * 1000);
+    const rows = await db
+      .selectFrom('client')
+      .where('domain_id', '=', domainId)
+      .where('state', 'in', ['active', 'revoked'])
+      .select((eb) => {
+        const active = eb('state', '=', 'active');
+        const count = (when: ReturnType<typeof eb.and>) =>
+          eb.fn.sum<string | number | null>(eb.case().when(when).then(1).else(0).end());
+        return [
+          'type',
+          eb.fn.countAll<string | number>().as('total'),
+          count(eb.and([active, eb('last_seen_at', '>=', warn)])).as('healthy'),
+          count(eb.and([active, eb('last_seen_at', '<', warn), eb('last_seen_at', '>=', error)])).as(
+            'warning',
+          ),
+          count(eb.and([active, eb('last_seen_at', '<', error)])).as('error'),
+          count(eb.and([eb('state', '=', 'revoked')])).as('revoked'),
+        ];
+      })
+      .groupBy('type')
+      .execute();
+    const out = new Map<string, Figures>();
+    for (const r of rows) {
+      out.set(r.type, [
+        { name: 'clients', value: n(r.total) },
+        { name: 'healthy', value: n(r.healthy) },
+        { name: 'warning', value: n(r.warning) },
+        { name: 'error', value: n(r.error) },
+        { name: 'revoked', value: n(r.revoked) },
+      ]);
+    }
+    return out;
+  }
+
+  const noClients = (): Figures =>
+    (['clients', 'healthy', 'warning', 'error', 'revoked'] as const).map((name) => ({ name, value: 0 }));
+
+  /** Keys of the domain by state label, from the tally the key module keeps; destroyed keys are not counted. */
+  async function keyFigures(domainId: string): Promise<Figures> {
+    const rows = await db
+      .selectFrom('kms_key_tally')
+      .where('domain_id', '=', domainId)
+      .select((eb) => ['state', eb.fn.sum<string | number>('keys').as('n')])
+      .groupBy('state')
+      .execute();
+    const by = { in_use: 0, inactive: 0, disabled: 0 };
+    for (const r of rows) {
+      const label = stateLabel(r.state as KeyState);
+      if (label === 'in-use') by.in_use += n(r.n);
+      else if (label === 'inactive') by.inactive += n(r.n);
+      else if (label === 'disabled') by.disabled += n(r.n);
+    }
+    return [
+      { name: 'keys', value: by.in_use + by.inactive + by.disabled },
+      { name: 'in_use', value: by.in_use },
+      { name: 'inactive', value: by.inactive },
+      { name: 'disabled', value: by.disabled },
+    ];
+  }
+
+  async function smsFigures(domainId: string): Promise<Figures> {
+    const [credentials, servers] = await Promise.all([
+      db
+        .selectFrom('credential')
+        .where('domain_id', '=', domainId)
+        .select((eb) => eb.fn.countAll<string | number>().as('n'))
+        .executeTakeFirst(),
+      db
+        .selectFrom('ssh_server')
+        .where('domain_id', '=', domainId)
+        .select((eb) => eb.fn.countAll<string | number>().as('n'))
+        .executeTakeFirst(),
+    ]);
+    return [
+      { name: 'credentials', value: n(credentials?.n) },
+      { name: 'servers', value: n(servers?.n) },
+    ];
+  }
+
+  return {
+    async overview(actor: Actor): Promise<{ tiles: ProductTile[] }> {
+      const permitted = (area: ProductTile['area']) => actor.permissions.has(consoleAreas[area].permission);
+      const clients = products.some((p) => p.clientType && permitted(p.area))
+        ? await clientFigures(actor.domainId)
+        : new Map<string, Figures>();
+      const license = await deps.license()?.overview();
+      const tiles: ProductTile[] = [];
+      for (const p of products) {
+        const allowed = permitted(p.area);
+        let figures: Figures = [];
+        if (allowed) {
+          if (p.clientType) figures = clients.get(p.clientType) ?? noClients();
+          else if (p.product === 'kms') figures = await keyFigures(actor.domainId);
+          else figures = await smsFigures(actor.domainId);
+        }
+        const usage = license?.features.find((f) => f.feature === p.feature);
+        tiles.push({
+          product: p.product,
+          area: p.area,
+          permitted: allowed,
+          figures,
+          license: {
+            feature: p.feature,
+            state:
+              license?.state === 'expired'
+                ? 'expired'
+                : usage?.source === 'license'
+                  ? 'licensed'
+                  : 'community',
+            total: usage?.total ?? 0,
+            // The installation-wide use counts every domain: only a root-domain session sees it.
+            used: actor.systemScope && usage ? usage.used : null,
+            not_after: usage?.not_after ?? null,
+          },
+        });
+      }
+      return { tiles };
+    },
+  };
+}
+
+export type ProductService = ReturnType<typeof createProductService>;

@@ -1,0 +1,150 @@
+import { useQuery } from '@tanstack/react-query';
+import { Tag, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { useNavigate } from 'react-router';
+import { clientStatuses, type ClientStatus, type ProtectionMode, type TdeClientRow } from '@ksp/contracts';
+import {
+  agentClientKeys,
+  clientGroupKeys,
+  listAgentClients,
+  listClientGroups,
+  type AgentArea,
+} from '../../api/tde-client';
+import { RowActions, useColumnKit } from '../../components/columns';
+import { ListPage } from '../../components/list-page';
+import { useT } from '../../i18n/i18n';
+import { ClientStatusBar } from '../../components/client-status-bar';
+import { ClientStatusTag } from '../../components/client-status';
+
+/** The detail page of a TDE or RDM client (console-spec §2). */
+export const agentClientDetailPath = (area: AgentArea, id: string) =>
+  `/${area}/clients/clients-details/${id}`;
+
+/**
+ * TDE / RDM › clients (MODULES.md §5.1, §6.2): the status bar of the KADP page, the agents of
+ * this domain with their groups, guard points and (RDM) protection mode and suspicious count.
+ */
+function AgentClientListPage({ area }: { area: AgentArea }) {
+  const t = useT();
+  const kit = useColumnKit<TdeClientRow>();
+  const navigate = useNavigate();
+  const keys = agentClientKeys(area);
+  const open = (row: TdeClientRow) => void navigate(agentClientDetailPath(area, row.id));
+  const statusOptions = clientStatuses.map((v) => ({ value: v, label: t(`kadp:statuses.${v}`) }));
+  const groups = useQuery({
+    queryKey: [...clientGroupKeys.list, 'options'],
+    queryFn: () => listClientGroups({ page: 1, page_size: 1000 }),
+    enabled: area === 'cte',
+  }).data?.data;
+
+  const columns: ColumnsType<TdeClientRow> = [
+    {
+      title: t('kadp:fields.status'),
+      dataIndex: 'status',
+      render: (status: ClientStatus) => <ClientStatusTag status={status} />,
+    },
+    kit.name(t('kadp:fields.name'), 'name', (name: string, row) => (
+      <Typography.Link strong onClick={() => open(row)} data-testid={`client-open-${name}`}>
+        {name}
+      </Typography.Link>
+    )),
+    { title: t('kadp:fields.host'), dataIndex: 'host', render: (v: string) => v || '-' },
+    { title: t('kadp:fields.os'), dataIndex: 'os', render: (v: string) => v || '-' },
+    { title: t('kadp:fields.agentVersion'), dataIndex: 'agent_version', render: (v: string) => v || '-' },
+    { title: t('kadp:fields.mac'), dataIndex: 'mac', render: (v: string) => v || '-' },
+    {
+      title: t('kadp:fields.profile'),
+      dataIndex: 'profile',
+      render: (v: string | null) => v ?? t('kadp:defaultProfile'),
+    },
+    ...(area === 'cte'
+      ? [
+          {
+            title: t('tdeClient:fields.groups'),
+            dataIndex: 'group_names',
+            render: (names: string[]) => (names.length ? names.map((n) => <Tag key={n}>{n}</Tag>) : '-'),
+          },
+        ]
+      : [
+          {
+            title: t('tdeClient:fields.protectionMode'),
+            dataIndex: 'protection_mode',
+            render: (mode: ProtectionMode | undefined) => t(`tdeClient:protectionModes.${mode ?? 'none'}`),
+          },
+          {
+            title: t('tdeClient:fields.suspicious'),
+            dataIndex: 'suspicious_24h',
+            render: (n: number | undefined) =>
+              n ? (
+                <Tag color="red" data-testid="client-suspicious">
+                  {n}
+                </Tag>
+              ) : (
+                0
+              ),
+          },
+        ]),
+    { title: t('tdeClient:fields.guardPoints'), dataIndex: 'guard_points' },
+    kit.time(t('kadp:fields.lastSeen'), 'last_seen_at'),
+    kit.time(t('kadp:fields.registered'), 'registered_at'),
+    kit.actions((row) => (
+      <RowActions
+        items={[
+          {
+            label: t('kadp:actions.details'),
+            onClick: () => open(row),
+            testId: `client-details-${row.name}`,
+          },
+        ]}
+      />
+    )),
+  ];
+
+  return (
+    <>
+      <ClientStatusBar
+        queryKey={keys.list}
+        fetchCounts={() => listAgentClients(area, { page: 1, page_size: 1 })}
+      />
+      <ListPage<TdeClientRow>
+        queryKey={keys.list}
+        testId="client"
+        fetchPage={({ page, page_size, filters }) =>
+          listAgentClients(area, {
+            page,
+            page_size,
+            name: filters.name,
+            os: filters.os,
+            group: filters.group || undefined,
+            status: clientStatuses.find((s) => s === filters.status),
+          })
+        }
+        rowKey="id"
+        rowTestId={(row) => `client-row-${row.name}`}
+        columns={columns}
+        filters={[
+          { name: 'name', label: t('kadp:fields.name') },
+          { name: 'status', label: t('kadp:fields.status'), options: statusOptions },
+          { name: 'os', label: t('tdeClient:fields.os') },
+          ...(area === 'cte'
+            ? [
+                {
+                  name: 'group',
+                  label: t('tdeClient:fields.groups'),
+                  options: (groups ?? []).map((g) => ({ value: g.id, label: g.name })),
+                },
+              ]
+            : []),
+        ]}
+      />
+    </>
+  );
+}
+
+export function CteClientListPage() {
+  return <AgentClientListPage area="cte" />;
+}
+
+export function RdmClientListPage() {
+  return <AgentClientListPage area="rdm" />;
+}

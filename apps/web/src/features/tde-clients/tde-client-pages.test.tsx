@@ -1,0 +1,292 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { api, type ClientGroupRow, type GuardPointRow, type TdeClientRow } from '@ksp/contracts';
+import type { InternalAxiosRequestConfig } from 'axios';
+import { http, resetClient } from '../../api/client';
+import { saveSignedIn } from '../../api/session';
+import { i18n } from '../../i18n/i18n';
+import { envelope, fakeAdapter, signedInFixture } from '../../test-fixtures';
+import { renderPage } from '../../test-render';
+import { CteClientDetailPage, RdmClientDetailPage } from './client-detail-page';
+import { CteClientListPage, RdmClientListPage } from './client-list-page';
+import GroupDetailPage from './group-detail-page';
+import GroupListPage from './group-list-page';
+
+vi.setConfig({ testTimeout: 20_000 });
+
+const originalAdapter = http.defaults.adapter;
+const GROUP_ID = '0190d5a4-0000-7000-8000-0000000000a1';
+
+const client: TdeClientRow = {
+  id: '0190d5a4-0000-7000-8000-0000000000c1',
+  name: 'db-host',
+  type: 'tde',
+  os: 'Linux 6.1',
+  agent_version: '7.0',
+  mac: 'aa:bb:cc:dd:ee:ff',
+  host: 'db.example',
+  status: 'healthy',
+  delete_acknowledged: false,
+  profile: 'verbose',
+  groups: [GROUP_ID],
+  group_names: ['databases'],
+  guard_points: 2,
+  communication_enabled: true,
+  token_name: 'cte-token',
+  last_seen_at: '2026-01-02T00:00:00.000Z',
+  registered_at: '2026-01-01T00:00:00.000Z',
+  certificate: {
+    id: '0190d5a4-0000-7000-8000-0000000000d1',
+    serial: '0a1b2c3d',
+    not_before: '2026-01-01T00:00:00.000Z',
+    not_after: '2099-01-01T00:00:00.000Z',
+    ca_name: 'Root CA',
+    revoked: false,
+  },
+};
+const rdmClient: TdeClientRow = {
+  ...client,
+  id: '0190d5a4-0000-7000-8000-0000000000c2',
+  name: 'file-server',
+  type: 'rdm',
+  groups: [],
+  group_names: [],
+  protection_mode: 'cte_rwp',
+  suspicious_24h: 3,
+};
+const ownGp: GuardPointRow = {
+  id: '0190d5a4-0000-7000-8000-0000000000e1',
+  path: '/data',
+  type: 'directory_auto',
+  policy_id: '0190d5a4-0000-7000-8000-0000000000f1',
+  policy_name: 'encrypt-data',
+  enabled: true,
+  origin: { kind: 'client' },
+  created_at: '2026-01-01T00:00:00.000Z',
+};
+const groupGp: GuardPointRow = {
+  ...ownGp,
+  id: '0190d5a4-0000-7000-8000-0000000000e2',
+  path: '/var/lib/db',
+  origin: { kind: 'group', id: GROUP_ID, name: 'databases' },
+};
+const group: ClientGroupRow = {
+  id: GROUP_ID,
+  name: 'databases',
+  description: 'database hosts',
+  profile: null,
+  members: 1,
+  guard_points: 1,
+  created_at: '2026-01-01T00:00:00.000Z',
+  updated_at: '2026-01-01T00:00:00.000Z',
+};
+
+function serve() {
+  const fake = fakeAdapter((config: InternalAxiosRequestConfig) => {
+    switch (config.url) {
+      case api.tdeClient.list.path:
+        return envelope({
+          data: [client],
+          total: 1,
+          counts: { total: 4, errors: 1, warnings: 0, healthy: 3 },
+        });
+      case api.rdmClient.list.path:
+        return envelope({
+          data: [rdmClient],
+          total: 1,
+          counts: { total: 1, errors: 0, warnings: 0, healthy: 1 },
+        });
+      case api.tdeClient.detail.path:
+        return envelope(client);
+      case api.rdmClient.detail.path:
+        return envelope(rdmClient);
+      case api.tdeClient.guardPoints.path:
+        return envelope({
+          data: (config.params as { group_id?: string }).group_id ? [{ ...groupGp }] : [ownGp, groupGp],
+        });
+      case api.rdmClient.guardPoints.path:
+        return envelope({ data: [{ ...ownGp, type: 'rwp', policy_id: null, policy_name: null }] });
+      case api.tdePolicy.policyList.path:
+        return envelope({
+          data: [{ id: ownGp.policy_id, name: 'encrypt-data', type: 'standard' }],
+          total: 1,
+        });
+      case api.tdeClient.guardPointCreate.path:
+        return envelope({ ...ownGp, path: '/home' });
+      case api.tdeClient.guardPointSetEnabled.path:
+        return envelope({ ...ownGp, enabled: false });
+      case api.tdeClient.setProfile.path:
+        return envelope(client);
+      case api.rdmClient.setCommunication.path:
+        return envelope({ ...rdmClient, communication_enabled: false });
+      case api.tdeClient.groupList.path:
+        return envelope({ data: [group], total: 1 });
+      case api.tdeClient.groupDetail.path:
+        return envelope({
+          ...group,
+          member_list: [{ id: client.id, name: client.name, host: client.host, status: 'healthy' }],
+        });
+      case api.tdeClient.groupCreate.path:
+        return envelope({ ...group, name: 'web' });
+      case api.tdeClient.groupRemoveMembers.path:
+        return envelope({ ...group, members: 0 });
+      default:
+        return envelope(null, 4040, 'Not served');
+    }
+  });
+  http.defaults.adapter = fake.adapter;
+  return fake.seen;
+}
+const bodyOf = (seen: InternalAxiosRequestConfig[], path: string) =>
+  JSON.parse(String(seen.find((c) => c.url === path)!.data)) as Record<string, unknown>;
+
+beforeEach(() => {
+  resetClient();
+  saveSignedIn(signedInFixture({ permissions: ['cte:read', 'cte:write', 'rdm:read', 'rdm:write'] }));
+});
+afterEach(() => {
+  http.defaults.adapter = originalAdapter;
+});
+
+describe.each(['en', 'zh'] as const)('TDE and RDM client pages (%s)', (lang) => {
+  beforeEach(async () => {
+    await act(() => i18n.changeLanguage(lang));
+  });
+  afterEach(async () => {
+    await act(() => i18n.changeLanguage('en'));
+  });
+
+  it('lists TDE clients with the status bar, groups and guard point counts, and filters by group', async () => {
+    const seen = serve();
+    const { router } = renderPage('/cte/clients/main', '/cte/clients/main', <CteClientListPage />);
+    const row = await screen.findByTestId('client-row-db-host');
+    expect(row.textContent).toContain('databases');
+    expect(row.textContent).toContain('db.example');
+    const bar = screen.getByTestId('client-status-bar');
+    await waitFor(() => expect(within(bar).getByTestId('client-count-total').textContent).toContain('4'));
+    fireEvent.click(within(bar).getByTestId('client-count-errors'));
+    await waitFor(() => expect(router.state.location.search).toContain('status=error'));
+    await act(() => router.navigate(`/cte/clients/main?group=${GROUP_ID}`));
+    await waitFor(() =>
+      expect(
+        seen.some(
+          (c) =>
+            c.url === api.tdeClient.list.path &&
+            (c.params as { group?: string } | undefined)?.group === GROUP_ID,
+        ),
+      ).toBe(true),
+    );
+  });
+
+  it('shows an RDM client with its protection mode and suspicious processes', async () => {
+    serve();
+    renderPage('/rdm/clients/main', '/rdm/clients/main', <RdmClientListPage />);
+    const row = await screen.findByTestId('client-row-file-server');
+    expect(row.textContent).toContain(lang === 'en' ? 'CTE + ransomware protection' : 'CTE + 勒索防护');
+    expect(within(row).getByTestId('client-suspicious').textContent).toBe('3');
+  });
+
+  it('RDM detail: protection mode, suspicious count, communication, guard points without group tabs', async () => {
+    const seen = serve();
+    const path = `/rdm/clients/clients-details/${rdmClient.id}`;
+    renderPage(path, '/rdm/clients/clients-details/:id', <RdmClientDetailPage />);
+    expect((await screen.findByTestId('client-protection-mode')).textContent).toBe(
+      lang === 'en' ? 'CTE + ransomware protection' : 'CTE + 勒索防护',
+    );
+    expect(screen.getByTestId('client-suspicious-count').textContent).toBe('3');
+    fireEvent.click(screen.getByTestId('client-communication'));
+    await waitFor(() =>
+      expect(bodyOf(seen, api.rdmClient.setCommunication.path)).toEqual({ id: rdmClient.id, enabled: false }),
+    );
+    expect(screen.queryByText(lang === 'en' ? 'Authorised binaries' : '授权程序')).toBeNull();
+    fireEvent.click(screen.getByText(lang === 'en' ? 'Guard points' : '防护点'));
+    expect((await screen.findByTestId('gp-row-/data')).textContent).toContain(
+      lang === 'en' ? 'Ransomware protection only' : '仅勒索防护',
+    );
+  });
+
+  it('TDE detail: tabs, inherited guard points read-only, add, disable, and change the profile', async () => {
+    const seen = serve();
+    const path = `/cte/clients/clients-details/${client.id}`;
+    renderPage(path, '/cte/clients/clients-details/:id', <CteClientDetailPage />);
+    const identity = await screen.findByTestId('client-identity');
+    expect(identity.textContent).toContain('verbose');
+    expect(identity.textContent).toContain('databases');
+    fireEvent.click(screen.getByText(lang === 'en' ? 'Authorised binaries' : '授权程序'));
+    expect(
+      await screen.findByText(lang === 'en' ? /No authorised binaries yet/ : /暂无授权程序/),
+    ).toBeTruthy();
+
+    fireEvent.click(screen.getByText(lang === 'en' ? 'Guard points' : '防护点'));
+    const inherited = await screen.findByTestId('gp-row-/var/lib/db');
+    expect(inherited.textContent).toContain(lang === 'en' ? 'Group databases' : '客户端组 databases');
+    expect(within(inherited).queryByTestId('gp-unguard-/var/lib/db')).toBeNull();
+    expect(within(inherited).getByRole('switch')).toHaveProperty('disabled', true);
+    const own = screen.getByTestId('gp-row-/data');
+    fireEvent.click(within(own).getByRole('switch'));
+    await waitFor(() =>
+      expect(bodyOf(seen, api.tdeClient.guardPointSetEnabled.path)).toEqual({ id: ownGp.id, enabled: false }),
+    );
+
+    fireEvent.click(screen.getByTestId('gp-add'));
+    fireEvent.change(await screen.findByTestId('gp-path'), { target: { value: '/home' } });
+    // The policy is picked by name from the domain's standard policies.
+    fireEvent.mouseDown(screen.getByTestId('gp-policy').closest('.ant-select')!.querySelector('input')!);
+    fireEvent.click(await screen.findByTitle('encrypt-data'));
+    fireEvent.click(screen.getByTestId('gp-ok'));
+    await waitFor(() =>
+      expect(bodyOf(seen, api.tdeClient.guardPointCreate.path)).toEqual({
+        client_id: client.id,
+        path: '/home',
+        type: 'directory_auto',
+        policy_id: ownGp.policy_id,
+        enabled: true,
+      }),
+    );
+
+    fireEvent.click(screen.getByText(lang === 'en' ? 'General' : '常规'));
+    fireEvent.click(await screen.findByTestId('client-profile-edit'));
+    const name = await screen.findByTestId('client-profile-name');
+    fireEvent.change(name, { target: { value: '' } });
+    fireEvent.click(screen.getByTestId('client-profile-ok'));
+    await waitFor(() =>
+      expect(bodyOf(seen, api.tdeClient.setProfile.path)).toEqual({ id: client.id, profile: null }),
+    );
+  });
+
+  it('client groups: list, create, members and group guard points', async () => {
+    const seen = serve();
+    renderPage('/cte/clients/clients-groups', '/cte/clients/clients-groups', <GroupListPage />);
+    const row = await screen.findByTestId('group-row-databases');
+    expect(row.textContent).toContain('database hosts');
+    fireEvent.click(screen.getByTestId('group-add'));
+    fireEvent.change(await screen.findByTestId('group-name'), { target: { value: 'web' } });
+    fireEvent.click(screen.getByTestId('group-ok'));
+    await waitFor(() =>
+      expect(bodyOf(seen, api.tdeClient.groupCreate.path)).toEqual({
+        name: 'web',
+        description: '',
+        profile: null,
+      }),
+    );
+  });
+
+  it('group detail: members removable, group guard points editable', async () => {
+    const seen = serve();
+    const path = `/cte/clients/clients-groups-details/${GROUP_ID}`;
+    renderPage(path, '/cte/clients/clients-groups-details/:id', <GroupDetailPage />);
+    const title = await screen.findByTestId('group-detail-title');
+    await waitFor(() => expect(title.textContent).toContain('databases'));
+    fireEvent.click(await screen.findByTestId('member-remove-db-host'));
+    fireEvent.click(await screen.findByTestId('member-confirm-remove'));
+    await waitFor(() =>
+      expect(bodyOf(seen, api.tdeClient.groupRemoveMembers.path)).toEqual({
+        id: GROUP_ID,
+        client_ids: [client.id],
+      }),
+    );
+    fireEvent.click(screen.getByRole('tab', { name: new RegExp(lang === 'en' ? 'Guard points' : '防护点') }));
+    const gp = await screen.findByTestId('gp-row-/var/lib/db');
+    expect(within(gp).getByTestId('gp-unguard-/var/lib/db')).toBeTruthy();
+  });
+});

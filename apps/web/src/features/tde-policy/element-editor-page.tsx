@@ -1,0 +1,441 @@
+import { useEffect } from 'react';
+import { ArrowLeftOutlined, DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  App,
+  Button,
+  Card,
+  Checkbox,
+  Flex,
+  Form,
+  Input,
+  InputNumber,
+  Select,
+  Space,
+  Tag,
+  Typography,
+} from 'antd';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { api, policyElementKinds, type PolicyElementDetail, type PolicyElementKind } from '@ksp/contracts';
+import {
+  createElement,
+  deleteElement,
+  fetchElement,
+  listElements,
+  tdePolicyKeys,
+  updateElement,
+} from '../../api/tde-policy';
+import { useConfirmDelete } from '../../components/confirm-delete';
+import { useCanCall } from '../../components/permissions';
+import { useSubmit } from '../../components/use-submit';
+import { useT } from '../../i18n/i18n';
+import { policyPaths, usePolicyArea } from './area';
+
+interface Values {
+  kind: PolicyElementKind;
+  name: string;
+  description?: string;
+  resources?: { directory?: string; file?: string; include_subfolders?: boolean }[];
+  users?: { uname?: string; uid?: number | null; gname?: string; gid?: number | null }[];
+  processes?: { directory?: string; file?: string; signature_set_id?: string | null }[];
+  source_list?: { path?: string }[];
+  signatures?: { file_name?: string; hash_value?: string }[];
+}
+
+const text = (v: string | undefined) => (v ?? '').trim();
+
+/** The body of a create or update from the form: only the entries of the kind, empty fields left out. */
+function bodyOf(v: Values) {
+  const base = { name: text(v.name), description: text(v.description) };
+  switch (v.kind) {
+    case 'resource':
+      return {
+        ...base,
+        resources: (v.resources ?? []).map((e) => ({
+          directory: text(e.directory),
+          file: text(e.file),
+          include_subfolders: Boolean(e.include_subfolders),
+        })),
+      };
+    case 'user':
+      return {
+        ...base,
+        users: (v.users ?? []).map((e) => ({
+          ...(text(e.uname) ? { uname: text(e.uname) } : {}),
+          ...(e.uid != null ? { uid: e.uid } : {}),
+          ...(text(e.gname) ? { gname: text(e.gname) } : {}),
+          ...(e.gid != null ? { gid: e.gid } : {}),
+        })),
+      };
+    case 'process':
+      return {
+        ...base,
+        processes: (v.processes ?? []).map((e) => ({
+          directory: text(e.directory),
+          file: text(e.file),
+          signature_set_id: e.signature_set_id ?? null,
+        })),
+      };
+    case 'signature':
+      return {
+        ...base,
+        source_list: (v.source_list ?? []).map((e) => text(e.path)).filter(Boolean),
+        signatures: (v.signatures ?? []).map((e) => ({
+          file_name: text(e.file_name),
+          hash_value: text(e.hash_value),
+        })),
+      };
+  }
+}
+
+function valuesOf(d: PolicyElementDetail): Values {
+  return {
+    kind: d.kind,
+    name: d.name,
+    description: d.description,
+    resources: d.resources,
+    users: d.users,
+    processes: d.processes.map((p) => ({
+      directory: p.directory,
+      file: p.file,
+      signature_set_id: p.signature_set_id,
+    })),
+    source_list: d.source_list.map((path) => ({ path })),
+    signatures: d.signatures,
+  };
+}
+
+/** One entry list of the form: rows of fields, a remove button each, an add button. */
+function EntryList({
+  name,
+  disabled,
+  addLabel,
+  fields,
+  empty,
+}: {
+  name: string;
+  disabled: boolean;
+  addLabel: string;
+  fields: (index: number) => React.ReactNode;
+  empty: object;
+}) {
+  return (
+    <Form.List name={name}>
+      {(rows, { add, remove }) => (
+        <Flex vertical gap={8}>
+          {rows.map((row) => (
+            <Flex key={row.key} gap={8} wrap align="start" data-testid={`entry-${name}-${row.name}`}>
+              {fields(row.name)}
+              {!disabled && (
+                <Button
+                  icon={<DeleteOutlined />}
+                  onClick={() => remove(row.name)}
+                  aria-label="remove"
+                  data-testid={`entry-remove-${name}-${row.name}`}
+                />
+              )}
+            </Flex>
+          ))}
+          {!disabled && (
+            <Button icon={<PlusOutlined />} onClick={() => add(empty)} data-testid={`entry-add-${name}`}>
+              {addLabel}
+            </Button>
+          )}
+        </Flex>
+      )}
+    </Form.List>
+  );
+}
+
+/** TDE / RDM › create a policy element, or its details (edit, delete). */
+export default function ElementEditorPage() {
+  const t = useT();
+  const area = usePolicyArea();
+  const paths = policyPaths(area);
+  const { id } = useParams();
+  const [search] = useSearchParams();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { message } = App.useApp();
+  const confirmDelete = useConfirmDelete();
+  const submit = useSubmit();
+  const canWrite = useCanCall(api.tdePolicy.elementCreate);
+  const [form] = Form.useForm<Values>();
+  const detail = useQuery({
+    queryKey: tdePolicyKeys.element(id ?? ''),
+    queryFn: () => fetchElement(area, id ?? ''),
+    enabled: Boolean(id),
+  });
+  const row = detail.data;
+  const initialKind = policyElementKinds.find((k) => k === search.get('kind')) ?? 'resource';
+  const kind = (Form.useWatch('kind', form) as PolicyElementKind | undefined) ?? row?.kind ?? initialKind;
+  const signatureSets = useQuery({
+    queryKey: [...tdePolicyKeys.elements, area, 'signature', 'options'],
+    queryFn: () => listElements(area, { kind: 'signature', page: 1, page_size: 1000 }),
+    enabled: kind === 'process',
+  }).data?.data;
+
+  useEffect(() => {
+    if (row) form.setFieldsValue(valuesOf(row));
+  }, [row, form]);
+
+  const disabled = !canWrite;
+  const back = () => void navigate(`${paths.elements}?kind=${row?.kind ?? kind}`);
+  const kindLabel = t(`tdePolicy:kinds.${kind}`);
+
+  const save = (values: Values) =>
+    submit.run(async () => {
+      const body = bodyOf({ ...values, kind });
+      const saved = id ? await updateElement({ id, ...body }) : await createElement({ kind, ...body });
+      void message.success(t('tdePolicy:elements.saved', { name: saved.name }));
+      await queryClient.invalidateQueries({ queryKey: tdePolicyKeys.elements });
+      if (!id) void navigate(paths.element(saved.id), { replace: true });
+    });
+
+  const title = row
+    ? t('tdePolicy:elements.detailTitle', { kind: kindLabel, name: row.name })
+    : t('tdePolicy:elements.createTitle', { kind: kindLabel });
+
+  return (
+    <Flex vertical gap={16} data-testid="element-editor">
+      <Flex wrap gap={8} justify="space-between" align="center">
+        <Space wrap>
+          <Button icon={<ArrowLeftOutlined />} onClick={back} aria-label={t('tdePolicy:elements.back')} />
+          <Typography.Title level={4} style={{ margin: 0 }} data-testid="element-title">
+            {id && !row ? '' : title}
+          </Typography.Title>
+        </Space>
+        {row && canWrite && (
+          <Button
+            danger
+            data-testid="element-delete"
+            onClick={() =>
+              confirmDelete({
+                title: t('tdePolicy:elements.deleteTitle', { kind: kindLabel, name: row.name }),
+                remove: async () => {
+                  await deleteElement(row.id);
+                  back();
+                },
+                refresh: () => queryClient.invalidateQueries({ queryKey: tdePolicyKeys.elements }),
+                testId: 'element-confirm-delete',
+              })
+            }
+          >
+            {t('tdePolicy:actions.delete')}
+          </Button>
+        )}
+      </Flex>
+      {row && (
+        <Space wrap data-testid="element-used-by">
+          <Typography.Text type="secondary">{t('tdePolicy:fields.usedBy')}:</Typography.Text>
+          {row.used_by.length
+            ? row.used_by.map((u) => <Tag key={u.id}>{u.name}</Tag>)
+            : t('tdePolicy:elements.usedByNone')}
+        </Space>
+      )}
+      <Form<Values>
+        form={form}
+        layout="vertical"
+        disabled={disabled}
+        initialValues={{
+          kind: initialKind,
+          resources: [],
+          users: [],
+          processes: [],
+          source_list: [],
+          signatures: [],
+        }}
+        onFinish={(v) => void save(v)}
+      >
+        <Card title={t('tdePolicy:sections.general')} size="small">
+          <Flex gap={16} wrap>
+            <Form.Item name="kind" label={t('tdePolicy:fields.kind')} style={{ minWidth: 200 }}>
+              <Select
+                disabled={Boolean(id) || disabled}
+                data-testid="element-kind"
+                options={policyElementKinds.map((k) => ({ value: k, label: t(`tdePolicy:kinds.${k}`) }))}
+              />
+            </Form.Item>
+            <Form.Item
+              name="name"
+              label={t('tdePolicy:fields.name')}
+              rules={[{ required: true, whitespace: true, max: 64 }]}
+              style={{ minWidth: 240, flex: 1 }}
+            >
+              <Input data-testid="element-name" maxLength={64} />
+            </Form.Item>
+            <Form.Item
+              name="description"
+              label={t('tdePolicy:fields.description')}
+              style={{ minWidth: 240, flex: 2 }}
+            >
+              <Input data-testid="element-description" maxLength={256} />
+            </Form.Item>
+          </Flex>
+        </Card>
+        <Card title={t('tdePolicy:fields.entries')} size="small" style={{ marginTop: 16 }}>
+          {kind === 'resource' && (
+            <EntryList
+              name="resources"
+              disabled={disabled}
+              addLabel={t('tdePolicy:actions.addEntry')}
+              empty={{ directory: '/', file: '', include_subfolders: false }}
+              fields={(i) => (
+                <>
+                  <Form.Item name={[i, 'directory']} noStyle>
+                    <Input
+                      placeholder={t('tdePolicy:fields.directory')}
+                      style={{ width: 260 }}
+                      data-testid={`resource-directory-${i}`}
+                    />
+                  </Form.Item>
+                  <Form.Item name={[i, 'file']} noStyle>
+                    <Input
+                      placeholder={t('tdePolicy:fields.file')}
+                      style={{ width: 180 }}
+                      data-testid={`resource-file-${i}`}
+                    />
+                  </Form.Item>
+                  <Form.Item name={[i, 'include_subfolders']} valuePropName="checked" noStyle>
+                    <Checkbox data-testid={`resource-subfolders-${i}`}>
+                      {t('tdePolicy:fields.includeSubfolders')}
+                    </Checkbox>
+                  </Form.Item>
+                </>
+              )}
+            />
+          )}
+          {kind === 'user' && (
+            <EntryList
+              name="users"
+              disabled={disabled}
+              addLabel={t('tdePolicy:actions.addEntry')}
+              empty={{}}
+              fields={(i) => (
+                <>
+                  <Form.Item name={[i, 'uname']} noStyle>
+                    <Input
+                      placeholder={t('tdePolicy:fields.uname')}
+                      style={{ width: 160 }}
+                      data-testid={`user-uname-${i}`}
+                    />
+                  </Form.Item>
+                  <Form.Item name={[i, 'uid']} noStyle>
+                    <InputNumber
+                      placeholder={t('tdePolicy:fields.uid')}
+                      min={0}
+                      style={{ width: 120 }}
+                      data-testid={`user-uid-${i}`}
+                    />
+                  </Form.Item>
+                  <Form.Item name={[i, 'gname']} noStyle>
+                    <Input
+                      placeholder={t('tdePolicy:fields.gname')}
+                      style={{ width: 160 }}
+                      data-testid={`user-gname-${i}`}
+                    />
+                  </Form.Item>
+                  <Form.Item name={[i, 'gid']} noStyle>
+                    <InputNumber
+                      placeholder={t('tdePolicy:fields.gid')}
+                      min={0}
+                      style={{ width: 120 }}
+                      data-testid={`user-gid-${i}`}
+                    />
+                  </Form.Item>
+                </>
+              )}
+            />
+          )}
+          {kind === 'process' && (
+            <EntryList
+              name="processes"
+              disabled={disabled}
+              addLabel={t('tdePolicy:actions.addEntry')}
+              empty={{ directory: '', file: '', signature_set_id: null }}
+              fields={(i) => (
+                <>
+                  <Form.Item name={[i, 'directory']} noStyle>
+                    <Input
+                      placeholder={t('tdePolicy:fields.directory')}
+                      style={{ width: 240 }}
+                      data-testid={`process-directory-${i}`}
+                    />
+                  </Form.Item>
+                  <Form.Item name={[i, 'file']} noStyle>
+                    <Input
+                      placeholder={t('tdePolicy:fields.file')}
+                      style={{ width: 160 }}
+                      data-testid={`process-file-${i}`}
+                    />
+                  </Form.Item>
+                  <Form.Item name={[i, 'signature_set_id']} noStyle>
+                    <Select
+                      allowClear
+                      placeholder={t('tdePolicy:fields.signatureSet')}
+                      style={{ width: 200 }}
+                      data-testid={`process-signature-${i}`}
+                      options={(signatureSets ?? []).map((s) => ({ value: s.id, label: s.name }))}
+                    />
+                  </Form.Item>
+                </>
+              )}
+            />
+          )}
+          {kind === 'signature' && (
+            <Flex vertical gap={16}>
+              <Typography.Text strong>{t('tdePolicy:fields.sourceList')}</Typography.Text>
+              <EntryList
+                name="source_list"
+                disabled={disabled}
+                addLabel={t('tdePolicy:actions.addPath')}
+                empty={{ path: '' }}
+                fields={(i) => (
+                  <Form.Item name={[i, 'path']} noStyle>
+                    <Input
+                      placeholder={t('tdePolicy:fields.path')}
+                      style={{ width: 360 }}
+                      data-testid={`source-path-${i}`}
+                    />
+                  </Form.Item>
+                )}
+              />
+              <Typography.Text strong>{t('tdePolicy:fields.signatures')}</Typography.Text>
+              <EntryList
+                name="signatures"
+                disabled={disabled}
+                addLabel={t('tdePolicy:actions.addSignature')}
+                empty={{ file_name: '', hash_value: '' }}
+                fields={(i) => (
+                  <>
+                    <Form.Item name={[i, 'file_name']} noStyle>
+                      <Input
+                        placeholder={t('tdePolicy:fields.fileName')}
+                        style={{ width: 240 }}
+                        data-testid={`signature-file-${i}`}
+                      />
+                    </Form.Item>
+                    <Form.Item name={[i, 'hash_value']} noStyle>
+                      <Input
+                        placeholder={t('tdePolicy:fields.hash')}
+                        style={{ width: 420, maxWidth: '100%' }}
+                        data-testid={`signature-hash-${i}`}
+                      />
+                    </Form.Item>
+                  </>
+                )}
+              />
+            </Flex>
+          )}
+        </Card>
+        {canWrite && (
+          <Flex justify="end" style={{ marginTop: 16 }}>
+            <Button type="primary" htmlType="submit" data-testid="element-save" {...submit.buttonProps}>
+              {t('tdePolicy:actions.save')}
+            </Button>
+          </Flex>
+        )}
+      </Form>
+    </Flex>
+  );
+}

@@ -1,0 +1,118 @@
+import { PlusOutlined } from '@ant-design/icons';
+import { useQueryClient } from '@tanstack/react-query';
+import { Button, Tag, Typography } from 'antd';
+import type { ColumnsType } from 'antd/es/table';
+import { useNavigate } from 'react-router';
+import { api, policyTypes, type PolicyRow } from '@ksp/contracts';
+import { deletePolicy, listPolicies, tdePolicyKeys } from '../../api/tde-policy';
+import { RowActions, useColumnKit } from '../../components/columns';
+import { useConfirmDelete } from '../../components/confirm-delete';
+import { ListPage } from '../../components/list-page';
+import { useCanCall } from '../../components/permissions';
+import { useT } from '../../i18n/i18n';
+import { policyPaths, usePolicyArea } from './area';
+
+/** TDE / RDM › policies: name, type, learn mode, revision, rule counts (MODULES.md §5.4, §6.2). */
+export default function PolicyListPage() {
+  const t = useT();
+  const area = usePolicyArea();
+  const paths = policyPaths(area);
+  const kit = useColumnKit<PolicyRow>();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const confirmDelete = useConfirmDelete();
+  const canWrite = useCanCall(area === 'rdm' ? api.rdmPolicy.policyCreate : api.tdePolicy.policyCreate);
+  const open = (row: PolicyRow) => void navigate(paths.detail(row.id));
+
+  const columns: ColumnsType<PolicyRow> = [
+    kit.name(t('tdePolicy:fields.name'), 'name', (name: string, row) => (
+      <Typography.Link strong onClick={() => open(row)} data-testid={`policy-open-${name}`}>
+        {name}
+      </Typography.Link>
+    )),
+    {
+      title: t('tdePolicy:fields.type'),
+      dataIndex: 'type',
+      render: (type: PolicyRow['type']) => (
+        <Tag color={type === 'rdm' ? 'volcano' : 'blue'}>{t(`tdePolicy:types.${type}`)}</Tag>
+      ),
+    },
+    { title: t('tdePolicy:fields.description'), dataIndex: 'description', render: (v: string) => v || '-' },
+    {
+      title: t('tdePolicy:fields.learnMode'),
+      dataIndex: 'learn_mode',
+      render: (v: boolean) => (v ? <Tag color="gold">✓</Tag> : '-'),
+    },
+    { title: t('tdePolicy:fields.securityRules'), dataIndex: 'security_rule_count' },
+    { title: t('tdePolicy:fields.keyRules'), dataIndex: 'key_rule_count' },
+    { title: t('tdePolicy:fields.revision'), dataIndex: 'revision' },
+    kit.time(t('tdePolicy:fields.updated'), 'updated_at'),
+    kit.actions((row) => (
+      <RowActions
+        items={[
+          {
+            label: t('tdePolicy:actions.details'),
+            onClick: () => open(row),
+            testId: `policy-details-${row.name}`,
+          },
+          {
+            label: t('tdePolicy:actions.delete'),
+            danger: true,
+            show: canWrite,
+            testId: `policy-delete-${row.name}`,
+            onClick: () =>
+              confirmDelete({
+                title: t('tdePolicy:policies.deleteTitle', { name: row.name }),
+                remove: () => deletePolicy(area, row.id),
+                refresh: () => queryClient.invalidateQueries({ queryKey: tdePolicyKeys.policies }),
+                testId: 'policy-confirm-delete',
+              }),
+          },
+        ]}
+      />
+    )),
+  ];
+
+  return (
+    <ListPage<PolicyRow>
+      queryKey={[...tdePolicyKeys.policies, area]}
+      testId="policy"
+      title={area === 'rdm' ? t('tdePolicy:policies.rdmTitle') : t('tdePolicy:policies.title')}
+      fetchPage={({ page, page_size, filters }) =>
+        listPolicies(area, {
+          page,
+          page_size,
+          name: filters.name,
+          ...(area === 'cte' ? { type: policyTypes.find((v) => v === filters.type) } : {}),
+        })
+      }
+      rowKey="id"
+      rowTestId={(row) => `policy-row-${row.name}`}
+      columns={columns}
+      filters={[
+        { name: 'name', label: t('tdePolicy:fields.name') },
+        ...(area === 'cte'
+          ? [
+              {
+                name: 'type',
+                label: t('tdePolicy:fields.type'),
+                options: policyTypes.map((v) => ({ value: v, label: t(`tdePolicy:types.${v}`) })),
+              },
+            ]
+          : []),
+      ]}
+      toolbar={
+        canWrite ? (
+          <Button
+            type="primary"
+            icon={<PlusOutlined />}
+            onClick={() => void navigate(paths.create)}
+            data-testid="policy-create"
+          >
+            {t('tdePolicy:policies.create')}
+          </Button>
+        ) : null
+      }
+    />
+  );
+}

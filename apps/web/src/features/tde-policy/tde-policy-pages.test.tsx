@@ -1,0 +1,267 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { api, type PolicyDetail, type PolicyElementDetail, type ProfileRow } from '@ksp/contracts';
+import type { InternalAxiosRequestConfig } from 'axios';
+import { http, resetClient } from '../../api/client';
+import { saveSignedIn } from '../../api/session';
+import { i18n } from '../../i18n/i18n';
+import { envelope, fakeAdapter, signedInFixture } from '../../test-fixtures';
+import { renderPage } from '../../test-render';
+import ElementEditorPage from './element-editor-page';
+import ElementListPage from './element-list-page';
+import PolicyEditorPage from './policy-editor-page';
+import PolicyListPage from './policy-list-page';
+import ProfileDetailPage from './profile-detail-page';
+
+vi.setConfig({ testTimeout: 20_000 });
+
+const originalAdapter = http.defaults.adapter;
+const T = '2026-01-01T00:00:00.000Z';
+const USERS = '0190d5a4-0000-7000-8000-0000000000a1';
+const FILES = '0190d5a4-0000-7000-8000-0000000000a2';
+const POLICY = '0190d5a4-0000-7000-8000-0000000000b1';
+
+const element = (id: string, kind: PolicyElementDetail['kind'], name: string): PolicyElementDetail => ({
+  id,
+  kind,
+  name,
+  description: '',
+  entry_count: 1,
+  used_by: [{ kind: 'policy', id: POLICY, name: 'finance' }],
+  created_at: T,
+  updated_at: T,
+  resources: kind === 'resource' ? [{ directory: '/data', file: '', include_subfolders: true }] : [],
+  users: kind === 'user' ? [{ uname: 'alice' }] : [],
+  processes: [],
+  source_list: [],
+  signatures: [],
+});
+const elements = [element(USERS, 'user', 'staff'), element(FILES, 'resource', 'finance-data')];
+
+const rule = (user: string | null, actions: ('read' | 'all_ops')[]) => ({
+  user_set_id: user,
+  process_set_id: null,
+  resource_set_id: null,
+  exclude_user_set: false,
+  exclude_process_set: false,
+  exclude_resource_set: false,
+  actions,
+  effects: ['permit' as const],
+});
+const policy: PolicyDetail = {
+  id: POLICY,
+  name: 'finance',
+  description: '',
+  type: 'standard',
+  learn_mode: false,
+  restrict_update: false,
+  revision: 3,
+  security_rule_count: 2,
+  key_rule_count: 1,
+  created_at: T,
+  updated_at: T,
+  security_rules: [
+    {
+      ...rule(USERS, ['read']),
+      order: 1,
+      user_set: { id: USERS, name: 'staff' },
+      process_set: null,
+      resource_set: null,
+    },
+    { ...rule(null, ['all_ops']), order: 2, user_set: null, process_set: null, resource_set: null },
+  ],
+  key_rules: [{ resource_set_id: null, key_id: 'clear_key', order: 1, resource_set: null, key_name: null }],
+  rdm: null,
+  guard_points: 0,
+};
+const profile: ProfileRow = {
+  id: '0190d5a4-0000-7000-8000-0000000000c1',
+  name: 'DefaultClientProfile',
+  description: '',
+  is_default: true,
+  rwp_process_set_name: null,
+  users: 0,
+  created_at: T,
+  updated_at: T,
+  logging: {
+    threshold: 'WARN',
+    duplicates: 'SUPPRESS',
+    file_enabled: true,
+    syslog_enabled: false,
+    upload_enabled: true,
+  },
+  file_settings: { max_file_size_kb: 1024, max_old_files: 5, allow_purge: true },
+  upload_settings: {
+    connection_timeout_s: 30,
+    min_interval_s: 10,
+    max_interval_s: 600,
+    max_messages: 1000,
+    drop_if_busy: false,
+  },
+  duplicate_settings: { suppress_interval_s: 600, suppress_threshold: 5 },
+  cache_settings: { max_files: 200, max_space_mb: 100 },
+  connect_timeout_s: 30,
+  rwp_operation: 'permit',
+  rwp_process_set_id: null,
+};
+
+function serve() {
+  const fake = fakeAdapter((config: InternalAxiosRequestConfig) => {
+    const body = config.data ? (JSON.parse(String(config.data)) as Record<string, unknown>) : {};
+    switch (config.url) {
+      case api.tdePolicy.policyList.path:
+        return envelope({ data: [policy], total: 1 });
+      case api.rdmPolicy.policyList.path:
+        return envelope({ data: [{ ...policy, name: 'ransom', type: 'rdm' }], total: 1 });
+      case api.tdePolicy.policyDetail.path:
+        return envelope(policy);
+      case api.tdePolicy.policyCreate.path:
+      case api.tdePolicy.policyUpdate.path:
+        return envelope({ ...policy, name: String(body.name), revision: 4 });
+      case api.tdePolicy.keyOptions.path:
+        return envelope([]);
+      case api.tdePolicy.elementList.path:
+      case api.rdmPolicy.elementList.path:
+        return envelope({ data: elements, total: elements.length });
+      case api.tdePolicy.elementCreate.path:
+        return envelope({ ...element(FILES, 'resource', String(body.name)) });
+      case api.tdePolicy.profileDetail.path:
+        return envelope(profile);
+      case api.tdePolicy.profileUpdate.path:
+        return envelope({ ...profile, ...body });
+      default:
+        return envelope(null, 4040, 'Not served');
+    }
+  });
+  http.defaults.adapter = fake.adapter;
+  return fake.seen;
+}
+const sent = (seen: InternalAxiosRequestConfig[], path: string) =>
+  seen.filter((c) => c.url === path).map((c) => JSON.parse(String(c.data)) as Record<string, unknown>);
+
+beforeEach(() => {
+  resetClient();
+  saveSignedIn(signedInFixture({ permissions: ['cte:read', 'cte:write', 'rdm:read', 'rdm:write'] }));
+});
+afterEach(() => {
+  http.defaults.adapter = originalAdapter;
+});
+
+describe.each(['en', 'zh'] as const)('TDE policy pages (%s)', (lang) => {
+  beforeEach(async () => {
+    await act(() => i18n.changeLanguage(lang));
+  });
+  afterEach(async () => {
+    await act(() => i18n.changeLanguage('en'));
+  });
+
+  it('lists policies with their type and opens the editor to create one', async () => {
+    serve();
+    const list = '/cte/policies/policies';
+    const { router } = renderPage(list, list, <PolicyListPage />, {
+      '/cte/policies/create-policies': 'create',
+    });
+    const row = await screen.findByTestId('policy-row-finance');
+    expect(row.textContent).toContain(lang === 'en' ? 'Standard' : '标准');
+    fireEvent.click(screen.getByTestId('policy-create'));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/cte/policies/create-policies'));
+  });
+
+  it('moves a security rule down and saves the new order as an update', async () => {
+    const seen = serve();
+    const path = `/cte/policies/policies-details/${POLICY}`;
+    renderPage(path, '/cte/policies/policies-details/:id', <PolicyEditorPage />);
+    await screen.findByTestId('rule-row-1');
+    await waitFor(() => expect(screen.getByTestId('rule-row-0').textContent).toContain('staff'));
+    expect(screen.getByTestId('policy-revision').textContent).toContain('3');
+    fireEvent.click(screen.getByTestId('rule-down-0'));
+    await waitFor(() => expect(screen.getByTestId('rule-row-1').textContent).toContain('staff'));
+    fireEvent.click(screen.getByTestId('policy-save'));
+    await waitFor(() => expect(sent(seen, api.tdePolicy.policyUpdate.path)).toHaveLength(1));
+    const body = sent(seen, api.tdePolicy.policyUpdate.path)[0]!;
+    expect(body.id).toBe(POLICY);
+    expect(body.security_rules).toEqual([rule(null, ['all_ops']), rule(USERS, ['read'])]);
+    expect(body.key_rules).toEqual([{ resource_set_id: null, key_id: 'clear_key' }]);
+  });
+
+  it('creates a policy with a rule added in the dialog', async () => {
+    const seen = serve();
+    const path = '/cte/policies/create-policies';
+    renderPage(path, path, <PolicyEditorPage />, { '/cte/policies/policies-details/:id': 'detail' });
+    fireEvent.change(await screen.findByTestId('policy-name'), { target: { value: 'new-policy' } });
+    fireEvent.click(screen.getByTestId('rule-add'));
+    fireEvent.click(await screen.findByTestId('rule-ok'));
+    await screen.findByTestId('rule-row-0');
+    fireEvent.click(screen.getByTestId('policy-save'));
+    await waitFor(() => expect(sent(seen, api.tdePolicy.policyCreate.path)).toHaveLength(1));
+    expect(sent(seen, api.tdePolicy.policyCreate.path)[0]).toMatchObject({
+      name: 'new-policy',
+      type: 'standard',
+      security_rules: [rule(null, ['all_ops'])],
+      rdm: null,
+    });
+  });
+
+  it('shows the element kinds as tabs and lists a kind with its users', async () => {
+    const seen = serve();
+    const path = '/cte/policies/policy-elements';
+    const { router } = renderPage(path, path, <ElementListPage />);
+    await screen.findByTestId('element-row-staff');
+    expect(screen.getByTestId('element-row-staff').textContent).toContain('finance');
+    expect(screen.getByTestId('element-tab-user').textContent).toBe(lang === 'en' ? 'User set' : '用户集');
+    fireEvent.click(screen.getByTestId('element-tab-user'));
+    await waitFor(() => expect(router.state.location.search).toContain('kind=user'));
+    await waitFor(() =>
+      expect(
+        seen.some(
+          (c) => c.url === api.tdePolicy.elementList.path && (c.params as { kind?: string }).kind === 'user',
+        ),
+      ).toBe(true),
+    );
+  });
+
+  it('creates a resource set with its entries', async () => {
+    const seen = serve();
+    const path = '/cte/policies/create-policies-elements';
+    renderPage(`${path}?kind=resource`, path, <ElementEditorPage />, {
+      '/cte/policies/policy-elements-details/:id': 'detail',
+    });
+    fireEvent.change(await screen.findByTestId('element-name'), { target: { value: 'hr-files' } });
+    fireEvent.click(screen.getByTestId('entry-add-resources'));
+    fireEvent.change(await screen.findByTestId('resource-directory-0'), { target: { value: '/hr' } });
+    fireEvent.change(screen.getByTestId('resource-file-0'), { target: { value: '*.pdf' } });
+    fireEvent.click(screen.getByTestId('element-save'));
+    await waitFor(() => expect(sent(seen, api.tdePolicy.elementCreate.path)).toHaveLength(1));
+    expect(sent(seen, api.tdePolicy.elementCreate.path)[0]).toEqual({
+      kind: 'resource',
+      name: 'hr-files',
+      description: '',
+      resources: [{ directory: '/hr', file: '*.pdf', include_subfolders: false }],
+    });
+  });
+
+  it('lists RDM policies through the RDM calls on the RDM pages', async () => {
+    const seen = serve();
+    const path = '/rdm/policies/policies';
+    renderPage(path, path, <PolicyListPage />);
+    await screen.findByTestId('policy-row-ransom');
+    expect(seen.some((c) => c.url === api.rdmPolicy.policyList.path)).toBe(true);
+    expect(seen.some((c) => c.url === api.tdePolicy.policyList.path)).toBe(false);
+  });
+
+  it('edits a client profile by name', async () => {
+    const seen = serve();
+    const path = '/cte/setting/profiles-details/DefaultClientProfile';
+    renderPage(path, '/cte/setting/profiles-details/:name', <ProfileDetailPage />);
+    const timeout = await screen.findByTestId('profile-connect-timeout');
+    expect(screen.queryByTestId('profile-delete')).toBeNull();
+    fireEvent.change(timeout, { target: { value: '60' } });
+    fireEvent.click(screen.getByTestId('profile-save'));
+    await waitFor(() => expect(sent(seen, api.tdePolicy.profileUpdate.path)).toHaveLength(1));
+    expect(sent(seen, api.tdePolicy.profileUpdate.path)[0]).toMatchObject({
+      name: 'DefaultClientProfile',
+      connect_timeout_s: 60,
+      logging: { threshold: 'WARN' },
+    });
+  });
+});

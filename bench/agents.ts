@@ -1,0 +1,356 @@
+/**
+ * Agents at scale (issue 14, "Performance"): `BENCH_AGENTS` (1,000) simulated agents
+ * heartbeating every `BENCH_HEARTBEAT_S` (10) seconds, `BENCH_WAITERS` (100) of them holding the
+ * config channel open, against the built server. For each engine it prints:
+ *
+ * - the server's CPU share (of one core) while only the heartbeats run (target ≤ 10 %);
+ * - the time from a configuration change to each waiting agent's answer, max and p99, over
+ *   `BENCH_CHANGES` (5) changes (target: every agent within 2 s). The change is written to
+ *   `client_config_epoch` from outside the server (as another node would), so this measures the
+ *   cross-node path (the periodic epoch read), not the in-process fast path;
+ * - AES-256-GCM encrypt throughput at 16 clients alone, then with the heartbeats and the
+ *   waiters running, and their ratio (target 0.95–1.05).
+ *
+ * Prints figures; never fails.
+ *
+ *   npm run build -w packages/contracts && npm run build -w apps/server && npm run bench:agents -w bench
+ *   BENCH_ENGINES=sqlite BENCH_AGENTS=200 npm run bench:agents -w bench
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { api as contract, signedText, Usage } from '@ksp/contracts';
+import { api, ENGINES, initialize, startServer, throwawayPostgres, type Engine } from './support.js';
+
+const AGENTS = Number(process.env.BENCH_AGENTS ?? 1000);
+const HEARTBEAT_S = Number(process.env.BENCH_HEARTBEAT_S ?? 10);
+const WAITERS = Math.min(Number(process.env.BENCH_WAITERS ?? 100), AGENTS);
+const CHANGES = Number(process.env.BENCH_CHANGES ?? 5);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
+
+interface Agent {
+  id: string;
+  last: number;
+}
+
+/** One key and CSR for every simulated agent: each enrolment still makes its own client and certificate. */
+function agentKey(): { key: KeyObject; csr: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'ksp-bench-agent-'));
+  try {
+    const pair = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    writeFileSync(join(dir, 'k.pem'), pair.privateKey.export({ type: 'pkcs8', format: 'pem' }));
+    const csr = execFileSync(
+      'openssl',
+      ['req', '-new', '-key', join(dir, 'k.pem'), '-subj', '/CN=bench-agent'],
+      {
+        encoding: 'utf8',
+      },
+    );
+    return { key: pair.privateKey, csr };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function signedBody(agent: Agent, key: KeyObject, payload: object): string {
+  const text = JSON.stringify(payload);
+  agent.last = Math.max(Date.now(), agent.last + 1);
+  const digest = createHash('sha256').update(text).digest('hex');
+  const signature = sign('sha256', Buffer.from(signedText(agent.id, agent.last, digest)), key).toString(
+    'base64',
+  );
+  return JSON.stringify({ client_id: agent.id, timestamp: agent.last, payload: text, signature });
+}
+
+async function postRaw<T>(
+  base: string,
+  path: string,
+  body: string,
+): Promise<{ code: number; msg: string; data: T }> {
+  const res = await fetch(base + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+  });
+  return (await res.json()) as { code: number; msg: string; data: T };
+}
+
+function encryptRate(base: string, token: string, keyId: string, seconds: number): Promise<number> {
+  const plaintext = Buffer.alloc(64, 7).toString('base64');
+  return new Promise((resolve, reject) => {
+    autocannon(
+      {
+        url: base + contract.crypto.encrypt.path,
+        connections: 16,
+        duration: seconds,
+        method: 'POST',
+        headers: { token, 'content-type': 'application/json' },
+        body: JSON.stringify({ key_id: keyId, plaintext }),
+      },
+      (err, result) => {
+        if (err) return reject(err instanceof Error ? err : new Error(String(err)));
+        // Say why a run answered little: errors, timeouts and non-2xx answers.
+        if (result.errors || result.timeouts || result.non2xx)
+          console.log(
+            `encrypt: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx`,
+          );
+        resolve(result.requests.average);
+      },
+    );
+  });
+}
+
+/** CPU ms per thread name of a process (Linux /proc), to say where the time goes. */
+function threadCpu(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(name, (out.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) * 10);
+    } catch {
+      // a thread that ended
+    }
+  }
+  return out;
+}
+
+const pct = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+};
+
+async function runEngine(engine: Engine): Promise<string[]> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ksp-bench-agents-'));
+  const pgDb = engine === 'postgres' ? await throwawayPostgres() : null;
+  const server = await startServer(
+    {
+      KSP_DATA_DIR: dataDir,
+      // Enrolment is limited per address like a sign-in: every simulated agent enrols from here.
+      KSP_LOGIN_RATE_PER_ADDRESS: '1000000',
+      KSP_LOGIN_RATE_PER_USER: '1000000',
+      ...(pgDb ? { KSP_DATABASE_URL: pgDb.url } : {}),
+    },
+    process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [],
+  );
+  const bumpers: { bump(domain: string): Promise<void>; close(): Promise<void> } =
+    engine === 'sqlite'
+      ? (() => {
+          const db = new Database(join(dataDir, 'ksp.sqlite'));
+          db.pragma('busy_timeout = 5000');
+          const stmt = db.prepare(
+            `insert into client_config_epoch (domain_id, seq, updated_at) values (?, 1, ?)
+             on conflict (domain_id) do update set seq = seq + 1, updated_at = excluded.updated_at`,
+          );
+          return {
+            bump: (domain: string) => {
+              stmt.run(domain, new Date().toISOString());
+              return Promise.resolve();
+            },
+            close: () => {
+              db.close();
+              return Promise.resolve();
+            },
+          };
+        })()
+      : (() => {
+          const client = new pg.Client({ connectionString: pgDb!.url });
+          const connected = client.connect();
+          return {
+            bump: async (domain: string) => {
+              await connected;
+              await client.query(
+                `insert into client_config_epoch (domain_id, seq, updated_at) values ($1, 1, $2)
+                 on conflict (domain_id) do update set seq = client_config_epoch.seq + 1, updated_at = excluded.updated_at`,
+                [domain, new Date().toISOString()],
+              );
+            },
+            close: () => client.end(),
+          };
+        })();
+  let stop = false;
+  /** Loops of an older generation end at their next turn (the load is restarted for the encrypt runs). */
+  let generation = 0;
+  const loops: Promise<void>[] = [];
+  try {
+    const token = await initialize(server.base);
+    const hot = await api<{ id: string }>(
+      server.base,
+      contract.key.create.path,
+      { name: 'hot', algorithm: 'AES-256', usage_mask: Usage.Encrypt | Usage.Decrypt },
+      token,
+    );
+    const reg = await api<{ secret: string }>(
+      server.base,
+      contract.registrationToken.create.path,
+      { name: 'bench', usage: 'kadp', capacity: 0 },
+      token,
+    );
+    const { key, csr } = agentKey();
+    const agents: Agent[] = [];
+    let next = 0;
+    const enrolled = Date.now();
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (next < AGENTS) {
+          const i = next++;
+          const a = await api<{ client_id: string }>(server.base, contract.client.enrol.path, {
+            token: reg.secret,
+            csr,
+            name: `bench-${i}`,
+            type: 'kadp',
+          });
+          agents.push({ id: a.client_id, last: 0 });
+        }
+      }),
+    );
+    console.log(`${engine}: ${AGENTS} agents enrolled in ${((Date.now() - enrolled) / 1000).toFixed(1)} s`);
+
+    // Heartbeats: each agent every HEARTBEAT_S, spread evenly.
+    let heartbeats = 0;
+    let refused = 0;
+    const beat = async (agent: Agent, offset: number, g = generation) => {
+      await new Promise((r) => setTimeout(r, offset));
+      while (!stop && g === generation) {
+        const started = Date.now();
+        const answer = await postRaw(
+          server.base,
+          contract.client.heartbeat.path,
+          signedBody(agent, key, {}),
+        ).catch(() => ({ code: -1 }));
+        if (answer.code === 0) heartbeats++;
+        else refused++;
+        await new Promise((r) => setTimeout(r, Math.max(0, HEARTBEAT_S * 1000 - (Date.now() - started))));
+      }
+    };
+    // Heartbeat and config calls share the timestamp order: the waiters are separate clients.
+    const beating = agents.slice(0, AGENTS - WAITERS);
+    const waiting = agents.slice(AGENTS - WAITERS);
+    for (const [i, a] of beating.entries()) loops.push(beat(a, (i * HEARTBEAT_S * 1000) / beating.length));
+    await new Promise((r) => setTimeout(r, HEARTBEAT_S * 1000));
+    const cpu0 = server.cpuMs();
+    const threads0 = threadCpu(server.pid);
+    const t0 = Date.now();
+    const hb0 = heartbeats;
+    await new Promise((r) => setTimeout(r, SECONDS * 1000));
+    const cpuShare = (server.cpuMs() - cpu0) / (Date.now() - t0);
+    const byThread = [...threadCpu(server.pid)]
+      .map(([name, ms]) => [name, ms - (threads0.get(name) ?? 0)] as const)
+      .filter(([, ms]) => ms > 0)
+      .sort((a, b) => b[1] - a[1])
+      .map(([name, ms]) => `${name} ${((ms * 100) / (Date.now() - t0)).toFixed(1)} %`);
+    console.log(`${engine}: server CPU by thread during heartbeats: ${byThread.join(', ')}`);
+    const hbRate = ((heartbeats - hb0) * 1000) / (Date.now() - t0);
+
+    // Waiters: each holds the config call, calls again at once when answered.
+    const domain = await (async () => {
+      const first = await postRaw<{ config: { version: number } }>(
+        server.base,
+        contract.client.config.path,
+        signedBody(waiting[0]!, key, { since_version: 0, wait_s: 0 }),
+      );
+      if (first.code !== 0) throw new Error(first.msg);
+      // The domain of the agents is the root domain: read it through the epoch table after one bump.
+      if (engine === 'sqlite') {
+        const db = new Database(join(dataDir, 'ksp.sqlite'), { readonly: true });
+        try {
+          return (
+            db.prepare('select domain_id from client where id = ?').get(waiting[0]!.id) as {
+              domain_id: string;
+            }
+          ).domain_id;
+        } finally {
+          db.close();
+        }
+      }
+      const c = new pg.Client({ connectionString: pgDb!.url });
+      await c.connect();
+      try {
+        return (
+          await c.query<{ domain_id: string }>('select domain_id from client where id = $1', [waiting[0]!.id])
+        ).rows[0]!.domain_id;
+      } finally {
+        await c.end();
+      }
+    })();
+    const versions = new Map<string, number>();
+    const answeredAt = new Map<string, number>();
+    let current = 0;
+    const wait = async (agent: Agent, g = generation) => {
+      while (!stop && g === generation) {
+        const answer = await postRaw<{ changed: boolean; config: { version: number } }>(
+          server.base,
+          contract.client.config.path,
+          signedBody(agent, key, { since_version: versions.get(agent.id) ?? current, wait_s: 30 }),
+        ).catch(() => undefined);
+        if (!answer || answer.code !== 0) {
+          await new Promise((r) => setTimeout(r, 200));
+          continue;
+        }
+        versions.set(agent.id, answer.data.config.version);
+        if (answer.data.changed) answeredAt.set(agent.id, Date.now());
+      }
+    };
+    current = (
+      await postRaw<{ config: { version: number } }>(
+        server.base,
+        contract.client.config.path,
+        signedBody(waiting[0]!, key, { since_version: 0, wait_s: 0 }),
+      )
+    ).data.config.version;
+    for (const a of waiting) loops.push(wait(a));
+    await new Promise((r) => setTimeout(r, 1000));
+    const latencies: number[] = [];
+    let missed = 0;
+    for (let c = 0; c < CHANGES; c++) {
+      answeredAt.clear();
+      const changedAt = Date.now();
+      await bumpers.bump(domain);
+      const deadline = changedAt + 5000;
+      while (answeredAt.size < waiting.length && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
+      missed += waiting.length - answeredAt.size;
+      for (const at of answeredAt.values()) latencies.push(at - changedAt);
+      await new Promise((r) => setTimeout(r, 700));
+    }
+
+    // Encrypt: alone (heartbeats and waiters paused), then with them.
+    // (Waiting calls of the old generation stay open, idle, until the new one replaces them.)
+    generation++;
+    await new Promise((r) => setTimeout(r, 1000));
+    const alone = await encryptRate(server.base, token, hot.id, SECONDS);
+    generation++;
+    loops.length = 0;
+    for (const [i, a] of beating.entries()) loops.push(beat(a, (i * HEARTBEAT_S * 1000) / beating.length));
+    for (const a of waiting) loops.push(wait(a));
+    await new Promise((r) => setTimeout(r, 2000));
+    const loaded = await encryptRate(server.base, token, hot.id, SECONDS);
+    const ratio = loaded / alone;
+    return [
+      `| ${engine} | heartbeats | ${hbRate.toFixed(0)}/s (${beating.length} agents every ${HEARTBEAT_S} s), ${refused} refused | server CPU ${(cpuShare * 100).toFixed(1)} % of one core | target ≤ 10 %: ${cpuShare <= 0.1 ? 'meets' : 'MISSES'} |`,
+      `| ${engine} | config push | ${waiting.length} waiters × ${CHANGES} changes: max ${Math.max(0, ...latencies)} ms, p99 ${pct(latencies, 99)} ms, p50 ${pct(latencies, 50)} ms, ${missed} missed | | target all within 2 s: ${missed === 0 && Math.max(0, ...latencies) <= 2000 ? 'meets' : 'MISSES'} |`,
+      `| ${engine} | encrypt | alone ${alone.toFixed(0)} req/s, under agent load ${loaded.toFixed(0)} req/s | ratio ${ratio.toFixed(3)} | target 0.95–1.05: ${ratio >= 0.95 && ratio <= 1.05 ? 'meets' : 'MISSES'} |`,
+    ];
+  } finally {
+    stop = true;
+    await server.stop();
+    await bumpers.close();
+    await pgDb?.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const rows: string[] = [];
+for (const engine of ENGINES) {
+  const lines = await runEngine(engine);
+  rows.push(...lines);
+  for (const l of lines) console.log(l);
+}
+console.log(`\n| engine | what | figures | | target |\n|---|---|---|---|---|\n${rows.join('\n')}`);
+process.exit(0);

@@ -1,0 +1,103 @@
+import { createHash, randomUUID, sign, type KeyObject } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { readFileSync } from 'node:fs';
+import { CLIENT_SIGNATURE_CONTEXT_LINE, type Envelope } from './wire.js';
+
+export interface Endpoint {
+  server: string;
+  ca?: string;
+}
+
+export interface PostOptions {
+  headers?: Record<string, string>;
+  /** ms before the request is abandoned. */
+  timeoutMs?: number;
+}
+
+/** POSTs a JSON body and reads the envelope (`{code, msg, data}`). */
+export function post<T>(
+  endpoint: Endpoint,
+  path: string,
+  body: string,
+  o: PostOptions = {},
+): Promise<Envelope<T>> {
+  const url = new URL(path, endpoint.server);
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = send(
+      url,
+      {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          ...o.headers,
+        },
+        ...(endpoint.ca ? { ca: readFileSync(endpoint.ca) } : {}),
+        timeout: o.timeoutMs ?? 15_000,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          try {
+            resolve(JSON.parse(text) as Envelope<T>);
+          } catch {
+            reject(new Error(`${path}: HTTP ${res.statusCode ?? '?'} ${text.slice(0, 200)}`));
+          }
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('timeout', () => req.destroy(new Error(`${path}: timed out`)));
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+let lastTimestamp = 0;
+/** Timestamps of signed calls only grow (the server refuses one not newer than the last). */
+export function nextTimestamp(): number {
+  lastTimestamp = Math.max(Date.now(), lastTimestamp + 1);
+  return lastTimestamp;
+}
+
+/** The body of a signed agent call (heartbeat, config): contracts/calls/client.ts. */
+export function signedBody(clientId: string, key: KeyObject, payload: object) {
+  const text = JSON.stringify(payload);
+  const timestamp = nextTimestamp();
+  const digest = createHash('sha256').update(text, 'utf8').digest('hex');
+  const signed = [CLIENT_SIGNATURE_CONTEXT_LINE, clientId, String(timestamp), digest].join('\n');
+  const signature = sign(key.asymmetricKeyType === 'ed25519' ? null : 'sha256', Buffer.from(signed), key);
+  return JSON.stringify({
+    client_id: clientId,
+    timestamp,
+    payload: text,
+    signature: signature.toString('base64'),
+  });
+}
+
+/** `Authorization: Agent <JWS>` for a client log upload of exactly `body` (docs/agent-log-upload.md). */
+export function logAuthorization(key: KeyObject, certPem: string, body: string): string {
+  const der = certPem.replace(/-----(BEGIN|END) CERTIFICATE-----/g, '').replace(/\s+/g, '');
+  const type = key.asymmetricKeyType;
+  const alg = type === 'ec' ? 'ES256' : type === 'ed25519' ? 'EdDSA' : 'RS256';
+  const now = Math.floor(Date.now() / 1000);
+  const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+  const input = `${b64({ alg, typ: 'JWT', x5c: [der] })}.${b64({
+    aud: 'ksp:log/client/upload',
+    iat: now,
+    exp: now + 120,
+    jti: randomUUID(),
+    bh: createHash('sha256').update(body).digest('base64url'),
+  })}`;
+  const sig =
+    alg === 'EdDSA'
+      ? sign(null, Buffer.from(input), key)
+      : alg === 'ES256'
+        ? sign('sha256', Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' })
+        : sign('sha256', Buffer.from(input), key);
+  return `Agent ${input}.${sig.toString('base64url')}`;
+}

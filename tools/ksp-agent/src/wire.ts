@@ -1,0 +1,30 @@
+/** What the agent reads from and sends to KSP (the calls of contracts/calls/client.ts and client-log.ts). */
+export interface Envelope<T> {
+  code: number;
+  msg: string;
+  data: T;
+}
+
+/** The first line of what an agent signs (contracts `CLIENT_SIGNATURE_CONTEXT`). */
+export const CLIENT_SIGNATURE_CONTEXT_LINE = 'ksp-client-v1';
+
+export const PATHS = {
+  enrol: '/v1/ksp/client/enrol',
+  heartbeat: '/v1/ksp/client/heartbeat',
+  config: '/v1/ksp/client/config',
+  logUpload: '/v1/ksp/log/client/upload',
+};
+
+/** One client log record (contracts `ClientLogInput`). */
+export interface LogRecord {
+  level: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'FATAL';
+  at: string;
+  action: string;
+  effect: 'permit' | 'deny' | 'audit';
+  policy?: string;
+  guard_point?: string;
+  os_user?: string;
+  process?: string;
+  resource?: string;
+  details?: Record<string, unknown>;
+}
