@@ -13,5 +13,7 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
     restoreMocks: true,
+    // Room for the 5 s waits of test-setup.ts on a loaded machine.
+    testTimeout: 20_000,
   },
 });

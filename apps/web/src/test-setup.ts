@@ -1,5 +1,5 @@
 import { afterEach } from 'vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { loadPageNamespaces } from './i18n/i18n';
 
 // antd reads media queries (Grid, responsive observers); jsdom has no matchMedia.
@@ -28,6 +28,11 @@ class ResizeObserverStub {
 if (!('ResizeObserver' in window)) {
   Object.defineProperty(window, 'ResizeObserver', { writable: true, value: ResizeObserverStub });
 }
+
+// waitFor/findBy give up after 1 s by default. On a 2-core CI machine running the suite in
+// parallel, an antd re-render after a route change can take longer than that; a test that
+// waits for something that never comes still fails, only later.
+configure({ asyncUtilTimeout: 5000 });
 
 afterEach(() => {
   cleanup();
