@@ -19,6 +19,7 @@ export const clientModule: KspModule = {
     const stopListening = onClientConfigBump((domainId) => waiters.poke(domainId));
     const service = createClientService({
       db: ctx.db,
+      journal: ctx.journal,
       clock: ctx.clock,
       certs: () => ctx.use('certs'),
       tokens: () => ctx.use('registrationTokens'),

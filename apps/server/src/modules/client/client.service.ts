@@ -21,6 +21,7 @@ import { clientConfigEpoch, type AgentConfigSource } from '../../platform/agent-
 import { subjectOf, writeAudit, type AuditEntry } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
 import { escapeLike, type Db, type Executor } from '../../platform/db/database.js';
+import type { Journal } from '../../platform/db/journal.js';
 import type { ClientTable } from '../../platform/db/schema.js';
 import { invalid, KspError, notFound, stateForbids } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
@@ -72,8 +73,6 @@ function verifySignature(key: KeyObject, data: Buffer, signature: Buffer): boole
  */
 export const HEARTBEAT_REFUSALS_PER_MINUTE = 30;
 
-/** How long a node relies on a full check of a client's certificate (README.md "Agent authentication"). */
-export const CERT_CHECK_TTL_MS = 60_000;
 /** Checked certificates a node remembers at most (forgotten wholesale beyond). */
 const CERT_CACHE_MAX = 50_000;
 
@@ -92,6 +91,8 @@ class AgentRefusal extends Error {
  */
 export function createClientService(deps: {
   db: Db;
+  /** For the group commit of accepted agent calls (`touch`). */
+  journal: Pick<Journal, 'commitThenFlush'>;
   clock: Clock;
   certs: () => ModuleServices['certs'];
   tokens: () => ModuleServices['registrationTokens'];
@@ -235,7 +236,7 @@ export function createClientService(deps: {
             touches = [];
             const accepted: boolean[] = [];
             try {
-              await db.transaction().execute(async (trx) => {
+              await deps.journal.commitThenFlush(async (trx) => {
                 for (const t of batch) {
                   const updated = await trx
                     .updateTable('client')
@@ -264,12 +265,14 @@ export function createClientService(deps: {
   }
 
   /**
-   * Client certificates this node checked in full (issuing CA, its signature, usage) within
-   * `CERT_CHECK_TTL_MS`, by client id and serial, with their public key: a heartbeat then costs a
-   * signature verification and one indexed read (revocation), not a certificate parse. Revocation
-   * and validity are still checked on every call; a CA disabled meanwhile is seen within the TTL.
+   * Client certificates this node checked in full (issuing CA, its signature, usage), by client
+   * id and serial, with their public key: a later call costs a signature verification and one
+   * indexed read, not two certificate parses and the CA's signature. What the full check found
+   * cannot change for the same certificate (its bytes, its issuer's signature, its usage); what
+   * can is read on every call: the certificate row still there and not revoked, its issuing CA
+   * still there and not expired, the validity dates.
    */
-  const checkedCerts = new Map<string, { publicKey: KeyObject; until: number }>();
+  const checkedCerts = new Map<string, { publicKey: KeyObject }>();
 
   /** The signature, the timestamp's skew and order, and the certificate of a signed agent call. */
   async function verifyAgent(body: SignedCall): Promise<{ row: ClientTable; at: number }> {
@@ -291,13 +294,18 @@ export function createClientService(deps: {
       throw new AgentRefusal('stale', row);
     // Communication disabled on the TDE / RDM pages: the agent is refused until re-enabled.
     if (Number(row.communication_enabled) === 0) throw new AgentRefusal('communication', row);
-    if (cached && cached.until > at) {
+    if (cached) {
       const stored = await db
-        .selectFrom('cert_certificate')
-        .select('revoked_at')
-        .where('id', '=', row.cert_id)
+        .selectFrom('cert_certificate as c')
+        .innerJoin('cert_ca as ca', 'ca.id', 'c.ca_id')
+        .select(['c.revoked_at', 'ca.not_after as ca_not_after'])
+        .where('c.id', '=', row.cert_id)
         .executeTakeFirst();
-      const valid = Date.parse(row.cert_not_before) <= at && Date.parse(row.cert_not_after) > at;
+      const valid =
+        Date.parse(row.cert_not_before) <= at &&
+        Date.parse(row.cert_not_after) > at &&
+        !!stored?.ca_not_after &&
+        Date.parse(stored.ca_not_after) > at;
       if (stored && !stored.revoked_at && valid) return { row, at };
     }
     // A full check: the first call, after the TTL, or when the quick one found something wrong.
@@ -315,7 +323,7 @@ export function createClientService(deps: {
       throw new AgentRefusal('certificate', row);
     }
     if (checkedCerts.size >= CERT_CACHE_MAX) checkedCerts.clear();
-    checkedCerts.set(cacheKey, { publicKey, until: at + CERT_CHECK_TTL_MS });
+    checkedCerts.set(cacheKey, { publicKey });
     return { row, at };
   }
 

@@ -1,4 +1,4 @@
-import { CompiledQuery, sql } from 'kysely';
+import { CompiledQuery, sql, type Transaction } from 'kysely';
 import type { DatabaseHandle, Engine, Executor } from './database.js';
 import type { AuditTable, Database } from './schema.js';
 
@@ -356,6 +356,22 @@ export function createJournal(
         queue.push({ writes, until, resolve, reject });
         running ??= drainQueue();
       });
+    },
+    /**
+     * Runs `work` in one transaction whose rows others may read before they are on disk (on
+     * SQLite the connection is free again at commit, while the WAL flush runs), and resolves
+     * with its result once they are on disk. For frequent small writes that readers may see
+     * early and lose to a power cut without harm, whose writer still answers only when they
+     * are durable (the agents' heartbeats). PostgreSQL: an ordinary transaction.
+     */
+    async commitThenFlush<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+      let deferred: { changed: boolean } | undefined;
+      const result = await db.transaction().execute((trx) => {
+        deferred = deferFlush?.();
+        return work(trx);
+      });
+      if (deferred?.changed && walSync) await walSync();
+      return result;
     },
     /** Waits for every write handed over so far, and its flush (at shutdown). */
     async flush(): Promise<void> {
