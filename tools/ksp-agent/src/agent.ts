@@ -229,6 +229,7 @@ export async function run(state: AgentState, o: RunOptions = {}): Promise<void> 
   let stopped = false;
   const sleep = (ms: number) =>
     new Promise<void>((r) => {
+      if (o.signal?.aborted) return r();
       const t = setTimeout(r, ms);
       o.signal?.addEventListener('abort', () => {
         clearTimeout(t);
@@ -287,6 +288,7 @@ export async function run(state: AgentState, o: RunOptions = {}): Promise<void> 
           id,
           PATHS.heartbeat,
           signedBody(id.client_id, key, facts()),
+          o.signal ? { signal: o.signal } : {},
         );
         if (answer.code === 0) {
           if (answer.data.certificate_pem !== state.certificate())
@@ -320,7 +322,7 @@ export async function run(state: AgentState, o: RunOptions = {}): Promise<void> 
           id,
           PATHS.config,
           signedBody(id.client_id, key, { since_version: config?.version ?? 0, wait_s: wait }),
-          { timeoutMs: (wait + 15) * 1000 },
+          { timeoutMs: (wait + 15) * 1000, ...(o.signal ? { signal: o.signal } : {}) },
         );
         if (answer.code !== 0) throw new Error(`${answer.code} ${answer.msg}`);
         backoff = 1000;
@@ -330,6 +332,7 @@ export async function run(state: AgentState, o: RunOptions = {}): Promise<void> 
         }
         if (answer.data.changed || !config) applyConfig(answer.data.config);
       } catch (err) {
+        if (stopped) break;
         log('config call failed', err instanceof Error ? err.message : err);
         await sleep(backoff);
         backoff = Math.min(backoff * 2, 30_000);

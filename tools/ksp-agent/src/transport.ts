@@ -13,6 +13,8 @@ export interface PostOptions {
   headers?: Record<string, string>;
   /** ms before the request is abandoned. */
   timeoutMs?: number;
+  /** Abandons the request (the daemon stopping while a config call is held open). */
+  signal?: AbortSignal;
 }
 
 /** POSTs a JSON body and reads the envelope (`{code, msg, data}`). */
@@ -36,6 +38,7 @@ export function post<T>(
         },
         ...(endpoint.ca ? { ca: readFileSync(endpoint.ca) } : {}),
         timeout: o.timeoutMs ?? 15_000,
+        ...(o.signal ? { signal: o.signal } : {}),
       },
       (res) => {
         const chunks: Buffer[] = [];

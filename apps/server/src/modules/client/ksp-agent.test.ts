@@ -328,4 +328,15 @@ describe('ksp-agent (reference agent) against a server', () => {
     expect(events[0]).toMatchObject({ effect: 'deny', guard_point: rdmDir, policy: 'shares-rdm' });
     expect(events[0]!.details).toMatchObject({ killed: true, mode: 'block' });
   });
+
+  it('run: stops within 2 s of SIGTERM, though its config call is held open for 20 s', async () => {
+    const running = daemon!;
+    expect(running.exitCode).toBeNull();
+    const exited = new Promise<number | null>((resolve) => running.once('exit', (code) => resolve(code)));
+    const asked = Date.now();
+    running.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(Date.now() - asked).toBeLessThan(2000);
+    daemon = undefined;
+  });
 });
