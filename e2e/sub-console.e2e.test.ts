@@ -159,8 +159,8 @@ describe('TDE and RDM sub-consoles, standalone and embedded in another site, in 
         ]);
         await tab.waitForURL((url) => url.pathname.startsWith(`/${area}/`));
         await expect.poll(() => tab.getByTestId('topbar-title').innerText()).toBe(lang.titles[area]);
-        // Its clients list, with the client from the real server.
-        await tab.goto(`${ksp.url}${areas[area].list}`);
+        // Its clients list (its first page), with the client from the real server.
+        if (new URL(tab.url()).pathname !== areas[area].list) await tab.goto(`${ksp.url}${areas[area].list}`);
         await expectClient(tab, area, lang);
         expect(await tab.getByTestId('topbar-title').innerText()).toBe(lang.titles[area]);
         // The tab's session is a scoped one of its own.
