@@ -671,7 +671,7 @@ export default function PolicyEditorPage() {
       </Flex>
       <Steps
         size="small"
-        direction={narrow ? 'vertical' : 'horizontal'}
+        orientation={narrow ? 'vertical' : 'horizontal'}
         current={current}
         data-testid="policy-steps"
         onChange={(index) => void goTo(index)}
@@ -701,7 +701,7 @@ export default function PolicyEditorPage() {
             showIcon
             style={{ marginBottom: 16 }}
             data-testid="policy-step-error"
-            message={stepError.message}
+            title={stepError.message}
           />
         )}
         {stepBody[step]()}
