@@ -132,8 +132,8 @@ export default function PolicyEditorPage() {
   const canWrite = useCanCall(area === 'rdm' ? api.rdmPolicy.policyUpdate : api.tdePolicy.policyUpdate);
   const [form] = Form.useForm<General>();
   // The rules as edited; null: as loaded (none for a new policy).
-  const [editedRules, setRules] = useState<Rule[] | null>(null);
-  const [editedKeyRules, setKeyRules] = useState<KeyRule[] | null>(null);
+  const [editedRules, setEditedRules] = useState<Rule[] | null>(null);
+  const [editedKeyRules, setEditedKeyRules] = useState<KeyRule[] | null>(null);
   const [editing, setEditing] = useState<{ index: number | null; rule: Rule } | null>(null);
   const [editingKey, setEditingKey] = useState<{ index: number | null; rule: KeyRule } | null>(null);
   const [ruleForm] = Form.useForm<Rule>();
@@ -143,6 +143,15 @@ export default function PolicyEditorPage() {
   const [reached, setReached] = useState(0);
   const [stepError, setStepError] = useState<StepError | null>(null);
   const narrow = !Grid.useBreakpoint().lg;
+  // A rule list changed after a refusal: the row it named may have moved, so the mark goes.
+  const setRules = (list: Rule[]) => {
+    setEditedRules(list);
+    setStepError((e) => (e?.step === 'rules' ? null : e));
+  };
+  const setKeyRules = (list: KeyRule[]) => {
+    setEditedKeyRules(list);
+    setStepError((e) => (e?.step === 'keys' ? null : e));
+  };
   const { token } = theme.useToken();
 
   const detail = useQuery({

@@ -263,6 +263,10 @@ describe.each(['en', 'zh'] as const)('TDE policy pages (%s)', (lang) => {
     expect(screen.getByTestId('policy-step-error').textContent).toContain(ruleRefusal);
     expect(screen.getByTestId('rule-row-1').getAttribute('style')).toContain('background');
     expect(screen.getByTestId('rule-row-0').getAttribute('style') ?? '').not.toContain('background');
+    // Moving the rule: the mark goes (it named a place the rule has left).
+    fireEvent.click(screen.getByTestId('rule-up-1'));
+    await waitFor(() => expect(screen.queryByTestId('policy-step-error')).toBeNull());
+    expect(screen.getByTestId('rule-row-0').getAttribute('style') ?? '').not.toContain('background');
     // A name taken: the general step, the reason under the name.
     const taken =
       lang === 'en'
