@@ -75,9 +75,13 @@ describe('TDE and RDM policies, in the browser', () => {
       expect(await page.getByTestId('element-title').innerText()).toContain(lang.resourceSet);
       await expect.poll(() => page.getByTestId('topbar-title').innerText()).toBe(lang.area);
 
-      // A policy: a rule on that set, moved below a second one, and a clear_key key rule.
+      // A policy, through the wizard: a rule on that set, moved below a second one, and a
+      // clear_key key rule; Next refuses to leave the general step without a name.
       await page.goto(`${ksp.url}/cte/policies/create-policies`);
+      await page.getByTestId('policy-next').click();
+      await page.locator('.ant-form-item-explain-error').first().waitFor();
       await page.getByTestId('policy-name').fill(`policy-${lang.code}`);
+      await page.getByTestId('policy-next').click();
       await page.getByTestId('rule-add').click();
       await chooseOption(page, 'rule-resource-set', `files-${lang.code}`);
       await page.getByTestId('rule-ok').click();
@@ -87,14 +91,25 @@ describe('TDE and RDM policies, in the browser', () => {
       await page.getByTestId('rule-row-1').waitFor();
       await page.getByTestId('rule-down-0').click();
       await expect.poll(() => page.getByTestId('rule-row-1').innerText()).toContain(`files-${lang.code}`);
+      await page.getByTestId('policy-next').click();
       await page.getByTestId('key-rule-add').click();
       await page.getByTestId('key-rule-ok').click();
       await page.getByTestId('key-rule-row-0').waitFor();
+      await page.getByTestId('policy-next').click();
+      // The review lists the rules in their order.
+      await expect
+        .poll(() => page.getByTestId('review-rule-row-1').innerText())
+        .toContain(`files-${lang.code}`);
+      await shot(page, `tde-policy-review-${lang.code}`);
       await page.getByTestId('policy-save').click();
       await expect.poll(() => page.url()).toContain('/cte/policies/policies-details/');
       await expect.poll(() => page.getByTestId('policy-revision').innerText()).toContain('1');
+      // The saved policy opens on its first step, its type locked; any step can be opened.
+      expect(await page.getByTestId('policy-name').inputValue()).toBe(`policy-${lang.code}`);
       await shot(page, `tde-policy-editor-${lang.code}`);
       await page.getByTestId('policy-description').fill('edited');
+      await page.getByTestId('policy-step-review').click();
+      await page.waitForTimeout(2100); // the re-click lock of the save button
       await page.getByTestId('policy-save').click();
       await expect.poll(() => page.getByTestId('policy-revision').innerText()).toContain('2');
 
@@ -136,6 +151,7 @@ describe('TDE and RDM policies, in the browser', () => {
     await signIn(page, ksp.url);
     await page.goto(`${ksp.url}/rdm/policies/create-policies`);
     await page.getByTestId('policy-name').fill('ransom-guard');
+    await page.getByTestId('policy-next').click();
     await chooseOption(page, 'policy-rdm-mode', 'Block');
     // A multiple select stays open after a choice: pick, then close it.
     await page.getByTestId('policy-trusted').click();
@@ -146,6 +162,10 @@ describe('TDE and RDM policies, in the browser', () => {
       .click();
     await expect.poll(() => page.getByTestId('policy-trusted').innerText()).toContain('backup-tools');
     await page.keyboard.press('Escape');
+    await page.getByTestId('policy-next').click();
+    await page.getByTestId('rule-add').waitFor();
+    await page.getByTestId('policy-next').click();
+    await expect.poll(() => page.getByTestId('review-trusted').innerText()).toContain('backup-tools');
     await page.getByTestId('policy-save').click();
     await expect.poll(() => page.url()).toContain('/rdm/policies/policies-details/');
     await expect.poll(() => page.getByTestId('topbar-title').innerText()).toBe('RDM');
@@ -181,6 +201,14 @@ describe('TDE and RDM policies, in the browser', () => {
     await page.getByTestId('element-row-backup-tools').waitFor();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
+    // The policy wizard too: its steps stand vertically.
+    await page.goto(`${ksp.url}/cte/policies/create-policies`);
+    await page.getByTestId('policy-name').waitFor();
+    expect(await page.locator('.ant-steps-vertical').count()).toBe(1);
+    const wizardOverflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - window.innerWidth,
+    );
+    expect(wizardOverflow).toBeLessThanOrEqual(0);
     await page.context().close();
   });
 });

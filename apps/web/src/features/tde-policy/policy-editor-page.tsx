@@ -1,21 +1,27 @@
 import { useEffect, useState } from 'react';
+import type { ReactNode } from 'react';
 import { ArrowDownOutlined, ArrowLeftOutlined, ArrowUpOutlined, PlusOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
+  Alert,
   App,
   Button,
   Card,
   Checkbox,
+  Descriptions,
   Flex,
   Form,
+  Grid,
   Input,
   InputNumber,
   Modal,
   Select,
   Space,
+  Steps,
   Switch,
   Table,
   Tag,
+  theme,
   Typography,
 } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
@@ -43,11 +49,13 @@ import {
   tdePolicyKeys,
   updatePolicy,
 } from '../../api/tde-policy';
+import { ApiError } from '../../api/api-error';
 import { useConfirmDelete } from '../../components/confirm-delete';
 import { useCanCall } from '../../components/permissions';
 import { useSubmit } from '../../components/use-submit';
 import { useT } from '../../i18n/i18n';
 import { policyPaths, usePolicyArea } from './area';
+import { fieldsOfStep, stepOfError, stepsOf, type PolicyStep, type StepError } from './policy-wizard';
 
 interface Rule {
   user_set_id: string | null;
@@ -106,7 +114,11 @@ function rulesOf(d: PolicyDetail): Rule[] {
   }));
 }
 
-/** TDE / RDM › create a policy, or its details: general → security rules → key rules → save. */
+/**
+ * TDE / RDM › create a policy, or its details, as a wizard (MODULES.md §5.4): general → security
+ * rules → key rules (standard) or protection settings (RDM) → review and save. Next checks the
+ * step's fields; a refusal of the server brings the user back to the step (and field) it names.
+ */
 export default function PolicyEditorPage() {
   const t = useT();
   const area = usePolicyArea();
@@ -120,12 +132,27 @@ export default function PolicyEditorPage() {
   const canWrite = useCanCall(area === 'rdm' ? api.rdmPolicy.policyUpdate : api.tdePolicy.policyUpdate);
   const [form] = Form.useForm<General>();
   // The rules as edited; null: as loaded (none for a new policy).
-  const [editedRules, setRules] = useState<Rule[] | null>(null);
-  const [editedKeyRules, setKeyRules] = useState<KeyRule[] | null>(null);
+  const [editedRules, setEditedRules] = useState<Rule[] | null>(null);
+  const [editedKeyRules, setEditedKeyRules] = useState<KeyRule[] | null>(null);
   const [editing, setEditing] = useState<{ index: number | null; rule: Rule } | null>(null);
   const [editingKey, setEditingKey] = useState<{ index: number | null; rule: KeyRule } | null>(null);
   const [ruleForm] = Form.useForm<Rule>();
   const [keyForm] = Form.useForm<KeyRule>();
+  // The wizard: the step shown, the furthest step reached (a new policy), a refusal to show.
+  const [current, setCurrent] = useState(0);
+  const [reached, setReached] = useState(0);
+  const [stepError, setStepError] = useState<StepError | null>(null);
+  const narrow = !Grid.useBreakpoint().lg;
+  // A rule list changed after a refusal: the row it named may have moved, so the mark goes.
+  const setRules = (list: Rule[]) => {
+    setEditedRules(list);
+    setStepError((e) => (e?.step === 'rules' ? null : e));
+  };
+  const setKeyRules = (list: KeyRule[]) => {
+    setEditedKeyRules(list);
+    setStepError((e) => (e?.step === 'keys' ? null : e));
+  };
+  const { token } = theme.useToken();
 
   const detail = useQuery({
     queryKey: tdePolicyKeys.policy(id ?? ''),
@@ -137,7 +164,10 @@ export default function PolicyEditorPage() {
   const keyRules =
     editedKeyRules ??
     (row ? row.key_rules.map((k) => ({ resource_set_id: k.resource_set_id, key_id: k.key_id })) : []);
-  const type: PolicyType = Form.useWatch('type', form) ?? row?.type ?? (area === 'rdm' ? 'rdm' : 'standard');
+  const watchedType = Form.useWatch<PolicyType | undefined>('type', { form, preserve: true });
+  const type: PolicyType = watchedType ?? row?.type ?? (area === 'rdm' ? 'rdm' : 'standard');
+  const steps = stepsOf(type);
+  const step: PolicyStep = steps[current] ?? 'general';
   const sets =
     useQuery({
       queryKey: [...tdePolicyKeys.elements, area, 'all-options'],
@@ -178,8 +208,30 @@ export default function PolicyEditorPage() {
   const back = () => void navigate(paths.list);
   const disabled = !canWrite;
 
+  // A field error of the server shows once the step holding the field is on screen.
+  useEffect(() => {
+    if (stepError?.field && stepError.step === step)
+      form.setFields([{ name: stepError.field as keyof General, errors: [stepError.message] }]);
+  }, [stepError, step, form]);
+
+  /** Checks the fields of the step shown; true when they pass. */
+  const validStep = async () => {
+    try {
+      await form.validateFields(fieldsOfStep[step] as (keyof General)[]);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const goTo = async (index: number) => {
+    if (index > current && !(await validStep())) return;
+    setCurrent(index);
+    setReached((r) => Math.max(r, index));
+  };
+
   const save = (g: General) =>
     submit.run(async () => {
+      setStepError(null);
       const body = {
         name: g.name.trim(),
         description: (g.description ?? '').trim(),
@@ -196,12 +248,24 @@ export default function PolicyEditorPage() {
               }
             : null,
       };
-      const saved = id
-        ? await updatePolicy(area, { id, ...body })
-        : await createPolicy(area, { ...body, type });
+      let saved: PolicyDetail;
+      try {
+        saved = id ? await updatePolicy(area, { id, ...body }) : await createPolicy(area, { ...body, type });
+      } catch (error) {
+        if (error instanceof ApiError && error.code !== 0) {
+          const where = stepOfError(error.code, error.message, steps);
+          setStepError(where);
+          setCurrent(Math.max(0, steps.indexOf(where.step)));
+        }
+        throw error;
+      }
       void message.success(t('tdePolicy:policies.saved', { name: saved.name, revision: saved.revision }));
       await queryClient.invalidateQueries({ queryKey: tdePolicyKeys.all });
-      if (!id) void navigate(paths.detail(saved.id), { replace: true });
+      if (!id) {
+        // The saved policy opens as an existing one: on its first step.
+        setCurrent(0);
+        void navigate(paths.detail(saved.id), { replace: true });
+      }
     });
 
   const setTag = (setId: string | null, exclude: boolean) =>
@@ -250,6 +314,9 @@ export default function PolicyEditorPage() {
     },
     { title: t('tdePolicy:fields.actions'), dataIndex: 'actions', render: (a: string[]) => a.join(', ') },
     { title: t('tdePolicy:fields.effects'), dataIndex: 'effects', render: (e: string[]) => e.join(', ') },
+  ];
+  const ruleEditColumns: ColumnsType<Rule & { index: number }> = [
+    ...ruleColumns,
     {
       title: t('common:actions.operations'),
       render: (_, r) => (
@@ -290,6 +357,9 @@ export default function PolicyEditorPage() {
         r.resource_set_id ? <Tag>{setName(r.resource_set_id)}</Tag> : t('tdePolicy:fields.allFiles'),
     },
     { title: t('tdePolicy:fields.key'), render: (_, r) => keyName(r.key_id) },
+  ];
+  const keyEditColumns: ColumnsType<KeyRule & { index: number }> = [
+    ...keyColumns,
     {
       title: t('common:actions.operations'),
       render: (_, r) => (
@@ -309,6 +379,261 @@ export default function PolicyEditorPage() {
       ),
     },
   ];
+
+  /** A row of a rule table: marked when the server's refusal names it. */
+  const rowProps = (prefix: string, errorStep: PolicyStep) => (r: { index: number }) =>
+    ({
+      'data-testid': `${prefix}-row-${r.index}`,
+      style:
+        stepError?.step === errorStep && stepError.row === r.index
+          ? { background: token.colorErrorBg }
+          : undefined,
+    }) as React.HTMLAttributes<HTMLElement>;
+
+  const ruleTable = (readOnly: boolean) => (
+    <Table
+      size="small"
+      rowKey="index"
+      pagination={false}
+      scroll={{ x: 'max-content' }}
+      data-testid={readOnly ? 'review-rule-table' : 'rule-table'}
+      locale={{ emptyText: t('tdePolicy:noRules') }}
+      columns={readOnly ? ruleColumns : ruleEditColumns}
+      dataSource={rules.map((r, index) => ({ ...r, index }))}
+      onRow={rowProps(readOnly ? 'review-rule' : 'rule', 'rules')}
+    />
+  );
+  const keyTable = (readOnly: boolean) => (
+    <Table
+      size="small"
+      rowKey="index"
+      pagination={false}
+      scroll={{ x: 'max-content' }}
+      data-testid={readOnly ? 'review-key-rule-table' : 'key-rule-table'}
+      locale={{ emptyText: t('tdePolicy:noRules') }}
+      columns={readOnly ? keyColumns : keyEditColumns}
+      dataSource={keyRules.map((r, index) => ({ ...r, index }))}
+      onRow={rowProps(readOnly ? 'review-key-rule' : 'key-rule', 'keys')}
+    />
+  );
+
+  const generalStep = (
+    <Card title={t('tdePolicy:sections.general')} size="small">
+      <Flex gap={16} wrap>
+        <Form.Item
+          name="name"
+          label={t('tdePolicy:fields.name')}
+          rules={[{ required: true, whitespace: true, max: 64 }]}
+          style={{ minWidth: 240, flex: 1 }}
+        >
+          <Input data-testid="policy-name" maxLength={64} />
+        </Form.Item>
+        <Form.Item
+          name="type"
+          label={t('tdePolicy:fields.type')}
+          style={{ minWidth: 160 }}
+          extra={id ? t('tdePolicy:wizard.typeLocked') : undefined}
+        >
+          <Select
+            data-testid="policy-type"
+            disabled={Boolean(id) || area === 'rdm' || disabled}
+            options={policyTypes.map((v) => ({ value: v, label: t(`tdePolicy:types.${v}`) }))}
+          />
+        </Form.Item>
+        <Form.Item
+          name="description"
+          label={t('tdePolicy:fields.description')}
+          rules={[{ max: 256 }]}
+          style={{ minWidth: 240, flex: 2 }}
+        >
+          <Input data-testid="policy-description" maxLength={256} />
+        </Form.Item>
+      </Flex>
+      <Flex gap={24} wrap>
+        <Form.Item name="learn_mode" label={t('tdePolicy:fields.learnMode')} valuePropName="checked">
+          <Switch data-testid="policy-learn-mode" />
+        </Form.Item>
+        <Form.Item
+          name="restrict_update"
+          label={t('tdePolicy:fields.restrictUpdate')}
+          valuePropName="checked"
+        >
+          <Switch data-testid="policy-restrict-update" />
+        </Form.Item>
+      </Flex>
+    </Card>
+  );
+
+  const rdmStep = (
+    <Card title={t('tdePolicy:sections.rdm')} size="small">
+      <Flex gap={16} wrap>
+        <Form.Item
+          name="rdm_mode"
+          label={t('tdePolicy:fields.rdmMode')}
+          rules={[{ required: true }]}
+          style={{ minWidth: 160 }}
+        >
+          <Select
+            data-testid="policy-rdm-mode"
+            options={rdmModes.map((m) => ({ value: m, label: t(`tdePolicy:modes.${m}`) }))}
+          />
+        </Form.Item>
+        <Form.Item
+          name="trusted_process_set_ids"
+          label={t('tdePolicy:fields.trustedProcesses')}
+          rules={[{ type: 'array', max: 20 }]}
+          style={{ minWidth: 260, flex: 1 }}
+        >
+          <Select mode="multiple" data-testid="policy-trusted" options={setOptions('process')} />
+        </Form.Item>
+        <Form.Item
+          name="threshold_files"
+          label={t('tdePolicy:fields.thresholdFiles')}
+          rules={[{ required: true }]}
+        >
+          <InputNumber
+            min={RDM_THRESHOLD.files.min}
+            max={RDM_THRESHOLD.files.max}
+            precision={0}
+            data-testid="policy-threshold-files"
+          />
+        </Form.Item>
+        <Form.Item
+          name="threshold_window_s"
+          label={t('tdePolicy:fields.thresholdWindow')}
+          rules={[{ required: true }]}
+        >
+          <InputNumber
+            min={RDM_THRESHOLD.window_s.min}
+            max={RDM_THRESHOLD.window_s.max}
+            precision={0}
+            data-testid="policy-threshold-window"
+          />
+        </Form.Item>
+      </Flex>
+    </Card>
+  );
+
+  const rulesStep = (
+    <Card
+      title={t('tdePolicy:fields.securityRules')}
+      size="small"
+      extra={
+        !disabled && (
+          <Button
+            icon={<PlusOutlined />}
+            data-testid="rule-add"
+            onClick={() => {
+              setEditing({ index: null, rule: emptyRule });
+              ruleForm.setFieldsValue(emptyRule);
+            }}
+          >
+            {t('tdePolicy:actions.addRule')}
+          </Button>
+        )
+      }
+    >
+      <Typography.Paragraph type="secondary">{t('tdePolicy:wizard.rulesHint')}</Typography.Paragraph>
+      {ruleTable(false)}
+    </Card>
+  );
+
+  const keysStep = (
+    <Card
+      title={t('tdePolicy:fields.keyRules')}
+      size="small"
+      extra={
+        !disabled && (
+          <Button
+            icon={<PlusOutlined />}
+            data-testid="key-rule-add"
+            onClick={() => {
+              const rule = { resource_set_id: null, key_id: CLEAR_KEY };
+              setEditingKey({ index: null, rule });
+              keyForm.setFieldsValue(rule);
+            }}
+          >
+            {t('tdePolicy:actions.addKeyRule')}
+          </Button>
+        )
+      }
+    >
+      <Typography.Paragraph type="secondary">{t('tdePolicy:wizard.keysHint')}</Typography.Paragraph>
+      {keyTable(false)}
+    </Card>
+  );
+
+  const reviewStep = () => {
+    const g = form.getFieldsValue(true) as General;
+    const yesNo = (v: boolean) => t(v ? 'common:yes' : 'common:no');
+    const items: { key: string; label: string; children: ReactNode }[] = [
+      { key: 'name', label: t('tdePolicy:fields.name'), children: g.name },
+      { key: 'type', label: t('tdePolicy:fields.type'), children: t(`tdePolicy:types.${type}`) },
+      { key: 'description', label: t('tdePolicy:fields.description'), children: g.description || '—' },
+      { key: 'learn_mode', label: t('tdePolicy:fields.learnMode'), children: yesNo(Boolean(g.learn_mode)) },
+      {
+        key: 'restrict_update',
+        label: t('tdePolicy:fields.restrictUpdate'),
+        children: yesNo(Boolean(g.restrict_update)),
+      },
+    ];
+    if (type === 'rdm')
+      items.push(
+        {
+          key: 'rdm_mode',
+          label: t('tdePolicy:fields.rdmMode'),
+          children: t(`tdePolicy:modes.${g.rdm_mode}`),
+        },
+        {
+          key: 'trusted',
+          label: t('tdePolicy:fields.trustedProcesses'),
+          children: (g.trusted_process_set_ids ?? []).length
+            ? (g.trusted_process_set_ids ?? []).map((s) => <Tag key={s}>{setName(s)}</Tag>)
+            : '—',
+        },
+        {
+          key: 'threshold',
+          label: t('tdePolicy:wizard.threshold'),
+          children: t('tdePolicy:wizard.thresholdValue', {
+            files: g.threshold_files,
+            seconds: g.threshold_window_s,
+          }),
+        },
+      );
+    return (
+      <Flex vertical gap={16} data-testid="policy-review">
+        <Card title={t('tdePolicy:sections.general')} size="small">
+          <Descriptions
+            size="small"
+            column={narrow ? 1 : 2}
+            items={items.map((i) => ({
+              ...i,
+              children: <span data-testid={`review-${i.key}`}>{i.children}</span>,
+            }))}
+          />
+        </Card>
+        <Card title={t('tdePolicy:fields.securityRules')} size="small">
+          {ruleTable(true)}
+        </Card>
+        {type === 'standard' && (
+          <Card title={t('tdePolicy:fields.keyRules')} size="small">
+            {keyTable(true)}
+          </Card>
+        )}
+      </Flex>
+    );
+  };
+
+  const stepBody: Record<PolicyStep, () => ReactNode> = {
+    general: () => generalStep,
+    rdm: () => rdmStep,
+    rules: () => rulesStep,
+    keys: () => keysStep,
+    review: reviewStep,
+  };
+  const last = current === steps.length - 1;
+  // A new policy walks forward step by step; an existing one can jump to any step.
+  const open = (index: number) => Boolean(id) || index <= reached;
 
   return (
     <Flex vertical gap={16} data-testid="policy-editor">
@@ -353,6 +678,18 @@ export default function PolicyEditorPage() {
           </Button>
         )}
       </Flex>
+      <Steps
+        size="small"
+        orientation={narrow ? 'vertical' : 'horizontal'}
+        current={current}
+        data-testid="policy-steps"
+        onChange={(index) => void goTo(index)}
+        items={steps.map((s, index) => ({
+          title: <span data-testid={`policy-step-${s}`}>{t(`tdePolicy:wizard.steps.${s}`)}</span>,
+          disabled: !open(index),
+          status: stepError?.step === s ? 'error' : undefined,
+        }))}
+      />
       <Form<General>
         form={form}
         layout="vertical"
@@ -366,154 +703,38 @@ export default function PolicyEditorPage() {
           threshold_files: 100,
           threshold_window_s: 10,
         }}
-        onFinish={(g) => void save(g)}
       >
-        <Card title={t('tdePolicy:sections.general')} size="small">
-          <Flex gap={16} wrap>
-            <Form.Item
-              name="name"
-              label={t('tdePolicy:fields.name')}
-              rules={[{ required: true, whitespace: true, max: 64 }]}
-              style={{ minWidth: 240, flex: 1 }}
-            >
-              <Input data-testid="policy-name" maxLength={64} />
-            </Form.Item>
-            <Form.Item name="type" label={t('tdePolicy:fields.type')} style={{ minWidth: 160 }}>
-              <Select
-                data-testid="policy-type"
-                disabled={Boolean(id) || area === 'rdm' || disabled}
-                options={policyTypes.map((v) => ({ value: v, label: t(`tdePolicy:types.${v}`) }))}
-              />
-            </Form.Item>
-            <Form.Item
-              name="description"
-              label={t('tdePolicy:fields.description')}
-              style={{ minWidth: 240, flex: 2 }}
-            >
-              <Input data-testid="policy-description" maxLength={256} />
-            </Form.Item>
-          </Flex>
-          <Flex gap={24} wrap>
-            <Form.Item name="learn_mode" label={t('tdePolicy:fields.learnMode')} valuePropName="checked">
-              <Switch data-testid="policy-learn-mode" />
-            </Form.Item>
-            <Form.Item
-              name="restrict_update"
-              label={t('tdePolicy:fields.restrictUpdate')}
-              valuePropName="checked"
-            >
-              <Switch data-testid="policy-restrict-update" />
-            </Form.Item>
-          </Flex>
-        </Card>
-        {type === 'rdm' && (
-          <Card title={t('tdePolicy:sections.rdm')} size="small" style={{ marginTop: 16 }}>
-            <Flex gap={16} wrap>
-              <Form.Item name="rdm_mode" label={t('tdePolicy:fields.rdmMode')} style={{ minWidth: 160 }}>
-                <Select
-                  data-testid="policy-rdm-mode"
-                  options={rdmModes.map((m) => ({ value: m, label: t(`tdePolicy:modes.${m}`) }))}
-                />
-              </Form.Item>
-              <Form.Item
-                name="trusted_process_set_ids"
-                label={t('tdePolicy:fields.trustedProcesses')}
-                style={{ minWidth: 260, flex: 1 }}
-              >
-                <Select mode="multiple" data-testid="policy-trusted" options={setOptions('process')} />
-              </Form.Item>
-              <Form.Item name="threshold_files" label={t('tdePolicy:fields.thresholdFiles')}>
-                <InputNumber
-                  min={RDM_THRESHOLD.files.min}
-                  max={RDM_THRESHOLD.files.max}
-                  data-testid="policy-threshold-files"
-                />
-              </Form.Item>
-              <Form.Item name="threshold_window_s" label={t('tdePolicy:fields.thresholdWindow')}>
-                <InputNumber
-                  min={RDM_THRESHOLD.window_s.min}
-                  max={RDM_THRESHOLD.window_s.max}
-                  data-testid="policy-threshold-window"
-                />
-              </Form.Item>
-            </Flex>
-          </Card>
-        )}
-        <Card
-          title={t('tdePolicy:fields.securityRules')}
-          size="small"
-          style={{ marginTop: 16 }}
-          extra={
-            !disabled && (
-              <Button
-                icon={<PlusOutlined />}
-                data-testid="rule-add"
-                onClick={() => {
-                  setEditing({ index: null, rule: emptyRule });
-                  ruleForm.setFieldsValue(emptyRule);
-                }}
-              >
-                {t('tdePolicy:actions.addRule')}
-              </Button>
-            )
-          }
-        >
-          <Table
-            size="small"
-            rowKey="index"
-            pagination={false}
-            scroll={{ x: 'max-content' }}
-            data-testid="rule-table"
-            locale={{ emptyText: t('tdePolicy:noRules') }}
-            columns={ruleColumns}
-            dataSource={rules.map((r, index) => ({ ...r, index }))}
-            onRow={(r) => ({ 'data-testid': `rule-row-${r.index}` }) as React.HTMLAttributes<HTMLElement>}
+        {stepError?.step === step && (
+          <Alert
+            type="error"
+            showIcon
+            style={{ marginBottom: 16 }}
+            data-testid="policy-step-error"
+            title={stepError.message}
           />
-        </Card>
-        {type === 'standard' && (
-          <Card
-            title={t('tdePolicy:fields.keyRules')}
-            size="small"
-            style={{ marginTop: 16 }}
-            extra={
-              !disabled && (
-                <Button
-                  icon={<PlusOutlined />}
-                  data-testid="key-rule-add"
-                  onClick={() => {
-                    const rule = { resource_set_id: null, key_id: CLEAR_KEY };
-                    setEditingKey({ index: null, rule });
-                    keyForm.setFieldsValue(rule);
-                  }}
-                >
-                  {t('tdePolicy:actions.addKeyRule')}
-                </Button>
-              )
-            }
-          >
-            <Table
-              size="small"
-              rowKey="index"
-              pagination={false}
-              scroll={{ x: 'max-content' }}
-              data-testid="key-rule-table"
-              locale={{ emptyText: t('tdePolicy:noRules') }}
-              columns={keyColumns}
-              dataSource={keyRules.map((r, index) => ({ ...r, index }))}
-              onRow={(r) =>
-                ({ 'data-testid': `key-rule-row-${r.index}` }) as React.HTMLAttributes<HTMLElement>
-              }
-            />
-          </Card>
         )}
-        {canWrite && (
-          <Flex justify="end" style={{ marginTop: 16 }}>
-            <Button type="primary" htmlType="submit" data-testid="policy-save" {...submit.buttonProps}>
-              {t('tdePolicy:actions.save')}
-            </Button>
-          </Flex>
-        )}
+        {stepBody[step]()}
       </Form>
+      <Flex justify="space-between" gap={8} wrap>
+        <Button data-testid="policy-prev" disabled={current === 0} onClick={() => setCurrent(current - 1)}>
+          {t('tdePolicy:wizard.prev')}
+        </Button>
+        {!last && (
+          <Button type="primary" data-testid="policy-next" onClick={() => void goTo(current + 1)}>
+            {t('tdePolicy:wizard.next')}
+          </Button>
+        )}
+        {last && canWrite && (
+          <Button
+            type="primary"
+            data-testid="policy-save"
+            {...submit.buttonProps}
+            onClick={() => void save(form.getFieldsValue(true) as General)}
+          >
+            {t('tdePolicy:actions.save')}
+          </Button>
+        )}
+      </Flex>
 
       <Modal
         open={editing !== null}

@@ -105,6 +105,9 @@ const profile: ProfileRow = {
   rwp_process_set_id: null,
 };
 
+/** The answer to a create or update, in place of a success (a refusal of the server). */
+let refusal: { code: number; msg: string } | null = null;
+
 function serve() {
   const fake = fakeAdapter((config: InternalAxiosRequestConfig) => {
     const body = config.data ? (JSON.parse(String(config.data)) as Record<string, unknown>) : {};
@@ -117,6 +120,7 @@ function serve() {
         return envelope(policy);
       case api.tdePolicy.policyCreate.path:
       case api.tdePolicy.policyUpdate.path:
+        if (refusal) return envelope(null, refusal.code, refusal.msg);
         return envelope({ ...policy, name: String(body.name), revision: 4 });
       case api.tdePolicy.keyOptions.path:
         return envelope([]);
@@ -145,6 +149,7 @@ beforeEach(() => {
 });
 afterEach(() => {
   http.defaults.adapter = originalAdapter;
+  refusal = null;
 });
 
 describe.each(['en', 'zh'] as const)('TDE policy pages (%s)', (lang) => {
@@ -167,39 +172,114 @@ describe.each(['en', 'zh'] as const)('TDE policy pages (%s)', (lang) => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/cte/policies/create-policies'));
   });
 
-  it('moves a security rule down and saves the new order as an update', async () => {
+  it('opens an existing policy on its first step, type locked, and saves a reordered rule list', async () => {
     const seen = serve();
     const path = `/cte/policies/policies-details/${POLICY}`;
     renderPage(path, '/cte/policies/policies-details/:id', <PolicyEditorPage />);
-    await screen.findByTestId('rule-row-1');
-    await waitFor(() => expect(screen.getByTestId('rule-row-0').textContent).toContain('staff'));
+    await waitFor(() => expect(screen.getByTestId<HTMLInputElement>('policy-name').value).toBe('finance'));
     expect(screen.getByTestId('policy-revision').textContent).toContain('3');
+    // The type of an existing policy cannot change.
+    expect(screen.getByTestId('policy-type').closest('.ant-select')?.className).toContain(
+      'ant-select-disabled',
+    );
+    expect(
+      screen.getByText(lang === 'en' ? 'The type cannot change after creation' : '策略创建后不能更改类型'),
+    ).toBeTruthy();
+    // An existing policy can jump to any step: straight to the security rules.
+    fireEvent.click(screen.getByTestId('policy-step-rules'));
+    await waitFor(() => expect(screen.getByTestId('rule-row-0').textContent).toContain('staff'));
     fireEvent.click(screen.getByTestId('rule-down-0'));
     await waitFor(() => expect(screen.getByTestId('rule-row-1').textContent).toContain('staff'));
+    fireEvent.click(screen.getByTestId('policy-step-review'));
+    // The review lists the rules in their new order.
+    const any = lang === 'en' ? 'Any' : '任意';
+    await waitFor(() => expect(screen.getByTestId('review-rule-row-0').textContent).toContain(any));
+    expect(screen.getByTestId('review-rule-row-0').textContent).not.toContain('staff');
+    expect(screen.getByTestId('review-rule-row-1').textContent).toContain('staff');
+    expect(screen.getByTestId('review-name').textContent).toBe('finance');
     fireEvent.click(screen.getByTestId('policy-save'));
     await waitFor(() => expect(sent(seen, api.tdePolicy.policyUpdate.path)).toHaveLength(1));
     const body = sent(seen, api.tdePolicy.policyUpdate.path)[0]!;
     expect(body.id).toBe(POLICY);
+    expect(body.name).toBe('finance');
     expect(body.security_rules).toEqual([rule(null, ['all_ops']), rule(USERS, ['read'])]);
     expect(body.key_rules).toEqual([{ resource_set_id: null, key_id: 'clear_key' }]);
   });
 
-  it('creates a policy with a rule added in the dialog', async () => {
+  it('creates a policy step by step: Next checks the step, Back keeps what was typed', async () => {
     const seen = serve();
     const path = '/cte/policies/create-policies';
     renderPage(path, path, <PolicyEditorPage />, { '/cte/policies/policies-details/:id': 'detail' });
-    fireEvent.change(await screen.findByTestId('policy-name'), { target: { value: 'new-policy' } });
-    fireEvent.click(screen.getByTestId('rule-add'));
+    await screen.findByTestId('policy-name');
+    // No name: Next stays on the general step and says why.
+    fireEvent.click(screen.getByTestId('policy-next'));
+    await waitFor(() => expect(document.querySelector('.ant-form-item-explain-error')).not.toBeNull());
+    expect(screen.queryByTestId('rule-add')).toBeNull();
+    // A step not reached yet cannot be jumped to.
+    fireEvent.click(screen.getByTestId('policy-step-review'));
+    expect(screen.queryByTestId('policy-review')).toBeNull();
+    fireEvent.change(screen.getByTestId('policy-name'), { target: { value: 'new-policy' } });
+    fireEvent.change(screen.getByTestId('policy-description'), { target: { value: 'for finance' } });
+    fireEvent.click(screen.getByTestId('policy-next'));
+    fireEvent.click(await screen.findByTestId('rule-add'));
     fireEvent.click(await screen.findByTestId('rule-ok'));
     await screen.findByTestId('rule-row-0');
+    // Back to the general step: the values typed are still there, and so is the rule after.
+    fireEvent.click(screen.getByTestId('policy-prev'));
+    expect((await screen.findByTestId<HTMLInputElement>('policy-name')).value).toBe('new-policy');
+    expect(screen.getByTestId<HTMLInputElement>('policy-description').value).toBe('for finance');
+    fireEvent.click(screen.getByTestId('policy-next'));
+    await screen.findByTestId('rule-row-0');
+    fireEvent.click(screen.getByTestId('policy-next'));
+    await screen.findByTestId('key-rule-add');
+    fireEvent.click(screen.getByTestId('policy-next'));
+    await waitFor(() => expect(screen.getByTestId('review-description').textContent).toBe('for finance'));
+    expect(screen.getByTestId('review-rule-row-0')).toBeTruthy();
     fireEvent.click(screen.getByTestId('policy-save'));
     await waitFor(() => expect(sent(seen, api.tdePolicy.policyCreate.path)).toHaveLength(1));
     expect(sent(seen, api.tdePolicy.policyCreate.path)[0]).toMatchObject({
       name: 'new-policy',
+      description: 'for finance',
       type: 'standard',
       security_rules: [rule(null, ['all_ops'])],
       rdm: null,
     });
+  });
+
+  it('brings the user back to the step and field a refusal of the server names', async () => {
+    serve();
+    const path = `/cte/policies/policies-details/${POLICY}`;
+    renderPage(path, '/cte/policies/policies-details/:id', <PolicyEditorPage />);
+    await waitFor(() => expect(screen.getByTestId<HTMLInputElement>('policy-name').value).toBe('finance'));
+    const ruleRefusal =
+      lang === 'en'
+        ? 'security_rules[1].effects: a rule cannot both permit and deny'
+        : 'security_rules[1].effects：同一规则不能既允许又拒绝';
+    refusal = { code: 4000, msg: ruleRefusal };
+    fireEvent.click(screen.getByTestId('policy-step-review'));
+    fireEvent.click(await screen.findByTestId('policy-save'));
+    // The security rules step, with the reason and the rule it names marked.
+    await screen.findByTestId('rule-add');
+    expect(screen.getByTestId('policy-step-error').textContent).toContain(ruleRefusal);
+    expect(screen.getByTestId('rule-row-1').getAttribute('style')).toContain('background');
+    expect(screen.getByTestId('rule-row-0').getAttribute('style') ?? '').not.toContain('background');
+    // Moving the rule: the mark goes (it named a place the rule has left).
+    fireEvent.click(screen.getByTestId('rule-up-1'));
+    await waitFor(() => expect(screen.queryByTestId('policy-step-error')).toBeNull());
+    expect(screen.getByTestId('rule-row-0').getAttribute('style') ?? '').not.toContain('background');
+    // A name taken: the general step, the reason under the name.
+    const taken =
+      lang === 'en'
+        ? "A standard policy named 'finance' already exists"
+        : '名为“finance”的 standard 策略已存在';
+    refusal = { code: 4090, msg: taken };
+    fireEvent.click(screen.getByTestId('policy-step-review'));
+    await new Promise((r) => setTimeout(r, 2100)); // the re-click lock of the save button
+    fireEvent.click(screen.getByTestId('policy-save'));
+    await screen.findByTestId('policy-name');
+    await waitFor(() =>
+      expect(screen.getByTestId('policy-name').closest('.ant-form-item')?.textContent).toContain(taken),
+    );
   });
 
   it('shows the element kinds as tabs and lists a kind with its users', async () => {

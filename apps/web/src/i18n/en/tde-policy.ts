@@ -129,6 +129,23 @@ export const tdePolicy = {
     ok: 'OK',
     cancel: 'Cancel',
   },
+  wizard: {
+    steps: {
+      general: 'General',
+      rdm: 'Ransomware protection',
+      rules: 'Security rules',
+      keys: 'Key rules',
+      review: 'Review',
+    },
+    next: 'Next',
+    prev: 'Back',
+    typeLocked: 'The type cannot change after creation',
+    rulesHint:
+      'Rules apply in order: the first rule that matches decides. Move a rule up or down to change its place.',
+    keysHint: 'The first key rule whose resource set matches a file gives the key that encrypts it.',
+    threshold: 'Alert threshold',
+    thresholdValue: '{{files}} files rewritten within {{seconds}} s',
+  },
   ruleTitle: 'Security rule',
   keyRuleTitle: 'Key rule',
   noRules: 'No rules yet',
