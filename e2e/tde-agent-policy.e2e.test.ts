@@ -160,6 +160,8 @@ describe('TDE policy editor → running agent, in the browser', () => {
   /** Clicks Save on the policy editor and answers when the server's answer to it arrived. */
   async function save(page: Page): Promise<number> {
     const answered = page.waitForResponse((res) => res.url().endsWith(api.tdePolicy.policyUpdate.path));
+    // The editor is a wizard: Save is on its last step, the review.
+    await page.getByTestId('policy-step-review').click();
     await page.getByTestId('policy-save').click();
     const res = await answered;
     expect(((await res.json()) as { code: number }).code).toBe(0);
@@ -192,12 +194,13 @@ describe('TDE policy editor → running agent, in the browser', () => {
       if (lang.code === 'zh')
         await page.context().addCookies([{ name: 'language', value: 'zh', url: ksp.url }]);
       await page.goto(`${ksp.url}/cte/policies/policies-details/${policyId}`);
+      await page.getByTestId('policy-step-rules').click();
       await page.getByTestId('rule-row-1').waitFor();
       await page.getByText(lang.securityRules, { exact: true }).first().waitFor();
       if (denyNow) {
         // The deny-everything rule moves first: it now decides every read.
         await page.getByTestId('rule-up-1').click();
-        await expect.poll(() => page.getByTestId('rule-row-0').innerText()).toContain('deny');
+        await expect.poll(() => page.getByTestId('rule-row-0').innerText()).toContain('Deny');
       } else {
         await page.getByTestId('rule-down-0').click();
         await expect.poll(() => page.getByTestId('rule-row-0').innerText()).toContain('test-user');

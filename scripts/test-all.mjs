@@ -2,7 +2,7 @@
 // `npm test`: lint, typecheck, unit and integration suites (SQLite and PostgreSQL),
 // the production build, then the end-to-end suite in Chromium. Stops at the first
 // failing stage and ends with one plain line: "Total: N passed, N failed".
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -50,10 +50,42 @@ function vitest(label, workspace) {
   return ok;
 }
 
+/**
+ * Runs stages at once, each with its output held and printed whole when it ends: lint, format
+ * and typecheck are one process each, single-threaded, and the machines have two cores.
+ */
+async function together(stages) {
+  const chosen = stages.filter(([label]) => !only.length || only.includes(label));
+  const results = await Promise.all(
+    chosen.map(
+      ([label, command, args]) =>
+        new Promise((resolve) => {
+          const started = Date.now();
+          const child = spawn(command, args, { cwd: root, env: process.env });
+          const output = [];
+          child.stdout.on('data', (chunk) => output.push(chunk));
+          child.stderr.on('data', (chunk) => output.push(chunk));
+          child.on('close', (code, signal) => {
+            const seconds = ((Date.now() - started) / 1000).toFixed(1);
+            console.log(`\n=== ${label}: ${command} ${args.join(' ')}`);
+            process.stdout.write(Buffer.concat(output));
+            const ok = code === 0;
+            console.log(`=== ${label}: ${ok ? 'ok' : `FAILED (exit ${code ?? signal})`} in ${seconds} s`);
+            resolve(ok);
+          });
+        }),
+    ),
+  );
+  return results.every(Boolean);
+}
+
 const stages = [
-  () => run('lint', 'npx', ['eslint', '.', '--max-warnings', '0']),
-  () => run('format', 'npx', ['prettier', '--check', '.']),
-  () => run('typecheck', 'npm', ['run', 'typecheck']),
+  () =>
+    together([
+      ['lint', 'npx', ['eslint', '.', '--max-warnings', '0']],
+      ['format', 'npx', ['prettier', '--check', '.']],
+      ['typecheck', 'npm', ['run', 'typecheck']],
+    ]),
   () => vitest('contracts', 'packages/contracts'),
   () => vitest('web', 'apps/web'),
   () => vitest('server', 'apps/server'),
@@ -65,7 +97,7 @@ const stages = [
 
 let ok = true;
 for (const stage of stages) {
-  if (!stage()) {
+  if (!(await stage())) {
     ok = false;
     break;
   }

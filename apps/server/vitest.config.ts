@@ -8,5 +8,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Vitest's default is one worker less than the cores: one on the two-core machines. These
+    // files mostly wait (disk flushes, PostgreSQL, slapd, sshd, SoftHSM), so three run at once.
+    maxWorkers: 3,
   },
 });

@@ -13,6 +13,8 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     css: false,
     restoreMocks: true,
+    // Vitest's default is one worker less than the cores: one on the two-core machines.
+    maxWorkers: 2,
     // Room for the 5 s waits of test-setup.ts on a loaded machine.
     testTimeout: 20_000,
   },

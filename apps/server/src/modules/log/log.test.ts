@@ -317,7 +317,8 @@ describe.each(await engines())('server records (the log page) on %s', (engine) =
       .select(['domain_id', 'chain_seq'])
       .where('chain_seq', 'is not', null)
       .execute();
-    expect(places.length).toBe(sealed);
+    // (The seal job may have sealed some meanwhile on a slow machine: never fewer places.)
+    expect(places.length).toBeGreaterThanOrEqual(sealed);
     expect(new Set(places.map((p) => `${p.domain_id}:${Number(p.chain_seq)}`)).size).toBe(places.length);
     const clean = await call(server, api.log.verify, { token: root });
     expect(clean.code, clean.msg).toBe(0);

@@ -309,8 +309,9 @@ export function createSyslogService(deps: {
 
   /**
    * The client stream: records after the receiver's position (chain `client`), in order of
-   * receipt. A receiver that does not take the stream (or had no position yet) moves to the
-   * newest record, so that taking it later starts from then, not from the first record kept.
+   * receipt. A receiver without a position yet starts at the newest record; one that does not
+   * take the stream keeps its position, which `update` moves to the newest record when the
+   * stream is taken, so that it starts from then, not from the first record kept.
    */
   async function forwardClientRecords(
     row: SyslogServerTable,
@@ -327,12 +328,13 @@ export function createSyslogService(deps: {
         .where('server_id', '=', row.id)
         .where('chain', '=', CLIENT_CHAIN)
         .executeTakeFirst();
-      if (!wanted || !position) {
-        const last = await clientLogs.lastSeq();
-        if (!position || Number(position.seq) < last)
-          await moveClientPosition(row, Boolean(position), last, 0);
+      if (!position) {
+        await moveClientPosition(row, false, await clientLogs.lastSeq(), 0);
         return sent;
       }
+      // Not taken: the position stays (taking the stream moves it, in `update`). Moving it here
+      // could skip records written after an update this round's row predates.
+      if (!wanted) return sent;
       const records = await clientLogs.recordsAfter(Number(position.seq), BATCH);
       if (records.length === 0) return sent;
       const messages = records.map((r) => {
@@ -365,6 +367,9 @@ export function createSyslogService(deps: {
       if (records.length < BATCH) return sent;
     }
   }
+
+  /** The delivery round under way or last run (`forward`). */
+  let rounds: Promise<number> = Promise.resolve(0);
 
   return {
     async list(query: QueryInput<typeof api.syslog.list>) {
@@ -479,8 +484,26 @@ export function createSyslogService(deps: {
         failures: 0,
         updated_at: now(),
       };
+      // Taking the client stream now: it starts from the newest record, not the first one kept.
+      const takesClient =
+        deps.clientLogs && streamsOf(row).includes('client') === false && body.streams?.includes('client');
+      const clientHead = takesClient ? await deps.clientLogs!().lastSeq() : null;
       try {
-        await db.updateTable('syslog_server').set(changes).where('id', '=', row.id).execute();
+        await db.transaction().execute(async (trx) => {
+          await trx.updateTable('syslog_server').set(changes).where('id', '=', row.id).execute();
+          if (clientHead === null) return;
+          const moved = await trx
+            .updateTable('syslog_position')
+            .set({ seq: clientHead })
+            .where('server_id', '=', row.id)
+            .where('chain', '=', CLIENT_CHAIN)
+            .executeTakeFirst();
+          if (Number(moved.numUpdatedRows) === 0)
+            await trx
+              .insertInto('syslog_position')
+              .values({ server_id: row.id, chain: CLIENT_CHAIN, seq: clientHead })
+              .execute();
+        });
       } catch (err) {
         if (isUniqueViolation(err)) throw conflict('syslog.nameTaken', { name: changes.name ?? '' });
         throw err;
@@ -554,31 +577,41 @@ export function createSyslogService(deps: {
       return { ok, detail, ms };
     },
 
-    /** The delivery round (the `syslog.forward` job): every enabled receiver not in backoff. */
-    async forward(): Promise<number> {
-      const rows = await db.selectFrom('syslog_server').selectAll().where('enabled', '=', 1).execute();
-      const names = await domainNames();
-      let total = 0;
-      for (const row of rows) {
-        if (row.failures > 0 && row.last_error_at) {
-          const retryAt = Date.parse(row.last_error_at) + backoffSeconds(row.failures) * 1000;
-          if (clock().getTime() < retryAt) continue;
-        }
-        try {
-          total += await forwardTo(row, names);
-        } catch (err) {
-          const message = err instanceof Error ? err.message.slice(0, 300) : String(err);
-          await db
-            .updateTable('syslog_server')
-            .set((eb) => ({ failures: eb('failures', '+', 1), last_error: message, last_error_at: now() }))
-            .where('id', '=', row.id)
-            .execute();
-          deps.log?.warn({ receiver: row.name, err: message }, 'syslog delivery failed');
-        }
-      }
-      return total;
+    /**
+     * The delivery round (the `syslog.forward` job): every enabled receiver not in backoff.
+     * Rounds of this process run one after another (a round asked for while one runs starts
+     * when it ends): two at once would both send the records past the same stored position.
+     */
+    forward(): Promise<number> {
+      const next = rounds.catch(() => 0).then(forwardRound);
+      rounds = next;
+      return next;
     },
   };
+
+  async function forwardRound(): Promise<number> {
+    const rows = await db.selectFrom('syslog_server').selectAll().where('enabled', '=', 1).execute();
+    const names = await domainNames();
+    let total = 0;
+    for (const row of rows) {
+      if (row.failures > 0 && row.last_error_at) {
+        const retryAt = Date.parse(row.last_error_at) + backoffSeconds(row.failures) * 1000;
+        if (clock().getTime() < retryAt) continue;
+      }
+      try {
+        total += await forwardTo(row, names);
+      } catch (err) {
+        const message = err instanceof Error ? err.message.slice(0, 300) : String(err);
+        await db
+          .updateTable('syslog_server')
+          .set((eb) => ({ failures: eb('failures', '+', 1), last_error: message, last_error_at: now() }))
+          .where('id', '=', row.id)
+          .execute();
+        deps.log?.warn({ receiver: row.name, err: message }, 'syslog delivery failed');
+      }
+    }
+    return total;
+  }
 }
 
 export type SyslogService = ReturnType<typeof createSyslogService>;

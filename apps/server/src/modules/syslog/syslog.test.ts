@@ -178,6 +178,25 @@ function opensslTls(dir: string) {
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * Lets what was sent reach the receivers: waits until none has received anything new for
+ * 300 ms (at most 5 s), instead of a fixed pause a loaded machine may outrun.
+ */
+async function settle(receivers: readonly Receiver[]): Promise<void> {
+  const count = () => receivers.reduce((n, r) => n + r.messages.length, 0);
+  const deadline = Date.now() + 5000;
+  let seen = count();
+  let quietSince = Date.now();
+  while (Date.now() < deadline && Date.now() - quietSince < 300) {
+    await wait(25);
+    const now = count();
+    if (now !== seen) {
+      seen = now;
+      quietSince = Date.now();
+    }
+  }
+}
+
 describe.each(await engines())('syslog forwarding on %s', (engine) => {
   let server: TestServer;
   let token: string;
@@ -295,7 +314,7 @@ describe.each(await engines())('syslog forwarding on %s', (engine) => {
     });
     const sent = await round();
     expect(sent).toBeGreaterThanOrEqual(8);
-    await wait(100);
+    await settle(receivers);
 
     const records = tcp.messages.map(parse5424);
     const created = records.find((r) => r.sd.action === 'key.create' && r.sd.target === 'syslog-key-1')!;
@@ -343,7 +362,7 @@ describe.each(await engines())('syslog forwarding on %s', (engine) => {
     expect(made.code, made.msg).toBe(0);
     await makeKey('before-outage');
     await round();
-    await wait(50);
+    await settle(receivers);
     expect(receiver.messages.some((m) => m.includes('before-outage'))).toBe(true);
     const port = receiver.port;
     await receiver.close();
@@ -364,7 +383,7 @@ describe.each(await engines())('syslog forwarding on %s', (engine) => {
     expect(back.messages).toHaveLength(0);
     server.clock.advance(60);
     await round();
-    await wait(100);
+    await settle(receivers);
     server.clock.advance(-60);
     const names = back.messages.map((m) => parse5424(m).sd.target);
     for (const name of ['during-outage-1', 'during-outage-2', 'during-outage-3'])
@@ -374,7 +393,7 @@ describe.each(await engines())('syslog forwarding on %s', (engine) => {
 
     const ok = await call(server, api.syslog.test, { token, body: { id: made.data.id } });
     expect(ok.data).toMatchObject({ ok: true, detail: 'delivered' });
-    await wait(50);
+    await settle(receivers);
     expect(back.messages.at(-1)).toContain('syslog.test');
   });
 
@@ -391,7 +410,7 @@ describe.each(await engines())('syslog forwarding on %s', (engine) => {
     expect(made.code, made.msg).toBe(0);
     await makeKey('not-an-alarm');
     await round();
-    await wait(50);
+    await settle(receivers);
     // The alarm stream alone: no INFO record.
     expect(receiver.messages.some((m) => m.includes('not-an-alarm'))).toBe(false);
     // ...but an alarm's record, whatever its severity: a rule raising a WARNING alarm is sent.
@@ -409,7 +428,7 @@ describe.each(await engines())('syslog forwarding on %s', (engine) => {
     await makeKey('alarming-key');
     expect(await server.services.alarms.evaluate()).toBe(1);
     await round();
-    await wait(50);
+    await settle(receivers);
     const raised = receiver.messages.filter((m) => m.includes('alarm.raise'));
     expect(raised).toHaveLength(1);
     expect(raised[0]).toContain('new-keys');
@@ -432,7 +451,7 @@ describe.each(await engines())('syslog forwarding on %s', (engine) => {
     expect(dup.code).toBe(Code.CONFLICT);
     await makeKey('while-disabled');
     await round();
-    await wait(50);
+    await settle(receivers);
     expect(receiver.messages.some((m) => m.includes('while-disabled'))).toBe(false);
     const deleted = await call(server, api.syslog.delete, { token, body: { ids: [made.data.id] } });
     expect(deleted.data).toEqual({ deleted: 1 });
@@ -522,7 +541,7 @@ describe.each(await engines())('syslog forwarding on %s', (engine) => {
       { ...base, level: 'FATAL', action: 'delete', effect: 'audit', os_user: 'root', resource: '/secure/d' },
     ]);
     await round();
-    await wait(100);
+    await settle(receivers);
 
     const rfc = r5424.messages.map(parse5424);
     expect(rfc.map((r) => r.sd.user)).toEqual(['mallory', 'root']);
@@ -596,7 +615,7 @@ describe.each(await engines())('syslog forwarding on %s', (engine) => {
       { ...base, level: 'INFO', action: 'read', effect: 'permit', os_user: 'after', resource: '/secure/e' },
     ]);
     await round();
-    await wait(100);
+    await settle(receivers);
     const taken = serverOnly.messages.map(parse5424).filter((r) => r.app === 'ksp-agent');
     expect(taken.map((r) => r.sd.user)).toEqual(['after']);
   });

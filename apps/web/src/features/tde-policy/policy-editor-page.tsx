@@ -313,7 +313,11 @@ export default function PolicyEditorPage() {
       render: (_, r) => setTag(r.resource_set_id, r.exclude_resource_set),
     },
     { title: t('tdePolicy:fields.actions'), dataIndex: 'actions', render: (a: string[]) => a.join(', ') },
-    { title: t('tdePolicy:fields.effects'), dataIndex: 'effects', render: (e: string[]) => e.join(', ') },
+    {
+      title: t('tdePolicy:fields.effects'),
+      dataIndex: 'effects',
+      render: (e: PolicyEffect[]) => e.map((effect) => t(`tdePolicy:effects.${effect}`)).join(', '),
+    },
   ];
   const ruleEditColumns: ColumnsType<Rule & { index: number }> = [
     ...ruleColumns,
@@ -795,7 +799,7 @@ export default function PolicyEditorPage() {
               data-testid="rule-effects"
               options={policyEffects
                 .filter((e) => type === 'standard' || e !== 'applykey')
-                .map((e) => ({ value: e, label: e }))}
+                .map((e) => ({ value: e, label: t(`tdePolicy:effects.${e}`) }))}
             />
           </Form.Item>
         </Form>

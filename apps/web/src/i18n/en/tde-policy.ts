@@ -103,6 +103,7 @@ export const tdePolicy = {
     rwpProcessSet: 'Ransomware: trusted process set',
     users: 'Clients and groups using it',
   },
+  effects: { permit: 'Permit', deny: 'Deny', audit: 'Audit', applykey: 'Apply key' },
   rwp: { permit: 'Permit (audit only)', deny: 'Deny (block the process)' },
   sections: {
     general: 'General',

@@ -104,6 +104,7 @@ export const tdePolicy: Catalogue<typeof en> = {
     rwpProcessSet: '勒索软件防护：可信进程集',
     users: '使用它的客户端和客户端组',
   },
+  effects: { permit: '允许', deny: '拒绝', audit: '审计', applykey: '应用密钥' },
   rwp: { permit: '允许（仅审计）', deny: '拒绝（阻止进程）' },
   sections: {
     general: '常规',
