@@ -187,8 +187,22 @@ export const profileSyslogProtocols = ['TCP', 'UDP', 'TLS'] as const;
 export const profileSyslogFormats = ['CEF', 'LEEF', 'RFC5424', 'PLAIN'] as const;
 export const MAX_PROFILE_SYSLOG_SERVERS = 2;
 /** LDT (live data transformation) QoS schedules. */
-export const ldtQosSchedules = ['CUSTOM', 'CUSTOM_WITH_OVERWRITE', 'ANY_TIME', 'WEEKNIGHTS', 'WEEKENDS'] as const;
-export const weekdays = ['MONDAY', 'TUESDAY', 'WEDNESDAY', 'THURSDAY', 'FRIDAY', 'SATURDAY', 'SUNDAY'] as const;
+export const ldtQosSchedules = [
+  'CUSTOM',
+  'CUSTOM_WITH_OVERWRITE',
+  'ANY_TIME',
+  'WEEKNIGHTS',
+  'WEEKENDS',
+] as const;
+export const weekdays = [
+  'MONDAY',
+  'TUESDAY',
+  'WEDNESDAY',
+  'THURSDAY',
+  'FRIDAY',
+  'SATURDAY',
+  'SUNDAY',
+] as const;
 export const LDT_QOS = {
   rekey_rate_mbps: { min: 0, max: 32_767 },
   cpu_percent: { min: 0, max: 100 },

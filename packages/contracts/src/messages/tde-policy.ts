@@ -40,10 +40,12 @@ export const tdePolicyMessages = defineMessages({
     'tdePolicy.syslogCaRequired': '{field}: a TLS server needs the CA certificate (PEM) that signs it',
     'tdePolicy.syslogBadCert': '{field}: must be PEM certificate(s) ({reason})',
     'tdePolicy.syslogTlsOnly': '{field}: only a TLS server takes certificates and a private key',
-    'tdePolicy.syslogPair': '{field}: the client certificate and its private key go together: give both or neither',
+    'tdePolicy.syslogPair':
+      '{field}: the client certificate and its private key go together: give both or neither',
     'tdePolicy.syslogBadKey': '{field}: must be the PEM private key of the client certificate',
     'tdePolicy.qosSchedulesRequired': '{field}: the {schedule} schedule needs at least one time window',
-    'tdePolicy.qosSchedulesUnused': '{field}: time windows are for the CUSTOM and CUSTOM_WITH_OVERWRITE schedules only',
+    'tdePolicy.qosSchedulesUnused':
+      '{field}: time windows are for the CUSTOM and CUSTOM_WITH_OVERWRITE schedules only',
     'tdePolicy.qosRateOrCpu': 'ldt_qos: give exactly one of rekey_rate_mbps (MB/s) and cpu_percent (%)',
     'tdePolicy.qosWindowEmpty': '{field}: the window must not end where it starts',
   },

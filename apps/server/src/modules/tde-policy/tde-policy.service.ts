@@ -7,12 +7,12 @@ import {
   X509Certificate,
 } from 'node:crypto';
 import { isIP } from 'node:net';
+import type { ProfileSettingsInput } from '@ksp/contracts';
 import {
   CLEAR_KEY,
   Code,
   DEFAULT_PROFILE,
   ProfileSettings,
-  ProfileSettingsInput,
   ProfileSyslogServerBase,
   profileSettingsOf,
   type AgentKey,
@@ -603,7 +603,8 @@ export function createTdePolicyService(deps: {
   }
 
   /** The additional data binding a sealed syslog key to its profile and place. */
-  const keyOwner = (profileId: string, index: number) => `ksp/secret/tde-profile/${profileId}/syslog/${index}`;
+  const keyOwner = (profileId: string, index: number) =>
+    `ksp/secret/tde-profile/${profileId}/syslog/${index}`;
 
   /**
    * The private key of each syslog server, in clear, for checking and sealing: the one sent, or
@@ -641,7 +642,8 @@ export function createTdePolicyService(deps: {
 
   function checkCertificates(field: string, text: string) {
     const blocks = pemCertificates(text);
-    if (blocks.length === 0) throw invalid('tdePolicy.syslogBadCert', { field, reason: 'no BEGIN CERTIFICATE block' });
+    if (blocks.length === 0)
+      throw invalid('tdePolicy.syslogBadCert', { field, reason: 'no BEGIN CERTIFICATE block' });
     for (const pem of blocks) {
       try {
         new X509Certificate(pem);
@@ -666,15 +668,18 @@ export function createTdePolicyService(deps: {
       seen.add(id);
       const key = keys[i] ?? null;
       if (server.protocol !== 'TLS') {
-        if (server.cacertificate) throw invalid('tdePolicy.syslogTlsOnly', { field: `${field}.cacertificate` });
+        if (server.cacertificate)
+          throw invalid('tdePolicy.syslogTlsOnly', { field: `${field}.cacertificate` });
         if (server.certificate) throw invalid('tdePolicy.syslogTlsOnly', { field: `${field}.certificate` });
         if (key) throw invalid('tdePolicy.syslogTlsOnly', { field: `${field}.privatekey` });
         return;
       }
-      if (!server.cacertificate) throw invalid('tdePolicy.syslogCaRequired', { field: `${field}.cacertificate` });
+      if (!server.cacertificate)
+        throw invalid('tdePolicy.syslogCaRequired', { field: `${field}.cacertificate` });
       checkCertificates(`${field}.cacertificate`, server.cacertificate);
       if (server.certificate && !key) throw invalid('tdePolicy.syslogPair', { field: `${field}.privatekey` });
-      if (key && !server.certificate) throw invalid('tdePolicy.syslogPair', { field: `${field}.certificate` });
+      if (key && !server.certificate)
+        throw invalid('tdePolicy.syslogPair', { field: `${field}.certificate` });
       if (server.certificate && key) {
         checkCertificates(`${field}.certificate`, server.certificate);
         try {
