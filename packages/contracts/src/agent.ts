@@ -116,6 +116,44 @@ export interface AgentGuardPoint {
   policy: AgentPolicy | null;
 }
 
+/**
+ * A secret of the profile (a syslog TLS client private key) for this agent only: a fresh
+ * AES-256 content key wrapped to the agent's certificate exactly as an `AgentKey` (its `id` and
+ * `version` name the secret: `syslog:<index>`, 1), then AES-256-GCM over the secret's UTF-8
+ * bytes with `iv` (12 bytes), `tag` (16 bytes) and AAD = `cek.id`. Never in clear on the wire.
+ */
+export interface AgentSealedSecret {
+  cek: AgentKey;
+  iv: string;
+  tag: string;
+  data: string;
+}
+
+/** A syslog server the agent sends its log events to (profile `syslog_settings.servers`). */
+export interface AgentSyslogServer {
+  /** Host name or IP address. */
+  name: string;
+  port: number;
+  protocol: 'TCP' | 'UDP' | 'TLS';
+  message_format: 'CEF' | 'LEEF' | 'RFC5424' | 'PLAIN';
+  /** TLS: the CA certificate(s) the server's certificate must chain to (PEM). */
+  cacertificate?: string;
+  /** TLS: the client certificate (PEM) with `privatekey`. */
+  certificate?: string;
+  privatekey?: AgentSealedSecret;
+}
+
+/** LDT quality of service (profile `ldt_qos`). */
+export interface AgentLdtQos {
+  schedule: 'CUSTOM' | 'CUSTOM_WITH_OVERWRITE' | 'ANY_TIME' | 'WEEKNIGHTS' | 'WEEKENDS';
+  /** CUSTOM*: the windows during which LDT may rekey (weekdays MONDAY…SUNDAY, times HH:MM). */
+  windows: { start_weekday: string; start_time: string; end_weekday: string; end_time: string }[];
+  /** MB/s (0: no limit), or null when `cpu_percent` limits instead. */
+  rekey_rate_mbps: number | null;
+  cpu_percent: number | null;
+  status_check_rate_s: number;
+}
+
 /** The client profile as the agent applies it (MODULES.md §5.6; a subset). */
 export interface AgentProfile {
   name: string;
@@ -126,6 +164,15 @@ export interface AgentProfile {
   /** rwp_operation: permit = audit only, deny = block the process. */
   rwp_operation: 'permit' | 'deny';
   rwp_trusted_processes: AgentProcessEntry[];
+  /** Syslog: `enabled` is `client_logging_configuration.syslog_enabled`; absent: no syslog. */
+  syslog?: {
+    enabled: boolean;
+    local: boolean;
+    threshold: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'FATAL';
+    servers: AgentSyslogServer[];
+  };
+  /** Absent: no LDT QoS limits. */
+  ldt_qos?: AgentLdtQos;
 }
 
 /** The whole configuration of one agent; `version` grows with every change that reaches it. */

@@ -8,6 +8,7 @@ import { decryptFile, isProtected } from './format.js';
 import { guardPointOf, protectGuardPoint } from './guard.js';
 import { unwrapKey } from './keys.js';
 import { RDM_EVENT, RdmMonitor, rdmWatchesOf, type SuspiciousProcess } from './rdm.js';
+import { sendToSyslog } from './syslog.js';
 import { evaluate, type Access, type Decision, type Subject } from './rules.js';
 import type { AgentState, AgentIdentity } from './state.js';
 import { logAuthorization, post, signedBody } from './transport.js';
@@ -90,6 +91,21 @@ export async function uploadLogs(state: AgentState, records: LogRecord[]): Promi
     mode: 0o600,
   });
   return false;
+}
+
+/**
+ * A new log event: to the profile's syslog servers when it enables syslog (contracts
+ * `AgentProfile.syslog`), and uploaded to KSP (kept for later when KSP cannot be reached).
+ */
+export async function emitLogs(state: AgentState, records: LogRecord[]): Promise<boolean> {
+  let key: KeyObject | undefined;
+  try {
+    key = state.privateKey();
+  } catch {
+    key = undefined;
+  }
+  await sendToSyslog(state.config()?.profile?.syslog, records, key, (m) => log(m));
+  return uploadLogs(state, records);
 }
 
 /** Sends what earlier uploads could not. */
@@ -183,7 +199,7 @@ export async function readAs(
   };
   const decision = evaluate(policy.security_rules, access, policy.learn_mode);
   if (decision.audit) {
-    await uploadLogs(state, [
+    await emitLogs(state, [
       {
         level: decision.permit ? 'INFO' : 'WARN',
         at: new Date().toISOString(),
@@ -357,7 +373,7 @@ async function reportSuspicious(state: AgentState, e: SuspiciousProcess) {
   log(
     `RDM: pid ${e.pid} (${e.exe}) changed ${e.files.length} files in ${e.watch.gp.path}${e.killed ? ': killed' : ''}`,
   );
-  await uploadLogs(state, [
+  await emitLogs(state, [
     {
       level: 'WARN',
       at: new Date().toISOString(),

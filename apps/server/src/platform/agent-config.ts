@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { AgentConfig, AgentPolicy } from '@ksp/contracts';
+import type { AgentConfig, AgentKey, AgentPolicy } from '@ksp/contracts';
 import type { Executor } from './db/database.js';
 
 /**
@@ -27,8 +27,17 @@ export interface TdePolicyCatalog {
   describe(db: Executor, domainId: string, policyId: string): Promise<TdePolicySummary | undefined>;
   /** The policy compiled for an agent (sets inlined, rules ordered); undefined as above. */
   compile(db: Executor, domainId: string, policyId: string): Promise<AgentPolicy | undefined>;
-  /** The profile by name when it is the domain's (the default one when `name` is null). */
-  profile(db: Executor, domainId: string, name: string | null): Promise<AgentConfig['profile']>;
+  /**
+   * The profile by name when it is the domain's (the default one when `name` is null). `wrap`
+   * wraps a fresh content key to the agent (as its keys are); the profile's secrets (syslog TLS
+   * client keys) are sealed with it, and left out without it.
+   */
+  profile(
+    db: Executor,
+    domainId: string,
+    name: string | null,
+    wrap?: (secretId: string, material: Buffer) => AgentKey | undefined,
+  ): Promise<AgentConfig['profile']>;
 }
 
 /** The client a configuration is composed for (the client module's row, as far as needed). */

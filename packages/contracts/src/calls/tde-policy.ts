@@ -182,6 +182,112 @@ export const TdeKeyOption = z.object({
   versioned: z.boolean(),
 });
 
+/** Client syslog (MODULES.md §5.6): where an agent sends its log events besides the upload. */
+export const profileSyslogProtocols = ['TCP', 'UDP', 'TLS'] as const;
+export const profileSyslogFormats = ['CEF', 'LEEF', 'RFC5424', 'PLAIN'] as const;
+export const MAX_PROFILE_SYSLOG_SERVERS = 2;
+/** LDT (live data transformation) QoS schedules. */
+export const ldtQosSchedules = [
+  'CUSTOM',
+  'CUSTOM_WITH_OVERWRITE',
+  'ANY_TIME',
+  'WEEKNIGHTS',
+  'WEEKENDS',
+] as const;
+export const weekdays = [
+  'MONDAY',
+  'TUESDAY',
+  'WEDNESDAY',
+  'THURSDAY',
+  'FRIDAY',
+  'SATURDAY',
+  'SUNDAY',
+] as const;
+export const LDT_QOS = {
+  rekey_rate_mbps: { min: 0, max: 32_767 },
+  cpu_percent: { min: 0, max: 100 },
+  status_check_rate_s: { min: 600, max: 86_400 },
+  max_schedules: 50,
+} as const;
+
+const Pem = z.string().trim().max(16_384);
+/** A syslog server as stored and read: the private key is never answered, only whether there is one. */
+export const ProfileSyslogServerBase = z.object({
+  name: z.string().trim().min(1).max(253).describe('host name or IP address of the syslog server'),
+  port: z.number().int().min(1).max(65_535).default(514),
+  protocol: z.enum(profileSyslogProtocols).default('UDP'),
+  message_format: z.enum(profileSyslogFormats).default('RFC5424'),
+  cacertificate: Pem.default('').describe('TLS: the CA certificate(s) that sign the server (PEM), required'),
+  certificate: Pem.default('').describe('TLS: the client certificate (PEM), optional, with privatekey'),
+});
+export const ProfileSyslogServerInput = ProfileSyslogServerBase.extend({
+  privatekey: Pem.optional().describe(
+    'TLS: the private key of `certificate` (PEM). Omitted: the key stored for the server of the same name and port is kept; "": none. Stored sealed, never answered.',
+  ),
+});
+export const ProfileSyslogServer = ProfileSyslogServerBase.extend({
+  has_private_key: z.boolean().describe('a client private key is stored (it is never answered)'),
+});
+export type ProfileSyslogServer = z.infer<typeof ProfileSyslogServer>;
+export const QosSchedule = z.object({
+  start_weekday: z.enum(weekdays),
+  start_time: z
+    .string()
+    .trim()
+    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'HH:MM, 00:00–23:59'),
+  end_weekday: z.enum(weekdays),
+  end_time: z
+    .string()
+    .trim()
+    .regex(/^([01]\d|2[0-3]):[0-5]\d$/, 'HH:MM, 00:00–23:59'),
+});
+export type QosSchedule = z.infer<typeof QosSchedule>;
+const LdtQos = z
+  .object({
+    ldt_qos_schedule: z.enum(ldtQosSchedules).default('ANY_TIME').describe('when LDT may rekey files'),
+    qos_schedules: z
+      .array(QosSchedule)
+      .max(LDT_QOS.max_schedules)
+      .default([])
+      .describe('CUSTOM and CUSTOM_WITH_OVERWRITE only (at least one); empty otherwise'),
+    rekey_rate_mbps: z
+      .number()
+      .int()
+      .min(LDT_QOS.rekey_rate_mbps.min)
+      .max(LDT_QOS.rekey_rate_mbps.max)
+      .nullable()
+      .default(0)
+      .describe('rekey rate limit in MB/s, 0–32767 (0: no limit); exactly one of this and cpu_percent'),
+    cpu_percent: z
+      .number()
+      .int()
+      .min(LDT_QOS.cpu_percent.min)
+      .max(LDT_QOS.cpu_percent.max)
+      .nullable()
+      .default(null)
+      .describe('CPU use limit in %, 0–100; exactly one of this and rekey_rate_mbps'),
+    ldt_qos_status_check_rate: z
+      .number()
+      .int()
+      .min(LDT_QOS.status_check_rate_s.min)
+      .max(LDT_QOS.status_check_rate_s.max)
+      .default(3600)
+      .describe('seconds between two LDT QoS status checks, 600–86400'),
+  })
+  .prefault({});
+
+export const profileSettingsOf = <S extends z.ZodType>(server: S) =>
+  z.object({
+    syslog_settings: z
+      .object({
+        local: z.boolean().default(false).describe('also log to the local system log of the host'),
+        servers: z.array(server).max(MAX_PROFILE_SYSLOG_SERVERS).default([]).describe('at most 2'),
+        syslog_threshold: z.enum(logThresholds).default('WARN'),
+      })
+      .prefault({}),
+    ldt_qos: LdtQos,
+  });
+
 export const ProfileSettings = z.object({
   logging: z
     .object({
@@ -228,8 +334,12 @@ export const ProfileSettings = z.object({
   rwp_process_set_id: Id.nullable().default(null).describe('trusted processes of ransomware protection'),
 });
 export type ProfileSettings = z.infer<typeof ProfileSettings>;
+/** The settings a create or update sends (a syslog server may carry its private key). */
+export const ProfileSettingsInput = ProfileSettings.extend(profileSettingsOf(ProfileSyslogServerInput).shape);
+/** The settings as read (no private key, `has_private_key` instead). */
+export const ProfileSettingsView = ProfileSettings.extend(profileSettingsOf(ProfileSyslogServer).shape);
 
-export const ProfileRow = ProfileSettings.extend({
+export const ProfileRow = ProfileSettingsView.extend({
   id: z.string(),
   name: z.string(),
   description: z.string(),
@@ -424,7 +534,7 @@ export const tdePolicyCalls = {
     access: 'cte:write',
     tokens: ['session', 'cte'],
     changesAccess: false,
-    body: ProfileSettings.extend({ name: objectName(64), description: Description }),
+    body: ProfileSettingsInput.extend({ name: objectName(64), description: Description }),
     data: ProfileRow,
   }),
   profileUpdate: defineCall({
@@ -435,7 +545,7 @@ export const tdePolicyCalls = {
     access: 'cte:write',
     tokens: ['session', 'cte'],
     changesAccess: false,
-    body: ProfileSettings.extend({ name: z.string().trim().min(1).max(64), description: Description }),
+    body: ProfileSettingsInput.extend({ name: z.string().trim().min(1).max(64), description: Description }),
     data: ProfileRow,
   }),
   profileDelete: defineCall({

@@ -1,10 +1,6 @@
-import { spawnSync } from 'node:child_process';
-import { createSocket, type Socket as UdpSocket } from 'node:dgram';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer as createTcpServer, type AddressInfo, type Server, type Socket } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createServer as createTlsServer, type TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, Code, Usage } from '@ksp/contracts';
 import { agentAuthorization, agentKeyAndCsr } from '../../test/agent.js';
@@ -17,164 +13,15 @@ import {
   startServer,
   type TestServer,
 } from '../../test/harness.js';
-
-/** A syslog receiver of the kind DEPENDENCIES.md §7 tried: UDP datagrams, or RFC 6587 octet counting. */
-interface Receiver {
-  port: number;
-  messages: string[];
-  close(): Promise<void>;
-}
-
-/** Octet-counted frames, split on bytes (not string length: the BOM and CJK are multi-byte). */
-function octetCounted(onMessage: (m: string) => void) {
-  let buffer = Buffer.alloc(0);
-  return (chunk: Buffer) => {
-    buffer = Buffer.concat([buffer, chunk]);
-    for (;;) {
-      const space = buffer.indexOf(0x20);
-      if (space < 0) return;
-      const length = Number(buffer.subarray(0, space).toString('ascii'));
-      if (buffer.length < space + 1 + length) return;
-      onMessage(buffer.subarray(space + 1, space + 1 + length).toString('utf8'));
-      buffer = buffer.subarray(space + 1 + length);
-    }
-  };
-}
-
-async function tcpReceiver(port = 0, tls?: { key: string; cert: string; ca: string }): Promise<Receiver> {
-  const messages: string[] = [];
-  const sockets = new Set<Socket>();
-  const onConnection = (socket: Socket | TLSSocket) => {
-    sockets.add(socket);
-    socket.on(
-      'data',
-      octetCounted((m) => messages.push(m)),
-    );
-    socket.on('close', () => sockets.delete(socket));
-    socket.on('error', () => undefined);
-  };
-  const server: Server = tls
-    ? createTlsServer({ ...tls, requestCert: true, rejectUnauthorized: true }, onConnection)
-    : createTcpServer(onConnection);
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  return {
-    port: (server.address() as AddressInfo).port,
-    messages,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
-  };
-}
-
-async function udpReceiver(): Promise<Receiver> {
-  const messages: string[] = [];
-  const socket: UdpSocket = createSocket('udp4');
-  socket.on('message', (m) => messages.push(m.toString('utf8')));
-  await new Promise<void>((resolve) => socket.bind(0, '127.0.0.1', resolve));
-  return {
-    port: socket.address().port,
-    messages,
-    close: () => new Promise<void>((resolve) => socket.close(() => resolve())),
-  };
-}
-
-/** RFC 5424: PRI, version, timestamp, host, app, procid, msgid, structured data and message. */
-function parse5424(message: string) {
-  const m = /^<(\d+)>1 (\S+) (\S+) (\S+) (\S+) (\S+) (-|\[(?:[^\]\\]|\\.)*\]) ?([\s\S]*)$/.exec(message);
-  if (!m) throw new Error(`not RFC 5424: ${message.slice(0, 120)}`);
-  const sd: Record<string, string> = {};
-  for (const p of (m[7] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g))
-    sd[p[1]!] = p[2]!.replace(/\\(["\\\]])/g, '$1');
-  return { pri: Number(m[1]), at: m[2]!, host: m[3]!, app: m[4]!, msgid: m[6]!, sd, msg: m[8]! };
-}
-
-function parseCef(msg: string) {
-  const parts: string[] = [];
-  let rest = msg;
-  for (let i = 0; i < 7; i++) {
-    const at = /(?<!\\)\|/.exec(rest)!.index;
-    parts.push(rest.slice(0, at).replace(/\\([|\\])/g, '$1'));
-    rest = rest.slice(at + 1);
-  }
-  const ext: Record<string, string> = {};
-  for (const pair of rest.split(/ (?=\w+=)/)) {
-    const eq = pair.indexOf('=');
-    ext[pair.slice(0, eq)] = pair
-      .slice(eq + 1)
-      .replace(/\\n/g, '\n')
-      .replace(/\\([=\\])/g, '$1');
-  }
-  return { header: parts, ext };
-}
-
-function parseLeef(msg: string) {
-  const parts = msg.split('|');
-  const attrs = Object.fromEntries(
-    parts
-      .slice(6)
-      .join('|')
-      .split('\t')
-      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
-  );
-  return { header: parts.slice(0, 6), attrs };
-}
-
-function opensslTls(dir: string) {
-  const run = (args: string[]) => {
-    const r = spawnSync('openssl', args, { cwd: dir, encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(`openssl ${args.join(' ')}: ${r.stderr}`);
-  };
-  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'];
-  run([
-    'req',
-    '-x509',
-    ...ec,
-    '-keyout',
-    'ca.key',
-    '-out',
-    'ca.pem',
-    '-days',
-    '2',
-    '-subj',
-    '/CN=syslog-test-ca',
-  ]);
-  for (const [name, cn, san] of [
-    ['server', 'localhost', 'subjectAltName=IP:127.0.0.1,DNS:localhost'],
-    ['client', 'ksp-client', 'extendedKeyUsage=clientAuth'],
-  ] as const) {
-    run(['req', ...ec, '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${cn}`]);
-    writeFileSync(join(dir, `${name}.ext`), `${san}\n`);
-    run([
-      'x509',
-      '-req',
-      '-in',
-      `${name}.csr`,
-      '-CA',
-      'ca.pem',
-      '-CAkey',
-      'ca.key',
-      '-CAcreateserial',
-      '-out',
-      `${name}.pem`,
-      '-days',
-      '2',
-      '-extfile',
-      `${name}.ext`,
-    ]);
-  }
-  run(['pkcs8', '-topk8', '-nocrypt', '-in', 'client.key', '-out', 'client.p8']);
-  const read = (f: string) => readFileSync(join(dir, f), 'utf8');
-  return {
-    ca: read('ca.pem'),
-    serverKey: read('server.key'),
-    serverCert: read('server.pem'),
-    clientCert: read('client.pem'),
-    clientKey: read('client.p8'),
-    otherKey: read('server.key'),
-  };
-}
+import {
+  opensslTls,
+  parse5424,
+  parseCef,
+  parseLeef,
+  tcpReceiver,
+  udpReceiver,
+  type Receiver,
+} from '../../test/syslog-receiver.js';
 
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

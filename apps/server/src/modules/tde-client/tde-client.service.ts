@@ -804,7 +804,9 @@ export function createTdeClientService(deps: {
       const groups = (await groupsOf(trx, client.domain_id, [client.id])).get(client.id) ?? [];
       const profileName = client.profile ?? groups.find((g) => g.profile !== null)?.profile ?? null;
       const policies = deps.policies();
-      const profile = await policies.profile(trx, client.domain_id, profileName);
+      const profile = await policies.profile(trx, client.domain_id, profileName, (id, material) =>
+        wrapForAgent(client.cert_pem, { id, name: id, version: 1, material }),
+      );
       const points = (await effectiveGuardPoints(trx, client.domain_id, [client.id])).get(client.id) ?? [];
       const compiled = new Map<string, AgentPolicy | undefined>();
       const guardPoints: AgentGuardPoint[] = [];

@@ -11,6 +11,8 @@ export const tdePolicyModule: KspModule = {
       clock: ctx.clock,
       // The TDE client module (guard points, clients) is optional: absent, nothing uses a policy.
       usage: () => ctx.maybeUse('tdeUsage'),
+      // Syslog TLS client keys of profiles are sealed under the domain KEK.
+      keyring: ctx.keyring,
     });
     ctx.provide('tdePolicies', service.catalog);
     tdePolicyRoutes(ctx.app, ctx.gate, service);

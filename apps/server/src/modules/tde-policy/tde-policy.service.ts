@@ -1,10 +1,23 @@
-import { randomUUID } from 'node:crypto';
+import {
+  createCipheriv,
+  createPrivateKey,
+  createPublicKey,
+  randomBytes,
+  randomUUID,
+  X509Certificate,
+} from 'node:crypto';
+import { isIP } from 'node:net';
+import type { ProfileSettingsInput } from '@ksp/contracts';
 import {
   CLEAR_KEY,
   Code,
   DEFAULT_PROFILE,
   ProfileSettings,
+  ProfileSyslogServerBase,
+  profileSettingsOf,
+  type AgentKey,
   type AgentKeyRule,
+  type AgentSyslogServer,
   type AgentPolicy,
   type AgentProcessEntry,
   type AgentProfile,
@@ -21,12 +34,14 @@ import {
   type ProfileRow,
   type QueryInput,
 } from '@ksp/contracts';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { bumpClientConfig, type TdePolicyCatalog, type TdeUsage } from '../../platform/agent-config.js';
 import { subjectOf, writeAudit } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
 import { escapeLike, isUniqueViolation, type Db, type Executor } from '../../platform/db/database.js';
 import type { TdePolicyElementTable, TdePolicyTable, TdeProfileTable } from '../../platform/db/schema.js';
+import { createDomainSealer } from '../../platform/keyring/domain-sealer.js';
+import type { Keyring } from '../../platform/keyring/keyring.js';
 import { conflict, invalid, KspError, notFound, stateForbids } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
 import {
@@ -47,7 +62,14 @@ type KeyRule = Input<typeof api.tdePolicy.policyCreate>['key_rules'][number];
 type RdmSettings = NonNullable<Input<typeof api.tdePolicy.policyCreate>['rdm']>;
 type ElementContent = Omit<Input<typeof api.tdePolicy.elementCreate>, 'kind'>;
 type PolicyContent = Omit<Input<typeof api.tdePolicy.policyCreate>, 'type'>;
-type Settings = z.output<typeof ProfileSettings>;
+type Settings = z.output<typeof ProfileSettingsInput>;
+/** A syslog server as stored: its private key sealed under the domain KEK (never in clear). */
+const StoredSyslogServer = ProfileSyslogServerBase.extend({
+  sealed_privatekey: z.string().nullable().default(null),
+});
+/** The settings column: older rows lack the syslog and QoS settings and get their defaults. */
+const StoredSettings = ProfileSettings.extend(profileSettingsOf(StoredSyslogServer).shape);
+type Stored = z.output<typeof StoredSettings>;
 
 /** Which policies an area's calls see: the TDE calls every policy, the RDM calls RDM ones only. */
 export type PolicyArea = 'cte' | 'rdm';
@@ -60,8 +82,14 @@ const parse = <T>(text: string): T => JSON.parse(text) as T;
  * limited to the caller's domain; every change raises the domain's agent configuration epoch
  * in its transaction and is audited, and so is every refusal.
  */
-export function createTdePolicyService(deps: { db: Db; clock: Clock; usage: () => TdeUsage | undefined }) {
+export function createTdePolicyService(deps: {
+  db: Db;
+  clock: Clock;
+  usage: () => TdeUsage | undefined;
+  keyring: Keyring;
+}) {
   const { db, clock } = deps;
+  const sealer = createDomainSealer({ keyring: deps.keyring });
 
   const audit = (
     trx: Executor,
@@ -574,7 +602,118 @@ export function createTdePolicyService(deps: { db: Db; clock: Clock; usage: () =
     return row;
   }
 
-  async function checkProfile(q: Executor, domainId: string, settings: Settings) {
+  /** The additional data binding a sealed syslog key to its profile and place. */
+  const keyOwner = (profileId: string, index: number) =>
+    `ksp/secret/tde-profile/${profileId}/syslog/${index}`;
+
+  /**
+   * The private key of each syslog server, in clear, for checking and sealing: the one sent, or
+   * (omitted) the one stored for the server of the same name and port ("" clears it).
+   */
+  async function resolveKeys(
+    settings: Settings,
+    domainId: string,
+    old?: { id: string; settings: Stored },
+  ): Promise<(string | null)[]> {
+    const keys: (string | null)[] = [];
+    for (const server of settings.syslog_settings.servers) {
+      // Only a TLS server with a client certificate keeps its stored key.
+      if (server.privatekey !== undefined || server.protocol !== 'TLS' || !server.certificate) {
+        keys.push(server.privatekey || null);
+        continue;
+      }
+      const servers = old?.settings.syslog_settings.servers ?? [];
+      const index = servers.findIndex(
+        (s) => s.name === server.name && s.port === server.port && s.sealed_privatekey,
+      );
+      const sealed = servers[index]?.sealed_privatekey;
+      keys.push(
+        old && sealed
+          ? (await sealer.open(db, domainId, keyOwner(old.id, index), sealed)).toString('utf8')
+          : null,
+      );
+    }
+    return keys;
+  }
+
+  const HOST = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+  const pemCertificates = (text: string) =>
+    text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+
+  function checkCertificates(field: string, text: string) {
+    const blocks = pemCertificates(text);
+    if (blocks.length === 0)
+      throw invalid('tdePolicy.syslogBadCert', { field, reason: 'no BEGIN CERTIFICATE block' });
+    for (const pem of blocks) {
+      try {
+        new X509Certificate(pem);
+      } catch (err) {
+        throw invalid('tdePolicy.syslogBadCert', {
+          field,
+          reason: err instanceof Error ? err.message.slice(0, 120) : 'unreadable',
+        });
+      }
+    }
+  }
+
+  function checkSyslog(settings: Settings, keys: (string | null)[]) {
+    const seen = new Set<string>();
+    settings.syslog_settings.servers.forEach((server, i) => {
+      const field = `syslog_settings.servers[${i}]`;
+      if (!isIP(server.name) && !HOST.test(server.name))
+        throw invalid('tdePolicy.syslogHost', { field: `${field}.name` });
+      const id = `${server.name.toLowerCase()}:${server.port}`;
+      if (seen.has(id))
+        throw invalid('tdePolicy.syslogDuplicate', { field, name: server.name, port: server.port });
+      seen.add(id);
+      const key = keys[i] ?? null;
+      if (server.protocol !== 'TLS') {
+        if (server.cacertificate)
+          throw invalid('tdePolicy.syslogTlsOnly', { field: `${field}.cacertificate` });
+        if (server.certificate) throw invalid('tdePolicy.syslogTlsOnly', { field: `${field}.certificate` });
+        if (key) throw invalid('tdePolicy.syslogTlsOnly', { field: `${field}.privatekey` });
+        return;
+      }
+      if (!server.cacertificate)
+        throw invalid('tdePolicy.syslogCaRequired', { field: `${field}.cacertificate` });
+      checkCertificates(`${field}.cacertificate`, server.cacertificate);
+      if (server.certificate && !key) throw invalid('tdePolicy.syslogPair', { field: `${field}.privatekey` });
+      if (key && !server.certificate)
+        throw invalid('tdePolicy.syslogPair', { field: `${field}.certificate` });
+      if (server.certificate && key) {
+        checkCertificates(`${field}.certificate`, server.certificate);
+        try {
+          const pub = createPublicKey(createPrivateKey(key)).export({ type: 'spki', format: 'der' });
+          const certKey = new X509Certificate(pemCertificates(server.certificate)[0]!).publicKey.export({
+            type: 'spki',
+            format: 'der',
+          });
+          if (!pub.equals(certKey)) throw new Error('mismatch');
+        } catch {
+          throw invalid('tdePolicy.syslogBadKey', { field: `${field}.privatekey` });
+        }
+      }
+    });
+  }
+
+  function checkQos(settings: Settings) {
+    const q = settings.ldt_qos;
+    const custom = q.ldt_qos_schedule === 'CUSTOM' || q.ldt_qos_schedule === 'CUSTOM_WITH_OVERWRITE';
+    if (custom && q.qos_schedules.length === 0)
+      throw invalid('tdePolicy.qosSchedulesRequired', {
+        field: 'ldt_qos.qos_schedules',
+        schedule: q.ldt_qos_schedule,
+      });
+    if (!custom && q.qos_schedules.length > 0)
+      throw invalid('tdePolicy.qosSchedulesUnused', { field: 'ldt_qos.qos_schedules' });
+    q.qos_schedules.forEach((w, i) => {
+      if (w.start_weekday === w.end_weekday && w.start_time === w.end_time)
+        throw invalid('tdePolicy.qosWindowEmpty', { field: `ldt_qos.qos_schedules[${i}]` });
+    });
+    if ((q.rekey_rate_mbps === null) === (q.cpu_percent === null)) throw invalid('tdePolicy.qosRateOrCpu');
+  }
+
+  async function checkProfile(q: Executor, domainId: string, settings: Settings, keys: (string | null)[]) {
     const u = settings.upload_settings;
     if (u.max_interval_s < u.min_interval_s)
       throw invalid('tdePolicy.profileIntervals', { min: u.min_interval_s });
@@ -582,24 +721,111 @@ export function createTdePolicyService(deps: { db: Db; clock: Clock; usage: () =
       const sets = await elementsById(q, domainId, [settings.rwp_process_set_id]);
       requireSet(sets, 'rwp_process_set_id', 'process', settings.rwp_process_set_id);
     }
+    checkSyslog(settings, keys);
+    checkQos(settings);
   }
 
-  const settingsOf = (body: Settings): Settings => ({
-    logging: body.logging,
-    file_settings: body.file_settings,
-    upload_settings: body.upload_settings,
-    duplicate_settings: body.duplicate_settings,
-    cache_settings: body.cache_settings,
-    connect_timeout_s: body.connect_timeout_s,
-    rwp_operation: body.rwp_operation,
-    rwp_process_set_id: body.rwp_process_set_id,
-  });
+  /** The settings column: what was sent, the private keys sealed under the domain KEK. */
+  async function storedOf(
+    body: Settings,
+    keys: (string | null)[],
+    domainId: string,
+    profileId: string,
+  ): Promise<Stored> {
+    const servers: Stored['syslog_settings']['servers'] = [];
+    for (const [i, server] of body.syslog_settings.servers.entries()) {
+      const key = keys[i] ?? null;
+      servers.push({
+        name: server.name,
+        port: server.port,
+        protocol: server.protocol,
+        message_format: server.message_format,
+        cacertificate: server.cacertificate,
+        certificate: server.certificate,
+        sealed_privatekey: key
+          ? await sealer.seal(db, domainId, keyOwner(profileId, i), Buffer.from(key, 'utf8'))
+          : null,
+      });
+    }
+    return {
+      logging: body.logging,
+      file_settings: body.file_settings,
+      upload_settings: body.upload_settings,
+      duplicate_settings: body.duplicate_settings,
+      cache_settings: body.cache_settings,
+      connect_timeout_s: body.connect_timeout_s,
+      rwp_operation: body.rwp_operation,
+      rwp_process_set_id: body.rwp_process_set_id,
+      syslog_settings: { ...body.syslog_settings, servers },
+      ldt_qos: body.ldt_qos,
+    };
+  }
+
+  const storedSettings = (r: TdeProfileTable): Stored => StoredSettings.parse(parse<unknown>(r.settings));
+
+  /**
+   * The syslog servers for an agent; a private key is opened and sealed to the agent with
+   * `wrap` (contracts/agent.ts `AgentSealedSecret`), and left out without it.
+   */
+  async function agentSyslogServers(
+    q: Executor,
+    r: TdeProfileTable,
+    s: Stored,
+    wrap?: (secretId: string, material: Buffer) => AgentKey | undefined,
+  ): Promise<AgentSyslogServer[]> {
+    const out: AgentSyslogServer[] = [];
+    for (const [i, server] of s.syslog_settings.servers.entries()) {
+      const entry: AgentSyslogServer = {
+        name: server.name,
+        port: server.port,
+        protocol: server.protocol,
+        message_format: server.message_format,
+        ...(server.cacertificate ? { cacertificate: server.cacertificate } : {}),
+        ...(server.certificate ? { certificate: server.certificate } : {}),
+      };
+      if (server.sealed_privatekey && wrap) {
+        const cek = randomBytes(32);
+        try {
+          const secretId = `syslog:${i}`;
+          const key = await sealer.open(q, r.domain_id, keyOwner(r.id, i), server.sealed_privatekey);
+          const wrapped = wrap(secretId, cek);
+          if (wrapped) {
+            const iv = randomBytes(12);
+            const cipher = createCipheriv('aes-256-gcm', cek, iv);
+            cipher.setAAD(Buffer.from(secretId, 'utf8'));
+            const data = Buffer.concat([cipher.update(key), cipher.final()]);
+            key.fill(0);
+            entry.privatekey = {
+              cek: wrapped,
+              iv: iv.toString('base64'),
+              tag: cipher.getAuthTag().toString('base64'),
+              data: data.toString('base64'),
+            };
+          }
+        } finally {
+          cek.fill(0);
+        }
+      }
+      out.push(entry);
+    }
+    return out;
+  }
 
   const profileUsers = async (q: Executor, domainId: string, name: string) =>
     (await deps.usage()?.usersOfProfile(q, domainId, name)) ?? 0;
 
   async function profileView(q: Executor, r: TdeProfileTable): Promise<ProfileRow> {
-    const settings = ProfileSettings.parse(parse<unknown>(r.settings));
+    const stored = storedSettings(r);
+    const settings = {
+      ...stored,
+      syslog_settings: {
+        ...stored.syslog_settings,
+        servers: stored.syslog_settings.servers.map(({ sealed_privatekey, ...server }) => ({
+          ...server,
+          has_private_key: sealed_privatekey !== null,
+        })),
+      },
+    };
     const set = settings.rwp_process_set_id
       ? (await elementsById(q, r.domain_id, [settings.rwp_process_set_id])).get(settings.rwp_process_set_id)
       : undefined;
@@ -637,7 +863,7 @@ export function createTdePolicyService(deps: { db: Db; clock: Clock; usage: () =
         .executeTakeFirst();
       return r ? compilePolicy(q, r) : undefined;
     },
-    async profile(q, domainId, name) {
+    async profile(q, domainId, name, wrap) {
       const wanted = name ?? DEFAULT_PROFILE;
       if (wanted === DEFAULT_PROFILE) await ensureDefault(q, domainId);
       const r = await q
@@ -647,7 +873,7 @@ export function createTdePolicyService(deps: { db: Db; clock: Clock; usage: () =
         .where('name', '=', wanted)
         .executeTakeFirst();
       if (!r) return null;
-      const s = ProfileSettings.parse(parse<unknown>(r.settings));
+      const s = storedSettings(r);
       let trusted: AgentProcessEntry[] = [];
       if (s.rwp_process_set_id) {
         const sets = await elementsById(q, domainId, [s.rwp_process_set_id]);
@@ -661,6 +887,19 @@ export function createTdePolicyService(deps: { db: Db; clock: Clock; usage: () =
         upload_max_interval_s: s.upload_settings.max_interval_s,
         rwp_operation: s.rwp_operation,
         rwp_trusted_processes: trusted,
+        syslog: {
+          enabled: s.logging.syslog_enabled,
+          local: s.syslog_settings.local,
+          threshold: s.syslog_settings.syslog_threshold,
+          servers: await agentSyslogServers(q, r, s, wrap),
+        },
+        ldt_qos: {
+          schedule: s.ldt_qos.ldt_qos_schedule,
+          windows: s.ldt_qos.qos_schedules,
+          rekey_rate_mbps: s.ldt_qos.rekey_rate_mbps,
+          cpu_percent: s.ldt_qos.cpu_percent,
+          status_check_rate_s: s.ldt_qos.ldt_qos_status_check_rate,
+        },
       };
       return profile;
     },
@@ -973,11 +1212,13 @@ export function createTdePolicyService(deps: { db: Db; clock: Clock; usage: () =
     async profileCreate(actor: Actor, meta: RequestMeta, body: Input<typeof api.tdePolicy.profileCreate>) {
       return change(actor, meta, 'profile.create', { id: null, name: body.name }, async () => {
         await ensureDefault(db, actor.domainId);
-        const settings = settingsOf(body);
-        await checkProfile(db, actor.domainId, settings);
+        const keys = await resolveKeys(body, actor.domainId);
+        await checkProfile(db, actor.domainId, body, keys);
+        const id = randomUUID();
+        const settings = await storedOf(body, keys, actor.domainId, id);
         const now = clock();
         const row: TdeProfileTable = {
-          id: randomUUID(),
+          id,
           domain_id: actor.domainId,
           name: body.name,
           description: body.description,
@@ -1009,8 +1250,9 @@ export function createTdePolicyService(deps: { db: Db; clock: Clock; usage: () =
     async profileUpdate(actor: Actor, meta: RequestMeta, body: Input<typeof api.tdePolicy.profileUpdate>) {
       return change(actor, meta, 'profile.update', { id: null, name: body.name }, async () => {
         const old = await findProfile(db, actor.domainId, body.name);
-        const settings = settingsOf(body);
-        await checkProfile(db, actor.domainId, settings);
+        const keys = await resolveKeys(body, actor.domainId, { id: old.id, settings: storedSettings(old) });
+        await checkProfile(db, actor.domainId, body, keys);
+        const settings = await storedOf(body, keys, actor.domainId, old.id);
         const now = clock();
         return db.transaction().execute(async (trx) => {
           await trx

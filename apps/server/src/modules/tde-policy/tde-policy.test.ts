@@ -1,3 +1,7 @@
+import { createDecipheriv } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, Code, DEFAULT_PROFILE, type CallDef } from '@ksp/contracts';
 import { clientConfigEpoch, type TdeUsage } from '../../platform/agent-config.js';
@@ -12,6 +16,7 @@ import {
   startServer,
   type TestServer,
 } from '../../test/harness.js';
+import { opensslTls } from '../../test/syslog-receiver.js';
 
 function ok<T extends { code: number; msg: string }>(answer: T): T {
   if (answer.code !== 0) throw new Error(`${answer.code} ${answer.msg}`);
@@ -768,6 +773,14 @@ describe.each(await engines())('TDE policies on %s', (engine) => {
           { directory: '/usr/bin', file: 'backup', sha256: [HASH2.toLowerCase(), HASH] },
           { directory: 'C:\\Tools' },
         ],
+        syslog: { enabled: false, local: false, threshold: 'WARN', servers: [] },
+        ldt_qos: {
+          schedule: 'ANY_TIME',
+          windows: [],
+          rekey_rate_mbps: 0,
+          cpu_percent: null,
+          status_check_rate_s: 3600,
+        },
       });
       expect(await server.services.tdePolicies.profile(server.database.db, domainId, 'none')).toBeNull();
       expect((await post(api.tdePolicy.profileCreate, { name: 'linux-servers' })).code).toBe(Code.CONFLICT);
@@ -801,6 +814,251 @@ describe.each(await engines())('TDE policies on %s', (engine) => {
       profileUsers.delete('linux-servers');
       ok(await call(server, api.tdePolicy.profileDelete, { token, body: { name: 'linux-servers' } }));
       expect((await get(api.tdePolicy.profileDetail, { name: 'linux-servers' })).code).toBe(Code.NOT_FOUND);
+    });
+  });
+
+  describe('client profile syslog settings and LDT QoS', () => {
+    // Made while the tests are collected: the refusal table below uses the certificates.
+    const dir = mkdtempSync(join(tmpdir(), 'ksp-profile-pki-'));
+    const pki = opensslTls(dir);
+    afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+    const udp = { name: 'syslog.example.test', port: 514, protocol: 'UDP', message_format: 'RFC5424' };
+    const tls = () => ({
+      name: '10.0.0.7',
+      port: 6514,
+      protocol: 'TLS',
+      message_format: 'CEF',
+      cacertificate: pki.ca.trim(),
+      certificate: pki.clientCert.trim(),
+      privatekey: pki.clientKey.trim(),
+    });
+    const syslog = (servers: object[], extra: object = {}) => ({
+      name: 'p',
+      syslog_settings: { servers, ...extra },
+    });
+    const qos = (ldt_qos: object) => ({ name: 'p', ldt_qos });
+    const window = { start_weekday: 'FRIDAY', start_time: '22:00', end_weekday: 'MONDAY', end_time: '06:00' };
+
+    it.each([
+      [syslog([udp, { ...udp, port: 515 }, { ...udp, port: 516 }]), 'syslog_settings.servers'],
+      [syslog([{ ...udp, port: 0 }]), 'port'],
+      [syslog([{ ...udp, port: 65_536 }]), 'port'],
+      [syslog([{ ...udp, protocol: 'SMTP' }]), 'protocol'],
+      [syslog([{ ...udp, message_format: 'XML' }]), 'message_format'],
+      [syslog([udp], { syslog_threshold: 'TRACE' }), 'syslog_threshold'],
+      [
+        syslog([{ ...udp, name: 'bad host!' }]),
+        'syslog_settings.servers[0].name: must be a host name or an IP address',
+      ],
+      [
+        syslog([udp, udp]),
+        'syslog_settings.servers[1]: the server syslog.example.test port 514 is listed twice',
+      ],
+      [
+        syslog([{ ...udp, cacertificate: 'x' }]),
+        'syslog_settings.servers[0].cacertificate: only a TLS server takes certificates and a private key',
+      ],
+      [
+        syslog([{ ...tls(), cacertificate: '' }]),
+        'syslog_settings.servers[0].cacertificate: a TLS server needs the CA certificate (PEM) that signs it',
+      ],
+      [
+        syslog([{ ...tls(), cacertificate: 'not a certificate' }]),
+        'syslog_settings.servers[0].cacertificate: must be PEM certificate(s) (no BEGIN CERTIFICATE block)',
+      ],
+      [
+        syslog([{ ...tls(), privatekey: '' }]),
+        'syslog_settings.servers[0].privatekey: the client certificate and its private key go together',
+      ],
+      [
+        syslog([{ ...tls(), privatekey: 'x' }]),
+        'syslog_settings.servers[0].privatekey: must be the PEM private key of the client certificate',
+      ],
+      [
+        qos({ ldt_qos_schedule: 'CUSTOM' }),
+        'ldt_qos.qos_schedules: the CUSTOM schedule needs at least one time window',
+      ],
+      [qos({ ldt_qos_schedule: 'SOMETIMES' }), 'ldt_qos_schedule'],
+      [
+        qos({ ldt_qos_schedule: 'WEEKENDS', qos_schedules: [window] }),
+        'ldt_qos.qos_schedules: time windows are for the CUSTOM and CUSTOM_WITH_OVERWRITE schedules only',
+      ],
+      [
+        qos({ ldt_qos_schedule: 'CUSTOM', qos_schedules: [{ ...window, start_time: '24:00' }] }),
+        'start_time',
+      ],
+      [
+        qos({ ldt_qos_schedule: 'CUSTOM', qos_schedules: [{ ...window, start_weekday: 'FUNDAY' }] }),
+        'start_weekday',
+      ],
+      [
+        qos({
+          ldt_qos_schedule: 'CUSTOM',
+          qos_schedules: [{ ...window, end_weekday: 'FRIDAY', end_time: '22:00' }],
+        }),
+        'ldt_qos.qos_schedules[0]: the window must not end where it starts',
+      ],
+      [qos({ rekey_rate_mbps: 32_768 }), 'rekey_rate_mbps'],
+      [qos({ rekey_rate_mbps: null, cpu_percent: 101 }), 'cpu_percent'],
+      [
+        qos({ rekey_rate_mbps: 10, cpu_percent: 50 }),
+        'ldt_qos: give exactly one of rekey_rate_mbps (MB/s) and cpu_percent (%)',
+      ],
+      [
+        qos({ rekey_rate_mbps: null }),
+        'ldt_qos: give exactly one of rekey_rate_mbps (MB/s) and cpu_percent (%)',
+      ],
+      [qos({ ldt_qos_status_check_rate: 599 }), 'ldt_qos_status_check_rate'],
+      [qos({ ldt_qos_status_check_rate: 86_401 }), 'ldt_qos_status_check_rate'],
+    ])('refuses bad syslog or QoS settings naming the field and the rule (%#)', async (body, message) => {
+      const res = await post(api.tdePolicy.profileCreate, body);
+      expect(res.code, message).toBe(Code.INVALID);
+      expect(res.msg).toContain(message);
+    });
+
+    it('answers the syslog and QoS errors in Chinese too', async () => {
+      const zh = (body: object) =>
+        callUnchecked(server, api.tdePolicy.profileCreate, {
+          token,
+          body,
+          headers: { 'accept-language': 'zh-CN' },
+        });
+      expect((await zh(syslog([{ ...udp, name: 'bad host!' }]))).msg).toBe(
+        'syslog_settings.servers[0].name：必须是主机名或 IP 地址',
+      );
+      expect((await zh(qos({ rekey_rate_mbps: null }))).msg).toBe(
+        'ldt_qos：rekey_rate_mbps（MB/s）与 cpu_percent（%）须且只能提供一个',
+      );
+    });
+
+    it('stores the TLS client key sealed, never answers it, and hands it to the agent wrapped', async () => {
+      const before = await epoch();
+      const made = ok(
+        await call(server, api.tdePolicy.profileCreate, {
+          token,
+          body: {
+            name: 'syslog-profile',
+            logging: { syslog_enabled: true },
+            syslog_settings: { local: true, syslog_threshold: 'INFO', servers: [udp, tls()] },
+            ldt_qos: {
+              ldt_qos_schedule: 'CUSTOM',
+              qos_schedules: [window],
+              rekey_rate_mbps: null,
+              cpu_percent: 40,
+              ldt_qos_status_check_rate: 900,
+            },
+          } as never,
+        }),
+      ).data;
+      expect(await epoch()).toBe(before + 1);
+      expect(made.syslog_settings).toEqual({
+        local: true,
+        syslog_threshold: 'INFO',
+        servers: [
+          { ...udp, cacertificate: '', certificate: '', has_private_key: false },
+          { ...tls(), privatekey: undefined, has_private_key: true },
+        ],
+      });
+      expect(JSON.stringify(made)).not.toContain('PRIVATE KEY');
+      expect(made.ldt_qos).toEqual({
+        ldt_qos_schedule: 'CUSTOM',
+        qos_schedules: [window],
+        rekey_rate_mbps: null,
+        cpu_percent: 40,
+        ldt_qos_status_check_rate: 900,
+      });
+      const detail = ok(
+        await call(server, api.tdePolicy.profileDetail, { token, query: { name: 'syslog-profile' } }),
+      ).data;
+      expect(JSON.stringify(detail)).not.toContain('PRIVATE KEY');
+      const listed = ok(
+        await call(server, api.tdePolicy.profileList, { token, query: { page: 1, page_size: 50 } }),
+      ).data.data;
+      expect(JSON.stringify(listed)).not.toContain('PRIVATE KEY');
+      // The row holds the key sealed, not in clear.
+      const stored = async () =>
+        (
+          await server.database.db
+            .selectFrom('tde_profile')
+            .select('settings')
+            .where('name', '=', 'syslog-profile')
+            .executeTakeFirstOrThrow()
+        ).settings;
+      const keyBody = pki.clientKey.split('\n')[1]!;
+      expect(await stored()).not.toContain('PRIVATE KEY');
+      expect(await stored()).not.toContain(keyBody);
+      expect(await stored()).toContain('sealed_privatekey');
+      // No audit record or detail carries it either.
+      const audits = await server.database.db.selectFrom('audit_log').select(['details', 'target']).execute();
+      expect(JSON.stringify(audits)).not.toContain(keyBody);
+
+      // Without a recipient the key stays out; with one it is wrapped, and opens to the PEM.
+      const plain = await server.services.tdePolicies.profile(server.database.db, domainId, 'syslog-profile');
+      expect(plain?.syslog).toMatchObject({ enabled: true, local: true, threshold: 'INFO' });
+      expect(plain?.syslog?.servers[1]).toEqual({
+        name: '10.0.0.7',
+        port: 6514,
+        protocol: 'TLS',
+        message_format: 'CEF',
+        cacertificate: pki.ca.trim(),
+        certificate: pki.clientCert.trim(),
+      });
+      expect(plain?.ldt_qos).toEqual({
+        schedule: 'CUSTOM',
+        windows: [window],
+        rekey_rate_mbps: null,
+        cpu_percent: 40,
+        status_check_rate_s: 900,
+      });
+      let cek: Buffer | undefined;
+      const wrapped = await server.services.tdePolicies.profile(
+        server.database.db,
+        domainId,
+        'syslog-profile',
+        (id, material) => {
+          cek = Buffer.from(material);
+          return { id, name: id, version: 1, algorithm: 'AES-256', alg: 'RSA-OAEP-256', wrapped: 'stub' };
+        },
+      );
+      const secret = wrapped?.syslog?.servers[1]?.privatekey;
+      expect(secret?.cek.id).toBe('syslog:1');
+      expect(wrapped?.syslog?.servers[0]?.privatekey).toBeUndefined();
+      const decipher = createDecipheriv('aes-256-gcm', cek!, Buffer.from(secret!.iv, 'base64'));
+      decipher.setAAD(Buffer.from('syslog:1'));
+      decipher.setAuthTag(Buffer.from(secret!.tag, 'base64'));
+      const pem = Buffer.concat([decipher.update(Buffer.from(secret!.data, 'base64')), decipher.final()]);
+      expect(pem.toString('utf8')).toBe(pki.clientKey.trim());
+
+      // An update without the key keeps it (same server name and port); "" clears it.
+      const kept = ok(
+        await call(server, api.tdePolicy.profileUpdate, {
+          token,
+          body: {
+            name: 'syslog-profile',
+            logging: { syslog_enabled: true },
+            syslog_settings: { servers: [{ ...tls(), privatekey: undefined }] },
+          } as never,
+        }),
+      ).data;
+      expect(kept.syslog_settings.servers[0]?.has_private_key).toBe(true);
+      expect(kept.ldt_qos.ldt_qos_schedule).toBe('ANY_TIME');
+      const cleared = ok(
+        await call(server, api.tdePolicy.profileUpdate, {
+          token,
+          body: {
+            name: 'syslog-profile',
+            syslog_settings: { servers: [{ ...tls(), certificate: '', privatekey: '' }] },
+          } as never,
+        }),
+      ).data;
+      expect(cleared.syslog_settings.servers[0]?.has_private_key).toBe(false);
+      expect(await stored()).not.toContain('sealed_privatekey":"');
+      // Another domain cannot read it.
+      expect((await get(api.tdePolicy.profileDetail, { name: 'syslog-profile' }, other.token)).code).toBe(
+        Code.NOT_FOUND,
+      );
+      ok(await call(server, api.tdePolicy.profileDelete, { token, body: { name: 'syslog-profile' } }));
     });
   });
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
-import { api, type PolicyDetail, type PolicyElementDetail, type ProfileRow } from '@ksp/contracts';
+import { api, Code, type PolicyDetail, type PolicyElementDetail, type ProfileRow } from '@ksp/contracts';
 import type { InternalAxiosRequestConfig } from 'axios';
 import { http, resetClient } from '../../api/client';
 import { saveSignedIn } from '../../api/session';
@@ -103,7 +103,30 @@ const profile: ProfileRow = {
   connect_timeout_s: 30,
   rwp_operation: 'permit',
   rwp_process_set_id: null,
+  syslog_settings: {
+    local: false,
+    syslog_threshold: 'WARN',
+    servers: [
+      {
+        name: 'siem.example.test',
+        port: 6514,
+        protocol: 'TLS',
+        message_format: 'CEF',
+        cacertificate: '-----BEGIN CERTIFICATE-----\nCA\n-----END CERTIFICATE-----',
+        certificate: '-----BEGIN CERTIFICATE-----\nME\n-----END CERTIFICATE-----',
+        has_private_key: true,
+      },
+    ],
+  },
+  ldt_qos: {
+    ldt_qos_schedule: 'ANY_TIME',
+    qos_schedules: [],
+    rekey_rate_mbps: 0,
+    cpu_percent: null,
+    ldt_qos_status_check_rate: 3600,
+  },
 };
+const SYSLOG_REFUSAL = 'syslog_settings.servers[1].name: must be a host name or an IP address';
 
 /** The answer to a create or update, in place of a success (a refusal of the server). */
 let refusal: { code: number; msg: string } | null = null;
@@ -131,8 +154,19 @@ function serve() {
         return envelope({ ...element(FILES, 'resource', String(body.name)) });
       case api.tdePolicy.profileDetail.path:
         return envelope(profile);
-      case api.tdePolicy.profileUpdate.path:
-        return envelope({ ...profile, ...body });
+      case api.tdePolicy.profileUpdate.path: {
+        const servers = (body.syslog_settings as { servers: { name: string }[] }).servers;
+        if (servers.some((s) => s.name === 'bad host!')) return envelope(null, Code.INVALID, SYSLOG_REFUSAL);
+        // As the server answers: the servers say whether a key is stored, never the key.
+        return envelope({
+          ...profile,
+          ...body,
+          syslog_settings: {
+            ...(body.syslog_settings as object),
+            servers: servers.map((s) => ({ ...s, has_private_key: false })),
+          },
+        });
+      }
       default:
         return envelope(null, 4040, 'Not served');
     }
@@ -343,5 +377,75 @@ describe.each(['en', 'zh'] as const)('TDE policy pages (%s)', (lang) => {
       connect_timeout_s: 60,
       logging: { threshold: 'WARN' },
     });
+  });
+
+  it('edits the syslog servers and the LDT QoS of a profile, keeping the stored private key', async () => {
+    const seen = serve();
+    const path = '/cte/setting/profiles-details/DefaultClientProfile';
+    renderPage(path, '/cte/setting/profiles-details/:name', <ProfileDetailPage />);
+    const section = await screen.findByTestId('profile-syslog');
+    expect(section.textContent).toContain(
+      lang === 'en' ? 'Syslog servers (at most 2)' : 'Syslog 服务器（最多 2 个）',
+    );
+    expect(screen.getByTestId('profile-qos').textContent).toContain(
+      lang === 'en' ? 'LDT QoS schedule' : 'LDT QoS 计划',
+    );
+    // The stored key is never shown: the field says one is kept.
+    const key = await screen.findByTestId('syslog-key-0');
+    expect((key as HTMLTextAreaElement).value).toBe('');
+    expect(key.getAttribute('placeholder')).toBe(
+      lang === 'en' ? 'A private key is stored: leave empty to keep it' : '已保存私钥：留空则保持不变',
+    );
+    fireEvent.click(screen.getByTestId('syslog-add'));
+    fireEvent.change(await screen.findByTestId('syslog-name-1'), { target: { value: '10.0.0.9' } });
+    // At most two servers.
+    await waitFor(() => expect(screen.queryByTestId('syslog-add')).toBeNull());
+    fireEvent.change(screen.getByTestId('profile-qos-check-rate'), { target: { value: '900' } });
+    fireEvent.click(screen.getByTestId('profile-save'));
+    await waitFor(() => expect(sent(seen, api.tdePolicy.profileUpdate.path)).toHaveLength(1));
+    const body = sent(seen, api.tdePolicy.profileUpdate.path)[0]!;
+    expect(body.syslog_settings).toEqual({
+      local: false,
+      syslog_threshold: 'WARN',
+      servers: [
+        {
+          name: 'siem.example.test',
+          port: 6514,
+          protocol: 'TLS',
+          message_format: 'CEF',
+          cacertificate: profile.syslog_settings.servers[0]!.cacertificate,
+          certificate: profile.syslog_settings.servers[0]!.certificate,
+        },
+        {
+          name: '10.0.0.9',
+          port: 514,
+          protocol: 'UDP',
+          message_format: 'RFC5424',
+          cacertificate: '',
+          certificate: '',
+        },
+      ],
+    });
+    expect(body.ldt_qos).toEqual({
+      ldt_qos_schedule: 'ANY_TIME',
+      qos_schedules: [],
+      rekey_rate_mbps: 0,
+      cpu_percent: null,
+      ldt_qos_status_check_rate: 900,
+    });
+  });
+
+  it("shows the server's refusal at the syslog field it names", async () => {
+    serve();
+    const path = '/cte/setting/profiles-details/DefaultClientProfile';
+    renderPage(path, '/cte/setting/profiles-details/:name', <ProfileDetailPage />);
+    fireEvent.click(await screen.findByTestId('syslog-add'));
+    fireEvent.change(await screen.findByTestId('syslog-name-1'), { target: { value: 'bad host!' } });
+    fireEvent.click(screen.getByTestId('profile-save'));
+    await waitFor(() =>
+      expect(screen.getByTestId('syslog-name-1').closest('.ant-form-item')?.textContent).toContain(
+        SYSLOG_REFUSAL,
+      ),
+    );
   });
 });
