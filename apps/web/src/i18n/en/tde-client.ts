@@ -48,7 +48,7 @@ export const tdeClient = {
     about:
       'An authorised binary with an authenticator privilege (a login service such as sshd, su, a database server) may authenticate users: the user sets of the policies then apply to the user it authenticated, not to the account the process runs as. A signature set, when given, restricts it to the executables with those hashes. Members of a group also receive the group’s binaries.',
     filename: 'File name',
-    filenameRule: 'An absolute path (/… or C:\…)',
+    filenameRule: 'An absolute path (/… or C:\\…)',
     privilege: 'Privilege',
     privileges: {
       authenticator: 'Authenticator',

@@ -50,7 +50,7 @@ export const tdeClient: Catalogue<typeof en> = {
     about:
       '具有认证者权限的授权程序（如 sshd、su、数据库服务器等登录服务）可以认证用户：此时策略中的用户集按其认证的用户判断，而不是进程运行所用的账户。指定签名集时，仅限哈希值属于该签名集的可执行文件。组成员同样获得组的授权程序。',
     filename: '文件名',
-    filenameRule: '须为绝对路径（/… 或 C:\…）',
+    filenameRule: '须为绝对路径（/… 或 C:\\…）',
     privilege: '权限',
     privileges: {
       authenticator: '认证者',
