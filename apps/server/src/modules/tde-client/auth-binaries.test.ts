@@ -106,7 +106,7 @@ describe.each(await engines())('TDE authorised binaries and client lock on %s', 
     ok(
       await call(server, api.tdeClient.groupAddMembers, {
         token,
-        body: { id: groupId, client_ids: [clients.a!] },
+        body: { id: groupId, client_ids: [clients.a] },
       }),
     );
   });
@@ -218,11 +218,10 @@ describe.each(await engines())('TDE authorised binaries and client lock on %s', 
         .data,
     ).toHaveLength(2);
     // In Chinese too.
-    const zh = await server.app.inject({
-      method: 'POST',
-      url: api.tdeClient.authBinariesSet.path,
-      headers: { token, 'accept-language': 'zh-CN' },
-      payload: {
+    const zh = await call(server, api.tdeClient.authBinariesSet, {
+      token,
+      lang: 'zh-CN',
+      body: {
         client_id: clients.a!,
         entries: [
           { filename: '/bin/su', privilege: 'authenticator' },
@@ -230,7 +229,8 @@ describe.each(await engines())('TDE authorised binaries and client lock on %s', 
         ],
       },
     });
-    expect((zh.json() as { msg: string }).msg).toContain('重复');
+    expect(zh.msg).toContain('entries[1].filename');
+    expect(zh.msg).toContain('重复');
   });
 
   it("gives a group's binaries to its members, with the group as origin, in the agent config", async () => {

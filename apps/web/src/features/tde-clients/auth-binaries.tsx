@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Alert, App, Button, Flex, Space, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
@@ -39,23 +39,20 @@ export function AuthBinaryTable({
   const targetId = 'client_id' in target ? target.client_id : target.group_id;
   const listed = useQuery({ queryKey: authBinaryKeys.of(targetId), queryFn: () => listAuthBinaries(target) });
   const isOwn = (row: AuthBinaryRow) => 'group_id' in target || row.origin.kind === 'client';
-  const [draft, setDraft] = useState<AuthBinaryRow[] | null>(null);
+  // The operator's edits, valid while the server's list is the one they started from.
+  const [draft, setDraft] = useState<{ base: unknown; entries: AuthBinaryRow[] } | null>(null);
   const [editing, setEditing] = useState<number | 'new' | null>(null);
   const [saving, setSaving] = useState(false);
-  useEffect(() => {
-    if (listed.data) setDraft(listed.data.data.filter(isOwn));
-    // Reset the draft only when the server's list changes.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [listed.data]);
   const sets = useQuery({
     queryKey: [...tdePolicyKeys.all, 'signature-set-options'],
     queryFn: () => listElements('cte', { page: 1, page_size: 1000, kind: 'signature' }),
     enabled: editing !== null,
   });
-  const own = draft ?? [];
+  const serverOwn = (listed.data?.data ?? []).filter(isOwn);
+  const own = draft && draft.base === listed.data ? draft.entries : serverOwn;
+  const edit = (entries: AuthBinaryRow[]) => setDraft({ base: listed.data, entries });
   const inherited = (listed.data?.data ?? []).filter((r) => !isOwn(r));
-  const dirty =
-    listed.data !== undefined && JSON.stringify(own) !== JSON.stringify(listed.data.data.filter(isOwn));
+  const dirty = JSON.stringify(own) !== JSON.stringify(serverOwn);
   const rows: Row[] = [
     ...own.map((r, index) => ({ ...r, key: `own-${index}`, index })),
     ...inherited.map((r, i) => ({ ...r, key: `inherited-${i}`, index: null })),
@@ -64,7 +61,7 @@ export function AuthBinaryTable({
   const save = async () => {
     setSaving(true);
     try {
-      const saved = await setAuthBinaries({
+      await setAuthBinaries({
         ...target,
         entries: own.map((r) => ({
           filename: r.filename,
@@ -72,7 +69,7 @@ export function AuthBinaryTable({
           signature_set_id: r.signature_set_id,
         })),
       });
-      setDraft(saved.data);
+      setDraft(null);
       void message.success(t('tdeClient:binaries.saved'));
       await queryClient.invalidateQueries({ queryKey: authBinaryKeys.all });
     } catch {
@@ -126,7 +123,7 @@ export function AuthBinaryTable({
                 {
                   label: t('tdeClient:binaries.remove'),
                   danger: true,
-                  onClick: () => setDraft(own.filter((_r, i) => i !== row.index)),
+                  onClick: () => edit(own.filter((_r, i) => i !== row.index)),
                   testId: `binary-remove-${row.filename}`,
                 },
               ]}
@@ -227,7 +224,7 @@ export function AuthBinaryTable({
                 ? { kind: 'group', id: target.group_id, name: groupName }
                 : { kind: 'client' },
           };
-          setDraft(editing === 'new' ? [...own, entry] : own.map((r, i) => (i === editing ? entry : r)));
+          edit(editing === 'new' ? [...own, entry] : own.map((r, i) => (i === editing ? entry : r)));
           return Promise.resolve();
         }}
         onClose={() => setEditing(null)}
