@@ -175,6 +175,19 @@ export interface AgentProfile {
   ldt_qos?: AgentLdtQos;
 }
 
+/**
+ * An authorised binary (CTE "auth-binaries"): a process running `filename` (and, when `sha256`
+ * is listed, one of those hashes) may authenticate users; the user set of a policy then follows
+ * the user it authenticated rather than the account it runs as.
+ */
+export interface AgentAuthBinary {
+  filename: string;
+  privilege: 'authenticator' | 'authenticator_euid' | 'authenticator_uid';
+  /** Lowercase hex SHA-256 of the allowed executables (the signature set's); absent: any. */
+  sha256?: string[];
+  origin: { kind: 'client' } | { kind: 'group'; id: string; name: string };
+}
+
 /** The whole configuration of one agent; `version` grows with every change that reaches it. */
 export interface AgentConfig {
   client_id: string;
@@ -182,4 +195,8 @@ export interface AgentConfig {
   profile: AgentProfile | null;
   guard_points: AgentGuardPoint[];
   keys: AgentKey[];
+  /** The client's authorised binaries, then its groups' (absent from older servers: none). */
+  auth_binaries?: AgentAuthBinary[];
+  /** True: the agent refuses local changes of its own configuration (absent: false). */
+  client_locked?: boolean;
 }

@@ -4,7 +4,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join, resolve } from 'node:path';
 import { existsSync } from 'node:fs';
-import { enrol, readAs, run } from './agent.js';
+import { currentUser, enrol, readAs, run } from './agent.js';
+import { AUTH_USER_ENV, authenticatedUser, refuseWhenLocked } from './auth-binary.js';
 import { guardPointOf } from './guard.js';
 import { AgentState } from './state.js';
 
@@ -15,6 +16,11 @@ const USAGE = `ksp-agent — reference KSP agent (a user-space stand-in for a ke
   ksp-agent cat FILE...
   ksp-agent exec -- PROGRAM [ARGS...]
   ksp-agent status
+  ksp-agent unenrol
+
+cat and exec honour ${AUTH_USER_ENV} (the authenticated user) only when started by an
+authorised authenticator binary of the client. enrol and unenrol are refused while KSP has
+locked the client.
 
 Every command takes --state DIR (default $KSP_AGENT_STATE or /var/lib/ksp-agent).`;
 
@@ -33,6 +39,14 @@ function parse(argv: string[]) {
     } else rest.push(a);
   }
   return { flags, rest };
+}
+
+/** The user a read is decided for: the authenticated one when an authorised binary vouches for it. */
+function readingUser(state: AgentState) {
+  const resolution = authenticatedUser(state.config());
+  if (resolution.kind === 'ignored')
+    console.error(`ksp-agent: ${AUTH_USER_ENV} ignored: ${resolution.reason}`);
+  return resolution.kind === 'authenticated' ? resolution.user : currentUser();
 }
 
 function need(flags: Record<string, string>, name: string): string {
@@ -57,6 +71,7 @@ async function main() {
   const state = new AgentState(resolve(flags.state ?? process.env.KSP_AGENT_STATE ?? '/var/lib/ksp-agent'));
   switch (command) {
     case 'enrol': {
+      if (state.enrolled()) refuseWhenLocked(state.config(), 'enrol');
       const id = await enrol(state, {
         server: need(flags, 'server'),
         token: need(flags, 'token'),
@@ -80,9 +95,10 @@ async function main() {
     }
     case 'cat': {
       let status = 0;
+      const user = readingUser(state);
       for (const file of rest) {
         // The reader is this agent process itself.
-        const out = await readAs(state, file, process.execPath);
+        const out = await readAs(state, file, process.execPath, user);
         if (!out.data) {
           console.error(`ksp-agent: ${file}: permission denied by policy`);
           status = 1;
@@ -97,6 +113,7 @@ async function main() {
       if (!program) throw new Error('exec: a program is required');
       const exe = which(program);
       const config = state.config();
+      const user = readingUser(state);
       const temp = mkdtempSync(join(tmpdir(), 'ksp-agent-exec-'));
       try {
         const mapped: string[] = [];
@@ -105,7 +122,7 @@ async function main() {
             mapped.push(arg);
             continue;
           }
-          const out = await readAs(state, arg, exe);
+          const out = await readAs(state, arg, exe, user);
           if (!out.data) {
             console.error(`ksp-agent: ${arg}: permission denied by policy for ${exe}`);
             return 1;
@@ -137,11 +154,37 @@ async function main() {
                 policy: g.policy?.name ?? null,
               })) ?? [],
             keys: config?.keys.map((k) => ({ id: k.id, name: k.name, version: k.version })) ?? [],
+            locked: config?.client_locked ?? false,
+            auth_binaries:
+              config?.auth_binaries?.map((b) => ({
+                filename: b.filename,
+                privilege: b.privilege,
+                signed: b.sha256 !== undefined,
+                origin: b.origin.kind === 'group' ? `group ${b.origin.name}` : 'client',
+              })) ?? [],
           },
           null,
           2,
         ),
       );
+      return 0;
+    }
+    case 'unenrol': {
+      // Forgets the local enrolment (key, certificate, configuration); the server's client stays
+      // until it is deleted in the console.
+      refuseWhenLocked(state.config(), 'unenrol');
+      const id = state.identity();
+      for (const name of [
+        'agent.key',
+        'agent.pem',
+        'chain.pem',
+        'agent.json',
+        'config.json',
+        'keys.json',
+        'pending-logs.jsonl',
+      ])
+        rmSync(state.file(name), { force: true });
+      console.log(JSON.stringify({ unenrolled: id.client_id, state: state.dir }));
       return 0;
     }
     default:

@@ -55,3 +55,14 @@ export const addGroupMembers = (id: string, client_ids: string[]) =>
   call(api.tdeClient.groupAddMembers, { body: { id, client_ids } });
 export const removeGroupMembers = (id: string, client_ids: string[]) =>
   call(api.tdeClient.groupRemoveMembers, { body: { id, client_ids } });
+
+export const lockAgentClient = (id: string, locked: boolean) =>
+  call(api.tdeClient.lock, { body: { id, locked } });
+export const authBinaryKeys = {
+  all: ['cte-auth-binaries'] as const,
+  of: (target: string) => ['cte-auth-binaries', target] as const,
+};
+export const listAuthBinaries = (query: QueryOf<typeof api.tdeClient.authBinaries>) =>
+  call(api.tdeClient.authBinaries, { query });
+export const setAuthBinaries = (body: BodyOf<typeof api.tdeClient.authBinariesSet>) =>
+  call(api.tdeClient.authBinariesSet, { body });

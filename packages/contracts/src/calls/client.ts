@@ -100,6 +100,14 @@ export const AgentConfigDocument = z.object({
   keys: z
     .array(Loose)
     .describe("AgentKey[]: the policies' keys, wrapped to the public key of the client's certificate"),
+  auth_binaries: z
+    .array(Loose)
+    .optional()
+    .describe("AgentAuthBinary[]: the client's authorised binaries, then its groups'"),
+  client_locked: z
+    .boolean()
+    .optional()
+    .describe('true: the agent refuses local changes of its configuration'),
 }) as unknown as z.ZodType<AgentConfig>;
 
 export const ClientCertificate = z.object({

@@ -18,6 +18,20 @@ export type ProtectionMode = (typeof protectionModes)[number];
 /** The client-record action (modules/client-log) an RDM agent uploads for a suspicious process. */
 export const RDM_SUSPICIOUS_ACTION = 'rdm.suspicious';
 
+/**
+ * CTE's authorised binaries ("auth-binaries"): privilege–filename pairs. A binary with an
+ * authenticator privilege (a login daemon, sshd, su, a database server that logs its own users
+ * in) may authenticate users; the agent then takes a policy's user set to be the user the
+ * binary authenticated instead of the OS account the process runs as.
+ * - authenticator: the authenticated user's identity follows the session;
+ * - authenticator_euid: … follows the process's effective uid after the switch;
+ * - authenticator_uid: … follows the process's real uid after the switch.
+ */
+export const authBinaryPrivileges = ['authenticator', 'authenticator_euid', 'authenticator_uid'] as const;
+export type AuthBinaryPrivilege = (typeof authBinaryPrivileges)[number];
+/** At most this many authorised binaries on one client or one group. */
+export const AUTH_BINARIES_MAX = 200;
+
 export const TdeClientRow = ClientRow.extend({
   group_names: z.array(z.string()).describe('names of its client groups, in the order of `groups`'),
   guard_points: z.number().int().describe("guard points in effect: its own and its groups'"),
@@ -26,6 +40,9 @@ export const TdeClientRow = ClientRow.extend({
     .describe(
       "false: the agent's signed calls (heartbeats) are refused until communication is enabled again",
     ),
+  client_locked: z
+    .boolean()
+    .describe('true: the agent refuses local changes of its own configuration (unenrol, re-enrol)'),
   protection_mode: z
     .enum(protectionModes)
     .optional()
@@ -85,6 +102,24 @@ const Path = z
   .regex(/^(\/[^\0]*|[A-Za-z]:\\[^\0]*)$/u, 'an absolute path (/… or C:\\…)')
   .describe('absolute path on the host: /data/secure or C:\\data');
 const ClientIdBody = z.object({ id: Id });
+
+export const AuthBinaryOrigin = GuardPointOrigin;
+export const AuthBinaryRow = z.object({
+  filename: z.string().describe('absolute path of the executable on the client host'),
+  privilege: z.enum(authBinaryPrivileges),
+  signature_set_id: z.string().nullable().describe('a signature set (policy element) its hash must match'),
+  signature_set_name: z.string().nullable().describe('null when none, or when the set no longer exists'),
+  origin: AuthBinaryOrigin.describe('the client itself, or the group it is inherited from'),
+});
+export type AuthBinaryRow = z.infer<typeof AuthBinaryRow>;
+
+export const AuthBinaryEntry = z.object({
+  filename: Path.describe('absolute path of the executable: /usr/sbin/sshd or C:\\bin\\login.exe'),
+  privilege: z.enum(authBinaryPrivileges),
+  signature_set_id: Id.nullable()
+    .default(null)
+    .describe('optional: a signature set of the domain; the binary must match one of its hashes'),
+});
 
 /** The client calls of one sub-console: its own type only, its own permissions. */
 function clientCallsOf(area: 'cte' | 'rdm') {
@@ -252,6 +287,44 @@ const GroupBody = z.object({
 
 export const tdeClientCalls = {
   ...clientCallsOf('cte'),
+  lock: defineCall({
+    method: 'POST',
+    path: '/v1/ksp/cte/client/lock',
+    summary:
+      'Lock or unlock a TDE client: while locked, its agent refuses local changes of its own configuration (unenrol, re-enrol)',
+    tag: 'tde-client',
+    access: 'cte:write',
+    tokens: ['session', 'cte'],
+    changesAccess: false,
+    body: z.object({ id: Id, locked: z.boolean() }),
+    data: TdeClientRow,
+  }),
+  authBinaries: defineCall({
+    method: 'GET',
+    path: '/v1/ksp/cte/auth-binary/list',
+    summary:
+      "Authorised binaries of a TDE client (its own and its groups', with their origin) or of a client group (exactly one of client_id, group_id)",
+    tag: 'tde-client',
+    access: 'cte:read',
+    tokens: ['session', 'cte'],
+    query: z.object({ client_id: Id.optional(), group_id: Id.optional() }),
+    data: z.object({ data: z.array(AuthBinaryRow) }),
+  }),
+  authBinariesSet: defineCall({
+    method: 'POST',
+    path: '/v1/ksp/cte/auth-binary/set',
+    summary: `Replace the authorised binaries of a TDE client or a client group (exactly one of client_id, group_id; at most ${AUTH_BINARIES_MAX}, no filename twice); answers the target's own list`,
+    tag: 'tde-client',
+    access: 'cte:write',
+    tokens: ['session', 'cte'],
+    changesAccess: false,
+    body: z.object({
+      client_id: Id.optional(),
+      group_id: Id.optional(),
+      entries: z.array(AuthBinaryEntry).max(AUTH_BINARIES_MAX),
+    }),
+    data: z.object({ data: z.array(AuthBinaryRow) }),
+  }),
   groupList: defineCall({
     method: 'GET',
     path: '/v1/ksp/cte/client-group/list',

@@ -18,6 +18,9 @@ export const tdeClientMessages = defineMessages({
     'tdeClient.policyType':
       'policy_id: policy {name} is of type {actual}; this guard point accepts {allowed}',
     'tdeClient.profileNotFound': 'profile: client profile {name} not found in this domain',
+    'tdeClient.authBinaryDuplicate': 'entries[{index}].filename: {filename} is listed twice',
+    'tdeClient.signatureSetNotFound':
+      'entries[{index}].signature_set_id: signature set {id} not found in this domain',
   },
   zh: {
     'tdeClient.groupNotFound': '客户端组 {id} 不存在',
@@ -32,5 +35,7 @@ export const tdeClientMessages = defineMessages({
     'tdeClient.policyNotFound': 'policy_id：本域中不存在策略 {id}',
     'tdeClient.policyType': 'policy_id：策略 {name} 的类型为 {actual}；此防护点只接受 {allowed}',
     'tdeClient.profileNotFound': 'profile：本域中不存在客户端配置文件 {name}',
+    'tdeClient.authBinaryDuplicate': 'entries[{index}].filename：{filename} 重复出现',
+    'tdeClient.signatureSetNotFound': 'entries[{index}].signature_set_id：本域中不存在签名集 {id}',
   },
 });

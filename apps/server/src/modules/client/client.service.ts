@@ -611,6 +611,7 @@ export function createClientService(deps: {
           cert_ca_name: issued.ca.name,
           last_request_ms: 0,
           communication_enabled: 1,
+          client_locked: 0,
           last_seen_at: at.toISOString(),
           registered_at: at.toISOString(),
           updated_at: at.toISOString(),

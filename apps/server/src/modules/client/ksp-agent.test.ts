@@ -272,6 +272,32 @@ describe('ksp-agent (reference agent) against a server', () => {
     expect(status.stdout).not.toContain('wrapped');
   });
 
+  it('a client locked in the console refuses unenrol and re-enrol on its host, and says so in its status', async () => {
+    const locked = () =>
+      (JSON.parse(readFileSync(join(stateDir, 'config.json'), 'utf8')) as { client_locked?: boolean })
+        .client_locked === true;
+    ok(await call(server, api.tdeClient.lock, { token, body: { id: clientId, locked: true } }));
+    await until('the locked configuration', () => locked(), 5000);
+    const unenrol = await finished(agent(['unenrol', '--state', stateDir]));
+    expect(unenrol.code).toBe(1);
+    expect(unenrol.stderr).toContain('unenrol refused: this client is locked by KSP');
+    const reenrol = await finished(
+      agent(['enrol', '--state', stateDir, '--server', base, '--token', 'x', '--name', 'again']),
+    );
+    expect(reenrol.code).toBe(1);
+    expect(reenrol.stderr).toContain('enrol refused: this client is locked by KSP');
+    const status = JSON.parse((await finished(agent(['status', '--state', stateDir]))).stdout) as {
+      locked: boolean;
+    };
+    expect(status.locked).toBe(true);
+    ok(await call(server, api.tdeClient.lock, { token, body: { id: clientId, locked: false } }));
+    await until('the unlocked configuration', () => !locked(), 5000);
+    const after = JSON.parse((await finished(agent(['status', '--state', stateDir]))).stdout) as {
+      locked: boolean;
+    };
+    expect(after.locked).toBe(false);
+  });
+
   it('RDM in block mode kills a process that rewrites many files quickly and reports rdm.suspicious', async () => {
     // An RDM agent of its own, its guard point under an RDM policy in block mode.
     const rdmClient = await enrol('fs-01', 'rdm', rdmState);

@@ -47,6 +47,13 @@ export function tdeClientRoutes(app: FastifyInstance, gate: Gatekeeper, s: TdeCl
   agentClientRoutes(app, gate, s, api.tdeClient, 'tde');
   agentClientRoutes(app, gate, s, api.rdmClient, 'rdm');
   const c = api.tdeClient;
+  registerCall(app, gate, c.lock, ({ actor, meta, body }) =>
+    s.clients.setLocked(actor, meta, body.id, body.locked),
+  );
+  registerCall(app, gate, c.authBinaries, ({ actor, query }) => s.authBinaries.list(actor, query));
+  registerCall(app, gate, c.authBinariesSet, ({ actor, meta, body }) =>
+    s.authBinaries.set(actor, meta, body),
+  );
   registerCall(app, gate, c.groupList, ({ actor, query }) => s.groups.list(actor, query));
   registerCall(app, gate, c.groupDetail, ({ actor, query }) => s.groups.detail(actor, query.id));
   registerCall(app, gate, c.groupCreate, ({ actor, meta, body }) => s.groups.create(actor, meta, body));

@@ -1,11 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import {
   RDM_SUSPICIOUS_ACTION,
+  type AgentAuthBinary,
   type AgentConfig,
   type AgentGuardPoint,
   type AgentKey,
   type AgentPolicy,
   type api,
+  type AuthBinaryRow,
+  type AuthBinaryPrivilege,
   type ClientGroupRow,
   type ClientRow,
   type GuardPointRow,
@@ -37,6 +40,7 @@ export type AgentType = 'tde' | 'rdm';
 type ListQuery = QueryInput<typeof api.tdeClient.list>;
 type GuardPointBody = Input<typeof api.tdeClient.guardPointCreate>;
 type GroupBody = Input<typeof api.tdeClient.groupCreate>;
+type AuthBinariesBody = Input<typeof api.tdeClient.authBinariesSet>;
 
 /** Paths compare without trailing separators ("/data/" is "/data"). */
 export function normalizePath(path: string): string {
@@ -108,7 +112,17 @@ export function createTdeClientService(deps: {
   async function findClient(actor: Actor, id: string, type: AgentType, trx: Executor = db) {
     const row = await trx
       .selectFrom('client')
-      .select(['id', 'name', 'type', 'domain_id', 'profile', 'groups', 'state', 'communication_enabled'])
+      .select([
+        'id',
+        'name',
+        'type',
+        'domain_id',
+        'profile',
+        'groups',
+        'state',
+        'communication_enabled',
+        'client_locked',
+      ])
       .where('id', '=', id)
       .where('domain_id', '=', actor.domainId)
       .where('type', '=', type)
@@ -243,15 +257,21 @@ export function createTdeClientService(deps: {
     const ids = rows.map((r) => r.id);
     const groups = await groupsOf(db, actor.domainId, ids);
     const points = await effectiveGuardPoints(db, actor.domainId, ids);
-    const communication = new Map(
+    const flags = new Map(
       ids.length
         ? (
             await db
               .selectFrom('client')
-              .select(['id', 'communication_enabled'])
+              .select(['id', 'communication_enabled', 'client_locked'])
               .where('id', 'in', ids)
               .execute()
-          ).map((r) => [r.id, Number(r.communication_enabled) !== 0])
+          ).map((r) => [
+            r.id,
+            {
+              communication: Number(r.communication_enabled) !== 0,
+              locked: Number(r.client_locked) !== 0,
+            },
+          ])
         : [],
     );
     const suspicious = new Map<string, number>();
@@ -278,7 +298,8 @@ export function createTdeClientService(deps: {
         ...r,
         group_names: (groups.get(r.id) ?? []).map((g) => g.name),
         guard_points: mine.length,
-        communication_enabled: communication.get(r.id) ?? true,
+        communication_enabled: flags.get(r.id)?.communication ?? true,
+        client_locked: flags.get(r.id)?.locked ?? false,
         ...(type === 'rdm'
           ? { protection_mode: protectionOf(mine), suspicious_24h: suspicious.get(r.certificate.serial) ?? 0 }
           : {}),
@@ -451,6 +472,233 @@ export function createTdeClientService(deps: {
     });
     return clientService.detail(actor, id, type);
   }
+
+  /** Locks or unlocks a TDE client: the agent receives `client_locked` with its next document. */
+  async function setLocked(actor: Actor, meta: RequestMeta, id: string, locked: boolean) {
+    const action = `tde-client.${locked ? 'lock' : 'unlock'}`;
+    const client = await found(actor, meta, action, id, () => findClient(actor, id, 'tde'));
+    await db.transaction().execute(async (trx) => {
+      const at = clock();
+      await trx
+        .updateTable('client')
+        .set({ client_locked: locked ? 1 : 0, updated_at: at.toISOString() })
+        .where('id', '=', client.id)
+        .execute();
+      await bumpClientConfig(trx, actor.domainId, at);
+      await audit(trx, actor, meta, action, client.name, client.id, {
+        previous: Number(client.client_locked) !== 0,
+      });
+    });
+    return clientService.detail(actor, id, 'tde');
+  }
+
+  /** Signature sets of the domain by id (policy elements of kind "signature"), with their hashes. */
+  async function signatureSets(trx: Executor, domainId: string, ids: readonly (string | null)[]) {
+    const wanted = [...new Set(ids.filter((x): x is string => x !== null))];
+    const sets = new Map<string, { name: string; sha256: string[] }>();
+    if (wanted.length === 0) return sets;
+    const rows = await trx
+      .selectFrom('tde_policy_element')
+      .select(['id', 'name', 'entries'])
+      .where('domain_id', '=', domainId)
+      .where('kind', '=', 'signature')
+      .where('id', 'in', wanted)
+      .execute();
+    for (const r of rows) {
+      let entries: { hash_value?: unknown }[] = [];
+      try {
+        const parsed: unknown = JSON.parse(r.entries);
+        if (Array.isArray(parsed)) entries = parsed as { hash_value?: unknown }[];
+      } catch {
+        entries = [];
+      }
+      sets.set(r.id, {
+        name: r.name,
+        sha256: entries.flatMap((e) =>
+          typeof e.hash_value === 'string' ? [e.hash_value.toLowerCase()] : [],
+        ),
+      });
+    }
+    return sets;
+  }
+
+  /** Authorised binaries in effect for a client: its own, then its groups' (with origin). */
+  async function effectiveAuthBinaries(trx: Executor, domainId: string, clientId: string) {
+    const own = await trx
+      .selectFrom('tde_auth_binary')
+      .selectAll()
+      .where('domain_id', '=', domainId)
+      .where('client_id', '=', clientId)
+      .orderBy('position')
+      .execute();
+    const result: { row: (typeof own)[number]; origin: AuthBinaryRow['origin'] }[] = own.map((row) => ({
+      row,
+      origin: { kind: 'client' },
+    }));
+    const groups = (await groupsOf(trx, domainId, [clientId])).get(clientId) ?? [];
+    if (groups.length) {
+      const inherited = await trx
+        .selectFrom('tde_auth_binary')
+        .selectAll()
+        .where('domain_id', '=', domainId)
+        .where(
+          'group_id',
+          'in',
+          groups.map((g) => g.id),
+        )
+        .orderBy('position')
+        .execute();
+      for (const g of groups)
+        for (const row of inherited.filter((x) => x.group_id === g.id))
+          result.push({ row, origin: { kind: 'group', id: g.id, name: g.name } });
+    }
+    return result;
+  }
+
+  async function ownAuthBinaries(
+    trx: Executor,
+    domainId: string,
+    target: { client_id?: string; group_id?: string },
+  ) {
+    let q = trx.selectFrom('tde_auth_binary').selectAll().where('domain_id', '=', domainId);
+    q = target.client_id
+      ? q.where('client_id', '=', target.client_id)
+      : q.where('group_id', '=', target.group_id!);
+    return q.orderBy('position').execute();
+  }
+
+  async function authBinaryViews(
+    domainId: string,
+    list: {
+      row: { filename: string; privilege: string; signature_set_id: string | null };
+      origin: AuthBinaryRow['origin'];
+    }[],
+  ): Promise<AuthBinaryRow[]> {
+    const sets = await signatureSets(
+      db,
+      domainId,
+      list.map((x) => x.row.signature_set_id),
+    );
+    return list.map(({ row, origin }) => ({
+      filename: row.filename,
+      privilege: row.privilege as AuthBinaryPrivilege,
+      signature_set_id: row.signature_set_id,
+      signature_set_name: row.signature_set_id ? (sets.get(row.signature_set_id)?.name ?? null) : null,
+      origin,
+    }));
+  }
+
+  const authBinaryService = {
+    async list(actor: Actor, query: { client_id?: string | undefined; group_id?: string | undefined }) {
+      if (!query.client_id === !query.group_id) throw invalid('tdeClient.target');
+      if (query.client_id) {
+        const client = await findClient(actor, query.client_id, 'tde');
+        return {
+          data: await authBinaryViews(
+            actor.domainId,
+            await effectiveAuthBinaries(db, actor.domainId, client.id),
+          ),
+        };
+      }
+      const group = await findGroup(actor, query.group_id!);
+      const rows = await ownAuthBinaries(db, actor.domainId, { group_id: group.id });
+      return {
+        data: await authBinaryViews(
+          actor.domainId,
+          rows.map((row) => ({ row, origin: { kind: 'group', id: group.id, name: group.name } })),
+        ),
+      };
+    },
+
+    /** Replaces the target's own list; the agents of the domain receive it with the next document. */
+    async set(actor: Actor, meta: RequestMeta, body: AuthBinariesBody) {
+      const action = 'tde-client.auth-binaries.set';
+      if (!body.client_id === !body.group_id) {
+        await audit(
+          db,
+          actor,
+          meta,
+          action,
+          body.client_id ?? body.group_id ?? '',
+          null,
+          { reason: 'tdeClient.target' },
+          'failure',
+        );
+        throw invalid('tdeClient.target');
+      }
+      const client = body.client_id
+        ? await found(actor, meta, action, body.client_id, () => findClient(actor, body.client_id!, 'tde'))
+        : undefined;
+      const group = body.group_id
+        ? await found(actor, meta, action, body.group_id, () => findGroup(actor, body.group_id!))
+        : undefined;
+      const targetName = client ? client.name : group!.name;
+      return audited(actor, meta, action, targetName, async () => {
+        const entries = body.entries.map((e) => ({ ...e, filename: normalizePath(e.filename) }));
+        const seen = new Set<string>();
+        entries.forEach((e, index) => {
+          if (seen.has(e.filename))
+            throw invalid('tdeClient.authBinaryDuplicate', { index, filename: e.filename });
+          seen.add(e.filename);
+        });
+        const sets = await signatureSets(
+          db,
+          actor.domainId,
+          entries.map((e) => e.signature_set_id),
+        );
+        entries.forEach((e, index) => {
+          if (e.signature_set_id && !sets.has(e.signature_set_id))
+            throw notFound('tdeClient.signatureSetNotFound', { index, id: e.signature_set_id });
+        });
+        await db.transaction().execute(async (trx) => {
+          const at = clock();
+          let del = trx.deleteFrom('tde_auth_binary').where('domain_id', '=', actor.domainId);
+          del = client ? del.where('client_id', '=', client.id) : del.where('group_id', '=', group!.id);
+          await del.execute();
+          if (entries.length)
+            await trx
+              .insertInto('tde_auth_binary')
+              .values(
+                entries.map((e, position) => ({
+                  id: randomUUID(),
+                  domain_id: actor.domainId,
+                  client_id: client?.id ?? null,
+                  group_id: group?.id ?? null,
+                  filename: e.filename,
+                  privilege: e.privilege,
+                  signature_set_id: e.signature_set_id,
+                  position,
+                  created_at: at.toISOString(),
+                })),
+              )
+              .execute();
+          await bumpClientConfig(trx, actor.domainId, at);
+          await audit(trx, actor, meta, action, targetName, client?.id ?? group!.id, {
+            ...(client ? { client: client.name } : { group: group!.name }),
+            entries: entries.length,
+            filenames: entries
+              .map((e) => `${e.privilege}:${e.filename}`)
+              .join(', ')
+              .slice(0, 2000),
+          });
+        });
+        const origin: AuthBinaryRow['origin'] = client
+          ? { kind: 'client' }
+          : { kind: 'group', id: group!.id, name: group!.name };
+        const rows = await ownAuthBinaries(
+          db,
+          actor.domainId,
+          client ? { client_id: client.id } : { group_id: group!.id },
+        );
+        return {
+          data: await authBinaryViews(
+            actor.domainId,
+            rows.map((row) => ({ row, origin })),
+          ),
+        };
+      });
+    },
+  };
 
   const guardPointService = {
     async list(
@@ -707,6 +955,7 @@ export function createTdeClientService(deps: {
           await trx.deleteFrom('tde_client_group_member').where('group_id', '=', group.id).execute();
           const at = clock().toISOString();
           for (const m of members) await syncGroups(trx, actor.domainId, m.client_id, at);
+          await trx.deleteFrom('tde_auth_binary').where('group_id', '=', group.id).execute();
           await trx.deleteFrom('tde_client_group').where('id', '=', group.id).execute();
           await bumpClientConfig(trx, actor.domainId, clock());
           await audit(trx, actor, meta, 'tde-client.group.delete', group.name, group.id, {
@@ -796,7 +1045,7 @@ export function createTdeClientService(deps: {
       const version = await clientConfigEpoch(trx, client.domain_id);
       const row = await trx
         .selectFrom('client')
-        .select(['name', 'profile'])
+        .select(['name', 'profile', 'client_locked'])
         .where('id', '=', client.id)
         .where('domain_id', '=', client.domain_id)
         .executeTakeFirst();
@@ -844,7 +1093,28 @@ export function createTdeClientService(deps: {
           key.material.fill(0);
         }
       }
-      return { client_id: client.id, version, profile, guard_points: guardPoints, keys };
+      const binaries = await effectiveAuthBinaries(trx, client.domain_id, client.id);
+      const sets = await signatureSets(
+        trx,
+        client.domain_id,
+        binaries.map((b) => b.row.signature_set_id),
+      );
+      const authBinaries: AgentAuthBinary[] = binaries.map(({ row, origin }) => ({
+        filename: row.filename,
+        privilege: row.privilege as AgentAuthBinary['privilege'],
+        // A set gone: no hash can match, so the binary is no longer trusted (never "any").
+        ...(row.signature_set_id ? { sha256: sets.get(row.signature_set_id)?.sha256 ?? [] } : {}),
+        origin,
+      }));
+      return {
+        client_id: client.id,
+        version,
+        profile,
+        guard_points: guardPoints,
+        keys,
+        auth_binaries: authBinaries,
+        client_locked: Number(row?.client_locked ?? 0) !== 0,
+      };
     },
   };
 
@@ -877,7 +1147,8 @@ export function createTdeClientService(deps: {
   };
 
   return {
-    clients: { ...clientService, setCommunication },
+    clients: { ...clientService, setCommunication, setLocked },
+    authBinaries: authBinaryService,
     guardPoints: guardPointService,
     groups: groupService,
     agentConfig,

@@ -45,6 +45,7 @@ import * as m025 from './migrations/025-client-config-epoch.js';
 import * as m026 from './migrations/026-ssh-session.js';
 import * as m027 from './migrations/027-tde-policy.js';
 import * as m028 from './migrations/028-tde-client.js';
+import * as m029 from './migrations/029-tde-auth-binary.js';
 import * as m030 from './migrations/030-kadp-operation.js';
 
 export type Db = Kysely<Database>;
@@ -103,6 +104,7 @@ export const migrations: Record<string, Migration> = {
   '026-ssh-session': m026,
   '027-tde-policy': m027,
   '028-tde-client': m028,
+  '029-tde-auth-binary': m029,
   '030-kadp-operation': m030,
 };
 

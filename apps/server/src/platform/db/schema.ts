@@ -684,6 +684,8 @@ export interface ClientTable {
   updated_at: string;
   /** 0: the agent's signed calls are refused (migration 028, modules/tde-client). */
   communication_enabled: number;
+  /** 1: the agent refuses local changes of its own configuration (migration 029). */
+  client_locked: number;
 }
 
 /** The configuration epoch of a domain's agents (migration 025, platform/agent-config.ts). */
@@ -809,12 +811,28 @@ export interface TdeGuardPointTable {
   updated_at: string;
 }
 
+/** An authorised binary of a client or a group (migration 029): exactly one of client_id, group_id. */
+export interface TdeAuthBinaryTable {
+  id: string;
+  domain_id: string;
+  client_id: string | null;
+  group_id: string | null;
+  /** Absolute path of the executable on the client host. */
+  filename: string;
+  /** authenticator | authenticator_euid | authenticator_uid */
+  privilege: string;
+  signature_set_id: string | null;
+  position: number;
+  created_at: string;
+}
+
 export interface Database {
   ssh_session: SshSessionTable;
   ssh_session_chunk: SshSessionChunkTable;
   tde_client_group: TdeClientGroupTable;
   tde_client_group_member: TdeClientGroupMemberTable;
   tde_guard_point: TdeGuardPointTable;
+  tde_auth_binary: TdeAuthBinaryTable;
   client_config_epoch: ClientConfigEpochTable;
   tde_policy_element: TdePolicyElementTable;
   tde_policy: TdePolicyTable;

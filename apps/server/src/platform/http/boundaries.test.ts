@@ -599,6 +599,35 @@ describe('domain boundaries', () => {
         api.tdeClient.guardPointDelete,
         { id: groupGuardPoint[target] },
       ],
+      [`lock ${target}'s TDE client`, api.tdeClient.lock, { id: tdeClient[target], locked: true }],
+      [
+        `authorised binaries of ${target}'s TDE client`,
+        api.tdeClient.authBinaries,
+        { client_id: tdeClient[target] },
+      ],
+      [
+        `set authorised binaries of ${target}'s TDE client`,
+        api.tdeClient.authBinariesSet,
+        { client_id: tdeClient[target], entries: [] },
+      ],
+      [
+        `authorised binaries of ${target}'s client group`,
+        api.tdeClient.authBinaries,
+        { group_id: clientGroup[target] },
+      ],
+      [
+        `set authorised binaries of ${target}'s client group`,
+        api.tdeClient.authBinariesSet,
+        { group_id: clientGroup[target], entries: [] },
+      ],
+      [
+        `name ${target}'s policy element as a signature set in my group`,
+        api.tdeClient.authBinariesSet,
+        {
+          group_id: clientGroup.branch,
+          entries: [{ filename: '/bin/su', privilege: 'authenticator', signature_set_id: tdeSet[target] }],
+        },
+      ],
       [`detail of ${target}'s client group`, api.tdeClient.groupDetail, { id: clientGroup[target] }],
       [
         `guard points of ${target}'s client group`,

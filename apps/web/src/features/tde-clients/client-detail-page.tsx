@@ -2,7 +2,6 @@ import { useState } from 'react';
 import { ArrowLeftOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  Alert,
   App,
   Button,
   Card,
@@ -39,7 +38,9 @@ import {
   type ClientActionCalls,
 } from '../../components/client-detail';
 import { ClientStatusTag } from '../../components/client-status';
+import { AuthBinaryTable } from './auth-binaries';
 import { GuardPointTable } from './guard-points';
+import { LockedTag, useLockAction } from './lock-action';
 import { groupDetailPath } from './group-list-page';
 
 /**
@@ -56,6 +57,7 @@ function AgentClientDetailPage({ area }: { area: AgentArea }) {
   const canWrite = useCanCall(calls.revoke);
   const keys = agentClientKeys(area);
   const [editingProfile, setEditingProfile] = useState(false);
+  const lock = useLockAction();
   const detail = useQuery({ queryKey: keys.detail(id), queryFn: () => fetchAgentClient(area, id) });
   const row = detail.data;
   const back = () => void navigate(`/${area}/clients/main`);
@@ -168,11 +170,21 @@ function AgentClientDetailPage({ area }: { area: AgentArea }) {
             {row ? t('kadp:detailTitle', { name: row.name }) : ''}
           </Typography.Title>
           {row && <ClientStatusTag status={row.status} />}
+          {row && area === 'cte' && row.client_locked && <LockedTag />}
           {row && area === 'rdm' && (
             <Tag color="purple">{t(`tdeClient:protectionModes.${row.protection_mode ?? 'none'}`)}</Tag>
           )}
         </Space>
-        {row && canWrite && <ClientActionButtons row={row} calls={actions} />}
+        {row && canWrite && (
+          <Space wrap>
+            {area === 'cte' && (
+              <Button onClick={() => lock(row)} data-testid="client-lock">
+                {t(row.client_locked ? 'tdeClient:lock.unlock' : 'tdeClient:lock.lock')}
+              </Button>
+            )}
+            <ClientActionButtons row={row} calls={actions} />
+          </Space>
+        )}
       </Flex>
       {row && (
         <Tabs
@@ -190,7 +202,7 @@ function AgentClientDetailPage({ area }: { area: AgentArea }) {
                   {
                     key: 'binaries',
                     label: t('tdeClient:tabs.binaries'),
-                    children: <Alert type="info" showIcon message={t('tdeClient:binariesNone')} />,
+                    children: <AuthBinaryTable target={{ client_id: row.id }} />,
                   },
                 ]
               : []),

@@ -15,6 +15,9 @@ import { ListPage } from '../../components/list-page';
 import { useT } from '../../i18n/i18n';
 import { ClientStatusBar } from '../../components/client-status-bar';
 import { ClientStatusTag } from '../../components/client-status';
+import { useCanCall } from '../../components/permissions';
+import { api } from '@ksp/contracts';
+import { LockedTag, useLockAction } from './lock-action';
 
 /** The detail page of a TDE or RDM client (console-spec §2). */
 export const agentClientDetailPath = (area: AgentArea, id: string) =>
@@ -29,6 +32,8 @@ function AgentClientListPage({ area }: { area: AgentArea }) {
   const kit = useColumnKit<TdeClientRow>();
   const navigate = useNavigate();
   const keys = agentClientKeys(area);
+  const lock = useLockAction();
+  const canLock = useCanCall(api.tdeClient.lock) && area === 'cte';
   const open = (row: TdeClientRow) => void navigate(agentClientDetailPath(area, row.id));
   const statusOptions = clientStatuses.map((v) => ({ value: v, label: t(`kadp:statuses.${v}`) }));
   const groups = useQuery({
@@ -41,7 +46,12 @@ function AgentClientListPage({ area }: { area: AgentArea }) {
     {
       title: t('kadp:fields.status'),
       dataIndex: 'status',
-      render: (status: ClientStatus) => <ClientStatusTag status={status} />,
+      render: (status: ClientStatus, row: TdeClientRow) => (
+        <>
+          <ClientStatusTag status={status} />
+          {area === 'cte' && row.client_locked && <LockedTag />}
+        </>
+      ),
     },
     kit.name(t('kadp:fields.name'), 'name', (name: string, row) => (
       <Typography.Link strong onClick={() => open(row)} data-testid={`client-open-${name}`}>
@@ -95,6 +105,15 @@ function AgentClientListPage({ area }: { area: AgentArea }) {
             onClick: () => open(row),
             testId: `client-details-${row.name}`,
           },
+          ...(canLock
+            ? [
+                {
+                  label: t(row.client_locked ? 'tdeClient:lock.unlock' : 'tdeClient:lock.lock'),
+                  onClick: () => lock(row),
+                  testId: `client-lock-${row.name}`,
+                },
+              ]
+            : []),
         ]}
       />
     )),

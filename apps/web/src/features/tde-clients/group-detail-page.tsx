@@ -35,6 +35,7 @@ import { useSubmit } from '../../components/use-submit';
 import { useT } from '../../i18n/i18n';
 import { ClientStatusTag } from '../../components/client-status';
 import { agentClientDetailPath } from './client-list-page';
+import { AuthBinaryTable } from './auth-binaries';
 import { GuardPointTable } from './guard-points';
 import { groupBody, useGroupFields, type GroupValues } from './group-list-page';
 
@@ -178,6 +179,11 @@ export default function GroupDetailPage() {
                 key: 'guard-points',
                 label: `${t('tdeClient:tabs.guardPoints')} (${group.guard_points})`,
                 children: <GuardPointTable area="cte" target={{ group_id: group.id }} />,
+              },
+              {
+                key: 'binaries',
+                label: t('tdeClient:tabs.binaries'),
+                children: <AuthBinaryTable target={{ group_id: group.id }} groupName={group.name} />,
               },
             ]}
           />

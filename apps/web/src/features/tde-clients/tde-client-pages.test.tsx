@@ -1,6 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { api, type ClientGroupRow, type GuardPointRow, type TdeClientRow } from '@ksp/contracts';
+import {
+  api,
+  type AuthBinaryRow,
+  type ClientGroupRow,
+  type GuardPointRow,
+  type TdeClientRow,
+} from '@ksp/contracts';
 import type { InternalAxiosRequestConfig } from 'axios';
 import { http, resetClient } from '../../api/client';
 import { saveSignedIn } from '../../api/session';
@@ -32,6 +38,7 @@ const client: TdeClientRow = {
   group_names: ['databases'],
   guard_points: 2,
   communication_enabled: true,
+  client_locked: false,
   token_name: 'cte-token',
   last_seen_at: '2026-01-02T00:00:00.000Z',
   registered_at: '2026-01-01T00:00:00.000Z',
@@ -81,7 +88,23 @@ const group: ClientGroupRow = {
   updated_at: '2026-01-01T00:00:00.000Z',
 };
 
-function serve() {
+const SIG_SET = '0190d5a4-0000-7000-8000-0000000000b1';
+const ownBinary: AuthBinaryRow = {
+  filename: '/usr/sbin/sshd',
+  privilege: 'authenticator',
+  signature_set_id: SIG_SET,
+  signature_set_name: 'login-binaries',
+  origin: { kind: 'client' },
+};
+const groupBinary: AuthBinaryRow = {
+  filename: '/usr/bin/sudo',
+  privilege: 'authenticator_euid',
+  signature_set_id: null,
+  signature_set_name: null,
+  origin: { kind: 'group', id: GROUP_ID, name: 'databases' },
+};
+
+function serve(detail: TdeClientRow = client) {
   const fake = fakeAdapter((config: InternalAxiosRequestConfig) => {
     switch (config.url) {
       case api.tdeClient.list.path:
@@ -97,7 +120,7 @@ function serve() {
           counts: { total: 1, errors: 0, warnings: 0, healthy: 1 },
         });
       case api.tdeClient.detail.path:
-        return envelope(client);
+        return envelope(detail);
       case api.rdmClient.detail.path:
         return envelope(rdmClient);
       case api.tdeClient.guardPoints.path:
@@ -128,6 +151,20 @@ function serve() {
         });
       case api.tdeClient.groupCreate.path:
         return envelope({ ...group, name: 'web' });
+      case api.tdeClient.authBinaries.path:
+        return envelope({
+          data: (config.params as { group_id?: string }).group_id ? [groupBinary] : [ownBinary, groupBinary],
+        });
+      case api.tdeClient.authBinariesSet.path: {
+        const body = JSON.parse(String(config.data)) as { entries: { filename: string }[] };
+        if (body.entries.some((e) => e.filename === '/bin/dup'))
+          return envelope(null, 4000, 'entries[1].filename: /bin/dup is listed twice');
+        return envelope({ data: [] });
+      }
+      case api.tdeClient.lock.path:
+        return envelope({ ...client, client_locked: true });
+      case api.tdePolicy.elementList.path:
+        return envelope({ data: [{ id: SIG_SET, name: 'login-binaries', kind: 'signature' }], total: 1 });
       case api.tdeClient.groupRemoveMembers.path:
         return envelope({ ...group, members: 0 });
       default:
@@ -212,10 +249,6 @@ describe.each(['en', 'zh'] as const)('TDE and RDM client pages (%s)', (lang) => 
     const identity = await screen.findByTestId('client-identity');
     expect(identity.textContent).toContain('verbose');
     expect(identity.textContent).toContain('databases');
-    fireEvent.click(screen.getByText(lang === 'en' ? 'Authorised binaries' : '授权程序'));
-    expect(
-      await screen.findByText(lang === 'en' ? /No authorised binaries yet/ : /暂无授权程序/),
-    ).toBeTruthy();
 
     fireEvent.click(screen.getByText(lang === 'en' ? 'Guard points' : '防护点'));
     const inherited = await screen.findByTestId('gp-row-/var/lib/db');
@@ -288,5 +321,108 @@ describe.each(['en', 'zh'] as const)('TDE and RDM client pages (%s)', (lang) => 
     fireEvent.click(screen.getByRole('tab', { name: new RegExp(lang === 'en' ? 'Guard points' : '防护点') }));
     const gp = await screen.findByTestId('gp-row-/var/lib/db');
     expect(within(gp).getByTestId('gp-unguard-/var/lib/db')).toBeTruthy();
+  });
+
+  it('TDE detail: authorised binaries, own editable and inherited read-only, saved as a list', async () => {
+    const seen = serve();
+    const path = `/cte/clients/clients-details/${client.id}`;
+    renderPage(path, '/cte/clients/clients-details/:id', <CteClientDetailPage />);
+    await screen.findByTestId('client-identity');
+    fireEvent.click(screen.getByText(lang === 'en' ? 'Authorised binaries' : '授权程序'));
+    const own = await screen.findByTestId('binary-row-/usr/sbin/sshd');
+    expect(own.textContent).toContain('login-binaries');
+    expect(own.textContent).toContain(lang === 'en' ? 'Authenticator' : '认证者');
+    const inherited = screen.getByTestId('binary-row-/usr/bin/sudo');
+    expect(inherited.textContent).toContain(lang === 'en' ? 'Group databases' : '客户端组 databases');
+    expect(inherited.textContent).toContain(
+      lang === 'en' ? 'Authenticator (effective UID)' : '认证者（有效 UID）',
+    );
+    expect(within(inherited).queryByTestId('binary-remove-/usr/bin/sudo')).toBeNull();
+    // Add /bin/su, then save: the client's own list only (inherited ones stay the group's).
+    fireEvent.click(screen.getByTestId('binary-add'));
+    fireEvent.change(await screen.findByTestId('binary-filename'), { target: { value: '/bin/su' } });
+    fireEvent.click(screen.getByTestId('binary-ok'));
+    await screen.findByTestId('binary-row-/bin/su');
+    fireEvent.click(screen.getByTestId('binary-save'));
+    await waitFor(() =>
+      expect(bodyOf(seen, api.tdeClient.authBinariesSet.path)).toEqual({
+        client_id: client.id,
+        entries: [
+          { filename: '/usr/sbin/sshd', privilege: 'authenticator', signature_set_id: SIG_SET },
+          { filename: '/bin/su', privilege: 'authenticator', signature_set_id: null },
+        ],
+      }),
+    );
+  });
+
+  it("shows the server's refusal of a list of binaries", async () => {
+    serve();
+    const path = `/cte/clients/clients-details/${client.id}`;
+    renderPage(path, '/cte/clients/clients-details/:id', <CteClientDetailPage />);
+    await screen.findByTestId('client-identity');
+    fireEvent.click(screen.getByText(lang === 'en' ? 'Authorised binaries' : '授权程序'));
+    fireEvent.click(await screen.findByTestId('binary-edit-/usr/sbin/sshd'));
+    const filename = await screen.findByTestId('binary-filename');
+    fireEvent.change(filename, { target: { value: 'relative/path' } });
+    fireEvent.click(screen.getByTestId('binary-ok'));
+    expect(
+      await screen.findByText(
+        lang === 'en' ? 'An absolute path (/… or C:\\…)' : '须为绝对路径（/… 或 C:\\…）',
+      ),
+    ).toBeTruthy();
+    fireEvent.change(filename, { target: { value: '/bin/dup' } });
+    fireEvent.click(screen.getByTestId('binary-ok'));
+    await screen.findByTestId('binary-row-/bin/dup');
+    fireEvent.click(screen.getByTestId('binary-save'));
+    expect(await screen.findByText(/\/bin\/dup is listed twice/)).toBeTruthy();
+    // The draft stays for correction.
+    expect(screen.getByTestId('binary-row-/bin/dup')).toBeTruthy();
+  });
+
+  it('locks a TDE client from its row after a confirmation', async () => {
+    const seen = serve();
+    renderPage('/cte/clients/main', '/cte/clients/main', <CteClientListPage />);
+    const row = await screen.findByTestId('client-row-db-host');
+    expect(within(row).queryByTestId('client-locked-tag')).toBeNull();
+    fireEvent.click(within(row).getByTestId('client-lock-db-host'));
+    expect(
+      (await screen.findAllByText(lang === 'en' ? 'Lock client db-host?' : '锁定客户端 db-host？')).length,
+    ).toBeGreaterThan(0);
+    fireEvent.click(await screen.findByTestId('client-confirm-lock'));
+    await waitFor(() =>
+      expect(bodyOf(seen, api.tdeClient.lock.path)).toEqual({ id: client.id, locked: true }),
+    );
+  });
+
+  it('shows a locked client with its tag and an Unlock action on the detail page', async () => {
+    const seen = serve({ ...client, client_locked: true });
+    const path = `/cte/clients/clients-details/${client.id}`;
+    renderPage(path, '/cte/clients/clients-details/:id', <CteClientDetailPage />);
+    expect((await screen.findByTestId('client-locked-tag')).textContent).toBe(
+      lang === 'en' ? 'Locked' : '已锁定',
+    );
+    const button = screen.getByTestId('client-lock');
+    // antd spaces out a two-character Chinese button label.
+    expect(button.textContent?.replace(/\s/gu, '')).toBe(lang === 'en' ? 'Unlock' : '解锁');
+    fireEvent.click(button);
+    fireEvent.click(await screen.findByTestId('client-confirm-lock'));
+    await waitFor(() =>
+      expect(bodyOf(seen, api.tdeClient.lock.path)).toEqual({ id: client.id, locked: false }),
+    );
+  });
+
+  it("group detail: the group's authorised binaries, editable there", async () => {
+    const seen = serve();
+    const path = `/cte/clients/clients-groups-details/${GROUP_ID}`;
+    renderPage(path, '/cte/clients/clients-groups-details/:id', <GroupDetailPage />);
+    await screen.findByTestId('group-detail-title');
+    fireEvent.click((await screen.findAllByText(lang === 'en' ? 'Authorised binaries' : '授权程序'))[0]!);
+    const row = await screen.findByTestId('binary-row-/usr/bin/sudo');
+    fireEvent.click(within(row).getByTestId('binary-remove-/usr/bin/sudo'));
+    await waitFor(() => expect(screen.queryByTestId('binary-row-/usr/bin/sudo')).toBeNull());
+    fireEvent.click(screen.getByTestId('binary-save'));
+    await waitFor(() =>
+      expect(bodyOf(seen, api.tdeClient.authBinariesSet.path)).toEqual({ group_id: GROUP_ID, entries: [] }),
+    );
   });
 });

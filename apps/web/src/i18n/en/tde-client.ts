@@ -44,8 +44,41 @@ export const tdeClient = {
     health: 'Logs / health',
     members: 'Members',
   },
-  binariesNone:
-    'No authorised binaries yet: KSP does not manage privilege–filename pairs for agents in this version. Access by process is decided by the process sets of the guard points’ policies.',
+  binaries: {
+    about:
+      'An authorised binary with an authenticator privilege (a login service such as sshd, su, a database server) may authenticate users: the user sets of the policies then apply to the user it authenticated, not to the account the process runs as. A signature set, when given, restricts it to the executables with those hashes. Members of a group also receive the group’s binaries.',
+    filename: 'File name',
+    filenameRule: 'An absolute path (/… or C:\\…)',
+    privilege: 'Privilege',
+    privileges: {
+      authenticator: 'Authenticator',
+      authenticator_euid: 'Authenticator (effective UID)',
+      authenticator_uid: 'Authenticator (UID)',
+    },
+    signatureSet: 'Signature set',
+    noSignatureSet: 'None (any executable at this path)',
+    add: 'Add binary',
+    addTitle: 'New authorised binary',
+    editTitle: 'Edit authorised binary',
+    edit: 'Edit',
+    remove: 'Remove',
+    save: 'Save',
+    saved: 'Authorised binaries saved',
+    empty: 'No authorised binary',
+    inherited: 'Inherited from its group: change it on the group',
+  },
+  lock: {
+    lock: 'Lock',
+    unlock: 'Unlock',
+    locked: 'Locked',
+    lockTitle: 'Lock client {{name}}?',
+    lockContent:
+      'The agent will refuse local changes of its own configuration (unenrol, re-enrol) until the client is unlocked here.',
+    unlockTitle: 'Unlock client {{name}}?',
+    unlockContent: 'Local changes of the agent’s configuration are allowed again.',
+    lockedDone: 'Client {{name}} locked',
+    unlockedDone: 'Client {{name}} unlocked',
+  },
   health: {
     status: 'Status',
     lastSeen: 'Last heartbeat',
