@@ -757,7 +757,7 @@ export function createSshServerService(deps: {
         if (!row.credential_id) throw stateForbids('server.noCredential', { name: row.name });
         if (!row.host_key_fingerprint) throw stateForbids('server.notPinned', { name: row.name });
       } catch (err) {
-        throw await failed(actor, meta, 'server.terminal', row, err);
+        throw await failed(actor, meta, 'server.terminal.refused', row, err);
       }
       return { id: row.id, name: row.name };
     },
@@ -769,7 +769,7 @@ export function createSshServerService(deps: {
         return await connect(actor, row);
       } catch (err) {
         const hostKeyChanged = err instanceof KspError && err.messageKey === 'server.hostKeyChanged';
-        throw await failed(actor, meta, 'server.terminal', row, err, hostKeyChanged ? 'ERROR' : undefined);
+        throw await failed(actor, meta, 'server.terminal.refused', row, err, hostKeyChanged ? 'ERROR' : undefined);
       }
     },
 

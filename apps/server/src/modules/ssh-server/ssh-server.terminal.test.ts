@@ -296,7 +296,7 @@ describe.each(await engines())('web SSH terminal on %s', (engine) => {
     const refused = await ticket();
     expect(refused.code).toBe(Code.FORBIDDEN);
     expect(refused.msg).toMatch(/may not open a terminal on server term-1/);
-    expect((await audits('server.terminal')).at(-1)).toMatchObject({ result: 'failure' });
+    expect((await audits('server.terminal.refused')).at(-1)).toMatchObject({ result: 'failure' });
     await call(server, api.sshServer.update, { token, body: { id: serverId, terminal_users: ['admin'] } });
   });
 
