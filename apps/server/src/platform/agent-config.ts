@@ -38,6 +38,12 @@ export interface TdePolicyCatalog {
     name: string | null,
     wrap?: (secretId: string, material: Buffer) => AgentKey | undefined,
   ): Promise<AgentConfig['profile']>;
+  /** The domain's policies whose key rules name one of `keyIds` (a key in use cannot be deleted). */
+  policiesUsingKeys(
+    db: Executor,
+    domainId: string,
+    keyIds: string[],
+  ): Promise<{ keyId: string; policy: string }[]>;
 }
 
 /** The client a configuration is composed for (the client module's row, as far as needed). */

@@ -16,6 +16,7 @@ export const keyMessages = defineMessages({
     'key.notDeletable': "Key '{name}' does not allow deletion",
     'key.exportableSticky': "Key '{name}' allows export: that cannot be taken back",
     'key.publicOfPair': "'{name}' is the public half of a key pair: delete the private key",
+    'key.inUse': "'{name}' is used by the key rules of TDE policy '{policy}': change the policy first",
     'key.wrapKeyRequired':
       'wrap_public_key: give the public key (Base64 SPKI DER, RSA or SM2) that wraps the exported material',
     'key.wrapKeyBad': 'wrap_public_key: must be an RSA (2048, 3072, 4096) or SM2 public key, Base64 SPKI DER',
@@ -62,6 +63,7 @@ export const keyMessages = defineMessages({
     'key.notDeletable': '密钥“{name}”不允许删除',
     'key.exportableSticky': '密钥“{name}”已允许导出，不能撤销',
     'key.publicOfPair': '“{name}”是密钥对的公钥，请删除私钥',
+    'key.inUse': '“{name}”正被透明加密策略“{policy}”的密钥规则使用，请先修改该策略',
     'key.wrapKeyRequired':
       'wrap_public_key：请提供用于包装导出材料的公钥（Base64 编码的 SPKI DER，RSA 或 SM2）',
     'key.wrapKeyBad': 'wrap_public_key：必须是 RSA（2048/3072/4096）或 SM2 公钥，Base64 编码的 SPKI DER',

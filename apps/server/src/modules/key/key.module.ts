@@ -55,7 +55,20 @@ export const keyModule: KspModule = {
     // The licence's key quota (modules/license), looked up at the first key made.
     let license: ModuleServices['license'] | undefined;
     const keyQuota = (adding: number) => (license ??= ctx.use('license')).checkQuota('keys', adding);
-    const service = createKeyService({ db, clock, material, pool, keys, journal, countOp, keyQuota });
+    const service = createKeyService({
+      db,
+      clock,
+      material,
+      pool,
+      keys,
+      journal,
+      countOp,
+      keyQuota,
+      keyUsers: () => {
+        const policies = ctx.maybeUse('tdePolicies');
+        return policies && ((q, domainId, ids) => policies.policiesUsingKeys(q, domainId, ids));
+      },
+    });
     ctx.provide('keyFigures', keyFigures);
     keyRoutes(ctx.app, ctx.gate, service);
     ctx.provide('keyVault', createKeyVault({ db, keys, material, service, clock }));

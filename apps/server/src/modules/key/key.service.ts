@@ -77,6 +77,10 @@ export function createKeyService(deps: {
   countOp: (domainId: string, opClass: OpClass) => void;
   /** Refuses `adding` more key objects over the licence's quota (4220); existing keys are never refused. */
   keyQuota?: (adding: number) => Promise<void>;
+  /** What still uses keys outside this module (TDE policies' key rules): such keys are not deleted. */
+  keyUsers?: () =>
+    | ((q: Executor, domainId: string, keyIds: string[]) => Promise<{ keyId: string; policy: string }[]>)
+    | undefined;
 }) {
   const { db, clock, material } = deps;
   /** Every change to keys goes through here, so the crypto API never uses a stale row. */
@@ -591,8 +595,18 @@ export function createKeyService(deps: {
         }
         rows.push(row);
       }
-      return write(async (trx) => {
+      let inUse: { key: KeyTable; policy: string } | undefined;
+      const deleting = write(async (trx) => {
         const all = [...new Set(rows.flatMap((r) => [r.id, ...(r.linked_key_id ? [r.linked_key_id] : [])]))];
+        // Checked in the deleting transaction: a policy saved meanwhile is seen (SQLite) or
+        // its own check of the key fails (the key is gone when it commits).
+        const users = deps.keyUsers?.();
+        const used = users ? await users(trx, actor.domainId, all) : [];
+        if (used.length) {
+          const key = rows.find((r) => r.id === used[0]!.keyId) ?? rows[0]!;
+          inUse = { key, policy: used[0]!.policy };
+          throw conflict('key.inUse', { name: key.name, policy: inUse.policy });
+        }
         const deleted = await deleteKeys(trx, all);
         for (const r of rows) {
           await writeAudit(trx, {
@@ -607,6 +621,22 @@ export function createKeyService(deps: {
         }
         return { deleted };
       });
+      try {
+        return await deleting;
+      } catch (err) {
+        // The refusal is audited after the rolled-back transaction, in one of its own.
+        if (inUse)
+          await writeAudit(db, {
+            who: subjectOf(actor),
+            action: 'key.delete',
+            target: inUse.key.name,
+            result: 'failure',
+            ip: meta.ip,
+            objectId: inUse.key.id,
+            details: { reason: 'key.inUse', policy: inUse.policy },
+          });
+        throw err;
+      }
     },
   };
 }

@@ -19,6 +19,17 @@ export function createTestPolicies() {
     rwp_trusted_processes: [],
   };
   const catalog: TdePolicyCatalog = {
+    policiesUsingKeys(_db, domainId, keyIds) {
+      return Promise.resolve(
+        [...policies.values()]
+          .filter((p) => p.domainId === domainId)
+          .flatMap(({ policy }) =>
+            policy.key_rules
+              .filter((r) => r.key_id !== null && keyIds.includes(r.key_id))
+              .map((r) => ({ keyId: r.key_id!, policy: policy.name })),
+          ),
+      );
+    },
     describe(_db, domainId, policyId) {
       const found = policies.get(policyId);
       if (!found || found.domainId !== domainId) return Promise.resolve(undefined);

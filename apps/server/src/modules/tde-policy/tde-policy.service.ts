@@ -845,6 +845,21 @@ export function createTdePolicyService(deps: {
   // ---- the catalog other modules use --------------------------------------------------------
 
   const catalog: TdePolicyCatalog = {
+    async policiesUsingKeys(q, domainId, keyIds) {
+      if (keyIds.length === 0) return [];
+      // Key rules are JSON: the text search narrows, the parse decides.
+      let query = q.selectFrom('tde_policy').select(['name', 'key_rules']).where('domain_id', '=', domainId);
+      query = query.where((eb) => eb.or(keyIds.map((id) => eb('key_rules', 'like', `%${escapeLike(id)}%`))));
+      const out: { keyId: string; policy: string }[] = [];
+      for (const row of await query.orderBy('name').execute())
+        for (const rule of parse<KeyRule[]>(row.key_rules))
+          if (
+            keyIds.includes(rule.key_id) &&
+            !out.some((o) => o.keyId === rule.key_id && o.policy === row.name)
+          )
+            out.push({ keyId: rule.key_id, policy: row.name });
+      return out;
+    },
     async describe(q, domainId, policyId) {
       const r = await q
         .selectFrom('tde_policy')

@@ -584,6 +584,36 @@ describe.each(await engines())('TDE policies on %s', (engine) => {
       );
     });
 
+    it("refuses to delete a key a policy's key rule uses, until the policy lets it go", async () => {
+      const keyId = await tdeKey('ledger-key');
+      const p = ok(
+        await call(server, api.tdePolicy.policyCreate, {
+          token,
+          body: { name: 'ledger-keys', key_rules: [{ key_id: keyId }] },
+        }),
+      ).data;
+      const refused = await call(server, api.key.delete, { token, body: { ids: [keyId] } });
+      expect(refused.code).toBe(Code.CONFLICT);
+      expect(refused.msg).toBe(
+        "'ledger-key' is used by the key rules of TDE policy 'ledger-keys': change the policy first",
+      );
+      expect((await call(server, api.key.delete, { token, body: { ids: [keyId] }, lang: 'zh' })).msg).toBe(
+        '“ledger-key”正被透明加密策略“ledger-keys”的密钥规则使用，请先修改该策略',
+      );
+      expect(ok(await call(server, api.key.detail, { token, query: { id: keyId } })).data.name).toBe(
+        'ledger-key',
+      );
+      expect((await failures('key.delete')).join()).toContain('ledger-keys');
+      ok(
+        await call(server, api.tdePolicy.policyUpdate, {
+          token,
+          body: { id: p.id, name: 'ledger-keys', key_rules: [] },
+        }),
+      );
+      ok(await call(server, api.key.delete, { token, body: { ids: [keyId] } }));
+      ok(await call(server, api.tdePolicy.policyDelete, { token, body: { id: p.id } }));
+    });
+
     it('deletes a policy no guard point uses, freeing its sets', async () => {
       guardPoints.delete(policyId);
       const before = await epoch();
