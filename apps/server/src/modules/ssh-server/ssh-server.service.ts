@@ -769,7 +769,14 @@ export function createSshServerService(deps: {
         return await connect(actor, row);
       } catch (err) {
         const hostKeyChanged = err instanceof KspError && err.messageKey === 'server.hostKeyChanged';
-        throw await failed(actor, meta, 'server.terminal.refused', row, err, hostKeyChanged ? 'ERROR' : undefined);
+        throw await failed(
+          actor,
+          meta,
+          'server.terminal.refused',
+          row,
+          err,
+          hostKeyChanged ? 'ERROR' : undefined,
+        );
       }
     },
 
