@@ -1,15 +1,15 @@
 import { defineConfig } from 'vitest/config';
 
-// Two files at a time, each with its own server and browser: a file spends much of its time
-// waiting (server start, page loads, the agent's round trips), and on the two-core machines two
-// at once took 251 s where one at a time took 355 s (8 of the slowest files, all passing).
+// One file at a time: the machines have two cores and each file runs its own server and
+// browser. Two at a time was tried (8 of the slowest files: 251 s instead of 355 s, all
+// passing), but in the full run console.e2e's cached-tab check then lost its typed filter
+// once; until that is understood, one at a time.
 export default defineConfig({
   test: {
     include: ['**/*.e2e.test.ts'],
     testTimeout: 120_000,
     hookTimeout: 120_000,
-    fileParallelism: true,
-    maxWorkers: 2,
+    fileParallelism: false,
     pool: 'forks',
   },
 });
