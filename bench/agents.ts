@@ -105,15 +105,17 @@ function encryptRate(base: string, token: string, keyId: string, seconds: number
   });
 }
 
-/** CPU ms per thread name of a process (Linux /proc), to say where the time goes. */
+/** CPU ms per thread name of a process (Linux /proc), to say where the time goes; `<name> sys` the kernel's part. */
 function threadCpu(pid: number): Map<string, number> {
   const out = new Map<string, number>();
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     try {
       const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const name =
+        tid === String(pid) ? 'main' : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       out.set(name, (out.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) * 10);
+      out.set(`${name} sys`, (out.get(`${name} sys`) ?? 0) + Number(fields[12]) * 10);
     } catch {
       // a thread that ended
     }
@@ -137,7 +139,9 @@ async function runEngine(engine: Engine): Promise<string[]> {
       KSP_LOGIN_RATE_PER_USER: '1000000',
       ...(pgDb ? { KSP_DATABASE_URL: pgDb.url } : {}),
     },
-    process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [],
+    process.env.BENCH_CPU_PROF
+      ? ['--cpu-prof', '--cpu-prof-interval=250', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+      : [],
   );
   const bumpers: { bump(domain: string): Promise<void>; close(): Promise<void> } =
     engine === 'sqlite'

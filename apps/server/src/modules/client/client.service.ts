@@ -17,6 +17,7 @@ import {
   type QueryInput,
 } from '@ksp/contracts';
 import type { FastifyRequest } from 'fastify';
+import { sql } from 'kysely';
 import { clientConfigEpoch, type AgentConfigSource } from '../../platform/agent-config.js';
 import { subjectOf, writeAudit, type AuditEntry } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
@@ -223,6 +224,8 @@ export function createClientService(deps: {
     reject(err: unknown): void;
   }
   let touches: Touch[] = [];
+  /** Rows of one update statement (7 parameters each: far below either engine's limit). */
+  const TOUCH_STATEMENT_ROWS = 500;
   let lastBatchAt = -Infinity;
   let touching: Promise<void> | null = null;
 
@@ -245,27 +248,48 @@ export function createClientService(deps: {
             const since = performance.now() - lastBatchAt;
             if (since < TOUCH_BATCH_MS) await new Promise((r) => setTimeout(r, TOUCH_BATCH_MS - since));
             lastBatchAt = performance.now();
-            const batch = touches;
-            touches = [];
-            const accepted: boolean[] = [];
+            // One call per client in a batch: its update is one row of one statement, and a
+            // second call of the same client (a replay, or a heartbeat beside a config call)
+            // is judged against the first in the next batch.
+            const batch: Touch[] = [];
+            const later: Touch[] = [];
+            const ids = new Set<string>();
+            for (const t of touches) {
+              if (ids.has(t.id)) later.push(t);
+              else {
+                ids.add(t.id);
+                batch.push(t);
+              }
+            }
+            touches = later;
+            const accepted = new Set<string>();
             try {
               await deps.journal.commitThenFlush(async (trx) => {
-                for (const t of batch) {
-                  const updated = await trx
-                    .updateTable('client')
-                    .set({
-                      ...t.facts,
-                      last_request_ms: t.timestamp,
-                      last_seen_at: iso(t.at),
-                      updated_at: iso(t.at),
-                    })
-                    .where('id', '=', t.id)
-                    .where('last_request_ms', '<', t.timestamp)
-                    .executeTakeFirst();
-                  accepted.push(Number(updated.numUpdatedRows) > 0);
+                for (let i = 0; i < batch.length; i += TOUCH_STATEMENT_ROWS) {
+                  const rows = batch
+                    .slice(i, i + TOUCH_STATEMENT_ROWS)
+                    .map(
+                      (t) =>
+                        sql`(cast(${t.id} as text), cast(${t.timestamp} as bigint), cast(${iso(t.at)} as text), cast(${t.facts.os ?? null} as text), cast(${t.facts.agent_version ?? null} as text), cast(${t.facts.mac ?? null} as text), cast(${t.facts.host ?? null} as text))`,
+                    );
+                  // Written out rather than built: every accepted agent call passes here. A
+                  // row is updated only when its timestamp is newer than the stored one.
+                  const { rows: updated } = await sql<{ id: string }>`
+                    update client set
+                      last_request_ms = v.column2,
+                      last_seen_at = v.column3,
+                      updated_at = v.column3,
+                      os = coalesce(v.column4, client.os),
+                      agent_version = coalesce(v.column5, client.agent_version),
+                      mac = coalesce(v.column6, client.mac),
+                      host = coalesce(v.column7, client.host)
+                    from (values ${sql.join(rows)}) as v
+                    where client.id = v.column1 and client.last_request_ms < v.column2
+                    returning client.id`.execute(trx);
+                  for (const u of updated) accepted.add(u.id);
                 }
               });
-              batch.forEach((t, i) => t.resolve(accepted[i] ?? false));
+              for (const t of batch) t.resolve(accepted.has(t.id));
             } catch (err) {
               for (const t of batch) t.reject(err);
             }
@@ -287,9 +311,33 @@ export function createClientService(deps: {
    */
   const checkedCerts = new Map<string, { publicKey: KeyObject }>();
 
+  /**
+   * The client row with what can change about its certificate (the certificate row's
+   * revocation, its CA's end), in one statement: every agent call reads it, so it is written
+   * once here rather than built by the query builder on every call.
+   */
+  async function agentRow(id: string) {
+    const { rows } = await sql<
+      ClientTable & { cert_revoked_at: string | null; ca_not_after: string | null; cert_found: number | null }
+    >`
+      select cl.*, c.revoked_at as cert_revoked_at, ca.not_after as ca_not_after, c.ca_id is not null as cert_found
+      from client cl
+      left join cert_certificate c on c.id = cl.cert_id
+      left join cert_ca ca on ca.id = c.ca_id
+      where cl.id = ${id}`.execute(db);
+    const found = rows[0];
+    if (!found) return undefined;
+    const { cert_revoked_at, ca_not_after, cert_found, ...row } = found;
+    return {
+      row: row as ClientTable,
+      cert: cert_found ? { revoked_at: cert_revoked_at, ca_not_after } : undefined,
+    };
+  }
+
   /** The signature, the timestamp's skew and order, and the certificate of a signed agent call. */
   async function verifyAgent(body: SignedCall): Promise<{ row: ClientTable; at: number }> {
-    const row = await db.selectFrom('client').selectAll().where('id', '=', body.client_id).executeTakeFirst();
+    const read = await agentRow(body.client_id);
+    const row = read?.row;
     if (!row || row.state === 'deleted') throw new AgentRefusal('unknown', row);
     const cacheKey = `${row.id}:${row.cert_serial}`;
     const cached = checkedCerts.get(cacheKey);
@@ -308,12 +356,7 @@ export function createClientService(deps: {
     // Communication disabled on the TDE / RDM pages: the agent is refused until re-enabled.
     if (Number(row.communication_enabled) === 0) throw new AgentRefusal('communication', row);
     if (cached) {
-      const stored = await db
-        .selectFrom('cert_certificate as c')
-        .innerJoin('cert_ca as ca', 'ca.id', 'c.ca_id')
-        .select(['c.revoked_at', 'ca.not_after as ca_not_after'])
-        .where('c.id', '=', row.cert_id)
-        .executeTakeFirst();
+      const stored = read.cert;
       const valid =
         Date.parse(row.cert_not_before) <= at &&
         Date.parse(row.cert_not_after) > at &&

@@ -271,6 +271,26 @@ describe.each(await engines())('clients on %s', (engine) => {
     expect(refused.join(' ')).toMatch(/signature/);
   });
 
+  it('accepts one of five copies of a heartbeat sent at once, beside another client', async () => {
+    const t = await newToken('parallel');
+    const a = ok(await enrol(t.secret, 'parallel-a')).data;
+    const b = ok(await enrol(t.secret, 'parallel-b', agentB.csr)).data;
+    const ts = Math.max(server.clock.now.getTime(), lastTs + 1);
+    lastTs = ts + 10;
+    // The same signed call five times at once (a replay race), beside another client's call.
+    const copies = await Promise.all([
+      ...Array.from({ length: 5 }, () => heartbeat(a.client_id, agentA.key, { host: 'copy' }, ts)),
+      heartbeat(b.client_id, agentB.key, {}, ts),
+    ]);
+    expect(copies.slice(0, 5).filter((r) => r.code === 0)).toHaveLength(1);
+    expect(copies.slice(0, 5).filter((r) => r.code === Code.BAD_CREDENTIALS)).toHaveLength(4);
+    expect(copies[5]!.code).toBe(0);
+    expect(ok(await detail(a.client_id)).data.host).toBe('copy');
+    // The next call of the client, newer, is accepted as usual.
+    ok(await heartbeat(a.client_id, agentA.key, { host: 'after' }, ts + 1));
+    expect(ok(await detail(a.client_id)).data.host).toBe('after');
+  });
+
   it('answers 429 to an address past its refused heartbeats of the minute, auditing that once', async () => {
     // A new minute: the refusals of the cases before do not count.
     server.clock.advance(60);
