@@ -433,12 +433,16 @@ export function createUserAdminService(deps: {
     },
 
     async scopedToken(actor: Actor, meta: RequestMeta, scope: SubConsoleTokenKind) {
+      // The token belongs to the console session behind the caller (its own, or the one a
+      // sub-console token came from): signing out of that session ends it.
+      const { parentId } = await sessions.originOf(actor.sessionId);
       return db.transaction().execute(async (trx) => {
         const issued = await sessions.issue(trx, {
           userId: actor.userId,
           domainId: actor.domainId,
           ip: meta.ip,
           kind: scope,
+          parentId: parentId ?? actor.sessionId,
         });
         await writeAudit(trx, audit(actor, meta, `user.${scope}-token`, actor.username));
         return { token: issued.token };

@@ -333,16 +333,20 @@ export function createUserService(deps: {
 
   /** A new token of the same kind, domain and login time; the old one stops working. */
   async function refresh(actor: Actor, meta: RequestMeta): Promise<string> {
-    const { loginAt, kind } = await sessions.originOf(actor.sessionId);
+    const { loginAt, kind, parentId } = await sessions.originOf(actor.sessionId);
     return db.transaction().execute(async (trx) => {
-      await sessions.revoke(trx, actor.sessionId);
-      const { token } = await sessions.issue(trx, {
+      // The sub-console tokens of a refreshed console token stay alive under the new one; a
+      // refreshed sub-console token stays its console session's.
+      const { token, sessionId } = await sessions.issue(trx, {
         userId: actor.userId,
         domainId: actor.domainId,
         ip: meta.ip,
         loginAt,
         kind,
+        parentId,
       });
+      await sessions.moveChildren(trx, actor.sessionId, sessionId);
+      await sessions.revoke(trx, actor.sessionId);
       await writeAudit(trx, {
         who: subjectOf(actor),
         action: 'token.refresh',
@@ -359,8 +363,10 @@ export function createUserService(deps: {
     const domain = await findDomainByName(db, domainName);
     const member = domain && (await domainsOfUser(db, actor.userId)).some((d) => d.id === domain.id);
     if (!domain || !member) throw forbidden('auth.domainNotMember', { domain: domainName });
-    const { loginAt, kind } = await sessions.originOf(actor.sessionId);
+    const { loginAt, kind, parentId } = await sessions.originOf(actor.sessionId);
     const token = await db.transaction().execute(async (trx) => {
+      // A console session's sub-console tokens were for the domain it leaves: they end with it.
+      // A switched sub-console token stays its console session's.
       await sessions.revoke(trx, actor.sessionId);
       const issued = await sessions.issue(trx, {
         userId: actor.userId,
@@ -368,6 +374,7 @@ export function createUserService(deps: {
         ip: meta.ip,
         loginAt,
         kind,
+        parentId,
       });
       await writeAudit(trx, {
         who: subjectOf(actor),

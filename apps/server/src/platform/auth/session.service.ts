@@ -15,6 +15,7 @@ import {
   countActiveSessions,
   deleteSession,
   deleteSessionsOfUser,
+  moveChildSessions,
   findSessionByHash,
   insertSession,
   purgeSessions,
@@ -76,7 +77,15 @@ export function createSessionService(deps: {
 
   async function issue(
     trx: Executor,
-    args: { userId: string; domainId: string; ip: string; loginAt?: string; kind?: TokenKind },
+    args: {
+      userId: string;
+      domainId: string;
+      ip: string;
+      loginAt?: string;
+      kind?: TokenKind;
+      /** The console session a sub-console token is handed out from: it ends with it. */
+      parentId?: string | null;
+    },
   ): Promise<{ token: string; sessionId: string }> {
     const token = randomBytes(32).toString('base64url');
     const now = clock().toISOString();
@@ -90,6 +99,7 @@ export function createSessionService(deps: {
       last_seen_at: now,
       source_ip: args.ip,
       scope: storedKind(args.kind ?? 'session'),
+      parent_id: args.parentId ?? null,
     });
     return { token, sessionId };
   }
@@ -180,15 +190,20 @@ export function createSessionService(deps: {
       .execute();
   }
 
-  /** What a refresh or a domain switch must carry over: the login time and the token kind. */
-  async function originOf(sessionId: string): Promise<{ loginAt: string; kind: TokenKind }> {
+  /**
+   * What a refresh or a domain switch must carry over: the login time, the token kind, and the
+   * console session a sub-console token belongs to.
+   */
+  async function originOf(
+    sessionId: string,
+  ): Promise<{ loginAt: string; kind: TokenKind; parentId: string | null }> {
     const row = await db
       .selectFrom('session')
-      .select(['login_at', 'scope'])
+      .select(['login_at', 'scope', 'parent_id'])
       .where('id', '=', sessionId)
       .executeTakeFirst();
     if (!row) throw new UnauthorizedError('auth.tokenInvalid');
-    return { loginAt: row.login_at, kind: kindOf(row.scope) };
+    return { loginAt: row.login_at, kind: kindOf(row.scope), parentId: row.parent_id ?? null };
   }
 
   async function purgeExpired(): Promise<void> {
@@ -227,7 +242,10 @@ export function createSessionService(deps: {
     issue,
     authenticate,
     originOf,
+    /** Ends the session and the sub-console tokens handed out from it. */
     revoke: (trx: Executor, sessionId: string) => deleteSession(trx, sessionId),
+    /** Hands a session's sub-console tokens to its successor (refresh). */
+    moveChildren: (trx: Executor, from: string, to: string) => moveChildSessions(trx, from, to),
     revokeAllOfUser: (trx: Executor, userId: string) => deleteSessionsOfUser(trx, userId),
     revokeInDomain,
     purgeExpired,

@@ -32,8 +32,17 @@ export async function touchSession(db: Executor, id: string, at: string): Promis
   await db.updateTable('session').set({ last_seen_at: at }).where('id', '=', id).execute();
 }
 
+/** Ends a session and the sub-console tokens handed out from it. */
 export async function deleteSession(db: Executor, id: string): Promise<void> {
-  await db.deleteFrom('session').where('id', '=', id).execute();
+  await db
+    .deleteFrom('session')
+    .where((eb) => eb.or([eb('id', '=', id), eb('parent_id', '=', id)]))
+    .execute();
+}
+
+/** Hands the sub-console tokens of one session to another (a refresh of the console token). */
+export async function moveChildSessions(db: Executor, from: string, to: string): Promise<void> {
+  await db.updateTable('session').set({ parent_id: to }).where('parent_id', '=', from).execute();
 }
 
 export async function deleteSessionsOfUser(db: Executor, userId: string): Promise<void> {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allCalls, api, Code, tokensOf } from '@ksp/contracts';
+import { allCalls, api, Code, ROOT_DOMAIN, tokensOf } from '@ksp/contracts';
 import { call, initialize, login, roleIdByName, startServer, type TestServer } from '../../test/harness.js';
 
 const PASSWORD = 'Kinds-Pass-1';
@@ -240,6 +240,54 @@ describe('token kinds', () => {
     });
     expect(out.json<{ code: number }>().code).toBe(0);
     expect((await call(server, api.user.info, { token: next })).status).toBe(401);
+  });
+
+  it('sub-console tokens end with the console session they came from, and live on through its refresh', async () => {
+    const works = async (token: string) => (await call(server, api.user.info, { token })).status === 200;
+    const mint = async (token: string, kind: 'kadp' | 'sms') => {
+      const minted = await call(server, kind === 'kadp' ? api.user.kadpToken : api.user.ssmToken, { token });
+      expect(minted.code).toBe(0);
+      return minted.data.token;
+    };
+    const refresh = async (token: string) => {
+      const next = await call(server, api.token.refresh, { token });
+      expect(next.code).toBe(0);
+      return next.data;
+    };
+    const consoleA = await login(server, 'admin', 'Admin-Pass-1');
+    const consoleB = await login(server, 'admin', 'Admin-Pass-1');
+    const kadpA = await mint(consoleA, 'kadp');
+    const smsA = await mint(consoleA, 'sms');
+    const kadpB = await mint(consoleB, 'kadp');
+    // The console token refreshed: its sub-console tokens keep working; a refreshed
+    // sub-console token stays bound to the same console session.
+    const consoleA2 = await refresh(consoleA);
+    expect(await works(consoleA)).toBe(false);
+    expect(await works(kadpA)).toBe(true);
+    const kadpA2 = await refresh(kadpA);
+    expect(await works(kadpA2)).toBe(true);
+    // Signing out of A ends A's sub-console tokens, not those of B (same user, other session).
+    expect((await call(server, api.user.logout, { token: consoleA2 })).code).toBe(0);
+    expect(await works(kadpA2)).toBe(false);
+    expect(await works(smsA)).toBe(false);
+    expect(await works(kadpB)).toBe(true);
+    // A domain switch of the console session ends the tokens handed out for the domain it left.
+    const switched = await call(server, api.user.switchDomain, {
+      token: consoleB,
+      body: { domain_name: 'finance' },
+    });
+    expect(switched.code).toBe(0);
+    expect(await works(kadpB)).toBe(false);
+    // A switched sub-console token still ends with its console session.
+    const kadpC = await mint(switched.data.token, 'kadp');
+    const kadpC2 = await call(server, api.user.switchDomain, {
+      token: kadpC,
+      body: { domain_name: ROOT_DOMAIN },
+    });
+    expect(kadpC2.code).toBe(0);
+    expect(await works(kadpC2.data.token)).toBe(true);
+    expect((await call(server, api.user.logout, { token: switched.data.token })).code).toBe(0);
+    expect(await works(kadpC2.data.token)).toBe(false);
   });
 
   it('unbinding the UKEY of an unknown user answers 4040', async () => {

@@ -47,6 +47,7 @@ import * as m027 from './migrations/027-tde-policy.js';
 import * as m028 from './migrations/028-tde-client.js';
 import * as m029 from './migrations/029-tde-auth-binary.js';
 import * as m030 from './migrations/030-kadp-operation.js';
+import * as m031 from './migrations/031-session-parent.js';
 
 export type Db = Kysely<Database>;
 /** A store function takes either the database or an open transaction. */
@@ -106,6 +107,7 @@ export const migrations: Record<string, Migration> = {
   '028-tde-client': m028,
   '029-tde-auth-binary': m029,
   '030-kadp-operation': m030,
+  '031-session-parent': m031,
 };
 
 export interface OpenOptions {

@@ -83,6 +83,8 @@ export interface SessionTable {
   source_ip: string;
   /** 'console' (a console session), a sub-console ('kadp', 'sms'), or 'app' (app-login). */
   scope: string;
+  /** A sub-console token's console session (migration 031): it ends with that session. */
+  parent_id?: string | null;
 }
 
 export interface RegistrationTokenTable {
