@@ -1,7 +1,9 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, createPrivateKey, sign, type KeyObject } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { CLIENT_LOG_AUDIENCE } from '@ksp/contracts';
 import { openssl } from './openssl.js';
 
@@ -110,4 +112,43 @@ export function agentAuthorization(o: TokenOptions): string {
         ? sign(`sha${alg.slice(2)}`, Buffer.from(input), { key: o.key, dsaEncoding: 'ieee-p1363' })
         : sign(`sha${alg.slice(2)}`, Buffer.from(input), o.key);
   return `Agent ${input}.${signature.toString('base64url')}`;
+}
+
+/** The repository's root, and the reference agent's CLI (tools/ksp-agent) run from its source. */
+export const repoRoot = fileURLToPath(new URL('../../../../', import.meta.url));
+const agentCli = join(repoRoot, 'tools/ksp-agent/src/cli.ts');
+
+/** Starts `ksp-agent <args>` as a child process (stdout and stderr piped). */
+export function agentProcess(args: string[], o: { cwd?: string } = {}) {
+  return spawn(process.execPath, ['--import', 'tsx', agentCli, ...args], {
+    cwd: o.cwd ?? repoRoot,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+}
+
+/** Waits for a child process to end: its exit code or signal, and what it wrote. */
+export async function finished(child: ChildProcess) {
+  let stdout = '';
+  let stderr = '';
+  child.stdout?.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
+  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
+    child.on('exit', (c, s) => resolve([c, s])),
+  );
+  return { code, signal, stdout, stderr };
+}
+
+/** Polls `probe` every 100 ms until it answers something (not undefined or false); throws after `ms`. */
+export async function until<T>(
+  what: string,
+  probe: () => T | undefined | Promise<T | undefined>,
+  ms = 15_000,
+): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }

@@ -90,7 +90,11 @@ class AgentRefusal extends Error {
   ) {
     super(reason);
   }
+  /** Already counted toward the address's refusals of the minute (when it was decided). */
+  counted = false;
 }
+
+const isRateLimited = (err: unknown) => (err as { statusCode?: number } | null)?.statusCode === 429;
 
 /**
  * Clients (README.md): enrolment with a registration token and a CSR, the agent's signed
@@ -199,13 +203,28 @@ export function createClientService(deps: {
     if (refusals.size >= 10_000) refusals.clear();
     refusals.set(ip, { minute, count: 1 });
   }
-  async function throttle(meta: RequestMeta) {
-    const seen = refusals.get(meta.ip);
-    if (!seen || seen.minute !== minuteNow() || seen.count < HEARTBEAT_REFUSALS_PER_MINUTE) return;
-    if (++seen.count === HEARTBEAT_REFUSALS_PER_MINUTE + 1)
+  /** A refusal, counted at once (synchronously): parallel forged calls cannot all pass the limit. */
+  function refusal(ip: string, reason: AgentRefusal['reason'], row?: ClientTable) {
+    countRefusal(ip);
+    const err = new AgentRefusal(reason, row);
+    err.counted = true;
+    return err;
+  }
+  /**
+   * Whether the address is past its refusals of the minute, decided synchronously: 'first' for
+   * the first call refused so in the minute (audited), 'again' for the next ones.
+   */
+  function overLimit(ip: string): 'no' | 'first' | 'again' {
+    const seen = refusals.get(ip);
+    if (!seen || seen.minute !== minuteNow() || seen.count < HEARTBEAT_REFUSALS_PER_MINUTE) return 'no';
+    return ++seen.count === HEARTBEAT_REFUSALS_PER_MINUTE + 1 ? 'first' : 'again';
+  }
+  /** Answers HTTP 429 for a call `overLimit` refused, auditing the first of the minute. */
+  async function rateLimited(meta: RequestMeta, action: string, over: 'first' | 'again'): Promise<never> {
+    if (over === 'first')
       await audit({
         who: null,
-        action: 'client.heartbeat',
+        action,
         target: 'agent',
         result: 'failure',
         ip: meta.ip,
@@ -329,16 +348,27 @@ export function createClientService(deps: {
     if (!found) return undefined;
     const { cert_revoked_at, ca_not_after, cert_found, ...row } = found;
     return {
-      row: row as ClientTable,
+      row,
       cert: cert_found ? { revoked_at: cert_revoked_at, ca_not_after } : undefined,
     };
   }
 
   /** The signature, the timestamp's skew and order, and the certificate of a signed agent call. */
-  async function verifyAgent(body: SignedCall): Promise<{ row: ClientTable; at: number }> {
+  async function verifyAgent(
+    body: SignedCall,
+    meta: RequestMeta,
+    action: string,
+  ): Promise<{ row: ClientTable; at: number }> {
+    // Past the address's refusals of the minute: 429 before any check. Checked again once the
+    // read is done, in the same turn as the signature check, whose refusal is counted in that
+    // turn too: of many forged calls sent at once, no more than the limit are verified.
+    let over = overLimit(meta.ip);
+    if (over !== 'no') await rateLimited(meta, action, over);
     const read = await agentRow(body.client_id);
+    over = overLimit(meta.ip);
+    if (over !== 'no') await rateLimited(meta, action, over);
     const row = read?.row;
-    if (!row || row.state === 'deleted') throw new AgentRefusal('unknown', row);
+    if (!row || row.state === 'deleted') throw refusal(meta.ip, 'unknown', row);
     const cacheKey = `${row.id}:${row.cert_serial}`;
     const cached = checkedCerts.get(cacheKey);
     const cert = cached ? undefined : new X509Certificate(row.cert_pem);
@@ -346,15 +376,15 @@ export function createClientService(deps: {
     const text = signedText(row.id, body.timestamp, sha256Hex(body.payload));
     const signature = Buffer.from(body.signature, 'base64');
     if (!verifySignature(publicKey, Buffer.from(text, 'utf8'), signature))
-      throw new AgentRefusal('signature', row);
+      throw refusal(meta.ip, 'signature', row);
     const at = now();
     if (
       Math.abs(body.timestamp - at) > CLIENT_SIGNATURE_SKEW_SECONDS * 1000 ||
       body.timestamp <= Number(row.last_request_ms)
     )
-      throw new AgentRefusal('stale', row);
+      throw refusal(meta.ip, 'stale', row);
     // Communication disabled on the TDE / RDM pages: the agent is refused until re-enabled.
-    if (Number(row.communication_enabled) === 0) throw new AgentRefusal('communication', row);
+    if (Number(row.communication_enabled) === 0) throw refusal(meta.ip, 'communication', row);
     if (cached) {
       const stored = read.cert;
       const valid =
@@ -376,7 +406,7 @@ export function createClientService(deps: {
           .set({ state: 'revoked', updated_at: iso(at) })
           .where('id', '=', row.id)
           .execute();
-      throw new AgentRefusal('certificate', row);
+      throw refusal(meta.ip, 'certificate', row);
     }
     if (checkedCerts.size >= CERT_CACHE_MAX) checkedCerts.clear();
     checkedCerts.set(cacheKey, { publicKey });
@@ -391,6 +421,7 @@ export function createClientService(deps: {
 
   /** Audits a refused agent call and gives the error to answer (4001 for an authentication refusal). */
   async function refused(meta: RequestMeta, body: SignedCall, action: string, err: unknown) {
+    if (isRateLimited(err)) return err;
     const refusal = err instanceof AgentRefusal ? err : undefined;
     await audit({
       who: refusal?.row ? agentSubject(refusal.row) : null,
@@ -401,7 +432,7 @@ export function createClientService(deps: {
       objectId: refusal?.row?.id ?? null,
       details: { reason: refusal ? refusal.reason : err instanceof KspError ? err.messageKey : 'error' },
     });
-    countRefusal(meta.ip);
+    if (!refusal?.counted) countRefusal(meta.ip);
     if (refusal) return new KspError(Code.BAD_CREDENTIALS, `client.auth.${refusal.reason}`);
     return err;
   }
@@ -705,14 +736,43 @@ export function createClientService(deps: {
     },
 
     /**
+     * A signed call of another module's agent-facing API (the KADP crypto API): the same checks
+     * as a heartbeat (signature, skew, order, certificate, communication), refused with 4001 and
+     * audited under `action`, counted toward the address's refusal limit (HTTP 429 past it,
+     * before any check), `accept` refusing clients the call is not for. The timestamp is used
+     * at once, in its own statement: these calls are not batched like heartbeats.
+     */
+    async authenticateCall(
+      meta: RequestMeta,
+      body: SignedCall,
+      action: string,
+      accept: (row: ClientTable) => boolean,
+    ): Promise<ClientTable> {
+      try {
+        const { row, at } = await verifyAgent(body, meta, action);
+        if (!accept(row)) throw new AgentRefusal('unknown', row);
+        // One use per timestamp: a concurrent call with the same or a newer one won.
+        const updated = await db
+          .updateTable('client')
+          .set({ last_request_ms: body.timestamp, last_seen_at: iso(at) })
+          .where('id', '=', row.id)
+          .where('last_request_ms', '<', body.timestamp)
+          .executeTakeFirst();
+        if (Number(updated.numUpdatedRows) === 0) throw new AgentRefusal('stale', row);
+        return row;
+      } catch (err) {
+        throw await refused(meta, body, action, err);
+      }
+    },
+
+    /**
      * An agent's signed heartbeat (public): the signature by the stored certificate's key, the
      * certificate still valid and unrevoked and the client's own, a timestamp newer than the last
      * and within the skew. Refusals answer 4001 and are audited.
      */
     async heartbeat(meta: RequestMeta, body: Input<typeof api.client.heartbeat>) {
-      await throttle(meta);
       try {
-        const { row, at } = await verifyAgent(body);
+        const { row, at } = await verifyAgent(body, meta, 'client.heartbeat');
         let payload: HeartbeatPayload;
         try {
           payload = HeartbeatPayload.parse(JSON.parse(body.payload));
@@ -779,11 +839,10 @@ export function createClientService(deps: {
      * holds the call until the epoch changes, `wait_s` passes, or the agent goes away.
      */
     async config(meta: RequestMeta, body: Input<typeof api.client.config>, request?: FastifyRequest) {
-      await throttle(meta);
       let row: ClientTable;
       let payload: ReturnType<typeof ConfigPayload.parse>;
       try {
-        const verified = await verifyAgent(body);
+        const verified = await verifyAgent(body, meta, 'client.config');
         row = verified.row;
         try {
           payload = ConfigPayload.parse(JSON.parse(body.payload));

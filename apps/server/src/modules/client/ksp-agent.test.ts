@@ -3,10 +3,10 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync }
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '@ksp/contracts';
 import { licenseEverything, testLicenseKeys } from '../../test/license.js';
+import { agentProcess as agent, finished, until } from '../../test/agent.js';
 import { call, initialize, startServer, type TestServer } from '../../test/harness.js';
 
 /**
@@ -17,37 +17,6 @@ import { call, initialize, startServer, type TestServer } from '../../test/harne
  * tde-policy and tde-client modules compose the document). SQLite only: the channel itself is
  * tested on both engines (client-config.test.ts).
  */
-const root = fileURLToPath(new URL('../../../../../', import.meta.url));
-const cli = join(root, 'tools/ksp-agent/src/cli.ts');
-
-function agent(args: string[], o: { cwd?: string } = {}) {
-  return spawn(process.execPath, ['--import', 'tsx', cli, ...args], {
-    cwd: o.cwd ?? root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-}
-
-async function finished(child: ChildProcess) {
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
-  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
-    child.on('exit', (c, s) => resolve([c, s])),
-  );
-  return { code, signal, stdout, stderr };
-}
-
-async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms = 15_000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 describe('ksp-agent (reference agent) against a server', () => {
   let server: TestServer;
   let token: string;

@@ -10,7 +10,7 @@ export const kadpOpsModule: KspModule = {
     const service = createKadpOpsService({
       db: ctx.db,
       clock: ctx.clock,
-      certs: () => ctx.use('certs'),
+      clients: () => ctx.use('clients'),
       crypto: () => ctx.use('crypto'),
     });
     registerCall(ctx.app, ctx.gate, api.kadpOps.crypto, ({ meta, body }) => service.crypto(meta, body));

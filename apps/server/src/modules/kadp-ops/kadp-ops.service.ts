@@ -1,36 +1,18 @@
-import { createHash, verify, X509Certificate, type KeyObject } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import {
-  CLIENT_SIGNATURE_SKEW_SECONDS,
-  Code,
   KadpCryptoPayload,
-  signedText,
   type api,
   type Input,
   type KadpOperation,
   type KadpOperationRow,
   type QueryInput,
 } from '@ksp/contracts';
-import { writeAudit } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
 import type { Db } from '../../platform/db/database.js';
 import type { ClientTable } from '../../platform/db/schema.js';
 import { invalid, KspError, notFound } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
 import type { ModuleServices } from '../../platform/module.js';
-
-const sha256Hex = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
-
-function verifySignature(key: KeyObject, data: Buffer, signature: Buffer): boolean {
-  try {
-    const type = key.asymmetricKeyType;
-    if (type === 'ed25519' || type === 'ed448') return verify(null, data, key, signature);
-    if (type === 'ec' || type === 'rsa') return verify('sha256', data, key, signature);
-    return false;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * KADP client operations (README.md): the crypto API for a KADP client, authenticated by the
@@ -39,61 +21,20 @@ function verifySignature(key: KeyObject, data: Buffer, signature: Buffer): boole
 export function createKadpOpsService(deps: {
   db: Db;
   clock: Clock;
-  certs: () => ModuleServices['certs'];
+  clients: () => ModuleServices['clients'];
   crypto: () => ModuleServices['crypto'];
 }) {
   const { db, clock } = deps;
 
-  /** The client behind a signed call, or 4001 (audited): unknown, not KADP, not active, bad signature, replayed, certificate not valid. */
-  async function authenticate(
-    meta: RequestMeta,
-    body: Input<typeof api.kadpOps.crypto>,
-  ): Promise<ClientTable> {
-    const row = await db.selectFrom('client').selectAll().where('id', '=', body.client_id).executeTakeFirst();
-    const refuse = async (reason: 'unknown' | 'signature' | 'stale' | 'certificate') => {
-      await writeAudit(
-        db,
-        {
-          who: {
-            userId: null,
-            username: row ? `client:${row.name}` : '-',
-            domainId: row?.domain_id ?? null,
-            domainName: '',
-            source: 'api',
-          },
-          action: 'client.crypto',
-          target: row?.name ?? body.client_id.slice(0, 64),
-          result: 'failure',
-          ip: meta.ip,
-          details: { reason },
-        },
-        clock(),
-      );
-      return new KspError(Code.BAD_CREDENTIALS, `client.auth.${reason}`);
-    };
-    if (!row || row.type !== 'kadp' || row.state !== 'active') throw await refuse('unknown');
-    const cert = new X509Certificate(row.cert_pem);
-    const text = signedText(row.id, body.timestamp, sha256Hex(body.payload));
-    if (!verifySignature(cert.publicKey, Buffer.from(text, 'utf8'), Buffer.from(body.signature, 'base64')))
-      throw await refuse('signature');
-    const at = clock().getTime();
-    if (
-      Math.abs(body.timestamp - at) > CLIENT_SIGNATURE_SKEW_SECONDS * 1000 ||
-      body.timestamp <= Number(row.last_request_ms)
-    )
-      throw await refuse('stale');
-    const checked = await deps.certs().checkClientCertificate(Buffer.from(cert.raw));
-    if (!checked.ok || checked.ca.domainId !== row.domain_id || checked.serial !== row.cert_serial)
-      throw await refuse('certificate');
-    // One use per timestamp: a concurrent call with the same or a newer one won.
-    const updated = await db
-      .updateTable('client')
-      .set({ last_request_ms: body.timestamp, last_seen_at: new Date(at).toISOString() })
-      .where('id', '=', row.id)
-      .where('last_request_ms', '<', body.timestamp)
-      .executeTakeFirst();
-    if (Number(updated.numUpdatedRows) === 0) throw await refuse('stale');
-    return row;
+  /**
+   * The client behind a signed call, or 4001 (audited as `client.crypto`): the client module's
+   * checks (signature, skew, order, certificate, communication), a KADP client, active.
+   * Refusals count toward the address's limit: past 30 a minute, HTTP 429 before any check.
+   */
+  function authenticate(meta: RequestMeta, body: Input<typeof api.kadpOps.crypto>): Promise<ClientTable> {
+    return deps
+      .clients()
+      .authenticateCall(meta, body, 'client.crypto', (row) => row.type === 'kadp' && row.state === 'active');
   }
 
   async function recordOp(

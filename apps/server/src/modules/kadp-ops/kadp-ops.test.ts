@@ -2,6 +2,7 @@ import { createHash, sign, type KeyObject } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, Code, signedText } from '@ksp/contracts';
 import { agentKeyAndCsr } from '../../test/agent.js';
+import { HEARTBEAT_REFUSALS_PER_MINUTE } from '../client/client.service.js';
 import {
   call,
   domainWithAdmin,
@@ -142,6 +143,31 @@ describe.each(await engines())('KADP client operations on %s', (engine) => {
 
   it("shows another domain nothing of the client's operations", async () => {
     expect((await ops(clientId, tenant.token)).code).toBe(Code.NOT_FOUND);
+  });
+
+  it('answers 429 to an address past 30 forged calls in a minute, before any check, auditing that once', async () => {
+    // A new minute: the refusals of the cases before do not count.
+    server.clock.advance(60);
+    const stranger = agentKeyAndCsr('forger');
+    const forge = () => signed(clientId, stranger.key, { op: 'encrypt', key_id: keyId, plaintext: 'aGk=' });
+    // Sent at once: no more than the limit reach the signature check, the rest are answered 429.
+    const answers = await Promise.all(Array.from({ length: HEARTBEAT_REFUSALS_PER_MINUTE + 10 }, forge));
+    expect(answers.filter((r) => r.code === Code.BAD_CREDENTIALS)).toHaveLength(
+      HEARTBEAT_REFUSALS_PER_MINUTE,
+    );
+    expect(answers.filter((r) => r.status === 429)).toHaveLength(10);
+    // Even the client's own good call is answered 429 from that address for the rest of the minute.
+    const own = await signed(clientId, agent.key, { op: 'encrypt', key_id: keyId, plaintext: 'aGk=' });
+    expect(own.status).toBe(429);
+    const rateLimited = await server.database.db
+      .selectFrom('audit_log')
+      .select('details')
+      .where('action', '=', 'client.crypto')
+      .where('details', 'like', '%rateLimited%')
+      .execute();
+    expect(rateLimited).toHaveLength(1);
+    server.clock.advance(60);
+    ok(await signed(clientId, agent.key, { op: 'encrypt', key_id: keyId, plaintext: 'aGk=' }));
   });
 
   it('stops at once when the client is revoked', async () => {

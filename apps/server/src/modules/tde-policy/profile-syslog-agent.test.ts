@@ -1,12 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '@ksp/contracts';
 import { licenseEverything, testLicenseKeys } from '../../test/license.js';
+import { agentProcess as agent, finished, until } from '../../test/agent.js';
 import { call, initialize, startServer, type TestServer } from '../../test/harness.js';
 import {
   opensslTls,
@@ -24,35 +24,6 @@ import {
  * profile's formats, at or above its threshold. SQLite only, as ksp-agent.test.ts: the profile
  * calls are tested on both engines in tde-policy.test.ts.
  */
-const root = fileURLToPath(new URL('../../../../../', import.meta.url));
-const cli = join(root, 'tools/ksp-agent/src/cli.ts');
-
-function agent(args: string[]) {
-  return spawn(process.execPath, ['--import', 'tsx', cli, ...args], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-}
-
-async function finished(child: ChildProcess) {
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
-  const code = await new Promise<number | null>((resolve) => child.on('exit', (c) => resolve(c)));
-  return { code, stdout, stderr };
-}
-
-async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, ms = 15_000) {
-  const end = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 describe('ksp-agent sends its log events to the syslog servers of its profile', () => {
   let server: TestServer;
   let token: string;
