@@ -2,11 +2,11 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ml_dsa44, ml_dsa65, ml_dsa87 } from '@noble/post-quantum/ml-dsa.js';
+import { createMLDSA44, createMLDSA65, createMLDSA87 } from '@oqs/liboqs-js/sig';
 import { AsnConvert } from '@peculiar/asn1-schema';
 import { Certificate, CertificateList } from '@peculiar/asn1-x509';
 import { CertificationRequest } from '@peculiar/asn1-csr';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateKey } from '../../../platform/crypto/generate.js';
 import { buildCertificate, certificateParts, describeCertificate, newSerial } from './certificate.js';
 import { buildCrl } from './crl.js';
@@ -21,12 +21,17 @@ import { signerFromMaterial } from './signer.js';
 /**
  * ML-DSA certificates, CSRs, CRLs and PKCS#8. Debian's OpenSSL 3.0 has no ML-DSA, so the
  * signatures are checked on an independent path: the structures are parsed with the
- * @peculiar asn1 classes (not the engine) and verified with @noble/post-quantum directly
- * (not through platform/crypto). The encrypted PKCS#8 is decrypted by the openssl CLI
+ * @peculiar asn1 classes (not the engine) and verified by liboqs (the Open Quantum Safe
+ * project's C implementation, as WebAssembly: @oqs/liboqs-js), not by @noble/post-quantum,
+ * which is what KSP signs with (platform/crypto/post-quantum.ts). The encrypted PKCS#8 is decrypted by the openssl CLI
  * (`kdf PBKDF2` + `enc -d -aes-256-cbc`).
  */
 
-const NOBLE = { 'ML-DSA-44': ml_dsa44, 'ML-DSA-65': ml_dsa65, 'ML-DSA-87': ml_dsa87 } as const;
+const LIBOQS = {
+  'ML-DSA-44': createMLDSA44,
+  'ML-DSA-65': createMLDSA65,
+  'ML-DSA-87': createMLDSA87,
+} as const;
 const OIDS = {
   'ML-DSA-44': '2.16.840.1.101.3.4.3.17',
   'ML-DSA-65': '2.16.840.1.101.3.4.3.18',
@@ -40,9 +45,13 @@ function openssl(args: string[], cwd: string): Buffer {
 }
 
 describe.each(['ML-DSA-44', 'ML-DSA-65', 'ML-DSA-87'] as const)('%s', (algorithm) => {
-  const noble = NOBLE[algorithm];
+  let liboqs: Awaited<ReturnType<(typeof LIBOQS)[typeof algorithm]>>;
+  beforeAll(async () => {
+    liboqs = await LIBOQS[algorithm]();
+  });
+  afterAll(() => liboqs.destroy());
 
-  it('root CA, client leaf from the engine CSR and a CRL verify with @noble/post-quantum directly', async () => {
+  it('root CA, client leaf from the engine CSR and a CRL verify with liboqs', async () => {
     const rootKey = generateKey(algorithm);
     const leafKey = generateKey(algorithm);
     if (!rootKey.publicKey || !leafKey.publicKey) throw new Error('no public key');
@@ -88,7 +97,7 @@ describe.each(['ML-DSA-44', 'ML-DSA-65', 'ML-DSA-87'] as const)('%s', (algorithm
       entries: [{ serial: certificateParts(leafDer).serial, revokedAt: now, reason: 'superseded' }],
     });
 
-    // Independent path: @peculiar/asn1-* structures and noble's ML-DSA.
+    // Independent path: @peculiar/asn1-* structures and liboqs's ML-DSA.
     const rootCert = AsnConvert.parse(rootDer, Certificate);
     const leafCert = AsnConvert.parse(leafDer, Certificate);
     const rootPk = new Uint8Array(rootCert.tbsCertificate.subjectPublicKeyInfo.subjectPublicKey);
@@ -97,7 +106,7 @@ describe.each(['ML-DSA-44', 'ML-DSA-65', 'ML-DSA-87'] as const)('%s', (algorithm
     expect(rootCert.signatureAlgorithm.parameters).toBeUndefined();
     expect(rootCert.tbsCertificate.subjectPublicKeyInfo.algorithm.algorithm).toBe(OIDS[algorithm]);
     const verifies = (tbs: ArrayBuffer, signature: ArrayBuffer, pk: Uint8Array) =>
-      noble.verify(new Uint8Array(signature), new Uint8Array(tbs), pk);
+      liboqs.verify(new Uint8Array(tbs), new Uint8Array(signature), pk);
     expect(verifies(AsnConvert.serialize(rootCert.tbsCertificate), rootCert.signatureValue, rootPk)).toBe(
       true,
     );
