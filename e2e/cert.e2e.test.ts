@@ -313,6 +313,125 @@ describe('certificates in the browser', () => {
     },
   );
 
+  it('installs a CA certificate an outside CA signed, renames it, makes it the default and deletes it (en)', async () => {
+    const { page, errors } = await newPage(browser, { locale: EN.locale });
+    const name = 'outside-signed';
+    await signIn(page, ksp.url);
+    await page.goto(`${ksp.url}/console/cert/local`);
+    await openTab(page, 'cas');
+    await page.getByTestId('ca-create').click();
+    await page.getByTestId('ca-name').fill(name);
+    await page.getByTestId('ca-cn').fill('E2E Outside Signed');
+    await page.getByTestId('ca-o').fill('KSP');
+    await page.getByTestId('ca-form-ok').click();
+    await expect.poll(() => caRow(page, name).getByTestId('ca-state').innerText()).toBe(EN.pending);
+
+    // Its CSR, downloaded from the row, is signed by a CA of someone else with OpenSSL.
+    await caRow(page, name).getByTestId(`ca-download-${name}`).click();
+    const csr = await downloaded(page, () => menuEntry(page, `ca-download-${name}-csr`));
+    writeFileSync(join(work, 'outside.csr'), csr);
+    expect(openssl('req', '-in', 'outside.csr', '-noout', '-verify', '-subject')).toContain(
+      'E2E Outside Signed',
+    );
+    openssl(
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-keyout',
+      'outside-root.key',
+      '-out',
+      'outside-root.pem',
+      '-days',
+      '365',
+      '-subj',
+      '/CN=Outside Root/O=Partner',
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
+      '-addext',
+      'keyUsage=critical,keyCertSign,cRLSign',
+    );
+    writeFileSync(
+      join(work, 'outside-ext.cnf'),
+      'basicConstraints=critical,CA:TRUE,pathlen:0\nkeyUsage=critical,keyCertSign,cRLSign\n',
+    );
+    openssl(
+      'x509',
+      '-req',
+      '-in',
+      'outside.csr',
+      '-CA',
+      'outside-root.pem',
+      '-CAkey',
+      'outside-root.key',
+      '-CAcreateserial',
+      '-days',
+      '200',
+      '-extfile',
+      'outside-ext.cnf',
+      '-out',
+      'outside-signed.pem',
+    );
+    const signed = readFileSync(join(work, 'outside-signed.pem'), 'utf8');
+    const outsideRoot = readFileSync(join(work, 'outside-root.pem'), 'utf8');
+
+    // A certificate for another key is refused with the reason; the right one (with its issuer) installs.
+    await caRow(page, name).getByTestId(`ca-install-${name}`).click();
+    await page.getByTestId('ca-install-pem').fill(outsideRoot);
+    await page.getByTestId('ca-form-ok').click();
+    await expect.poll(() => page.locator('.ant-message').innerText()).toMatch(/key/i);
+    await page.getByTestId('ca-install-pem').fill(`${signed}${outsideRoot}`);
+    await page.getByTestId('ca-form-ok').click();
+    await expect.poll(() => caRow(page, name).getByTestId('ca-state').innerText()).toBe(EN.active);
+    expect(await caRow(page, name).innerText()).toContain(EN.intermediate);
+
+    // Renamed: the row follows the new name, and the chain it serves holds the outside root.
+    const renamed = 'outside-issuing';
+    await caRow(page, name).getByTestId(`ca-rename-${name}`).click();
+    await page.getByTestId('ca-rename-name').fill(renamed);
+    await page.getByTestId('ca-form-ok').click();
+    await caRow(page, renamed).waitFor();
+    expect(await caRow(page, name).count()).toBe(0);
+    await caRow(page, renamed).getByTestId(`ca-download-${renamed}`).click();
+    const chain = await downloaded(page, () => menuEntry(page, `ca-download-${renamed}-chain-p7b`));
+    writeFileSync(join(work, 'outside-chain.p7b'), chain);
+    const chainText = openssl(
+      'pkcs7',
+      '-inform',
+      'DER',
+      '-in',
+      'outside-chain.p7b',
+      '-print_certs',
+      '-noout',
+    );
+    expect(chainText).toContain('E2E Outside Signed');
+    expect(chainText).toContain('Outside Root');
+
+    // The default issuing CA moves to it, and back to the first root before it is deleted.
+    await caRow(page, renamed).getByTestId(`ca-make-default-${renamed}`).click();
+    await page.getByTestId('ca-default-ok').click();
+    await caRow(page, renamed).getByTestId('ca-default').waitFor();
+    const previous = caRow(page, 'en-root');
+    await previous.getByTestId('ca-make-default-en-root').click();
+    await page.getByTestId('ca-default-ok').click();
+    await previous.getByTestId('ca-default').waitFor();
+
+    // Deleted after a confirmation; a CA that still signs another is refused with the reason.
+    await caRow(page, renamed).getByTestId(`ca-delete-${renamed}`).click();
+    await page.getByTestId('ca-delete-ok').click();
+    await caRow(page, renamed).waitFor({ state: 'detached' });
+    await previous.getByTestId('ca-delete-en-root').click();
+    await page.getByTestId('ca-delete-ok').click();
+    await expect.poll(() => page.locator('.ant-message').innerText()).toContain('en-root');
+    expect(await previous.count()).toBe(1);
+
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
   it('is usable below 992 px: the lists scroll inside their card and the issue form fits the screen', async () => {
     const { page, errors } = await newPage(browser, { width: 800, height: 900 });
     await signIn(page, ksp.url);

@@ -86,6 +86,7 @@ export function CaPanel() {
   const remove = (ca: LocalCaRow) =>
     confirmDelete({
       title: t('cert:ca.deleteConfirm', { name: ca.name }),
+      testId: 'ca-delete-ok',
       remove: () => deleteCas([ca.id]),
       refresh,
     });
