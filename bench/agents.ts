@@ -90,6 +90,9 @@ function encryptRate(base: string, token: string, keyId: string, seconds: number
       {
         url: base + contract.crypto.encrypt.path,
         connections: 16,
+        // Its own thread: the simulated agents' loops share this process's event loop, and
+        // would otherwise slow the load generator rather than the server.
+        workers: 1,
         duration: seconds,
         method: 'POST',
         headers: { token, 'content-type': 'application/json' },
