@@ -32,6 +32,7 @@ export const certModule: KspModule = {
       tokens: () => ctx.use('registrationTokens'),
       ukeys: () => ctx.use('ukeys'),
       pkiBaseUrl,
+      revocations: () => ctx.maybeUse('certificateRevocations'),
       log: ctx.log,
       domainName: async (id) => (await ctx.use('domains').findDomainById(ctx.db, id))?.name,
     });

@@ -16,6 +16,7 @@ import {
 } from '@ksp/contracts';
 import { auditRow, subjectOf, writeAudit, type AuditEntry } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
+import type { CertificateRevocations } from '../../platform/cert-revocations.js';
 import { generateKey } from '../../platform/crypto/generate.js';
 import { nonceBytes } from '../../platform/crypto/random.js';
 import { isUniqueViolation, type Db, type Executor } from '../../platform/db/database.js';
@@ -148,6 +149,8 @@ export function createCertService(deps: {
   domainName: (domainId: string) => Promise<string | undefined>;
   /** The public base URL written into certificates (CRL distribution point, OCSP). */
   pkiBaseUrl: () => string;
+  /** Who follows a revocation (the client module), when installed. */
+  revocations?: () => CertificateRevocations | undefined;
 }) {
   const { db, clock } = deps;
   const now = () => clock();
@@ -1161,10 +1164,12 @@ export function createCertService(deps: {
       )
         throw stateForbids('cert.alreadyRevoked', { name: cert.name });
       await db.transaction().execute(async (trx) => {
+        const revokedAt = cert.revoked_at ?? iso(wholeSeconds(now()));
         await store.updateCertificate(trx, cert.id, {
-          revoked_at: cert.revoked_at ?? iso(wholeSeconds(now())),
+          revoked_at: revokedAt,
           revocation_reason: body.reason,
         });
+        await deps.revocations?.()?.changed(trx, cert.id, true, revokedAt);
         await audit(
           {
             who: subjectOf(actor),
@@ -1189,6 +1194,7 @@ export function createCertService(deps: {
         throw stateForbids('cert.notOnHold', { name: cert.name });
       await db.transaction().execute(async (trx) => {
         await store.updateCertificate(trx, cert.id, { revoked_at: null, revocation_reason: null });
+        await deps.revocations?.()?.changed(trx, cert.id, false, iso(now()));
         await audit(
           {
             who: subjectOf(actor),

@@ -1,4 +1,5 @@
 import { onClientConfigBump } from '../../platform/agent-config.js';
+import '../../platform/cert-revocations.js';
 import type { KspModule } from '../../platform/module.js';
 import { createConfigWaiters } from './client.config.js';
 import { clientRoutes } from './client.routes.js';
@@ -28,6 +29,9 @@ export const clientModule: KspModule = {
       waiters,
     });
     ctx.provide('clients', service);
+    ctx.provide('certificateRevocations', {
+      changed: (trx, certId, revoked, at) => service.certificateChanged(trx, certId, revoked, at),
+    });
     clientRoutes(ctx.app, ctx.gate, service);
     // Held config calls answer (unchanged) before the server stops accepting and closes.
     ctx.app.addHook('preClose', (done) => {

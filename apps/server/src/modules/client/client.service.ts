@@ -736,6 +736,20 @@ export function createClientService(deps: {
     },
 
     /**
+     * The certificates page revoked a client's certificate (or lifted its hold): the client is
+     * revoked (or active again) in the same transaction. Only an active client is revoked, and
+     * only a revoked one whose certificate this still is comes back.
+     */
+    async certificateChanged(trx: Executor, certId: string, revoked: boolean, at: string) {
+      await trx
+        .updateTable('client')
+        .set({ state: revoked ? 'revoked' : 'active', updated_at: at })
+        .where('cert_id', '=', certId)
+        .where('state', '=', revoked ? 'active' : 'revoked')
+        .execute();
+    },
+
+    /**
      * A signed call of another module's agent-facing API (the KADP crypto API): the same checks
      * as a heartbeat (signature, skew, order, certificate, communication), refused with 4001 and
      * audited under `action`, counted toward the address's refusal limit (HTTP 429 past it,

@@ -377,6 +377,30 @@ describe.each(await engines())('clients on %s', (engine) => {
     expect((await heartbeat(forced.client_id, agentA.key)).code).toBe(Code.BAD_CREDENTIALS);
   });
 
+  it('shows a client revoked as soon as its certificate is revoked on the certificates page, and back when a hold is lifted', async () => {
+    const t = await newToken('cert-page');
+    const held = ok(await enrol(t.secret, 'held')).data;
+    const certId = ok(await detail(held.client_id)).data.certificate.id;
+    // Put on hold: revoked at once, before any heartbeat; the agent is refused.
+    ok(await call(server, api.cert.revoke, { token, body: { id: certId, reason: 'certificateHold' } }));
+    expect(ok(await detail(held.client_id)).data).toMatchObject({
+      status: 'revoked',
+      certificate: { revoked: true },
+    });
+    expect((await heartbeat(held.client_id, agentA.key)).code).toBe(Code.BAD_CREDENTIALS);
+    // The hold lifted: active again, and the agent's next heartbeat is taken.
+    ok(await call(server, api.cert.resume, { token, body: { id: certId } }));
+    expect(ok(await detail(held.client_id)).data.status).toBe('healthy');
+    ok(await heartbeat(held.client_id, agentA.key));
+    // Revoked for good: the client stays revoked.
+    ok(await call(server, api.cert.revoke, { token, body: { id: certId, reason: 'keyCompromise' } }));
+    expect(ok(await detail(held.client_id)).data.status).toBe('revoked');
+    expect((await call(server, api.cert.resume, { token, body: { id: certId } })).code).toBe(
+      Code.STATE_FORBIDS,
+    );
+    expect(ok(await detail(held.client_id)).data.status).toBe('revoked');
+  });
+
   it("keeps another domain's clients out of reach (4040, never listed) and refuses writes without kadp:write", async () => {
     const t = await newToken('mine');
     const mine = ok(await enrol(t.secret, 'root-only-app')).data;
