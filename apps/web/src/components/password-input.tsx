@@ -1,6 +1,7 @@
 import { useState, type KeyboardEvent } from 'react';
-import { Input, theme } from 'antd';
-import type { PasswordProps } from 'antd/es/input';
+import { theme } from 'antd';
+// antd's Password alone, not its Input module (TextArea, Search, OTP): it is on the login page.
+import Password, { type PasswordProps } from 'antd/es/input/Password';
 import { useT } from '../i18n/i18n';
 
 /** Tracks Caps Lock from the key events of one input. */
@@ -19,7 +20,7 @@ export function PasswordInput(props: PasswordProps) {
   const { capsLock, onKeyDown, onKeyUp, onBlur } = useCapsLock();
   return (
     <>
-      <Input.Password
+      <Password
         {...props}
         onKeyDown={(event) => {
           onKeyDown(event);

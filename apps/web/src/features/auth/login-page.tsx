@@ -1,7 +1,10 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { LockOutlined, UserOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Form, Input } from 'antd';
+import { Button, Form } from 'antd';
+// The bare input, not antd's Input module (which brings TextArea, Search and OTP with it): the
+// login page's first load stays small (docs/performance.md, "The console").
+import Input from 'antd/es/input/Input';
 import { useNavigate, useSearchParams } from 'react-router';
 import { Code } from '@ksp/contracts';
 import { ApiError } from '../../api/api-error';
