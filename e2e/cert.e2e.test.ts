@@ -333,27 +333,8 @@ describe('certificates in the browser', () => {
     expect(openssl('req', '-in', 'outside.csr', '-noout', '-verify', '-subject')).toContain(
       'E2E Outside Signed',
     );
-    openssl(
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:P-256',
-      '-nodes',
-      '-keyout',
-      'outside-root.key',
-      '-out',
-      'outside-root.pem',
-      '-days',
-      '365',
-      '-subj',
-      '/CN=Outside Root/O=Partner',
-      '-addext',
-      'basicConstraints=critical,CA:TRUE',
-      '-addext',
-      'keyUsage=critical,keyCertSign,cRLSign',
-    );
+    // The outside CA: a self-signed CA of someone else (its .p7b is not needed here).
+    makeExternalP7b('outside-root', 'Outside Root', 'PEM');
     writeFileSync(
       join(work, 'outside-ext.cnf'),
       'basicConstraints=critical,CA:TRUE,pathlen:0\nkeyUsage=critical,keyCertSign,cRLSign\n',
