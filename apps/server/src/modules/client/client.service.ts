@@ -161,11 +161,13 @@ export function createClientService(deps: {
     await writeAudit(trx, entry, clock());
   }
 
-  const agentSubject = (row: ClientTable) => ({
+  /** An agent in the log: an API caller (source `api`), named `client:<name>`, or `-` when unknown. */
+  const agentSubject = (row?: ClientTable) => ({
     userId: null,
-    username: `client:${row.name}`,
-    domainId: row.domain_id,
+    username: row ? `client:${row.name}` : '-',
+    domainId: row?.domain_id ?? null,
     domainName: '',
+    source: 'api' as const,
   });
 
   async function setState(actor: Actor, meta: RequestMeta, row: ClientTable, state: State, action: string) {
@@ -223,7 +225,7 @@ export function createClientService(deps: {
   async function rateLimited(meta: RequestMeta, action: string, over: 'first' | 'again'): Promise<never> {
     if (over === 'first')
       await audit({
-        who: null,
+        who: agentSubject(),
         action,
         target: 'agent',
         result: 'failure',
@@ -424,7 +426,7 @@ export function createClientService(deps: {
     if (isRateLimited(err)) return err;
     const refusal = err instanceof AgentRefusal ? err : undefined;
     await audit({
-      who: refusal?.row ? agentSubject(refusal.row) : null,
+      who: agentSubject(refusal?.row),
       action,
       target: refusal?.row?.name ?? body.client_id,
       result: 'failure',
@@ -724,7 +726,7 @@ export function createClientService(deps: {
         };
       } catch (err) {
         await audit({
-          who: null,
+          who: agentSubject(),
           action: 'client.enrol',
           target: body.name,
           result: 'failure',

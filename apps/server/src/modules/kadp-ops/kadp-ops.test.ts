@@ -161,11 +161,20 @@ describe.each(await engines())('KADP client operations on %s', (engine) => {
     expect(own.status).toBe(429);
     const rateLimited = await server.database.db
       .selectFrom('audit_log')
-      .select('details')
+      .select(['details', 'source'])
       .where('action', '=', 'client.crypto')
       .where('details', 'like', '%rateLimited%')
       .execute();
     expect(rateLimited).toHaveLength(1);
+    // Agent refusals are API calls in the log, whether the client is known or not.
+    const sources = await server.database.db
+      .selectFrom('audit_log')
+      .select('source')
+      .distinct()
+      .where('action', '=', 'client.crypto')
+      .where('result', '=', 'failure')
+      .execute();
+    expect(sources).toEqual([{ source: 'api' }]);
     server.clock.advance(60);
     ok(await signed(clientId, agent.key, { op: 'encrypt', key_id: keyId, plaintext: 'aGk=' }));
   });
