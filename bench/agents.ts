@@ -35,6 +35,7 @@ const CHANGES = Number(process.env.BENCH_CHANGES ?? 5);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 /** Alone / under-load pairs of encrypt runs; the median ratio is the figure. */
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const LISTENER = process.env.BENCH_AGENT_LISTENER !== 'off';
 
 interface Agent {
   id: string;
@@ -142,6 +143,9 @@ async function runEngine(engine: Engine): Promise<string[]> {
       // Enrolment is limited per address like a sign-in: every simulated agent enrols from here.
       KSP_LOGIN_RATE_PER_ADDRESS: '1000000',
       KSP_LOGIN_RATE_PER_USER: '1000000',
+      // The agent listener (docs/api.md "Agent listener"): heartbeats off the API's event
+      // loop. BENCH_AGENT_LISTENER=off measures heartbeats on the API port instead.
+      ...(LISTENER ? { KSP_AGENT_PORT: '0' } : {}),
       ...(pgDb ? { KSP_DATABASE_URL: pgDb.url } : {}),
     },
     process.env.BENCH_CPU_PROF
@@ -204,22 +208,31 @@ async function runEngine(engine: Engine): Promise<string[]> {
     const { key, csr } = agentKey();
     const agents: Agent[] = [];
     let next = 0;
+    let heartbeatPort = null as number | null;
     const enrolled = Date.now();
     await Promise.all(
       Array.from({ length: 8 }, async () => {
         while (next < AGENTS) {
           const i = next++;
-          const a = await api<{ client_id: string }>(server.base, contract.client.enrol.path, {
-            token: reg.secret,
-            csr,
-            name: `bench-${i}`,
-            type: 'kadp',
-          });
+          const a = await api<{ client_id: string; heartbeat_port: number | null }>(
+            server.base,
+            contract.client.enrol.path,
+            {
+              token: reg.secret,
+              csr,
+              name: `bench-${i}`,
+              type: 'kadp',
+            },
+          );
+          heartbeatPort = a.heartbeat_port;
           agents.push({ id: a.client_id, last: 0 });
         }
       }),
     );
     console.log(`${engine}: ${AGENTS} agents enrolled in ${((Date.now() - enrolled) / 1000).toFixed(1)} s`);
+    // Where the agents heartbeat: the agent listener the enrolment named, else the API port.
+    const heartbeatBase = heartbeatPort === null ? server.base : `http://127.0.0.1:${heartbeatPort}`;
+    console.log(`${engine}: heartbeats to ${heartbeatPort === null ? 'the API port' : 'the agent listener'}`);
 
     // Heartbeats: each agent every HEARTBEAT_S, spread evenly.
     let heartbeats = 0;
@@ -229,7 +242,7 @@ async function runEngine(engine: Engine): Promise<string[]> {
       while (!stop && g === generation) {
         const started = Date.now();
         const answer = await postRaw(
-          server.base,
+          heartbeatBase,
           contract.client.heartbeat.path,
           signedBody(agent, key, {}),
         ).catch(() => ({ code: -1 }));
@@ -244,6 +257,7 @@ async function runEngine(engine: Engine): Promise<string[]> {
     for (const [i, a] of beating.entries()) loops.push(beat(a, (i * HEARTBEAT_S * 1000) / beating.length));
     await new Promise((r) => setTimeout(r, HEARTBEAT_S * 1000));
     const cpu0 = server.cpuMs();
+    const bench0 = process.cpuUsage();
     const threads0 = threadCpu(server.pid);
     const t0 = Date.now();
     const hb0 = heartbeats;
@@ -255,6 +269,12 @@ async function runEngine(engine: Engine): Promise<string[]> {
       .sort((a, b) => b[1] - a[1])
       .map(([name, ms]) => `${name} ${((ms * 100) / (Date.now() - t0)).toFixed(1)} %`);
     console.log(`${engine}: server CPU by thread during heartbeats: ${byThread.join(', ')}`);
+    const benchCpu = process.cpuUsage(bench0);
+    // The simulated agents' own cost (signatures, HTTP clients): on this machine it is taken
+    // from the same two cores as the server's.
+    console.log(
+      `${engine}: the simulated agents' CPU (this process): ${((benchCpu.user + benchCpu.system) / 10 / (Date.now() - t0)).toFixed(1)} % of one core`,
+    );
     const hbRate = ((heartbeats - hb0) * 1000) / (Date.now() - t0);
 
     // Waiters: each holds the config call, calls again at once when answered.

@@ -164,6 +164,7 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
       db,
       engine: database.engine,
       copyOut: database.copyOut ?? null,
+      connection: database.connection,
       clock,
       config,
       keyring,

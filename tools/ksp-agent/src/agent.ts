@@ -11,7 +11,7 @@ import { RDM_EVENT, RdmMonitor, rdmWatchesOf, type SuspiciousProcess } from './r
 import { sendToSyslog } from './syslog.js';
 import { evaluate, type Access, type Decision, type Subject } from './rules.js';
 import type { AgentState, AgentIdentity } from './state.js';
-import { logAuthorization, post, signedBody } from './transport.js';
+import { logAuthorization, post, signedBody, type Endpoint } from './transport.js';
 import { PATHS, type LogRecord } from './wire.js';
 
 export const AGENT_VERSION = '1.9.0';
@@ -50,6 +50,7 @@ export async function enrol(
     certificate_pem: string;
     chain_pem: string[];
     heartbeat_seconds: number;
+    heartbeat_port?: number | null;
   }>(
     { server: o.server, ...(o.ca ? { ca: o.ca } : {}) },
     PATHS.enrol,
@@ -68,6 +69,7 @@ export async function enrol(
     type: o.type,
     ...(o.ca ? { ca: o.ca } : {}),
     heartbeat_seconds: answer.data.heartbeat_seconds,
+    heartbeat_port: answer.data.heartbeat_port ?? null,
   };
   state.saveIdentity(identity);
   return identity;
@@ -297,26 +299,57 @@ export async function run(state: AgentState, o: RunOptions = {}): Promise<void> 
   };
   if (config) applyConfig(config);
 
+  /** The agent listener the server named (its host, this port), else the server's URL. */
+  const heartbeatEndpoint = (): Endpoint => {
+    const port = state.identity().heartbeat_port;
+    if (!port) return id;
+    const url = new URL(id.server);
+    url.port = String(port);
+    return { ...id, server: url.toString() };
+  };
+  type HeartbeatAnswer = {
+    state: string;
+    heartbeat_seconds: number;
+    certificate_pem: string;
+    heartbeat_port?: number | null;
+  };
+  /** A heartbeat to the agent listener; on the server's URL when the listener cannot be reached. */
+  const sendHeartbeat = async (payload: object) => {
+    const via = heartbeatEndpoint();
+    const send = (endpoint: Endpoint) =>
+      post<HeartbeatAnswer>(
+        endpoint,
+        PATHS.heartbeat,
+        signedBody(id.client_id, key, payload),
+        o.signal ? { signal: o.signal } : {},
+      );
+    if (via === id) return send(id);
+    try {
+      return await send(via);
+    } catch (err) {
+      if (o.signal?.aborted) throw err;
+      log('agent listener unreachable, heartbeat on', id.server, err instanceof Error ? err.message : err);
+      return send(id);
+    }
+  };
+
   const heartbeatLoop = async () => {
+    log('heartbeats to', heartbeatEndpoint().server);
     while (!stopped) {
       try {
-        const answer = await post<{ state: string; heartbeat_seconds: number; certificate_pem: string }>(
-          id,
-          PATHS.heartbeat,
-          signedBody(id.client_id, key, facts()),
-          o.signal ? { signal: o.signal } : {},
-        );
+        const answer = await sendHeartbeat(facts());
         if (answer.code === 0) {
           if (answer.data.certificate_pem !== state.certificate())
             state.write('agent.pem', answer.data.certificate_pem);
           const current = state.identity();
           state.saveIdentity({
             ...current,
+            heartbeat_port: answer.data.heartbeat_port ?? null,
             last_heartbeat_at: new Date().toISOString(),
             last_heartbeat_state: answer.data.state,
           });
           if (answer.data.state === 'deleted') {
-            await post(id, PATHS.heartbeat, signedBody(id.client_id, key, { acknowledge_delete: true }));
+            await sendHeartbeat({ acknowledge_delete: true });
             log('the client was deleted in KSP: acknowledged, stopping');
             stopped = true;
             break;

@@ -18,6 +18,8 @@ export interface AgentIdentity {
   /** A CA file (PEM) to trust for https, when the server's certificate is not publicly trusted. */
   ca?: string;
   heartbeat_seconds: number;
+  /** The server's agent listener (same host and scheme) the heartbeats go to; absent or null: the server's URL. */
+  heartbeat_port?: number | null;
   last_heartbeat_at?: string;
   last_heartbeat_state?: string;
   config_version?: number;

@@ -10,6 +10,12 @@ import { z } from 'zod';
 const Schema = z.object({
   KSP_HOST: z.string().default('127.0.0.1'),
   KSP_PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  /**
+   * The agent listener's port (docs/api.md "Agent listener"): agents' heartbeats served by a thread of their
+   * own, off the API's event loop, on KSP_HOST with the same TLS. Unset: none (agents
+   * heartbeat on KSP_PORT). 0: a free port chosen at start (tests).
+   */
+  KSP_AGENT_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   KSP_TLS_CERT: z.string().optional(),
   KSP_TLS_KEY: z.string().optional(),
   KSP_DATA_DIR: z.string().default('./data'),
@@ -81,6 +87,8 @@ const Schema = z.object({
 export interface KspConfig {
   host: string;
   port: number;
+  /** See KSP_AGENT_PORT; null: no agent listener. */
+  agentPort: number | null;
   tls: { cert: string; key: string } | null;
   dataDir: string;
   databaseUrl: string | null;
@@ -149,6 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   return {
     host: v.KSP_HOST,
     port: v.KSP_PORT,
+    agentPort: v.KSP_AGENT_PORT ?? null,
     tls: tls ? { cert: abs(tls.cert), key: abs(tls.key) } : null,
     dataDir: abs(v.KSP_DATA_DIR),
     databaseUrl: v.KSP_DATABASE_URL ?? null,

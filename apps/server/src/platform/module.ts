@@ -2,7 +2,7 @@ import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { createAuditWriter, type AuditWriter } from './audit.js';
 import type { Clock, SessionService } from './auth/session.service.js';
 import type { KspConfig } from './config.js';
-import type { CopyOut, Db, Engine, Executor } from './db/database.js';
+import type { CopyOut, DatabaseConnection, Db, Engine, Executor } from './db/database.js';
 import type { Journal } from './db/journal.js';
 import type { Gatekeeper, Readiness } from './http/route.js';
 import type { Jobs } from './jobs/jobs.js';
@@ -41,6 +41,8 @@ export interface ModuleContext {
   engine: Engine;
   /** PostgreSQL: streams a query's lines by COPY, for large exports (db/copy-out.ts); SQLite: null. */
   copyOut: CopyOut | null;
+  /** How another connection reaches the same data (null: in memory). */
+  connection: DatabaseConnection | null;
   clock: Clock;
   config: KspConfig;
   keyring: Keyring;

@@ -277,6 +277,13 @@ export const clientCalls = {
       serial: z.string(),
       not_after: z.string().describe("end of the certificate's validity, ISO 8601 UTC"),
       heartbeat_seconds: z.number().int().describe('how often to heartbeat, in seconds'),
+      heartbeat_port: z
+        .number()
+        .int()
+        .nullable()
+        .describe(
+          "the server's agent listener (same host and scheme, this port) where heartbeats are best sent; null: none, heartbeat here",
+        ),
     }),
   }),
   heartbeat: defineCall({
@@ -298,6 +305,13 @@ export const clientCalls = {
         .describe("the client's current certificate (a renewed one replaces the agent's)"),
       serial: z.string(),
       not_after: z.string(),
+      heartbeat_port: z
+        .number()
+        .int()
+        .nullable()
+        .describe(
+          "the server's agent listener (same host and scheme, this port) where heartbeats are best sent; null: none, heartbeat here",
+        ),
     }),
   }),
   config: defineCall({

@@ -1,6 +1,7 @@
 import { onClientConfigBump } from '../../platform/agent-config.js';
 import '../../platform/cert-revocations.js';
 import type { KspModule } from '../../platform/module.js';
+import { startAgentListener, type AgentListener } from './agent-listener.js';
 import { createConfigWaiters } from './client.config.js';
 import { clientRoutes } from './client.routes.js';
 import { createClientService, type ClientService } from './client.service.js';
@@ -12,9 +13,37 @@ declare module '../../platform/module.js' {
   }
 }
 
+/** The agent listener of each running server (tests run several in one process). */
+const listeners = new WeakMap<object, AgentListener>();
+
 /** Clients: enrolment with a registration token, signed agent heartbeats, the config channel, the KADP client pages' calls (README.md). */
 export const clientModule: KspModule = {
   name: 'client',
+  // The agent listener (KSP_AGENT_PORT, docs/api.md "Agent listener"): heartbeats on a thread of their own.
+  async start(ctx) {
+    if (ctx.config.agentPort === null) return;
+    if (!ctx.connection) {
+      ctx.log.warn('KSP_AGENT_PORT is ignored: an in-memory database has no second connection');
+      return;
+    }
+    const listener = await startAgentListener({
+      data: {
+        host: ctx.config.host,
+        wantedPort: ctx.config.agentPort,
+        tls: ctx.config.tls,
+        connection: ctx.connection,
+      },
+      clients: ctx.use('clients'),
+      readiness: () => ctx.gate.readiness(),
+      log: ctx.log,
+    });
+    listeners.set(ctx.app, listener);
+    ctx.log.info({ port: listener.port }, 'agent listener');
+  },
+  async stop(ctx) {
+    await listeners.get(ctx.app)?.stop();
+    listeners.delete(ctx.app);
+  },
   register(ctx) {
     const waiters = createConfigWaiters(ctx.db);
     const stopListening = onClientConfigBump((domainId) => waiters.poke(domainId));

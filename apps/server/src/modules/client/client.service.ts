@@ -1,13 +1,11 @@
-import { createHash, randomUUID, verify, X509Certificate, type KeyObject } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import {
   CLIENT_ERROR_SECONDS,
   CLIENT_HEARTBEAT_SECONDS,
-  CLIENT_SIGNATURE_SKEW_SECONDS,
   CLIENT_WARNING_SECONDS,
   Code,
   ConfigPayload,
   HeartbeatPayload,
-  signedText,
   type AgentConfig,
   type api,
   type ClientRow,
@@ -27,9 +25,20 @@ import type { ClientTable } from '../../platform/db/schema.js';
 import { invalid, KspError, notFound, stateForbids } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
 import type { ModuleServices } from '../../platform/module.js';
+import {
+  AGENT_ROW_SQL,
+  agentRead,
+  CheckedCertificates,
+  HEARTBEAT_REFUSALS_PER_MINUTE,
+  judgeAgentCall,
+  RefusalCounter,
+  type AgentRowResult,
+  type RefusalReason,
+  type SignedCall,
+} from './agent-auth.js';
 import type { ConfigWaiters } from './client.config.js';
 
-type SignedCall = Input<typeof api.client.heartbeat>;
+export { HEARTBEAT_REFUSALS_PER_MINUTE };
 
 /** The registration token usage each client type enrols with (a TDE agent is a "cte" token). */
 const usageOf: Record<ClientType, 'cte' | 'rdm' | 'kadp'> = { tde: 'cte', rdm: 'rdm', kadp: 'kadp' };
@@ -38,7 +47,6 @@ const usageOf: Record<ClientType, 'cte' | 'rdm' | 'kadp'> = { tde: 'cte', rdm: '
 type State = 'active' | 'revoked' | 'deleting' | 'deleted';
 
 const iso = (ms: number) => new Date(ms).toISOString();
-const sha256Hex = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
 /** The heartbeat thresholds as times: a last heartbeat before `warn` is a warning, before `error` an error. */
 function cuts(now: number) {
@@ -55,37 +63,15 @@ export function statusOf(row: Pick<ClientTable, 'state' | 'last_seen_at'>, now: 
   return 'error';
 }
 
-/** Verifies an agent's signature with its certificate's key (EC: DER ECDSA SHA-256; RSA: PKCS#1 v1.5 SHA-256; Ed25519). */
-function verifySignature(key: KeyObject, data: Buffer, signature: Buffer): boolean {
-  try {
-    const type = key.asymmetricKeyType;
-    if (type === 'ed25519' || type === 'ed448') return verify(null, data, key, signature);
-    if (type === 'ec' || type === 'rsa') return verify('sha256', data, key, signature);
-    return false;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Refused heartbeats an address may send per minute: past it, HTTP 429 before any check (and
- * only the first such answer of the minute is audited), so that forged calls can neither keep
- * the server verifying signatures nor fill the audit trail. Counted in memory per node.
- */
-export const HEARTBEAT_REFUSALS_PER_MINUTE = 30;
-
 /**
  * The shortest time (ms) between two transactions recording accepted agent calls (`touch`): at
  * a thousand agents a node writes ten batches a second instead of one per call, and a call
  * waits at most this long for its batch.
  */
 export const TOUCH_BATCH_MS = 100;
-/** Checked certificates a node remembers at most (forgotten wholesale beyond). */
-const CERT_CACHE_MAX = 50_000;
-
 class AgentRefusal extends Error {
   constructor(
-    readonly reason: 'unknown' | 'signature' | 'stale' | 'certificate' | 'communication',
+    readonly reason: RefusalReason,
     readonly row?: ClientTable,
   ) {
     super(reason);
@@ -162,7 +148,7 @@ export function createClientService(deps: {
   }
 
   /** An agent in the log: an API caller (source `api`), named `client:<name>`, or `-` when unknown. */
-  const agentSubject = (row?: ClientTable) => ({
+  const agentSubject = (row?: Pick<ClientTable, 'name' | 'domain_id'>) => ({
     userId: null,
     username: row ? `client:${row.name}` : '-',
     domainId: row?.domain_id ?? null,
@@ -192,18 +178,13 @@ export function createClientService(deps: {
     });
   }
 
-  /** Refused heartbeats per address in the current minute; forgotten wholesale if it grows very large. */
-  const refusals = new Map<string, { minute: number; count: number }>();
-  const minuteNow = () => Math.floor(now() / 60_000);
+  /** Refused agent calls per address in the current minute. */
+  const refusals = new RefusalCounter(now);
+  /** Told of every refusal counted here (the agent listener's thread counts them too). */
+  let onCounted: ((ip: string) => void) | null = null;
   function countRefusal(ip: string) {
-    const minute = minuteNow();
-    const seen = refusals.get(ip);
-    if (seen && seen.minute === minute) {
-      seen.count++;
-      return;
-    }
-    if (refusals.size >= 10_000) refusals.clear();
-    refusals.set(ip, { minute, count: 1 });
+    refusals.count(ip);
+    onCounted?.(ip);
   }
   /** A refusal, counted at once (synchronously): parallel forged calls cannot all pass the limit. */
   function refusal(ip: string, reason: AgentRefusal['reason'], row?: ClientTable) {
@@ -212,28 +193,25 @@ export function createClientService(deps: {
     err.counted = true;
     return err;
   }
-  /**
-   * Whether the address is past its refusals of the minute, decided synchronously: 'first' for
-   * the first call refused so in the minute (audited), 'again' for the next ones.
-   */
-  function overLimit(ip: string): 'no' | 'first' | 'again' {
-    const seen = refusals.get(ip);
-    if (!seen || seen.minute !== minuteNow() || seen.count < HEARTBEAT_REFUSALS_PER_MINUTE) return 'no';
-    return ++seen.count === HEARTBEAT_REFUSALS_PER_MINUTE + 1 ? 'first' : 'again';
+  const overLimit = (ip: string) => refusals.overLimit(ip);
+  /** The audit record of the first call of the minute an address's refusals stopped (HTTP 429). */
+  async function auditRateLimit(meta: RequestMeta, action: string) {
+    await audit({
+      who: agentSubject(),
+      action,
+      target: 'agent',
+      result: 'failure',
+      ip: meta.ip,
+      details: { reason: 'rateLimited', limit: HEARTBEAT_REFUSALS_PER_MINUTE },
+    });
   }
   /** Answers HTTP 429 for a call `overLimit` refused, auditing the first of the minute. */
   async function rateLimited(meta: RequestMeta, action: string, over: 'first' | 'again'): Promise<never> {
-    if (over === 'first')
-      await audit({
-        who: agentSubject(),
-        action,
-        target: 'agent',
-        result: 'failure',
-        ip: meta.ip,
-        details: { reason: 'rateLimited', limit: HEARTBEAT_REFUSALS_PER_MINUTE },
-      });
+    if (over === 'first') await auditRateLimit(meta, action);
     throw Object.assign(new Error('client.rateLimited'), { statusCode: 429 });
   }
+  /** The agent listener's port while it listens (heartbeat answers name it); null: none. */
+  let heartbeatPort: number | null = null;
 
   type Facts = Partial<Pick<ClientTable, 'os' | 'agent_version' | 'mac' | 'host'>>;
   interface Touch {
@@ -322,37 +300,31 @@ export function createClientService(deps: {
     });
   }
 
-  /**
-   * Client certificates this node checked in full (issuing CA, its signature, usage), by client
-   * id and serial, with their public key: a later call costs a signature verification and one
-   * indexed read, not two certificate parses and the CA's signature. What the full check found
-   * cannot change for the same certificate (its bytes, its issuer's signature, its usage); what
-   * can is read on every call: the certificate row still there and not revoked, its issuing CA
-   * still there and not expired, the validity dates.
-   */
-  const checkedCerts = new Map<string, { publicKey: KeyObject }>();
+  /** Client certificates this node checked in full (agent-auth.ts). */
+  const checkedCerts = new CheckedCertificates();
+
+  async function agentRow(id: string) {
+    const { rows } = await sql<AgentRowResult>`${sql.raw(AGENT_ROW_SQL)}${id}`.execute(db);
+    return agentRead(rows[0]);
+  }
 
   /**
-   * The client row with what can change about its certificate (the certificate row's
-   * revocation, its CA's end), in one statement: every agent call reads it, so it is written
-   * once here rather than built by the query builder on every call.
+   * The full check of a client's certificate (issuing CA of the client's domain, its
+   * signature, usage, not revoked): false refuses the call. A certificate revoked on the
+   * certificates page revokes its client with it.
    */
-  async function agentRow(id: string) {
-    const { rows } = await sql<
-      ClientTable & { cert_revoked_at: string | null; ca_not_after: string | null; cert_found: number | null }
-    >`
-      select cl.*, c.revoked_at as cert_revoked_at, ca.not_after as ca_not_after, c.ca_id is not null as cert_found
-      from client cl
-      left join cert_certificate c on c.id = cl.cert_id
-      left join cert_ca ca on ca.id = c.ca_id
-      where cl.id = ${id}`.execute(db);
-    const found = rows[0];
-    if (!found) return undefined;
-    const { cert_revoked_at, ca_not_after, cert_found, ...row } = found;
-    return {
-      row,
-      cert: cert_found ? { revoked_at: cert_revoked_at, ca_not_after } : undefined,
-    };
+  async function checkCertificateInFull(row: ClientTable, der: Buffer, at: number): Promise<boolean> {
+    const checked = await deps.certs().checkClientCertificate(der);
+    if (checked.ok && checked.ca.domainId === row.domain_id && checked.serial === row.cert_serial)
+      return true;
+    if (!checked.ok && checked.reason === 'revoked' && row.state === 'active')
+      await db
+        .updateTable('client')
+        .set({ state: 'revoked', updated_at: iso(at) })
+        .where('id', '=', row.id)
+        .where('state', '=', 'active')
+        .execute();
+    return false;
   }
 
   /** The signature, the timestamp's skew and order, and the certificate of a signed agent call. */
@@ -369,49 +341,14 @@ export function createClientService(deps: {
     const read = await agentRow(body.client_id);
     over = overLimit(meta.ip);
     if (over !== 'no') await rateLimited(meta, action, over);
-    const row = read?.row;
-    if (!row || row.state === 'deleted') throw refusal(meta.ip, 'unknown', row);
-    const cacheKey = `${row.id}:${row.cert_serial}`;
-    const cached = checkedCerts.get(cacheKey);
-    const cert = cached ? undefined : new X509Certificate(row.cert_pem);
-    const publicKey = cached?.publicKey ?? cert!.publicKey;
-    const text = signedText(row.id, body.timestamp, sha256Hex(body.payload));
-    const signature = Buffer.from(body.signature, 'base64');
-    if (!verifySignature(publicKey, Buffer.from(text, 'utf8'), signature))
-      throw refusal(meta.ip, 'signature', row);
     const at = now();
-    if (
-      Math.abs(body.timestamp - at) > CLIENT_SIGNATURE_SKEW_SECONDS * 1000 ||
-      body.timestamp <= Number(row.last_request_ms)
-    )
-      throw refusal(meta.ip, 'stale', row);
-    // Communication disabled on the TDE / RDM pages: the agent is refused until re-enabled.
-    if (Number(row.communication_enabled) === 0) throw refusal(meta.ip, 'communication', row);
-    if (cached) {
-      const stored = read.cert;
-      const valid =
-        Date.parse(row.cert_not_before) <= at &&
-        Date.parse(row.cert_not_after) > at &&
-        !!stored?.ca_not_after &&
-        Date.parse(stored.ca_not_after) > at;
-      if (stored && !stored.revoked_at && valid) return { row, at };
+    const judged = judgeAgentCall(read, body, at, checkedCerts);
+    if ('refused' in judged) throw refusal(meta.ip, judged.refused, judged.row);
+    const { row, fullCheck } = judged;
+    if (fullCheck) {
+      if (!(await checkCertificateInFull(row, fullCheck.der, at))) throw refusal(meta.ip, 'certificate', row);
+      checkedCerts.remember(row, fullCheck.publicKey);
     }
-    // A full check: the first call, after the TTL, or when the quick one found something wrong.
-    checkedCerts.delete(cacheKey);
-    const der = cert ? Buffer.from(cert.raw) : Buffer.from(new X509Certificate(row.cert_pem).raw);
-    const checked = await deps.certs().checkClientCertificate(der);
-    if (!checked.ok || checked.ca.domainId !== row.domain_id || checked.serial !== row.cert_serial) {
-      // Revoked on the certificates page: the client is revoked with it.
-      if (!checked.ok && checked.reason === 'revoked' && row.state === 'active')
-        await db
-          .updateTable('client')
-          .set({ state: 'revoked', updated_at: iso(at) })
-          .where('id', '=', row.id)
-          .execute();
-      throw refusal(meta.ip, 'certificate', row);
-    }
-    if (checkedCerts.size >= CERT_CACHE_MAX) checkedCerts.clear();
-    checkedCerts.set(cacheKey, { publicKey });
     return { row, at };
   }
 
@@ -723,6 +660,7 @@ export function createClientService(deps: {
           serial: issued.serial,
           not_after: issued.notAfter,
           heartbeat_seconds: CLIENT_HEARTBEAT_SECONDS,
+          heartbeat_port: heartbeatPort,
         };
       } catch (err) {
         await audit({
@@ -735,6 +673,45 @@ export function createClientService(deps: {
         });
         throw err;
       }
+    },
+
+    /**
+     * What the agent listener's thread (agent-listener.ts) asks of this node: it judges a
+     * heartbeat with the same code (agent-auth.ts) and leaves writes and other modules here.
+     */
+    listener: {
+      /** Records an accepted heartbeat in the group commit; false: a replay lost the race. */
+      touch: (id: string, timestamp: number, at: number, facts: Facts) => touch(id, timestamp, at, facts),
+      fullCheck: (row: ClientTable, der: Buffer) => checkCertificateInFull(row, der, now()),
+      /** Audits a refusal the listener decided (and counted); counted here too, for the API port. */
+      async refused(
+        meta: RequestMeta,
+        clientId: string,
+        row: Pick<ClientTable, 'id' | 'name' | 'domain_id'> | undefined,
+        reason: string,
+      ) {
+        refusals.count(meta.ip);
+        await audit({
+          who: agentSubject(row),
+          action: 'client.heartbeat',
+          target: row?.name ?? clientId,
+          result: 'failure',
+          ip: meta.ip,
+          objectId: row?.id ?? null,
+          details: { reason },
+        });
+      },
+      rateLimited: (meta: RequestMeta) => auditRateLimit(meta, 'client.heartbeat'),
+      /** Calls `tell` for each refusal counted on this thread; returns the way to stop. */
+      onRefusalCounted(tell: (ip: string) => void) {
+        onCounted = tell;
+        return () => {
+          if (onCounted === tell) onCounted = null;
+        };
+      },
+      setPort(port: number | null) {
+        heartbeatPort = port;
+      },
     },
 
     /**
@@ -843,6 +820,7 @@ export function createClientService(deps: {
           certificate_pem: row.cert_pem,
           serial: row.cert_serial,
           not_after: row.cert_not_after,
+          heartbeat_port: heartbeatPort,
         };
       } catch (err) {
         throw await refused(meta, body, 'client.heartbeat', err);

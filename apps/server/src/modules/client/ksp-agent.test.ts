@@ -79,7 +79,11 @@ describe('ksp-agent (reference agent) against a server', () => {
     (await call(server, api.clientLog.list, { token, query: { page: 1, page_size: 50, action } })).data.data;
 
   beforeAll(async () => {
-    server = await startServer('sqlite', { KSP_LICENSE_TEST_PUBLIC_KEY: vendor.publicKeyBase64 });
+    // With the agent listener: the daemon heartbeats on the port the enrolment names.
+    server = await startServer('sqlite', {
+      KSP_LICENSE_TEST_PUBLIC_KEY: vendor.publicKeyBase64,
+      KSP_AGENT_PORT: '0',
+    });
     // The agent's timestamps are real time: the server's test clock follows it.
     clock = setInterval(() => (server.clock.now = new Date()), 100);
     ({ token } = await initialize(server));
@@ -173,6 +177,23 @@ describe('ksp-agent (reference agent) against a server', () => {
     );
     daemon = agent(['run', '--state', stateDir, '--heartbeat-s', '2', '--wait-s', '20']);
     daemon.stderr?.on('data', (c: Buffer) => (daemonLog += c.toString()));
+    // Its heartbeats go to the agent listener the enrolment named, and are recorded.
+    const identity = JSON.parse(readFileSync(join(stateDir, 'agent.json'), 'utf8')) as {
+      heartbeat_port: number;
+    };
+    expect(identity.heartbeat_port).toEqual(expect.any(Number));
+    expect(`http://127.0.0.1:${identity.heartbeat_port}`).not.toBe(base);
+    await until(`heartbeats to the listener (${daemonLog})`, () =>
+      daemonLog.includes(`heartbeats to http://127.0.0.1:${identity.heartbeat_port}`),
+    );
+    await until('a heartbeat recorded', async () => {
+      const row = await server.database.db
+        .selectFrom('client')
+        .select('last_request_ms')
+        .where('id', '=', clientId)
+        .executeTakeFirstOrThrow();
+      return Number(row.last_request_ms) > 0;
+    });
     for (const file of ['open.txt', 'secret.txt', 'sub/deep.txt'])
       await until(`${file} encrypted (${daemonLog})`, () => {
         const data = readFileSync(join(gpDir, file));

@@ -59,6 +59,8 @@ export interface DatabaseHandle {
   engine: Engine;
   /** Where the data lives, without credentials (for logs). */
   location: string;
+  /** How another connection reaches the same data (the agent listener's thread); null: it cannot (`:memory:`). */
+  connection: DatabaseConnection | null;
   /** SQLite with `synchronous=FULL`: the WAL flushes that writers wait for (wal-sync.ts). */
   walSync?: WalSync;
   /** Inside a transaction: leave its flush to the caller (`SyncedSqliteDialect.deferFlush`). */
@@ -67,6 +69,8 @@ export interface DatabaseHandle {
   copyOut?: CopyOut;
   close(): Promise<void>;
 }
+
+export type DatabaseConnection = { engine: 'sqlite'; file: string } | { engine: 'postgres'; url: string };
 
 /**
  * Streams the one text column of `select` (full SQL, parameters inlined) line by line, as
@@ -150,6 +154,7 @@ export function openDatabase(options: OpenOptions): DatabaseHandle {
       db,
       engine: 'postgres',
       location: `postgres://${u.host}${u.pathname}`,
+      connection: { engine: 'postgres', url: options.url },
       copyOut: async (select) => {
         const client = await pool.connect();
         let released = false;
@@ -197,6 +202,7 @@ export function openDatabase(options: OpenOptions): DatabaseHandle {
     db,
     engine: 'sqlite',
     location: file,
+    connection: file === ':memory:' ? null : { engine: 'sqlite', file },
     ...(walSync && synced ? { walSync, deferFlush: () => synced.deferFlush() } : {}),
     close: async () => {
       await checkpointer?.stop();
