@@ -153,6 +153,15 @@ export const ClientCounts = z.object({
 
 const ClientIdBody = z.object({ id: Id });
 
+/** Where an agent sends its heartbeats (enrolment and heartbeat answers). */
+const HeartbeatPort = z
+  .number()
+  .int()
+  .nullable()
+  .describe(
+    "the server's agent listener (same host and scheme, this port) where heartbeats are best sent; null: none, heartbeat here",
+  );
+
 /** A call an agent signs with its client certificate's key (heartbeat, config). */
 const SignedBody = z.object({
   client_id: Id.describe('the id enrolment answered'),
@@ -277,13 +286,7 @@ export const clientCalls = {
       serial: z.string(),
       not_after: z.string().describe("end of the certificate's validity, ISO 8601 UTC"),
       heartbeat_seconds: z.number().int().describe('how often to heartbeat, in seconds'),
-      heartbeat_port: z
-        .number()
-        .int()
-        .nullable()
-        .describe(
-          "the server's agent listener (same host and scheme, this port) where heartbeats are best sent; null: none, heartbeat here",
-        ),
+      heartbeat_port: HeartbeatPort,
     }),
   }),
   heartbeat: defineCall({
@@ -305,13 +308,7 @@ export const clientCalls = {
         .describe("the client's current certificate (a renewed one replaces the agent's)"),
       serial: z.string(),
       not_after: z.string(),
-      heartbeat_port: z
-        .number()
-        .int()
-        .nullable()
-        .describe(
-          "the server's agent listener (same host and scheme, this port) where heartbeats are best sent; null: none, heartbeat here",
-        ),
+      heartbeat_port: HeartbeatPort,
     }),
   }),
   config: defineCall({
