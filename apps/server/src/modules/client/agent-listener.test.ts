@@ -1,7 +1,12 @@
 import { createHash, sign, type KeyObject } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request as httpsRequest } from 'node:https';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, Code, signedText } from '@ksp/contracts';
 import { agentKeyAndCsr } from '../../test/agent.js';
+import { newEcKey, openssl } from '../../test/openssl.js';
 import { licenseEverything, testLicenseKeys } from '../../test/license.js';
 import { call, engines, initialize, startServer, type TestServer } from '../../test/harness.js';
 import { HEARTBEAT_REFUSALS_PER_MINUTE } from './client.service.js';
@@ -201,5 +206,90 @@ describe.each(await engines())('the agent listener on %s', (engine) => {
       body: JSON.parse(signed(id, agent.key)) as never,
     });
     expect(viaApi.status).toBe(429);
+  });
+});
+
+describe('the agent listener with TLS', () => {
+  let server: TestServer;
+  let token: string;
+  const dir = mkdtempSync(join(tmpdir(), 'ksp-listener-tls-'));
+  const agent = agentKeyAndCsr('tls-agent');
+
+  beforeAll(async () => {
+    openssl(
+      [
+        'req',
+        '-x509',
+        ...newEcKey('server.key'),
+        '-out',
+        'server.pem',
+        '-days',
+        '2',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+      ],
+      dir,
+    );
+    server = await startServer('sqlite', {
+      KSP_AGENT_PORT: '0',
+      KSP_TLS_CERT: join(dir, 'server.pem'),
+      KSP_TLS_KEY: join(dir, 'server.key'),
+    });
+    ({ token } = await initialize(server));
+  });
+  afterAll(async () => {
+    await server?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('serves heartbeats over HTTPS with the API certificate, and refuses plain HTTP', async () => {
+    const secret = ok(
+      await call(server, api.registrationToken.create, {
+        token,
+        body: { name: 'tls', usage: 'kadp', capacity: 0 },
+      }),
+    ).data.secret;
+    const enrolled = ok(
+      await call(server, api.client.enrol, {
+        body: { token: secret, csr: agent.csr, name: 'tls-agent', type: 'kadp' },
+      }),
+    ).data;
+    const port = enrolled.heartbeat_port!;
+    const ts = Date.now();
+    const text = '{}';
+    const digest = createHash('sha256').update(text).digest('hex');
+    const body = JSON.stringify({
+      client_id: enrolled.client_id,
+      timestamp: ts,
+      payload: text,
+      signature: sign('sha256', Buffer.from(signedText(enrolled.client_id, ts, digest)), agent.key).toString(
+        'base64',
+      ),
+    });
+    const answer = await new Promise<Envelope>((resolve, reject) => {
+      const req = httpsRequest(
+        {
+          host: '127.0.0.1',
+          port,
+          path: api.client.heartbeat.path,
+          method: 'POST',
+          ca: readFileSync(join(dir, 'server.pem')),
+          headers: { 'content-type': 'application/json' },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as Envelope));
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+    expect(answer).toMatchObject({ code: 0, data: { state: 'enrolled', heartbeat_port: port } });
+    await expect(
+      fetch(`http://127.0.0.1:${port}${api.client.heartbeat.path}`, { method: 'POST', body }),
+    ).rejects.toThrow();
   });
 });
