@@ -37,9 +37,21 @@ export async function signOutUi(page: Page): Promise<void> {
 export async function openMenu(page: Page, group: string | null, entry: string): Promise<void> {
   const menu = page.getByTestId('side-menu');
   const item = menu.getByText(entry, { exact: true });
-  if (group && !(await item.isVisible().catch(() => false)))
-    await menu.getByText(group, { exact: true }).click();
-  await item.click();
+  // The entry is selected once its page is the route. A click that landed while the menu was
+  // still settling (a submenu opening or closing as the signed-in console renders) did not
+  // navigate: look again and click again.
+  const selected = menu.locator('.ant-menu-item-selected').getByText(entry, { exact: true });
+  for (let attempt = 1; ; attempt++) {
+    if (group && !(await item.isVisible().catch(() => false)))
+      await menu.getByText(group, { exact: true }).click();
+    await item.click();
+    try {
+      await selected.waitFor({ timeout: 5000 });
+      return;
+    } catch (err) {
+      if (attempt === 3) throw err;
+    }
+  }
 }
 
 /** The dropdown antd opened last (options live in a portal). */
