@@ -19,12 +19,12 @@ import {
   Code,
   formatMessage,
   HeartbeatPayload,
-  pickLanguage,
   PRODUCT_VERSION,
   VERSION_HEADER,
   type Language,
   type MessageKey,
 } from '@ksp/contracts';
+import { headersLanguage } from '../../platform/http/language.js';
 import { describeIssues } from '../../platform/http/validation-message.js';
 import {
   AGENT_ROW_SQL,
@@ -111,20 +111,6 @@ function send(res: ServerResponse, answer: Answer) {
     [VERSION_HEADER]: PRODUCT_VERSION,
   });
   res.end(body);
-}
-
-function cookieValue(header: string | undefined, name: string): string | undefined {
-  for (const part of (header ?? '').split(';')) {
-    const [k, ...v] = part.trim().split('=');
-    if (k === name) {
-      try {
-        return decodeURIComponent(v.join('='));
-      } catch {
-        return undefined;
-      }
-    }
-  }
-  return undefined;
 }
 
 let readiness: { at: number; answer: Promise<MainAnswer> } | null = null;
@@ -238,7 +224,7 @@ function fromMain(answer: MainAnswer, lang: Language): Answer {
 // ---- the server -------------------------------------------------------------------------
 
 async function handle(req: IncomingMessage, res: ServerResponse) {
-  const lang = pickLanguage(req.headers['accept-language'], cookieValue(req.headers.cookie, 'language'));
+  const lang = headersLanguage(req.headers);
   const path = (req.url ?? '').split('?')[0];
   if (path !== HEARTBEAT_PATH || req.method !== 'POST') {
     req.resume();

@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyRequest } from 'fastify';
 import { pickLanguage, type Language } from '@ksp/contracts';
 
@@ -10,6 +11,11 @@ function cookieValue(header: string | undefined, name: string): string | undefin
   return undefined;
 }
 
+/** The caller's language from its headers (Accept-Language, then the console's `language` cookie). */
+export function headersLanguage(headers: IncomingHttpHeaders): Language {
+  return pickLanguage(headers['accept-language'], cookieValue(headers.cookie, 'language'));
+}
+
 export function requestLanguage(req: FastifyRequest): Language {
-  return pickLanguage(req.headers['accept-language'], cookieValue(req.headers.cookie, 'language'));
+  return headersLanguage(req.headers);
 }
