@@ -143,6 +143,24 @@ describe.each(await engines())('the agent listener on %s', (engine) => {
     expect(answers.filter((a) => a.code === Code.BAD_CREDENTIALS)).toHaveLength(4);
   });
 
+  it('records heartbeats of many clients sent at once, each its own, and refuses the copies among them', async () => {
+    // Calls judged while a batch is with the main thread travel to it together: each answer
+    // must still be its own call's.
+    const ids = await Promise.all(Array.from({ length: 8 }, (_, i) => enrol(`listener-many-${i}`)));
+    const copied = signed(ids[0]!, agent.key, { agent_version: 'copied' });
+    const bodies = [...ids.map((id, i) => signed(id, agent.key, { agent_version: `v${i}` })), copied, copied];
+    const answers = await Promise.all(bodies.map((body) => post(body)));
+    // Eight accepted: one per client (client 0 by its first call or by one of the copies).
+    expect(answers.filter((a) => a.code === 0)).toHaveLength(8);
+    expect(answers.filter((a) => a.code === Code.BAD_CREDENTIALS)).toHaveLength(2);
+    for (const [i, id] of ids.entries()) {
+      if (i === 0) continue;
+      expect(answers[i]!.code).toBe(0);
+      expect((await detail(id)).agent_version).toBe(`v${i}`);
+    }
+    expect(['v0', 'copied']).toContain((await detail(ids[0]!)).agent_version);
+  });
+
   it("refuses a revoked client, and takes a deleted client's acknowledgement", async () => {
     const revoked = await enrol('listener-revoked');
     ok(await post(signed(revoked, agent.key)));

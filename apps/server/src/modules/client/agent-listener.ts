@@ -27,6 +27,13 @@ export interface ListenerData {
 }
 
 type Facts = Partial<Pick<ClientTable, 'os' | 'agent_version' | 'mac' | 'host'>>;
+/** An accepted call to record: the client's id, the call's timestamp, when it was judged, what it reported. */
+export interface Touch {
+  clientId: string;
+  timestamp: number;
+  at: number;
+  facts: Facts;
+}
 
 /** What the listener's thread asks of the main thread (sent with an `id`; 0: a notice, no answer). */
 export type WorkerAsk =
@@ -41,7 +48,8 @@ export type WorkerAsk =
     }
   | { op: 'fullCheck'; row: ClientTable; der: Uint8Array }
   | { op: 'heartbeat'; meta: RequestMeta; body: SignedCall }
-  | { op: 'touch'; clientId: string; timestamp: number; at: number; facts: Facts }
+  /** Accepted calls to record, in one message: answered with a boolean per call (false: a replay). */
+  | { op: 'touches'; calls: Touch[] }
   | { op: 'log'; errorId: string; message: string }
   | { op: 'failed'; message: string }
   | { op: 'listening'; port: number };
@@ -123,12 +131,15 @@ export async function startAgentListener(options: {
         return { data: await bridge.fullCheck(question.row, Buffer.from(question.der)) };
       case 'heartbeat':
         return { data: await clients.heartbeat(question.meta, question.body) };
-      case 'touch': {
+      case 'touches': {
         // Checked again at the write: a system sealed since the thread's last look refuses.
         const state = await options.readiness();
         if (!state.ready) return answer({ op: 'ready' });
+        // They join the client service's group commit together (one transaction, one flush).
         return {
-          data: await bridge.touch(question.clientId, question.timestamp, question.at, question.facts),
+          data: await Promise.all(
+            question.calls.map((t) => bridge.touch(t.clientId, t.timestamp, t.at, t.facts)),
+          ),
         };
       }
       default:

@@ -36,7 +36,7 @@ import {
   type RefusalReason,
 } from './agent-auth.js';
 import type { ClientTable } from '../../platform/db/schema.js';
-import type { ListenerData, MainAnswer, WorkerAsk } from './agent-listener.js';
+import type { ListenerData, MainAnswer, Touch, WorkerAsk } from './agent-listener.js';
 
 const data = workerData as ListenerData;
 
@@ -61,6 +61,36 @@ function ask(question: WorkerAsk): Promise<MainAnswer> {
   });
 }
 
+/**
+ * Accepted calls are sent to the main thread to be recorded in batches: the first at once, and
+ * those judged while a batch is with the main thread (its group commit takes up to
+ * `TOUCH_BATCH_MS`) together in the next message. A fleet's heartbeats then cost the API's
+ * event loop a message per batch, not one per heartbeat.
+ */
+let touchQueue: { call: Touch; resolve: (answer: MainAnswer) => void }[] = [];
+let touching = false;
+function touch(call: Touch): Promise<MainAnswer> {
+  return new Promise<MainAnswer>((resolve) => {
+    touchQueue.push({ call, resolve });
+    if (!touching) void sendTouches();
+  });
+}
+async function sendTouches() {
+  touching = true;
+  try {
+    while (touchQueue.length) {
+      const batch = touchQueue;
+      touchQueue = [];
+      const answer = await ask({ op: 'touches', calls: batch.map((t) => t.call) });
+      batch.forEach((t, i) =>
+        t.resolve('error' in answer ? answer : { data: (answer.data as boolean[])[i] === true }),
+      );
+    }
+  } finally {
+    touching = false;
+  }
+}
+
 const refusals = new RefusalCounter(() => Date.now());
 const closers: (() => unknown)[] = [];
 let listeningPort = 0;
@@ -79,8 +109,9 @@ const readRow: (id: string) => Promise<AgentRowResult | undefined> = (() => {
   const pool = new pg.Pool({ connectionString: data.connection.url, max: 2 });
   pool.on('error', () => undefined);
   closers.push(() => pool.end());
-  const text = `${AGENT_ROW_SQL}$1`;
-  return async (id: string) => (await pool.query<AgentRowResult>(text, [id])).rows[0];
+  // A named statement: each connection parses and plans it once, not on every heartbeat.
+  const query = { name: 'ksp-agent-row', text: `${AGENT_ROW_SQL}$1` };
+  return async (id: string) => (await pool.query<AgentRowResult>({ ...query, values: [id] })).rows[0];
 })();
 
 // ---- answers ----------------------------------------------------------------------------
@@ -200,7 +231,7 @@ async function heartbeat(req: IncomingMessage, raw: string, lang: Language): Pro
     ...(payload.mac !== undefined ? { mac: payload.mac } : {}),
     ...(payload.host !== undefined ? { host: payload.host } : {}),
   };
-  const touched = await ask({ op: 'touch', clientId: row.id, timestamp: body.timestamp, at, facts });
+  const touched = await touch({ clientId: row.id, timestamp: body.timestamp, at, facts });
   if ('error' in touched) return fromMain(touched, lang);
   if (touched.data !== true) return refuse('stale', row);
   return new Answer(200, 0, 'ok', {
