@@ -23,6 +23,8 @@ import type { AuditTable } from '../../platform/db/schema.js';
 export const GENESIS = '0'.repeat(64);
 /** Records sealed per transaction. */
 const SEAL_BATCH = 2000;
+/** Records placed per statement (3 parameters each: far below either engine's limit). */
+const SEAL_STATEMENT_ROWS = 1000;
 
 export const chainOf = (domainId: string | null): string => domainId ?? '';
 
@@ -92,6 +94,7 @@ export async function sealPending(db: Db, key: Buffer, now: () => Date, engine: 
         .limit(SEAL_BATCH)
         .execute();
       const heads = new Map<string, Awaited<ReturnType<typeof head>>>();
+      const places: { id: string; seq: number; mac: string }[] = [];
       for (const row of rows) {
         const chain = chainOf(row.domain_id);
         let h = heads.get(chain);
@@ -101,14 +104,21 @@ export async function sealPending(db: Db, key: Buffer, now: () => Date, engine: 
         }
         const seq = h.seq + 1;
         const mac = macOf(key, h.mac, seq, row);
-        await trx
-          .updateTable('audit_log')
-          .set({ chain_seq: seq, chain_mac: mac })
-          .where('id', '=', row.id)
-          .where('chain_seq', 'is', null)
-          .execute();
+        places.push({ id: row.id, seq, mac });
         h.seq = seq;
         h.mac = mac;
+      }
+      // The places in a few statements rather than one per record: under a steady load of
+      // cryptographic calls this job seals thousands of records every few seconds, and one
+      // statement (a round trip on PostgreSQL) each took the API's event loop and the database
+      // measurably away from the calls themselves.
+      for (let i = 0; i < places.length; i += SEAL_STATEMENT_ROWS) {
+        const values = places
+          .slice(i, i + SEAL_STATEMENT_ROWS)
+          .map((p) => sql`(cast(${p.id} as text), cast(${p.seq} as bigint), cast(${p.mac} as text))`);
+        await sql`update audit_log set chain_seq = v.column2, chain_mac = v.column3
+          from (values ${sql.join(values)}) as v
+          where audit_log.id = v.column1 and audit_log.chain_seq is null`.execute(trx);
       }
       const at = now().toISOString();
       for (const [chain, h] of heads) {

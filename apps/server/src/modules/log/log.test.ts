@@ -399,6 +399,41 @@ describe.each(await engines())('server records (the log page) on %s', (engine) =
     expect(restored.data.ok).toBe(true);
   });
 
+  it('seals a backlog larger than one statement in two chains, each record one place, and it verifies', async () => {
+    await server.services.logs.seal();
+    const branch = await server.database.db
+      .selectFrom('domain')
+      .select(['id', 'name'])
+      .where('name', '=', 'branch')
+      .executeTakeFirstOrThrow();
+    // 2,600 records written at once (more than a sealing transaction and a statement take),
+    // alternately the server's own and the branch domain's.
+    const at = new Date();
+    const rows = Array.from({ length: 2600 }, (_, i) => ({
+      ...auditRow(
+        { who: null, action: 'test.backlog', target: `backlog-${i}`, result: 'success', ip: '' },
+        at,
+      ),
+      ...(i % 2 ? { domain_id: branch.id, domain_name: branch.name } : {}),
+    }));
+    for (let i = 0; i < rows.length; i += 500)
+      await server.database.db
+        .insertInto('audit_log')
+        .values(rows.slice(i, i + 500))
+        .execute();
+    expect(await server.services.logs.seal()).toBeGreaterThanOrEqual(2600);
+    const placed = await server.database.db
+      .selectFrom('audit_log')
+      .select(['domain_id', 'chain_seq', 'chain_mac'])
+      .where('action', '=', 'test.backlog')
+      .execute();
+    expect(placed).toHaveLength(2600);
+    expect(placed.every((p) => p.chain_seq !== null && /^[0-9a-f]{64}$/.test(p.chain_mac ?? ''))).toBe(true);
+    expect(new Set(placed.map((p) => `${p.domain_id}:${Number(p.chain_seq)}`)).size).toBe(2600);
+    const verified = (await call(server, api.log.verify, { token: root })).data;
+    expect(verified.ok, JSON.stringify(verified.chains)).toBe(true);
+  });
+
   it('retention drops whole old prefixes and the rest still verifies from the anchor', async () => {
     await server.services.logs.seal();
     const before = (await call(server, api.log.verify, { token: root })).data;

@@ -48,6 +48,7 @@ import * as m028 from './migrations/028-tde-client.js';
 import * as m029 from './migrations/029-tde-auth-binary.js';
 import * as m030 from './migrations/030-kadp-operation.js';
 import * as m031 from './migrations/031-session-parent.js';
+import * as m032 from './migrations/032-audit-unsealed.js';
 
 export type Db = Kysely<Database>;
 /** A store function takes either the database or an open transaction. */
@@ -112,6 +113,7 @@ export const migrations: Record<string, Migration> = {
   '029-tde-auth-binary': m029,
   '030-kadp-operation': m030,
   '031-session-parent': m031,
+  '032-audit-unsealed': m032,
 };
 
 export interface OpenOptions {
