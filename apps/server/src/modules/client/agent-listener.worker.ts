@@ -72,7 +72,12 @@ let touching = false;
 function touch(call: Touch): Promise<MainAnswer> {
   return new Promise<MainAnswer>((resolve) => {
     touchQueue.push({ call, resolve });
-    if (!touching) void sendTouches();
+    // After this turn: the calls of one batch of reads (below) are judged in the same turn,
+    // and go to the main thread as one message.
+    if (!touching) {
+      touching = true;
+      setImmediate(() => void sendTouches());
+    }
   });
 }
 async function sendTouches() {
@@ -98,21 +103,70 @@ const checked = new CheckedCertificates();
 
 // ---- the client row, on this thread's own connection -----------------------------------
 
-const readRow: (id: string) => Promise<AgentRowResult | undefined> = (() => {
+/** The client rows of several calls, read together. */
+const readRows: (ids: string[]) => Promise<Map<string, AgentRowResult>> = (() => {
   if (data.connection.engine === 'sqlite') {
     const sqlite = new BetterSqlite3(data.connection.file, { readonly: true, fileMustExist: true });
     sqlite.pragma('busy_timeout = 5000');
     const statement = sqlite.prepare(`${AGENT_ROW_SQL}?`);
     closers.push(() => sqlite.close());
-    return (id: string) => Promise.resolve(statement.get(id) as AgentRowResult | undefined);
+    return (ids: string[]) => {
+      const rows = new Map<string, AgentRowResult>();
+      const read = sqlite.transaction(() => {
+        for (const id of ids) {
+          const row = statement.get(id) as AgentRowResult | undefined;
+          if (row) rows.set(id, row);
+        }
+      });
+      read();
+      return Promise.resolve(rows);
+    };
   }
   const pool = new pg.Pool({ connectionString: data.connection.url, max: 2 });
   pool.on('error', () => undefined);
   closers.push(() => pool.end());
-  // A named statement: each connection parses and plans it once, not on every heartbeat.
-  const query = { name: 'ksp-agent-row', text: `${AGENT_ROW_SQL}$1` };
-  return async (id: string) => (await pool.query<AgentRowResult>({ ...query, values: [id] })).rows[0];
+  // A named statement: each connection parses and plans it once, not on every batch.
+  const query = { name: 'ksp-agent-rows', text: `${AGENT_ROW_SQL}any($1::text[])` };
+  return async (ids: string[]) => {
+    const result = await pool.query<AgentRowResult>({ ...query, values: [ids] });
+    return new Map(result.rows.map((row) => [row.id, row]));
+  };
 })();
+
+/**
+ * How long the first call of a batch waits for others before the rows are read. Each time this
+ * thread wakes (a call arriving, a database answer, the main thread's answer) costs it more
+ * than most of a call's own work; a fleet's calls read together, judged in one turn and
+ * recorded in one message cost one database answer and one main-thread answer per batch
+ * instead of per call. The main thread's group commit of accepted calls (one every 100 ms)
+ * already bounds an answer's wait; this adds at most this much to it.
+ */
+const READ_BATCH_MS = 40;
+/** Calls of one batch at most (the rest wait for the next). */
+const READ_BATCH_MAX = 500;
+let reads: {
+  id: string;
+  resolve: (row: AgentRowResult | undefined) => void;
+  reject: (err: unknown) => void;
+}[] = [];
+let readTimer: NodeJS.Timeout | null = null;
+function readBatch() {
+  readTimer = null;
+  const batch = reads.slice(0, READ_BATCH_MAX);
+  reads = reads.slice(READ_BATCH_MAX);
+  if (reads.length) readTimer = setTimeout(readBatch, 0);
+  readRows([...new Set(batch.map((r) => r.id))]).then(
+    (rows) => batch.forEach((r) => r.resolve(rows.get(r.id))),
+    (err: unknown) => batch.forEach((r) => r.reject(err)),
+  );
+}
+/** The client row of one call, read with the other calls of its batch. */
+function readRow(id: string): Promise<AgentRowResult | undefined> {
+  return new Promise((resolve, reject) => {
+    reads.push({ id, resolve, reject });
+    readTimer ??= setTimeout(readBatch, READ_BATCH_MS);
+  });
+}
 
 // ---- answers ----------------------------------------------------------------------------
 
@@ -177,11 +231,14 @@ async function heartbeat(req: IncomingMessage, raw: string, lang: Language): Pro
   }
   const body = checkedBody.data;
   // Past the address's refusals of the minute: 429 before any check (the first one audited).
-  const limited = async (): Promise<Answer | null> => {
+  // Decided in the same turn as the judgement that follows it and the refusal's count: the
+  // calls of one batch of reads are judged in one turn, so that parallel forged calls cannot
+  // all pass the limit.
+  const limited = (): Promise<Answer> | null => {
     const over = refusals.overLimit(meta.ip);
     if (over === 'no') return null;
-    if (over === 'first') await ask({ op: 'rateLimited', meta });
-    return fail(lang, 429, 'error.rateLimited', undefined, 429);
+    const answer = fail(lang, 429, 'error.rateLimited', undefined, 429);
+    return over === 'first' ? ask({ op: 'rateLimited', meta }).then(() => answer) : Promise.resolve(answer);
   };
   // A refusal: counted at once, audited by the main thread before it is answered.
   const refuse = async (reason: RefusalReason | 'payload', row?: ClientTable, why?: string) => {
@@ -197,10 +254,10 @@ async function heartbeat(req: IncomingMessage, raw: string, lang: Language): Pro
       ? fail(lang, Code.INVALID, 'client.auth.payload', { reason: why ?? 'error' })
       : fail(lang, Code.BAD_CREDENTIALS, `client.auth.${reason}`);
   };
-  const before = await limited();
+  const before = limited();
   if (before) return before;
   const read = agentRead(await readRow(body.client_id));
-  const after = await limited();
+  const after = limited();
   if (after) return after;
   const at = Date.now();
   const judged = judgeAgentCall(read, body, at, checked);
