@@ -11,6 +11,7 @@ import {
   Input,
   InputNumber,
   Select,
+  Skeleton,
   Space,
   Tag,
   Typography,
@@ -25,7 +26,9 @@ import {
   tdePolicyKeys,
   updateElement,
 } from '../../api/tde-policy';
+import { isSessionExpired } from '../../api/client';
 import { useConfirmDelete } from '../../components/confirm-delete';
+import { NotFound } from '../../components/not-found';
 import { useCanCall } from '../../components/permissions';
 import { useSubmit } from '../../components/use-submit';
 import { useT } from '../../i18n/i18n';
@@ -195,6 +198,22 @@ export default function ElementEditorPage() {
   const title = row
     ? t('tdePolicy:elements.detailTitle', { kind: kindLabel, name: row.name })
     : t('tdePolicy:elements.createTitle', { kind: kindLabel });
+
+  // An existing element: the form waits for it (a save from the empty form would send blanks).
+  if (id && (detail.isPending || (!row && isSessionExpired(detail.error)))) {
+    return (
+      <Card data-testid="element-loading">
+        <Skeleton active />
+      </Card>
+    );
+  }
+  if (id && !row)
+    return (
+      <NotFound
+        title={t('tdePolicy:elements.notFound')}
+        extra={<Button onClick={back}>{t('tdePolicy:elements.back')}</Button>}
+      />
+    );
 
   return (
     <Flex vertical gap={16} data-testid="element-editor">

@@ -16,6 +16,7 @@ import {
   InputNumber,
   Modal,
   Select,
+  Skeleton,
   Space,
   Steps,
   Switch,
@@ -50,7 +51,9 @@ import {
   updatePolicy,
 } from '../../api/tde-policy';
 import { ApiError } from '../../api/api-error';
+import { isSessionExpired } from '../../api/client';
 import { useConfirmDelete } from '../../components/confirm-delete';
+import { NotFound } from '../../components/not-found';
 import { useCanCall } from '../../components/permissions';
 import { useSubmit } from '../../components/use-submit';
 import { useT } from '../../i18n/i18n';
@@ -638,6 +641,24 @@ export default function PolicyEditorPage() {
   const last = current === steps.length - 1;
   // A new policy walks forward step by step; an existing one can jump to any step.
   const open = (index: number) => Boolean(id) || index <= reached;
+
+  // An existing policy: the wizard waits for it. Its steps checked against an empty form would
+  // refuse a jump made while it loads, and a save would send blanks.
+  if (id && (detail.isPending || (!row && isSessionExpired(detail.error)))) {
+    return (
+      <Card data-testid="policy-loading">
+        <Skeleton active />
+      </Card>
+    );
+  }
+  // Unknown, deleted or refused: the not-found page, never the server's raw text.
+  if (id && !row)
+    return (
+      <NotFound
+        title={t('tdePolicy:policies.notFound')}
+        extra={<Button onClick={back}>{t('tdePolicy:policies.back')}</Button>}
+      />
+    );
 
   return (
     <Flex vertical gap={16} data-testid="policy-editor">

@@ -10,6 +10,7 @@ import {
   Input,
   InputNumber,
   Select,
+  Skeleton,
   Space,
   Switch,
   Tag,
@@ -27,6 +28,7 @@ import {
   type ProfileRow,
 } from '@ksp/contracts';
 import { ApiError } from '../../api/api-error';
+import { isSessionExpired } from '../../api/client';
 import {
   deleteProfile,
   fetchProfile,
@@ -35,6 +37,7 @@ import {
   updateProfile,
 } from '../../api/tde-policy';
 import { useConfirmDelete } from '../../components/confirm-delete';
+import { NotFound } from '../../components/not-found';
 import { useCanCall } from '../../components/permissions';
 import { useSubmit } from '../../components/use-submit';
 import { useT } from '../../i18n/i18n';
@@ -161,6 +164,22 @@ export default function ProfileDetailPage() {
         throw err;
       }
     });
+
+  // The form waits for the profile: a save from the empty form would wipe its settings.
+  if (detail.isPending || (!row && isSessionExpired(detail.error))) {
+    return (
+      <Card data-testid="profile-loading">
+        <Skeleton active />
+      </Card>
+    );
+  }
+  if (!row)
+    return (
+      <NotFound
+        title={t('tdePolicy:profiles.notFound')}
+        extra={<Button onClick={back}>{t('tdePolicy:profiles.back')}</Button>}
+      />
+    );
 
   return (
     <Flex vertical gap={16} data-testid="profile-detail">

@@ -20,6 +20,7 @@ const T = '2026-01-01T00:00:00.000Z';
 const USERS = '0190d5a4-0000-7000-8000-0000000000a1';
 const FILES = '0190d5a4-0000-7000-8000-0000000000a2';
 const POLICY = '0190d5a4-0000-7000-8000-0000000000b1';
+const MISSING = '0190d5a4-0000-7000-8000-0000000000b9';
 
 const element = (id: string, kind: PolicyElementDetail['kind'], name: string): PolicyElementDetail => ({
   id,
@@ -140,6 +141,8 @@ function serve() {
       case api.rdmPolicy.policyList.path:
         return envelope({ data: [{ ...policy, name: 'ransom', type: 'rdm' }], total: 1 });
       case api.tdePolicy.policyDetail.path:
+        if ((config.params as { id?: string } | undefined)?.id === MISSING)
+          return envelope(null, Code.NOT_FOUND, 'Policy not found');
         return envelope(policy);
       case api.tdePolicy.policyCreate.path:
       case api.tdePolicy.policyUpdate.path:
@@ -238,6 +241,21 @@ describe.each(['en', 'zh'] as const)('TDE policy pages (%s)', (lang) => {
     expect(body.name).toBe('finance');
     expect(body.security_rules).toEqual([rule(null, ['all_ops']), rule(USERS, ['read'])]);
     expect(body.key_rules).toEqual([{ resource_set_id: null, key_id: 'clear_key' }]);
+  });
+
+  it('holds the steps until an existing policy loaded, and says when it does not exist', async () => {
+    serve();
+    renderPage(
+      `/cte/policies/policies-details/${MISSING}`,
+      '/cte/policies/policies-details/:id',
+      <PolicyEditorPage />,
+    );
+    // While it loads there is no step to click (a jump then was refused against an empty form).
+    expect(screen.queryByTestId('policy-step-rules')).toBeNull();
+    await screen.findByText(
+      lang === 'en' ? 'This policy does not exist or was deleted' : '该策略不存在或已被删除',
+    );
+    expect(screen.queryByTestId('policy-editor')).toBeNull();
   });
 
   it('creates a policy step by step: Next checks the step, Back keeps what was typed', async () => {

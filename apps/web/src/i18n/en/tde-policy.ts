@@ -7,6 +7,7 @@ export const tdePolicy = {
     createTitle: 'New policy',
     detailTitle: 'Policy {{name}}',
     back: 'Back to the policies',
+    notFound: 'This policy does not exist or was deleted',
     deleteTitle: "Delete policy '{{name}}'?",
     saved: 'Policy {{name}} saved (revision {{revision}})',
   },
@@ -16,6 +17,7 @@ export const tdePolicy = {
     createTitle: 'New {{kind}}',
     detailTitle: '{{kind}} {{name}}',
     back: 'Back to the policy elements',
+    notFound: 'This policy element does not exist or was deleted',
     deleteTitle: "Delete the {{kind}} '{{name}}'?",
     saved: '{{name}} saved',
     rdmReadOnly:
@@ -27,6 +29,7 @@ export const tdePolicy = {
     create: 'Create a profile',
     detailTitle: 'Client profile {{name}}',
     back: 'Back to the client profiles',
+    notFound: 'This client profile does not exist or was deleted',
     deleteTitle: "Delete client profile '{{name}}'?",
     saved: 'Client profile {{name}} saved',
     default: 'Default',
