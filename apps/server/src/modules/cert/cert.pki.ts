@@ -1,5 +1,6 @@
 import { AsnConvert } from '@peculiar/asn1-schema';
 import { Name } from '@peculiar/asn1-x509';
+import { commonNameOfName } from './pki/certificate.js';
 import type { OcspHash } from './pki/ocsp.js';
 
 /**
@@ -14,6 +15,11 @@ export {
   newSerial,
   buildCertificate,
   buildDescribedCertificate,
+  prepareCertificate,
+  finishCertificate,
+  commonNameOfName,
+  type PreparedCertificate,
+  type PrepareCertificateInput,
   describeCertificate,
   certificateSpki,
   certificateSubject,
@@ -21,7 +27,7 @@ export {
   type CertificateProfile,
 } from './pki/certificate.js';
 export { keyIdentifierOf } from './pki/extensions.js';
-export { buildCsr, parseCsr } from './pki/csr.js';
+export { buildCsr, parseCsr, type ParsedCsr } from './pki/csr.js';
 export { buildCrl, type RevocationReason } from './pki/crl.js';
 export { parseOcspRequest, buildOcspResponse, ocspErrorResponse, issuerHashes } from './pki/ocsp.js';
 export { toPem, fromPem } from './pki/pem.js';
@@ -44,16 +50,7 @@ export const PKCS12_ALGORITHMS: readonly string[] = [
 const OCSP_HASHES: readonly string[] = ['sha1', 'sha256', 'sha384', 'sha512'];
 export const isOcspHash = (name: string): name is OcspHash => OCSP_HASHES.includes(name);
 
-const COMMON_NAME = '2.5.4.3';
-
-/** The first common name of a Name DER, or null. */
+/** The first common name of a Name DER as RFC 4514 prints it (the last in the DER), or null. */
 export function commonNameOf(nameDer: Buffer): string | null {
-  const name = AsnConvert.parse(nameDer, Name);
-  for (const rdn of [...name].reverse())
-    for (const attribute of rdn) {
-      if (attribute.type !== COMMON_NAME) continue;
-      const v = attribute.value;
-      return v.utf8String ?? v.printableString ?? v.ia5String ?? v.bmpString ?? null;
-    }
-  return null;
+  return commonNameOfName(AsnConvert.parse(nameDer, Name));
 }

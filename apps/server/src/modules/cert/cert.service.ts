@@ -183,6 +183,8 @@ export function createCertService(deps: {
    */
   interface CaParts {
     subject: Buffer;
+    /** The subject as RFC 4514 text (an issued certificate's issuer). */
+    subjectText: string;
     spki: Buffer;
     ski: Buffer;
   }
@@ -195,6 +197,7 @@ export function createCertService(deps: {
     const described = pki.describeCertificate(der);
     const parts = {
       subject: pki.certificateSubject(der),
+      subjectText: described.subject,
       spki: pki.certificateSpki(der),
       ski: Buffer.from((described.ski ?? row.ski).replace(/:/g, ''), 'hex'),
     };
@@ -407,8 +410,9 @@ export function createCertService(deps: {
     };
   }
 
-  async function certDetailOf(row: CertCertificateTable) {
-    const ca = await store.findCaAnyDomain(db, row.ca_id);
+  /** The certificate's detail; `issuer`: its CA's row when the caller holds it already (issuing). */
+  async function certDetailOf(row: CertCertificateTable, issuer?: CertCaTable) {
+    const ca = issuer?.id === row.ca_id ? issuer : await store.findCaAnyDomain(db, row.ca_id);
     const chain = ca?.cert_der ? [unb64(ca.cert_der), ...(await chainAbove(ca))] : [];
     const usages = JSON.parse(row.key_usage) as { key_usage: string[]; ext_key_usage: string[] };
     return {
@@ -450,6 +454,8 @@ export function createCertService(deps: {
     keyId: string | null;
     exportable: boolean;
     source: 'csr' | 'generated' | 'sign-cert' | 'ukey';
+    /** The CSR that gave the subject and key: what it read is not read again. */
+    csr?: pki.ParsedCsr;
   }
 
   /**
@@ -475,26 +481,35 @@ export function createCertService(deps: {
         : { kind: 'end-entity', purpose: input.purpose, usage: input.usage, san: input.san };
     const issuer = caParts({ ...ca, cert_der: b64(input.caCert) });
     {
-      const serial = pki.newSerial();
-      const { der, description: described } = await pki.buildDescribedCertificate({
-        serial,
+      const signer = signerOf(ca);
+      const prepared = pki.prepareCertificate({
+        serial: pki.newSerial(),
         issuerName: issuer.subject,
         subjectName: input.subjectName,
         notBefore: start,
         notAfter: end,
         subjectSpki: input.spki,
-        signer: signerOf(ca),
+        signer: { algorithm: signer.algorithm, spki: signer.spki },
         profile,
         issuerSki: issuer.ski,
         crlUrl: crlUrl(ca.id),
         ocspUrl: ocspUrl(ca.id),
+        known: {
+          issuer: issuer.subjectText,
+          ...(input.csr?.spki === input.spki ? { subjectKey: input.csr.read.subjectKey } : {}),
+          ...(input.csr?.subjectName === input.subjectName ? { subject: input.csr.read.subject } : {}),
+        },
       });
+      const { der, description: described } = pki.finishCertificate(
+        prepared,
+        await signer.sign(prepared.tbs),
+      );
       const row: CertCertificateTable = {
         id: newId(),
         domain_id: domainId,
         ca_id: ca.id,
         name: input.name,
-        cn: pki.commonNameOf(input.subjectName) ?? described.subject,
+        cn: prepared.subjectCn ?? described.subject,
         subject: described.subject,
         issuer: described.issuer,
         purpose: input.purpose,
@@ -537,7 +552,7 @@ export function createCertService(deps: {
     }
     if (!pki.isCaAlgorithm(parsed.algorithm))
       throw invalid('cert.csrAlgorithm', { algorithm: parsed.algorithm });
-    return { ...parsed, der: pki.fromPem(csr, ['CERTIFICATE REQUEST', 'NEW CERTIFICATE REQUEST']) };
+    return parsed;
   }
 
   /* ---- CRLs ---- */
@@ -1079,8 +1094,9 @@ export function createCertService(deps: {
       let keyBits: number;
       let csrDer: Buffer | null = null;
       let keyId: string | null = null;
+      let csr: pki.ParsedCsr | undefined;
       if (body.csr) {
-        const csr = await readCsr(body.csr, subjectOf(actor), meta.ip, 'cert.issue');
+        csr = await readCsr(body.csr, subjectOf(actor), meta.ip, 'cert.issue');
         if (body.purpose !== 'intermediate') checkUsage(csr.algorithm, body.usage);
         subjectName = body.cn ? nameOf({ ...body, cn: body.cn }) : csr.subjectName;
         spki = csr.spki;
@@ -1128,6 +1144,7 @@ export function createCertService(deps: {
         keyId,
         exportable: keyId !== null && body.exportable,
         source: body.csr ? 'csr' : 'generated',
+        ...(csr ? { csr } : {}),
       });
       // The certificate and its audit record are committed together, in one transaction with
       // those of the certificates issued at the same time (one flush for all of them).
@@ -1153,7 +1170,7 @@ export function createCertService(deps: {
           ),
         ],
       });
-      return certDetailOf(issued);
+      return certDetailOf(issued, ca);
     },
 
     async revoke(actor: Actor, meta: RequestMeta, body: Input<typeof api.cert.revoke>) {
@@ -1367,6 +1384,7 @@ export function createCertService(deps: {
       const signing = await signCertificate(actor.domainId, {
         ...common,
         name: `UKEY ${body.serial} signing`,
+        csr,
         spki: csr.spki,
         algorithm: csr.algorithm,
         keyBits: csr.keyBits,
@@ -1715,8 +1733,9 @@ export function createCertService(deps: {
         const row = await signCertificate(token.domainId, {
           ca,
           caCert,
-          name: pki.commonNameOf(csr.subjectName) ?? csr.subject,
+          name: pki.commonNameOfName(csr.read.subject) ?? csr.subject,
           subjectName: csr.subjectName,
+          csr,
           spki: csr.spki,
           algorithm: csr.algorithm,
           keyBits: csr.keyBits,

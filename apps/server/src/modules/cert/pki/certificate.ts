@@ -60,6 +60,7 @@ import { type SanList, sanFromExtensionValue } from './san.js';
 import {
   type KeyAlgorithm,
   type Signer,
+  type SpkiInfo,
   type VerifyOptions,
   describeSpki,
   signatureAlgorithmName,
@@ -150,6 +151,34 @@ export async function buildCertificate(input: BuildCertificateInput): Promise<Bu
   return (await buildDescribedCertificate(input)).der;
 }
 
+/** What preparing a certificate needs: everything but the issuer's private key. */
+export type PrepareCertificateInput = Omit<BuildCertificateInput, 'signer'> & {
+  readonly signer: Pick<Signer, 'algorithm' | 'spki'>;
+  /**
+   * What the caller read already, so it is not read again: the subject Name and key of the
+   * same DER (as `parseCsr` answers them), the issuer's RFC 4514 text.
+   */
+  readonly known?: {
+    readonly subject?: Name;
+    readonly subjectKey?: SpkiInfo;
+    readonly issuer?: string;
+  };
+};
+
+/**
+ * A certificate ready to be signed: its to-be-signed DER, the signature algorithm, and its
+ * description but for the fingerprint (it covers the signature). Made without any private key,
+ * so a worker thread can make it (`pki-pool.ts`).
+ */
+export interface PreparedCertificate {
+  readonly tbs: Buffer;
+  /** The signature AlgorithmIdentifier DER (in the TBS and after it). */
+  readonly signatureAlgorithm: Buffer;
+  readonly description: Omit<CertificateDescription, 'fingerprint_sha256'>;
+  /** The subject's last common name (as `commonNameOf`), read from the same parse. */
+  readonly subjectCn: string | null;
+}
+
 /**
  * Builds and signs a certificate, and describes it from what went in: the same description
  * `describeCertificate` reads from the DER (a test holds them equal), without parsing back what
@@ -158,14 +187,36 @@ export async function buildCertificate(input: BuildCertificateInput): Promise<Bu
 export async function buildDescribedCertificate(
   input: BuildCertificateInput,
 ): Promise<{ der: Buffer; description: CertificateDescription }> {
+  const prepared = prepareCertificate(input);
+  return finishCertificate(prepared, await input.signer.sign(prepared.tbs));
+}
+
+/** The signed certificate: `SEQUENCE { tbs, algorithm, BIT STRING signature }`, and its description. */
+export function finishCertificate(
+  prepared: PreparedCertificate,
+  signature: Buffer,
+): { der: Buffer; description: CertificateDescription } {
+  const der = sequence(prepared.tbs, prepared.signatureAlgorithm, bitString(signature));
+  return {
+    der,
+    description: {
+      ...prepared.description,
+      fingerprint_sha256: hexColons(createHash('sha256').update(der).digest()),
+    },
+  };
+}
+
+/** Everything of a certificate but its signature (see `PreparedCertificate`). */
+export function prepareCertificate(input: PrepareCertificateInput): PreparedCertificate {
   const notBefore = wholeSeconds(input.notBefore);
   const notAfter = wholeSeconds(input.notAfter);
   if (!(notAfter.getTime() > notBefore.getTime())) {
     throw new PkiError('invalid-input', 'notAfter must be later than notBefore');
   }
-  const subject = parseName(input.subjectName, 'subject');
-  const issuer = parseName(input.issuerName, 'issuer name');
-  const subjectKey = describeSpki(input.subjectSpki);
+  const { known } = input;
+  const subject = known?.subject ?? parseName(input.subjectName, 'subject');
+  const issuerText = known?.issuer ?? formatNameStructure(parseName(input.issuerName, 'issuer name'));
+  const subjectKey = known?.subjectKey ?? describeSpki(input.subjectSpki);
   // keyIdentifierOf, without reading the key a second time.
   const ski = createHash('sha1').update(subjectKey.publicKeyBits).digest();
   const aki = input.issuerSki ?? keyIdentifierOf(input.signer.spki);
@@ -198,41 +249,57 @@ export async function buildDescribedCertificate(
   if (input.crlUrl) extensions.push(crlDistributionPointsExtension(input.crlUrl));
   if (input.ocspUrl) extensions.push(authorityInfoAccessExtension(input.ocspUrl));
   const signatureAlgorithm = signatureAlgorithmOf(input.signer.algorithm);
+  const algorithmDer = Buffer.from(AsnConvert.serialize(signatureAlgorithm));
   const serial = serialContent(input.serial);
   // The issuer, subject and key go in as given (verbatim DER), so an issuer name always
   // matches the issuing certificate's subject byte for byte; the rest is serialized here.
   const tbs = sequence(
     tlv(0xa0, integer(Buffer.from([Version.v3]))),
     integer(serial),
-    Buffer.from(AsnConvert.serialize(signatureAlgorithm)),
+    algorithmDer,
     wholeDer(input.issuerName, 'issuer name'),
     Buffer.from(AsnConvert.serialize(new Validity({ notBefore, notAfter }))),
     wholeDer(input.subjectName, 'subject'),
     wholeDer(input.subjectSpki, 'subject public key'),
     tlv(0xa3, Buffer.from(AsnConvert.serialize(new Extensions(extensions)))),
   );
-  const der = await signStructure(tbs, signatureAlgorithm, input.signer);
-  const description: CertificateDescription = {
-    subject: formatNameStructure(subject),
-    issuer: formatNameStructure(issuer),
-    serial: serialHex(serial),
-    not_before: notBefore.toISOString(),
-    not_after: notAfter.toISOString(),
-    fingerprint_sha256: hexColons(createHash('sha256').update(der).digest()),
-    algorithm: subjectKey.algorithm,
-    key_bits: subjectKey.keyBits,
-    is_ca: profile.kind === 'ca',
-    path_len: profile.kind === 'ca' ? (profile.pathLen ?? null) : null,
-    key_usage: KEY_USAGE_NAMES.filter(([flag]) => keyUsage & flag).map(([, name]) => name),
-    ext_key_usage: extKeyUsage.map((oid) => EKU_NAMES[oid] ?? oid),
-    san,
-    ski: ski.toString('hex'),
-    aki: aki.toString('hex'),
-    crl_urls: input.crlUrl ? [input.crlUrl] : [],
-    ocsp_urls: input.ocspUrl ? [input.ocspUrl] : [],
-    signature_algorithm: signatureAlgorithmName(signatureAlgorithm.algorithm),
+  return {
+    tbs,
+    signatureAlgorithm: algorithmDer,
+    subjectCn: commonNameOfName(subject),
+    description: {
+      subject: formatNameStructure(subject),
+      issuer: issuerText,
+      serial: serialHex(serial),
+      not_before: notBefore.toISOString(),
+      not_after: notAfter.toISOString(),
+      algorithm: subjectKey.algorithm,
+      key_bits: subjectKey.keyBits,
+      is_ca: profile.kind === 'ca',
+      path_len: profile.kind === 'ca' ? (profile.pathLen ?? null) : null,
+      key_usage: KEY_USAGE_NAMES.filter(([flag]) => keyUsage & flag).map(([, name]) => name),
+      ext_key_usage: extKeyUsage.map((oid) => EKU_NAMES[oid] ?? oid),
+      san,
+      ski: ski.toString('hex'),
+      aki: aki.toString('hex'),
+      crl_urls: input.crlUrl ? [input.crlUrl] : [],
+      ocsp_urls: input.ocspUrl ? [input.ocspUrl] : [],
+      signature_algorithm: signatureAlgorithmName(signatureAlgorithm.algorithm),
+    },
   };
-  return { der, description };
+}
+
+const COMMON_NAME = '2.5.4.3';
+
+/** The first common name of a Name as RFC 4514 prints it (the last in the DER), or null. */
+export function commonNameOfName(name: Name): string | null {
+  for (const rdn of [...name].reverse())
+    for (const attribute of rdn) {
+      if (attribute.type !== COMMON_NAME) continue;
+      const v = attribute.value;
+      return v.utf8String ?? v.printableString ?? v.ia5String ?? v.bmpString ?? null;
+    }
+  return null;
 }
 
 /** `der` when it is exactly one TLV (the parse above checked its structure). */

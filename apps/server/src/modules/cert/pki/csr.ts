@@ -18,6 +18,7 @@ import { type SanList, sanFromExtensionValue } from './san.js';
 import {
   type KeyAlgorithm,
   type Signer,
+  type SpkiInfo,
   describeSpki,
   signatureAlgorithmOf,
   verifySignature,
@@ -61,6 +62,8 @@ export async function buildCsr(input: BuildCsrInput): Promise<Buffer> {
 }
 
 export interface ParsedCsr {
+  /** The request's DER (decoded from its PEM). */
+  readonly der: Buffer;
   /** RFC 4514 string. */
   readonly subject: string;
   /** The subject Name DER (as in the request). */
@@ -70,6 +73,8 @@ export interface ParsedCsr {
   readonly keyBits: number;
   readonly san: SanList;
   readonly signatureValid: boolean;
+  /** The subject and key as read, for `prepareCertificate` (`known`) not to read them again. */
+  readonly read: { readonly subject: Name; readonly subjectKey: SpkiInfo };
 }
 
 const invalidCsr = (message: string) => new PkiError('invalid-csr', message);
@@ -140,6 +145,7 @@ export function parseCsr(input: Buffer | string): ParsedCsr {
     throw invalidCsr('Not a PKCS#10 certification request');
   }
   return {
+    der,
     subject: formatNameStructure(subject),
     subjectName,
     spki,
@@ -150,5 +156,6 @@ export function parseCsr(input: Buffer | string): ParsedCsr {
       sm2EmptyIdFallback: true,
       key,
     }),
+    read: { subject, subjectKey: key },
   };
 }

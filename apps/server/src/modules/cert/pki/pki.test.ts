@@ -12,6 +12,8 @@ import { buildCertsOnlyP7b, orderChain, splitCertificateBundle } from './bundle.
 import {
   buildCertificate,
   buildDescribedCertificate,
+  finishCertificate,
+  prepareCertificate,
   certificateParts,
   describeCertificate,
   newSerial,
@@ -313,6 +315,36 @@ describe('the description a build gives', () => {
           expect(built.description, `${subject.algorithm} ${JSON.stringify(profile)}`).toEqual(
             describeCertificate(built.der),
           );
+          // Issuing from a CSR hands over what reading it found: the same TBS and description.
+          if (subjectName.length > 2) {
+            const csr = parseCsr(await buildCsr({ subjectName, signer: subject.signer }));
+            const input = {
+              serial: newSerial(),
+              issuerName,
+              subjectName,
+              notBefore: new Date(Date.UTC(2026, 0, 1)),
+              notAfter: new Date(Date.UTC(2027, 0, 1)),
+              subjectSpki: subject.signer.spki,
+              signer: ca.signer,
+              profile,
+            };
+            const read = prepareCertificate(input);
+            const handed = prepareCertificate({
+              ...input,
+              subjectName: csr.subjectName,
+              subjectSpki: csr.spki,
+              known: {
+                subject: csr.read.subject,
+                subjectKey: csr.read.subjectKey,
+                issuer: describeCertificate(ca.der).subject,
+              },
+            });
+            expect(handed.tbs.equals(read.tbs)).toBe(true);
+            expect(handed.description).toEqual(read.description);
+            expect(handed.subjectCn).toBe('described');
+            const finished = finishCertificate(handed, await ca.signer.sign(handed.tbs));
+            expect(finished.description).toEqual(describeCertificate(finished.der));
+          }
           checked++;
         }
       }
