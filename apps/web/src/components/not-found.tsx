@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
-import { Button, Result } from 'antd';
+import { Button, Card, Result, Skeleton } from 'antd';
 import { useNavigate } from 'react-router';
+import { isSessionExpired } from '../api/client';
 import { paths } from '../config/paths';
 import { useT } from '../i18n/i18n';
 
@@ -33,4 +34,25 @@ export function NotFound({ title, extra }: { title?: string; extra?: ReactNode }
       }
     />
   );
+}
+
+/**
+ * What a detail page shows instead of its record: a skeleton while the record loads (or while
+ * the expired-session dialog is over the page), the not-found page when it could not be had
+ * (unknown, deleted or refused: never the server's raw text); null once it is there. A form
+ * must not show before its record: a save from the empty form would send blanks.
+ */
+export function recordPlaceholder(
+  query: { isPending: boolean; error: unknown; data?: unknown },
+  missing: { title: string; extra: ReactNode },
+): ReactNode {
+  if (query.isPending || (query.data === undefined && isSessionExpired(query.error))) {
+    return (
+      <Card data-testid="record-loading">
+        <Skeleton active />
+      </Card>
+    );
+  }
+  if (query.data === undefined) return <NotFound title={missing.title} extra={missing.extra} />;
+  return null;
 }

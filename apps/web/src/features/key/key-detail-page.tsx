@@ -1,20 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { ArrowLeftOutlined, EditOutlined, ReloadOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  App,
-  Button,
-  Card,
-  Descriptions,
-  Flex,
-  Grid,
-  Skeleton,
-  Space,
-  Table,
-  Tabs,
-  Tag,
-  Typography,
-} from 'antd';
+import { App, Button, Card, Descriptions, Flex, Grid, Space, Table, Tabs, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { api } from '@ksp/contracts';
@@ -28,10 +15,9 @@ import {
   type KeyRow,
   type KeyVersion,
 } from '../../api/key';
-import { isSessionExpired } from '../../api/client';
 import { formatDateTime } from '../../components/date-time';
 import { FormModal } from '../../components/form-modal';
-import { isUuid, NotFound } from '../../components/not-found';
+import { isUuid, NotFound, recordPlaceholder } from '../../components/not-found';
 import { useCanCall } from '../../components/permissions';
 import { fieldSchema, rulesFromSchema } from '../../components/schema-rules';
 import { useT } from '../../i18n/i18n';
@@ -389,16 +375,8 @@ export default function KeyDetailPage() {
   );
 
   if (!validId) return <NotFound title={t('keys:detail.notFound')} extra={back} />;
-  // Loading, or the session expired before the key came (the client's dialog is over the page).
-  if (detail.isPending || (!row && isSessionExpired(detail.error))) {
-    return (
-      <Card>
-        <Skeleton active />
-      </Card>
-    );
-  }
-  // Unknown, deleted or refused: the not-found page, never the server's raw text.
-  if (!row) return <NotFound title={t('keys:detail.notFound')} extra={back} />;
+  const placeholder = recordPlaceholder(detail, { title: t('keys:detail.notFound'), extra: back });
+  if (placeholder || !row) return placeholder;
 
   return (
     <Flex vertical gap={16} data-testid="key-detail">

@@ -11,7 +11,6 @@ import {
   Input,
   InputNumber,
   Select,
-  Skeleton,
   Space,
   Tag,
   Typography,
@@ -26,9 +25,8 @@ import {
   tdePolicyKeys,
   updateElement,
 } from '../../api/tde-policy';
-import { isSessionExpired } from '../../api/client';
 import { useConfirmDelete } from '../../components/confirm-delete';
-import { NotFound } from '../../components/not-found';
+import { recordPlaceholder } from '../../components/not-found';
 import { useCanCall } from '../../components/permissions';
 import { useSubmit } from '../../components/use-submit';
 import { useT } from '../../i18n/i18n';
@@ -199,21 +197,13 @@ export default function ElementEditorPage() {
     ? t('tdePolicy:elements.detailTitle', { kind: kindLabel, name: row.name })
     : t('tdePolicy:elements.createTitle', { kind: kindLabel });
 
-  // An existing element: the form waits for it (a save from the empty form would send blanks).
-  if (id && (detail.isPending || (!row && isSessionExpired(detail.error)))) {
-    return (
-      <Card data-testid="element-loading">
-        <Skeleton active />
-      </Card>
-    );
-  }
-  if (id && !row)
-    return (
-      <NotFound
-        title={t('tdePolicy:elements.notFound')}
-        extra={<Button onClick={back}>{t('tdePolicy:elements.back')}</Button>}
-      />
-    );
+  const placeholder =
+    id &&
+    recordPlaceholder(detail, {
+      title: t('tdePolicy:elements.notFound'),
+      extra: <Button onClick={back}>{t('tdePolicy:elements.back')}</Button>,
+    });
+  if (placeholder) return placeholder;
 
   return (
     <Flex vertical gap={16} data-testid="element-editor">

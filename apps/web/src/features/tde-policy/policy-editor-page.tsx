@@ -16,7 +16,6 @@ import {
   InputNumber,
   Modal,
   Select,
-  Skeleton,
   Space,
   Steps,
   Switch,
@@ -51,9 +50,8 @@ import {
   updatePolicy,
 } from '../../api/tde-policy';
 import { ApiError } from '../../api/api-error';
-import { isSessionExpired } from '../../api/client';
 import { useConfirmDelete } from '../../components/confirm-delete';
-import { NotFound } from '../../components/not-found';
+import { recordPlaceholder } from '../../components/not-found';
 import { useCanCall } from '../../components/permissions';
 import { useSubmit } from '../../components/use-submit';
 import { useT } from '../../i18n/i18n';
@@ -643,22 +641,14 @@ export default function PolicyEditorPage() {
   const open = (index: number) => Boolean(id) || index <= reached;
 
   // An existing policy: the wizard waits for it. Its steps checked against an empty form would
-  // refuse a jump made while it loads, and a save would send blanks.
-  if (id && (detail.isPending || (!row && isSessionExpired(detail.error)))) {
-    return (
-      <Card data-testid="policy-loading">
-        <Skeleton active />
-      </Card>
-    );
-  }
-  // Unknown, deleted or refused: the not-found page, never the server's raw text.
-  if (id && !row)
-    return (
-      <NotFound
-        title={t('tdePolicy:policies.notFound')}
-        extra={<Button onClick={back}>{t('tdePolicy:policies.back')}</Button>}
-      />
-    );
+  // refuse a jump made while it loads.
+  const placeholder =
+    id &&
+    recordPlaceholder(detail, {
+      title: t('tdePolicy:policies.notFound'),
+      extra: <Button onClick={back}>{t('tdePolicy:policies.back')}</Button>,
+    });
+  if (placeholder) return placeholder;
 
   return (
     <Flex vertical gap={16} data-testid="policy-editor">

@@ -10,7 +10,6 @@ import {
   Input,
   InputNumber,
   Select,
-  Skeleton,
   Space,
   Switch,
   Tag,
@@ -28,7 +27,6 @@ import {
   type ProfileRow,
 } from '@ksp/contracts';
 import { ApiError } from '../../api/api-error';
-import { isSessionExpired } from '../../api/client';
 import {
   deleteProfile,
   fetchProfile,
@@ -37,7 +35,7 @@ import {
   updateProfile,
 } from '../../api/tde-policy';
 import { useConfirmDelete } from '../../components/confirm-delete';
-import { NotFound } from '../../components/not-found';
+import { recordPlaceholder } from '../../components/not-found';
 import { useCanCall } from '../../components/permissions';
 import { useSubmit } from '../../components/use-submit';
 import { useT } from '../../i18n/i18n';
@@ -165,21 +163,11 @@ export default function ProfileDetailPage() {
       }
     });
 
-  // The form waits for the profile: a save from the empty form would wipe its settings.
-  if (detail.isPending || (!row && isSessionExpired(detail.error))) {
-    return (
-      <Card data-testid="profile-loading">
-        <Skeleton active />
-      </Card>
-    );
-  }
-  if (!row)
-    return (
-      <NotFound
-        title={t('tdePolicy:profiles.notFound')}
-        extra={<Button onClick={back}>{t('tdePolicy:profiles.back')}</Button>}
-      />
-    );
+  const placeholder = recordPlaceholder(detail, {
+    title: t('tdePolicy:profiles.notFound'),
+    extra: <Button onClick={back}>{t('tdePolicy:profiles.back')}</Button>,
+  });
+  if (placeholder || !row) return placeholder;
 
   return (
     <Flex vertical gap={16} data-testid="profile-detail">

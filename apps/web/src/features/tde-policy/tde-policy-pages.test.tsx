@@ -156,6 +156,8 @@ function serve() {
       case api.tdePolicy.elementCreate.path:
         return envelope({ ...element(FILES, 'resource', String(body.name)) });
       case api.tdePolicy.profileDetail.path:
+        if ((config.params as { name?: string } | undefined)?.name === 'gone')
+          return envelope(null, Code.NOT_FOUND, 'Profile not found');
         return envelope(profile);
       case api.tdePolicy.profileUpdate.path: {
         const servers = (body.syslog_settings as { servers: { name: string }[] }).servers;
@@ -251,6 +253,7 @@ describe.each(['en', 'zh'] as const)('TDE policy pages (%s)', (lang) => {
       <PolicyEditorPage />,
     );
     // While it loads there is no step to click (a jump then was refused against an empty form).
+    expect(screen.getByTestId('record-loading')).toBeTruthy();
     expect(screen.queryByTestId('policy-step-rules')).toBeNull();
     await screen.findByText(
       lang === 'en' ? 'This policy does not exist or was deleted' : '该策略不存在或已被删除',
@@ -379,6 +382,25 @@ describe.each(['en', 'zh'] as const)('TDE policy pages (%s)', (lang) => {
     await screen.findByTestId('policy-row-ransom');
     expect(seen.some((c) => c.url === api.rdmPolicy.policyList.path)).toBe(true);
     expect(seen.some((c) => c.url === api.tdePolicy.policyList.path)).toBe(false);
+  });
+
+  it('shows no profile form before the profile came, and says when it does not exist', async () => {
+    const seen = serve();
+    renderPage(
+      '/cte/setting/profiles-details/gone',
+      '/cte/setting/profiles-details/:name',
+      <ProfileDetailPage />,
+    );
+    // Nothing to save while it loads: a save from the empty form would wipe the profile.
+    expect(screen.getByTestId('record-loading')).toBeTruthy();
+    expect(screen.queryByTestId('profile-save')).toBeNull();
+    await screen.findByText(
+      lang === 'en'
+        ? 'This client profile does not exist or was deleted'
+        : '该客户端配置文件不存在或已被删除',
+    );
+    expect(screen.queryByTestId('profile-detail')).toBeNull();
+    expect(sent(seen, api.tdePolicy.profileUpdate.path)).toHaveLength(0);
   });
 
   it('edits a client profile by name', async () => {

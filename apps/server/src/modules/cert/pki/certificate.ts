@@ -167,15 +167,15 @@ export type PrepareCertificateInput = Omit<BuildCertificateInput, 'signer'> & {
 
 /**
  * A certificate ready to be signed: its to-be-signed DER, the signature algorithm, and its
- * description but for the fingerprint (it covers the signature). Made without any private key,
- * so a worker thread can make it (`pki-pool.ts`).
+ * description but for the fingerprint (it covers the signature). Made without any private key:
+ * the issuer's signature over `tbs` completes it (`finishCertificate`).
  */
 export interface PreparedCertificate {
   readonly tbs: Buffer;
   /** The signature AlgorithmIdentifier DER (in the TBS and after it). */
   readonly signatureAlgorithm: Buffer;
   readonly description: Omit<CertificateDescription, 'fingerprint_sha256'>;
-  /** The subject's last common name (as `commonNameOf`), read from the same parse. */
+  /** The subject's common name as `commonNameOf` answers it, from the same parse. */
   readonly subjectCn: string | null;
 }
 
