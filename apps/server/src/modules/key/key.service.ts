@@ -44,6 +44,7 @@ import {
   listKeyAudit,
   listKeys,
   listVersions,
+  nameLookup,
   updateKey,
   wipeMaterial,
 } from './key.store.js';
@@ -89,6 +90,7 @@ export function createKeyService(deps: {
       .transaction()
       .execute(fn)
       .finally(() => deps.keys.forget());
+  const nameTaken = nameLookup(db);
   const generate = (alg: AlgorithmId) => (isHeavy(alg) ? deps.pool.generate(alg) : generateKeyAsync(alg));
 
   async function load(actor: Actor, id: string, trx: Executor = db) {
@@ -325,7 +327,7 @@ export function createKeyService(deps: {
     async create(actor: Actor, meta: RequestMeta, body: NewKeyFields) {
       checkUsage(body.algorithm, body.usage_mask);
       checkCte(body.algorithm, body.cte);
-      if (await findKeyByName(db, actor.domainId, body.name))
+      if (await nameTaken.load({ domainId: actor.domainId, name: body.name }))
         throw conflict('key.nameTaken', { name: body.name });
       const generated = await generate(body.algorithm);
       try {
@@ -348,7 +350,7 @@ export function createKeyService(deps: {
       try {
         // A public key alone only verifies, encrypts, wraps or encapsulates.
         if (!imported.material) checkPublicUsage(body.usage_mask);
-        if (await findKeyByName(db, actor.domainId, body.name))
+        if (await nameTaken.load({ domainId: actor.domainId, name: body.name }))
           throw conflict('key.nameTaken', { name: body.name });
         return await insertNew(actor, meta, body, imported, 'key.import', { format: imported.format });
       } finally {

@@ -1,6 +1,7 @@
 import { KEY_TOTAL_CAP } from '@ksp/contracts';
 import { sql } from 'kysely';
 import { engineOf, escapeLike, type Executor } from '../../platform/db/database.js';
+import { turnLoader } from '../../platform/db/turn-loader.js';
 import type { KeyTable, KeyVersionTable } from '../../platform/db/schema.js';
 import { keyColumns, keyVersionColumns } from './key.columns.js';
 
@@ -33,6 +34,30 @@ export async function findKeyByName(db: Executor, domainId: string, name: string
     .where('domain_id', '=', domainId)
     .where('name', '=', name)
     .executeTakeFirst();
+}
+
+/**
+ * Whether a key of the domain already has the name, for the names asked in one turn of the
+ * event loop by one query (creations arrive together; each would otherwise cost a round trip).
+ */
+export function nameLookup(db: Executor) {
+  return turnLoader<{ domainId: string; name: string }, boolean>(async (asked) => {
+    const byDomain = new Map<string, string[]>();
+    for (const { domainId, name } of asked) byDomain.set(domainId, [...(byDomain.get(domainId) ?? []), name]);
+    const rows = await db
+      .selectFrom('kms_key')
+      .select(['domain_id', 'name'])
+      .where((eb) =>
+        eb.or(
+          [...byDomain].map(([domainId, names]) =>
+            eb.and([eb('domain_id', '=', domainId), eb('name', 'in', names)]),
+          ),
+        ),
+      )
+      .execute();
+    const taken = new Set(rows.map((r) => `${r.domain_id}\u0000${r.name}`));
+    return asked.map((a) => taken.has(`${a.domainId}\u0000${a.name}`));
+  });
 }
 
 export async function findVersion(db: Executor, keyId: string, version: number) {

@@ -12,7 +12,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ALGORITHM_IDS, algorithmInfo, api, Code, Usage, type AlgorithmId } from '@ksp/contracts';
 import { aesKeyUnwrapPadded } from '../../platform/crypto/symmetric.js';
-import { call, engines, initialize, login, startServer, type TestServer } from '../../test/harness.js';
+import {
+  call,
+  domainWithAdmin,
+  engines,
+  initialize,
+  login,
+  startServer,
+  type TestServer,
+} from '../../test/harness.js';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
@@ -483,6 +491,33 @@ describe.each(await engines())('keys and the crypto API on %s', (engine) => {
       .where('target', 'like', 'burst-%')
       .execute();
     expect(created).toHaveLength(11);
+
+    // The names asked at once are looked up together, domain by domain: a name taken in this
+    // domain is refused here and free in another, in the same burst.
+    const branch = await domainWithAdmin(server, token, {
+      domain: 'burst-branch',
+      username: 'burst-admin',
+      password: 'Burst-Admin-Pass-1',
+    });
+    const mixed = await Promise.all([
+      create('burst-0', 'AES-256'),
+      create('burst-fresh', 'AES-256'),
+      call(server, api.key.create, {
+        token: branch.token,
+        body: { name: 'burst-0', algorithm: 'AES-256', usage_mask: usageFor('AES-256') },
+      }),
+      call(server, api.key.create, {
+        token: branch.token,
+        body: { name: 'burst-1', algorithm: 'AES-256', usage_mask: usageFor('AES-256') },
+      }),
+    ]);
+    expect(mixed.map((a) => a.code)).toEqual([Code.CONFLICT, 0, 0, 0]);
+    expect(mixed[0].msg).toBe("Key 'burst-0' already exists");
+    const inBranch = await call(server, api.key.list, {
+      token: branch.token,
+      query: { page: 1, page_size: 10 },
+    });
+    expect(inBranch.data.data.map((k) => k.name).sort()).toEqual(['burst-0', 'burst-1']);
 
     // Thirty encryptions at once: every one is counted and audited before it is answered;
     // identical ones committed together share a record that says how many it stands for.

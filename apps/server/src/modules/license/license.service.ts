@@ -13,6 +13,7 @@ import {
 import { subjectOf, writeAudit } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
 import { isUniqueViolation, type Db } from '../../platform/db/database.js';
+import { turnLoader } from '../../platform/db/turn-loader.js';
 import type { LicenseTable } from '../../platform/db/schema.js';
 import type { KspError } from '../../platform/errors.js';
 import { conflict, invalid, notFound, stateForbids } from '../../platform/errors.js';
@@ -34,7 +35,7 @@ interface State {
 /**
  * Licences (MODULES.md §4.1). The activated licences are cached in memory (dropped on
  * activate and delete here, and after 30 s for other nodes' changes), so the quota check on
- * key creation costs one sum over the key tally.
+ * key creation costs one sum over the key tally, shared by the creations of one turn.
  */
 export function createLicenseService(deps: { db: Db; clock: Clock; trusted: readonly KeyObject[] }) {
   const { db, clock, trusted } = deps;
@@ -66,7 +67,13 @@ export function createLicenseService(deps: { db: Db; clock: Clock; trusted: read
         ? 'not_yet_valid'
         : 'active';
 
-  const featuresOf = (row: LicenseTable) => JSON.parse(row.features) as Features;
+  /** Parsed once per row read (every quota check sums them). */
+  const parsedFeatures = new WeakMap<LicenseTable, Features>();
+  const featuresOf = (row: LicenseTable): Features => {
+    let features = parsedFeatures.get(row);
+    if (!features) parsedFeatures.set(row, (features = JSON.parse(row.features) as Features));
+    return features;
+  };
 
   /** Totals per feature from the active licences, the community limits otherwise. */
   function totals(all: LicenseTable[], now: number) {
@@ -124,6 +131,13 @@ export function createLicenseService(deps: { db: Db; clock: Clock; trusted: read
       .executeTakeFirst();
     return Number(row?.n ?? 0);
   }
+
+  /** The quota checks of one turn (key creations arrive together) share one count per feature. */
+  const usedNow = turnLoader<LicenseFeature, number>((asked) => {
+    const counts = new Map<LicenseFeature, Promise<number>>();
+    for (const feature of asked) if (!counts.has(feature)) counts.set(feature, used(feature));
+    return Promise.all(asked.map((feature) => counts.get(feature)!));
+  });
 
   const toRow = (r: LicenseTable, now: number): LicenseRow => ({
     row_id: r.id,
@@ -208,7 +222,7 @@ export function createLicenseService(deps: { db: Db; clock: Clock; trusted: read
       const figure = figures.find((f) => f.feature === feature)!;
       if (state === 'expired')
         throw stateForbids('license.expiredQuota', { feature, limit: figure.expiredTotal });
-      if ((await used(feature)) + adding > figure.total)
+      if ((await usedNow.load(feature)) + adding > figure.total)
         throw stateForbids('license.quota', { feature, limit: figure.total });
     },
 
