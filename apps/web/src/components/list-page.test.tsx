@@ -106,6 +106,11 @@ describe('ListPage', () => {
     fireEvent.change(input(), { target: { value: 'second' } });
     fireEvent.click(screen.getByTestId('list-search-submit'));
     await waitFor(() => expect(router.state.location.search).toBe('?name=second'));
+    // Back once the second search is on the page, as a user sees it: on a loaded machine the
+    // router may otherwise go forward and back before the page ever shows the second search.
+    await waitFor(() =>
+      expect(rows).toHaveBeenCalledWith({ page: 1, page_size: 20, filters: { name: 'second' } }),
+    );
     await act(() => router.navigate(-1));
     await waitFor(() => expect(router.state.location.search).toBe('?name=first'));
     await waitFor(() => expect(input().value).toBe('first'));
