@@ -43,7 +43,11 @@ export async function findKeyByName(db: Executor, domainId: string, name: string
 export function nameLookup(db: Executor) {
   return turnLoader<{ domainId: string; name: string }, boolean>(async (asked) => {
     const byDomain = new Map<string, string[]>();
-    for (const { domainId, name } of asked) byDomain.set(domainId, [...(byDomain.get(domainId) ?? []), name]);
+    for (const { domainId, name } of asked) {
+      const names = byDomain.get(domainId);
+      if (names) names.push(name);
+      else byDomain.set(domainId, [name]);
+    }
     const rows = await db
       .selectFrom('kms_key')
       .select(['domain_id', 'name'])
