@@ -24,7 +24,7 @@ const langs = [
   {
     code: 'en',
     locale: 'en-US',
-    // console-spec §3 "Top-bar titles by area".
+    // docs/console.md#products-and-sub-consoles.
     titles: { cte: 'TDE', rdm: 'RDM' },
     healthy: 'Healthy',
     rwpOnly: 'Ransomware protection only',
@@ -40,7 +40,7 @@ const langs = [
 
 /**
  * A portal of another origin that frames a sub-console and hands it a token scoped to it with
- * the embedding protocol (console-spec §4 "Embedding"): the frame asks `{type:'initToken'}`, the
+ * the embedding protocol (docs/console.md#embedding): the frame asks `{type:'initToken'}`, the
  * portal answers `{type:'refreshToken', token}`. The portal's own back end got that token from
  * KSP's `user/<area>_token` call. The frame is named `ksp-sub-<area>` as the product page names
  * its own (apps/web/src/api/parent-window.ts): each sub-console keeps its own session.

@@ -7,7 +7,7 @@ import { installErrorLog, reactErrorLogOptions } from './app/error-log';
 import { createAppRouter } from './app/router';
 import { wireApp } from './app/wiring';
 
-// Error logging is for production only (spec §9).
+// Error logging is for production only (docs/console.md#constants).
 const production = import.meta.env.PROD;
 installErrorLog(production);
 

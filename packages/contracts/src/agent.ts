@@ -2,10 +2,10 @@
  * What KSP hands a TDE or RDM agent: its configuration document (guard points, the policies
  * that govern them, the keys those policies apply, its profile) and the shape of a compiled
  * policy. The server composes it (modules/tde-*), the config channel delivers it
- * (modules/client), the reference agent (tools/ksp-agent) enforces it. MODULES.md §5, §6.2.
+ * (modules/client), the reference agent (tools/ksp-agent) enforces it. docs/modules.md#clients-and-agents.
  */
 
-/** Security rule effects, in the order an agent applies them (MODULES.md §5.4). */
+/** Security rule effects, in the order an agent applies them (docs/modules.md#policies). */
 export const policyEffects = ['permit', 'deny', 'audit', 'applykey'] as const;
 export type PolicyEffect = (typeof policyEffects)[number];
 
@@ -154,7 +154,7 @@ export interface AgentLdtQos {
   status_check_rate_s: number;
 }
 
-/** The client profile as the agent applies it (MODULES.md §5.6; a subset). */
+/** The client profile as the agent applies it (docs/modules.md#client-profiles; a subset). */
 export interface AgentProfile {
   name: string;
   log_threshold: 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'FATAL';

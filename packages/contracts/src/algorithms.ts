@@ -1,10 +1,10 @@
 /**
  * The algorithm catalogue: every key algorithm the server can generate and use,
- * with its family, size, PQC parameter set (MODULES.md §1.5) and the usage masks
- * it accepts (KMIP 2.x `Cryptographic Usage Mask` bits, MODULES.md §1.4).
+ * with its family, size, PQC parameter set (docs/modules.md#usage-masks-and-algorithms) and the usage masks
+ * it accepts (KMIP 2.x `Cryptographic Usage Mask` bits, docs/modules.md#usage-masks-and-algorithms).
  */
 
-/** KMIP 2.x usage-mask bits (never CipherTrust's FPE values, MODULES.md §12.1). */
+/** KMIP 2.x usage-mask bits (never CipherTrust's FPE values, docs/modules.md#decisions). */
 export const Usage = {
   Sign: 0x1,
   Verify: 0x2,

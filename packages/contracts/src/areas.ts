@@ -1,7 +1,7 @@
 import type { TokenKind } from './call.js';
 import { areaOf, type Area, type Permission } from './permissions.js';
 
-/** One console area: the main console or a sub-console (console-spec §2, MODULES.md). */
+/** One console area: the main console or a sub-console (docs/console.md#products-and-sub-consoles). */
 export interface ConsoleAreaDef {
   /** Every route of the area starts with this path. */
   path: `/${string}`;

@@ -1,5 +1,5 @@
 /**
- * Response codes of the envelope `{ code, msg, data }` (see shared/design/API.md).
+ * Response codes of the envelope `{ code, msg, data }` (see docs/api.md#codes-every-call-can-answer).
  * `code` 0 is success; every other code is a business outcome the caller can act on.
  */
 export const Code = {

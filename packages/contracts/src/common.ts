@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { objectName } from './rules/text.js';
 
-/** Shared primitives: every input has bounds (STYLE.md habit 6). */
+/** Shared primitives: every input has bounds (docs/style.md#errors-and-codes). */
 export const Id = z.uuid();
 export const IdList = z.array(Id).min(1).max(1000);
 export const IdsBody = z.object({ ids: IdList });

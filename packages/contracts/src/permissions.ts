@@ -1,6 +1,6 @@
 /**
  * Permissions are `<area>:<verb>`. A menu entry appears when its read permission is
- * held; the server checks the same permission on every call (MODULES.md). The areas are
+ * held; the server checks the same permission on every call (docs/modules.md#permissions). The areas are
  * grouped as the menu is; the role editor's tree follows the groups.
  */
 export const permissionGroups = [

@@ -3,7 +3,7 @@ import type { AgentConfig, AgentKey, AgentPolicy } from '@ksp/contracts';
 import type { Executor } from './db/database.js';
 
 /**
- * How the parts that make an agent's configuration meet (MODULES.md §5, §6.2):
+ * How the parts that make an agent's configuration meet (docs/modules.md#clients-and-agents):
  *
  * - the TDE policy module offers `tdePolicies` (policies compiled for agents);
  * - the TDE client module offers `agentConfig` (a client's whole document: profile, guard

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 /**
- * Imports go one way (STYLE.md): platform → modules → app.ts. A module reaches another
+ * Imports go one way (docs/style.md#layout-and-imports): platform → modules → app.ts. A module reaches another
  * module's service through `ctx.use(...)`, typed by `ModuleServices` in `platform/module.ts`,
  * never by importing the other module's files, not even for a type. Tests may import what
  * they need.

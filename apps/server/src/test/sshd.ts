@@ -7,7 +7,7 @@ import { join } from 'node:path';
 
 /**
  * A throwaway OpenSSH server on a loopback port with its own host key and configuration
- * (DEPENDENCIES.md §9.3), and throwaway local accounts. Runs as root (CI does); sshd is
+ * (docs/dependencies.md#test-peers-and-tools), and throwaway local accounts. Runs as root (CI does); sshd is
  * spawned by the test process and awaited on stop, so no zombie is left.
  */
 export interface Sshd {

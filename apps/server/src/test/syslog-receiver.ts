@@ -11,7 +11,7 @@ import { createServer as createTlsServer, type TLSSocket } from 'node:tls';
  * reference agent's syslog tests use them.
  */
 
-/** A syslog receiver of the kind DEPENDENCIES.md §7 tried: UDP datagrams, or RFC 6587 octet counting. */
+/** A syslog receiver of the kind docs/dependencies.md#syslog tried: UDP datagrams, or RFC 6587 octet counting. */
 export interface Receiver {
   port: number;
   messages: string[];

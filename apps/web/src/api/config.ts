@@ -36,7 +36,7 @@ export type SiteConfig = Partial<Record<string, string>>;
 
 /**
  * With `config:read` the shell reads the first page of the full list (page 1, 20 entries,
- * spec §7); anyone else reads the public list.
+ * docs/modules.md#configuration); anyone else reads the public list.
  */
 export async function fetchSiteConfig(canReadConfig: boolean): Promise<SiteConfig> {
   const entries = canReadConfig

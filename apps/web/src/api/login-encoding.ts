@@ -16,7 +16,7 @@ export async function sha256(text: string): Promise<Uint8Array> {
 export { isDirectoryUsername };
 
 /**
- * What the login form sends (API.md "Login"): the username is trimmed; a local user's
+ * What the login form sends (docs/console.md#login-encoding): the username is trimmed; a local user's
  * username is base64(utf8) and password base64(sha256(utf8)); a directory user's are as typed.
  */
 export async function encodeLogin(

@@ -2,7 +2,7 @@ import { useMemo, useSyncExternalStore } from 'react';
 import type { DataOf, api } from '@ksp/contracts';
 import { SUB_CONSOLE_WINDOW_PREFIX, subConsoleArea } from './parent-window';
 
-/** What a login, Ukey verification or domain switch answers: stored whole (spec §3). */
+/** What a login, Ukey verification or domain switch answers: stored whole (docs/console.md#session). */
 export type SignedIn = DataOf<typeof api.user.login>;
 export type UserInfo = SignedIn['userinfo'];
 
@@ -127,7 +127,7 @@ export function clearSession(): void {
   notify();
 }
 
-/** A failed menu build leaves nothing behind (spec §4). */
+/** A failed menu build leaves nothing behind (docs/console.md#session). */
 export function clearAllStorage(): void {
   // A sub-console window clears its own keys only, never the console's session.
   if (subConsoleArea()) for (const key of Object.values(sessionKeys)) remove(key);

@@ -213,7 +213,7 @@ export async function ukeyLogin(username: string, pin: string, bridge: string): 
   try {
     data = await call(api.user.verify, { body: { name: username, sign: signature } }, { silent: true });
   } catch {
-    // Rejected with no message of its own (spec §8): the panel says it failed.
+    // Rejected with no message of its own (docs/console.md#errors): the panel says it failed.
     throw new UkeyLoginError('verify', '');
   }
   saveSignedIn(data);

@@ -30,7 +30,7 @@ export function logout(): Promise<null> {
   return lazyCall((contract) => contract.user.logout, { body: {} }, { silent: true });
 }
 
-/** Rejected with no message of its own (spec §8); the caller reports it. */
+/** Rejected with no message of its own (docs/console.md#errors); the caller reports it. */
 export async function switchDomain(domainName: string): Promise<SignedIn> {
   const data = await lazyCall(
     (contract) => contract.user.switchDomain,

@@ -1,4 +1,4 @@
-/** One unhandled UI error, kept in memory in production (spec §8). */
+/** One unhandled UI error, kept in memory in production (docs/console.md#errors). */
 export interface ErrorLogEntry {
   err: unknown;
   info: string;

@@ -31,7 +31,7 @@ export function isMenuExempt(path: string): boolean {
 }
 
 /**
- * The navigation guard (spec §2):
+ * The navigation guard (docs/console.md#navigation-guard):
  * 1. with a token, /login goes to /;
  * 2. with a token and no menu routes yet, the menu is built and the navigation retried;
  * 3. without a token a public route is allowed; otherwise an embedded page goes to

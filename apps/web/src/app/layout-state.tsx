@@ -9,7 +9,7 @@ import {
 } from 'react';
 import Cookies from 'js-cookie';
 
-/** Below this width the layout is mobile and the side menu closes (spec §2). */
+/** Below this width the layout is mobile and the side menu closes (docs/console.md#layout). */
 export const MOBILE_BREAKPOINT = 992;
 export const SIDEBAR_COOKIE = 'sidebarStatus';
 export const SIZE_COOKIE = 'size';

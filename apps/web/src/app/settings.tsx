@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useMemo, useState, type ReactNode } from 'react';
 
-/** Page style settings (spec §2 defaults), persisted in localStorage. */
+/** Page style settings (defaults of docs/console.md#layout), persisted in localStorage. */
 export interface Settings {
   theme: string;
   showSettings: boolean;

@@ -24,7 +24,7 @@ export type PagedSelectProps<Row> = Omit<
 
 /**
  * A select over a server-paged list: typing searches on the server, scrolling the
- * dropdown to its bottom loads the next page (the spec's load-more behaviour).
+ * dropdown to its bottom loads the next page (the load-more behaviour of docs/console.md#products-and-sub-consoles).
  */
 export function PagedSelect<Row>({
   queryKey,

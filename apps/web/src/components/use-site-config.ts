@@ -15,7 +15,7 @@ const stockTitles = new Set([enCommon.app.title, zhCommon.app.title]);
  */
 export function useSiteConfig() {
   const token = useToken();
-  // config:read is the access of api.config.list (spec §7), named here so that the shell does
+  // config:read is the access of api.config.list (docs/modules.md#configuration), named here so that the shell does
   // not load the contract's schemas before the login form.
   const canRead = useHasPermission('config:read') && Boolean(token);
   return useQuery<SiteConfig>({

@@ -22,7 +22,7 @@ export const paths = {
 /** The log page on its alarms tab (the dashboard's alarm card links here). */
 export const alarmsPath = `${paths.log}?tab=alarms`;
 
-/** Routes reachable without a token (spec §2). */
+/** Routes reachable without a token (docs/console.md#routes). */
 export const publicPaths: readonly string[] = [
   paths.login,
   paths.signCert,

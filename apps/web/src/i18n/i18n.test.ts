@@ -40,7 +40,7 @@ describe('catalogues', () => {
     }
   });
 
-  it('holds the spec messages word for word', () => {
+  it('holds the fixed texts of docs/console.md word for word', () => {
     const all = new Set(namespaces.flatMap((ns) => leaves(en[ns]).map(([, text]) => text)));
     for (const text of [
       'Invalid email format',
@@ -69,7 +69,7 @@ describe('catalogues', () => {
     expect(zh.common.app.title).toBe('密钥管理系统');
   });
 
-  it('titles every console area in the top bar as the spec does', () => {
+  it('titles every console area in the top bar as docs/console.md says', () => {
     const titles = (lng: 'en' | 'zh') =>
       Object.entries(consoleAreas).map(([area, def]) => [area, i18n.t(`layout:${def.title}`, { lng })]);
     expect(Object.fromEntries(titles('en'))).toEqual({

@@ -4,7 +4,7 @@ import { languages, type Language } from '@ksp/contracts';
 export type { Language };
 export { languages };
 
-/** The cookie the server also reads to localize `msg` (API.md). */
+/** The cookie the server also reads to localize `msg` (docs/api.md#conventions). */
 export const LANGUAGE_COOKIE = 'language';
 
 function isLanguage(value: string | undefined): value is Language {

@@ -5,7 +5,7 @@ import { NAME_PATTERN } from '../rules/text.js';
 import { logSeverities } from './log.js';
 
 /**
- * Alarms (MODULES.md §8): a rule counts the records matching its condition within an interval;
+ * Alarms (docs/modules.md#alarms): a rule counts the records matching its condition within an interval;
  * at its threshold it raises an alarm, shown on the dashboard and forwarded to syslog.
  */
 /** Which records a rule counts: the server's own (the audit trail) or those agents upload. */

@@ -3,7 +3,7 @@ import { defineCall } from '../call.js';
 import { Id, IdList, PageQuery, pageOf } from '../common.js';
 
 /**
- * Backup keys and backups (MODULES.md §4.3). A backup is an archive encrypted and
+ * Backup keys and backups (docs/modules.md#backup-keys-and-backups). A backup is an archive encrypted and
  * authenticated under a backup key (apps/server/src/modules/backup/README.md describes the
  * format); a backup key leaves the server only as a file protected by a password.
  */

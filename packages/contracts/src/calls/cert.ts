@@ -3,7 +3,7 @@ import { defineCall } from '../call.js';
 import { Id, IdsBody, PageQuery, pageOf } from '../common.js';
 
 /**
- * Certificates and PKI (MODULES.md §2): local CAs whose private keys are key objects of the
+ * Certificates and PKI (docs/modules.md#certificates): local CAs whose private keys are key objects of the
  * key store, certificates they issue, their CRLs and OCSP answers, external CAs kept as
  * trust anchors, and the public online issuing of `/sign-cert`.
  */
@@ -28,7 +28,7 @@ export const CaAlgorithmSchema = z.enum(caAlgorithms);
 /** Algorithms whose keys cannot encrypt or agree on keys: their certificates sign only. */
 export const signOnlyAlgorithms: readonly CaAlgorithm[] = ['ED25519', 'ML-DSA-44', 'ML-DSA-65', 'ML-DSA-87'];
 
-/** UKEY certificates (spec §3): the token's algorithm and its certificate spec. */
+/** UKEY certificates (docs/modules.md#ukey-certificates): the token's algorithm and its certificate spec. */
 export const ukeyAlgorithms = ['RSA-2048', 'SM2'] as const;
 export const ukeySpecs = ['single', 'dual'] as const;
 /** The token PIN the console asks for (spec: "PIN cannot be less than 6 characters"). */
@@ -74,7 +74,7 @@ const DisplayName = z
   .regex(/^[\p{L}\p{N}][\p{L}\p{N} _.:@()-]*$/u);
 /** One RDN value; the server checks the whole name and answers "Invalid name data format". */
 const NamePart = z.string().trim().max(128);
-/** Comma-separated lists of the spec: each entry is checked by the server, which names a bad one. */
+/** Comma-separated lists of docs/modules.md#certificates: each entry is checked by the server, which names a bad one. */
 const CommaList = z.string().trim().max(4096);
 
 const SubjectFields = {

@@ -5,7 +5,7 @@ import { LOG_COUNT_MAX, LogCursor, logExportFormats } from './log.js';
 
 /**
  * Client records: what agents (CTE/RDM/KADP) upload about the file operations they saw
- * (MODULES.md §8). The upload authenticates itself with the agent's client certificate
+ * (docs/modules.md#client-records). The upload authenticates itself with the agent's client certificate
  * (docs/agent-log-upload.md); the console reads them on the log page's "Client records" tab.
  */
 export const clientLogLevels = ['DEBUG', 'INFO', 'WARN', 'ERROR', 'FATAL'] as const;

@@ -4,7 +4,7 @@ import type { AgentConfig } from '../agent.js';
 import { Id, PageQuery, pageOf } from '../common.js';
 
 /**
- * Clients (MODULES.md §5.1, §6.1): agents on hosts (TDE, RDM) and applications (KADP) enrolled
+ * Clients (docs/modules.md#clients-and-agents): agents on hosts (TDE, RDM) and applications (KADP) enrolled
  * with a registration token. An agent enrols once with a PKCS#10 CSR (its private key never
  * leaves it), receives a client certificate from its domain's default CA, then signs every
  * later call (heartbeat) with that key: see docs/api.md "Clients" and modules/client/README.md.

@@ -4,7 +4,7 @@ import { Id, IdsBody, PageQuery, pageOf } from '../common.js';
 import { objectName } from '../rules/text.js';
 
 /**
- * Credentials of the SMS sub-console (MODULES.md §7.1): secrets the server keeps sealed under
+ * Credentials of the SMS sub-console (docs/modules.md#credentials): secrets the server keeps sealed under
  * the domain's KEK, version by version. The value is write-only: no call answers it but
  * `reveal` (a console user, who types their password again) and `value` (an application,
  * with its app token); both are audited.

@@ -11,7 +11,7 @@ import { quantumStatuses } from './quantum.js';
 export const opClasses = ['encrypt', 'decrypt', 'sign', 'verify', 'mac', 'wrap', 'keygen', 'other'] as const;
 export type OpClass = (typeof opClasses)[number];
 
-/** The algorithm families the dashboard groups keys in (MODULES.md §9: PQC and SM shown apart). */
+/** The algorithm families the dashboard groups keys in (docs/modules.md#dashboard: PQC and SM shown apart). */
 export const keyFamilies = ['symmetric', 'RSA', 'EC', 'EdDSA', 'SM', 'PQC'] as const;
 export type KeyFamily = (typeof keyFamilies)[number];
 

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { defineCall } from '../call.js';
 
 /**
- * The HSM root of trust (MODULES.md §4.4): a non-extractable AES-256 key on a PKCS#11 token
- * wraps the root key instead of the local seal file. Fields of spec §3 "HSM": device unique id
+ * The HSM root of trust (docs/modules.md#hsm-root-of-trust): a non-extractable AES-256 key on a PKCS#11 token
+ * wraps the root key instead of the local seal file. Fields of docs/modules.md#hsm-root-of-trust: device unique id
  * (`slot_serial`), name (`token_label`), HSM certificate, the client's certificate and private
  * key, the certificate assigned to the server.
  */

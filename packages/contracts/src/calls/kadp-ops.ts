@@ -3,7 +3,7 @@ import { defineCall, type TokenKind } from '../call.js';
 import { Id, PageQuery, pageOf } from '../common.js';
 
 /**
- * KADP client operations (MODULES.md §6.1): a KADP client uses the crypto API with its client
+ * KADP client operations (docs/modules.md#kadp): a KADP client uses the crypto API with its client
  * identity — the signed-request scheme of its heartbeats (`signedText`, modules/client), not an
  * app token — and each operation is counted and listed on its detail page.
  */

@@ -12,7 +12,7 @@ const KMS_APP_TOKENS: readonly TokenKind[] = [
   ...APP_TOKEN.filter((kind) => kind !== 'session'),
 ];
 
-/** KMIP states are stored; the console shows the spec's three labels (MODULES.md §1.1). */
+/** KMIP states are stored; the console shows three labels (docs/modules.md#key-states). */
 export const keyStates = [
   'pre-active',
   'active',
@@ -68,7 +68,7 @@ const Labels = z
   .refine((r) => Object.keys(r).length <= 32, { message: 'at most 32 labels' });
 const Base64 = base64Text(65536);
 
-/** TDE (CTE) key attributes, AES keys only (MODULES.md §1.7). */
+/** TDE (CTE) key attributes, AES keys only (docs/modules.md#tde-key-attributes). */
 export const CteAttributes = z.object({
   versioned: z.boolean(),
   persistent_on_client: z.boolean(),

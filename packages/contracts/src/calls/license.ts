@@ -3,7 +3,7 @@ import { defineCall } from '../call.js';
 import { Id } from '../common.js';
 
 /**
- * Licences (MODULES.md §4.1): a licence is a vendor-signed document bound to this installation's
+ * Licences (docs/modules.md#licences): a licence is a vendor-signed document bound to this installation's
  * lock code. Its text is `KSP1.<base64url(payload JSON)>.<base64url(Ed25519 signature of the
  * payload bytes)>`; the server verifies it with the vendor public key it ships.
  */

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineCall } from '../call.js';
 import { Id, PageQuery, pageOf } from '../common.js';
 
-/** Server records: the audit trail every call writes (MODULES.md §8). */
+/** Server records: the audit trail every call writes (docs/modules.md#log-and-audit). */
 export const logSeverities = ['INFO', 'WARNING', 'ERROR', 'CRITICAL'] as const;
 export type LogSeverity = (typeof logSeverities)[number];
 /** Where a record came from: the console (a session), the API (app or service tokens), the system's own work. */

@@ -3,7 +3,7 @@ import { defineCall } from '../call.js';
 import { licenseFeatures } from './license.js';
 
 /**
- * The product page (console-spec §1, §2 "product"): the spec's product list as tiles, each
+ * The product page (docs/console.md#products-and-sub-consoles): its product list as tiles, each
  * opening its sub-console with a token scoped to it (areas.ts, `user/*_token`).
  */
 export const productIds = ['tde', 'kadp', 'kms', 'rdm', 'sms'] as const;

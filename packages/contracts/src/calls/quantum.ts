@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineCall } from '../call.js';
 
 /**
- * The quantum (or any hardware) entropy source (MODULES.md §4.8): its bytes are health-tested
+ * The quantum (or any hardware) entropy source (docs/modules.md#quantum-entropy-source): its bytes are health-tested
  * (SP 800-90B §4.4 Repetition Count and Adaptive Proportion tests) and mixed into the server's
  * random generator, never used raw. Each server node reads the source on its own.
  */

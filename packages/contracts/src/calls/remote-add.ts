@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineCall } from '../call.js';
 
 /**
- * The public `/remote-add` page (console-spec §2): it shows an operator the command that enrols
+ * The public `/remote-add` page (docs/console.md#routes): it shows an operator the command that enrols
  * an agent with a registration token. The token never reaches the server from that page: it
  * comes in the URL fragment (from the registration tokens page) or is pasted.
  */

@@ -5,13 +5,13 @@ import { Id, IdsBody, PageQuery, pageOf } from '../common.js';
 import { NAME_PATTERN } from '../rules/text.js';
 
 /**
- * The scheduler (MODULES.md §4.5): tasks that rotate keys on a cron schedule. A task belongs
+ * The scheduler (docs/modules.md#scheduler): tasks that rotate keys on a cron schedule. A task belongs
  * to the domain it was made in; its key query only ever matches that domain's keys.
  */
 export const schedulerTaskTypes = ['key_rotation'] as const;
 export type SchedulerTaskType = (typeof schedulerTaskTypes)[number];
 
-/** The spec's repeat periods of the run-interval builder. */
+/** The repeat periods (docs/console.md#constants) of the run-interval builder. */
 export const schedulerPeriods = ['year', 'month', 'week', 'day'] as const;
 export type SchedulerPeriod = (typeof schedulerPeriods)[number];
 

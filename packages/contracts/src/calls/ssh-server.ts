@@ -5,7 +5,7 @@ import { objectName } from '../rules/text.js';
 import { GENERATED_PASSWORD_MAX } from './credential.js';
 
 /**
- * Servers of the SMS sub-console (MODULES.md §7.2): SSH targets whose root (or other
+ * Servers of the SMS sub-console (docs/modules.md#ssh-servers): SSH targets whose root (or other
  * privileged) account KSP logs in to with a linked credential of the same domain, whose host
  * key is pinned once the user confirmed its fingerprint, and whose password KSP rotates.
  */

@@ -4,7 +4,7 @@ import { Id, IdsBody, PageQuery, pageOf } from '../common.js';
 import { NAME_PATTERN } from '../rules/text.js';
 
 /**
- * Syslog forwarding (MODULES.md §4.6): the server records go to syslog receivers, each in its
+ * Syslog forwarding (docs/modules.md#syslog-forwarding): the server records go to syslog receivers, each in its
  * format and over its transport, from an outbox that survives restarts and dead receivers.
  */
 export const syslogProtocols = ['udp', 'tcp', 'tls'] as const;

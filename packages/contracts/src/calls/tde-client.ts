@@ -4,7 +4,7 @@ import { Id, IdList, PageQuery, pageOf } from '../common.js';
 import { ClientCounts, ClientRow, clientStatuses } from './client.js';
 
 /**
- * TDE (CTE) and RDM clients, client groups and guard points (MODULES.md §5.1–§5.3, §6.2):
+ * TDE (CTE) and RDM clients, client groups and guard points (docs/modules.md#tde-and-rdm-clients):
  * the agents enrolled with a "cte" or "rdm" registration token (calls/client.ts), what they
  * protect (guard points on the client or inherited from its groups), and the profile they
  * apply. Every change here reaches the agents' configuration (contracts/agent.ts).

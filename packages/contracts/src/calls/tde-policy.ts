@@ -5,7 +5,7 @@ import { objectName } from '../rules/text.js';
 import { policyActions, policyEffects } from '../agent.js';
 
 /**
- * TDE and RDM policies (MODULES.md §5.4–§5.6, §6.2): policy elements (resource, user, process
+ * TDE and RDM policies (docs/modules.md#tde-and-rdm-policies): policy elements (resource, user, process
  * and signature sets), policies with ordered security rules and key rules, and client
  * profiles. Policy elements and profiles are TDE (`cte:*`) objects; RDM policies are managed
  * through the `/v1/ksp/rdm/policy/*` calls (`rdm:*`), and RDM pages read elements through the
@@ -182,7 +182,7 @@ export const TdeKeyOption = z.object({
   versioned: z.boolean(),
 });
 
-/** Client syslog (MODULES.md §5.6): where an agent sends its log events besides the upload. */
+/** Client syslog (docs/modules.md#client-profiles): where an agent sends its log events besides the upload. */
 export const profileSyslogProtocols = ['TCP', 'UDP', 'TLS'] as const;
 export const profileSyslogFormats = ['CEF', 'LEEF', 'RFC5424', 'PLAIN'] as const;
 export const MAX_PROFILE_SYSLOG_SERVERS = 2;

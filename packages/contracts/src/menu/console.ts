@@ -25,7 +25,7 @@ export const consolePageKeys = [
   'console/setting/backup/index',
 ] as const;
 
-/** The main console's menu (MODULES.md "Console routes and permissions"). */
+/** The main console's menu (docs/modules.md#console-routes). */
 export const consoleMenu: MenuNode[] = [
   page('Dashboard', '/console/dashboard', 'dashboard:read', {
     title: 'dashboard',

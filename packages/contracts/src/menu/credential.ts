@@ -11,7 +11,7 @@ export const credentialPageKeys = [
   'credential/detail-server',
 ] as const;
 
-/** The SMS sub-console (MODULES.md §7): credentials, servers; the SSH terminal comes later. */
+/** The SMS sub-console (docs/modules.md#sms-credentials-and-servers): credentials, servers; the SSH terminal comes later. */
 export const credentialMenu: MenuNode = group(
   'Credential',
   path,

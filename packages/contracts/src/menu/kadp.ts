@@ -3,10 +3,10 @@ import { group, page, type MenuNode } from './model.js';
 
 const { path, permission } = consoleAreas.kadp;
 
-/** Page keys of the KADP sub-console (console-spec §2: `/kadp/clients`, `/kadp/clients/clients-details/{id}`). */
+/** Page keys of the KADP sub-console (docs/modules.md#console-routes: `/kadp/clients`, `/kadp/clients/clients-details/{id}`). */
 export const kadpPageKeys = ['kadp/clients/index', 'kadp/clients/clients-details'] as const;
 
-/** The KADP sub-console (MODULES.md §6.1): application clients and the detail of one. */
+/** The KADP sub-console (docs/modules.md#kadp): application clients and the detail of one. */
 export const kadpMenu: MenuNode = group('Kadp', path, { title: 'kadp', icon: 'kadp' }, [
   page('KadpClients', `${path}/clients`, permission, { title: 'kadpClients', icon: 'kadpClients' }),
   {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Permission } from '../permissions.js';
 
 /**
- * The menu the console builds its routes from (API.md "Menu"). The server filters the
+ * The menu the console builds its routes from (docs/console.md#routes). The server filters the
  * menu model by the caller's permissions; `component` is '#' for a group rendered in
  * the layout shell, or a page key the console maps to a lazy-loaded page.
  */

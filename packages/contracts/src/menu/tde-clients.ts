@@ -3,8 +3,8 @@ import type { Permission } from '../permissions.js';
 import { page, type MenuNode } from './model.js';
 
 /**
- * The client pages of the TDE (`/cte`) and RDM (`/rdm`) sub-consoles (console-spec §2,
- * MODULES.md §5.1–§5.3, §6.2). The policy and profile pages of the same sub-consoles add their
+ * The client pages of the TDE (`/cte`) and RDM (`/rdm`) sub-consoles (docs/modules.md#console-routes,
+ * docs/modules.md#tde-and-rdm-clients). The policy and profile pages of the same sub-consoles add their
  * nodes to these groups (`cteClientNodes` / `rdmClientNodes` are the clients' share).
  */
 export const tdeClientPageKeys = [
@@ -27,7 +27,7 @@ const hiddenPage = (
 const cte = { path: consoleAreas.cte.path, permission: 'cte:read' as const };
 const rdm = { path: consoleAreas.rdm.path, permission: 'rdm:read' as const };
 
-/** `page()` names the component `<path>/index`; the spec's client pages are `clients/main`. */
+/** `page()` names the component `<path>/index`; the client pages of docs/modules.md#console-routes are `clients/main`. */
 const mainPage = (
   name: string,
   path: string,

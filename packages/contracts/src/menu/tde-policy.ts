@@ -3,9 +3,9 @@ import type { Permission } from '../permissions.js';
 import type { MenuNode } from './model.js';
 
 /**
- * The policy pages of the TDE (`/cte`) and RDM (`/rdm`) sub-consoles (console-spec §2,
- * MODULES.md §5.4–§5.6, §6.2): policies, policy elements and (TDE) client profiles. The
- * page key is the spec's route name (`cte/policies/policies`). The TDE client pages join
+ * The policy pages of the TDE (`/cte`) and RDM (`/rdm`) sub-consoles (docs/modules.md#console-routes,
+ * docs/modules.md#tde-and-rdm-policies): policies, policy elements and (TDE) client profiles. The
+ * page key is the route name of docs/modules.md#console-routes (`cte/policies/policies`). The TDE client pages join
  * these groups when they land.
  */
 export const ctePolicyPageKeys = [

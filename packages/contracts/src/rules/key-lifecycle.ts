@@ -1,7 +1,7 @@
 import { keyCalls, keyStates, type KeyState } from '../calls/key.js';
 
 /**
- * The key state machine (MODULES.md §1.1-1.2), shared by the server, which enforces it,
+ * The key state machine (docs/modules.md#key-states), shared by the server, which enforces it,
  * and the console, which offers only the actions it allows.
  */
 

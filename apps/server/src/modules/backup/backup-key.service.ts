@@ -49,7 +49,7 @@ function passwordKey(password: string, salt: Buffer, kdf: { N: number; r: number
 }
 
 /**
- * Backup keys (MODULES.md §4.3): AES-256 keys that encrypt backups. Stored sealed under a key
+ * Backup keys (docs/modules.md#backup-keys-and-backups): AES-256 keys that encrypt backups. Stored sealed under a key
  * derived from the root key; they leave only as a file sealed under a password-derived key.
  * A system key belongs to the root domain and only root domain sessions see it; a domain key
  * is seen only in its domain.

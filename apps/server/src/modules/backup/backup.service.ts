@@ -94,7 +94,7 @@ interface DomainTarget {
 }
 
 /**
- * Backups and restore (MODULES.md §4.3, README.md). A backup streams rows page by page
+ * Backups and restore (docs/modules.md#backup-keys-and-backups, README.md). A backup streams rows page by page
  * into an archive under a backup key; key material stays wrapped under its domain KEK, and
  * the KEK travels wrapped under the backup key. A restore reads the archive inside one
  * transaction: any failure (wrong key, damage, a row that does not fit) changes nothing.

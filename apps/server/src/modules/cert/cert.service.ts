@@ -130,7 +130,7 @@ function nameOf(fields: NameInput): Buffer {
 }
 
 /**
- * Certificates and PKI (MODULES.md §2). A local CA's private key is a key object of the key
+ * Certificates and PKI (docs/modules.md#certificates). A local CA's private key is a key object of the key
  * store (`keyVault`): every signature the CA makes (certificates, CRLs, OCSP answers) goes
  * through it, and nothing here holds key material. Every change writes its audit record in
  * the same transaction; failed checks (a CSR whose signature does not match, a certificate
@@ -1354,7 +1354,7 @@ export function createCertService(deps: {
     },
 
     /**
-     * A user's UKEY certificates (spec §3, MODULES.md §2.5–2.6). The token made the signing key
+     * A user's UKEY certificates (docs/modules.md#ukey-certificates). The token made the signing key
      * pair and its CSR; the signing certificate is issued from the domain's default CA and bound
      * to the user, so the UKEY login verifies against it. Dual (SM2): the server also makes the
      * encryption key pair, issues its certificate, and hands the private key out only as a

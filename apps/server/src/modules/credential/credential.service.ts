@@ -22,7 +22,7 @@ import { checkValue, generatePassword, type PasswordPolicyInput } from './creden
 const aad = (id: string, version: number) => `ksp/credential/${id}/${version}`;
 
 /**
- * Credentials (MODULES.md §7.1). Values are sealed under the domain's KEK on the way in and
+ * Credentials (docs/modules.md#credentials). Values are sealed under the domain's KEK on the way in and
  * opened only by `reveal` (a console user who typed their password again) and `readValue`
  * (an application token); both write an audit record naming who read which version.
  * Every query is limited to the caller's domain: another domain's credential is "not found".

@@ -35,9 +35,9 @@ function callError(err: unknown): unknown {
 }
 
 /**
- * Settings › HSM (MODULES.md §4.4): binds the root key to a PKCS#11 token and back to a seal
+ * Settings › HSM (docs/modules.md#hsm-root-of-trust): binds the root key to a PKCS#11 token and back to a seal
  * file through the system service (which never loses the root key: README.md), the "test"
- * round trip, and the certificate fields of spec §3. Every change and refusal is audited.
+ * round trip, and the certificate fields of docs/modules.md#hsm-root-of-trust. Every change and refusal is audited.
  */
 export function createHsmService(deps: {
   db: Db;

@@ -91,7 +91,7 @@ const needs: Record<Exclude<CryptoOp, 'random'>, { bit: number; protect: boolean
   decapsulate: { bit: Usage.KeyAgreement, protect: false },
 };
 
-/** The dashboard's class of each operation (its operation counters, MODULES.md §9). */
+/** The dashboard's class of each operation (its operation counters, docs/modules.md#dashboard). */
 const opClassOf: Record<CryptoOp, OpClass> = {
   encrypt: 'encrypt',
   dataKey: 'encrypt',

@@ -39,7 +39,7 @@ function wrapAlgorithmOf(spki: Buffer): AlgorithmId {
 }
 
 /**
- * Export (MODULES.md §1.6): secret material leaves only wrapped by the caller's public key,
+ * Export (docs/modules.md#export-and-import): secret material leaves only wrapped by the caller's public key,
  * directly when it fits, else under a fresh AES-256 KEK (RFC 5649) that the public key
  * wraps. Every export is audited.
  */

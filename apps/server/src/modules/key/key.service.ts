@@ -63,7 +63,7 @@ interface NewMaterial {
 }
 
 /**
- * Key lifecycle (MODULES.md §1): states are KMIP's, shown as the spec's labels; a key pair
+ * Key lifecycle (docs/modules.md#key-states): states are KMIP's, shown as the console's labels; a key pair
  * is two linked objects that change state together. Every change writes its audit record
  * in the same transaction.
  */

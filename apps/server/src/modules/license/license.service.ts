@@ -33,7 +33,7 @@ interface State {
 }
 
 /**
- * Licences (MODULES.md §4.1). The activated licences are cached in memory (dropped on
+ * Licences (docs/modules.md#licences). The activated licences are cached in memory (dropped on
  * activate and delete here, and after 30 s for other nodes' changes), so the quota check on
  * key creation costs one sum over the key tally, shared by the creations of one turn.
  */

@@ -14,7 +14,7 @@ import type { Db } from '../../platform/db/database.js';
 import type { Actor } from '../../platform/http/route.js';
 import type { ModuleServices } from '../../platform/module.js';
 
-/** The spec's product list, in its order, with the area each opens and its licensed feature. */
+/** The product list of docs/console.md#products-and-sub-consoles, in its order, with the area each opens and its licensed feature. */
 const products: readonly {
   product: ProductId;
   area: ProductTile['area'];

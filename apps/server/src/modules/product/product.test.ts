@@ -83,7 +83,7 @@ describe.each(await engines())('product page and sub-console tokens on %s', (eng
   });
   afterAll(async () => server?.close());
 
-  it("lists the spec's five products in order, with the caller's domain's counts and the licence state", async () => {
+  it("lists the five products in their order, with the caller's domain's counts and the licence state", async () => {
     const tiles = await overview(admin);
     expect(tiles.map((t) => t.product)).toEqual(['tde', 'kadp', 'kms', 'rdm', 'sms']);
     expect(tiles.map((t) => t.area)).toEqual(['cte', 'kadp', 'kms', 'rdm', 'credential']);

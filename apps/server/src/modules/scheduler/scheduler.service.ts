@@ -102,7 +102,7 @@ function toRun(row: SchedulerRunTable, lang: Language = 'en'): SchedulerRun {
 }
 
 /**
- * Key-rotation tasks (MODULES.md §4.5). Tasks and runs live in the database; one job of the
+ * Key-rotation tasks (docs/modules.md#scheduler). Tasks and runs live in the database; one job of the
  * jobs service (`scheduler`, under its lease: one node of a cluster at a time) queues the runs
  * that are due and works through them key by key. Each key's rotation is its own transaction,
  * which also marks the key done in the run, so a run left by a node that died is resumed by

@@ -60,7 +60,7 @@ function passwordChange(account: string, oldPassword: string, newPassword: strin
 }
 
 /**
- * Servers of the SMS sub-console (MODULES.md §7.2): settings, the pinned host key, the
+ * Servers of the SMS sub-console (docs/modules.md#ssh-servers): settings, the pinned host key, the
  * connection test and the password rotation. Credentials are the credential module's,
  * reached through `ModuleServices['credentials']`; every query is limited to the caller's
  * domain (another domain's server is "not found").

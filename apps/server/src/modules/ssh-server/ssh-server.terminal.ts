@@ -102,7 +102,7 @@ function parse(raw: unknown): ClientMessage | undefined {
 }
 
 /**
- * The WebSocket relay (MODULES.md §7.3). Protocol, JSON text frames:
+ * The WebSocket relay (docs/modules.md#web-ssh-terminal). Protocol, JSON text frames:
  * browser → `{type:'auth',ticket,cols,rows}` first, then `{type:'data',data}` and
  * `{type:'resize',cols,rows}`; server → `{type:'ready'}`, `{type:'data',data}`, and
  * `{type:'error',message}` or `{type:'exit',reason}` before it closes.

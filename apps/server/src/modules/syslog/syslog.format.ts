@@ -1,8 +1,8 @@
 import { PRODUCT_VERSION, type LogSeverity, type SyslogFormat } from '@ksp/contracts';
 
 /**
- * Syslog messages of server records (MODULES.md §4.6): an RFC 5424 header around the format's
- * text, framed per transport. Formatters are ours (DEPENDENCIES.md §7: no library does CEF,
+ * Syslog messages of server records (docs/modules.md#syslog-forwarding): an RFC 5424 header around the format's
+ * text, framed per transport. Formatters are ours (docs/dependencies.md#syslog: no library does CEF,
  * LEEF and structured data well).
  */
 

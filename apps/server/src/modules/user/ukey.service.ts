@@ -15,7 +15,7 @@ const PASSWORD_WINDOW_MS = 120_000;
 const CHALLENGE_MS = 60_000;
 
 /**
- * UKEY second factor (MODULES.md decisions): the token holds the user's signing key and
+ * UKEY second factor (docs/modules.md#decisions): the token holds the user's signing key and
  * certificate. Login = the token signs the server's one-time random (its hex text, as
  * UTF-8, SHA-256) and the server verifies with the bound certificate. ECDSA signatures
  * may be DER or raw r||s (PKCS#11 CKM_ECDSA); RSA signatures are PKCS#1 v1.5.

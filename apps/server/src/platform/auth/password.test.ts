@@ -3,7 +3,7 @@ import { clientHash, hashPassword, verifyPassword } from './password.js';
 import { checkPassword, defaultPasswordPolicy } from './password-policy.js';
 
 describe('password hashing', () => {
-  it('derives the client hash of API.md', () => {
+  it('derives the client hash of docs/console.md#login-encoding', () => {
     // base64(sha256("admin"))
     expect(clientHash('admin')).toBe('jGl25bVBBBW96Qi9Te4V37Fnqchz/Eu4qB9vKrRIqRg=');
   });

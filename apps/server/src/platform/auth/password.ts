@@ -1,7 +1,7 @@
 import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
 
 /**
- * The login form sends base64(sha256(utf8(password))) (API.md); calls that set a
+ * The login form sends base64(sha256(utf8(password))) (docs/console.md#login-encoding); calls that set a
  * password send it as typed and the server derives the same value. Only a slow,
  * salted scrypt hash of that value is stored.
  */

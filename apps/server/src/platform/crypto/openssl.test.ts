@@ -342,7 +342,7 @@ describe('SM2', () => {
     const signature = file('sm2.sig', sm2Sign(key.material, message));
     const verified = openssl(verifyArgs(pub, messageFile, signature, true));
     expect(verified.output).toContain('Signature Verified Successfully');
-    // OpenSSL 3.0's default (empty) ID does not match: the trap DEPENDENCIES.md §4.2 describes.
+    // OpenSSL 3.0's default (empty) ID does not match: the trap docs/dependencies.md#server describes.
     expect(openssl(verifyArgs(pub, messageFile, signature, false)).ok).toBe(false);
   });
 

@@ -7,7 +7,7 @@ const MAX_LENGTH = 64 * 1024;
 /**
  * The one source of randomness for key material, seeds, IVs and nonces in this
  * folder: the operating system's CSPRNG (through OpenSSL), XORed with the pool of the
- * quantum entropy source (MODULES.md §4.8, `entropy.ts`) while that source is healthy.
+ * quantum entropy source (docs/modules.md#quantum-entropy-source, `entropy.ts`) while that source is healthy.
  * The source's bytes are never used raw, and the output is never weaker than the OS's.
  *
  * RSA prime generation is the one exception: OpenSSL draws those bits from its

@@ -242,7 +242,7 @@ export function describeAccess(call: CallDef): string {
   return `Who: ${permission}; scope: ${scope}; token kinds: ${kinds}. A refusal answers code 4030 and is audited.`;
 }
 
-/** The call takes a JSON body that may be left out (the spec's "no payload" calls). */
+/** The call takes a JSON body that may be left out (the "no payload" calls of docs/api.md#conventions). */
 export function bodyIsOptional(call: CallDef): boolean {
   return Boolean(call.body && !call.multipart && call.body.safeParse(undefined).success);
 }

@@ -2,7 +2,7 @@ import { Cron } from 'croner';
 
 /**
  * Five-field cron schedules (minute hour day-of-month month day-of-week), evaluated in UTC by
- * `croner` (DEPENDENCIES.md §8). Each field takes `*`, a number, a range `a-b`, a step (`*`,
+ * `croner` (docs/dependencies.md#server). Each field takes `*`, a number, a range `a-b`, a step (`*`,
  * `a-b` or `a` followed by `/n`), and comma-separated lists of those; months and weekdays also
  * take their English names (`jan`, `mon`); Sunday is 0 or 7. As in Vixie cron, when both day
  * fields are restricted a day matching either one is due. This file keeps the platform's

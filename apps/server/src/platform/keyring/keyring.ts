@@ -40,7 +40,7 @@ export function fingerprint(key: Buffer): string {
 }
 
 /**
- * Root key ▸ domain KEKs ▸ key material (ARCHITECTURE.md "Security model").
+ * Root key ▸ domain KEKs ▸ key material (docs/security-model.md#keys).
  * The root key lives only in this process's memory once unsealed.
  */
 export class Keyring {

@@ -32,7 +32,7 @@ export interface RootWrapping {
 }
 
 /**
- * What seals the root key at rest (ARCHITECTURE.md "Security model"): the local seal file, or
+ * What seals the root key at rest (docs/security-model.md#keys): the local seal file, or
  * a non-extractable key inside a PKCS#11 token. Another kind (a GM/T 0018 SDF device) plugs in
  * by implementing this. Every method is synchronous and throws `RootUnavailable`.
  */

@@ -8,7 +8,7 @@ import { useT } from '../../i18n/i18n';
 
 export const DOMAIN_NAME_MAX = 10;
 
-/** Domain names in the dropdown are cut to 10 characters with an ellipsis (spec §9). */
+/** Domain names in the dropdown are cut to 10 characters with an ellipsis (docs/console.md#constants). */
 export function shortDomainName(name: string, max = DOMAIN_NAME_MAX): string {
   const chars = [...name];
   return chars.length > max ? `${chars.slice(0, max).join('')}...` : name;

@@ -84,7 +84,7 @@ function keepViews(state: TabsState, keep: (view: TabView) => boolean): TabsStat
 }
 
 /**
- * The tags view rules (spec §3/§4): no duplicate paths; title from meta.title or
+ * The tags view rules (docs/console.md#tabs): no duplicate paths; title from meta.title or
  * 'no-name'; not cached with meta.noCache; affixed tabs survive "close others" and
  * "close all"; logout (`reset`) drops every tab.
  */

@@ -21,7 +21,7 @@ export function withoutEmpty<T extends object>(values: T): T {
 
 /**
  * Downloads of CAs and certificates saved as files. A failed CSR download says "Error
- * downloading CSR file" (spec); other failures show the server's message.
+ * downloading CSR file" (docs/console.md#errors); other failures show the server's message.
  */
 export function useDownloads() {
   const t = useT();

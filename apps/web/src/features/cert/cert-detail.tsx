@@ -33,7 +33,7 @@ export function CertStatus({ cert }: { cert: Pick<CertRow, 'status' | 'expiring'
   );
 }
 
-/** Every field of spec §3 for one certificate, its PEMs and its downloads. */
+/** Every field of docs/modules.md#certificates for one certificate, its PEMs and its downloads. */
 export function CertDetailDrawer({
   id,
   onClose,

@@ -75,7 +75,7 @@ interface Issued {
 }
 
 /**
- * Issue a user's UKEY certificates (spec §3, MODULES.md §2.5–2.6) in three steps: the UKEY
+ * Issue a user's UKEY certificates (docs/modules.md#ukey-certificates) in three steps: the UKEY
  * makes its signing key pair and request through the local bridge, the server issues the
  * certificate(s) and binds the UKEY to the user, the bridge writes them to the UKEY. The PIN
  * goes to the bridge only; the form is unmounted with the modal, so nothing keeps it.

@@ -9,7 +9,7 @@ import { ClientStatusBar } from '../../components/client-status-bar';
 import { useT } from '../../i18n/i18n';
 import { ClientStatusTag, clientDetailPath } from './client-status';
 
-/** KADP › clients: the applications enrolled in this domain, with the status bar (MODULES.md §6.1). */
+/** KADP › clients: the applications enrolled in this domain, with the status bar (docs/modules.md#kadp). */
 export default function ClientListPage() {
   const t = useT();
   const kit = useColumnKit<ClientRow>();

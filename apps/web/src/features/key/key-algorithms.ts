@@ -14,7 +14,7 @@ import {
 } from '@ksp/contracts';
 
 /** Which algorithms the console offers, and which usages may go with each. */
-/** The families in the order the console offers them (MODULES.md §1.5). */
+/** The families in the order the console offers them (docs/modules.md#usage-masks-and-algorithms). */
 export const FAMILIES: readonly Family[] = [
   'AES',
   'SM4',

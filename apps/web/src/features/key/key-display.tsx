@@ -11,7 +11,7 @@ const stateColors: Record<KeyRow['state_label'], string> = {
   destroyed: 'default',
 };
 
-/** The spec's state label, with a "compromised" badge for compromised keys. */
+/** The console's state label (docs/modules.md#decisions), with a "compromised" badge for compromised keys. */
 export function KeyStateTags({ row }: { row: Pick<KeyRow, 'name' | 'state' | 'state_label'> }) {
   const t = useT();
   const compromised = row.state === 'compromised' || row.state === 'destroyed-compromised';

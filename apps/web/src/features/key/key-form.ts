@@ -52,7 +52,7 @@ export const DEFAULT_CTE: CteAttributes = {
   encryption_mode: 'CBC_CS1',
 };
 
-/** TDE (CTE) attributes apply to AES keys only (MODULES.md §1.7). */
+/** TDE (CTE) attributes apply to AES keys only (docs/modules.md#tde-key-attributes). */
 export function supportsCte(id: AlgorithmId): boolean {
   return algorithmInfo(id).family === 'AES';
 }

@@ -16,7 +16,7 @@ import { clientLogFilterQuery } from './log-filters';
 import { TimeFilter } from './log-time-filter';
 
 /**
- * Client records: what agents uploaded about file operations (MODULES.md §8), newest first by
+ * Client records: what agents uploaded about file operations (docs/modules.md#client-records), newest first by
  * receipt, filtered and exported on the server like the server records.
  */
 export function ClientLogList({ keepParams }: { keepParams?: readonly string[] }) {

@@ -103,7 +103,7 @@ describe.each(['en', 'zh'] as const)('product page (%s)', (lang) => {
     await act(() => i18n.changeLanguage('en'));
   });
 
-  it("shows the spec's five products with their counts and licence state; a forbidden one disabled", async () => {
+  it('shows the five products with their counts and licence state; a forbidden one disabled', async () => {
     serve();
     renderPage(PATH, PATH, <ProductPage />);
     const kadp = await screen.findByTestId('product-tile-kadp');

@@ -137,7 +137,7 @@ function EmbeddedConsole({ tile, onClose }: { tile: ProductTile; onClose: () => 
   );
 }
 
-/** Products (console-spec §1): the sub-consoles as tiles, each opened with a token scoped to it. */
+/** Products (docs/console.md#products-and-sub-consoles): the sub-consoles as tiles, each opened with a token scoped to it. */
 export default function ProductPage() {
   const t = useT();
   const overview = useQuery({ queryKey: productKeys.overview, queryFn: fetchProductOverview });

@@ -27,7 +27,7 @@ const children = new Map<Window, SubConsoleArea>();
 let listening = false;
 
 /**
- * The console's half of the embedding protocol (console-spec §4 "Embedding"), for the windows
+ * The console's half of the embedding protocol (docs/console.md#embedding), for the windows
  * the product page opened: a window that asks `{type:'initToken'}` (or says `tokenExpired`) gets
  * `{type:'refreshToken', token}` with a fresh token of its own sub-console. Only a window this
  * page opened, of this origin, is answered, and only to this origin.

@@ -21,7 +21,7 @@ type Row = AuthBinaryRow & { key: string; index: number | null };
 
 /**
  * The authorised binaries of a TDE client (its own, editable, and its groups', read-only) or
- * of a client group (MODULES.md §5.1, §5.3): privilege–filename pairs, edited in a draft and
+ * of a client group (docs/modules.md#tde-and-rdm-clients): privilege–filename pairs, edited in a draft and
  * saved as a whole (`tde/auth-binary/set`).
  */
 export function AuthBinaryTable({

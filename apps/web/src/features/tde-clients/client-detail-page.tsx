@@ -44,7 +44,7 @@ import { LockedTag, useLockAction } from './lock-action';
 import { groupDetailPath } from './group-list-page';
 
 /**
- * TDE / RDM › client details (MODULES.md §5.1, §6.2): the KADP identity and certificate cards
+ * TDE / RDM › client details (docs/modules.md#tde-and-rdm-clients): the KADP identity and certificate cards
  * and actions, the profile, guard points, groups, authorised binaries, logs and health.
  */
 function AgentClientDetailPage({ area }: { area: AgentArea }) {

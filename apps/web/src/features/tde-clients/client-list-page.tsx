@@ -19,12 +19,12 @@ import { useCanCall } from '../../components/permissions';
 import { api } from '@ksp/contracts';
 import { LockedTag, useLockAction } from './lock-action';
 
-/** The detail page of a TDE or RDM client (console-spec §2). */
+/** The detail page of a TDE or RDM client (docs/modules.md#console-routes). */
 export const agentClientDetailPath = (area: AgentArea, id: string) =>
   `/${area}/clients/clients-details/${id}`;
 
 /**
- * TDE / RDM › clients (MODULES.md §5.1, §6.2): the status bar of the KADP page, the agents of
+ * TDE / RDM › clients (docs/modules.md#tde-and-rdm-clients): the status bar of the KADP page, the agents of
  * this domain with their groups, guard points and (RDM) protection mode and suspicious count.
  */
 function AgentClientListPage({ area }: { area: AgentArea }) {

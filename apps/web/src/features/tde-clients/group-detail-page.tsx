@@ -46,7 +46,7 @@ interface Member {
   status: ClientStatus;
 }
 
-/** TDE › client group details (MODULES.md §5.3): the group, its members, its guard points. */
+/** TDE › client group details (docs/modules.md#client-groups): the group, its members, its guard points. */
 export default function GroupDetailPage() {
   const t = useT();
   const { id = '' } = useParams();

@@ -17,7 +17,7 @@ import { ListAddButton, ListPage } from '../../components/list-page';
 import { useCanCall } from '../../components/permissions';
 import { useT } from '../../i18n/i18n';
 
-/** The detail page of a client group (console-spec §2). */
+/** The detail page of a client group (docs/modules.md#console-routes). */
 export const groupDetailPath = (id: string) => `/cte/clients/clients-groups-details/${id}`;
 
 export interface GroupValues {
@@ -52,7 +52,7 @@ export const groupBody = (values: GroupValues) => ({
   profile: values.profile?.trim() ? values.profile.trim() : null,
 });
 
-/** TDE › client groups (MODULES.md §5.3): name, profile, members, guard points. */
+/** TDE › client groups (docs/modules.md#client-groups): name, profile, members, guard points. */
 export default function GroupListPage() {
   const t = useT();
   const kit = useColumnKit<ClientGroupRow>();

@@ -29,7 +29,7 @@ interface GuardPointValues {
 
 /**
  * The guard points of a client (its own and its groups', inherited ones read-only here) or of
- * a client group (MODULES.md §5.2): add, enable/disable, unguard.
+ * a client group (docs/modules.md#guard-points): add, enable/disable, unguard.
  */
 export function GuardPointTable({
   area,

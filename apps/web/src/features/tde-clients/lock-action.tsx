@@ -16,7 +16,7 @@ export function LockedTag() {
   );
 }
 
-/** Lock or unlock a TDE client after a confirmation (MODULES.md §5.1 `client_locked`). */
+/** Lock or unlock a TDE client after a confirmation (docs/modules.md#tde-and-rdm-clients `client_locked`). */
 export function useLockAction(): (row: TdeClientRow) => void {
   const t = useT();
   const { message } = App.useApp();

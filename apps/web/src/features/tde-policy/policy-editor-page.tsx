@@ -116,7 +116,7 @@ function rulesOf(d: PolicyDetail): Rule[] {
 }
 
 /**
- * TDE / RDM › create a policy, or its details, as a wizard (MODULES.md §5.4): general → security
+ * TDE / RDM › create a policy, or its details, as a wizard (docs/modules.md#policies): general → security
  * rules → key rules (standard) or protection settings (RDM) → review and save. Next checks the
  * step's fields; a refusal of the server brings the user back to the step (and field) it names.
  */

@@ -12,7 +12,7 @@ import { useCanCall } from '../../components/permissions';
 import { useT } from '../../i18n/i18n';
 import { policyPaths, usePolicyArea } from './area';
 
-/** TDE / RDM › policies: name, type, learn mode, revision, rule counts (MODULES.md §5.4, §6.2). */
+/** TDE / RDM › policies: name, type, learn mode, revision, rule counts (docs/modules.md#policies). */
 export default function PolicyListPage() {
   const t = useT();
   const area = usePolicyArea();

@@ -1,7 +1,7 @@
 import { Code, type PolicyType } from '@ksp/contracts';
 
 /**
- * The steps of the policy editor (MODULES.md §5.4): general → (RDM settings) → security rules →
+ * The steps of the policy editor (docs/modules.md#policies): general → (RDM settings) → security rules →
  * (key rules) → review. A standard policy has key rules; an RDM policy has its protection
  * settings instead (§6.2).
  */

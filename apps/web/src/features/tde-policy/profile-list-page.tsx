@@ -14,7 +14,7 @@ import { useSubmit } from '../../components/use-submit';
 import { useT } from '../../i18n/i18n';
 import { profilePaths } from './area';
 
-/** TDE › settings › client profiles: the default one first (MODULES.md §5.6). */
+/** TDE › settings › client profiles: the default one first (docs/modules.md#client-profiles). */
 export default function ProfileListPage() {
   const t = useT();
   const kit = useColumnKit<ProfileRow>();

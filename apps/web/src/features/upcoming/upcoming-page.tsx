@@ -4,7 +4,7 @@ import { PublicPage } from '../../components/public-page';
 import { paths } from '../../config/paths';
 import { useT } from '../../i18n/i18n';
 
-/** A public route of the spec whose module has not landed yet. */
+/** A public route of docs/console.md#routes whose module has not landed yet. */
 export type UpcomingRoute = 'remoteAdd';
 
 /** What will be at a public route: its title, what it will do, and the way to the login. */

@@ -1,4 +1,4 @@
-/** TDE and RDM › clients, client groups, guard points (MODULES.md §5.1–§5.3, §6.2). */
+/** TDE and RDM › clients, client groups, guard points (docs/modules.md#tde-and-rdm-clients). */
 export const tdeClient = {
   title: { cte: 'TDE clients', rdm: 'RDM clients' },
   fields: {

@@ -1,4 +1,4 @@
-/** TDE / RDM › policies, policy elements, client profiles (MODULES.md §5.4–§5.6, §6.2). */
+/** TDE / RDM › policies, policy elements, client profiles (docs/modules.md#tde-and-rdm-policies). */
 export const tdePolicy = {
   policies: {
     title: 'Policies',

@@ -35,7 +35,7 @@ import { PkiError } from './pki-error.js';
 import { type SanList, isEmptySan, sanExtensionValue } from './san.js';
 import { type KeyAlgorithm, OID, describeSpki } from './signer.js';
 
-/** X.509 v3 extensions from the console's purpose and usage (MODULES.md §2.2). */
+/** X.509 v3 extensions from the console's purpose and usage (docs/modules.md#extensions-from-purpose-and-usage). */
 
 export type Purpose = 'server' | 'client';
 export type Usage = 'signature' | 'encryption' | 'both';

@@ -16,7 +16,7 @@ import { type CaAlgorithm, isCaAlgorithm } from './signer.js';
 
 /**
  * Private-key downloads: PKCS#8 encrypted with PBES2 (PBKDF2-HMAC-SHA256, AES-256-CBC),
- * and PKCS#12 files (pkijs, DEPENDENCIES.md §9.1). The KDF and cipher are node:crypto's;
+ * and PKCS#12 files (pkijs, docs/dependencies.md#server). The KDF and cipher are node:crypto's;
  * only the ASN.1 around them is written here.
  */
 

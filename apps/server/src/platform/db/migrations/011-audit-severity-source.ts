@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 
 /**
- * The log page's columns (MODULES.md §8): a record's severity (INFO, WARNING, ERROR, CRITICAL)
+ * The log page's columns (docs/modules.md#log-and-audit): a record's severity (INFO, WARNING, ERROR, CRITICAL)
  * and where it came from (web: a console session; api: an application or service token;
  * scheduler: the server's own work). Earlier records get them from what they already say.
  */

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 /**
  * The HSM root of trust (modules/hsm): which root of trust seals the root key
  * (`system_state.root_provider`: seal-file or pkcs11), and the one HSM's settings (library,
- * token, sealed PIN, the certificates of spec §3 "HSM").
+ * token, sealed PIN, the certificates of docs/modules.md#hsm-root-of-trust).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema

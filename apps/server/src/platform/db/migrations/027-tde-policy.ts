@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * TDE / RDM policies (modules/tde-policy, MODULES.md §5.4–§5.6, §6.2): policy elements
+ * TDE / RDM policies (modules/tde-policy, docs/modules.md#tde-and-rdm-policies): policy elements
  * (resource, user, process and signature sets), policies with their ordered rules, client
  * profiles, and which element each policy, set or profile refers to (deletes of a referenced
  * element are refused). Entries, rules and settings are JSON text; names are unique per

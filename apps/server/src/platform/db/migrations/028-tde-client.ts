@@ -7,7 +7,7 @@ import type { Kysely } from 'kysely';
  * `client.communication_enabled`: 0 refuses the agent's signed calls (heartbeats).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  // Communication disabled: the agent's signed calls are refused (MODULES.md §5.1).
+  // Communication disabled: the agent's signed calls are refused (docs/modules.md#tde-and-rdm-clients).
   await db.schema
     .alterTable('client')
     .addColumn('communication_enabled', 'integer', (c) => c.notNull().defaultTo(1))

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 /**
- * TDE authorised binaries and client lock (modules/tde-client, MODULES.md §5.1, §5.3):
+ * TDE authorised binaries and client lock (modules/tde-client, docs/modules.md#tde-and-rdm-clients):
  * `tde_auth_binary` holds the privilege–filename pairs of a client or a client group (exactly
  * one of client_id / group_id; a filename once per owner; `position` keeps the operator's
  * order). `client.client_locked`: 1 tells the agent to refuse local changes of its own
