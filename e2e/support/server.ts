@@ -88,8 +88,7 @@ interface Envelope<T> {
   data: T;
 }
 
-/** A direct API call, for setting up what the test is not about. */
-/** Calls one call of the contract (its method and path) with a JSON body or a query. */
+/** Calls one call of the contract (its method and path) with a JSON body or a query: for setting up what a test is not about. */
 export async function apiCall<T>(
   base: string,
   call: Pick<CallDef, 'method' | 'path'>,

@@ -175,7 +175,6 @@ export function createCertService(deps: {
     return row.not_after && Date.parse(row.not_after) <= at.getTime() ? 'expired' : 'active';
   }
 
-  /** The CA's SubjectPublicKeyInfo: from its certificate, or from its CSR while pending. */
   /**
    * What signing needs of an active CA's certificate, parsed once per certificate and kept:
    * its subject (the issuer name of what it signs), its key and its key identifier. Parsing
@@ -206,6 +205,7 @@ export function createCertService(deps: {
     return parts;
   }
 
+  /** The CA's SubjectPublicKeyInfo: from its certificate, or from its CSR while pending. */
   function caSpki(row: CertCaTable): Buffer {
     if (row.cert_der) return caParts({ ...row, cert_der: row.cert_der }).spki;
     if (row.csr_der) return pki.parseCsr(unb64(row.csr_der)).spki;
@@ -1812,8 +1812,7 @@ export function createCertService(deps: {
 
     /* public CRL and OCSP */
 
-    /** The DER CRL of an active CA, or null when there is no such CA. */
-    /** The CA's current CRL with its validator and end of validity (ms), for the public URL. */
+    /** An active CA's current DER CRL with its validator and end of validity (ms), for the public URL; null when there is no such CA. */
     async publicCrl(caId: string): Promise<{ der: Buffer; etag: string; nextUpdate: number } | null> {
       // Checked against the database in the last few seconds: answered from memory, without
       // reading the CA row either (a CA deleted on another node stops being served within

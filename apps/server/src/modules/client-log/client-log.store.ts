@@ -96,13 +96,13 @@ export async function forgetExpiredJtis(db: Executor, now: string): Promise<numb
   return Number(result.numDeletedRows);
 }
 
-/** One page, newest first by receipt; the total counted up to the cap. */
 /** A place in the newest-first order: a record's receipt time and sequence number. */
 export interface Position {
   at: string;
   seq: number;
 }
 
+/** One page, newest first by receipt; the total counted up to the cap. */
 export async function listRecords(
   db: Executor,
   f: ClientLogFilter,

@@ -15,7 +15,7 @@ import { call, initialize, startServer, type TestServer } from '../../test/harne
  * Everything the agent receives is made through the calls the console makes: a TDE key,
  * policy elements, a standard and an RDM policy, guard points on the enrolled clients (the real
  * tde-policy and tde-client modules compose the document). SQLite only: the channel itself is
- * tested on both engines (client-config.test.ts).
+ * tested on both engines (client.config.test.ts).
  */
 describe('ksp-agent (reference agent) against a server', () => {
   let server: TestServer;

@@ -44,7 +44,6 @@ export interface SignedIn {
 
 const LOCK_MINUTES = 30;
 
-/** Sign-in, the session's user, password and e-mail of the signed-in user. */
 /** Signs a directory user in; answers the local user id, or why it refused. */
 export interface DirectoryLogin {
   authenticate(
@@ -54,6 +53,7 @@ export interface DirectoryLogin {
   ): Promise<{ userId: string } | { refused: string }>;
 }
 
+/** Sign-in, the session's user, password and e-mail of the signed-in user. */
 export function createUserService(deps: {
   db: Db;
   sessions: SessionService;

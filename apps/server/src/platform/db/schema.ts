@@ -636,7 +636,6 @@ export interface BackupTable {
   node: string | null;
 }
 
-/** A client (migration 024, modules/client). */
 /** An operation a KADP client made with its client identity (migration 030, modules/kadp-ops). */
 export interface KadpOperationTable {
   id: string;
@@ -654,6 +653,7 @@ export interface KadpOperationTable {
   reason: string;
 }
 
+/** A client (migration 024, modules/client). */
 export interface ClientTable {
   id: string;
   domain_id: string;
@@ -690,7 +690,6 @@ export interface ClientTable {
   client_locked: number;
 }
 
-/** The configuration epoch of a domain's agents (migration 025, platform/agent-config.ts). */
 /** A policy element (migration 027): resource, user, process or signature set; `entries` JSON. */
 export interface TdePolicyElementTable {
   id: string;
@@ -741,6 +740,7 @@ export interface TdeElementRefTable {
   element_id: string;
 }
 
+/** The configuration epoch of a domain's agents (migration 025, platform/agent-config.ts). */
 export interface ClientConfigEpochTable {
   domain_id: string;
   /** bigint: PostgreSQL answers it as a string. */

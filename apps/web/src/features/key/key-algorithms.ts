@@ -13,8 +13,7 @@ import {
   type UsageWord,
 } from '@ksp/contracts';
 
-/** Which algorithms the console offers, and which usages may go with each. */
-/** The families in the order the console offers them (docs/modules.md#usage-masks-and-algorithms). */
+/** Which algorithms the console offers: the families, in its order (docs/modules.md#usage-masks-and-algorithms). */
 export const FAMILIES: readonly Family[] = [
   'AES',
   'SM4',

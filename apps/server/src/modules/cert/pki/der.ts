@@ -39,7 +39,6 @@ export function bigintBytes(value: bigint): Buffer {
   return Buffer.from(hex.length % 2 ? `0${hex}` : hex, 'hex');
 }
 
-/** Writes `YYMMDDHHMMSSZ` (UTCTime, tag 0x17) or `YYYYMMDDHHMMSSZ` (GeneralizedTime, 0x18), whole seconds. */
 /** The encoded length of a Time: UTCTime through 2049, GeneralizedTime from 2050. */
 export const x509TimeLength = (date: Date): number => (date.getUTCFullYear() >= 2050 ? 17 : 15);
 
