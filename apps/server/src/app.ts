@@ -188,6 +188,7 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
     await jobs.stop();
     await journal.flush();
     await kit.stop();
+    sessions.close();
     keyring.close();
   });
   return {

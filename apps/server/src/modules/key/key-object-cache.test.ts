@@ -256,6 +256,41 @@ describe.each(await engines())('cached private key objects on %s', (engine) => {
       expect(opened).toBe(2);
     });
 
+    it('reads the key, its version and unwraps the material once for callers that miss together', async () => {
+      now = Date.now();
+      opened = 0;
+      // Counts the cache's reads: the tables each select reads from.
+      const selects: string[] = [];
+      const counted = server.database.db.withPlugin({
+        transformQuery: (args) => {
+          const froms = (args.node as { from?: { froms: { table?: { identifier?: { name?: string } } }[] } })
+            .from?.froms;
+          for (const f of froms ?? []) if (f.table?.identifier?.name) selects.push(f.table.identifier.name);
+          return args.node;
+        },
+        transformResult: (args) => Promise.resolve(args.result),
+      });
+      cache = createKeyCache(counted, clock);
+      const asked = await Promise.all(Array.from({ length: 32 }, () => cache.privateKey(keyId, 1, open)));
+      expect(new Set(asked).size).toBe(1);
+      expect(asked[0]).toBeInstanceOf(KeyObject);
+      expect(selects.sort()).toEqual(['kms_key', 'kms_key_version']);
+      expect(opened).toBe(1);
+
+      // In the second half of the entry's life the key and the versions in use are read again
+      // in the background; callers keep the cached key object meanwhile.
+      now += 600;
+      expect(await cache.privateKey(keyId, 1, open)).toBe(asked[0]);
+      await vi.waitFor(() => expect(selects).toHaveLength(4));
+      expect(selects.slice(2).sort()).toEqual(['kms_key', 'kms_key_version']);
+      // The refreshed entry is fresh at the first one's bound, and its version is already read.
+      now += 400;
+      const again = await Promise.all(Array.from({ length: 8 }, () => cache.privateKey(keyId, 1, open)));
+      expect(new Set(again).size).toBe(1);
+      expect(selects).toHaveLength(4);
+      expect(opened).toBe(2);
+    });
+
     it('answers no key once the material is destroyed, and material that does not parse as bytes', async () => {
       fresh();
       const other = await create('cache-unit-destroyed', 'EC-P256');

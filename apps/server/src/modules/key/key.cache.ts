@@ -3,15 +3,22 @@ import type { Clock } from '../../platform/auth/session.service.js';
 import { parsePrivateKey, type PrivateKeyInput } from '../../platform/crypto/asymmetric.js';
 import type { Db } from '../../platform/db/database.js';
 import type { KeyTable, KeyVersionTable } from '../../platform/db/schema.js';
+import { createFreshCache } from '../../platform/fresh-cache.js';
 import { findVersion, readKey } from './key.store.js';
 
 /**
  * How long a node reuses a key for cryptographic operations before it reads it again.
  * Changes through this node apply at once (the key service calls `forget`); changes made
  * on another node of a cluster apply here within this time. Unwrapped material is kept no
- * longer either: it is zeroed when its entry expires, is forgotten or is pushed out. Parsed
- * private keys go at the same moments: OpenSSL cannot be told to clear a key object, but
- * it clears the key when the object is freed, once nothing here refers to it any more.
+ * longer either: it is zeroed when its entry expires, is replaced by a newer read, is
+ * forgotten or is pushed out. Parsed private keys go at the same moments: OpenSSL cannot be
+ * told to clear a key object, but it clears the key when the object is freed, once nothing
+ * here refers to it any more.
+ *
+ * A key in use is read again in the background in the second half of its entry's life, with
+ * the versions its entry had read (`platform/fresh-cache.ts`); callers that miss together share
+ * one read, and the material of a version is unwrapped (and parsed) once per entry, whoever
+ * asks for it meanwhile.
  */
 const KEY_CACHE_MS = 1000;
 const KEY_CACHE_SIZE = 10_000;
@@ -22,12 +29,15 @@ interface Version {
   secret?: Buffer;
   /** The private key parsed from that material (RSA, EC, Ed25519); dropped when the entry goes. */
   privateKey?: KeyObject;
+  /** The unwrap (or parse) under way: callers that ask meanwhile wait for it. */
+  opening?: Promise<unknown>;
 }
 
 interface Entry {
   row: KeyTable;
   versions: Map<number, Version>;
-  readAt: number;
+  /** Version reads under way. */
+  reading: Map<number, Promise<Version | undefined>>;
 }
 
 function wipe(entry: Entry): void {
@@ -42,50 +52,63 @@ function wipe(entry: Entry): void {
 
 /** `clock` is the server's: a test moves it to see an entry expire. */
 export function createKeyCache(db: Db, clock: Clock) {
-  const entries = new Map<string, Entry>();
   let generation = 0;
-  const drop = (id: string) => {
-    const gone = entries.get(id);
-    if (gone) wipe(gone);
-    entries.delete(id);
-  };
+  const cache = createFreshCache<Entry>({
+    ttlMs: KEY_CACHE_MS,
+    size: KEY_CACHE_SIZE,
+    now: () => clock().getTime(),
+    async read(id, previous) {
+      const row = await readKey(db, id);
+      if (!row) return undefined;
+      const fresh: Entry = { row, versions: new Map(), reading: new Map() };
+      // A refresh reads again the versions in use, so that no caller waits for them.
+      const numbers = previous ? [...previous.versions.keys()] : [];
+      const rows = await Promise.all(numbers.map((n) => findVersion(db, id, n)));
+      for (const v of rows) if (v) fresh.versions.set(Number(v.version), { row: v });
+      return fresh;
+    },
+    dispose: wipe,
+  });
   /** Whether what was read since `seen` may be kept: no change since, and the entry still cached. */
   const keeps = (keyId: string, found: Entry | undefined, seen: number): found is Entry =>
-    !!found && seen === generation && entries.get(keyId) === found;
-  // Unused entries do not wait for a caller to notice they expired.
-  const sweeper = setInterval(() => {
-    const now = clock().getTime();
-    for (const [id, e] of entries) if (now - e.readAt >= KEY_CACHE_MS) drop(id);
-  }, KEY_CACHE_MS);
-  sweeper.unref();
+    !!found && seen === generation && cache.peek(keyId) === found;
 
-  async function entry(id: string): Promise<Entry | undefined> {
-    const now = clock().getTime();
-    const hit = entries.get(id);
-    if (hit && now - hit.readAt < KEY_CACHE_MS) return hit;
-    drop(id);
-    const seen = generation;
-    const row = await readKey(db, id);
-    if (!row) return undefined;
-    const fresh: Entry = { row, versions: new Map(), readAt: now };
-    // A change made while this read was under way must not be hidden by it.
-    if (seen === generation && !entries.has(id)) {
-      if (entries.size >= KEY_CACHE_SIZE) drop(entries.keys().next().value!);
-      entries.set(id, fresh);
-    }
-    return fresh;
-  }
+  const entry = (id: string) => cache.get(id);
 
   async function version(keyId: string, number: number) {
     const found = await entry(keyId);
     const cached = found?.versions.get(number);
     if (cached) return { found, cached };
+    const reading = found?.reading.get(number);
+    if (reading) return { found, cached: await reading };
     const seen = generation;
-    const row = await findVersion(db, keyId, number);
-    if (!row) return { found, cached: undefined };
-    const fresh: Version = { row };
-    if (keeps(keyId, found, seen)) found.versions.set(number, fresh);
-    return { found, cached: fresh };
+    const read = findVersion(db, keyId, number).then((row) => {
+      if (!row) return undefined;
+      const fresh: Version = { row };
+      if (keeps(keyId, found, seen)) found.versions.set(number, fresh);
+      return fresh;
+    });
+    if (found && keeps(keyId, found, seen)) {
+      found.reading.set(number, read);
+      const done = () => found.reading.delete(number);
+      read.then(done, done);
+    }
+    return { found, cached: await read };
+  }
+
+  /** Waits until no unwrap (or parse) of `cached` is under way; one may have failed. */
+  async function settled(cached: Version): Promise<void> {
+    while (cached.opening) await cached.opening.catch(() => undefined);
+  }
+
+  /** Runs `work` as the version's one unwrap under way. */
+  function opening<T>(cached: Version, work: Promise<T>): Promise<T> {
+    cached.opening = work;
+    const done = () => {
+      if (cached.opening === work) delete cached.opening;
+    };
+    work.then(done, done);
+    return work;
   }
 
   return {
@@ -108,11 +131,16 @@ export function createKeyCache(db: Db, clock: Clock) {
     ): Promise<Buffer | undefined> {
       const { found, cached } = await version(keyId, number);
       if (!cached?.row.material_wrapped) return undefined;
+      if (cached.opening) await settled(cached);
       if (cached.secret) return Buffer.from(cached.secret);
       const seen = generation;
-      const opened = await open(cached.row.material_wrapped);
-      if (keeps(keyId, found, seen) && !cached.secret) cached.secret = Buffer.from(opened);
-      return opened;
+      return opening(
+        cached,
+        open(cached.row.material_wrapped).then((opened) => {
+          if (keeps(keyId, found, seen) && !cached.secret) cached.secret = Buffer.from(opened);
+          return opened;
+        }),
+      );
     },
     /**
      * The version's private key object (PKCS#8 material: RSA, EC, Ed25519), parsed at most
@@ -128,27 +156,32 @@ export function createKeyCache(db: Db, clock: Clock) {
     ): Promise<PrivateKeyInput | undefined> {
       const { found, cached } = await version(keyId, number);
       if (!cached?.row.material_wrapped) return undefined;
+      if (cached.opening) await settled(cached);
       if (cached.privateKey) return cached.privateKey;
       const seen = generation;
-      const secret = cached.secret ? Buffer.from(cached.secret) : await open(cached.row.material_wrapped);
-      let key: KeyObject;
-      try {
-        key = parsePrivateKey(secret);
-      } catch {
-        return secret;
-      }
-      secret.fill(0);
-      if (keeps(keyId, found, seen)) cached.privateKey ??= key;
-      return key;
+      const wrapped = cached.row.material_wrapped;
+      const parse = async (): Promise<PrivateKeyInput> => {
+        const secret = cached.secret ? Buffer.from(cached.secret) : await open(wrapped);
+        let key: KeyObject;
+        try {
+          key = parsePrivateKey(secret);
+        } catch {
+          return secret;
+        }
+        secret.fill(0);
+        if (keeps(keyId, found, seen)) cached.privateKey ??= key;
+        return key;
+      };
+      return opening(cached, parse());
     },
     /** Called after every change to keys made on this node. */
     forget(): void {
       generation++;
-      for (const id of [...entries.keys()]) drop(id);
+      cache.forget();
     },
     close(): void {
-      clearInterval(sweeper);
-      for (const id of [...entries.keys()]) drop(id);
+      generation++;
+      cache.close();
     },
   };
 }

@@ -9,6 +9,7 @@ import {
   type TokenKind,
 } from '@ksp/contracts';
 import type { Db, Executor } from '../db/database.js';
+import { createFreshCache } from '../fresh-cache.js';
 import { KspError, UnauthorizedError } from '../errors.js';
 import type { Actor, RequestMeta } from '../http/route.js';
 import {
@@ -57,7 +58,6 @@ interface CachedSession {
   /** `held` as it applies in the session's domain, computed once per cache entry. */
   effective?: Set<string>;
   lastSeen: number;
-  readAt: number;
 }
 
 /**
@@ -120,37 +120,36 @@ export function createSessionService(deps: {
     return area ? new Set([...held].filter((p) => p.startsWith(`${area}:`))) : held;
   }
 
-  const cache = new Map<string, CachedSession>();
-  /** Bumped by `forget`: a read that started before it must not be cached. */
-  let cacheGeneration = 0;
-
-  /** The session behind a token hash: from this node's cache while fresh, else from the database. */
-  async function lookup(tokenHash: string, now: number): Promise<CachedSession | null> {
-    const hit = cache.get(tokenHash);
-    if (hit && now - hit.readAt >= 0 && now - hit.readAt < SESSION_CACHE_MS) return hit;
-    cache.delete(tokenHash);
-    const generation = cacheGeneration;
-    const row = await findSessionByHash(db, tokenHash);
-    if (!row) return null;
-    const entry: CachedSession = {
-      row,
-      whitelist: JSON.parse(row.ip_whitelist) as string[],
-      held: await heldBy(row),
-      lastSeen: Date.parse(row.last_seen_at),
-      readAt: now,
-    };
-    // A change committed while this read was under way must not be hidden by it.
-    if (generation === cacheGeneration) {
-      if (cache.size >= SESSION_CACHE_SIZE) cache.delete(cache.keys().next().value!);
-      cache.set(tokenHash, entry);
-    }
-    return entry;
-  }
+  /**
+   * The session behind a token hash: from this node's cache while fresh, else from the
+   * database; a session in use is read again in the background before its entry expires, and
+   * callers that miss together share one read (`platform/fresh-cache.ts`).
+   */
+  const cache = createFreshCache<CachedSession>({
+    ttlMs: SESSION_CACHE_MS,
+    size: SESSION_CACHE_SIZE,
+    now: () => clock().getTime(),
+    async read(tokenHash, previous) {
+      const row = await findSessionByHash(db, tokenHash);
+      if (!row) return undefined;
+      const lastSeen = Date.parse(row.last_seen_at);
+      return {
+        row,
+        whitelist: JSON.parse(row.ip_whitelist) as string[],
+        held: await heldBy(row),
+        // A touch this node made may not be in the row it read yet.
+        lastSeen: previous ? Math.max(previous.lastSeen, lastSeen) : lastSeen,
+      };
+    },
+    dispose(old, next) {
+      if (next) next.lastSeen = Math.max(next.lastSeen, old.lastSeen);
+    },
+  });
 
   async function authenticate(token: string, meta: RequestMeta): Promise<Actor> {
     if (token.length > 128) throw new UnauthorizedError('auth.tokenInvalid');
     const now = clock().getTime();
-    const entry = await lookup(hashToken(token), now);
+    const entry = await cache.get(hashToken(token));
     if (!entry) throw new UnauthorizedError('auth.tokenInvalid');
     const { row, held } = entry;
     if (
@@ -232,8 +231,7 @@ export function createSessionService(deps: {
    * change that can touch sessions, users, roles or domains, before answering.
    */
   function forget(): void {
-    cacheGeneration++;
-    cache.clear();
+    cache.forget();
   }
 
   return {
@@ -250,6 +248,8 @@ export function createSessionService(deps: {
     revokeInDomain,
     purgeExpired,
     countActive,
+    /** Stops the cache's sweeper (server shutdown). */
+    close: () => cache.close(),
   };
 }
 
