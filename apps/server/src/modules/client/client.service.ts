@@ -630,6 +630,8 @@ export function createClientService(deps: {
           updated_at: at.toISOString(),
         };
         await db.transaction().execute(async (trx) => {
+          // The exact quota check first (its lock orders concurrent enrolments on every node).
+          await deps.license().claimOne(trx, `${body.type}_clients`, 1);
           // The use is spent, the certificate and the client kept together: a token exhausted
           // meanwhile leaves nothing behind. A token of another usage is "unknown" here.
           const spent = await deps.tokens().redeem(trx, body.token, usageOf[body.type]);
