@@ -116,6 +116,8 @@ export interface KspServer {
     tdePolicies: ModuleServices['tdePolicies'];
     /** An agent's configuration document (modules/tde-client), for the config channel's tests. */
     agentConfig: ModuleServices['agentConfig'];
+    /** Clients (modules/client): tests see when an agent's config call is held. */
+    clients: ModuleServices['clients'];
     /** Background jobs (tests run a round with `runDue` instead of waiting for the timer). */
     jobs: Jobs;
   };
@@ -209,6 +211,7 @@ export async function buildApp(options: AppOptions): Promise<KspServer> {
       scheduler: registry.use('scheduler'),
       tdePolicies: registry.use('tdePolicies'),
       agentConfig: registry.use('agentConfig'),
+      clients: registry.use('clients'),
       jobs,
     },
     setupCode: registry.use('setupCode'),

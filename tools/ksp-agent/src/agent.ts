@@ -12,7 +12,7 @@ import { sendToSyslog } from './syslog.js';
 import { evaluate, type Access, type Decision, type Subject } from './rules.js';
 import type { AgentState, AgentIdentity } from './state.js';
 import { logAuthorization, post, signedBody, type Endpoint } from './transport.js';
-import { PATHS, type LogRecord } from './wire.js';
+import { PATHS, UNKNOWN_CLIENT_MESSAGE, type LogRecord } from './wire.js';
 
 export const AGENT_VERSION = '1.9.0';
 
@@ -245,18 +245,34 @@ export async function run(state: AgentState, o: RunOptions = {}): Promise<void> 
   const id = state.identity();
   const key = state.privateKey();
   let stopped = false;
+  // Everything the daemon waits on (sleeps, calls) ends when this aborts: the caller's signal,
+  // or the server saying that this client is deleted or unknown. One listener on the caller's
+  // signal; each sleep and call removes its own listener when it ends.
+  const halt = new AbortController();
+  const stop = (why?: string) => {
+    if (why && !stopped) log(why);
+    stopped = true;
+    halt.abort();
+  };
+  const onCallerAbort = () => stop();
+  if (o.signal?.aborted) stop();
+  o.signal?.addEventListener('abort', onCallerAbort, { once: true });
   const sleep = (ms: number) =>
     new Promise<void>((r) => {
-      if (o.signal?.aborted) return r();
-      const t = setTimeout(r, ms);
-      o.signal?.addEventListener('abort', () => {
+      if (halt.signal.aborted) return r();
+      const wake = () => {
         clearTimeout(t);
         r();
-      });
+      };
+      const t = setTimeout(() => {
+        halt.signal.removeEventListener('abort', wake);
+        r();
+      }, ms);
+      halt.signal.addEventListener('abort', wake, { once: true });
     });
-  o.signal?.addEventListener('abort', () => {
-    stopped = true;
-  });
+  /** The server no longer knows this client (force-deleted): nothing more to do. */
+  const unknownClient = (answer: { code: number; msg: string }) =>
+    answer.code === 4001 && answer.msg === UNKNOWN_CLIENT_MESSAGE;
 
   let config = state.config();
   let keys = loadKeys(state, key);
@@ -317,17 +333,15 @@ export async function run(state: AgentState, o: RunOptions = {}): Promise<void> 
   const sendHeartbeat = async (payload: object) => {
     const via = heartbeatEndpoint();
     const send = (endpoint: Endpoint) =>
-      post<HeartbeatAnswer>(
-        endpoint,
-        PATHS.heartbeat,
-        signedBody(id.client_id, key, payload),
-        o.signal ? { signal: o.signal } : {},
-      );
+      post<HeartbeatAnswer>(endpoint, PATHS.heartbeat, signedBody(id.client_id, key, payload), {
+        signal: halt.signal,
+        headers: { 'accept-language': 'en' },
+      });
     if (via === id) return send(id);
     try {
       return await send(via);
     } catch (err) {
-      if (o.signal?.aborted) throw err;
+      if (halt.signal.aborted) throw err;
       log('agent listener unreachable, heartbeat on', id.server, err instanceof Error ? err.message : err);
       return send(id);
     }
@@ -349,13 +363,16 @@ export async function run(state: AgentState, o: RunOptions = {}): Promise<void> 
             last_heartbeat_state: answer.data.state,
           });
           if (answer.data.state === 'deleted') {
-            await sendHeartbeat({ acknowledge_delete: true });
-            log('the client was deleted in KSP: acknowledged, stopping');
-            stopped = true;
+            await sendHeartbeat({ acknowledge_delete: true }).catch(() => undefined);
+            stop('the client was deleted in KSP: acknowledged, stopping');
             break;
           }
+        } else if (unknownClient(answer)) {
+          stop('the client is unknown to KSP (deleted): stopping');
+          break;
         } else log('heartbeat refused', answer.code, answer.msg);
       } catch (err) {
+        if (stopped) break;
         log('heartbeat failed', err instanceof Error ? err.message : err);
       }
       await sleep((o.heartbeatSeconds ?? id.heartbeat_seconds) * 1000);
@@ -371,12 +388,18 @@ export async function run(state: AgentState, o: RunOptions = {}): Promise<void> 
           id,
           PATHS.config,
           signedBody(id.client_id, key, { since_version: config?.version ?? 0, wait_s: wait }),
-          { timeoutMs: (wait + 15) * 1000, ...(o.signal ? { signal: o.signal } : {}) },
+          { timeoutMs: (wait + 15) * 1000, signal: halt.signal, headers: { 'accept-language': 'en' } },
         );
+        if (unknownClient(answer)) {
+          stop('the client is unknown to KSP (deleted): stopping');
+          break;
+        }
         if (answer.code !== 0) throw new Error(`${answer.code} ${answer.msg}`);
         backoff = 1000;
         if (answer.data.state === 'deleted') {
-          stopped = true;
+          // Acknowledged as the heartbeat does, so the server can finish the deletion.
+          await sendHeartbeat({ acknowledge_delete: true }).catch(() => undefined);
+          stop('the client was deleted in KSP: acknowledged, stopping');
           break;
         }
         if (answer.data.changed || !config) applyConfig(answer.data.config);
@@ -398,6 +421,7 @@ export async function run(state: AgentState, o: RunOptions = {}): Promise<void> 
   };
 
   await Promise.all([heartbeatLoop(), configLoop(), housekeeping()]);
+  o.signal?.removeEventListener('abort', onCallerAbort);
   for (const w of watchers) w.close();
   rdm.close();
 }

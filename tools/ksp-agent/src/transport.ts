@@ -26,7 +26,20 @@ export function post<T>(
 ): Promise<Envelope<T>> {
   const url = new URL(path, endpoint.server);
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-  return new Promise((resolve, reject) => {
+  if (o.signal?.aborted) return Promise.reject(new Error(`${path}: aborted`));
+  return new Promise<Envelope<T>>((settle, fail) => {
+    // The signal's listener lives as long as this request: a daemon that sends thousands of
+    // requests on one signal must not pile listeners on it.
+    const abort = () => req.destroy(new Error(`${path}: aborted`));
+    const done = () => o.signal?.removeEventListener('abort', abort);
+    const resolve = (v: Envelope<T>) => {
+      done();
+      settle(v);
+    };
+    const reject = (err: unknown) => {
+      done();
+      fail(err instanceof Error ? err : new Error(String(err)));
+    };
     const req = send(
       url,
       {
@@ -38,7 +51,6 @@ export function post<T>(
         },
         ...(endpoint.ca ? { ca: readFileSync(endpoint.ca) } : {}),
         timeout: o.timeoutMs ?? 15_000,
-        ...(o.signal ? { signal: o.signal } : {}),
       },
       (res) => {
         const chunks: Buffer[] = [];
@@ -56,6 +68,8 @@ export function post<T>(
     );
     req.on('timeout', () => req.destroy(new Error(`${path}: timed out`)));
     req.on('error', reject);
+    req.on('close', done);
+    o.signal?.addEventListener('abort', abort, { once: true });
     req.end(body);
   });
 }

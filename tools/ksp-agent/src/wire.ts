@@ -8,6 +8,12 @@ export interface Envelope<T> {
 /** The first line of what an agent signs (contracts `CLIENT_SIGNATURE_CONTEXT`). */
 export const CLIENT_SIGNATURE_CONTEXT_LINE = 'ksp-client-v1';
 
+/**
+ * What the server answers (4001, in English) to a signed call of a client it does not know: one
+ * deleted at once in the console (force delete). The daemon stops on it.
+ */
+export const UNKNOWN_CLIENT_MESSAGE = 'Agent authentication failed: unknown client';
+
 export const PATHS = {
   enrol: '/v1/ksp/client/enrol',
   heartbeat: '/v1/ksp/client/heartbeat',

@@ -39,6 +39,24 @@ export const SYSTEM_SUBJECT: AuditSubject = {
 /** The log's source platform of a call made with a token of `kind`. */
 export const sourceOfToken = (kind: TokenKind): LogSource => (kind === 'session' ? 'web' : 'api');
 
+/** Longest name a record keeps from what a caller typed (the rest is cut, marked with "…"). */
+export const AUDIT_TYPED_MAX = 128;
+
+/**
+ * A name a caller typed (not yet a known account's), made safe to record: control, format
+ * (zero-width, bidirectional overrides), separator and lone-surrogate characters are written
+ * as `\u{…}` escapes, so a record can neither break a line of an export nor pass for another
+ * name, and the text is cut at `AUDIT_TYPED_MAX` characters.
+ */
+export function auditTypedName(text: string): string {
+  const escaped = text.replace(
+    /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/gu,
+    (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`,
+  );
+  const chars = [...escaped];
+  return chars.length > AUDIT_TYPED_MAX ? `${chars.slice(0, AUDIT_TYPED_MAX - 1).join('')}…` : escaped;
+}
+
 /** Who a record is about when the signed-in caller acted. */
 export function subjectOf(actor: Actor): AuditSubject {
   return {

@@ -30,6 +30,8 @@ export async function licenseEverything(
   server: TestServer,
   token: string,
   keys: ReturnType<typeof testLicenseKeys>,
+  /** How long it stays valid, for suites that move their clock on. */
+  days = 1,
 ): Promise<void> {
   const { data } = await call(server, api.license.lockdata, { token });
   const now = Date.now();
@@ -44,7 +46,7 @@ export async function licenseEverything(
           bind_type: 'instance',
           features: Object.fromEntries(licenseFeatures.map((feature) => [feature, 1_000_000_000])),
           not_before: new Date(now - 86_400_000).toISOString(),
-          not_after: new Date(now + 86_400_000).toISOString(),
+          not_after: new Date(now + days * 86_400_000).toISOString(),
           issued_at: new Date(now - 86_400_000).toISOString(),
         },
         keys.privateKey,

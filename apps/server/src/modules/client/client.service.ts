@@ -630,6 +630,8 @@ export function createClientService(deps: {
           updated_at: at.toISOString(),
         };
         await db.transaction().execute(async (trx) => {
+          // The exact quota check first (its lock orders concurrent enrolments on every node).
+          await deps.license().claimOne(trx, `${body.type}_clients`, 1);
           // The use is spent, the certificate and the client kept together: a token exhausted
           // meanwhile leaves nothing behind. A token of another usage is "unknown" here.
           const spent = await deps.tokens().redeem(trx, body.token, usageOf[body.type]);
@@ -866,9 +868,20 @@ export function createClientService(deps: {
         } finally {
           socket?.off('close', gone);
         }
+        // The row read before the wait is stale when the wait ended for a change to this client
+        // (its profile, groups, certificate or state): the answer is composed from the row now.
+        const now = await db.selectFrom('client').selectAll().where('id', '=', row.id).executeTakeFirst();
+        if (!now || now.state !== 'active')
+          return { state: 'deleted' as const, changed: false, config: emptyConfig(row.id, 0) };
+        row = now;
       }
       const config = await composeConfig(row);
       return { state: 'enrolled' as const, changed: config.version > payload.since_version, config };
+    },
+
+    /** How many agents hold a config call open on this node (diagnostics, tests). */
+    waitingConfigCalls(): number {
+      return deps.waiters?.size ?? 0;
     },
   };
 }

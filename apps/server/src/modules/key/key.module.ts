@@ -64,6 +64,8 @@ export const keyModule: KspModule = {
       journal,
       countOp,
       keyQuota,
+      // Looked up at the first key made: the licence module registers after this one.
+      claimKeys: () => ctx.maybeUse('license') !== undefined,
       keyUsers: () => {
         const policies = ctx.maybeUse('tdePolicies');
         return policies && ((q, domainId, ids) => policies.policiesUsingKeys(q, domainId, ids));

@@ -76,8 +76,14 @@ export function createKeyService(deps: {
   journal: Journal;
   /** Counts a key made (create, import, clone, new version) for the dashboard's operations. */
   countOp: (domainId: string, opClass: OpClass) => void;
-  /** Refuses `adding` more key objects over the licence's quota (4220); existing keys are never refused. */
+  /**
+   * Refuses `adding` more key objects over the licence's quota (4220); existing keys are never
+   * refused. A quick look before the work of making a key: the exact check is the journal's
+   * `keys` claim, made in the transaction that inserts them (set `claimKeys` with this).
+   */
   keyQuota?: (adding: number) => Promise<void>;
+  /** Whether new keys claim the licence's `keys` quota in the group commit's transaction (modules/license). */
+  claimKeys?: () => boolean;
   /** What still uses keys outside this module (TDE policies' key rules): such keys are not deleted. */
   keyUsers?: () =>
     | ((q: Executor, domainId: string, keyIds: string[]) => Promise<{ keyId: string; policy: string }[]>)
@@ -220,7 +226,11 @@ export function createKeyService(deps: {
     });
     try {
       // Group commit: creations arriving together share one transaction.
-      await deps.journal.write({ rows: { kms_key: keys, kms_key_version: versions }, audit: [audit] });
+      await deps.journal.write({
+        rows: { kms_key: keys, kms_key_version: versions },
+        audit: [audit],
+        ...(deps.claimKeys?.() ? { claim: { kind: 'keys', adding: keys.length } } : {}),
+      });
       deps.countOp(actor.domainId, 'keygen');
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;

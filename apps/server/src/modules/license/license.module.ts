@@ -1,3 +1,4 @@
+import { licenseFeatures } from '@ksp/contracts';
 import type { KspModule } from '../../platform/module.js';
 import { licenseRoutes } from './license.routes.js';
 import { createLicenseService, type LicenseService } from './license.service.js';
@@ -23,6 +24,9 @@ export const licenseModule: KspModule = {
     }
     const license = createLicenseService({ db: ctx.db, clock: ctx.clock, trusted });
     ctx.provide('license', license);
+    // Creations handed to the group commit (keys) claim their quota in its transaction.
+    for (const feature of licenseFeatures)
+      ctx.journal.registerClaims(feature, (trx, _kind, asks) => license.claim(trx, feature, asks));
     licenseRoutes(ctx.app, ctx.gate, license);
   },
 };

@@ -12,7 +12,7 @@ import {
 } from '@ksp/contracts';
 import { subjectOf, writeAudit } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
-import { isUniqueViolation, type Db } from '../../platform/db/database.js';
+import { isUniqueViolation, type Db, type Executor } from '../../platform/db/database.js';
 import { turnLoader } from '../../platform/db/turn-loader.js';
 import type { LicenseTable } from '../../platform/db/schema.js';
 import type { KspError } from '../../platform/errors.js';
@@ -42,9 +42,10 @@ export function createLicenseService(deps: { db: Db; clock: Clock; trusted: read
   let cached: State | null = null;
   let lockCode: string | null = null;
 
-  async function rows(): Promise<LicenseTable[]> {
+  /** `q`: inside a transaction, its own (SQLite has one connection). */
+  async function rows(q: Executor = db): Promise<LicenseTable[]> {
     if (cached && Date.now() - cached.at < CACHE_MS) return cached.rows;
-    const all = await db.selectFrom('license').selectAll().orderBy('activated_at').execute();
+    const all = await q.selectFrom('license').selectAll().orderBy('activated_at').execute();
     cached = { rows: all, at: Date.now() };
     return all;
   }
@@ -111,11 +112,11 @@ export function createLicenseService(deps: { db: Db; clock: Clock; trusted: read
     rdm_clients: 'rdm',
   };
 
-  async function used(feature: LicenseFeature): Promise<number> {
+  async function used(feature: LicenseFeature, q: Executor = db): Promise<number> {
     const clientType = clientTypeOf[feature];
     if (clientType) {
       // Enrolled clients of the type (modules/client); a deleted one no longer counts.
-      const row = await db
+      const row = await q
         .selectFrom('client')
         .where('type', '=', clientType)
         .where('state', '!=', 'deleted')
@@ -123,8 +124,16 @@ export function createLicenseService(deps: { db: Db; clock: Clock; trusted: read
         .executeTakeFirst();
       return Number(row?.n ?? 0);
     }
-    if (feature !== 'keys') return 0; // KMIP clients and SMS servers do not exist yet
-    const row = await db
+    if (feature === 'sms_servers') {
+      // The SMS's managed servers of every domain (modules/ssh-server).
+      const row = await q
+        .selectFrom('ssh_server')
+        .select((eb) => eb.fn.countAll<string | number>().as('n'))
+        .executeTakeFirst();
+      return Number(row?.n ?? 0);
+    }
+    if (feature !== 'keys') return 0; // KMIP clients do not exist yet
+    const row = await q
       .selectFrom('kms_key_tally')
       .where('state', 'not in', GONE_STATES)
       .select((eb) => eb.fn.sum<string | number>('keys').as('n'))
@@ -171,7 +180,41 @@ export function createLicenseService(deps: { db: Db; clock: Clock; trusted: read
     return err;
   };
 
+  /**
+   * The exact check, inside the transaction that inserts the new objects: `asks` are the
+   * quantities of `feature` its writers add, in order; the answer refuses (4220, as
+   * `checkQuota`) those that no longer fit and grants the others (undefined). It first
+   * updates the feature's row of `license_quota` (migration 034), so concurrent creations
+   * on any node count one after another, each seeing what the others committed; the lock
+   * is held until the caller's transaction ends.
+   */
+  async function claim(
+    trx: Executor,
+    feature: LicenseFeature,
+    asks: readonly number[],
+  ): Promise<(KspError | undefined)[]> {
+    await trx
+      .insertInto('license_quota')
+      .values({ feature, claims: 1 })
+      .onConflict((oc) =>
+        oc.column('feature').doUpdateSet((eb) => ({ claims: eb('license_quota.claims', '+', 1) })),
+      )
+      .execute();
+    const { state, figures } = totals(await rows(trx), clock().getTime());
+    const figure = figures.find((f) => f.feature === feature)!;
+    if (state === 'expired')
+      return asks.map(() => stateForbids('license.expiredQuota', { feature, limit: figure.expiredTotal }));
+    let room = figure.total - (await used(feature, trx));
+    return asks.map((adding) => {
+      if (adding > room) return stateForbids('license.quota', { feature, limit: figure.total });
+      room -= adding;
+      return undefined;
+    });
+  }
+
   return {
+    claim,
+
     async lockdata() {
       const nodes = await db.selectFrom('cluster_node').select('name').execute();
       return {
@@ -224,6 +267,12 @@ export function createLicenseService(deps: { db: Db; clock: Clock; trusted: read
         throw stateForbids('license.expiredQuota', { feature, limit: figure.expiredTotal });
       if ((await usedNow.load(feature)) + adding > figure.total)
         throw stateForbids('license.quota', { feature, limit: figure.total });
+    },
+
+    /** `claim` for one creation: throws its refusal. */
+    async claimOne(trx: Executor, feature: LicenseFeature, adding: number): Promise<void> {
+      const [refusal] = await claim(trx, feature, [adding]);
+      if (refusal) throw refusal;
     },
 
     async activate(actor: Actor, meta: RequestMeta, input: string): Promise<LicenseRow> {

@@ -126,6 +126,38 @@ describe.each(await engines())('product page and sub-console tokens on %s', (eng
     expect(by('kadp')?.license.total).toBe(COMMUNITY_LIMITS.kadp_clients);
   });
 
+  it("counts the installation's SMS servers on the SMS tile's licence, and refuses one over the limit", async () => {
+    const server1 = async (as: string, name: string) => {
+      const cred = ok(
+        await call(server, api.credential.create, {
+          token: as,
+          body: { name: `${name}-root`, type: 'password', value: `${name}-Pass-1` },
+        }),
+      ).data;
+      return call(server, api.sshServer.create, {
+        token: as,
+        body: { name, host: '127.0.0.1', port: 22, account: 'root', credential_id: cred.id },
+      });
+    };
+    // The tenant's server counts against the installation's limit (community: 1).
+    ok(await server1(tenant.token, 'tenant-web'));
+    const sms = (await overview(admin)).find((t) => t.product === 'sms')!;
+    expect(sms.license).toEqual({
+      feature: 'sms_servers',
+      state: 'community',
+      total: COMMUNITY_LIMITS.sms_servers,
+      used: 1,
+      not_after: null,
+    });
+    expect(figure(sms, 'servers')).toBe(0); // the root domain's own
+    const tenantSms = (await overview(tenant.token)).find((t) => t.product === 'sms')!;
+    expect(figure(tenantSms, 'servers')).toBe(1);
+    expect(tenantSms.license.used).toBeNull();
+    const over = await server1(admin, 'root-web');
+    expect(over.code).toBe(Code.STATE_FORBIDS);
+    expect(over.msg).toBe('Licence limit reached: sms_servers is limited to 1');
+  });
+
   it('disables the tiles whose area the caller cannot read, without their figures', async () => {
     const role = ok(
       await call(server, api.role.create, {

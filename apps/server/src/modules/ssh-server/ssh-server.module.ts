@@ -20,6 +20,7 @@ export const sshServerModule: KspModule = {
       db: ctx.db,
       clock: ctx.clock,
       credentials: () => (credentials ??= ctx.use('credentials')),
+      license: () => ctx.maybeUse('license'),
     });
     const terminals = createTerminals(servers, () => ctx.clock().getTime());
     const recordings = createRecordings({

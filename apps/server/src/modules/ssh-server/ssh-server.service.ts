@@ -69,6 +69,8 @@ export function createSshServerService(deps: {
   db: Db;
   clock: Clock;
   credentials: () => ModuleServices['credentials'];
+  /** The licence's quota of SMS servers (modules/license), claimed in the creating transaction. */
+  license?: () => ModuleServices['license'] | undefined;
   ssh?: SshClient;
 }) {
   const { db, clock } = deps;
@@ -537,6 +539,7 @@ export function createSshServerService(deps: {
       };
       try {
         await db.transaction().execute(async (trx) => {
+          await deps.license?.()?.claimOne(trx, 'sms_servers', 1);
           await trx.insertInto('ssh_server').values(row).execute();
           await audit(trx, actor, meta, 'server.create', row, 'success', {
             host: `${row.host}:${row.port}`,
@@ -546,6 +549,8 @@ export function createSshServerService(deps: {
         });
       } catch (err) {
         if (isUniqueViolation(err)) throw await taken(row.id, body.name, cred.id);
+        if (err instanceof KspError)
+          throw await failed(actor, meta, 'server.create', { id: null, name: body.name }, err);
         throw err;
       }
       await deps.credentials().link(actor, cred.id, row.id);

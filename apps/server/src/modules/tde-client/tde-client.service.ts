@@ -1051,7 +1051,10 @@ export function createTdeClientService(deps: {
         .executeTakeFirst();
       const name = row?.name ?? client.id;
       const groups = (await groupsOf(trx, client.domain_id, [client.id])).get(client.id) ?? [];
-      const profileName = client.profile ?? groups.find((g) => g.profile !== null)?.profile ?? null;
+      // The profile as stored now: the caller's row may have been read before a change (a config
+      // call held open across a set-profile).
+      const own = row ? row.profile : client.profile;
+      const profileName = own ?? groups.find((g) => g.profile !== null)?.profile ?? null;
       const policies = deps.policies();
       const profile = await policies.profile(trx, client.domain_id, profileName, (id, material) =>
         wrapForAgent(client.cert_pem, { id, name: id, version: 1, material }),

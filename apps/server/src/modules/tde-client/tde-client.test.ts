@@ -22,7 +22,7 @@ import {
   type AgentPolicy,
 } from '@ksp/contracts';
 import { clientConfigEpoch } from '../../platform/agent-config.js';
-import { agentKeyAndCsr } from '../../test/agent.js';
+import { agentKeyAndCsr, until } from '../../test/agent.js';
 import { licenseEverything, testLicenseKeys } from '../../test/license.js';
 import {
   call,
@@ -687,6 +687,38 @@ describe.each(await engines())('TDE and RDM clients on %s', (engine) => {
     expect(await tdeUsage.usersOfProfile(db, rootDomain, 'verbose')).toBe(1);
     expect(await tdeUsage.usersOfProfile(db, rootDomain, 'group-profile')).toBe(1);
     expect(await tdeUsage.usersOfProfile(db, other.domainId, 'verbose')).toBe(0);
+  });
+
+  it('answers an agent waiting on the config channel with the NEW profile after set-profile (TDE and RDM)', async () => {
+    // Later than the other tests' signed calls, within the allowed skew; increasing per call.
+    let ts = server.clock.now.getTime() + 5_000;
+    const held = (clientId: string, key: KeyObject, since: number) => {
+      const payload = JSON.stringify({ since_version: since, wait_s: 20 });
+      const digest = createHash('sha256').update(payload).digest('hex');
+      const timestamp = ++ts;
+      const signature = sign('sha256', Buffer.from(signedText(clientId, timestamp, digest)), key).toString(
+        'base64',
+      );
+      return call(server, api.client.config, {
+        body: { client_id: clientId, timestamp, payload, signature },
+      });
+    };
+    const cases = [
+      { clientId: clients.ec!, key: ecAgent.key, set: api.tdeClient.setProfile, profile: 'group-profile' },
+      { clientId: clients.rdm!, key: rdmAgent.key, set: api.rdmClient.setProfile, profile: 'verbose' },
+    ];
+    for (const c of cases) {
+      const since = await epoch();
+      expect((await configOf(c.clientId)).profile?.name).not.toBe(c.profile);
+      const waiting = held(c.clientId, c.key, since);
+      // The call is held until the change (the waiter is registered before set-profile runs).
+      await until('the config call to be held', () => server.services.clients.waitingConfigCalls() === 1);
+      ok(await call(server, c.set, { token, body: { id: c.clientId, profile: c.profile } }));
+      const answer = ok(await waiting).data;
+      expect(answer).toMatchObject({ state: 'enrolled', changed: true });
+      expect(answer.config.version).toBe(since + 1);
+      expect(answer.config.profile?.name).toBe(c.profile);
+    }
   });
 
   it('force delete removes the client with its guard points and memberships', async () => {

@@ -17,7 +17,7 @@ import {
 } from '@ksp/contracts';
 import type { z } from 'zod';
 import type { UserInfo } from '@ksp/contracts';
-import { subjectOf, writeAudit } from '../../platform/audit.js';
+import { auditTypedName, subjectOf, writeAudit } from '../../platform/audit.js';
 import { clientHash, hashPassword, verifyPassword } from '../../platform/auth/password.js';
 import { checkPassword } from '../../platform/auth/password-policy.js';
 import type { Clock, SessionService } from '../../platform/auth/session.service.js';
@@ -173,18 +173,24 @@ export function createUserService(deps: {
 
   /**
    * A refused sign-in, audited as a failed `user.login` with its reason: under the account
-   * when one matched, else under the name as typed.
+   * when one matched, else under the name as typed (decoded from the console's Base64, made
+   * safe by `auditTypedName`) as both its target and its user, so a search for the name finds it.
    */
   async function auditRefusedLogin(
     meta: RequestMeta,
     reason: string,
     who: { id: string; username: string } | string,
   ): Promise<void> {
-    const user = typeof who === 'string' ? null : who;
+    const name = typeof who === 'string' ? auditTypedName(who) : who.username;
     await writeAudit(db, {
-      who: user ? { userId: user.id, username: user.username, domainId: null, domainName: '' } : null,
+      who: {
+        userId: typeof who === 'string' ? null : who.id,
+        username: name,
+        domainId: null,
+        domainName: '',
+      },
       action: 'user.login',
-      target: typeof who === 'string' ? who.slice(0, 64) : who.username,
+      target: name,
       result: 'failure',
       ip: meta.ip,
       details: { reason },
@@ -232,7 +238,15 @@ export function createUserService(deps: {
     const username = decodeLocalUsername(typed);
     const user = username ? await findUserByName(db, username) : undefined;
     const ok = await verifyPassword(body.password, user?.password_hash ?? null);
-    if (!user) throw await failure(null, 'unknown user');
+    // Recorded under the name decoded (what the user typed), or as sent when it is not Base64.
+    if (!user) {
+      await auditRefusedLogin(
+        meta,
+        username === null ? 'unknown user (not Base64)' : 'unknown user',
+        username ?? typed,
+      );
+      throw new KspError(Code.BAD_CREDENTIALS, 'auth.badCredentials');
+    }
     const now = clock();
     const lockedOut = async () => {
       await auditRefusedLogin(meta, 'locked', user);

@@ -94,6 +94,45 @@ describe.each(await engines())('sign-in and sessions on %s', (engine) => {
     expect(audit.length).toBe(4);
   });
 
+  it('records a failed sign-in under the decoded name, known or unknown, escaped and cut, and the log search finds it', async () => {
+    const attempt = async (name: string) =>
+      call(server, api.user.login, {
+        body: { username: encodeUsername(name), password: await hashForLogin('nope') },
+      });
+    await attempt('ghost-user');
+    await attempt(ADMIN.username);
+    await attempt('evil\nname\u202e\u0007');
+    await attempt('x'.repeat(300));
+    const records = await server.database.db
+      .selectFrom('audit_log')
+      .select(['target', 'username', 'user_id', 'source'])
+      .where('action', '=', 'user.login')
+      .where('result', '=', 'failure')
+      .orderBy('at')
+      .orderBy('id')
+      .execute();
+    expect(records.map((r) => r.target)).toEqual([
+      'ghost-user',
+      ADMIN.username,
+      'evil\\u{a}name\\u{202e}\\u{7}',
+      `${'x'.repeat(127)}…`,
+    ]);
+    expect(records[0]).toMatchObject({ username: 'ghost-user', user_id: null, source: 'web' });
+    expect(records[1]).toMatchObject({ username: ADMIN.username, source: 'web' });
+    expect(records[1]!.user_id).not.toBeNull();
+    // Not the Base64 the console sent.
+    expect(records.some((r) => r.target === encodeUsername('ghost-user'))).toBe(false);
+    // The log's search finds the name, in the text and as the user.
+    for (const query of [{ q: 'ghost' }, { username: 'ghost-user' }]) {
+      const found = await call(server, api.log.list, {
+        token,
+        query: { page: 1, page_size: 10, action: 'user.login', ...query },
+      });
+      expect(found.code, found.msg).toBe(0);
+      expect(found.data.data.map((r) => r.target)).toEqual(['ghost-user']);
+    }
+  });
+
   it('locks the account after the allowed failed attempts (4002), even for the right password', async () => {
     for (let i = 0; i < 5; i++) {
       await call(server, api.user.login, {

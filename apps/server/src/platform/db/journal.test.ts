@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { auditRow } from '../audit.js';
 import { migrate, openDatabase, type DatabaseHandle } from './database.js';
 import { createJournal } from './journal.js';
+import { engines, throwawayDatabase } from '../../test/harness.js';
 
 describe('the journal answers each writer at the durability it asked for (SQLite, synchronous=FULL)', () => {
   let dir: string;
@@ -105,5 +106,52 @@ describe('the journal answers each writer at the durability it asked for (SQLite
       { source_ip: '10.0.0.1', result: 'success', count: 3 },
       { source_ip: '10.0.0.2', result: 'success', count: 1 },
     ]);
+  });
+});
+
+describe.each(await engines())('claims checked in the batch transaction on %s', (engine) => {
+  let handle: DatabaseHandle | null = null;
+  afterEach(async () => {
+    await handle?.close();
+    handle = null;
+  });
+
+  it('writes the granted writers of one batch, rejects the refused ones with their error, and checks inside the transaction', async () => {
+    handle = await throwawayDatabase(engine);
+    const journal = createJournal(handle);
+    const seen: number[][] = [];
+    let room = 3;
+    journal.registerClaims('things', async (trx, _kind, asks) => {
+      // What the batch wrote is not there yet: the check comes first in its transaction.
+      const before = await trx
+        .selectFrom('audit_log')
+        .select('id')
+        .where('action', '=', 'test.claim')
+        .execute();
+      seen.push([before.length, ...asks]);
+      return asks.map((n) => {
+        if (n > room) return new Error(`no room for ${n}`);
+        room -= n;
+        return undefined;
+      });
+    });
+    const write = (target: string, adding: number) =>
+      journal.write({
+        audit: [auditRow({ who: null, action: 'test.claim', target, result: 'success', ip: '-' })],
+        claim: { kind: 'things', adding },
+      });
+    const results = await Promise.allSettled([write('a', 2), write('b', 2), write('c', 1), write('d', 1)]);
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled', 'rejected']);
+    expect((results[1] as PromiseRejectedResult).reason).toEqual(new Error('no room for 2'));
+    expect(seen).toEqual([[0, 2, 2, 1, 1]]); // one batch, one check
+    const rows = await handle.db
+      .selectFrom('audit_log')
+      .select('target')
+      .where('action', '=', 'test.claim')
+      .execute();
+    expect(rows.map((r) => r.target).sort()).toEqual(['a', 'c']);
+    await expect(journal.write({ claim: { kind: 'other', adding: 1 } })).rejects.toThrow(
+      /no check registered/,
+    );
   });
 });

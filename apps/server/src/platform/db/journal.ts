@@ -26,7 +26,30 @@ export interface JournalWrites {
   operations?: AuditTable[];
   /** Per table with a counter column: ids of the rows whose counter goes up by one. */
   counted?: { [T in JournalTable]?: readonly string[] };
+  /**
+   * A counted quantity this writer adds (new keys against the licence): checked in the
+   * batch's own transaction, before its rows are written, by the check registered for its
+   * kind (`registerClaims`). A writer refused there writes nothing and is rejected with the
+   * check's error; the others of the batch are written.
+   */
+  claim?: JournalClaim;
 }
+
+/** What a writer adds to a counted quantity. */
+export interface JournalClaim {
+  kind: string;
+  adding: number;
+}
+
+/**
+ * Decides, inside the batch's transaction and before anything of the batch is written, which
+ * of the quantities asked (in the writers' order) fit: undefined grants one, an error refuses it.
+ */
+export type ClaimCheck = (
+  trx: Transaction<Database>,
+  kind: string,
+  asks: readonly number[],
+) => Promise<readonly unknown[]>;
 
 /** A table the journal may write: its columns in statement order, and its counter column if any. */
 export interface JournalTableSpec<T extends JournalTable = JournalTable> {
@@ -250,37 +273,85 @@ export function createJournal(
 ) {
   const { db, engine, walSync, deferFlush } = database;
   const tables = new Map<JournalTable, TableColumns>();
+  const claimChecks = new Map<string, ClaimCheck>();
   const { apply, oneStatement } = applier(engine, tables);
   let queue: Pending[] = [];
   let running: Promise<void> | null = null;
   const flushing = new Set<Promise<void>>();
 
-  /** Commits one transaction; resolves at commit with the promise of its flush. */
-  async function transaction(batch: readonly Pending[]): Promise<{ onDisk: Promise<void> }> {
-    const writes = batch.map((p) => p.writes);
+  /**
+   * The batch's claims, checked first in its transaction (so the check's lock is taken before
+   * anything else): the writers refused, with their errors.
+   */
+  async function claim(
+    trx: Transaction<Database>,
+    batch: readonly Pending[],
+  ): Promise<Map<Pending, unknown>> {
+    const refused = new Map<Pending, unknown>();
+    const byKind = new Map<string, Pending[]>();
+    for (const p of batch) {
+      const c = p.writes.claim;
+      if (!c) continue;
+      const list = byKind.get(c.kind);
+      if (list) list.push(p);
+      else byKind.set(c.kind, [p]);
+    }
+    // Kinds in one order: two batches cannot deadlock on their locks.
+    for (const kind of [...byKind.keys()].sort()) {
+      const claimants = byKind.get(kind)!;
+      const check = claimCheck(kind);
+      const verdicts = await check(
+        trx,
+        kind,
+        claimants.map((p) => p.writes.claim!.adding),
+      );
+      claimants.forEach((p, i) => {
+        if (verdicts[i] !== undefined) refused.set(p, verdicts[i]);
+      });
+    }
+    return refused;
+  }
+
+  function claimCheck(kind: string): ClaimCheck {
+    const check = claimChecks.get(kind);
+    if (!check) throw new Error(`Journal claim '${kind}' has no check registered`);
+    return check;
+  }
+
+  /** Commits one transaction; resolves at commit with the promise of its flush and the writers refused. */
+  async function transaction(
+    batch: readonly Pending[],
+  ): Promise<{ onDisk: Promise<void>; refused: Map<Pending, unknown> }> {
     const relaxed = batch.every((p) => p.until === 'commit');
+    const claiming = batch.some((p) => p.writes.claim);
+    let refused = new Map<Pending, unknown>();
+    const admitted = () => batch.filter((p) => !refused.has(p)).map((p) => p.writes);
     if (engine === 'postgres') {
-      const statement = oneStatement(writes, relaxed);
+      // A batch with claims needs its check and its rows in one transaction (the check's
+      // count must see what committed before its lock): not one statement.
+      const statement = claiming ? undefined : oneStatement(admitted(), relaxed);
       if (statement) {
         await db.executeQuery(statement);
-        return { onDisk: Promise.resolve() };
+        return { onDisk: Promise.resolve(), refused };
       }
       await db.transaction().execute(async (trx) => {
         // The server flushes this commit with its next WAL write instead of before answering.
         if (relaxed) await sql`set local synchronous_commit to off`.execute(trx);
-        await apply(trx, writes);
+        if (claiming) refused = await claim(trx, batch);
+        await apply(trx, admitted());
       });
-      return { onDisk: Promise.resolve() };
+      return { onDisk: Promise.resolve(), refused };
     }
     // A batch with a writer that waits for the disk flushes before the connection is free
     // (nobody reads its rows before they are durable); a batch of operation records only
     // starts its flush.
     let deferred: { changed: boolean } | undefined;
-    await db.transaction().execute((trx) => {
+    await db.transaction().execute(async (trx) => {
       if (relaxed) deferred = deferFlush?.();
-      return apply(trx, writes);
+      if (claiming) refused = await claim(trx, batch);
+      await apply(trx, admitted());
     });
-    return { onDisk: deferred?.changed && walSync ? walSync() : Promise.resolve() };
+    return { onDisk: deferred?.changed && walSync ? walSync() : Promise.resolve(), refused };
   }
 
   /** Answers each caller at its durability; the flush is awaited by the callers that wait for it. */
@@ -300,9 +371,16 @@ export function createJournal(
     void done.finally(() => flushing.delete(done));
   }
 
+  /** Commits a batch: its refused writers are rejected, the others answered as `settle` says. */
+  async function commitOnce(batch: Pending[]): Promise<void> {
+    const { onDisk, refused } = await transaction(batch);
+    for (const [p, err] of refused) p.reject(err);
+    settle(refused.size ? batch.filter((p) => !refused.has(p)) : batch, onDisk);
+  }
+
   async function commit(batch: Pending[]): Promise<void> {
     try {
-      settle(batch, (await transaction(batch)).onDisk);
+      await commitOnce(batch);
       return;
     } catch (err) {
       if (batch.length === 1) {
@@ -312,7 +390,7 @@ export function createJournal(
     }
     for (const p of batch) {
       try {
-        settle([p], (await transaction([p])).onDisk);
+        await commitOnce([p]);
       } catch (err) {
         p.reject(err);
       }
@@ -343,6 +421,11 @@ export function createJournal(
       }
       tables.set(spec.table, spec);
     },
+    /** Sets the check of one kind of claim (at registration, before any write). */
+    registerClaims(kind: string, check: ClaimCheck): void {
+      if (claimChecks.has(kind)) throw new Error(`Journal claim '${kind}' is registered twice`);
+      claimChecks.set(kind, check);
+    },
     /**
      * Resolves once the writes are committed and, by default, on disk (see `Durability`);
      * rejects with the database's error otherwise.
@@ -352,6 +435,8 @@ export function createJournal(
         (t) => !tables.has(t as JournalTable),
       );
       if (unknown) return Promise.reject(new Error(`Journal table '${unknown}' is not registered`));
+      if (writes.claim && !claimChecks.has(writes.claim.kind))
+        return Promise.reject(new Error(`Journal claim '${writes.claim.kind}' has no check registered`));
       return new Promise<void>((resolve, reject) => {
         queue.push({ writes, until, resolve, reject });
         running ??= drainQueue();

@@ -430,6 +430,12 @@ export interface LicenseTable {
   activated_by: string;
 }
 
+/** A counted feature's quota lock row (migration 034): updated first by each creation's transaction. */
+export interface LicenseQuotaTable {
+  feature: string;
+  claims: number | string;
+}
+
 /** The HSM root of trust (migration 018, one row 'hsm'): its PIN and client key only sealed. */
 export interface HsmTable {
   id: string;
@@ -853,6 +859,7 @@ export interface Database {
   backup: BackupTable;
   license_install: LicenseInstallTable;
   license: LicenseTable;
+  license_quota: LicenseQuotaTable;
   hsm: HsmTable;
   system_state: SystemStateTable;
   domain: DomainTable;
