@@ -104,7 +104,9 @@ export async function insertRole(db: Executor, row: RoleTable): Promise<void> {
   await db.insertInto('role').values(row).execute();
 }
 
+/** Changes a role's fields; no field given changes nothing (an empty `set` is not SQL). */
 export async function updateRole(db: Executor, id: string, changes: Partial<Omit<RoleTable, 'id' | 'type'>>) {
+  if (Object.keys(changes).length === 0) return;
   await db.updateTable('role').set(changes).where('id', '=', id).execute();
 }
 
