@@ -32,6 +32,8 @@ export const sshServerMessages = defineMessages({
     'server.terminalTicket': 'The terminal ticket is unknown, used or expired: open the terminal again',
     'server.terminalLimit':
       'You already have {limit} terminal sessions open: close one before opening another',
+    'server.terminalSessionEnded':
+      'The session this terminal ticket was issued to has ended (signed out, domain switched or password changed): sign in and open the terminal again',
   },
   zh: {
     'server.notFound': '服务器 {id} 不存在',
@@ -57,5 +59,7 @@ export const sshServerMessages = defineMessages({
     'server.terminalNotAllowed': '您不能在服务器 {name} 上打开终端：请将您的用户或角色加入其终端用户或角色',
     'server.terminalTicket': '终端票据不存在、已使用或已过期：请重新打开终端',
     'server.terminalLimit': '您已打开 {limit} 个终端会话：请先关闭一个再打开新的',
+    'server.terminalSessionEnded':
+      '签发此终端票据的会话已结束（已退出登录、切换域或修改密码）：请重新登录后再打开终端',
   },
 });

@@ -29,7 +29,12 @@ export const sshServerModule: KspModule = {
       credentials: () => (credentials ??= ctx.use('credentials')),
     });
     ctx.provide('servers', servers);
-    const terminals = createTerminals(servers, () => ctx.clock().getTime());
+    // A ticket is bound to the session that asked for it: it dies with it.
+    const terminals = createTerminals(
+      servers,
+      () => ctx.clock().getTime(),
+      (id) => ctx.sessions.isAlive(id),
+    );
     const recordings = createRecordings({
       db: ctx.db,
       sealer: createDomainSealer({ keyring: ctx.keyring }),

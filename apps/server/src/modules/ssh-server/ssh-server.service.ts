@@ -786,6 +786,14 @@ export function createSshServerService(deps: {
       return { id: row.id, name: row.name };
     },
 
+    /** Audits a terminal refused at the WebSocket, with the refusal's message key as the reason. */
+    terminalRefused: (
+      actor: Actor,
+      meta: RequestMeta,
+      server: { id: string; name: string },
+      reason: string,
+    ) => audit(db, actor, meta, 'server.terminal.refused', server, 'failure', { reason }),
+
     /** Audits a terminal session's start or end, or the replay of its recording. */
     terminalAudit: (
       actor: Actor,
