@@ -23,6 +23,17 @@ describe('configuration', () => {
     expect(tls.tls).toEqual({ cert: '/etc/ksp/c.pem', key: '/etc/ksp/k.pem' });
   });
 
+  it("lets the operator name the PKCS#11 library directories, defaulting to Debian's", () => {
+    const dirs = (value?: string) =>
+      loadConfig(value === undefined ? {} : { KSP_PKCS11_DIRS: value }, '/srv').pkcs11Dirs;
+    expect(dirs()).toContain('/usr/lib/softhsm');
+    expect(dirs('/opt/vendor/lib:/usr/lib/softhsm/')).toEqual(['/opt/vendor/lib', '/usr/lib/softhsm']);
+    expect(dirs('none')).toEqual([]);
+    expect(() => dirs('/opt/ok:vendor/lib')).toThrow(
+      'KSP_PKCS11_DIRS: vendor/lib is not an absolute directory',
+    );
+  });
+
   it('names the bad variable', () => {
     expect(() => loadConfig({ KSP_PORT: 'eighty' })).toThrow(/KSP_PORT/);
     expect(() => loadConfig({ KSP_SESSION_IDLE_SECONDS: '7200', KSP_SESSION_MAX_SECONDS: '3600' })).toThrow(

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
+import { DEFAULT_PKCS11_DIRS } from './keyring/pkcs11-library.js';
 
 /**
  * The only place that reads `process.env`. Values come from the environment, and
@@ -74,6 +75,13 @@ const Schema = z.object({
     .transform((v) => v.replace(/\/+$/, ''))
     .optional(),
   /**
+   * Directories a PKCS#11 library (settings › HSM) may be loaded from, separated by `:`;
+   * `none`: no library at all. A library is code run inside the server, so only the operator
+   * names where it may come from, never an API call. Default: Debian's PKCS#11 directories
+   * (`DEFAULT_PKCS11_DIRS`, SoftHSM2's among them).
+   */
+  KSP_PKCS11_DIRS: z.string().optional(),
+  /**
    * TESTS ONLY: one more Ed25519 public key (base64 of its 32 raw bytes) trusted to sign
    * licences besides the vendor's. The test suites mint licences with a key pair they make;
    * a production server leaves this unset.
@@ -112,6 +120,8 @@ export interface KspConfig {
   pkiUrl: string | null;
   /** See KSP_LICENSE_TEST_PUBLIC_KEY (tests only); null in production. */
   licenseTestPublicKey: string | null;
+  /** See KSP_PKCS11_DIRS: absolute directories; empty: no PKCS#11 library may be loaded. */
+  pkcs11Dirs: readonly string[];
 }
 
 export class ConfigError extends Error {}
@@ -154,6 +164,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     throw new ConfigError('KSP_SESSION_IDLE_SECONDS must not exceed KSP_SESSION_MAX_SECONDS');
   }
   const abs = (p: string) => (isAbsolute(p) ? p : resolve(cwd, p));
+  const pkcs11Dirs = pkcs11DirsOf(v.KSP_PKCS11_DIRS);
   return {
     host: v.KSP_HOST,
     port: v.KSP_PORT,
@@ -175,7 +186,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     operationRecords: v.KSP_OPERATION_RECORDS,
     pkiUrl: v.KSP_PKI_URL ?? null,
     licenseTestPublicKey: v.KSP_LICENSE_TEST_PUBLIC_KEY ?? null,
+    pkcs11Dirs,
   };
+}
+
+function pkcs11DirsOf(value: string | undefined): readonly string[] {
+  if (value === undefined) return DEFAULT_PKCS11_DIRS;
+  if (value.trim() === 'none') return [];
+  const dirs = value
+    .split(':')
+    .map((d) => d.trim())
+    .filter(Boolean);
+  const relativeDir = dirs.find((d) => !isAbsolute(d));
+  if (relativeDir !== undefined)
+    throw new ConfigError(`KSP_PKCS11_DIRS: ${relativeDir} is not an absolute directory`);
+  return dirs.map((d) => resolve(d));
 }
 
 function pickKsp(env: NodeJS.ProcessEnv): Record<string, string> {
