@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
+import { isIpRule } from '@ksp/contracts';
 import { DEFAULT_PKCS11_DIRS } from './keyring/pkcs11-library.js';
 
 /**
@@ -82,6 +83,14 @@ const Schema = z.object({
    */
   KSP_PKCS11_DIRS: z.string().optional(),
   /**
+   * Networks the SMS servers page may point the server at (host key fetch, connection test,
+   * rotation, terminal): CIDR ranges separated by spaces or commas, or `any`. Default: the
+   * private ranges. Anything else is refused before a packet is sent.
+   */
+  KSP_SSH_ALLOWED_NETWORKS: z.string().default('10.0.0.0/8,172.16.0.0/12,192.168.0.0/16,fc00::/7'),
+  /** Seconds an SSH connection may take to be ready; a failed host key fetch answers after it. */
+  KSP_SSH_TIMEOUT_S: z.coerce.number().int().min(1).max(120).default(10),
+  /**
    * TESTS ONLY: one more Ed25519 public key (base64 of its 32 raw bytes) trusted to sign
    * licences besides the vendor's. The test suites mint licences with a key pair they make;
    * a production server leaves this unset.
@@ -122,6 +131,8 @@ export interface KspConfig {
   licenseTestPublicKey: string | null;
   /** See KSP_PKCS11_DIRS: absolute directories; empty: no PKCS#11 library may be loaded. */
   pkcs11Dirs: readonly string[];
+  /** See KSP_SSH_ALLOWED_NETWORKS and KSP_SSH_TIMEOUT_S. */
+  ssh: { networks: readonly string[] | 'any'; timeoutMs: number };
 }
 
 export class ConfigError extends Error {}
@@ -165,6 +176,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
   }
   const abs = (p: string) => (isAbsolute(p) ? p : resolve(cwd, p));
   const pkcs11Dirs = pkcs11DirsOf(v.KSP_PKCS11_DIRS);
+  const sshNetworks = v.KSP_SSH_ALLOWED_NETWORKS.split(/[\s,]+/).filter(Boolean);
+  const badNetwork = sshNetworks.find((n) => n !== 'any' && !isIpRule(n));
+  if (badNetwork !== undefined)
+    throw new ConfigError(`KSP_SSH_ALLOWED_NETWORKS: ${badNetwork} is not an address or CIDR range`);
   return {
     host: v.KSP_HOST,
     port: v.KSP_PORT,
@@ -187,6 +202,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     pkiUrl: v.KSP_PKI_URL ?? null,
     licenseTestPublicKey: v.KSP_LICENSE_TEST_PUBLIC_KEY ?? null,
     pkcs11Dirs,
+    ssh: {
+      networks: sshNetworks.includes('any') ? 'any' : sshNetworks,
+      timeoutMs: v.KSP_SSH_TIMEOUT_S * 1000,
+    },
   };
 }
 

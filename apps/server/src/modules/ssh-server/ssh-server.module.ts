@@ -27,6 +27,7 @@ export const sshServerModule: KspModule = {
       db: ctx.db,
       clock: ctx.clock,
       credentials: () => (credentials ??= ctx.use('credentials')),
+      policy: ctx.config.ssh,
     });
     ctx.provide('servers', servers);
     // A ticket is bound to the session that asked for it: it dies with it.

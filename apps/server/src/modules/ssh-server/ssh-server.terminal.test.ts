@@ -85,7 +85,7 @@ describe.each(await engines())('web SSH terminal on %s', (engine) => {
   let url: string;
 
   beforeAll(async () => {
-    server = await startServer(engine);
+    server = await startServer(engine, { KSP_SSH_ALLOWED_NETWORKS: '127.0.0.1/32' });
     ({ token } = await initialize(server));
     setPassword(ACCOUNT, PASSWORD);
     const cred = await call(server, api.credential.create, {
