@@ -1,3 +1,5 @@
+import { realpathSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { api, type HsmStatus } from '@ksp/contracts';
@@ -27,7 +29,12 @@ describe('settings › HSM, in the browser', () => {
   beforeAll(async () => {
     hsm = createEmptyTestToken(PIN);
     // The server's PKCS#11 library finds this run's throwaway token through SOFTHSM2_CONF.
-    ksp = await startKsp({ SOFTHSM2_CONF: hsm.conf });
+    // Only libraries in the directories the operator names may be loaded: SoftHSM2's (the
+    // Debian link and the directory it points into).
+    ksp = await startKsp({
+      SOFTHSM2_CONF: hsm.conf,
+      KSP_PKCS11_DIRS: [dirname(SOFTHSM_MODULE), dirname(realpathSync(SOFTHSM_MODULE))].join(':'),
+    });
     await initializeByApi(ksp.url);
     token = await loginByApi(ksp.url);
     browser = await launch();

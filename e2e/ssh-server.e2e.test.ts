@@ -27,7 +27,8 @@ describe('SMS › servers, in the browser', () => {
   beforeAll(async () => {
     removeAccount = throwawayAccount(ACCOUNT, 'First-pw-e2e-7Qx');
     sshd = await startSshd();
-    ksp = await startKsp();
+    // The throwaway sshd is on loopback, outside the default networks (KSP_SSH_ALLOWED_NETWORKS).
+    ksp = await startKsp({ KSP_SSH_ALLOWED_NETWORKS: '127.0.0.1/32' });
     await initializeByApi(ksp.url);
     browser = await launch();
   });

@@ -65,7 +65,11 @@ describe('SMS › web SSH terminal, in the browser', () => {
     sshd = await startSshd();
     const hostPort = await freePort();
     hostUrl = `http://127.0.0.1:${hostPort}`;
-    ksp = await startKsp({ KSP_FRAME_ANCESTORS: `'self' ${hostUrl}` });
+    ksp = await startKsp({
+      KSP_FRAME_ANCESTORS: `'self' ${hostUrl}`,
+      // The throwaway sshd is on loopback, outside the default networks.
+      KSP_SSH_ALLOWED_NETWORKS: '127.0.0.1/32',
+    });
     await initializeByApi(ksp.url);
     browser = await launch();
     token = await loginByApi(ksp.url);

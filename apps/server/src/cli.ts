@@ -398,7 +398,13 @@ async function hsmPinCommand(values: {
   });
   const database = openDatabase({ url: config.databaseUrl, dataDir: config.dataDir });
   try {
-    const done = await replaceHsmPin(database.db, config.dataDir, pin, `ksp@${hostname()}`);
+    const done = await replaceHsmPin(
+      database.db,
+      config.dataDir,
+      config.pkcs11Dirs,
+      pin,
+      `ksp@${hostname()}`,
+    );
     console.log(
       `HSM PIN replaced (checked against the token${done.bound ? ': it unwraps the root key' : ''}); ` +
         `sealed under ${done.pinFile}`,

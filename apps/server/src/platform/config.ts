@@ -2,6 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
+import { isIpRule } from '@ksp/contracts';
+import { DEFAULT_PKCS11_DIRS } from './keyring/pkcs11-library.js';
 
 /**
  * The only place that reads `process.env`. Values come from the environment, and
@@ -74,6 +76,21 @@ const Schema = z.object({
     .transform((v) => v.replace(/\/+$/, ''))
     .optional(),
   /**
+   * Directories a PKCS#11 library (settings › HSM) may be loaded from, separated by `:`;
+   * `none`: no library at all. A library is code run inside the server, so only the operator
+   * names where it may come from, never an API call. Default: Debian's PKCS#11 directories
+   * (`DEFAULT_PKCS11_DIRS`, SoftHSM2's among them).
+   */
+  KSP_PKCS11_DIRS: z.string().optional(),
+  /**
+   * Networks the SMS servers page may point the server at (host key fetch, connection test,
+   * rotation, terminal): CIDR ranges separated by spaces or commas, or `any`. Default: the
+   * private ranges. Anything else is refused before a packet is sent.
+   */
+  KSP_SSH_ALLOWED_NETWORKS: z.string().default('10.0.0.0/8,172.16.0.0/12,192.168.0.0/16,fc00::/7'),
+  /** Seconds an SSH connection may take to be ready; a failed host key fetch answers after it. */
+  KSP_SSH_TIMEOUT_S: z.coerce.number().int().min(1).max(120).default(10),
+  /**
    * TESTS ONLY: one more Ed25519 public key (base64 of its 32 raw bytes) trusted to sign
    * licences besides the vendor's. The test suites mint licences with a key pair they make;
    * a production server leaves this unset.
@@ -112,6 +129,10 @@ export interface KspConfig {
   pkiUrl: string | null;
   /** See KSP_LICENSE_TEST_PUBLIC_KEY (tests only); null in production. */
   licenseTestPublicKey: string | null;
+  /** See KSP_PKCS11_DIRS: absolute directories; empty: no PKCS#11 library may be loaded. */
+  pkcs11Dirs: readonly string[];
+  /** See KSP_SSH_ALLOWED_NETWORKS and KSP_SSH_TIMEOUT_S. */
+  ssh: { networks: readonly string[] | 'any'; timeoutMs: number };
 }
 
 export class ConfigError extends Error {}
@@ -154,6 +175,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     throw new ConfigError('KSP_SESSION_IDLE_SECONDS must not exceed KSP_SESSION_MAX_SECONDS');
   }
   const abs = (p: string) => (isAbsolute(p) ? p : resolve(cwd, p));
+  const pkcs11Dirs = pkcs11DirsOf(v.KSP_PKCS11_DIRS);
+  const sshNetworks = v.KSP_SSH_ALLOWED_NETWORKS.split(/[\s,]+/).filter(Boolean);
+  const badNetwork = sshNetworks.find((n) => n !== 'any' && !isIpRule(n));
+  if (badNetwork !== undefined)
+    throw new ConfigError(`KSP_SSH_ALLOWED_NETWORKS: ${badNetwork} is not an address or CIDR range`);
   return {
     host: v.KSP_HOST,
     port: v.KSP_PORT,
@@ -175,7 +201,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     operationRecords: v.KSP_OPERATION_RECORDS,
     pkiUrl: v.KSP_PKI_URL ?? null,
     licenseTestPublicKey: v.KSP_LICENSE_TEST_PUBLIC_KEY ?? null,
+    pkcs11Dirs,
+    ssh: {
+      networks: sshNetworks.includes('any') ? 'any' : sshNetworks,
+      timeoutMs: v.KSP_SSH_TIMEOUT_S * 1000,
+    },
   };
+}
+
+function pkcs11DirsOf(value: string | undefined): readonly string[] {
+  if (value === undefined) return DEFAULT_PKCS11_DIRS;
+  if (value.trim() === 'none') return [];
+  const dirs = value
+    .split(':')
+    .map((d) => d.trim())
+    .filter(Boolean);
+  const relativeDir = dirs.find((d) => !isAbsolute(d));
+  if (relativeDir !== undefined)
+    throw new ConfigError(`KSP_PKCS11_DIRS: ${relativeDir} is not an absolute directory`);
+  return dirs.map((d) => resolve(d));
 }
 
 function pickKsp(env: NodeJS.ProcessEnv): Record<string, string> {

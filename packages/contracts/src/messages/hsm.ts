@@ -7,6 +7,8 @@ import { defineMessages } from './define.js';
 export const hsmMessages = defineMessages({
   en: {
     'hsm.library': 'library: the PKCS#11 library {library} cannot be loaded',
+    'hsm.libraryNotAllowed':
+      'library: {library} is not in a directory this server allows PKCS#11 libraries from ({dirs}); the operator names them with KSP_PKCS11_DIRS',
     'hsm.tokenAbsent': 'No HSM token {token} is reachable through the PKCS#11 library',
     'hsm.pinRefused': 'pin: the HSM token {token} refused the PIN ({detail})',
     'hsm.keyMissing': 'The HSM token holds no root-of-trust key labelled {key}',
@@ -21,6 +23,8 @@ export const hsmMessages = defineMessages({
     'hsm.rewrapMismatch': 'The new wrapping does not give back the root key: nothing was changed',
     'system.hsmLibrary':
       'The system is sealed: the HSM library {library} cannot be loaded. Install it or correct the path; the keys are intact',
+    'system.hsmLibraryNotAllowed':
+      'The system is sealed: the stored HSM library {library} is not in a directory this server allows PKCS#11 libraries from ({dirs}). Add its directory to KSP_PKCS11_DIRS, or correct the path; the keys are intact',
     'system.hsmTokenAbsent':
       'The system is sealed: the HSM token {token} is not reachable. Plug it in or restore it; the server unseals by itself',
     'system.hsmPinRefused':
@@ -33,6 +37,8 @@ export const hsmMessages = defineMessages({
   },
   zh: {
     'hsm.library': 'library：无法加载 PKCS#11 库 {library}',
+    'hsm.libraryNotAllowed':
+      'library：{library} 不在本服务器允许加载 PKCS#11 库的目录中（{dirs}）；由运维人员通过 KSP_PKCS11_DIRS 指定',
     'hsm.tokenAbsent': '通过该 PKCS#11 库找不到 HSM 令牌 {token}',
     'hsm.pinRefused': 'pin：HSM 令牌 {token} 拒绝了该 PIN（{detail}）',
     'hsm.keyMissing': 'HSM 令牌上没有标签为 {key} 的信任根密钥',
@@ -46,6 +52,8 @@ export const hsmMessages = defineMessages({
     'hsm.keyMismatch': 'client_private_key：与 client_certificate 不匹配',
     'hsm.rewrapMismatch': '新的封装无法还原根密钥：未做任何更改',
     'system.hsmLibrary': '系统处于封存状态：无法加载 HSM 库 {library}。请安装或更正路径；密钥完好无损',
+    'system.hsmLibraryNotAllowed':
+      '系统处于封存状态：保存的 HSM 库 {library} 不在本服务器允许加载 PKCS#11 库的目录中（{dirs}）。请将其目录加入 KSP_PKCS11_DIRS 或更正路径；密钥完好无损',
     'system.hsmTokenAbsent':
       '系统处于封存状态：无法访问 HSM 令牌 {token}。插回或恢复令牌后，服务器会自动解封',
     'system.hsmPinRefused':

@@ -18,6 +18,10 @@ export const sshServerMessages = defineMessages({
     'server.hostKeyChanged':
       'HOST KEY CHANGED on {name} ({host}): it presents {actual} but {expected} is pinned. Someone may be intercepting the connection; the connection was refused. If the server was reinstalled, confirm its new fingerprint.',
     'server.unreachable': 'Cannot reach {host}:{port} ({reason})',
+    'server.noSshServer': 'No SSH server answered at {host}:{port}',
+    'server.targetNotAllowed':
+      'host: {host} is not in the networks this server may connect to (KSP_SSH_ALLOWED_NETWORKS, set by the operator)',
+    'server.probeLimit': 'At most {limit} host key fetches a minute: try again in {seconds} s',
     'server.authRefused': 'The server refused the login of {account} with credential {credential}',
     'server.commandFailed': 'The command {command} failed on the server (exit {status}): {output}',
     'server.verifyFailed':
@@ -32,6 +36,8 @@ export const sshServerMessages = defineMessages({
     'server.terminalTicket': 'The terminal ticket is unknown, used or expired: open the terminal again',
     'server.terminalLimit':
       'You already have {limit} terminal sessions open: close one before opening another',
+    'server.terminalSessionEnded':
+      'The session this terminal ticket was issued to has ended (signed out, domain switched or password changed): sign in and open the terminal again',
   },
   zh: {
     'server.notFound': '服务器 {id} 不存在',
@@ -46,6 +52,10 @@ export const sshServerMessages = defineMessages({
     'server.hostKeyChanged':
       '{name}（{host}）的主机密钥已变更：它提供 {actual}，但已固定的是 {expected}。连接可能被拦截，已拒绝连接。如果服务器已重装，请确认其新指纹。',
     'server.unreachable': '无法连接 {host}:{port}（{reason}）',
+    'server.noSshServer': '{host}:{port} 上没有 SSH 服务器应答',
+    'server.targetNotAllowed':
+      'host：{host} 不在本服务器允许连接的网络中（KSP_SSH_ALLOWED_NETWORKS，由运维人员设置）',
+    'server.probeLimit': '每分钟最多获取 {limit} 次主机密钥：请在 {seconds} 秒后重试',
     'server.authRefused': '服务器拒绝了账户 {account} 使用凭据 {credential} 登录',
     'server.commandFailed': '命令 {command} 在服务器上执行失败（退出码 {status}）：{output}',
     'server.verifyFailed': '新密码已设置，但使用新密码重新登录被拒绝：凭据仍保留旧版本为当前版本（{reason}）',
@@ -57,5 +67,7 @@ export const sshServerMessages = defineMessages({
     'server.terminalNotAllowed': '您不能在服务器 {name} 上打开终端：请将您的用户或角色加入其终端用户或角色',
     'server.terminalTicket': '终端票据不存在、已使用或已过期：请重新打开终端',
     'server.terminalLimit': '您已打开 {limit} 个终端会话：请先关闭一个再打开新的',
+    'server.terminalSessionEnded':
+      '签发此终端票据的会话已结束（已退出登录、切换域或修改密码）：请重新登录后再打开终端',
   },
 });

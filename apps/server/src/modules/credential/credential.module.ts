@@ -26,6 +26,8 @@ export const credentialModule: KspModule = {
       sealer: createDomainSealer({ keyring: ctx.keyring }),
       users: () => (users ??= ctx.use('users')),
       userRecords: () => (userRecords ??= ctx.use('userRecords')),
+      // The servers module is listed after this one: looked up when a server id is given.
+      servers: () => ctx.use('servers'),
     });
     ctx.provide('credentials', service);
     credentialRoutes(ctx.app, ctx.gate, service);

@@ -33,6 +33,7 @@ export function createCredentialService(deps: {
   sealer: DomainSealer;
   users: () => ModuleServices['users'];
   userRecords: () => ModuleServices['userRecords'];
+  servers: () => ModuleServices['servers'];
 }) {
   const { db, clock, sealer } = deps;
 
@@ -71,7 +72,7 @@ export function createCredentialService(deps: {
     actor: Actor,
     meta: RequestMeta,
     action: string,
-    row: Pick<CredentialTable, 'id' | 'name'>,
+    row: { id: string | null; name: string },
     result: 'success' | 'failure' = 'success',
     details?: Record<string, string | number>,
   ) =>
@@ -88,6 +89,27 @@ export function createCredentialService(deps: {
       },
       clock(),
     );
+
+  /**
+   * A server id the caller gives must name a server of the caller's domain: another domain's
+   * (or an unknown) id answers 4040 `server.notFound`, and the refusal is audited.
+   */
+  async function assertServer(
+    actor: Actor,
+    meta: RequestMeta,
+    serverId: string | null | undefined,
+    row: { id: string | null; name: string },
+    action: string,
+  ): Promise<void> {
+    if (serverId === undefined || serverId === null) return;
+    try {
+      await deps.servers().visible(actor, serverId);
+    } catch (err) {
+      if (err instanceof KspError)
+        await audit(db, actor, meta, action, row, 'failure', { reason: err.messageKey, server_id: serverId });
+      throw err;
+    }
+  }
 
   async function sealVersion(
     trx: Executor,
@@ -172,6 +194,7 @@ export function createCredentialService(deps: {
 
     async create(actor: Actor, meta: RequestMeta, body: Input<typeof api.credential.create>) {
       checkValue(body.type, body.value);
+      await assertServer(actor, meta, body.server_id, { id: null, name: body.name }, 'credential.create');
       const now = clock().toISOString();
       const row: CredentialTable = {
         id: randomUUID(),
@@ -203,6 +226,9 @@ export function createCredentialService(deps: {
 
     async update(actor: Actor, meta: RequestMeta, body: Input<typeof api.credential.update>) {
       const row = await find(db, actor, body.id);
+      // Only a change is checked: a link the servers module made stays as it is.
+      if (body.server_id !== row.server_id)
+        await assertServer(actor, meta, body.server_id, row, 'credential.update');
       const changes: Partial<CredentialTable> = {
         ...(body.name !== undefined ? { name: body.name } : {}),
         ...(body.description !== undefined ? { description: body.description } : {}),

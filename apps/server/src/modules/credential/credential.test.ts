@@ -446,6 +446,83 @@ describe.each(await engines())('credentials on %s', (engine) => {
     expect((await call(server, api.domain.delete, { token, body: { ids: [otherId] } })).code).not.toBe(0);
   });
 
+  it("names only a server of the caller's domain: another domain's server id answers 4040, audited", async () => {
+    const other = await domainWithAdmin(server, token, {
+      domain: 'other-servers',
+      username: 'srv-other-admin',
+      password: 'Other-Pass-1',
+    });
+    const rootCred = await call(server, api.credential.create, {
+      token,
+      body: { name: 'root-host-pw', type: 'password', value: 'pw-0' },
+    });
+    const rootServer = await call(server, api.sshServer.create, {
+      token,
+      body: {
+        name: 'root-host',
+        host: '127.0.0.1',
+        port: 22,
+        account: 'root',
+        credential_id: rootCred.data.id,
+      },
+    });
+    expect(rootServer.code, rootServer.msg).toBe(0);
+    const foreign = rootServer.data.id;
+    const t = other.token;
+    const made = await call(server, api.credential.create, {
+      token: t,
+      body: { name: 'on-foreign', type: 'password', value: 'pw-1', server_id: foreign },
+    });
+    expect(made.code).toBe(Code.NOT_FOUND);
+    expect(made.msg).toBe(`Server ${foreign} not found`);
+    const refused = (await audits('credential.create')).at(-1)!;
+    expect(refused).toMatchObject({ result: 'failure', target: 'on-foreign', username: 'srv-other-admin' });
+    expect(JSON.parse(refused.details)).toEqual({ reason: 'server.notFound', server_id: foreign });
+    const none = await call(server, api.credential.list, {
+      token: t,
+      query: { page: 1, page_size: 50, name: 'on-foreign' },
+    });
+    expect(none.data.total).toBe(0);
+    // Linking an existing credential of the other domain to it: refused, the link unchanged.
+    const own = await call(server, api.credential.create, {
+      token: t,
+      body: { name: 'own-cred', type: 'password', value: 'pw-2' },
+    });
+    expect(own.code, own.msg).toBe(0);
+    const linked = await call(server, api.credential.update, {
+      token: t,
+      body: { id: own.data.id, server_id: foreign },
+    });
+    expect(linked.code).toBe(Code.NOT_FOUND);
+    expect((await audits('credential.update')).at(-1)).toMatchObject({
+      result: 'failure',
+      target: 'own-cred',
+    });
+    const after = await call(server, api.credential.detail, { token: t, query: { id: own.data.id } });
+    expect(after.data.server_id).toBeNull();
+    // Its own server is accepted, and so is clearing the link.
+    const ownPw = await call(server, api.credential.create, {
+      token: t,
+      body: { name: 'own-host-pw', type: 'password', value: 'pw-3' },
+    });
+    const mine = await call(server, api.sshServer.create, {
+      token: t,
+      body: { name: 'own-host', host: '127.0.0.1', port: 22, account: 'root', credential_id: ownPw.data.id },
+    });
+    expect(mine.code, mine.msg).toBe(0);
+    const ok = await call(server, api.credential.update, {
+      token: t,
+      body: { id: own.data.id, server_id: mine.data.id },
+    });
+    expect(ok.code, ok.msg).toBe(0);
+    expect(ok.data.server_id).toBe(mine.data.id);
+    const cleared = await call(server, api.credential.update, {
+      token: t,
+      body: { id: own.data.id, server_id: null },
+    });
+    expect(cleared.data.server_id).toBeNull();
+  });
+
   it('generates passwords from a policy and refuses an impossible one', async () => {
     const pw = await call(server, api.credential.generatePassword, {
       token,

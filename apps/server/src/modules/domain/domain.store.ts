@@ -132,6 +132,8 @@ export async function updateDomain(
   id: string,
   changes: { name?: string; description?: string },
 ) {
+  // No field given changes nothing (an empty `set` is not SQL).
+  if (Object.keys(changes).length === 0) return;
   await db.updateTable('domain').set(changes).where('id', '=', id).execute();
 }
 

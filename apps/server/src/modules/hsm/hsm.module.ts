@@ -27,12 +27,13 @@ declare module '../../platform/module.js' {
 export const hsmModule: KspModule = {
   name: 'hsm',
   register(ctx) {
-    const settings = createHsmSettings(ctx.config.dataDir);
+    const settings = createHsmSettings(ctx.config.dataDir, ctx.config.pkcs11Dirs);
     const hsm = createHsmService({
       db: ctx.db,
       clock: ctx.clock,
       keyring: ctx.keyring,
       settings,
+      pkcs11Dirs: ctx.config.pkcs11Dirs,
       system: ctx.use('system'),
     });
     ctx.provide('hsm', hsm);

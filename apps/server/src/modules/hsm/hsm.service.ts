@@ -26,11 +26,16 @@ const CLIENT_KEY_LABEL = 'hsm/client-key';
 const certificateBlocks = (text: string) =>
   text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
 
-/** A failing token as the caller's error: a wrong library path or PIN names its field (4000). */
+/** A failing token as the caller's error: a wrong or refused library path or PIN names its field (4000). */
 function callError(err: unknown): unknown {
   if (!(err instanceof RootUnavailable)) return err;
   const key = err.reason as MessageKey;
-  if (err.reason === 'hsm.library' || err.reason === 'hsm.pinRefused') return invalid(key, err.params);
+  if (
+    err.reason === 'hsm.library' ||
+    err.reason === 'hsm.libraryNotAllowed' ||
+    err.reason === 'hsm.pinRefused'
+  )
+    return invalid(key, err.params);
   return stateForbids(key, err.params);
 }
 
@@ -44,6 +49,8 @@ export function createHsmService(deps: {
   clock: Clock;
   keyring: Keyring;
   settings: HsmSettings;
+  /** KSP_PKCS11_DIRS: where a library may be loaded from. */
+  pkcs11Dirs: readonly string[];
   system: ModuleServices['system'];
 }) {
   const { db, clock, settings, system } = deps;
@@ -100,6 +107,7 @@ export function createHsmService(deps: {
   const rootFor = (t: HsmTarget, facts?: TokenFacts) =>
     new Pkcs11Root({
       library: t.library,
+      allowedDirs: deps.pkcs11Dirs,
       serial: facts?.serial ?? t.slot_serial ?? null,
       label: facts ? null : (t.token_label ?? null),
       pin: t.pin,

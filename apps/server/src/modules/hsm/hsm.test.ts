@@ -1,6 +1,16 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -104,6 +114,14 @@ describe.each(await engines())('the HSM root of trust on %s', (engine) => {
   let keyId: string;
   let ciphertext: string;
   const PIN = '246810';
+  let scratch: string;
+  const pkcs11Dirs = () =>
+    [
+      dirname(SOFTHSM_MODULE),
+      dirname(realpathSync(SOFTHSM_MODULE)),
+      '/opt/vendor',
+      join(scratch, 'allowed'),
+    ].join(':');
   const logLines: string[] = [];
 
   beforeAll(async () => {
@@ -111,7 +129,14 @@ describe.each(await engines())('the HSM root of trust on %s', (engine) => {
     // The PKCS#11 library reads its configuration at each C_Initialize: this suite's token
     // (each test file runs in a process of its own: vitest's forks pool).
     process.env.SOFTHSM2_CONF = hsm.conf;
-    server = await startServer(engine, {}, undefined, undefined, {
+    // The operator's list of library directories: SoftHSM2's (the Debian link and where it
+    // points), a vendor directory without the library, and a scratch directory with a link.
+    scratch = mkdtempSync(join(tmpdir(), 'ksp-p11-dirs-'));
+    mkdirSync(join(scratch, 'elsewhere'));
+    writeFileSync(join(scratch, 'elsewhere', 'evil.so'), 'not a library');
+    mkdirSync(join(scratch, 'allowed'));
+    symlinkSync(join(scratch, 'elsewhere', 'evil.so'), join(scratch, 'allowed', 'evil.so'));
+    server = await startServer(engine, { KSP_PKCS11_DIRS: pkcs11Dirs() }, undefined, undefined, {
       logStream: { write: (line: string) => void logLines.push(line) },
     });
     ({ token } = await initialize(server));
@@ -131,6 +156,7 @@ describe.each(await engines())('the HSM root of trust on %s', (engine) => {
   afterAll(async () => {
     await server?.close();
     hsm?.remove();
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
   });
 
   const target = (over: Record<string, unknown> = {}) => ({
@@ -178,16 +204,16 @@ describe.each(await engines())('the HSM root of trust on %s', (engine) => {
   it('refuses hostile settings with an error naming the field, audited, changing nothing', async () => {
     const badLib = await call(server, api.hsm.bind, {
       token,
-      body: target({ library: '/nowhere/libnothing.so' }),
+      body: target({ library: '/opt/vendor/libnothing.so' }),
     });
     expect(badLib.code).toBe(Code.INVALID);
-    expect(badLib.msg).toBe('library: the PKCS#11 library /nowhere/libnothing.so cannot be loaded');
+    expect(badLib.msg).toBe('library: the PKCS#11 library /opt/vendor/libnothing.so cannot be loaded');
     const badLibZh = await call(server, api.hsm.bind, {
       token,
       lang: 'zh-CN',
-      body: target({ library: '/nowhere/libnothing.so' }),
+      body: target({ library: '/opt/vendor/libnothing.so' }),
     });
-    expect(badLibZh.msg).toBe('library：无法加载 PKCS#11 库 /nowhere/libnothing.so');
+    expect(badLibZh.msg).toBe('library：无法加载 PKCS#11 库 /opt/vendor/libnothing.so');
     const badPin = await call(server, api.hsm.bind, { token, body: target({ pin: '999999' }) });
     expect(badPin.code).toBe(Code.INVALID);
     expect(badPin.msg).toMatch(/^pin: the HSM token .* refused the PIN \(CKR_PIN_INCORRECT\)$/);
@@ -212,8 +238,38 @@ describe.each(await engines())('the HSM root of trust on %s', (engine) => {
       configured: false,
     });
     expect(existsSync(sealFile())).toBe(true);
+    // A library outside the directories the operator allowed is never loaded, however named:
+    // directly, through `..`, or through a link inside an allowed directory.
+    const dirs = pkcs11Dirs();
+    for (const library of [
+      '/nowhere/libnothing.so',
+      `${dirname(SOFTHSM_MODULE)}/../../..${join(scratch, 'elsewhere', 'evil.so')}`,
+      join(scratch, 'allowed', 'evil.so'),
+    ]) {
+      const refused = await call(server, api.hsm.bind, { token, body: target({ library }) });
+      expect(refused.code).toBe(Code.INVALID);
+      expect(refused.msg).toBe(
+        `library: ${library} is not in a directory this server allows PKCS#11 libraries from (${dirs}); the operator names them with KSP_PKCS11_DIRS`,
+      );
+    }
+    const refusedZh = await call(server, api.hsm.test, {
+      token,
+      lang: 'zh-CN',
+      body: target({ library: '/nowhere/libnothing.so' }),
+    });
+    expect(refusedZh.code).toBe(Code.INVALID);
+    expect(refusedZh.msg).toBe(
+      `library：/nowhere/libnothing.so 不在本服务器允许加载 PKCS#11 库的目录中（${dirs}）；由运维人员通过 KSP_PKCS11_DIRS 指定`,
+    );
+    expect((await audits('hsm.test')).at(-1)).toMatchObject({ result: 'failure' });
+    expect(JSON.parse((await audits('hsm.test')).at(-1)!.details)).toMatchObject({
+      reason: 'hsm.libraryNotAllowed',
+      library: '/nowhere/libnothing.so',
+    });
     const trail = await audits('hsm.bind');
-    expect(trail.map((r) => r.result)).toEqual(['failure', 'failure', 'failure', 'failure']);
+    expect(trail.map((r) => r.result)).toEqual(Array<string>(7).fill('failure'));
+    for (const row of trail.slice(4))
+      expect(JSON.parse(row.details)).toMatchObject({ reason: 'hsm.libraryNotAllowed' });
     expect(JSON.parse(trail[0]!.details)).toMatchObject({ reason: 'hsm.library' });
     expect(JSON.parse(trail[2]!.details)).toMatchObject({ reason: 'hsm.pinRefused' });
     expect(await everythingStored()).not.toContain('999999');
@@ -298,6 +354,7 @@ describe.each(await engines())('the HSM root of trust on %s', (engine) => {
     const env = {
       KSP_DATA_DIR: server.dataDir,
       KSP_DATABASE_URL: server.databaseUrl ?? '',
+      KSP_PKCS11_DIRS: pkcs11Dirs(),
       NEW_PIN: '11111',
     };
     // The token refuses it: nothing is stored, the answer says why.
@@ -374,6 +431,15 @@ describe.each(await engines())('the HSM root of trust on %s', (engine) => {
     const zh = await call(server, api.hsm.status, { token, lang: 'zh-CN' });
     expect(zh.msg).toBe(
       '系统处于封存状态：无法加载 HSM 库 /opt/vendor/missing-pkcs11.so。请安装或更正路径；密钥完好无损',
+    );
+    // A stored path outside the allowed directories (a changed database, or a narrowed
+    // KSP_PKCS11_DIRS) is not loaded at start either.
+    await setLibrary('/tmp/planted/libpkcs11.so');
+    server.clock.advance(31);
+    const planted = await call(server, api.hsm.status, { token });
+    expect(planted.code).toBe(Code.NOT_INITIALIZED);
+    expect(planted.msg).toBe(
+      `The system is sealed: the stored HSM library /tmp/planted/libpkcs11.so is not in a directory this server allows PKCS#11 libraries from (${pkcs11Dirs()}). Add its directory to KSP_PKCS11_DIRS, or correct the path; the keys are intact`,
     );
     // The library installed again (here: the path set back) is picked up by a later call.
     await setLibrary(SOFTHSM_MODULE);

@@ -11,7 +11,7 @@ import {
 } from '@ksp/contracts';
 import { subjectOf, writeAudit } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
-import type { Db, Executor } from '../../platform/db/database.js';
+import { isUniqueViolation, type Db, type Executor } from '../../platform/db/database.js';
 import type { RoleTable } from '../../platform/db/schema.js';
 import { conflict, forbidden, invalid, notFound, stateForbids } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
@@ -140,6 +140,16 @@ export function createRoleService(deps: {
     }
   }
 
+  /** A write that may lose a race for a name to another one: the unique index answers 4090. */
+  async function write(name: string, run: (trx: Executor) => Promise<void>): Promise<void> {
+    try {
+      await db.transaction().execute(run);
+    } catch (err) {
+      if (isUniqueViolation(err)) throw conflict('role.nameTaken', { name });
+      throw err;
+    }
+  }
+
   return {
     async list(actor: Actor, query: QueryInput<typeof api.role.list>) {
       const { rows: found, total } = await listRoles(db, {
@@ -155,9 +165,10 @@ export function createRoleService(deps: {
 
     async create(actor: Actor, meta: RequestMeta, body: Input<typeof api.role.create>) {
       const permissions = checkPermissions(body.permissions);
-      if (await findRoleByName(db, body.name)) throw conflict('role.nameTaken', { name: body.name });
+      if (await findRoleByName(db, actor.domainId, body.name))
+        throw conflict('role.nameTaken', { name: body.name });
       const id = randomUUID();
-      await db.transaction().execute(async (trx) => {
+      await write(body.name, async (trx) => {
         await insertRole(trx, {
           id,
           name: body.name,
@@ -181,11 +192,13 @@ export function createRoleService(deps: {
 
     async update(actor: Actor, meta: RequestMeta, body: Input<typeof api.role.update>) {
       const role = await editable(actor, body.id);
-      if (body.name && body.name !== role.name && (await findRoleByName(db, body.name))) {
+      // The name is checked in the role's own domain (a root administrator may edit any domain's).
+      const domainId = role.domain_id ?? actor.domainId;
+      if (body.name && body.name !== role.name && (await findRoleByName(db, domainId, body.name))) {
         throw conflict('role.nameTaken', { name: body.name });
       }
       const permissions = body.permissions ? checkPermissions(body.permissions) : undefined;
-      await db.transaction().execute(async (trx) => {
+      await write(body.name ?? role.name, async (trx) => {
         await updateRole(trx, role.id, {
           ...(body.name ? { name: body.name } : {}),
           ...(body.description !== undefined ? { description: body.description } : {}),

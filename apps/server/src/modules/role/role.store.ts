@@ -1,25 +1,36 @@
 import { randomUUID } from 'node:crypto';
 import { builtInRoles } from '@ksp/contracts';
-import { escapeLike, type Executor } from '../../platform/db/database.js';
+import { escapeLike, isUniqueViolation, type Executor } from '../../platform/db/database.js';
 import type { RoleTable } from '../../platform/db/schema.js';
 
 /** Creates the built-in roles, and keeps their permissions current with this release. */
 export async function ensureBuiltInRoles(db: Executor, now: string): Promise<void> {
   for (const [name, def] of Object.entries(builtInRoles)) {
     const permissions = JSON.stringify(def.permissions);
-    await db
-      .insertInto('role')
-      .values({
-        id: randomUUID(),
-        name,
-        description: def.description,
-        type: 'built-in',
-        permissions,
-        domain_id: null,
-        created_at: now,
-      })
-      .onConflict((oc) => oc.column('name').doNothing())
-      .execute();
+    const present = await db
+      .selectFrom('role')
+      .select('id')
+      .where('name', '=', name)
+      .where('domain_id', 'is', null)
+      .executeTakeFirst();
+    if (!present) {
+      // Another node starting at once may insert it first: its row is as good as this one.
+      await db
+        .insertInto('role')
+        .values({
+          id: randomUUID(),
+          name,
+          description: def.description,
+          type: 'built-in',
+          permissions,
+          domain_id: null,
+          created_at: now,
+        })
+        .execute()
+        .catch((err: unknown) => {
+          if (!isUniqueViolation(err)) throw err;
+        });
+    }
     await db
       .updateTable('role')
       .set({ permissions, description: def.description })
@@ -29,8 +40,14 @@ export async function ensureBuiltInRoles(db: Executor, now: string): Promise<voi
   }
 }
 
+/** A built-in role's id by name (custom roles are named per domain: see `findRoleByName`). */
 export async function roleIdByName(db: Executor, name: string): Promise<string | undefined> {
-  const row = await db.selectFrom('role').select('id').where('name', '=', name).executeTakeFirst();
+  const row = await db
+    .selectFrom('role')
+    .select('id')
+    .where('name', '=', name)
+    .where('domain_id', 'is', null)
+    .executeTakeFirst();
   return row?.id;
 }
 
@@ -96,15 +113,27 @@ export async function findRoles(db: Executor, ids: string[]) {
   return db.selectFrom('role').selectAll().where('id', 'in', ids).execute();
 }
 
-export async function findRoleByName(db: Executor, name: string) {
-  return db.selectFrom('role').selectAll().where('name', '=', name).executeTakeFirst();
+/**
+ * The role a new name would clash with in a domain: a built-in role (seen in every domain) or
+ * one of that domain's custom roles. Other domains' roles are not looked at: two domains may
+ * each have a role of one name.
+ */
+export async function findRoleByName(db: Executor, domainId: string, name: string) {
+  return db
+    .selectFrom('role')
+    .selectAll()
+    .where('name', '=', name)
+    .where((eb) => eb.or([eb('domain_id', 'is', null), eb('domain_id', '=', domainId)]))
+    .executeTakeFirst();
 }
 
 export async function insertRole(db: Executor, row: RoleTable): Promise<void> {
   await db.insertInto('role').values(row).execute();
 }
 
+/** Changes a role's fields; no field given changes nothing (an empty `set` is not SQL). */
 export async function updateRole(db: Executor, id: string, changes: Partial<Omit<RoleTable, 'id' | 'type'>>) {
+  if (Object.keys(changes).length === 0) return;
   await db.updateTable('role').set(changes).where('id', '=', id).execute();
 }
 

@@ -2,8 +2,15 @@ import { createDomainSealer } from '../../platform/keyring/domain-sealer.js';
 import type { KspModule, ModuleServices } from '../../platform/module.js';
 import { createRecordings } from './ssh-server.recording.js';
 import { sshServerRoutes } from './ssh-server.routes.js';
-import { createSshServerService } from './ssh-server.service.js';
+import { createSshServerService, type SshServerService } from './ssh-server.service.js';
 import { createTerminals, terminalRoutes } from './ssh-server.terminal.js';
+
+declare module '../../platform/module.js' {
+  interface ModuleServices {
+    /** Servers for other modules: a server of the caller's domain by id, 4040 otherwise. */
+    servers: Pick<SshServerService, 'visible'>;
+  }
+}
 
 /** The job that rotates the servers whose scheduled rotation is due (one node at a time, by its lease). */
 export const SERVER_ROTATION_JOB = 'server.rotate';
@@ -21,8 +28,15 @@ export const sshServerModule: KspModule = {
       clock: ctx.clock,
       credentials: () => (credentials ??= ctx.use('credentials')),
       license: () => ctx.maybeUse('license'),
+      policy: ctx.config.ssh,
     });
-    const terminals = createTerminals(servers, () => ctx.clock().getTime());
+    ctx.provide('servers', servers);
+    // A ticket is bound to the session that asked for it: it dies with it.
+    const terminals = createTerminals(
+      servers,
+      () => ctx.clock().getTime(),
+      (id) => ctx.sessions.isAlive(id),
+    );
     const recordings = createRecordings({
       db: ctx.db,
       sealer: createDomainSealer({ keyring: ctx.keyring }),

@@ -20,6 +20,7 @@ import type { JobRun } from '../../platform/jobs/jobs.js';
 import type { ModuleServices } from '../../platform/module.js';
 import { localized, storedError } from '../../platform/stored-message.js';
 import { exec, fetchHostKey, login, SshError, type HostKey } from './ssh-server.ssh.js';
+import { allowedAddress, createProbeLimiter, padTo, type SshTargetPolicy } from './ssh-server.targets.js';
 
 /** A rotation still marked running after this long was left by a node that stopped: another may start. */
 const STALE_ROTATION_MS = 10 * 60 * 1000;
@@ -72,9 +73,13 @@ export function createSshServerService(deps: {
   /** The licence's quota of SMS servers (modules/license), claimed in the creating transaction. */
   license?: () => ModuleServices['license'] | undefined;
   ssh?: SshClient;
+  /** Where connections may go (KSP_SSH_ALLOWED_NETWORKS) and their timeout. */
+  policy?: SshTargetPolicy;
 }) {
   const { db, clock } = deps;
   const ssh: SshClient = deps.ssh ?? { fetchHostKey, login, exec };
+  const policy: SshTargetPolicy = deps.policy ?? { networks: 'any', timeoutMs: 10_000 };
+  const probeLimit = createProbeLimiter(() => clock().getTime());
 
   const view = (row: Row): ServerRow => {
     const charset = JSON.parse(row.rotation_charset) as Charset;
@@ -235,13 +240,22 @@ export function createSshServerService(deps: {
     if (!c.lower && !c.upper && !c.digits && !c.symbols) throw invalid('server.noClass');
   };
 
+  /**
+   * The host key at `host:port`, within the allowed networks. Whatever keeps an SSH server from
+   * answering (closed, filtered, another service, a name that does not resolve) answers one
+   * message, `server.noSshServer`, once the connection timeout has passed: the answer tells
+   * nothing about the port beyond "no SSH here".
+   */
   async function hostKey(host: string, port: number): Promise<HostKey> {
+    const address = await allowedAddress(host, policy);
+    const started = Date.now();
     try {
-      return await ssh.fetchHostKey(host, port);
+      if (!address) throw new SshError({ kind: 'unreachable', reason: 'no address' });
+      return await ssh.fetchHostKey(address, port, policy.timeoutMs);
     } catch (err) {
-      if (err instanceof SshError && err.failure.kind === 'unreachable')
-        throw stateForbids('server.unreachable', { host, port, reason: err.failure.reason });
-      throw err;
+      if (!(err instanceof SshError)) throw err;
+      await padTo(started, policy.timeoutMs);
+      throw stateForbids('server.noSshServer', { host, port });
     }
   }
 
@@ -251,9 +265,12 @@ export function createSshServerService(deps: {
     if (!row.host_key_fingerprint) throw stateForbids('server.notPinned', { name: row.name });
     let secret = password;
     if (secret === undefined) secret = (await deps.credentials().openCurrent(actor, row.credential_id)).value;
+    const address = await allowedAddress(row.host, policy);
+    if (!address)
+      throw stateForbids('server.unreachable', { host: row.host, port: row.port, reason: 'ENOTFOUND' });
     try {
       return await ssh.login({
-        host: row.host,
+        host: address,
         port: row.port,
         username: row.account,
         pinned: row.host_key_fingerprint,
@@ -655,12 +672,21 @@ export function createSshServerService(deps: {
       meta: RequestMeta,
       body: Input<typeof api.sshServer.fetchFingerprint>,
     ) {
+      // Counted before anything is awaited: parallel calls cannot all pass.
+      let limited: KspError | null = null;
+      try {
+        probeLimit(actor.userId);
+      } catch (err) {
+        if (!(err instanceof KspError)) throw err;
+        limited = err;
+      }
       const row = body.id !== undefined ? await find(actor, body.id) : null;
       const host = row?.host ?? body.host ?? '';
       const port = row?.port ?? body.port;
       const target = row ?? { id: null, name: `${host}:${port}` };
       let key: HostKey;
       try {
+        if (limited) throw limited;
         key = await hostKey(host, port);
       } catch (err) {
         throw await failed(actor, meta, 'server.fetch-fingerprint', target, err);
@@ -677,9 +703,17 @@ export function createSshServerService(deps: {
     },
 
     async confirmFingerprint(actor: Actor, meta: RequestMeta, id: string, fingerprint: string) {
+      let limited: KspError | null = null;
+      try {
+        probeLimit(actor.userId);
+      } catch (err) {
+        if (!(err instanceof KspError)) throw err;
+        limited = err;
+      }
       const row = await find(actor, id);
       let key: HostKey;
       try {
+        if (limited) throw limited;
         key = await hostKey(row.host, row.port);
         if (key.fingerprint !== fingerprint)
           throw stateForbids('server.fingerprintMismatch', {
@@ -790,6 +824,14 @@ export function createSshServerService(deps: {
       const row = await find(actor, id);
       return { id: row.id, name: row.name };
     },
+
+    /** Audits a terminal refused at the WebSocket, with the refusal's message key as the reason. */
+    terminalRefused: (
+      actor: Actor,
+      meta: RequestMeta,
+      server: { id: string; name: string },
+      reason: string,
+    ) => audit(db, actor, meta, 'server.terminal.refused', server, 'failure', { reason }),
 
     /** Audits a terminal session's start or end, or the replay of its recording. */
     terminalAudit: (

@@ -42,7 +42,7 @@ function unreachable(err: Error & { code?: string; level?: string }): SshError {
 }
 
 /** Connects to learn the host key, without logging in (the verifier ends the handshake). */
-export function fetchHostKey(host: string, port: number): Promise<HostKey> {
+export function fetchHostKey(host: string, port: number, timeoutMs = READY_TIMEOUT_MS): Promise<HostKey> {
   return new Promise((resolve, reject) => {
     const client = new Client();
     let seen: HostKey | null = null;
@@ -58,7 +58,7 @@ export function fetchHostKey(host: string, port: number): Promise<HostKey> {
       host,
       port,
       username: 'ksp-host-key-probe',
-      readyTimeout: READY_TIMEOUT_MS,
+      readyTimeout: timeoutMs,
       hostVerifier: (key: Buffer) => {
         seen = { fingerprint: fingerprintOf(key), keyType: keyTypeOf(key) };
         return false;

@@ -85,7 +85,7 @@ describe.each(await engines())('web SSH terminal on %s', (engine) => {
   let url: string;
 
   beforeAll(async () => {
-    server = await startServer(engine);
+    server = await startServer(engine, { KSP_SSH_ALLOWED_NETWORKS: '127.0.0.1/32' });
     ({ token } = await initialize(server));
     setPassword(ACCOUNT, PASSWORD);
     const cred = await call(server, api.credential.create, {
@@ -242,6 +242,88 @@ describe.each(await engines())('web SSH terminal on %s', (engine) => {
     expect(forged.errors[0]).toMatch(/unknown, used or expired/);
     first.ws.close();
     await first.closed;
+  });
+
+  describe('a ticket dies with the session that asked for it', () => {
+    const USER = 'term-ticket';
+    const PW = 'Ticket-Pass-1';
+    let userToken: string;
+    let otherDomain: string;
+
+    beforeAll(async () => {
+      const roles = await call(server, api.role.list, { token, query: { page: 1, page_size: 50 } });
+      const operator = roles.data.data.find((r) => r.name === 'Operator')!;
+      const domains = await call(server, api.domain.list, { token, query: { page: 1, page_size: 50 } });
+      const rootId = domains.data.data.find((d) => d.name === 'root')!.id;
+      otherDomain = (await call(server, api.domain.create, { token, body: { name: 'ticket-elsewhere' } }))
+        .data.id;
+      const made = await call(server, api.user.create, {
+        token,
+        body: {
+          username: USER,
+          password: PW,
+          email: `${USER}@example.test`,
+          role_ids: [operator.id],
+          domain_ids: [rootId, otherDomain],
+          must_change_password: false,
+        },
+      });
+      expect(made.code, made.msg).toBe(0);
+      const updated = await call(server, api.sshServer.update, {
+        token,
+        body: { id: serverId, terminal_users: ['admin', USER] },
+      });
+      expect(updated.code, updated.msg).toBe(0);
+    });
+    afterAll(async () => {
+      await call(server, api.sshServer.update, { token, body: { id: serverId, terminal_users: ['admin'] } });
+    });
+
+    /** A fresh session's ticket, the session ended by `end`, then the ticket tried on the WebSocket. */
+    const afterEnd = async (end: (t: string) => Promise<{ code: number; msg: string }>) => {
+      userToken = await login(server, USER, PW);
+      const t = await ticket(userToken);
+      expect(t.code, t.msg).toBe(0);
+      const ended = await end(userToken);
+      expect(ended.code, ended.msg).toBe(0);
+      const term = new Terminal(url, t.data.ticket);
+      // Resolves true if a shell opened (then closed here), false once the socket is closed.
+      const opened = await term.until('\u0000ready');
+      if (opened) term.ws.close();
+      await term.closed;
+      expect(opened).toBe(false);
+      expect(term.errors[0]).toMatch(/session this terminal ticket was issued to has ended/);
+      const refused = (await audits('server.terminal.refused')).at(-1)!;
+      expect(refused).toMatchObject({ result: 'failure', username: USER, target: 'term-1' });
+      expect(JSON.parse(refused.details)).toEqual({ reason: 'server.terminalSessionEnded' });
+    };
+
+    it('opens while the session lives (the case the others differ from)', async () => {
+      userToken = await login(server, USER, PW);
+      const term = new Terminal(url, (await ticket(userToken)).data.ticket);
+      expect(await term.until('\u0000ready')).toBe(true);
+      term.ws.close();
+      await term.closed;
+    });
+
+    it('refuses the ticket after the session signed out', async () => {
+      await afterEnd((t) => call(server, api.user.logout, { token: t }));
+    });
+
+    it('refuses the ticket after the session switched domain', async () => {
+      await afterEnd((t) =>
+        call(server, api.user.switchDomain, { token: t, body: { domain_name: 'ticket-elsewhere' } }),
+      );
+    });
+
+    it('refuses the ticket after the password was changed', async () => {
+      await afterEnd((t) =>
+        call(server, api.user.updateMyPassword, {
+          token: t,
+          body: { old_password: PW, new_password: 'Ticket-Pass-2' },
+        }),
+      );
+    });
   });
 
   it('refuses an expired ticket', async () => {

@@ -37,7 +37,12 @@ const hashOf = (ticket: string) => createHash('sha256').update(ticket).digest('h
  * Terminal tickets, kept in memory under their SHA-256 (the ticket itself is only ever in the
  * caller's answer), and the sessions they open. A ticket is used on the node that issued it.
  */
-export function createTerminals(servers: SshServerService, now: () => number) {
+export function createTerminals(
+  servers: SshServerService,
+  now: () => number,
+  /** Whether the session a ticket was issued to is still alive (not signed out, switched, …). */
+  sessionAlive: (sessionId: string) => Promise<boolean>,
+) {
   const tickets = new Map<string, Ticket>();
   const open = new Map<string, number>();
 
@@ -62,6 +67,17 @@ export function createTerminals(servers: SshServerService, now: () => number) {
       tickets.delete(hash);
       if (!found || found.expiresAt <= now()) return undefined;
       return found;
+    },
+
+    /**
+     * Refuses (audited) a ticket whose session ended since it was issued: logout, refresh,
+     * domain switch, password change, or removal from the domain.
+     */
+    async assertSessionAlive(ticket: Ticket): Promise<void> {
+      if (await sessionAlive(ticket.actor.sessionId)) return;
+      const err = stateForbids('server.terminalSessionEnded');
+      await servers.terminalRefused(ticket.actor, ticket.meta, ticket.server, err.messageKey);
+      throw err;
     },
 
     /** Takes one of the user's session places; false when the user has them all. */
@@ -139,8 +155,9 @@ export function terminalRoutes(
         // cluster through the sessions' records.
         if (!terminals.take(ticket.actor.userId))
           return refuse(stateForbids('server.terminalLimit', { limit: TERMINAL_PER_USER }));
-        void recordings
-          .openCount(ticket.actor.userId)
+        void terminals
+          .assertSessionAlive(ticket)
+          .then(() => recordings.openCount(ticket.actor.userId))
           .then((open) => {
             if (open >= TERMINAL_PER_USER)
               throw stateForbids('server.terminalLimit', { limit: TERMINAL_PER_USER });

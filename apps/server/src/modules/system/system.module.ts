@@ -24,7 +24,7 @@ export const systemModule: KspModule = {
       db: ctx.db,
       keyring: ctx.keyring,
       sealFile: new SealFile(join(config.dataDir, 'seal.key')),
-      hsm: createHsmSettings(config.dataDir),
+      hsm: createHsmSettings(config.dataDir, config.pkcs11Dirs),
       log: ctx.log,
       clock: ctx.clock,
       users: ctx.use('users'),

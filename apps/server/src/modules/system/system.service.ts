@@ -43,6 +43,7 @@ const HSM_PIN_RETRY_MS = 300_000;
 const sealedReason: Record<RootFailure, MessageKey> = {
   'system.sealed': 'system.sealed',
   'hsm.library': 'system.hsmLibrary',
+  'hsm.libraryNotAllowed': 'system.hsmLibraryNotAllowed',
   'hsm.tokenAbsent': 'system.hsmTokenAbsent',
   'hsm.pinRefused': 'system.hsmPinRefused',
   'hsm.keyMissing': 'system.hsmKeyMissing',

@@ -180,6 +180,25 @@ export function createSessionService(deps: {
     };
   }
 
+  /**
+   * Whether a session is still alive: not ended (logout, refresh, domain switch, password
+   * change, removal from its domain) nor expired. Read from the database, so an end made on
+   * another node of a cluster counts at once. For what is bound to a session (terminal tickets).
+   */
+  async function isAlive(sessionId: string): Promise<boolean> {
+    const row = await db
+      .selectFrom('session')
+      .select(['login_at', 'last_seen_at'])
+      .where('id', '=', sessionId)
+      .executeTakeFirst();
+    if (!row) return false;
+    const now = clock().getTime();
+    return (
+      now - Date.parse(row.last_seen_at) <= settings.idleSeconds * 1000 &&
+      now - Date.parse(row.login_at) <= settings.maxSeconds * 1000
+    );
+  }
+
   /** Ends the user's sessions bound to one domain (removed from it). */
   async function revokeInDomain(trx: Executor, userIds: string[], domainId: string): Promise<void> {
     await trx
@@ -239,6 +258,7 @@ export function createSessionService(deps: {
     forget,
     issue,
     authenticate,
+    isAlive,
     originOf,
     /** Ends the session and the sub-console tokens handed out from it. */
     revoke: (trx: Executor, sessionId: string) => deleteSession(trx, sessionId),

@@ -185,3 +185,54 @@ describe('migration 007', () => {
     }
   });
 });
+
+describe('migration 033', () => {
+  it('names roles per domain on SQLite without losing a grant (the table is rebuilt)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ksp-db-'));
+    const handle = openDatabase({ url: null, dataDir: dir });
+    try {
+      const migrator = new Migrator({
+        db: handle.db,
+        provider: { getMigrations: () => Promise.resolve(migrations) },
+        migrationTableName: 'ksp_migration',
+        migrationLockTableName: 'ksp_migration_lock',
+      });
+      expect((await migrator.migrateTo('032-audit-unsealed')).error).toBeUndefined();
+      const at = '2026-01-01T00:00:00.000Z';
+      await sql`insert into domain (id, name, kek_wrapped, created_at) values ('d1', 'east', 'k', ${at}), ('d2', 'west', 'k', ${at})`.execute(
+        handle.db,
+      );
+      await sql`insert into app_user (id, username, created_at, updated_at) values ('u1', 'ann', ${at}, ${at})`.execute(
+        handle.db,
+      );
+      await sql`insert into role (id, name, type, permissions, created_at, domain_id)
+        values ('r0', 'Operator', 'built-in', '[]', ${at}, null), ('r1', 'Ops', 'custom', '["key:read"]', ${at}, 'd1')`.execute(
+        handle.db,
+      );
+      await sql`insert into user_role (user_id, role_id) values ('u1', 'r0'), ('u1', 'r1')`.execute(
+        handle.db,
+      );
+      expect((await migrator.migrateToLatest()).error).toBeUndefined();
+      const grants = await sql<{ role_id: string }>`select role_id from user_role order by role_id`.execute(
+        handle.db,
+      );
+      expect(grants.rows).toEqual([{ role_id: 'r0' }, { role_id: 'r1' }]);
+      const add = (id: string, domain: string | null) =>
+        sql`insert into role (id, name, type, permissions, created_at, domain_id)
+          values (${id}, 'Ops', 'custom', '[]', ${at}, ${domain})`.execute(handle.db);
+      await add('r2', 'd2');
+      await expect(add('r3', 'd1')).rejects.toThrow(/UNIQUE/);
+      // Deleting a role still takes its grants with it: the foreign key survived the rebuild.
+      await sql`delete from role where id = 'r1'`.execute(handle.db);
+      const left = await sql<{ role_id: string }>`select role_id from user_role`.execute(handle.db);
+      expect(left.rows).toEqual([{ role_id: 'r0' }]);
+      const fk = await sql<{ v: number }>`select foreign_keys as v from pragma_foreign_keys`.execute(
+        handle.db,
+      );
+      expect(fk.rows[0]?.v).toBe(1);
+    } finally {
+      await handle.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

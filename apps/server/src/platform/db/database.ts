@@ -49,6 +49,7 @@ import * as m029 from './migrations/029-tde-auth-binary.js';
 import * as m030 from './migrations/030-kadp-operation.js';
 import * as m031 from './migrations/031-session-parent.js';
 import * as m032 from './migrations/032-audit-unsealed.js';
+import * as m033 from './migrations/033-role-name-per-domain.js';
 import * as m034 from './migrations/034-license-quota.js';
 
 export type Db = Kysely<Database>;
@@ -115,6 +116,7 @@ export const migrations: Record<string, Migration> = {
   '030-kadp-operation': m030,
   '031-session-parent': m031,
   '032-audit-unsealed': m032,
+  '033-role-name-per-domain': m033,
   '034-license-quota': m034,
 };
 

@@ -345,6 +345,13 @@ describe('domain boundaries', () => {
         body: { name: 'branch-group' },
       })
     ).data.id;
+    // A credential of the branch, which an attacker would link to another domain's server.
+    credential.branch = (
+      await call(server, api.credential.create, {
+        token: await as('b-admin'),
+        body: { name: 'branch-cred', type: 'password', value: 'branch-value' },
+      })
+    ).data.id;
     // An alarm rule of root (every domain) and of coast, each with an alarm it raised.
     for (const [where, token] of [
       ['root', root],
@@ -474,6 +481,21 @@ describe('domain boundaries', () => {
         { id: credential[target], version: 1, password: PASSWORD },
       ],
       [`delete ${target}'s credential`, api.credential.delete, { ids: [credential[target]] }],
+      [
+        `a credential on ${target}'s server`,
+        api.credential.create,
+        {
+          name: `owned-link-${target === 'root' ? 'r' : 'c'}`,
+          type: 'password',
+          value: 'x',
+          server_id: sshServer[target],
+        },
+      ],
+      [
+        `link my credential to ${target}'s server`,
+        api.credential.update,
+        { id: credential.branch, server_id: sshServer[target] },
+      ],
       [`rename ${target}'s scheduled task`, api.scheduler.update, { id: task[target], name: 'owned' }],
       [`disable ${target}'s scheduled task`, api.scheduler.disable, { id: task[target] }],
       [`run ${target}'s scheduled task`, api.scheduler.runNow, { id: task[target] }],
@@ -688,6 +710,12 @@ describe('domain boundaries', () => {
             passed.push(`${label}: ${res.code} ${res.msg}`);
         }
         expect(passed).toEqual([]);
+        // No credential of the branch names the other domain's server.
+        const mine = await call(server, api.credential.list, {
+          token: await as('b-admin'),
+          query: { page: 1, page_size: 100 },
+        });
+        expect(mine.data.data.map((c) => c.server_id)).not.toContain(sshServer[target]);
         // Nothing changed: the victims still sign in with their own password, objects are intact.
         await as(target === 'root' ? 'root-op' : 'c-user');
         await as(target === 'root' ? 'root-and-b' : 'b-and-c');

@@ -17,7 +17,7 @@ export const HSM_PIN_FILE = 'hsm-pin.key';
  * keyring: it is sealed (AES-256-GCM) under the key of `<data dir>/hsm-pin.key` (mode 0600),
  * so neither the database nor that file alone gives it away.
  */
-export function createHsmSettings(dataDir: string) {
+export function createHsmSettings(dataDir: string, pkcs11Dirs: readonly string[]) {
   const pinFile = new SealFile(join(dataDir, HSM_PIN_FILE));
 
   function pinKey(create: boolean): Buffer {
@@ -63,6 +63,7 @@ export function createHsmSettings(dataDir: string) {
     rootOf(row: HsmTable): Pkcs11Root {
       return new Pkcs11Root({
         library: row.library,
+        allowedDirs: pkcs11Dirs,
         serial: row.slot_serial,
         label: row.token_label,
         pin: this.openPin(row.pin_sealed),
@@ -89,10 +90,11 @@ export class HsmPinError extends Error {}
 export async function replaceHsmPin(
   db: Db,
   dataDir: string,
+  pkcs11Dirs: readonly string[],
   pin: string,
   by: string,
 ): Promise<{ created: boolean; bound: boolean; pinFile: string }> {
-  const settings = createHsmSettings(dataDir);
+  const settings = createHsmSettings(dataDir, pkcs11Dirs);
   const row = await settings.row(db).catch(() => {
     throw new HsmPinError(
       "This database holds no KSP HSM settings: give the server's KSP_DATA_DIR and KSP_DATABASE_URL",
@@ -114,6 +116,7 @@ export async function replaceHsmPin(
   const bound = state?.root_provider === 'pkcs11' && !!state.root_key_wrapped;
   const root = new Pkcs11Root({
     library: row.library,
+    allowedDirs: pkcs11Dirs,
     serial: row.slot_serial,
     label: row.token_label,
     pin,

@@ -6,6 +6,7 @@ import {
   softhsmAvailable,
   type TestToken,
 } from '@ksp/ukey-bridge/testing';
+import { DEFAULT_PKCS11_DIRS } from './pkcs11-library.js';
 import { Pkcs11Root } from './pkcs11-root.js';
 import { RootUnavailable } from './root-of-trust.js';
 
@@ -26,6 +27,7 @@ describe('the PKCS#11 root of trust on a SoftHSM2 token', () => {
   const settings = (over: Partial<ConstructorParameters<typeof Pkcs11Root>[0]> = {}) =>
     new Pkcs11Root({
       library: SOFTHSM_MODULE,
+      allowedDirs: DEFAULT_PKCS11_DIRS,
       label: token.label,
       pin: '123456',
       keyLabel: 'root-a',
@@ -71,9 +73,16 @@ describe('the PKCS#11 root of trust on a SoftHSM2 token', () => {
     const facts = settings().roundTrip(false);
     expect(facts).toMatchObject({ label: token.label, key_sensitive: true, key_extractable: false });
     expect(settings({ label: null, serial: facts.serial }).roundTrip(false).serial).toBe(facts.serial);
-    expect(reasonOf(() => settings({ library: '/nowhere/lib.so' }).roundTrip(false))).toEqual({
+    expect(
+      reasonOf(() => settings({ library: '/nowhere/lib.so', allowedDirs: ['/nowhere'] }).roundTrip(false)),
+    ).toEqual({
       reason: 'hsm.library',
       params: { library: '/nowhere/lib.so' },
+    });
+    // The real SoftHSM2 library, but its directory not allowed: not loaded at all.
+    expect(reasonOf(() => settings({ allowedDirs: ['/opt/vendor'] }).roundTrip(false))).toEqual({
+      reason: 'hsm.libraryNotAllowed',
+      params: { library: SOFTHSM_MODULE, dirs: '/opt/vendor' },
     });
     expect(reasonOf(() => settings({ label: null, serial: 'ffff0000' }).roundTrip(false))).toEqual({
       reason: 'hsm.tokenAbsent',

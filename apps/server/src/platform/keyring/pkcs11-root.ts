@@ -1,11 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import * as graphene from 'graphene-pk11';
+import { allowedLibrary } from './pkcs11-library.js';
 import { RootUnavailable, type RootFailure, type RootOfTrust, type RootWrapping } from './root-of-trust.js';
 
 /** Where the root of trust lives on a PKCS#11 token, and how to log in. */
 export interface Pkcs11Settings {
   /** Path of the vendor's PKCS#11 library (`.so`). */
   library: string;
+  /** Directories the library must lie in (KSP_PKCS11_DIRS): checked before every load. */
+  allowedDirs: readonly string[];
   /** The token, by serial number (preferred) or by label; neither: the first initialized token. */
   serial?: string | null;
   label?: string | null;
@@ -57,10 +60,11 @@ export class Pkcs11Root implements RootOfTrust {
       facts: Pick<TokenFacts, 'serial' | 'label' | 'manufacturer' | 'model'>,
     ) => T,
   ): T {
-    const { library } = this.settings;
+    const { library, allowedDirs } = this.settings;
+    const path = allowedLibrary(library, allowedDirs);
     let mod: graphene.Module;
     try {
-      mod = graphene.Module.load(library, 'ksp-hsm');
+      mod = graphene.Module.load(path, 'ksp-hsm');
     } catch {
       throw fail('hsm.library', { library });
     }

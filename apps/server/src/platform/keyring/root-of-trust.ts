@@ -8,6 +8,7 @@ import { Keyring, fingerprint, type SealFile } from './keyring.js';
 export type RootFailure =
   | 'system.sealed'
   | 'hsm.library'
+  | 'hsm.libraryNotAllowed'
   | 'hsm.tokenAbsent'
   | 'hsm.pinRefused'
   | 'hsm.keyMissing'
