@@ -27,6 +27,7 @@ import type { Actor, RequestMeta } from '../../platform/http/route.js';
 import type { ModuleServices } from '../../platform/module.js';
 import * as store from './cert.store.js';
 import * as pki from './cert.pki.js';
+import { subjectFieldOf } from './name-fields.js';
 
 type Vault = ModuleServices['keyVault'];
 type Tokens = ModuleServices['registrationTokens'];
@@ -55,7 +56,7 @@ function fromPki(err: unknown, field: string): never {
   if (!(err instanceof pki.PkiError)) throw err;
   switch (err.code) {
     case 'invalid-name':
-      throw invalid('cert.invalidName');
+      throw invalid('cert.invalidName', { field });
     case 'invalid-san': {
       const value = String(err.details.value ?? '');
       const kind = String(err.details.field ?? '');
@@ -126,7 +127,11 @@ function nameOf(fields: NameInput): Buffer {
     ...(fields.st ? { st: fields.st } : {}),
     ...(fields.l ? { l: fields.l } : {}),
   };
-  return checked('cn', () => pki.parseName(parts));
+  try {
+    return pki.parseName(parts);
+  } catch (err) {
+    return fromPki(err, subjectFieldOf(err));
+  }
 }
 
 /**

@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, Code } from '@ksp/contracts';
+import { call, engines, initialize, startServer, type TestServer } from '../../test/harness.js';
+
+/**
+ * The subject name fields of `ca/create` and `cert/issue` with text that is not well-formed
+ * Unicode: a lone UTF-16 surrogate (JSON `\ud800`) answers 4000 `cert.invalidName` naming the
+ * field, in the caller's language, and nothing is created.
+ */
+const NAME_FIELDS = ['cn', 'o', 'ou', 'st', 'l'] as const;
+const LONE = ['\uD800', 'web \uDC00', 'x\uDBFF'];
+
+describe.each(await engines())('certificate name fields on %s', (engine) => {
+  let server: TestServer;
+  let token: string;
+  let caId: string;
+
+  beforeAll(async () => {
+    server = await startServer(engine);
+    ({ token } = await initialize(server));
+    const ca = await call(server, api.cert.caCreate, {
+      token,
+      body: { name: 'Names Root', cn: 'Names Root CA', algorithm: 'EC-P256' },
+    });
+    expect(ca.code, ca.msg).toBe(0);
+    caId = ca.data.id;
+    const signed = await call(server, api.cert.caSelfSign, { token, body: { id: caId } });
+    expect(signed.code, signed.msg).toBe(0);
+  });
+  afterAll(async () => server?.close());
+
+  const counts = async () => ({
+    cas: (await call(server, api.cert.caList, { token, query: {} })).data.total,
+    certs: (await call(server, api.cert.list, { token, query: {} })).data.total,
+    keys: (await call(server, api.key.list, { token, query: {} })).data.total,
+  });
+
+  it('ca/create: a lone surrogate in cn, o, ou, st or l answers 4000 cert.invalidName naming the field', async () => {
+    const before = await counts();
+    for (const field of NAME_FIELDS) {
+      for (const bad of LONE) {
+        for (const [lang, msg] of [
+          ['en', `${field}: Invalid name data format`],
+          ['zh', `${field}：名称数据格式无效`],
+        ] as const) {
+          const res = await call(server, api.cert.caCreate, {
+            token,
+            lang,
+            body: { name: `Bad ${field}`, cn: 'ok', [field]: bad },
+          });
+          expect(res.status, `${field} ${JSON.stringify(bad)}`).toBe(200);
+          expect(res, `${field} ${JSON.stringify(bad)}`).toMatchObject({ code: Code.INVALID, msg });
+        }
+      }
+    }
+    expect(await counts()).toEqual(before);
+  });
+
+  it('cert/issue: a lone surrogate in cn, o, ou, st or l answers 4000 cert.invalidName naming the field', async () => {
+    const before = await counts();
+    for (const field of NAME_FIELDS) {
+      for (const bad of LONE) {
+        const res = await call(server, api.cert.issue, {
+          token,
+          body: { name: `bad ${field}`, ca_id: caId, cn: 'web.example.test', [field]: bad },
+        });
+        expect(res.status).toBe(200);
+        expect(res, `${field} ${JSON.stringify(bad)}`).toMatchObject({
+          code: Code.INVALID,
+          msg: `${field}: Invalid name data format`,
+        });
+      }
+    }
+    expect(await counts()).toEqual(before);
+  });
+
+  it('still takes well-formed text outside the BMP (a surrogate pair) in a name field', async () => {
+    const res = await call(server, api.cert.issue, {
+      token,
+      body: { name: 'astral', ca_id: caId, cn: 'web.example.test', o: 'Acme \u{1F512}' },
+    });
+    expect(res.code, res.msg).toBe(0);
+    expect(res.data.subject).toContain('O=Acme \u{1F512}');
+  });
+});
