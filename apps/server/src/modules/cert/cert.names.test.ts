@@ -74,6 +74,30 @@ describe.each(await engines())('certificate name fields on %s', (engine) => {
     expect(await counts()).toEqual(before);
   });
 
+  it('names a generated key pair after its certificate (cert-<id>, cert-<id>.pub) and a CA key pair after its CA (ca-<id>)', async () => {
+    const issued = await call(server, api.cert.issue, {
+      token,
+      body: { name: 'keyed', ca_id: caId, cn: 'keyed.example.test', key_algorithm: 'EC-P256' },
+    });
+    expect(issued.code, issued.msg).toBe(0);
+    const { id, key_id: keyId } = issued.data;
+    expect(keyId).toBeTruthy();
+    const privateKey = await call(server, api.key.detail, { token, query: { id: keyId! } });
+    expect(privateKey.data).toMatchObject({ name: `cert-${id}`, object_type: 'private' });
+    const pair = await call(server, api.key.list, { token, query: { name_prefix: `cert-${id}` } });
+    expect(pair.data.data.map((k) => k.name).sort()).toEqual([`cert-${id}`, `cert-${id}.pub`]);
+
+    const ca = await call(server, api.cert.caCreate, {
+      token,
+      body: { name: 'Keyed CA', cn: 'Keyed CA', algorithm: 'EC-P256' },
+    });
+    expect(ca.code, ca.msg).toBe(0);
+    const caKey = await call(server, api.key.detail, { token, query: { id: ca.data.key_id } });
+    expect(caKey.data).toMatchObject({ name: `ca-${ca.data.id}`, object_type: 'private' });
+    const caPair = await call(server, api.key.list, { token, query: { name_prefix: `ca-${ca.data.id}` } });
+    expect(caPair.data.data.map((k) => k.name).sort()).toEqual([`ca-${ca.data.id}`, `ca-${ca.data.id}.pub`]);
+  });
+
   it('still takes well-formed text outside the BMP (a surrogate pair) in a name field', async () => {
     const res = await call(server, api.cert.issue, {
       token,

@@ -443,6 +443,8 @@ export function createCertService(deps: {
   }
 
   interface IssueInput {
+    /** The certificate's id when it was chosen before signing (its generated key pair is named after it). */
+    id?: string;
     ca: CertCaTable;
     caCert: Buffer;
     name: string;
@@ -510,7 +512,7 @@ export function createCertService(deps: {
         await signer.sign(prepared.tbs),
       );
       const row: CertCertificateTable = {
-        id: newId(),
+        id: input.id ?? newId(),
         domain_id: domainId,
         ca_id: ca.id,
         name: input.name,
@@ -1100,6 +1102,7 @@ export function createCertService(deps: {
       let csrDer: Buffer | null = null;
       let keyId: string | null = null;
       let csr: pki.ParsedCsr | undefined;
+      const certId = newId();
       if (body.csr) {
         csr = await readCsr(body.csr, subjectOf(actor), meta.ip, 'cert.issue');
         if (body.purpose !== 'intermediate') checkUsage(csr.algorithm, body.usage);
@@ -1116,7 +1119,8 @@ export function createCertService(deps: {
         if (body.purpose !== 'intermediate') checkUsage(algorithm, body.usage);
         subjectName = nameOf({ ...body, cn: body.cn });
         const pair = await deps.vault().createPair(actor, meta, {
-          name: `cert-${newId()}`,
+          // Named after the certificate (`cert-<id>`, and `cert-<id>.pub`), as the docs say.
+          name: `cert-${certId}`,
           algorithm: algorithm as CaAlgorithm,
           profile:
             body.usage === 'encryption'
@@ -1133,6 +1137,7 @@ export function createCertService(deps: {
         keyId = pair.id;
       }
       const issued = await signCertificate(actor.domainId, {
+        id: certId,
         ca,
         caCert,
         name: body.name,
