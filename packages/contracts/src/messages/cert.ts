@@ -27,6 +27,8 @@ export const certMessages = defineMessages({
     'cert.caNotPending': "Local CA '{name}' already has its certificate",
     'cert.caExpired': "Local CA '{name}' has expired",
     'cert.caNotIssuing': "Local CA '{name}' cannot issue CA certificates (its path length is 0)",
+    'cert.caPathLenTooLong':
+      "path_len: local CA '{name}' has path length {parent}, so a CA certificate it issues may have at most {max}",
     'cert.caSelf': 'A local CA cannot sign itself this way; use self-sign',
     'cert.caKeyMismatch': "The certificate's public key is not the key of local CA '{name}'",
     'cert.caInstallNotCa':
@@ -71,6 +73,8 @@ export const certMessages = defineMessages({
     'cert.caNotPending': '本地 CA“{name}”已有证书',
     'cert.caExpired': '本地 CA“{name}”已过期',
     'cert.caNotIssuing': '本地 CA“{name}”不能签发 CA 证书（其路径长度为 0）',
+    'cert.caPathLenTooLong':
+      'path_len：本地 CA“{name}”的路径长度为 {parent}，其签发的 CA 证书路径长度最多为 {max}',
     'cert.caSelf': '本地 CA 不能以此方式为自己签名；请使用自签名',
     'cert.caKeyMismatch': '证书的公钥不是本地 CA“{name}”的密钥',
     'cert.caInstallNotCa': '该证书不允许签发证书（basicConstraints CA、keyCertSign）',

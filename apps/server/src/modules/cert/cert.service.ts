@@ -28,6 +28,7 @@ import type { ModuleServices } from '../../platform/module.js';
 import * as store from './cert.store.js';
 import * as pki from './cert.pki.js';
 import { subjectFieldOf } from './name-fields.js';
+import { checkPathLength } from './path-length.js';
 
 type Vault = ModuleServices['keyVault'];
 type Tokens = ModuleServices['registrationTokens'];
@@ -438,8 +439,7 @@ export function createCertService(deps: {
   /** A CA certificate may be issued only within the issuer's path length. */
   function checkIntermediate(ca: CertCaTable, purpose: CertPurpose, pathLen: number | undefined) {
     if (purpose !== 'intermediate') return;
-    if (ca.path_len === 0 || (ca.path_len !== null && pathLen !== undefined && pathLen > ca.path_len - 1))
-      throw stateForbids('cert.caNotIssuing', { name: ca.name });
+    checkPathLength(ca, pathLen);
   }
 
   interface IssueInput {
@@ -869,15 +869,13 @@ export function createCertService(deps: {
       checkPending(ca);
       const parent = await loadCa(actor, body.parent_id);
       const parentCert = checkIssuing(parent);
-      if (parent.path_len === 0) throw stateForbids('cert.caNotIssuing', { name: parent.name });
+      checkPathLength(parent, body.path_len);
       const pathLen =
         body.path_len !== undefined
           ? body.path_len
           : parent.path_len !== null
             ? Math.max(0, parent.path_len - 1)
             : undefined;
-      if (parent.path_len !== null && pathLen !== undefined && pathLen > parent.path_len - 1)
-        throw stateForbids('cert.caNotIssuing', { name: parent.name });
       const start = wholeSeconds(now());
       const parentDescribed = pki.describeCertificate(parentCert);
       const der = await pki.buildCertificate({
