@@ -15,6 +15,8 @@ export const certMessages = defineMessages({
     'cert.invalidCsr': 'csr: not a PKCS#10 certificate request in PEM',
     'cert.csrSignature': "csr: the request's signature does not match its public key",
     'cert.csrAlgorithm': 'csr: the key algorithm {algorithm} cannot be certified here',
+    'cert.csrDigest':
+      'csr: the request is signed with {signature}, which is not accepted for a {algorithm} key (RSA and ECDSA: SHA-256, SHA-384 or SHA-512; SM2: SM3)',
     'cert.privateKeyRefused': 'The upload contains a private key; send certificates or requests only',
     'cert.invalidPem': 'content: not a PEM certificate, a PKCS#7 (.p7b) chain or Base64 DER',
     'cert.notCaCertificate': "'{subject}' is not a CA certificate (basicConstraints CA is not set)",
@@ -62,6 +64,8 @@ export const certMessages = defineMessages({
     'cert.invalidCsr': 'csr：不是 PEM 格式的 PKCS#10 证书请求',
     'cert.csrSignature': 'csr：请求的签名与其公钥不匹配',
     'cert.csrAlgorithm': 'csr：不支持为 {algorithm} 密钥签发证书',
+    'cert.csrDigest':
+      'csr：请求的签名算法 {signature} 不适用于 {algorithm} 密钥（RSA 与 ECDSA：SHA-256、SHA-384 或 SHA-512；SM2：SM3）',
     'cert.privateKeyRefused': '上传内容包含私钥；只能上传证书或证书请求',
     'cert.invalidPem': 'content：不是 PEM 证书、PKCS#7（.p7b）证书链或 Base64 DER',
     'cert.notCaCertificate': '“{subject}”不是 CA 证书（未设置 basicConstraints CA）',

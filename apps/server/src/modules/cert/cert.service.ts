@@ -546,6 +546,11 @@ export function createCertService(deps: {
   /** Reads a PEM CSR, audits and refuses one whose signature does not match its key. */
   async function readCsr(csr: string, who: AuditEntry['who'], ip: string, action: string) {
     const parsed = checked('csr', () => pki.parseCsr(csr));
+    // A key or signature that is not certified here says so, not that the signature is wrong.
+    const refusal = pki.csrRefusal(parsed);
+    if (refusal?.reason === 'algorithm') throw invalid('cert.csrAlgorithm', { algorithm: refusal.algorithm });
+    if (refusal?.reason === 'digest')
+      throw invalid('cert.csrDigest', { signature: refusal.signature, algorithm: parsed.algorithm });
     if (!parsed.signatureValid) {
       await audit({
         who,
@@ -557,8 +562,6 @@ export function createCertService(deps: {
       });
       throw invalid('cert.csrSignature');
     }
-    if (!pki.isCaAlgorithm(parsed.algorithm))
-      throw invalid('cert.csrAlgorithm', { algorithm: parsed.algorithm });
     return parsed;
   }
 
