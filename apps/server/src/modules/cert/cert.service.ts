@@ -29,6 +29,7 @@ import * as store from './cert.store.js';
 import * as pki from './cert.pki.js';
 import { subjectFieldOf } from './name-fields.js';
 import { checkPathLength } from './path-length.js';
+import { caCertificateRecord, serialsGoingWith } from './ca-certificate-record.js';
 
 type Vault = ModuleServices['keyVault'];
 type Tokens = ModuleServices['registrationTokens'];
@@ -322,9 +323,23 @@ export function createCertService(deps: {
     certDer: Buffer,
     fields: Partial<CertCaTable>,
     action: string,
+    issuer?: CertCaTable,
   ) {
     const described = pki.describeCertificate(certDer);
     await db.transaction().execute(async (trx) => {
+      // Signed by a local CA: the certificate is also one of that CA's certificates (OCSP, CRL).
+      if (issuer)
+        await store.insertCertificate(
+          trx,
+          caCertificateRecord({
+            id: newId(),
+            signed: ca,
+            issuerId: issuer.id,
+            certDer,
+            described,
+            createdAt: iso(now()),
+          }),
+        );
       const hasDefault = await store.findDefaultCa(trx, actor.domainId);
       await store.updateCa(trx, ca.id, {
         state: 'active',
@@ -896,7 +911,15 @@ export function createCertService(deps: {
         crlUrl: crlUrl(parent.id),
         ocspUrl: ocspUrl(parent.id),
       });
-      return activateCa(actor, meta, ca, der, { type: 'intermediate', parent_id: parent.id }, 'cert.ca.sign');
+      return activateCa(
+        actor,
+        meta,
+        ca,
+        der,
+        { type: 'intermediate', parent_id: parent.id },
+        'cert.ca.sign',
+        parent,
+      );
     },
 
     async caInstall(actor: Actor, meta: RequestMeta, body: Input<typeof api.cert.caInstall>) {
@@ -987,7 +1010,7 @@ export function createCertService(deps: {
         const children = await store.childCas(db, row.id);
         if (
           children.some((child) => !ids.includes(child)) ||
-          (await store.hasValidCertificates(db, row.id, at))
+          (await store.hasValidCertificates(db, row.id, at, serialsGoingWith(row.id, rows)))
         )
           throw stateForbids('cert.caInUse', { name: row.name });
       }
