@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { defineCall } from '../call.js';
 import { Id, IdsBody, PageQuery, pageOf } from '../common.js';
+import { isWellFormedText } from '../rules/text.js';
 
 /**
  * Certificates and PKI (docs/modules.md#certificates): local CAs whose private keys are key objects of the
@@ -72,13 +73,20 @@ const DisplayName = z
   .min(1)
   .max(128)
   .regex(/^[\p{L}\p{N}][\p{L}\p{N} _.:@()-]*$/u);
+/**
+ * A name field that is not well-formed Unicode (a lone UTF-16 surrogate, which no encoder can
+ * write) answers the name rule's own code: 4000 `cert.invalidName` naming the field. The
+ * refinement's message is that message key; the server formats it in the caller's language.
+ */
+const wellFormedName = (text: z.ZodString) =>
+  text.refine(isWellFormedText, { message: 'cert.invalidName', abort: true });
 /** One RDN value; the server checks the whole name and answers "Invalid name data format". */
-const NamePart = z.string().trim().max(128);
+const NamePart = wellFormedName(z.string().trim().max(128));
 /** Comma-separated lists of docs/modules.md#certificates: each entry is checked by the server, which names a bad one. */
 const CommaList = z.string().trim().max(4096);
 
 const SubjectFields = {
-  cn: z.string().trim().min(1).max(64).describe('Common name'),
+  cn: wellFormedName(z.string().trim().min(1).max(64)).describe('Common name'),
   o: NamePart.max(64).optional().describe('Organization (RFC 5280: at most 64 characters)'),
   ou: NamePart.max(64).optional().describe('Organizational unit (RFC 5280: at most 64 characters)'),
   c: z

@@ -7,7 +7,7 @@ export const certMessages = defineMessages({
     'cert.caNotFound': 'Local CA {id} not found',
     'cert.externalNotFound': 'External CA certificate {id} not found',
     'cert.caNameTaken': "A local CA named '{name}' already exists",
-    'cert.invalidName': 'Invalid name data format',
+    'cert.invalidName': '{field}: Invalid name data format',
     'cert.invalidDns': 'dns_names: "{value}" is not a valid DNS name',
     'cert.invalidIp': 'ip_addresses: "{value}" is not a valid IPv4 or IPv6 address',
     'cert.invalidEmail': 'emails: "{value}" is not a valid e-mail address',
@@ -15,6 +15,8 @@ export const certMessages = defineMessages({
     'cert.invalidCsr': 'csr: not a PKCS#10 certificate request in PEM',
     'cert.csrSignature': "csr: the request's signature does not match its public key",
     'cert.csrAlgorithm': 'csr: the key algorithm {algorithm} cannot be certified here',
+    'cert.csrDigest':
+      'csr: the request is signed with {signature}, which is not accepted for a {algorithm} key (RSA and ECDSA: SHA-256, SHA-384 or SHA-512; SM2: SM3)',
     'cert.privateKeyRefused': 'The upload contains a private key; send certificates or requests only',
     'cert.invalidPem': 'content: not a PEM certificate, a PKCS#7 (.p7b) chain or Base64 DER',
     'cert.notCaCertificate': "'{subject}' is not a CA certificate (basicConstraints CA is not set)",
@@ -27,6 +29,8 @@ export const certMessages = defineMessages({
     'cert.caNotPending': "Local CA '{name}' already has its certificate",
     'cert.caExpired': "Local CA '{name}' has expired",
     'cert.caNotIssuing': "Local CA '{name}' cannot issue CA certificates (its path length is 0)",
+    'cert.caPathLenTooLong':
+      "path_len: local CA '{name}' has path length {parent}, so a CA certificate it issues may have at most {max}",
     'cert.caSelf': 'A local CA cannot sign itself this way; use self-sign',
     'cert.caKeyMismatch': "The certificate's public key is not the key of local CA '{name}'",
     'cert.caInstallNotCa':
@@ -52,7 +56,7 @@ export const certMessages = defineMessages({
     'cert.caNotFound': '本地 CA {id} 不存在',
     'cert.externalNotFound': '外部 CA 证书 {id} 不存在',
     'cert.caNameTaken': '本地 CA“{name}”已存在',
-    'cert.invalidName': '名称数据格式无效',
+    'cert.invalidName': '{field}：名称数据格式无效',
     'cert.invalidDns': 'dns_names：“{value}”不是有效的 DNS 名称',
     'cert.invalidIp': 'ip_addresses：“{value}”不是有效的 IPv4 或 IPv6 地址',
     'cert.invalidEmail': 'emails：“{value}”不是有效的电子邮件地址',
@@ -60,6 +64,8 @@ export const certMessages = defineMessages({
     'cert.invalidCsr': 'csr：不是 PEM 格式的 PKCS#10 证书请求',
     'cert.csrSignature': 'csr：请求的签名与其公钥不匹配',
     'cert.csrAlgorithm': 'csr：不支持为 {algorithm} 密钥签发证书',
+    'cert.csrDigest':
+      'csr：请求的签名算法 {signature} 不适用于 {algorithm} 密钥（RSA 与 ECDSA：SHA-256、SHA-384 或 SHA-512；SM2：SM3）',
     'cert.privateKeyRefused': '上传内容包含私钥；只能上传证书或证书请求',
     'cert.invalidPem': 'content：不是 PEM 证书、PKCS#7（.p7b）证书链或 Base64 DER',
     'cert.notCaCertificate': '“{subject}”不是 CA 证书（未设置 basicConstraints CA）',
@@ -71,6 +77,8 @@ export const certMessages = defineMessages({
     'cert.caNotPending': '本地 CA“{name}”已有证书',
     'cert.caExpired': '本地 CA“{name}”已过期',
     'cert.caNotIssuing': '本地 CA“{name}”不能签发 CA 证书（其路径长度为 0）',
+    'cert.caPathLenTooLong':
+      'path_len：本地 CA“{name}”的路径长度为 {parent}，其签发的 CA 证书路径长度最多为 {max}',
     'cert.caSelf': '本地 CA 不能以此方式为自己签名；请使用自签名',
     'cert.caKeyMismatch': '证书的公钥不是本地 CA“{name}”的密钥',
     'cert.caInstallNotCa': '该证书不允许签发证书（basicConstraints CA、keyCertSign）',

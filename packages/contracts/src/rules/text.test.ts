@@ -4,11 +4,19 @@ import {
   directoryUsername,
   isBase64Text,
   isDirectoryUsername,
+  isWellFormedText,
   objectName,
   splitDirectoryUsername,
 } from './text.js';
 
 describe('text rules', () => {
+  it('tell well-formed UTF-16 from text with a lone surrogate', () => {
+    for (const text of ['', 'plain', '张三', 'key \u{1F511}', '\uD83D\uDE00\uD83D\uDE00'])
+      expect(isWellFormedText(text), JSON.stringify(text)).toBe(true);
+    for (const text of ['\uD800', '\uDFFF', 'a\uD800b', '\uDE00\uD83D', 'x\uDBFF', '\uD83D\uDE00\uD800'])
+      expect(isWellFormedText(text), JSON.stringify(text)).toBe(false);
+  });
+
   it('take standard padded Base64 only', () => {
     expect(isBase64Text('')).toBe(true);
     expect(isBase64Text('AAEC')).toBe(true);

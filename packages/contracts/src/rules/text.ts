@@ -43,3 +43,17 @@ export function splitDirectoryUsername(username: string): { connection: string; 
   if (at < 0) return null;
   return { connection: username.slice(0, at), user: username.slice(at + 1) };
 }
+
+/**
+ * A UTF-16 surrogate that is not half of a pair (`"\ud800"` in JSON): the text is not
+ * well-formed Unicode and cannot be written as UTF-8. With the `u` flag a pair is one code
+ * point, so only a lone half matches.
+ */
+const LONE_SURROGATE = /\p{Surrogate}/u;
+/** Any surrogate code unit at all: the cheap test that clears almost every string. */
+const ANY_SURROGATE = /[\uD800-\uDFFF]/;
+
+/** Whether `text` is well-formed UTF-16 (String.prototype.isWellFormed, for every runtime). */
+export function isWellFormedText(text: string): boolean {
+  return !ANY_SURROGATE.test(text) || !LONE_SURROGATE.test(text);
+}

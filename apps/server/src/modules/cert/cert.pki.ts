@@ -28,6 +28,7 @@ export {
 } from './pki/certificate.js';
 export { keyIdentifierOf } from './pki/extensions.js';
 export { buildCsr, parseCsr, type ParsedCsr } from './pki/csr.js';
+export { csrRefusal, type CsrRefusal } from './pki/csr-policy.js';
 export { buildCrl, type RevocationReason } from './pki/crl.js';
 export { parseOcspRequest, buildOcspResponse, ocspErrorResponse, issuerHashes } from './pki/ocsp.js';
 export { toPem, fromPem } from './pki/pem.js';

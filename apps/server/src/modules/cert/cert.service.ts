@@ -27,6 +27,9 @@ import type { Actor, RequestMeta } from '../../platform/http/route.js';
 import type { ModuleServices } from '../../platform/module.js';
 import * as store from './cert.store.js';
 import * as pki from './cert.pki.js';
+import { subjectFieldOf } from './name-fields.js';
+import { checkPathLength } from './path-length.js';
+import { caCertificateRecord, serialsGoingWith } from './ca-certificate-record.js';
 
 type Vault = ModuleServices['keyVault'];
 type Tokens = ModuleServices['registrationTokens'];
@@ -55,7 +58,7 @@ function fromPki(err: unknown, field: string): never {
   if (!(err instanceof pki.PkiError)) throw err;
   switch (err.code) {
     case 'invalid-name':
-      throw invalid('cert.invalidName');
+      throw invalid('cert.invalidName', { field });
     case 'invalid-san': {
       const value = String(err.details.value ?? '');
       const kind = String(err.details.field ?? '');
@@ -126,7 +129,11 @@ function nameOf(fields: NameInput): Buffer {
     ...(fields.st ? { st: fields.st } : {}),
     ...(fields.l ? { l: fields.l } : {}),
   };
-  return checked('cn', () => pki.parseName(parts));
+  try {
+    return pki.parseName(parts);
+  } catch (err) {
+    return fromPki(err, subjectFieldOf(err));
+  }
 }
 
 /**
@@ -316,9 +323,23 @@ export function createCertService(deps: {
     certDer: Buffer,
     fields: Partial<CertCaTable>,
     action: string,
+    issuer?: CertCaTable,
   ) {
     const described = pki.describeCertificate(certDer);
     await db.transaction().execute(async (trx) => {
+      // Signed by a local CA: the certificate is also one of that CA's certificates (OCSP, CRL).
+      if (issuer)
+        await store.insertCertificate(
+          trx,
+          caCertificateRecord({
+            id: newId(),
+            signed: ca,
+            issuerId: issuer.id,
+            certDer,
+            described,
+            createdAt: iso(now()),
+          }),
+        );
       const hasDefault = await store.findDefaultCa(trx, actor.domainId);
       await store.updateCa(trx, ca.id, {
         state: 'active',
@@ -433,11 +454,12 @@ export function createCertService(deps: {
   /** A CA certificate may be issued only within the issuer's path length. */
   function checkIntermediate(ca: CertCaTable, purpose: CertPurpose, pathLen: number | undefined) {
     if (purpose !== 'intermediate') return;
-    if (ca.path_len === 0 || (ca.path_len !== null && pathLen !== undefined && pathLen > ca.path_len - 1))
-      throw stateForbids('cert.caNotIssuing', { name: ca.name });
+    checkPathLength(ca, pathLen);
   }
 
   interface IssueInput {
+    /** The certificate's id when it was chosen before signing (its generated key pair is named after it). */
+    id?: string;
     ca: CertCaTable;
     caCert: Buffer;
     name: string;
@@ -505,7 +527,7 @@ export function createCertService(deps: {
         await signer.sign(prepared.tbs),
       );
       const row: CertCertificateTable = {
-        id: newId(),
+        id: input.id ?? newId(),
         domain_id: domainId,
         ca_id: ca.id,
         name: input.name,
@@ -539,6 +561,11 @@ export function createCertService(deps: {
   /** Reads a PEM CSR, audits and refuses one whose signature does not match its key. */
   async function readCsr(csr: string, who: AuditEntry['who'], ip: string, action: string) {
     const parsed = checked('csr', () => pki.parseCsr(csr));
+    // A key or signature that is not certified here says so, not that the signature is wrong.
+    const refusal = pki.csrRefusal(parsed);
+    if (refusal?.reason === 'algorithm') throw invalid('cert.csrAlgorithm', { algorithm: refusal.algorithm });
+    if (refusal?.reason === 'digest')
+      throw invalid('cert.csrDigest', { signature: refusal.signature, algorithm: parsed.algorithm });
     if (!parsed.signatureValid) {
       await audit({
         who,
@@ -550,8 +577,6 @@ export function createCertService(deps: {
       });
       throw invalid('cert.csrSignature');
     }
-    if (!pki.isCaAlgorithm(parsed.algorithm))
-      throw invalid('cert.csrAlgorithm', { algorithm: parsed.algorithm });
     return parsed;
   }
 
@@ -862,15 +887,13 @@ export function createCertService(deps: {
       checkPending(ca);
       const parent = await loadCa(actor, body.parent_id);
       const parentCert = checkIssuing(parent);
-      if (parent.path_len === 0) throw stateForbids('cert.caNotIssuing', { name: parent.name });
+      checkPathLength(parent, body.path_len);
       const pathLen =
         body.path_len !== undefined
           ? body.path_len
           : parent.path_len !== null
             ? Math.max(0, parent.path_len - 1)
             : undefined;
-      if (parent.path_len !== null && pathLen !== undefined && pathLen > parent.path_len - 1)
-        throw stateForbids('cert.caNotIssuing', { name: parent.name });
       const start = wholeSeconds(now());
       const parentDescribed = pki.describeCertificate(parentCert);
       const der = await pki.buildCertificate({
@@ -888,7 +911,15 @@ export function createCertService(deps: {
         crlUrl: crlUrl(parent.id),
         ocspUrl: ocspUrl(parent.id),
       });
-      return activateCa(actor, meta, ca, der, { type: 'intermediate', parent_id: parent.id }, 'cert.ca.sign');
+      return activateCa(
+        actor,
+        meta,
+        ca,
+        der,
+        { type: 'intermediate', parent_id: parent.id },
+        'cert.ca.sign',
+        parent,
+      );
     },
 
     async caInstall(actor: Actor, meta: RequestMeta, body: Input<typeof api.cert.caInstall>) {
@@ -979,7 +1010,7 @@ export function createCertService(deps: {
         const children = await store.childCas(db, row.id);
         if (
           children.some((child) => !ids.includes(child)) ||
-          (await store.hasValidCertificates(db, row.id, at))
+          (await store.hasValidCertificates(db, row.id, at, serialsGoingWith(row.id, rows)))
         )
           throw stateForbids('cert.caInUse', { name: row.name });
       }
@@ -1095,6 +1126,7 @@ export function createCertService(deps: {
       let csrDer: Buffer | null = null;
       let keyId: string | null = null;
       let csr: pki.ParsedCsr | undefined;
+      const certId = newId();
       if (body.csr) {
         csr = await readCsr(body.csr, subjectOf(actor), meta.ip, 'cert.issue');
         if (body.purpose !== 'intermediate') checkUsage(csr.algorithm, body.usage);
@@ -1111,7 +1143,8 @@ export function createCertService(deps: {
         if (body.purpose !== 'intermediate') checkUsage(algorithm, body.usage);
         subjectName = nameOf({ ...body, cn: body.cn });
         const pair = await deps.vault().createPair(actor, meta, {
-          name: `cert-${newId()}`,
+          // Named after the certificate (`cert-<id>`, and `cert-<id>.pub`), as the docs say.
+          name: `cert-${certId}`,
           algorithm: algorithm as CaAlgorithm,
           profile:
             body.usage === 'encryption'
@@ -1128,6 +1161,7 @@ export function createCertService(deps: {
         keyId = pair.id;
       }
       const issued = await signCertificate(actor.domainId, {
+        id: certId,
         ca,
         caCert,
         name: body.name,

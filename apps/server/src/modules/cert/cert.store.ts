@@ -116,13 +116,22 @@ export async function childCas(db: Executor, id: string): Promise<string[]> {
   return rows.map((r) => r.id);
 }
 
-/** Whether a CA has a certificate not yet expired and not revoked for good (on hold counts). */
-export async function hasValidCertificates(db: Executor, id: string, now: string): Promise<boolean> {
+/**
+ * Whether a CA has a certificate not yet expired and not revoked for good (on hold counts),
+ * besides those with the serials in `except`.
+ */
+export async function hasValidCertificates(
+  db: Executor,
+  id: string,
+  now: string,
+  except: readonly string[] = [],
+): Promise<boolean> {
   const valid = await db
     .selectFrom('cert_certificate')
     .select('id')
     .where('ca_id', '=', id)
     .where('not_after', '>', now)
+    .$if(except.length > 0, (q) => q.where('serial', 'not in', [...except]))
     .where((eb) => eb.or([eb('revoked_at', 'is', null), eb('revocation_reason', '=', 'certificateHold')]))
     .executeTakeFirst();
   return Boolean(valid);

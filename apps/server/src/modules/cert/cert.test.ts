@@ -655,13 +655,13 @@ describe.each(await engines())('certificates on %s', (engine) => {
       body: { name: 'bad', ca_id: inter.id, cn: 'x', o: 'a\u0000b', key_algorithm: 'EC-P256' },
     });
     expect(badName.code).toBe(Code.INVALID);
-    expect(badName.msg).toBe('Invalid name data format');
+    expect(badName.msg).toBe('o: Invalid name data format');
     const badNameZh = await call(server, api.cert.caCreate, {
       token,
       lang: 'zh',
       body: { name: 'bad-zh', cn: 'x', o: 'a\u0000b' },
     });
-    expect(badNameZh.msg).toBe('名称数据格式无效');
+    expect(badNameZh.msg).toBe('o：名称数据格式无效');
     const badIp = await call(server, api.cert.issue, {
       token,
       body: {

@@ -21,8 +21,14 @@ function languageOf(req: FastifyRequest): Language {
 function multipartRule(error: FastifyError): MessageKey | null {
   const message = typeof error.message === 'string' ? error.message : '';
   if (/^(Multipart: )?Boundary not found/i.test(message)) return 'error.multipartRule.boundary';
+  // The parser reports a body cut short on itself ("Unexpected end of multipart data") and, when
+  // a part was already handed to the route, on that part's stream ("Part terminated early due to
+  // unexpected end of multipart data"), which reaches us from whatever read the upload.
   if (
-    /^Unexpected end of (form|multipart data)|^Malformed part header|^Unexpected end of file/i.test(message)
+    /^Unexpected end of (form|multipart data)|^Malformed part header|^Unexpected end of file/i.test(
+      message,
+    ) ||
+    /^(Part|Preamble) terminated early\b/i.test(message)
   )
     return 'error.multipartRule.truncated';
   if (error.code === 'FST_MP_PREMATURE_CLOSE') return 'error.multipartRule.truncated';

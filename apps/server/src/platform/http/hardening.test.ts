@@ -1,9 +1,11 @@
+import { readdirSync } from 'node:fs';
 import { createServer, type Server, type Socket, connect } from 'node:net';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { api, Code } from '@ksp/contracts';
 import { isStorageUnavailable } from '../db/storage-health.js';
 import { call, engines, initialize, startServer, type TestServer } from '../../test/harness.js';
+import { unterminatedBody } from '../../test/multipart.js';
 
 /**
  * A TCP relay between the app and PostgreSQL that the test can cut and restore: an outage
@@ -249,6 +251,48 @@ describe.each(await engines())('HTTP hardening on %s', (engine) => {
     // The well-formed upload still works.
     const ok = await upload(`multipart/form-data; boundary=${boundary}`, whole);
     expect(ok.json()).toMatchObject({ code: 0, data: { key: 'logo' } });
+  });
+
+  it('answers an upload whose part ends without its closing boundary after the route took it with 4000 naming file, on every upload route', async () => {
+    server = await startServer(engine);
+    const { token } = await initialize(server);
+    const boundary = '----ksp-cut';
+    const head = (filename: string) =>
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`;
+    const cases = [
+      { path: api.config.upload.path, body: `${head('logo.png')}\x89PNG\r\n\x1a\n` },
+      { path: api.backup.upload.path, body: `${head('b.kspb')}KSPB archive cut short` },
+    ];
+    const publicBefore = await call(server, api.config.outlist, {});
+    for (const { path, body } of cases) {
+      for (const [lang, msg] of [
+        [
+          'en',
+          'file: the multipart body is malformed (a part is truncated or the closing boundary is missing)',
+        ],
+        ['zh-CN', 'file：multipart 请求体格式错误（某个部分被截断或缺少结束 boundary）'],
+      ] as const) {
+        // Streamed: the part reaches the route, then the body ends ("Part terminated early").
+        const res = await server.app.inject({
+          method: 'POST',
+          url: path,
+          headers: {
+            token,
+            'content-type': `multipart/form-data; boundary=${boundary}`,
+            'accept-language': lang,
+          },
+          payload: unterminatedBody(body),
+        });
+        expect(res.statusCode, `${path} ${res.body}`).toBe(200);
+        expect(res.json(), path).toMatchObject({ code: Code.INVALID, msg });
+      }
+    }
+    // Nothing half-written: no backup listed, no partial archive left, no logo stored.
+    const backups = await call(server, api.backup.list, { token, query: {} });
+    expect(backups.data.total).toBe(0);
+    const leftovers = readdirSync(server.dataDir, { recursive: true }).map(String);
+    expect(leftovers.filter((f) => f.endsWith('.part'))).toEqual([]);
+    expect((await call(server, api.config.outlist, {})).data).toEqual(publicBefore.data);
   });
 });
 

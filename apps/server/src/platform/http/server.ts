@@ -12,6 +12,7 @@ import { allCalls, Code, formatMessage, PRODUCT_VERSION, TOKEN_HEADER, VERSION_H
 import type { KspConfig } from '../config.js';
 import { requestLanguage } from './language.js';
 import { bodyIsOptional } from './route.js';
+import { wellFormedTextValidator } from './well-formed-text.js';
 
 export interface HttpOptions {
   logger?: boolean;
@@ -54,7 +55,8 @@ export async function createHttpServer(
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
   }) as unknown as FastifyInstance;
-  app.setValidatorCompiler(validatorCompiler);
+  // No call's input reaches a handler with text that is not well-formed Unicode.
+  app.setValidatorCompiler(wellFormedTextValidator(validatorCompiler));
   app.setSerializerCompiler(serializerCompiler);
   const routes: RouteEntry[] = [];
   app.addHook('onRoute', (route) => {

@@ -1,4 +1,4 @@
-import type { Language } from '@ksp/contracts';
+import { formatMessage, messageKeys, type Language, type MessageKey } from '@ksp/contracts';
 
 /** One zod issue as fastify-type-provider-zod hands it over. */
 export interface ValidationIssue {
@@ -55,6 +55,10 @@ const rules: Record<string, Text> = {
     en: (p) => `has unknown fields ${formatValues(p.keys)}`,
     zh: (p) => `包含未知字段 ${formatValues(p.keys)}`,
   },
+  malformed_text: {
+    en: () => 'is not well-formed Unicode text (it holds a lone UTF-16 surrogate)',
+    zh: () => '不是格式正确的 Unicode 文本（含有不成对的 UTF-16 代理项）',
+  },
   not_multiple_of: {
     en: (p) => `must be a multiple of ${String(p.divisor)}`,
     zh: (p) => `必须是 ${String(p.divisor)} 的倍数`,
@@ -90,11 +94,19 @@ const customMessages: Record<string, Record<Language, string>> = {
   },
 };
 
+const knownKeys: ReadonlySet<string> = new Set(messageKeys);
+
 /** "username: must have at most 64 characters" — the field and the rule, in the caller's language. */
 export function describeIssues(issues: ValidationIssue[], context: string, lang: Language): string {
   return issues
     .slice(0, 5)
     .map((issue) => {
+      // A contract rule whose message is a message key (`cert.invalidName`): that message,
+      // which names the field itself.
+      if (knownKeys.has(issue.message))
+        return formatMessage(issue.message as MessageKey, lang, {
+          field: fieldLabel(issue.instancePath, context, lang),
+        });
       const missing = issue.keyword === 'invalid_type' && /received undefined/.test(issue.message);
       const custom = customMessages[issue.message];
       const text = rules[missing ? 'required' : issue.keyword];

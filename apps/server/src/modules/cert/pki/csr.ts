@@ -73,6 +73,8 @@ export interface ParsedCsr {
   readonly keyBits: number;
   readonly san: SanList;
   readonly signatureValid: boolean;
+  /** The algorithm the request is signed with (what `csrRefusal` judges). */
+  readonly signatureAlgorithm: AlgorithmIdentifier;
   /** The subject and key as read, for `prepareCertificate` (`known`) not to read them again. */
   readonly read: { readonly subject: Name; readonly subjectKey: SpkiInfo };
 }
@@ -156,6 +158,7 @@ export function parseCsr(input: Buffer | string): ParsedCsr {
       sm2EmptyIdFallback: true,
       key,
     }),
+    signatureAlgorithm,
     read: { subject, subjectKey: key },
   };
 }

@@ -57,7 +57,11 @@ export interface NameFields {
   readonly email?: string;
 }
 
-const invalid = (message: string): PkiError => new PkiError('invalid-name', message);
+const invalid = (message: string, details: Record<string, string> = {}): PkiError =>
+  new PkiError('invalid-name', message, details);
+
+/** A lone UTF-16 surrogate: text that is not well-formed and that no encoder can write. */
+const LONE_SURROGATE = /\p{Surrogate}/u;
 
 const PRINTABLE = /^[A-Za-z0-9 '()+,\-./:=?]*$/;
 // eslint-disable-next-line no-control-regex
@@ -68,22 +72,26 @@ function attribute(keyword: string, value: string): AttributeTypeAndValue {
   const name = ALIASES[upper] ?? upper;
   const spec = ATTRIBUTES[name];
   if (!spec) throw invalid(`Unknown name attribute '${keyword}'`);
-  if (value.length === 0) throw invalid(`The ${keyword} value is empty`);
+  // Which attribute is at fault, so that the caller can name its field.
+  const at = { attribute: name };
+  if (value.length === 0) throw invalid(`The ${keyword} value is empty`, at);
+  if (LONE_SURROGATE.test(value))
+    throw invalid(`The ${keyword} value is not well-formed Unicode (a lone surrogate)`, at);
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f-\u009f]/.test(value))
-    throw invalid(`The ${keyword} value has control characters`);
+    throw invalid(`The ${keyword} value has control characters`, at);
   if ([...value].length > spec.max)
-    throw invalid(`The ${keyword} value is longer than ${spec.max} characters`);
+    throw invalid(`The ${keyword} value is longer than ${spec.max} characters`, at);
   let attributeValue: AttributeValue;
   if (spec.string === 'printable') {
     if (!PRINTABLE.test(value))
-      throw invalid(`The ${keyword} value has characters PrintableString cannot hold`);
-    if (name === 'C' && !/^[A-Z]{2}$/.test(value)) throw invalid('C must be a two-letter country code');
+      throw invalid(`The ${keyword} value has characters PrintableString cannot hold`, at);
+    if (name === 'C' && !/^[A-Z]{2}$/.test(value)) throw invalid('C must be a two-letter country code', at);
     attributeValue = new AttributeValue({ printableString: value });
   } else if (spec.string === 'ia5') {
-    if (!IA5.test(value)) throw invalid(`The ${keyword} value must be ASCII`);
+    if (!IA5.test(value)) throw invalid(`The ${keyword} value must be ASCII`, at);
     if (name === 'EMAILADDRESS' && !/^[^@\s]+@[^@\s]+$/.test(value))
-      throw invalid('emailAddress is not an e-mail address');
+      throw invalid('emailAddress is not an e-mail address', at);
     attributeValue = new AttributeValue({ ia5String: value });
   } else {
     attributeValue = new AttributeValue({ utf8String: value });

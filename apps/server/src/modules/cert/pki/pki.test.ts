@@ -123,6 +123,30 @@ describe('names', () => {
     );
   });
 
+  it('refuses a lone UTF-16 surrogate in any value and says which attribute', () => {
+    for (const [field, attribute] of [
+      ['cn', 'CN'],
+      ['o', 'O'],
+      ['ou', 'OU'],
+      ['st', 'ST'],
+      ['l', 'L'],
+    ] as const) {
+      for (const value of ['\uD800', 'a\uDC00', '\uDBFFb']) {
+        let refusal: unknown;
+        try {
+          parseName({ cn: 'x', [field]: value });
+        } catch (err) {
+          refusal = err;
+        }
+        expect(refusal).toBeInstanceOf(PkiError);
+        expect(refusal).toMatchObject({ code: 'invalid-name', details: { attribute } });
+        expect((refusal as Error).message).toMatch(/not well-formed Unicode/);
+      }
+    }
+    // A pair is one well-formed character.
+    expect(formatName(parseName({ cn: 'key \u{1F511}' }))).toBe('CN=key \u{1F511}');
+  });
+
   it('refuses control characters in any value', () => {
     for (const value of ['a\u0000b', 'tab\there', 'bell\u0007', 'c1\u0085'])
       expect(() => parseName({ cn: 'x', o: value })).toThrow(/control characters/);
