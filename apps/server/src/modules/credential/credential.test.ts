@@ -15,6 +15,7 @@ import {
   startServer,
   type TestServer,
 } from '../../test/harness.js';
+import { licenseEverything, testLicenseKeys } from '../../test/license.js';
 import { selfSignedEc } from '../../test/openssl.js';
 import { generatePassword } from './credential.value.js';
 
@@ -47,8 +48,11 @@ describe.each(await engines())('credentials on %s', (engine) => {
   const pem: Record<string, string> = {};
 
   beforeAll(async () => {
-    server = await startServer(engine);
+    // The suite makes more SMS servers than the community limit (1) allows.
+    const licenseKeys = testLicenseKeys();
+    server = await startServer(engine, { KSP_LICENSE_TEST_PUBLIC_KEY: licenseKeys.publicKeyBase64 });
     ({ token } = await initialize(server));
+    await licenseEverything(server, token, licenseKeys);
     dir = mkdtempSync(join(tmpdir(), 'ksp-cred-'));
     selfSignedEc(dir, { key: 'a.key', cert: 'a.crt', cn: 'a.example', days: 30 });
     selfSignedEc(dir, { key: 'b.key', cert: 'b.crt', cn: 'b.example', days: 30 });
