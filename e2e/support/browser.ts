@@ -25,10 +25,11 @@ export async function launch(): Promise<Browser> {
 
 export async function newPage(
   browser: Browser,
-  options: { locale?: string; width?: number; height?: number } = {},
+  options: { locale?: string; width?: number; height?: number; timezoneId?: string } = {},
 ): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await browser.newContext({
     locale: options.locale ?? 'en-US',
+    ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}),
     viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
   });
   const page = await context.newPage();

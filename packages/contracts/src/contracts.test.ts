@@ -1,6 +1,6 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { allCalls } from './index.js';
-import { buildMenu, menuModel, pageKeys, type MenuNode } from './menu/index.js';
+import { buildMenu, menuModel, pageKeys, type MenuItem, type MenuNode } from './menu/index.js';
 import { areaMessages, formatMessage, messageKeys, pickLanguage, type MessageKey } from './messages/index.js';
 import { builtInRoles, isPermission, permissions } from './permissions.js';
 
@@ -49,6 +49,43 @@ describe('menu', () => {
     for (const leaf of full.flatMap((m) => (m.children.length ? m.children : [m]))) {
       expect(pageKeys).toContain(leaf.component);
     }
+  });
+  it("serves every sub-console route at the spec's path (console-spec §2)", () => {
+    const paths = (items: readonly MenuItem[]): string[] =>
+      items.flatMap((item) => [item.path, ...paths(item.children)]);
+    const served = paths(buildMenu(menuModel, new Set(permissions)));
+    const policy = (area: string) =>
+      ['policies', 'create-policies', 'policy-elements', 'create-policies-elements'].map(
+        (page) => `/${area}/policies/${page}`,
+      );
+    const specRoutes = [
+      '/cte/clients/main',
+      '/cte/clients/clients-details/:id',
+      '/cte/clients/clients-groups',
+      '/cte/clients/clients-groups-details/:id',
+      ...policy('cte'),
+      '/cte/policies/policies-details/:id',
+      '/cte/policies/policy-elements-details/:id',
+      '/cte/setting/profiles',
+      '/cte/setting/profiles-details/:name',
+      '/rdm/clients/main',
+      '/rdm/clients/clients-details/:id',
+      ...policy('rdm'),
+      '/rdm/policies/policies-details/:id',
+      '/rdm/policies/policy-elements-details/:id',
+      '/kadp/clients',
+      '/kadp/clients/clients-details/:id',
+      '/credential/cred/index',
+      '/credential/server/index',
+      '/credential/add-server',
+      '/credential/detail-server/:id',
+      '/kms/key',
+      '/kms/key/detail/:id',
+    ];
+    expect(specRoutes.filter((route) => !served.includes(route))).toEqual([]);
+    expect(buildMenu(menuModel, new Set(permissions)).find((m) => m.path === '/credential')?.redirect).toBe(
+      '/credential/cred/index',
+    );
   });
   it('asks only for real permissions, all of which the Administrator holds', () => {
     const admin = new Set<string>(builtInRoles.Administrator.permissions);

@@ -36,6 +36,13 @@ export const SYSTEM_SUBJECT: AuditSubject = {
   source: 'scheduler',
 };
 
+/**
+ * Who a record is about when a call came without a token and before any user exists (the
+ * first run: initialization and activation): no user, and the source of a console call,
+ * as for sign-ins. It is not the server's own work (`scheduler`).
+ */
+export const FIRST_RUN_SUBJECT: AuditSubject = { ...SYSTEM_SUBJECT, source: 'web' };
+
 /** The log's source platform of a call made with a token of `kind`. */
 export const sourceOfToken = (kind: TokenKind): LogSource => (kind === 'session' ? 'web' : 'api');
 

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import dayjs from 'dayjs';
 import { api, Code } from '@ksp/contracts';
 import { envelope, fakeAdapter, signedInFixture } from '../test-fixtures';
 import { ApiError } from './api-error';
@@ -163,6 +164,21 @@ describe('response', () => {
     answer(() => envelope(null, Code.CONFLICT, "Configuration key 'x' already exists"));
     await expect(call(api.config.outlist)).rejects.toMatchObject({ code: Code.CONFLICT });
     expect(ui.showError).toHaveBeenCalledWith("Configuration key 'x' already exists");
+  });
+
+  it("shows the instants a message names in the user's local time, not as raw ISO text", async () => {
+    const until = '2026-11-29T03:53:46.130Z';
+    answer(() =>
+      envelope(
+        null,
+        Code.ACCOUNT_LOCKED,
+        `The account is locked after too many failed logins; try again after ${until}`,
+      ),
+    );
+    const local = dayjs(until).format('YYYY-MM-DD HH:mm:ss');
+    const expected = `The account is locked after too many failed logins; try again after ${local}`;
+    await expect(call(api.config.outlist)).rejects.toMatchObject({ message: expected });
+    expect(ui.showError).toHaveBeenCalledWith(expected);
   });
 
   it('another code without a message shows "Error"', async () => {

@@ -13,6 +13,7 @@ import {
 import { currentLanguage, i18n } from '../i18n/i18n';
 import { acceptLanguage } from '../i18n/language';
 import { ApiError } from './api-error';
+import { localizeServerMessage } from './server-message';
 import { clientEnvironment, resetClientEnvironment } from './client-environment';
 import { isEmbedded, postToParent } from './parent-window';
 import { clearToken, getSignedIn, getToken, getTokenTime, setToken } from './session';
@@ -142,7 +143,9 @@ function onResponse(response: AxiosResponse): AxiosResponse | Promise<never> {
  * The error of an answer that is not OK, after the client's usual handling: the message
  * shown (unless `silent`), the session-expired alert, the redirects of codes 5030 and 4003.
  */
-export function refusal(body: Envelope, status: number, silent = false): ApiError {
+export function refusal(answer: Envelope, status: number, silent = false): ApiError {
+  const body =
+    typeof answer.msg === 'string' ? { ...answer, msg: localizeServerMessage(answer.msg) } : answer;
   const error = new ApiError(body.code, body.msg, status);
   switch (body.code) {
     case Code.SESSION_EXPIRED:

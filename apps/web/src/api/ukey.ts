@@ -162,9 +162,9 @@ export async function bridgeInstall(
   };
 }
 
-/** Binds the UKEY to the signed-in user (no id) or to user `id`. */
-export function bindUkey(serial: string, certificate: string, id?: string) {
-  return call(api.user.bindUkey, { body: { serial, certificate, ...(id ? { id } : {}) } });
+/** Binds the UKEY to the signed-in user (no id) or to user `id`; `silent`: the caller says what failed. */
+export function bindUkey(serial: string, certificate: string, id?: string, silent = false) {
+  return call(api.user.bindUkey, { body: { serial, certificate, ...(id ? { id } : {}) } }, { silent });
 }
 
 /**

@@ -14,6 +14,12 @@ function lazyPage(load: PageModule): RouteObject['lazy'] {
   return async () => ({ Component: (await load()).default });
 }
 
+const INDEX = '/index';
+
+function menuPaths(items: readonly MenuItem[]): string[] {
+  return items.flatMap((item) => [item.path, ...menuPaths(item.children)]);
+}
+
 /** The first visible page of the menu (depth first): where '/' goes. */
 export function firstLeafPath(menu: readonly MenuItem[]): string | undefined {
   for (const item of menu) {
@@ -40,6 +46,7 @@ export function affixViews(menu: readonly MenuItem[]): MenuItem[] {
  */
 export function menuRoutes(menu: readonly MenuItem[]): RouteObject[] {
   const routes: RouteObject[] = [];
+  const known = new Set(menuPaths(menu));
   const walk = (items: readonly MenuItem[], trail: Crumb[], visibleParent: string | undefined) => {
     for (const item of items) {
       const group = isGroup(item);
@@ -64,6 +71,10 @@ export function menuRoutes(menu: readonly MenuItem[]): RouteObject[] {
           lazy: lazyPage(pageFor(item.component)),
           handle,
         });
+        // A page at `<path>/index` (the spec's SMS routes) answers its bare path too,
+        // as the profile does (`/console/user-setting` → its `index`).
+        const bare = item.path.endsWith(INDEX) ? item.path.slice(0, -INDEX.length) : '';
+        if (bare && !known.has(bare)) routes.push({ path: bare, loader: () => redirect(item.path) });
       }
       walk(item.children, itemTrail, menuEntry);
     }

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryRouter } from 'react-router';
+import { buildMenu, menuModel, permissions } from '@ksp/contracts';
 import { isEmbedded } from '../api/parent-window';
 import { saveSignedIn, sessionKeys } from '../api/session';
 import { publicPaths } from '../config/paths';
@@ -99,6 +100,19 @@ describe('router and guard', () => {
     saveSignedIn(signedInFixture());
     const { router } = await start('/console/user-setting');
     expect(where(router)).toBe('/console/user-setting/index');
+  });
+
+  it("serves the spec's SMS routes, and their bare paths redirect to them", async () => {
+    saveSignedIn(signedInFixture({}, buildMenu(menuModel, new Set(permissions))));
+    for (const page of ['cred', 'server']) {
+      const spec = await start(`/credential/${page}/index`);
+      expect(where(spec.router)).toBe(`/credential/${page}/index`);
+      expect(spec.router.state.matches.at(-1)?.route.id).toBe(`menu:/credential/${page}/index`);
+      const bare = await start(`/credential/${page}`);
+      expect(where(bare.router)).toBe(`/credential/${page}/index`);
+    }
+    const group = await start('/credential');
+    expect(where(group.router)).toBe('/credential/cred/index');
   });
 
   it('lets /change-password through without the menu', async () => {

@@ -28,6 +28,8 @@ export interface FormModalProps<V> extends Omit<ModalFormProps<V>, 'children'> {
   fields: FormField<V>[];
   /** The contract body schema: required, length and format rules come from it. */
   schema?: z.ZodType;
+  /** The rules of one field from the schema, when a feature words them its own way. */
+  schemaRules?: (schema: z.ZodType, name: string, label: string) => Rule[];
 }
 
 function control<V>(field: FormField<V>): ReactNode {
@@ -132,7 +134,13 @@ export function ModalForm<V extends object>({
  * A modal form declared by its fields (and the contract schema for the rules): the
  * simple adding and editing dialogs.
  */
-export function FormModal<V extends object>({ fields, schema, ...props }: FormModalProps<V>) {
+export function FormModal<V extends object>({ fields, schema, schemaRules, ...props }: FormModalProps<V>) {
+  const derived = (name: string, label: string): Rule[] =>
+    !schema
+      ? []
+      : schemaRules
+        ? schemaRules(schema, name, label)
+        : rulesFromSchema(fieldSchema(schema, name), label);
   return (
     <ModalForm<V> {...props}>
       {fields
@@ -148,7 +156,7 @@ export function FormModal<V extends object>({ fields, schema, ...props }: FormMo
             valuePropName={field.kind === 'switch' && !field.getValueProps ? 'checked' : 'value'}
             getValueProps={field.getValueProps}
             normalize={field.normalize}
-            rules={[...rulesFromSchema(fieldSchema(schema, field.name), field.label), ...(field.rules ?? [])]}
+            rules={[...derived(field.name, field.label), ...(field.rules ?? [])]}
           >
             {control(field)}
           </Form.Item>

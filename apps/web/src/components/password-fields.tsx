@@ -4,14 +4,19 @@ import { i18n, useT } from '../i18n/i18n';
 import { PasswordInput } from './password-input';
 import { meetsPasswordRules, PasswordRuleList, type PasswordRules } from './password-rules';
 
-/** Required, at least 5 characters, and (when known) the policy rules. */
+const PASSWORD_MIN = 5;
+
+/**
+ * Required, at least 5 characters, and (when known) the policy rules: one message at a
+ * time (antd shows every failing rule), so the policy speaks once the length is met.
+ */
 export function newPasswordRules(rules: PasswordRules | undefined): Rule[] {
   return [
     { required: true, message: i18n.t('common:validation.passwordRequired') },
-    { min: 5, message: i18n.t('common:validation.passwordMin') },
+    { min: PASSWORD_MIN, message: i18n.t('common:validation.passwordMin') },
     {
       validator: (_rule, value: unknown) =>
-        !rules || typeof value !== 'string' || value === '' || meetsPasswordRules(value, rules)
+        !rules || typeof value !== 'string' || value.length < PASSWORD_MIN || meetsPasswordRules(value, rules)
           ? Promise.resolve()
           : Promise.reject(new Error(i18n.t('common:validation.passwordRules'))),
     },

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Rule, RuleObject } from 'antd/es/form';
 import { api } from '@ksp/contracts';
+import { allMessages } from '../test-rules';
+import { newPasswordRules } from './password-fields';
 import { fieldSchema, rulesFromSchema } from './schema-rules';
 
 async function validate(rules: Rule[], value: unknown): Promise<string | null> {
@@ -55,6 +57,43 @@ describe('rules from the contract schema', () => {
     const rules = rulesFromSchema(fieldSchema(api.system.activate.body, 'email'), 'Email');
     expect(await validate(rules, 'not-an-email')).toBe('Invalid email format');
     expect(await validate(rules, 'ops@example.com')).toBeNull();
+  });
+
+  it('gives one message per value, as antd shows every failing rule', async () => {
+    const username = fieldSchema(api.user.create.body, 'username');
+    const rules = rulesFromSchema(username, 'Username');
+    expect(await allMessages(rules, undefined)).toEqual(['Please enter Username']);
+    expect(await allMessages(rules, '')).toEqual(['Please enter Username']);
+    expect(await allMessages(rules, '   ')).toEqual(['Please enter Username']);
+    expect(await allMessages(rules, 'x'.repeat(200))).toHaveLength(1);
+    const key = rulesFromSchema(fieldSchema(body, 'key'), 'Key');
+    expect(await allMessages(key, '')).toEqual(['Please enter Key']);
+    expect(await allMessages(key, 'x'.repeat(65))).toEqual(['Key must be at most 64 characters']);
+    expect(await allMessages(key, '9lives')).toEqual(['Key is not valid']);
+    const email = rulesFromSchema(fieldSchema(api.system.activate.body, 'email'), 'Email');
+    expect(await allMessages(email, '')).toEqual(['Please enter Email']);
+    expect(await allMessages(email, 'nope')).toEqual(['Invalid email format']);
+  });
+
+  it('says one thing about a new password at a time', async () => {
+    const policy = {
+      min_length: 8,
+      max_length: 16,
+      min_lowercase: 1,
+      min_uppercase: 1,
+      min_digits: 1,
+      min_special: 0,
+    };
+    const rules = newPasswordRules(policy);
+    expect(await allMessages(rules, '')).toEqual(['Please enter your password']);
+    expect(await allMessages(rules, 'abc')).toEqual(['Password cannot be less than 5 characters']);
+    expect(await allMessages(rules, 'abcdef')).toEqual(['Password does not meet the rules!']);
+    expect(await allMessages(rules, 'Abcdefg1')).toEqual([]);
+  });
+
+  it('takes the message of a refused value from the caller', async () => {
+    const rules = rulesFromSchema(fieldSchema(body, 'key'), 'Key', { invalid: 'Invalid name data format' });
+    expect(await allMessages(rules, '9lives')).toEqual(['Invalid name data format']);
   });
 
   it('gives nothing without a schema', () => {

@@ -39,37 +39,61 @@ function isEmpty(value: unknown): boolean {
   return value === undefined || value === null || value === '';
 }
 
+function isBlank(value: unknown): boolean {
+  return isEmpty(value) || (typeof value === 'string' && value.trim() === '');
+}
+
+export interface SchemaRuleOptions {
+  /** The message of a value the schema refuses (default "<label> is not valid", or the e-mail one). */
+  invalid?: string;
+}
+
 /**
  * antd form rules derived from a field of a contract schema: required when the field
  * is neither optional nor defaulted and refuses an empty string, the maximum length,
  * and a final check by the schema itself; messages come from the catalogues.
+ *
+ * antd shows the message of every rule that fails, so each value fails one rule only:
+ * an empty value is the required rule's (or allowed when optional), a value too long
+ * is the length rule's, and the schema's check speaks only for the rest.
  */
-export function rulesFromSchema(schema: z.ZodType | undefined, label: string): Rule[] {
+export function rulesFromSchema(
+  schema: z.ZodType | undefined,
+  label: string,
+  options: SchemaRuleOptions = {},
+): Rule[] {
   if (!schema) return [];
   const { inner, optional } = unwrap(schema);
   const rules: Rule[] = [];
   const facts = stringFacts(inner);
   // A string field is required when the schema refuses an empty one (min length, email...).
-  if (facts && !optional && !inner.safeParse('').success) {
+  const required = Boolean(facts && !optional && !inner.safeParse('').success);
+  if (required) {
     rules.push({
       required: true,
       whitespace: true,
       message: i18n.t('common:validation.required', { label }),
     });
   }
-  if (facts?.maxLength != null) {
+  const maxLength = facts?.maxLength ?? null;
+  if (maxLength != null) {
     rules.push({
-      max: facts.maxLength,
-      message: i18n.t('common:validation.maxLength', { label, max: facts.maxLength }),
+      max: maxLength,
+      message: i18n.t('common:validation.maxLength', { label, max: maxLength }),
     });
   }
   const invalid =
-    facts?.format === 'email'
+    options.invalid ??
+    (facts?.format === 'email'
       ? i18n.t('common:validation.invalidEmail')
-      : i18n.t('common:validation.invalid', { label });
+      : i18n.t('common:validation.invalid', { label }));
+  const othersSpeak = (value: unknown) =>
+    (optional && isEmpty(value)) ||
+    (required && isBlank(value)) ||
+    (maxLength != null && typeof value === 'string' && value.length > maxLength);
   rules.push({
     validator: (_rule, value: unknown) =>
-      (optional && isEmpty(value)) || schema.safeParse(value).success
+      othersSpeak(value) || schema.safeParse(value).success
         ? Promise.resolve()
         : Promise.reject(new Error(invalid)),
   });

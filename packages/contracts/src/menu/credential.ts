@@ -11,14 +11,18 @@ export const credentialPageKeys = [
   'credential/detail-server',
 ] as const;
 
-/** The SMS sub-console (docs/modules.md#sms-credentials-and-servers): credentials, servers; the SSH terminal comes later. */
+/**
+ * The SMS sub-console (docs/modules.md#sms-credentials-and-servers): credentials and servers at
+ * the console's paths (docs/console.md: `/credential/cred/index`, `/credential/server/index`); the
+ * console sends the bare paths (`/credential/cred`, `/credential/server`) to them.
+ */
 export const credentialMenu: MenuNode = group(
   'Credential',
   path,
   { title: 'credential', icon: 'credential' },
   [
-    page('CredentialCred', `${path}/cred`, permission, { title: 'cred', icon: 'cred' }),
-    page('CredentialServer', `${path}/server`, permission, { title: 'server', icon: 'server' }),
+    page('CredentialCred', `${path}/cred/index`, permission, { title: 'cred', icon: 'cred' }),
+    page('CredentialServer', `${path}/server/index`, permission, { title: 'server', icon: 'server' }),
     {
       path: `${path}/add-server`,
       name: 'CredentialAddServer',

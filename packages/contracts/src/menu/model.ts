@@ -47,9 +47,13 @@ export interface MenuNode {
   children?: MenuNode[];
 }
 
-/** A page whose key is its path's (`/console/access/user` → `console/access/user/index`). */
+/**
+ * A page whose key is its path's (`/console/access/user` → `console/access/user/index`;
+ * a path that already ends in `/index`, as the spec's SMS routes do, is its own key).
+ */
 export function page(name: string, path: string, permission: Permission, meta: MenuMeta): MenuNode {
-  return { path, name, component: `${path.slice(1)}/index`, permission, meta };
+  const key = path.endsWith('/index') ? path.slice(1) : `${path.slice(1)}/index`;
+  return { path, name, component: key, permission, meta };
 }
 
 /** A group of pages, shown in the layout shell; its path leads to its first visible page. */

@@ -8,7 +8,7 @@ import {
   type api,
   type Input,
 } from '@ksp/contracts';
-import { SYSTEM_SUBJECT, writeAudit } from '../../platform/audit.js';
+import { FIRST_RUN_SUBJECT, writeAudit } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
 import type { Db } from '../../platform/db/database.js';
 import { conflict, forbidden, stateForbids } from '../../platform/errors.js';
@@ -206,7 +206,7 @@ export function createSystemService(deps: {
   async function checkSetupCode(given: string | undefined, action: string, meta: RequestMeta) {
     if (!setupCode.required || setupCode.matches(given)) return;
     await writeAudit(db, {
-      who: SYSTEM_SUBJECT,
+      who: FIRST_RUN_SUBJECT,
       action,
       target: 'setup code',
       result: 'failure',
@@ -258,7 +258,7 @@ export function createSystemService(deps: {
     };
     component.fill(0);
     await writeAudit(db, {
-      who: SYSTEM_SUBJECT,
+      who: FIRST_RUN_SUBJECT,
       action: 'system.init.component',
       // Language-neutral: the console names the action, the target says which component.
       target: `${answer.index}/${answer.total}`,
@@ -301,7 +301,7 @@ export function createSystemService(deps: {
           created_at: now,
         });
         await writeAudit(trx, {
-          who: SYSTEM_SUBJECT,
+          who: FIRST_RUN_SUBJECT,
           action: 'system.init.finish',
           target: `KCV ${rootKcv}`,
           result: 'success',

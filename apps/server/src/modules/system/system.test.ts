@@ -225,6 +225,14 @@ describe.each(await engines())('first run on a network address, on %s', (engine)
       ['system.activate', 'setup code'],
       ['system.activate', 'setup code'],
     ]);
+    // The first run is a call from the console (or a client of the API), not the server's own work.
+    const firstRun = await server.database.db
+      .selectFrom('audit_log')
+      .select(['action', 'source'])
+      .where('area', '=', 'system')
+      .execute();
+    expect(firstRun.length).toBe(10);
+    expect(firstRun.filter((r) => r.source !== 'web')).toEqual([]);
     await login(server, ADMIN.username, ADMIN.password);
 
     // Once activated, a restart issues no code and leaves no file.

@@ -54,7 +54,7 @@ describe.each(await engines())('sign-in and sessions on %s', (engine) => {
     ]);
     expect(res.data.menu[8]).toMatchObject({ component: '#', redirect: '/cte/clients/main' });
     expect(res.data.menu[9]).toMatchObject({ component: '#', redirect: '/rdm/clients/main' });
-    expect(res.data.menu.at(-2)).toMatchObject({ component: '#', redirect: '/credential/cred' });
+    expect(res.data.menu.at(-2)).toMatchObject({ component: '#', redirect: '/credential/cred/index' });
     expect(res.data.menu.at(-1)).toMatchObject({ component: '#', redirect: '/kadp/clients' });
     expect(res.data.menu[7]).toMatchObject({ component: '#', redirect: '/console/setting/domain' });
     expect(res.headers.version).toBe('v1.9.0');

@@ -91,8 +91,30 @@ describe('login page', () => {
     const password = await screen.findByTestId('login-password');
     const event = new KeyboardEvent('keydown', { key: 'A', bubbles: true });
     Object.defineProperty(event, 'getModifierState', { value: (key: string) => key === 'CapsLock' });
+    fireEvent.focus(password);
     fireEvent(password, event);
     expect((await screen.findByTestId('caps-lock')).textContent).toBe('Caps Lock is on');
+  });
+
+  it('keeps the Caps Lock hint (and the button under it) in place when the password loses focus', async () => {
+    serve(() => envelope(signedInFixture()));
+    renderPage('/login', '/login', <LoginPage />);
+    const password = await screen.findByTestId('login-password');
+    const key = (capsLock: boolean) => {
+      const event = new KeyboardEvent('keyup', { key: 'A', bubbles: true });
+      Object.defineProperty(event, 'getModifierState', {
+        value: (name: string) => capsLock && name === 'CapsLock',
+      });
+      return event;
+    };
+    fireEvent.focus(password);
+    fireEvent(password, key(true));
+    await screen.findByTestId('caps-lock');
+    fireEvent.blur(password);
+    expect(screen.queryByTestId('caps-lock')).not.toBeNull();
+    // Caps Lock turned off while typing elsewhere: the window's key events say so.
+    fireEvent(window, key(false));
+    await waitFor(() => expect(screen.queryByTestId('caps-lock')).toBeNull());
   });
 
   it('goes to initialization when the system is not initialized', async () => {

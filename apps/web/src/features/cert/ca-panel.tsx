@@ -25,6 +25,7 @@ import { caDownloads, useDownloads, withoutEmpty } from './cert-actions';
 import { caStateColors, DefaultMark, DownloadMenu, Validity } from './cert-display';
 import { CaDetailDrawer } from './ca-detail';
 import { PemInput } from '../../components/pem-input';
+import { certFieldRules } from './cert-rules';
 import { readCertFile } from './cert-files';
 
 type CreateValues = BodyOf<typeof api.cert.caCreate>;
@@ -297,6 +298,7 @@ export function CaPanel() {
         open={dialog?.kind === 'create'}
         title={t('cert:ca.createTitle')}
         schema={api.cert.caCreate.body}
+        schemaRules={certFieldRules}
         fields={nameFields}
         initialValues={{ algorithm: 'EC-P256' }}
         okTestId="ca-form-ok"
@@ -373,6 +375,7 @@ export function CaPanel() {
         open={dialog?.kind === 'rename'}
         title={t('cert:ca.renameTitle', { name: target?.name ?? '' })}
         schema={api.cert.caUpdate.body}
+        schemaRules={certFieldRules}
         fields={[
           {
             name: 'name',

@@ -21,6 +21,7 @@ import { useCanCall } from '../../components/permissions';
 import { useT } from '../../i18n/i18n';
 import { externalStatusColors, Hex, PemBlock, Validity } from './cert-display';
 import { fileStem, readCertFile, saveText } from './cert-files';
+import { certFieldRules } from './cert-rules';
 import { PemInput } from '../../components/pem-input';
 
 interface UploadValues {
@@ -203,6 +204,7 @@ export default function ExternalCertPage() {
         open={uploading}
         title={t('cert:external.uploadTitle')}
         schema={api.cert.externalUpload.body}
+        schemaRules={certFieldRules}
         width={640}
         okText={t('cert:external.upload')}
         okTestId="external-upload-ok"

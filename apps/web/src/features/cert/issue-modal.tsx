@@ -3,12 +3,12 @@ import type { Rule } from 'antd/es/form';
 import { api, caAlgorithms, certPurposes } from '@ksp/contracts';
 import { issueCert, type LocalCaRow } from '../../api/cert';
 import { ModalForm } from '../../components/form-modal';
-import { fieldSchema, rulesFromSchema } from '../../components/schema-rules';
 import { SwitchField } from '../../components/switch-field';
 import { useT } from '../../i18n/i18n';
 import { issueBody, issueDefaults, issueFormShape, signsOnly, type IssueValues } from './issue-model';
 import { PemInput } from '../../components/pem-input';
 import { readCertFile } from './cert-files';
+import { certFieldRules } from './cert-rules';
 
 const schema = api.cert.issue.body;
 
@@ -38,7 +38,7 @@ export function IssueModal({
   const shape = issueFormShape({ source, key_algorithm: keyAlgorithm, purpose });
 
   const rules = (name: keyof IssueValues, label: string, extra: Rule[] = []): Rule[] => [
-    ...rulesFromSchema(fieldSchema(schema, name), label),
+    ...certFieldRules(schema, name, label),
     ...extra,
   ];
   const required = (label: string): Rule => ({

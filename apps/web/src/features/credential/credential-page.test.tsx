@@ -12,7 +12,7 @@ import CredentialPage from './credential-page';
 vi.setConfig({ testTimeout: 20_000 });
 
 const originalAdapter = http.defaults.adapter;
-const PATH = '/credential/cred';
+const PATH = '/credential/cred/index';
 const ALL = ['credential:read', 'credential:write', 'credential:use'];
 
 const row: CredentialRow = {

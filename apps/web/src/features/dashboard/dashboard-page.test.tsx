@@ -81,6 +81,12 @@ describe('dashboard page', () => {
     expect(screen.getByText('12 valid certificates')).toBeTruthy();
   });
 
+  it('counts one valid certificate in the singular', async () => {
+    summary = { ...summaryFixture, certificates: { ...summaryFixture.certificates, valid: 1 } };
+    renderPage('/console/dashboard', '/console/dashboard', <DashboardPage />);
+    expect(await screen.findByText('1 valid certificate')).toBeTruthy();
+  });
+
   it('links keys by state and algorithm to the filtered key list, and failed sign-ins to the log', async () => {
     renderPage('/console/dashboard', '/console/dashboard', <DashboardPage />);
     const inUse = await screen.findByTestId('dashboard-keys-in-use');

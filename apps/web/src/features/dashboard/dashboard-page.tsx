@@ -469,7 +469,10 @@ export default function DashboardPage({
                 ))}
               </Row>
               <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-                {t('dashboard:certificatesValid', { count: formatThousands(data.certificates.valid) })}
+                {t('dashboard:certificatesValid', {
+                  count: data.certificates.valid,
+                  value: formatThousands(data.certificates.valid),
+                })}
               </Typography.Text>
             </Card>
           </Col>

@@ -161,7 +161,7 @@ const openDetail = async () => {
 describe('servers pages', () => {
   it('lists servers with their pinned key and next rotation', async () => {
     serve();
-    renderPage('/credential/server', '/credential/server', <ServerListPage />);
+    renderPage('/credential/server/index', '/credential/server/index', <ServerListPage />);
     expect(await screen.findByTestId('server-open-web-1')).toBeTruthy();
     expect(screen.getByText('10.0.0.5:22')).toBeTruthy();
     expect(screen.getByTestId('server-add')).toBeTruthy();

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, App, Button, Flex, Form, Input, Spin, Steps, Typography } from 'antd';
+import { App, Form, Input, Spin, Steps, Typography } from 'antd';
 import { useNavigate } from 'react-router';
 import { api } from '@ksp/contracts';
 import { fetchSystemStatus, activateSystem, systemKeys } from '../../api/system';
@@ -10,6 +10,8 @@ import { PublicPage } from '../../components/public-page';
 import { fieldSchema, rulesFromSchema } from '../../components/schema-rules';
 import { LockButton } from '../../components/reclick-lock';
 import { paths } from '../../config/paths';
+import { bindUkey, type BridgeCertificate } from '../../api/ukey';
+import { ActivateUkeyStep } from './activate-ukey-step';
 import { useT } from '../../i18n/i18n';
 import { forgetSetupCode, isWellFormedSetupCode, rememberedSetupCode, withSetupCode } from './setup-code';
 import { SetupCodeField } from './setup-code-field';
@@ -22,8 +24,9 @@ interface ActivateValues {
 }
 
 /**
- * Activation after initialization: "verify UKEY" (skippable in this release) then
- * "bind email", which creates the first administrator and logs in as them.
+ * Activation after initialization: "verify UKEY" (the bridge reads the UKEY to bind; skippable
+ * while MFA is off) then "bind email", which creates the first administrator, logs in as them
+ * and binds the UKEY read in the first step.
  */
 export default function UserActivePage() {
   const t = useT();
@@ -32,6 +35,7 @@ export default function UserActivePage() {
   const [form] = Form.useForm<ActivateValues>();
   const [step, setStep] = useState(0);
   const [submitting, setSubmitting] = useState(false);
+  const [ukey, setUkey] = useState<BridgeCertificate | null>(null);
   const status = useQuery({ queryKey: systemKeys.status, queryFn: fetchSystemStatus, staleTime: 0 });
   const rules = useQuery({ queryKey: userKeys.passwordRules, queryFn: fetchPasswordRules });
   const [setupCode, setSetupCode] = useState(() => rememberedSetupCode());
@@ -43,6 +47,20 @@ export default function UserActivePage() {
     else if (status.data.activated && !submitting) void navigate(paths.login, { replace: true });
   }, [status.data, submitting, navigate]);
 
+  /** Binds the UKEY read in the first step to the new administrator (now signed in). */
+  const bindFirstUkey = async (chosen: BridgeCertificate, username: string): Promise<boolean> => {
+    try {
+      const bound = await bindUkey(chosen.serial, chosen.certificate, undefined, true);
+      void message.success(t('system:activate.ukeyBound', { serial: bound.ukey_serial, username }));
+      return true;
+    } catch (error) {
+      void message.error(
+        t('system:activate.ukeyBindFailed', { error: error instanceof Error ? error.message : '' }),
+      );
+      return false;
+    }
+  };
+
   const submit = async ({ username, password, email }: ActivateValues) => {
     setSubmitting(true);
     try {
@@ -51,14 +69,20 @@ export default function UserActivePage() {
       );
       forgetSetupCode();
       void message.success(t('system:activate.success'));
+      let data;
       try {
-        const data = await signIn(username, password);
-        void navigate(data.userinfo.must_change_password ? paths.changePassword : paths.root, {
-          replace: true,
-        });
+        data = await signIn(username, password);
       } catch {
         void navigate(paths.login, { replace: true });
+        return;
       }
+      if (ukey && !(await bindFirstUkey(ukey, data.userinfo.name))) {
+        void navigate(paths.profile, { replace: true });
+        return;
+      }
+      void navigate(data.userinfo.must_change_password ? paths.changePassword : paths.root, {
+        replace: true,
+      });
     } catch {
       // The client showed the server's message.
       setSubmitting(false);
@@ -93,14 +117,12 @@ export default function UserActivePage() {
         items={[{ title: t('system:activate.stepUkey') }, { title: t('system:activate.stepEmail') }]}
       />
       {step === 0 ? (
-        <Flex vertical gap={16}>
-          <Alert type="info" showIcon title={t('system:activate.ukeyNote')} />
-          <Flex justify="flex-end">
-            <Button type="primary" onClick={() => setStep(1)} data-testid="activate-skip-ukey">
-              {t('system:activate.skip')}
-            </Button>
-          </Flex>
-        </Flex>
+        <ActivateUkeyStep
+          onDone={(chosen) => {
+            setUkey(chosen);
+            setStep(1);
+          }}
+        />
       ) : (
         <Form<ActivateValues> form={form} layout="vertical" onFinish={(values) => void submit(values)}>
           {codeRequired && (

@@ -103,7 +103,8 @@ export const dashboard = {
   exact: '{{value}} in total',
   sessions: 'Active sessions',
   certificatesExpiring: 'Certificates expiring within 30 days',
-  certificatesValid: '{{count}} valid certificates',
+  certificatesValid_one: '{{value}} valid certificate',
+  certificatesValid_other: '{{value}} valid certificates',
   domain: 'Current domain: {{domain}}',
   recent: 'Recent audit records',
   columns: {

@@ -106,7 +106,8 @@ export const dashboard: Catalogue<typeof en> = {
   exact: '共 {{value}} 条',
   sessions: '活动会话',
   certificatesExpiring: '30 天内到期的证书',
-  certificatesValid: '有效证书 {{count}} 张',
+  certificatesValid_one: '有效证书 {{value}} 张',
+  certificatesValid_other: '有效证书 {{value}} 张',
   domain: '当前域：{{domain}}',
   recent: '最近的审计记录',
   columns: {
