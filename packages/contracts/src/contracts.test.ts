@@ -50,7 +50,7 @@ describe('menu', () => {
       expect(pageKeys).toContain(leaf.component);
     }
   });
-  it("serves every sub-console route at the spec's path (console-spec §2)", () => {
+  it('serves every sub-console route at the path docs/console.md#routes names', () => {
     const paths = (items: readonly MenuItem[]): string[] =>
       items.flatMap((item) => [item.path, ...paths(item.children)]);
     const served = paths(buildMenu(menuModel, new Set(permissions)));

@@ -9,7 +9,7 @@ const nameFields: ReadonlySet<string> = new Set(['name', 'cn', 'o', 'ou', 'c', '
 const oneEmail = z.email();
 
 /**
- * The rules of one field of a certificate form (console-spec §5): a refused name says
+ * The rules of one field of a certificate form (docs/console.md#fixed-texts): a refused name says
  * "Invalid name data format", a refused e-mail address "Invalid email format" (the list of
  * e-mail addresses is comma separated: each one is checked).
  */
