@@ -76,9 +76,8 @@ describe('the console, from a fresh install', () => {
     await page.getByTestId('activate-submit').click();
     await page.getByTestId('side-menu').waitFor();
     await page.waitForURL(/\/console\/dashboard/);
-    await page.waitForTimeout(1000);
-    await shot(page, 'dashboard-first');
     await expect.poll(() => page.getByTestId('dashboard-users').innerText()).toContain('1');
+    await shot(page, 'dashboard-first');
     await expect.poll(() => page.getByTestId('topbar-title').innerText()).toBe('Key Management System');
     await expect.poll(() => page.getByTestId('version').innerText()).toContain('v1.9.0');
     expect(await page.title()).toMatch(/Dashboard/);

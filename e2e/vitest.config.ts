@@ -10,6 +10,10 @@ export default defineConfig({
     globalSetup: ['support/global-browser.ts'],
     testTimeout: 120_000,
     hookTimeout: 120_000,
+    // expect.poll waits for what a page shows after a server round trip and a render (a save,
+    // then its detail page): vitest's 1 s default is shorter than that takes on a loaded
+    // two-core machine, and than Playwright's own waits (30 s).
+    expect: { poll: { timeout: 15_000 } },
     pool: 'forks',
     maxWorkers: 2,
   },
