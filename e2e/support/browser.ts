@@ -1,35 +1,26 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { inject } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
 const artifacts = fileURLToPath(new URL('../../.e2e-artifacts', import.meta.url));
 
 /** Debian's Chromium (never a downloaded browser), headless, with no network chatter. */
-export const CHROMIUM = {
-  executablePath: process.env.KSP_CHROMIUM ?? '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--disable-dev-shm-usage',
-  ],
-};
-
-/**
- * The run's Chromium (started once by support/global-browser.ts), or one of its own when the
- * file runs outside that setup. Closing what this answers ends this file's connection and
- * contexts, not the shared browser.
- */
 export async function launch(): Promise<Browser> {
-  const endpoint = inject('chromiumEndpoint');
-  return endpoint ? chromium.connect(endpoint) : chromium.launch(CHROMIUM);
+  return chromium.launch({
+    executablePath: process.env.KSP_CHROMIUM ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
+  });
 }
 
 export async function newPage(
