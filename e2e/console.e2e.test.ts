@@ -76,9 +76,8 @@ describe('the console, from a fresh install', () => {
     await page.getByTestId('activate-submit').click();
     await page.getByTestId('side-menu').waitFor();
     await page.waitForURL(/\/console\/dashboard/);
-    await page.waitForTimeout(1000);
-    await shot(page, 'dashboard-first');
     await expect.poll(() => page.getByTestId('dashboard-users').innerText()).toContain('1');
+    await shot(page, 'dashboard-first');
     await expect.poll(() => page.getByTestId('topbar-title').innerText()).toBe('Key Management System');
     await expect.poll(() => page.getByTestId('version').innerText()).toContain('v1.9.0');
     expect(await page.title()).toMatch(/Dashboard/);
@@ -107,6 +106,10 @@ describe('the console, from a fresh install', () => {
     await tags.filter({ hasText: 'Dashboard' }).click();
     await page.waitForURL(/\/console\/dashboard/);
     await tags.filter({ hasText: 'Configuration' }).click();
+    // Read once the view is shown again (its effects re-run then): a poll could pass on the
+    // hidden view's value before showing it reset the form.
+    await page.waitForURL(/\/console\/setting\/config/);
+    await page.locator('[data-testid="list-page"]:visible').waitFor();
     await expect.poll(() => page.getByTestId('list-search').inputValue()).toBe('ver');
 
     // Closing the tab returns to the remaining one; the affixed Dashboard cannot be closed.

@@ -68,7 +68,8 @@ describe('TDE and RDM policies, in the browser', () => {
       await page.getByText(lang.badPath).first().waitFor();
       await page.getByTestId('resource-directory-0').fill('/data');
       await page.getByTestId('resource-subfolders-0').check();
-      await page.waitForTimeout(2100); // the re-click lock of the save button
+      // The save button is locked for 2 s after a click: wait until it is enabled again.
+      await page.locator('[data-testid="element-save"]:enabled').waitFor();
       await page.getByTestId('element-save').click();
       await expect.poll(() => page.url()).toContain('/cte/policies/policy-elements-details/');
       await expect.poll(() => page.getByTestId('element-title').innerText()).toContain(`files-${lang.code}`);
@@ -109,7 +110,8 @@ describe('TDE and RDM policies, in the browser', () => {
       await shot(page, `tde-policy-editor-${lang.code}`);
       await page.getByTestId('policy-description').fill('edited');
       await page.getByTestId('policy-step-review').click();
-      await page.waitForTimeout(2100); // the re-click lock of the save button
+      // The save button is locked for 2 s after a click: wait until it is enabled again.
+      await page.locator('[data-testid="policy-save"]:enabled').waitFor();
       await page.getByTestId('policy-save').click();
       await expect.poll(() => page.getByTestId('policy-revision').innerText()).toContain('2');
 

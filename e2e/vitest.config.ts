@@ -1,15 +1,20 @@
 import { defineConfig } from 'vitest/config';
 
-// One file at a time: the machines have two cores and each file runs its own server and
-// browser. Two at a time was tried (8 of the slowest files: 251 s instead of 355 s, all
-// passing), but in the full run console.e2e's cached-tab check then lost its typed filter
-// once; until that is understood, one at a time.
+// Two files at a time (the machines have two cores); each file runs its own server and
+// Chromium. The cached-tab check of console.e2e that once failed this way was a real defect (a
+// kept-alive list reset its typed filter when shown again), fixed in the console. One Chromium
+// shared by all files was tried: a download's path() is not available through a connection,
+// which cert, backup, log and client-log read, and it saved no CPU time.
 export default defineConfig({
   test: {
     include: ['**/*.e2e.test.ts'],
     testTimeout: 120_000,
     hookTimeout: 120_000,
-    fileParallelism: false,
+    // expect.poll waits for what a page shows after a server round trip and a render (a save,
+    // then its detail page): vitest's 1 s default is shorter than that takes on a loaded
+    // two-core machine, and than Playwright's own waits (30 s).
+    expect: { poll: { timeout: 15_000 } },
     pool: 'forks',
+    maxWorkers: 2,
   },
 });

@@ -1,9 +1,12 @@
 #!/usr/bin/env node
 // `npm test`: lint, typecheck, unit and integration suites (SQLite and PostgreSQL),
-// the production build, then the end-to-end suite in Chromium. Stops at the first
-// failing stage and ends with one plain line: "Total: N passed, N failed".
-import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+// the production build, then the end-to-end suite in Chromium. Stages run in steps; the
+// stages of one step run at once (docs/testing.md#stages). Stops after the first step with
+// a failing stage, prints each stage's time and a table of all of them, and ends with one
+// plain line: "Total: N passed, N failed". `node scripts/test-all.mjs server e2e` runs the
+// chosen stages only.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -12,96 +15,117 @@ rmSync(reports, { recursive: true, force: true });
 mkdirSync(reports, { recursive: true });
 
 const only = process.argv.slice(2);
-let passed = 0;
-let failed = 0;
+const results = [];
 
-function run(label, command, args, options = {}) {
-  if (only.length && !only.includes(label)) return true;
-  console.log(`\n=== ${label}: ${command} ${args.join(' ')}`);
-  const started = Date.now();
-  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: process.env, ...options });
-  const seconds = ((Date.now() - started) / 1000).toFixed(1);
-  const ok = result.status === 0;
-  console.log(
-    `=== ${label}: ${ok ? 'ok' : `FAILED (exit ${result.status ?? result.signal})`} in ${seconds} s`,
-  );
-  return ok;
-}
-
-function vitest(label, workspace) {
-  const out = join(reports, `${label}.json`);
-  const ok = run(
-    label,
-    'npx',
-    ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${out}`],
-    {
-      cwd: join(root, workspace),
-    },
-  );
-  if (existsSync(out)) {
-    const report = JSON.parse(readFileSync(out, 'utf8'));
-    passed += report.numPassedTests ?? 0;
-    failed += report.numFailedTests ?? 0;
-    // A suite that fails to load counts no test; it still counts as a failure.
-    if (!ok && !report.numFailedTests) failed += 1;
-  } else if (!ok && (!only.length || only.includes(label))) {
-    failed += 1;
-  }
-  return ok;
-}
+const vitest = (workspace) => ({
+  command: 'npx',
+  args: ['vitest', 'run', '--reporter=default', '--reporter=json'],
+  cwd: workspace,
+  json: true,
+});
 
 /**
- * Runs stages at once, each with its output held and printed whole when it ends: lint, format
- * and typecheck are one process each, single-threaded, and the machines have two cores.
+ * The steps, in order; the stages of a step run at once. What shares a step was chosen for the
+ * machines' two cores: lint, format, typecheck and the small suites are one process each; the
+ * server suite mostly waits (PostgreSQL, disk flushes, slapd, sshd, SoftHSM) while the web
+ * suite and the build keep the processors busy. The build needs nothing the suites produce;
+ * the end-to-end suite needs the build and has the machine to itself.
  */
-async function together(stages) {
-  const chosen = stages.filter(([label]) => !only.length || only.includes(label));
-  const results = await Promise.all(
-    chosen.map(
-      ([label, command, args]) =>
-        new Promise((resolve) => {
-          const started = Date.now();
-          const child = spawn(command, args, { cwd: root, env: process.env });
-          const output = [];
-          child.stdout.on('data', (chunk) => output.push(chunk));
-          child.stderr.on('data', (chunk) => output.push(chunk));
-          child.on('close', (code, signal) => {
-            const seconds = ((Date.now() - started) / 1000).toFixed(1);
-            console.log(`\n=== ${label}: ${command} ${args.join(' ')}`);
-            process.stdout.write(Buffer.concat(output));
-            const ok = code === 0;
-            console.log(`=== ${label}: ${ok ? 'ok' : `FAILED (exit ${code ?? signal})`} in ${seconds} s`);
-            resolve(ok);
-          });
-        }),
-    ),
-  );
-  return results.every(Boolean);
-}
-
-const stages = [
-  () =>
-    together([
-      ['lint', 'npx', ['eslint', '.', '--max-warnings', '0']],
-      ['format', 'npx', ['prettier', '--check', '.']],
-      ['typecheck', 'npm', ['run', 'typecheck']],
-    ]),
-  () => vitest('contracts', 'packages/contracts'),
-  () => vitest('web', 'apps/web'),
-  () => vitest('server', 'apps/server'),
-  () => vitest('ukey-bridge', 'tools/ukey-bridge'),
-  () => vitest('ksp-agent', 'tools/ksp-agent'),
-  () => run('build', 'npm', ['run', 'build']),
-  () => vitest('e2e', 'e2e'),
+const steps = [
+  [
+    { label: 'lint', command: 'npx', args: ['eslint', '.', '--max-warnings', '0'] },
+    { label: 'format', command: 'npx', args: ['prettier', '--check', '.'] },
+    { label: 'typecheck', command: 'npm', args: ['run', 'typecheck'] },
+    { label: 'contracts', ...vitest('packages/contracts') },
+    { label: 'ukey-bridge', ...vitest('tools/ukey-bridge') },
+    { label: 'ksp-agent', ...vitest('tools/ksp-agent') },
+  ],
+  [
+    { label: 'server', ...vitest('apps/server') },
+    { label: 'web', ...vitest('apps/web'), then: { label: 'build', command: 'npm', args: ['run', 'build'] } },
+  ],
+  [{ label: 'e2e', ...vitest('e2e') }],
 ];
 
+const chosen = (label) => !only.length || only.includes(label);
+
+/** Runs one stage with its output held (printed whole when it ends, and kept in .tmp/test-reports). */
+function runStage(stage, live) {
+  return new Promise((resolve) => {
+    const out = join(reports, `${stage.label}.json`);
+    const args = stage.json ? [...stage.args, `--outputFile=${out}`] : stage.args;
+    const title = `=== ${stage.label}: ${stage.command} ${args.join(' ')}`;
+    const started = Date.now();
+    if (live) console.log(`\n${title}`);
+    else console.log(`--- ${stage.label}: started (its output follows when it ends)`);
+    const child = spawn(stage.command, args, {
+      cwd: join(root, stage.cwd ?? '.'),
+      env: process.env,
+      stdio: live ? 'inherit' : ['ignore', 'pipe', 'pipe'],
+    });
+    const output = [];
+    child.stdout?.on('data', (chunk) => output.push(chunk));
+    child.stderr?.on('data', (chunk) => output.push(chunk));
+    child.on('close', (code, signal) => {
+      const seconds = (Date.now() - started) / 1000;
+      const ok = code === 0;
+      if (!live) {
+        const text = Buffer.concat(output);
+        writeFileSync(join(reports, `${stage.label}.log`), text);
+        console.log(`\n${title}`);
+        process.stdout.write(text);
+      }
+      console.log(
+        `=== ${stage.label}: ${ok ? 'ok' : `FAILED (exit ${code ?? signal})`} in ${seconds.toFixed(1)} s`,
+      );
+      const result = { label: stage.label, ok, seconds, passed: null, failed: null };
+      if (stage.json && existsSync(out)) {
+        const report = JSON.parse(readFileSync(out, 'utf8'));
+        result.passed = report.numPassedTests ?? 0;
+        result.failed = report.numFailedTests ?? 0;
+      }
+      results.push(result);
+      resolve(ok);
+    });
+  });
+}
+
+/** A stage and the one that follows it in the same lane (the build after the web suite). */
+async function runLane(stage, live) {
+  let ok = true;
+  if (chosen(stage.label)) ok = await runStage(stage, live);
+  if (ok && stage.then && chosen(stage.then.label)) ok = await runStage(stage.then, live);
+  return ok;
+}
+
+const started = Date.now();
 let ok = true;
-for (const stage of stages) {
-  if (!(await stage())) {
+for (const step of steps) {
+  const lanes = step.filter((stage) => chosen(stage.label) || (stage.then && chosen(stage.then.label)));
+  if (!lanes.length) continue;
+  const oks = await Promise.all(lanes.map((stage) => runLane(stage, lanes.length === 1)));
+  if (!oks.every(Boolean)) {
     ok = false;
     break;
   }
 }
+
+let passed = 0;
+let failed = 0;
+for (const r of results) {
+  passed += r.passed ?? 0;
+  failed += r.failed ?? 0;
+  // A suite that fails to load counts no test; it still counts as a failure.
+  if (!r.ok && !r.failed) failed += 1;
+}
 if (!ok && failed === 0) failed = 1;
+
+const pad = (text, width) => String(text).padEnd(width);
+console.log('\nStage         Result   Seconds   Tests passed / failed');
+for (const r of results) {
+  const tests = r.passed === null ? '' : `${r.passed} / ${r.failed}`;
+  console.log(`${pad(r.label, 14)}${pad(r.ok ? 'ok' : 'FAILED', 9)}${pad(r.seconds.toFixed(1), 10)}${tests}`);
+}
+console.log(`${pad('(wall clock)', 23)}${((Date.now() - started) / 1000).toFixed(1)}`);
 console.log(`\nTotal: ${passed} passed, ${failed} failed`);
 process.exit(ok ? 0 : 1);

@@ -1,14 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { expect, inject } from 'vitest';
 import type { z } from 'zod';
 import { api, type BodyOf, type CallDef, type QueryOf } from '@ksp/contracts';
 import { buildApp, type KspServer } from '../app.js';
 import { loadConfig, type KspConfig } from '../platform/config.js';
 import type { ModuleServices } from '../platform/module.js';
 import { migrate, openDatabase, type DatabaseHandle, type Executor } from '../platform/db/database.js';
+import { ONE_ENGINE_SUITES, suiteKey } from './engine-rule.js';
 
 export type EngineName = 'sqlite' | 'postgres';
 
@@ -31,13 +33,17 @@ async function postgresReachable(): Promise<boolean> {
 }
 
 /**
- * The engines to run a suite on. PostgreSQL is always required in CI; elsewhere a
- * missing server is announced loudly and the suite runs on SQLite only.
+ * The engines to run a suite on: SQLite and PostgreSQL, or SQLite alone for a suite whose
+ * assertions the engine cannot change (listed with its reason in engine-rule.ts,
+ * docs/testing.md#which-engine). PostgreSQL is always required in CI; elsewhere a missing
+ * server is announced loudly and every suite runs on SQLite only.
  */
 export async function engines(): Promise<EngineName[]> {
-  if (await postgresReachable()) return ['sqlite', 'postgres'];
-  if (process.env.CI === 'true')
+  const both = await postgresReachable();
+  if (!both && process.env.CI === 'true')
     throw new Error(`PostgreSQL is required in CI and is not reachable at ${PG_ADMIN_URL}`);
+  if (ONE_ENGINE_SUITES[suiteKey(expect.getState().testPath)] !== undefined) return ['sqlite'];
+  if (both) return ['sqlite', 'postgres'];
   console.warn(
     `\n!!! PostgreSQL not reachable at ${PG_ADMIN_URL}: PostgreSQL variants NOT run (set KSP_TEST_PG_URL) !!!\n`,
   );
@@ -64,25 +70,63 @@ interface Resources {
   dropDb?: () => Promise<void>;
 }
 
-async function makeResources(engine: EngineName): Promise<Resources> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'ksp-test-'));
-  if (engine === 'sqlite') return { dataDir, dbUrl: null };
-  const name = `ksp_test_${randomBytes(6).toString('hex')}`;
+/** What the run's global setup prepared (src/test/global-setup.ts); empty outside it. */
+const prepared = {
+  runId: inject('kspTestRunId') ?? '',
+  sqliteTemplate: inject('kspSqliteTemplate') ?? '',
+  pgTemplate: inject('kspPgTemplate') ?? '',
+};
+
+async function adminQuery(sql: string): Promise<void> {
   const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
+  try {
+    await admin.query(sql);
+  } finally {
+    await admin.end().catch(() => undefined);
+  }
+}
+
+/**
+ * A new PostgreSQL database: a copy of the run's migrated template when there is one. The next
+ * one is copied while the current test runs (a copy takes a second or more), and a closed one is
+ * dropped in the background; the global setup's teardown drops whatever is left of the run.
+ */
+let spare: Promise<string> | null = null;
+
+function copyTemplate(): Promise<string> {
+  const name = `ksp_test_${prepared.runId}_${randomBytes(6).toString('hex')}`;
+  return adminQuery(`CREATE DATABASE ${name} TEMPLATE ${prepared.pgTemplate}`).then(() => name);
+}
+
+async function newPgDatabase(): Promise<{ name: string; background: boolean }> {
+  if (!prepared.pgTemplate) {
+    const name = `ksp_test_${randomBytes(6).toString('hex')}`;
+    await adminQuery(`CREATE DATABASE ${name}`);
+    return { name, background: false };
+  }
+  const next = spare ?? copyTemplate();
+  spare = copyTemplate();
+  // A spare nobody takes is dropped by the teardown; its failure surfaces when it is taken.
+  spare.catch(() => undefined);
+  return { name: await next, background: true };
+}
+
+async function makeResources(engine: EngineName): Promise<Resources> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ksp-test-'));
+  if (engine === 'sqlite') {
+    if (prepared.sqliteTemplate) copyFileSync(prepared.sqliteTemplate, join(dataDir, 'ksp.sqlite'));
+    return { dataDir, dbUrl: null };
+  }
+  const { name, background } = await newPgDatabase();
   const url = new URL(PG_ADMIN_URL);
   url.pathname = `/${name}`;
+  const drop = () => adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   return {
     dataDir,
     dbUrl: url.toString(),
-    dropDb: async () => {
-      const c = new pg.Client({ connectionString: PG_ADMIN_URL });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
+    // Nothing waits for a dropped database: the teardown drops it if this does not.
+    dropDb: background ? () => (void drop().catch(() => undefined), Promise.resolve()) : drop,
   };
 }
 

@@ -1,6 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
 import { api } from '@ksp/contracts';
+import { AppProviders, createQueryClient } from '../app/providers';
+import { KeepAliveOutlet } from '../app/layout/keep-alive-outlet';
 import { renderPage } from '../test-render';
 import { saveSignedIn } from '../api/session';
 import { signedInFixture } from '../test-fixtures';
@@ -117,6 +120,37 @@ describe('ListPage', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Reset' }));
     await waitFor(() => expect(router.state.location.search).toBe(''));
     await waitFor(() => expect(input().value).toBe(''));
+  });
+
+  it('keeps a typed, not yet searched filter when its kept-alive tab is shown again', async () => {
+    const rows = () => Promise.resolve({ data: [row('a')], total: 1 });
+    const router = createMemoryRouter(
+      [
+        {
+          element: <KeepAliveOutlet cachedViews={['list', 'other']} />,
+          children: [
+            { path: '/list', handle: { name: 'list', title: 'list' }, element: <Page fetchPage={rows} /> },
+            { path: '/other', handle: { name: 'other', title: 'other' }, element: <p>other</p> },
+          ],
+        },
+      ],
+      { initialEntries: ['/list'] },
+    );
+    render(
+      <AppProviders queryClient={createQueryClient()}>
+        <RouterProvider router={router} />
+      </AppProviders>,
+    );
+    await screen.findByTestId('row-a');
+    const input = () => screen.getByTestId<HTMLInputElement>('list-search');
+    fireEvent.change(input(), { target: { value: 'typed' } });
+    await act(() => router.navigate('/other'));
+    await act(() => router.navigate('/list'));
+    // Showing the view again re-runs its effects: they must not reset the form.
+    await waitFor(() =>
+      expect(input().closest<HTMLElement>('[data-testid="list-page"]')?.style.display).toBe(''),
+    );
+    expect(input().value).toBe('typed');
   });
 
   it('names its parts after a prefix, or with the generic ids', () => {

@@ -1,4 +1,4 @@
-import { useEffect, useState, type HTMLAttributes, type Key, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type HTMLAttributes, type Key, type ReactNode } from 'react';
 import { DeleteOutlined, PlusOutlined, ReloadOutlined, SearchOutlined } from '@ant-design/icons';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Button, Card, Flex, Form, Grid, Input, Select, Space, Table, Typography } from 'antd';
@@ -133,8 +133,14 @@ function FilterForm({
   const initial = Object.fromEntries(filters.map((filter) => [filter.name, values[filter.name]]));
   const initialKey = JSON.stringify(initial);
   // The URL's filters changed (a search, a reset, Back): the form shows them. The remounted
-  // form alone would not: a form instance keeps its values over new initial values.
-  useEffect(() => form.resetFields(), [form, initialKey]);
+  // form alone would not: a form instance keeps its values over new initial values. Only on a
+  // change: a kept-alive view shown again re-runs its effects, and must keep what was typed.
+  const shownKey = useRef(initialKey);
+  useEffect(() => {
+    if (shownKey.current === initialKey) return;
+    shownKey.current = initialKey;
+    form.resetFields();
+  }, [form, initialKey]);
 
   const reset = () => {
     form.resetFields();
