@@ -137,6 +137,51 @@ describe('settings › backup keys and backups, in the browser', () => {
     await pb.context().close();
   });
 
+  it("shows the description of a key rotation's backup in the console's language (zh, then en)", async () => {
+    // A rotation task run now: the scheduler takes its backup (under the default system key
+    // the first test made) before it rotates.
+    const task = await apiCall<{ id: string }>(
+      a.url,
+      api.scheduler.create,
+      { name: 'rotate-payroll', cron: '0 3 * * *', query: { name_pattern: 'payroll' } },
+      tokenA,
+    );
+    expect(task.code, task.msg).toBe(0);
+    expect((await apiCall(a.url, api.scheduler.runNow, { id: task.data.id }, tokenA)).code).toBe(0);
+    let rotation: BackupRow | undefined;
+    await expect
+      .poll(
+        async () => {
+          const l = await apiCall<{ data: BackupRow[] }>(a.url, api.backup.list, undefined, tokenA, {
+            page: 1,
+            page_size: 50,
+          });
+          rotation = l.data.data.find((r) => r.scope === 'key_rotation' && r.status === 'completed');
+          return rotation !== undefined;
+        },
+        { timeout: 60_000 },
+      )
+      .toBe(true);
+    const run = rotation!.description_message?.params.run;
+    expect(rotation!.description_message?.key).toBe('backup.rotationDescription');
+    expect(rotation!.description_message?.params.task).toBe('rotate-payroll');
+    expect(run).toMatch(/^[0-9a-f-]{36}$/);
+
+    const { page, errors } = await newPage(browser, { locale: 'zh-CN' });
+    await signIn(page, a.url);
+    await page.context().addCookies([{ name: 'language', value: 'zh', url: a.url }]);
+    await page.goto(`${a.url}/console/setting/backup`);
+    const cell = page.getByTestId(`backup-row-${rotation!.id}`).getByTestId('backup-description-cell');
+    await expect.poll(() => cell.innerText()).toBe(`密钥轮换：任务 rotate-payroll，运行 ${run}`);
+    await shot(page, 'backup-rotation-zh');
+    // Switched to English in place (no new request): the description follows.
+    await page.getByTestId('lang-switch').click();
+    await page.getByTestId('lang-en').click();
+    await expect.poll(() => cell.innerText()).toBe(`Key rotation: task rotate-payroll, run ${run}`);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
   it('speaks Chinese on both pages', async () => {
     const { page, errors } = await newPage(browser, { locale: 'zh-CN' });
     await signIn(page, a.url);

@@ -38,6 +38,7 @@ import { useCanCall } from '../../components/permissions';
 import { saveBlob } from '../../components/save-blob';
 import { useSubmit } from '../../components/use-submit';
 import { useT } from '../../i18n/i18n';
+import { serverText } from '../../i18n/server-labels';
 
 type Scope = 'system' | 'domain' | 'partial';
 interface CreateValues {
@@ -274,7 +275,13 @@ export default function BackupPage() {
       ),
     },
     { key: 'domain', title: t('backup:backups.columns.domain'), dataIndex: 'domain' },
-    { key: 'description', title: t('backup:backups.columns.description'), dataIndex: 'description' },
+    {
+      key: 'description',
+      title: t('backup:backups.columns.description'),
+      render: (_, r) => (
+        <span data-testid="backup-description-cell">{serverText(r.description, r.description_message)}</span>
+      ),
+    },
     {
       key: 'status',
       title: t('backup:backups.columns.status'),
