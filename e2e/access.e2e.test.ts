@@ -14,6 +14,7 @@ import {
 } from './support/console-ui.js';
 import { apiCall, startKsp, type RunningServer } from './support/server.js';
 import { ADMIN, initializeByApi, loginByApi } from './support/setup.js';
+import { cellShown, cellUnder } from './support/geometry.js';
 import { startBridge } from './support/ukey-bridge.js';
 import { ADMIN_DN, ADMIN_PW, BASE_DN, slapdAvailable, startSlapd } from '../apps/server/src/test/slapd.js';
 import { createTestToken, softhsmAvailable } from '../tools/ukey-bridge/src/softhsm-token.js';
@@ -560,6 +561,34 @@ describe('access management through the console', () => {
     expect(errors).toEqual([]);
     await page.context().close();
   });
+
+  for (const view of [
+    { width: 1440, height: 900, lang: 'en', status: 'Status', email: 'Email', roles: 'Roles' },
+    { width: 1280, height: 800, lang: 'zh', status: '状态', email: '邮箱', roles: '角色' },
+    { width: 1440, height: 900, lang: 'zh', status: '状态', email: '邮箱', roles: '角色' },
+    { width: 1280, height: 800, lang: 'en', status: 'Status', email: 'Email', roles: 'Roles' },
+  ] as const) {
+    it(`shows a user's status, e-mail and roles beside the pinned columns at ${view.width} px (${view.lang})`, async () => {
+      const { page, errors } = await newPage(browser, {
+        locale: view.lang === 'zh' ? 'zh-CN' : 'en-US',
+        width: view.width,
+        height: view.height,
+      });
+      if (view.lang === 'zh')
+        await page.context().addCookies([{ name: 'language', value: 'zh', url: ksp.url }]);
+      await signInToConsole(page, ksp.url, ADMIN.username, ADMIN.password);
+      await page.goto(`${ksp.url}/console/access/user`);
+      const row = rowWith(page, ADMIN.email);
+      await row.waitFor();
+      for (const title of [view.status, view.email, view.roles])
+        expect(`${title}: ${await cellShown(await cellUnder(row, title))}`).toBe(`${title}: shown`);
+      // The status tag itself is where a click lands (nothing pinned lies over it).
+      expect(await row.getByTestId('user-status').isVisible()).toBe(true);
+      await shot(page, `access-users-${view.width}-${view.lang}`);
+      expect(errors).toEqual([]);
+      await page.context().close();
+    });
+  }
 
   it('works at 375 px: the user list scrolls sideways, forms stack', async () => {
     const { page, errors } = await newPage(browser, { width: 375, height: 740 });

@@ -6,7 +6,7 @@ import { api, Usage, type BackupRow } from '@ksp/contracts';
 import { launch, newPage, shot } from './support/browser.js';
 import { apiCall, startKsp, type RunningServer } from './support/server.js';
 import { initializeByApi, loginByApi } from './support/setup.js';
-import { signIn } from './support/ui.js';
+import { chooseOption, openDropdown, signIn } from './support/ui.js';
 
 /** Clicks something that saves a file and returns the file's bytes. */
 async function downloaded(page: Page, click: () => Promise<void>): Promise<Buffer> {
@@ -136,6 +136,101 @@ describe('settings › backup keys and backups, in the browser', () => {
     expect(errors).toEqual([]);
     await pb.context().close();
   });
+
+  it("shows the description of a key rotation's backup in the console's language (zh, then en)", async () => {
+    // A rotation task run now: the scheduler takes its backup (under the default system key
+    // the first test made) before it rotates.
+    const task = await apiCall<{ id: string }>(
+      a.url,
+      api.scheduler.create,
+      { name: 'rotate-payroll', cron: '0 3 * * *', query: { name_pattern: 'payroll' } },
+      tokenA,
+    );
+    expect(task.code, task.msg).toBe(0);
+    expect((await apiCall(a.url, api.scheduler.runNow, { id: task.data.id }, tokenA)).code).toBe(0);
+    let rotation: BackupRow | undefined;
+    await expect
+      .poll(
+        async () => {
+          const l = await apiCall<{ data: BackupRow[] }>(a.url, api.backup.list, undefined, tokenA, {
+            page: 1,
+            page_size: 50,
+          });
+          rotation = l.data.data.find((r) => r.scope === 'key_rotation' && r.status === 'completed');
+          return rotation !== undefined;
+        },
+        { timeout: 60_000 },
+      )
+      .toBe(true);
+    const run = rotation!.description_message?.params.run;
+    expect(rotation!.description_message?.key).toBe('backup.rotationDescription');
+    expect(rotation!.description_message?.params.task).toBe('rotate-payroll');
+    expect(run).toMatch(/^[0-9a-f-]{36}$/);
+
+    const { page, errors } = await newPage(browser, { locale: 'zh-CN' });
+    await signIn(page, a.url);
+    await page.context().addCookies([{ name: 'language', value: 'zh', url: a.url }]);
+    await page.goto(`${a.url}/console/setting/backup`);
+    const cell = page.getByTestId(`backup-row-${rotation!.id}`).getByTestId('backup-description-cell');
+    await expect.poll(() => cell.innerText()).toBe(`密钥轮换：任务 rotate-payroll，运行 ${run}`);
+    await shot(page, 'backup-rotation-zh');
+    // Switched to English in place (no new request): the description follows.
+    await page.getByTestId('lang-switch').click();
+    await page.getByTestId('lang-en').click();
+    await expect.poll(() => cell.innerText()).toBe(`Key rotation: task rotate-payroll, run ${run}`);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  for (const lang of [
+    { code: 'en', locale: 'en-US', partial: 'Partial domain' },
+    { code: 'zh', locale: 'zh-CN', partial: '部分域' },
+  ] as const) {
+    it(`picks the keys of a partial backup by name, not by id (${lang.code})`, async () => {
+      // A partial backup is a domain one: it is written under the domain's default key.
+      if (lang.code === 'en') {
+        const made = await apiCall(
+          a.url,
+          api.backupKey.create,
+          { name: 'root domain key', scope: 'domain', is_default: true },
+          tokenA,
+        );
+        expect(made.code, made.msg).toBe(0);
+      }
+      const { page, errors } = await newPage(browser, { locale: lang.locale });
+      await signIn(page, a.url);
+      if (lang.code === 'zh')
+        await page.context().addCookies([{ name: 'language', value: 'zh', url: a.url }]);
+      await page.goto(`${a.url}/console/setting/backup`);
+      await page.getByTestId('backup-add').click();
+      await chooseOption(page, 'backup-scope', lang.partial);
+      // Searched on the server by name; the chosen key shows by name.
+      await page.getByTestId('backup-key-ids').click();
+      await page.keyboard.type('payr');
+      // A multiple select stays open after a choice: click the option, then close it.
+      await openDropdown(page).locator('.ant-select-item-option', { hasText: 'payroll' }).first().click();
+      await page.keyboard.press('Escape');
+      expect(await page.getByTestId('backup-key-ids').innerText()).toContain('payroll');
+      await shot(page, `backup-partial-picker-${lang.code}`);
+      await page.getByTestId('backup-create-ok').click();
+      // The backup holds that one key.
+      await expect
+        .poll(
+          async () => {
+            const l = await apiCall<{ data: BackupRow[] }>(a.url, api.backup.list, undefined, tokenA, {
+              page: 1,
+              page_size: 50,
+            });
+            const partial = l.data.data.filter((r) => r.scope === 'partial' && r.status === 'completed');
+            return partial.length ? partial[0]!.counts.kms_key : -1;
+          },
+          { timeout: 60_000 },
+        )
+        .toBe(1);
+      expect(errors).toEqual([]);
+      await page.context().close();
+    });
+  }
 
   it('speaks Chinese on both pages', async () => {
     const { page, errors } = await newPage(browser, { locale: 'zh-CN' });

@@ -7,6 +7,7 @@ import type { Browser, Page } from 'playwright-core';
 import { api } from '@ksp/contracts';
 import { launch, newPage, shot } from './support/browser.js';
 import { apiCall, startKsp, type RunningServer } from './support/server.js';
+import { cellShown, cellUnder } from './support/geometry.js';
 import { initializeByApi, loginByApi } from './support/setup.js';
 import { chooseOption, signIn } from './support/ui.js';
 
@@ -412,6 +413,34 @@ describe('certificates in the browser', () => {
     expect(errors).toEqual([]);
     await page.context().close();
   });
+
+  for (const view of [
+    { width: 1440, height: 900, lang: EN, titles: ['Status', 'Validity', 'Parent certificate'] },
+    { width: 1280, height: 800, lang: ZH, titles: ['状态', '有效期', '父证书'] },
+    { width: 1440, height: 900, lang: ZH, titles: ['状态', '有效期', '父证书'] },
+    { width: 1280, height: 800, lang: EN, titles: ['Status', 'Validity', 'Parent certificate'] },
+  ] as const) {
+    it(`shows a local certificate's status, validity and parent beside the pinned columns at ${view.width} px (${view.lang.code})`, async () => {
+      const { page, errors } = await newPage(browser, {
+        locale: view.lang.locale,
+        width: view.width,
+        height: view.height,
+      });
+      await signIn(page, ksp.url);
+      if (view.lang.code === 'zh')
+        await page.context().addCookies([{ name: 'language', value: 'zh', url: ksp.url }]);
+      await page.goto(`${ksp.url}/console/cert/local`);
+      // A leaf the two-level PKI test issued, under its intermediate CA.
+      const row = page.locator('tr.ant-table-row:visible', { has: page.getByTestId('cert-link-en-web') });
+      await row.waitFor();
+      for (const title of view.titles)
+        expect(`${title}: ${await cellShown(await cellUnder(row, title))}`).toBe(`${title}: shown`);
+      expect(await (await cellUnder(row, view.titles[2])).innerText()).toBe('en-sub');
+      await shot(page, `cert-local-${view.width}-${view.lang.code}`);
+      expect(errors).toEqual([]);
+      await page.context().close();
+    });
+  }
 
   it('is usable below 992 px: the lists scroll inside their card and the issue form fits the screen', async () => {
     const { page, errors } = await newPage(browser, { width: 800, height: 900 });

@@ -3,6 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { api } from '@ksp/contracts';
 import { launch, newPage, shot } from './support/browser.js';
 import { apiCall, startKsp, type RunningServer } from './support/server.js';
+import { boxOf, cellShown, cellUnder, onTop, overlapArea } from './support/geometry.js';
 import { initializeByApi, loginByApi } from './support/setup.js';
 import { signIn } from './support/ui.js';
 
@@ -78,6 +79,67 @@ describe('the dashboard, in the browser', () => {
       await page.getByTestId('dashboard-keys-in-use').click();
       await page.waitForURL(/\/console\/key\?state=in-use/);
       await page.getByText(keyName, { exact: true }).first().waitFor();
+      expect(errors).toEqual([]);
+      await page.context().close();
+    });
+  }
+
+  for (const view of [
+    { width: 1440, height: 900, lang: 'en' },
+    { width: 1280, height: 800, lang: 'zh' },
+  ] as const) {
+    it(`leaves the Services card uncovered by the settings button at ${view.width} px (${view.lang})`, async () => {
+      const { page, errors } = await newPage(browser, {
+        locale: view.lang === 'zh' ? 'zh-CN' : 'en-US',
+        width: view.width,
+        height: view.height,
+      });
+      if (view.lang === 'zh')
+        await page.context().addCookies([{ name: 'language', value: 'zh', url: ksp.url }]);
+      await signIn(page, ksp.url);
+      await page.goto(`${ksp.url}/console/dashboard`);
+      const services = page.getByTestId('dashboard-services');
+      await services.waitFor();
+      const toggle = await boxOf(page.getByTestId('settings-toggle'));
+      // Scrolled to the bottom as well: a button fixed to the window met the cards there.
+      for (const scrollY of [0, 10_000]) {
+        await page.evaluate((y) => window.scrollTo(0, y), scrollY);
+        const content = await boxOf(page.locator('.ant-layout-content'));
+        expect(overlapArea(await boxOf(page.getByTestId('settings-toggle')), content)).toBe(0);
+      }
+      await services.scrollIntoViewIfNeeded();
+      expect(overlapArea(await boxOf(page.getByTestId('settings-toggle')), await boxOf(services))).toBe(0);
+      expect(await onTop(services)).toBe(true);
+      expect(toggle.width).toBeGreaterThan(0);
+      expect(errors).toEqual([]);
+      await page.context().close();
+    });
+  }
+
+  for (const view of [
+    { width: 1440, height: 900, lang: 'en', titles: ['Result', 'Source address', 'Time', 'User'] },
+    { width: 1280, height: 800, lang: 'zh', titles: ['结果', '来源地址', '时间', '用户'] },
+    { width: 1440, height: 900, lang: 'zh', titles: ['结果', '来源地址', '时间', '用户'] },
+    { width: 1280, height: 800, lang: 'en', titles: ['Result', 'Source address', 'Time', 'User'] },
+  ] as const) {
+    it(`shows the recent records' result and address whole at ${view.width} px (${view.lang})`, async () => {
+      const { page, errors } = await newPage(browser, {
+        locale: view.lang === 'zh' ? 'zh-CN' : 'en-US',
+        width: view.width,
+        height: view.height,
+      });
+      if (view.lang === 'zh')
+        await page.context().addCookies([{ name: 'language', value: 'zh', url: ksp.url }]);
+      await signIn(page, ksp.url);
+      await page.goto(`${ksp.url}/console/dashboard`);
+      const row = page.getByTestId('dashboard-recent').locator('tr.ant-table-row').first();
+      await row.waitFor();
+      await row.scrollIntoViewIfNeeded();
+      for (const title of view.titles)
+        expect(`${title}: ${await cellShown(await cellUnder(row, title))}`).toBe(`${title}: shown`);
+      // A long target is cut to its column, whole in a tooltip, rather than widening the table.
+      const table = await boxOf(page.getByTestId('dashboard-recent'));
+      expect(table.x + table.width).toBeLessThanOrEqual(view.width);
       expect(errors).toEqual([]);
       await page.context().close();
     });

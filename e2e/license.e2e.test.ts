@@ -9,6 +9,7 @@ import { api, Code, Usage, type LicenseOverview } from '@ksp/contracts';
 import { launch, newPage, shot } from './support/browser.js';
 import { openMenu } from './support/console-ui.js';
 import { apiCall, startKsp, type RunningServer } from './support/server.js';
+import { boxOf, onTop, overlapArea } from './support/geometry.js';
 import { initializeByApi, loginByApi } from './support/setup.js';
 import { signIn } from './support/ui.js';
 
@@ -107,6 +108,43 @@ describe('settings › licenses, in the browser', () => {
     expect(errors).toEqual([]);
     await page.context().close();
   });
+
+  for (const view of [
+    { width: 1440, height: 900, lang: 'en' },
+    { width: 1280, height: 800, lang: 'zh' },
+    { width: 900, height: 900, lang: 'en' },
+    { width: 1440, height: 900, lang: 'zh' },
+  ] as const) {
+    it(`keeps the settings button off the page's content at ${view.width}×${view.height} (${view.lang})`, async () => {
+      const { page, errors } = await newPage(browser, {
+        locale: view.lang === 'zh' ? 'zh-CN' : 'en-US',
+        width: view.width,
+        height: view.height,
+      });
+      if (view.lang === 'zh')
+        await page.context().addCookies([{ name: 'language', value: 'zh', url: ksp.url }]);
+      await signIn(page, ksp.url);
+      await page.goto(`${ksp.url}/console/setting/license`);
+      const activate = page.getByTestId('license-activate');
+      await activate.waitFor();
+      const toggle = page.getByTestId('settings-toggle');
+      // The button sits in the bar above the content, never over the content itself.
+      const content = await boxOf(page.locator('.ant-layout-content'));
+      expect(overlapArea(await boxOf(toggle), content)).toBe(0);
+      expect(overlapArea(await boxOf(toggle), await boxOf(activate))).toBe(0);
+      // A click on "Activate" reaches it (wherever the page is scrolled to show it), and the
+      // button still opens the settings.
+      await activate.scrollIntoViewIfNeeded();
+      expect(overlapArea(await boxOf(toggle), await boxOf(activate))).toBe(0);
+      expect(await onTop(activate)).toBe(true);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await toggle.click();
+      await page.getByTestId('settings-drawer').waitFor();
+      await shot(page, `license-settings-${view.width}-${view.lang}`);
+      expect(errors).toEqual([]);
+      await page.context().close();
+    });
+  }
 
   it('speaks Chinese and fits an 800 px window', async () => {
     const { page, errors } = await newPage(browser, { locale: 'zh-CN', width: 800, height: 900 });

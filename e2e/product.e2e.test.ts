@@ -5,6 +5,7 @@ import { api, signedText } from '@ksp/contracts';
 import { launch, newPage, shot } from './support/browser.js';
 import { storedToken } from './support/console-ui.js';
 import { apiCall, startKsp, type RunningServer } from './support/server.js';
+import { boxOf, inside, viewportBox } from './support/geometry.js';
 import { initializeByApi, loginByApi } from './support/setup.js';
 import { signIn } from './support/ui.js';
 import { agentCsr } from './support/agent.js';
@@ -94,7 +95,8 @@ describe('product page and /remote-add, in the browser', () => {
 
   for (const lang of langs) {
     it(`shows the tiles with live figures and opens KADP embedded and KMS in a new tab (${lang.code})`, async () => {
-      const { page, errors } = await newPage(browser, { locale: lang.locale });
+      // A laptop's window: the tiles fill it, and what opens below them is under the fold.
+      const { page, errors } = await newPage(browser, { locale: lang.locale, width: 1440, height: 900 });
       if (lang.code === 'zh')
         await page.context().addCookies([{ name: 'language', value: 'zh', url: ksp.url }]);
       await signIn(page, ksp.url);
@@ -114,6 +116,22 @@ describe('product page and /remote-add, in the browser', () => {
       await page.getByTestId('product-open-embedded-kadp').click();
       const frame = page.frameLocator('[data-testid="product-embedded-frame"]');
       await frame.getByTestId('client-row-e2e-product-app').waitFor();
+      // The opened console is brought into the window, whole (title bar to the frame's
+      // bottom), with the frame's first rows (the client just listed) on screen.
+      await expect
+        .poll(
+          async () => {
+            const card = await boxOf(page.getByTestId('product-embedded'));
+            return inside(card, viewportBox(page)) ? 'on screen' : `top ${card.y}, height ${card.height}`;
+          },
+          { timeout: 5000 },
+        )
+        .toBe('on screen');
+      // (Its row, as wide as the frame's table, may run past the right edge: its height counts.)
+      const row = await boxOf(frame.getByTestId('client-row-e2e-product-app'));
+      expect(row.y).toBeGreaterThanOrEqual(0);
+      expect(row.y + row.height).toBeLessThanOrEqual(viewportBox(page).height);
+      await shot(page, `product-embedded-${lang.code}`);
       // Embedded: no top bar.
       expect(await frame.getByTestId('topbar').count()).toBe(0);
       // The console keeps its own session; the frame's token is another, scoped one.

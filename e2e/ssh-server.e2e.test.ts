@@ -5,13 +5,20 @@ import { startSshd, throwawayAccount, type Sshd } from '../apps/server/src/test/
 import { launch, newPage, shot } from './support/browser.js';
 import { apiCall, startKsp, type RunningServer } from './support/server.js';
 import { ADMIN, initializeByApi, loginByApi } from './support/setup.js';
-import { chooseOption, signIn } from './support/ui.js';
+import { chooseOption, openDropdown, signIn } from './support/ui.js';
 
 const ACCOUNT = `ksp-e2e-${process.pid % 100000}`;
 const langs = [
-  { code: 'en', locale: 'en-US', width: 1280, rotated: 'the credential is at version', success: 'Success' },
+  {
+    code: 'en',
+    locale: 'en-US',
+    width: 1280,
+    rotated: 'the credential is at version',
+    success: 'Success',
+    operator: 'Operator',
+  },
   // Below antd's lg breakpoint (992 px): one column of fields.
-  { code: 'zh', locale: 'zh-CN', width: 900, rotated: '凭据当前为版本', success: '成功' },
+  { code: 'zh', locale: 'zh-CN', width: 900, rotated: '凭据当前为版本', success: '成功', operator: '操作员' },
 ] as const;
 
 /**
@@ -68,6 +75,13 @@ describe('SMS › servers, in the browser', () => {
       await page.getByTestId('server-fetch-fp').click();
       await expect.poll(() => page.getByTestId('server-fp').innerText()).toContain(sshd.fingerprint);
       await page.getByTestId('server-confirm-fp').click();
+      // The roles allowed to open a terminal are picked by name (searched on the server), not typed as ids.
+      await page.getByTestId('server-terminal-roles').click();
+      // The search is the server's, on role names as stored (a built-in role's English name).
+      if (lang.code === 'en') await page.keyboard.type('Oper');
+      // A multiple select stays open after a choice: click the option, then close it.
+      await openDropdown(page).locator('.ant-select-item-option', { hasText: lang.operator }).first().click();
+      await page.keyboard.press('Escape');
       // Nothing runs off the side of the page.
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
       await shot(page, `ssh-server-add-${lang.code}`);
@@ -75,6 +89,8 @@ describe('SMS › servers, in the browser', () => {
 
       // The detail page: the pinned key, a connection test, then rotate now.
       await expect.poll(() => page.getByTestId('server-pinned-fp').innerText()).toContain(sshd.fingerprint);
+      // The detail page names the role, and the server stored its id.
+      await expect.poll(() => page.getByTestId('server-terminal-role').innerText()).toBe(lang.operator);
       await page.getByTestId('server-test').click();
       await expect.poll(() => page.getByTestId('server-outcome').innerText()).toContain(`(${ACCOUNT})`);
       await page.getByTestId('server-rotate').click();

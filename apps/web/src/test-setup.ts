@@ -29,6 +29,11 @@ if (!('ResizeObserver' in window)) {
   Object.defineProperty(window, 'ResizeObserver', { writable: true, value: ResizeObserverStub });
 }
 
+// jsdom lays nothing out and has no scrollIntoView; tests that care spy on this one.
+if (!('scrollIntoView' in Element.prototype)) {
+  Object.defineProperty(Element.prototype, 'scrollIntoView', { writable: true, value() {} });
+}
+
 // waitFor/findBy give up after 1 s by default. On a 2-core CI machine running the suite in
 // parallel, an antd re-render after a route change can take longer than that; a test that
 // waits for something that never comes still fails, only later.

@@ -7,7 +7,13 @@ export const serverKeys = {
   detail: (id: string) => ['ssh-server', 'detail', id] as const,
   rotations: (id: string) => ['ssh-server', 'rotations', id] as const,
   sessions: (id: string) => ['ssh-server', 'sessions', id] as const,
+  roleOptions: ['ssh-server', 'role-options'] as const,
 };
+
+/** Roles `terminal_roles` may hold, by name (`ids`: only these, comma separated). */
+export function listRoleOptions(query: QueryOf<typeof api.sshServer.roleOptions>) {
+  return call(api.sshServer.roleOptions, { query });
+}
 
 export function listServers(query: QueryOf<typeof api.sshServer.list>) {
   return call(api.sshServer.list, { query });

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Button, Grid, Space, Tag, Typography } from 'antd';
+import { Button, Grid, Space, Tag, Tooltip, Typography } from 'antd';
 import type { ColumnType } from 'antd/es/table';
 import { useT } from '../i18n/i18n';
 import { formatDateTime } from './date-time';
@@ -42,6 +42,18 @@ export function tableScrollX(
     sum += column.width;
   }
   return sum;
+}
+
+const textOf = (value: unknown): string =>
+  typeof value === 'string' || typeof value === 'number' ? String(value) || '-' : '-';
+
+/** Text that an ellipsis column cuts, whole in a tooltip. */
+export function EllipsisText({ text }: { text: string }) {
+  return (
+    <Tooltip title={text} placement="topLeft">
+      <span>{text}</span>
+    </Tooltip>
+  );
 }
 
 /** One link-style button of a row's actions. */
@@ -117,6 +129,22 @@ export function useColumnKit<Row extends object>() {
       dataIndex,
       fixed: sticky.left,
       render: render ?? ((value: string) => <Typography.Text strong>{value}</Typography.Text>),
+    }),
+    /**
+     * A text column cut to its width with an ellipsis, the whole text in a tooltip: a long
+     * value (a subject, a target) no longer widens the table past the screen.
+     */
+    text: (
+      title: string,
+      dataIndex: keyof Row & string,
+      format?: (value: unknown, row: Row) => string,
+    ): ColumnType<Row> => ({
+      title,
+      dataIndex,
+      ellipsis: { showTitle: false },
+      render: (value: unknown, row: Row) => (
+        <EllipsisText text={format ? format(value, row) : textOf(value)} />
+      ),
     }),
     /** A date-time column ("-" when empty). */
     time: (title: string, dataIndex: keyof Row & string): ColumnType<Row> => ({

@@ -1,5 +1,11 @@
 import { useState, type ReactNode } from 'react';
-import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
+import {
+  keepPreviousData,
+  useInfiniteQuery,
+  useQuery,
+  useQueryClient,
+  type InfiniteData,
+} from '@tanstack/react-query';
 import type { SelectProps } from 'antd';
 import { LoadMoreSelect } from './load-more-select';
 
@@ -19,18 +25,30 @@ export type PagedSelectProps<Row> = Omit<
   toOption: (row: Row) => PagedSelectOption;
   /** Rows left out of the options (e.g. those already chosen elsewhere). */
   exclude?: (row: Row) => boolean;
+  /**
+   * The rows of chosen values never loaded here (a form opened with values already set), so
+   * that they show by name rather than as raw ids.
+   */
+  resolve?: (values: string[]) => Promise<Row[]>;
   pageSize?: number;
 };
 
+const chosenOf = (value: unknown): string[] =>
+  (Array.isArray(value) ? value : value === undefined || value === null ? [] : [value]).filter(
+    (v): v is string => typeof v === 'string',
+  );
+
 /**
  * A select over a server-paged list: typing searches on the server, scrolling the
- * dropdown to its bottom loads the next page (the load-more behaviour of docs/console.md#products-and-sub-consoles).
+ * dropdown to its bottom loads the next page (the load-more behaviour of docs/console.md#products-and-sub-consoles). A chosen
+ * value keeps its label when a later search no longer lists it.
  */
 export function PagedSelect<Row>({
   queryKey,
   fetchPage,
   toOption,
   exclude,
+  resolve,
   pageSize = 20,
   ...props
 }: PagedSelectProps<Row>) {
@@ -45,10 +63,42 @@ export function PagedSelect<Row>({
   });
   const rows = query.data?.pages.flatMap((page) => page.data) ?? [];
   const options = rows.filter((row) => !exclude?.(row)).map(toOption);
+
+  // Every option loaded for any search (the query cache keeps them), by value: a chosen one
+  // stays named whatever the search lists now.
+  const client = useQueryClient();
+  const known = new Map<string, PagedSelectOption>();
+  for (const [, data] of client.getQueriesData<InfiniteData<{ data: Row[] }>>({
+    queryKey: [...queryKey, 'paged-select'],
+  }))
+    for (const page of data?.pages ?? [])
+      for (const row of page.data) {
+        const option = toOption(row);
+        known.set(option.value, option);
+      }
+  const chosen = chosenOf(props.value);
+  const unknown = chosen.filter((value) => !known.has(value)).sort();
+  const resolved = useQuery({
+    queryKey: [...queryKey, 'paged-select-chosen', unknown],
+    queryFn: () => (resolve ? resolve(unknown) : Promise.resolve([])),
+    // After the first page: what it holds needs no request of its own.
+    enabled: resolve !== undefined && unknown.length > 0 && query.isSuccess,
+    staleTime: Infinity,
+  });
+  for (const row of resolved.data ?? []) {
+    const option = toOption(row);
+    known.set(option.value, option);
+  }
+  const listed = new Set(options.map((option) => option.value));
+  const kept = chosen.flatMap((value) => {
+    const option = known.get(value);
+    return option && !listed.has(value) ? [option] : [];
+  });
+
   return (
     <LoadMoreSelect
       {...props}
-      options={options}
+      options={[...options, ...kept]}
       loading={query.isFetching}
       showSearch={{ filterOption: false, onSearch: setSearch }}
       onLoadMore={() => {

@@ -8,7 +8,7 @@ import DashboardPage from '../features/dashboard/dashboard-page';
 import { envelope, fakeAdapter, signedInFixture } from '../test-fixtures';
 import { renderPage } from '../test-render';
 import { i18n } from './i18n';
-import { auditAction, configDescription, domainDescription, roleName } from './server-labels';
+import { auditAction, configDescription, domainDescription, roleName, serverText } from './server-labels';
 
 const originalAdapter = http.defaults.adapter;
 
@@ -21,6 +21,19 @@ afterEach(async () => {
 });
 
 describe('labels the server made, in Chinese', () => {
+  it("shows a backup description the server made in the console's language, and follows a switch", async () => {
+    const run = '0190aaaa-bbbb-7ccc-8ddd-eeeeeeeeeeee';
+    const message = { key: 'backup.rotationDescription', params: { task: 'nightly', run } };
+    const english = `Key rotation: task nightly, run ${run}`;
+    expect(serverText(english, message)).toBe(`密钥轮换：任务 nightly，运行 ${run}`);
+    await i18n.changeLanguage('en');
+    expect(serverText('服务器按请求语言给出的文字', message)).toBe(english);
+    await i18n.changeLanguage('zh');
+    // Typed text, and a message this console does not know yet, show as the server sent them.
+    expect(serverText('before the upgrade', null)).toBe('before the upgrade');
+    expect(serverText('Some later text', { key: 'backup.somethingNew', params: {} })).toBe('Some later text');
+  });
+
   it('translates built-in configuration descriptions while they are the stock text', () => {
     const title = { key: 'title', built_in: true, description: builtInConfig.title.description };
     expect(configDescription(title)).toBe('顶栏显示的产品标题');

@@ -37,3 +37,24 @@ export function roleName(name: string): string {
 export function auditAction(action: string): string {
   return serverLabel(`labels:audit.${action}`, action);
 }
+
+/** A text the server made, as a message key and its parameters (`description_message`). */
+export interface ServerMessage {
+  key: string;
+  params: Record<string, string | number>;
+}
+
+/**
+ * A description the server made, in the current language (from its message key, so it follows
+ * a language switch without a new request); one without a message, or whose key this console
+ * does not know yet, is shown as the server sent it.
+ */
+export function serverText(text: string, message: ServerMessage | null | undefined): string {
+  if (!message) return text;
+  const key = `labels:messages.${message.key}`;
+  if (!i18n.exists(key)) return text;
+  // A key made at run time: the typed `t` accepts only literal keys.
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-type-assertion
+  const translated: unknown = i18n.t(key as never, { ...message.params, returnObjects: true });
+  return typeof translated === 'string' ? translated : text;
+}

@@ -63,7 +63,18 @@ export const BackupRow = z.object({
   id: Id,
   scope: z.enum(backupScopes),
   domain: z.string().describe('the domain backed up (the root domain for a system backup)'),
-  description: z.string(),
+  description: z
+    .string()
+    .describe("as typed; one the server made (a key rotation's) in the caller's language"),
+  description_message: z
+    .object({
+      key: z.string().describe('the message key, e.g. backup.rotationDescription'),
+      params: z.record(z.string(), z.union([z.string(), z.number()])),
+    })
+    .nullable()
+    .describe(
+      'a description the server made, as its message key and parameters (for a client to put in its own language); null for one a person typed',
+    ),
   backup_key_id: z.string(),
   status: z.enum(backupStatuses),
   progress: z.number().int().min(0).max(100),

@@ -134,6 +134,14 @@ export const ServerRotation = z.object({
 });
 export type ServerRotation = z.infer<typeof ServerRotation>;
 
+/** A role as the server form offers it (`terminal_roles` holds its id). */
+export const RoleOption = z.object({
+  id: Id,
+  name: z.string(),
+  type: z.enum(['built-in', 'custom']),
+});
+export type RoleOption = z.infer<typeof RoleOption>;
+
 export const sessionStatuses = ['active', 'ended', 'interrupted'] as const;
 
 export const ServerSession = z.object({
@@ -183,6 +191,24 @@ export const sshServerCalls = {
       ticket: z.string().describe('random, 256 bits, Base64url; kept hashed by the server'),
       expires_in: z.number().int().describe('seconds the ticket stays valid'),
     }),
+  }),
+  roleOptions: defineCall({
+    method: 'GET',
+    path: '/v1/ksp/credential/server/role-options',
+    summary: 'Roles of the current domain a server may let open a terminal, by name',
+    tag: 'credential-server',
+    access: 'credential:read',
+    tokens: ['session', 'sms'],
+    query: PageQuery.extend({
+      name: z.string().trim().max(64).optional().describe('part of the role name'),
+      ids: z
+        .string()
+        .trim()
+        .regex(/^[0-9a-f-]{36}(,[0-9a-f-]{36}){0,99}$/i, 'up to 100 role ids, comma separated')
+        .optional()
+        .describe('only these roles (comma-separated ids, at most 100): names the roles a server lists'),
+    }),
+    data: pageOf(RoleOption),
   }),
   list: defineCall({
     method: 'GET',

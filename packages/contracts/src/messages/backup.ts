@@ -38,6 +38,7 @@ export const backupMessages = defineMessages({
     'backup.fileMissing':
       "The archive of backup {id} is not in this node's backup directory: node {node} wrote it. Use it on that node, or give every node the same KSP_BACKUP_DIR on shared storage",
     'backup.uploadMissing': 'file: send the archive as the multipart field "file"',
+    'backup.rotationDescription': 'Key rotation: task {task}, run {run}',
     'backup.failed': 'Backup {id} failed: {reason}',
     'backup.domainGone': 'Domain {domain} no longer exists: its backup cannot be written',
     'backup.internal': 'Backup {id} failed on an internal error: the server log has the details',
@@ -74,6 +75,7 @@ export const backupMessages = defineMessages({
     'backup.fileMissing':
       '备份 {id} 的文件不在本节点的备份目录中：它由节点 {node} 写入。请在该节点上使用，或让所有节点的 KSP_BACKUP_DIR 指向同一共享存储',
     'backup.uploadMissing': 'file：请以 multipart 字段 "file" 发送备份文件',
+    'backup.rotationDescription': '密钥轮换：任务 {task}，运行 {run}',
     'backup.failed': '备份 {id} 失败：{reason}',
     'backup.domainGone': '域 {domain} 已不存在，无法写入它的备份',
     'backup.internal': '备份 {id} 因内部错误失败，详情见服务器日志',

@@ -27,6 +27,7 @@ import { LeaseLostError, type JobRun, type Jobs } from '../../platform/jobs/jobs
 import type { ModuleServices } from '../../platform/module.js';
 import { localized, storedError, storedMessage } from '../../platform/stored-message.js';
 import type { BackupKeyService } from './backup-key.service.js';
+import { describeBackup } from './backup.description.js';
 import {
   ArchiveError,
   createArchiveWriter,
@@ -132,7 +133,7 @@ export function createBackupService(deps: {
     id: r.id,
     scope: r.scope,
     domain: r.domain_name,
-    description: r.description,
+    ...describeBackup(r.scope, r.description, lang),
     backup_key_id: r.backup_key_id,
     status: r.status,
     progress: r.progress,

@@ -456,6 +456,26 @@ describe.each(available)('backups on %s', (engine) => {
       description: 'before rotation task 7',
     });
     expect(row.data.counts).toMatchObject({ kms_key: 2, domain: 2 });
+    // A description given as text stays as it is, in every language.
+    expect(row.data.description_message).toBeNull();
+    const typedZh = await call(a, api.backup.detail, { token, lang: 'zh', query: { id } });
+    expect(typedZh.data.description).toBe('before rotation task 7');
+
+    // A row written before server-made descriptions were stored as messages (English text) is
+    // read as the message it was made from, in the reader's language.
+    await a.database.db
+      .updateTable('backup')
+      .set({ description: `Key rotation: task nightly keys, run 0190aaaa-bbbb-7ccc-8ddd-eeeeeeeeeeee` })
+      .where('id', '=', id)
+      .execute();
+    const legacy = await call(a, api.backup.detail, { token, lang: 'zh', query: { id } });
+    expect(legacy.data.description).toBe(
+      '密钥轮换：任务 nightly keys，运行 0190aaaa-bbbb-7ccc-8ddd-eeeeeeeeeeee',
+    );
+    expect(legacy.data.description_message).toEqual({
+      key: 'backup.rotationDescription',
+      params: { task: 'nightly keys', run: '0190aaaa-bbbb-7ccc-8ddd-eeeeeeeeeeee' },
+    });
     for (const s of [rootKey!, d1Key]) {
       await a.database.db.deleteFrom('kms_key_version').where('key_id', '=', s.keyId).execute();
       await a.database.db.deleteFrom('kms_key').where('id', '=', s.keyId).execute();

@@ -533,6 +533,20 @@ describe.each(await engines())('scheduler with the backup module on %s', (engine
     const backup = await call(server, api.backup.detail, { token, query: { id: done.backup_id! } });
     expect(backup.code, backup.msg).toBe(0);
     expect(backup.data).toMatchObject({ scope: 'key_rotation', status: 'completed' });
+    // The server made its description: in the caller's language, and as a key and parameters.
+    expect(backup.data.description).toBe(`Key rotation: task rb, run ${done.id}`);
+    expect(backup.data.description_message).toEqual({
+      key: 'backup.rotationDescription',
+      params: { task: 'rb', run: done.id },
+    });
+    const inChinese = await call(server, api.backup.list, {
+      token,
+      lang: 'zh',
+      query: { page: 1, page_size: 10 },
+    });
+    expect(inChinese.data.data.find((b) => b.id === done.backup_id)?.description).toBe(
+      `密钥轮换：任务 rb，运行 ${done.id}`,
+    );
     const version = await call(server, api.key.detail, { token, query: { id: key.data.id } });
     expect(version.data.version).toBe(2);
   });

@@ -1,6 +1,7 @@
 import { createDomainSealer } from '../../platform/keyring/domain-sealer.js';
 import type { KspModule, ModuleServices } from '../../platform/module.js';
 import { createRecordings } from './ssh-server.recording.js';
+import { createRoleOptions } from './ssh-server.role-options.js';
 import { sshServerRoutes } from './ssh-server.routes.js';
 import { createSshServerService, type SshServerService } from './ssh-server.service.js';
 import { createTerminals, terminalRoutes } from './ssh-server.terminal.js';
@@ -42,7 +43,7 @@ export const sshServerModule: KspModule = {
       sealer: createDomainSealer({ keyring: ctx.keyring }),
       clock: ctx.clock,
     });
-    sshServerRoutes(ctx.app, ctx.gate, servers, terminals, recordings);
+    sshServerRoutes(ctx.app, ctx.gate, servers, terminals, recordings, createRoleOptions(ctx.db));
     terminalRoutes(ctx.app, servers, terminals, recordings);
     ctx.jobs.register({
       name: SERVER_ROTATION_JOB,

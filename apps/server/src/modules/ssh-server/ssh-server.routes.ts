@@ -3,6 +3,7 @@ import { api } from '@ksp/contracts';
 import { registerCall, type Gatekeeper } from '../../platform/http/route.js';
 import type { SshServerService } from './ssh-server.service.js';
 import type { Recordings } from './ssh-server.recording.js';
+import type { RoleOptions } from './ssh-server.role-options.js';
 import type { Terminals } from './ssh-server.terminal.js';
 
 export function sshServerRoutes(
@@ -11,11 +12,13 @@ export function sshServerRoutes(
   servers: SshServerService,
   terminals: Terminals,
   recordings: Recordings,
+  roleOptions: RoleOptions,
 ): void {
   registerCall(app, gate, api.sshServer.terminalTicket, ({ actor, meta, body }) =>
     terminals.issue(actor, meta, body.id),
   );
   registerCall(app, gate, api.sshServer.list, ({ actor, query }) => servers.list(actor, query));
+  registerCall(app, gate, api.sshServer.roleOptions, ({ actor, query }) => roleOptions.list(actor, query));
   registerCall(app, gate, api.sshServer.detail, ({ actor, query }) => servers.detail(actor, query.id));
   registerCall(app, gate, api.sshServer.create, ({ actor, meta, body }) => servers.create(actor, meta, body));
   registerCall(app, gate, api.sshServer.update, ({ actor, meta, body }) => servers.update(actor, meta, body));

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { MenuFoldOutlined, MenuUnfoldOutlined, SettingOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Drawer, Flex, FloatButton, Layout, Typography, theme } from 'antd';
+import { Button, Drawer, Flex, Layout, Tooltip, Typography, theme } from 'antd';
 import { Navigate, useLocation, useMatches } from 'react-router';
 import { isEmbedded } from '../../api/parent-window';
 import { clearSession, useSignedIn } from '../../api/session';
@@ -158,6 +158,20 @@ function Shell() {
                 onClick={toggleSidebar}
               />
               <BreadcrumbBar />
+              {settings.showSettings && (
+                // In the bar above the content, at its end: a button floating over the page
+                // covered whatever lay beneath it (a page's own buttons, a card's corner).
+                <Tooltip title={t('layout:settings.open')} placement="left">
+                  <Button
+                    type="text"
+                    icon={<SettingOutlined />}
+                    onClick={() => setSettingsOpen(true)}
+                    data-testid="settings-toggle"
+                    aria-label={t('layout:settings.open')}
+                    style={{ marginInlineStart: 'auto', flexShrink: 0 }}
+                  />
+                </Tooltip>
+              )}
             </Flex>
             {settings.tagsView && <TagsView />}
           </div>
@@ -166,15 +180,6 @@ function Shell() {
           </Layout.Content>
         </Layout>
       </Layout>
-      {settings.showSettings && (
-        <FloatButton
-          icon={<SettingOutlined />}
-          tooltip={t('layout:settings.open')}
-          onClick={() => setSettingsOpen(true)}
-          data-testid="settings-toggle"
-          aria-label={t('layout:settings.open')}
-        />
-      )}
       <SettingsDrawer open={settingsOpen} onClose={() => setSettingsOpen(false)} />
     </Layout>
   );

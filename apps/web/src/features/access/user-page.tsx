@@ -257,7 +257,24 @@ export default function UserPage() {
         {user.directory && <Tag color="purple">{t('access:user.directory', { name: user.directory })}</Tag>}
       </Space>
     )),
-    { title: t('access:user.fields.email'), dataIndex: 'email', render: (v: string) => v || '-' },
+    {
+      title: t('access:user.fields.status'),
+      dataIndex: 'locked',
+      render: (locked: boolean, user) => (
+        <Space size={[4, 4]} wrap>
+          <Tag color={locked ? 'red' : 'green'} data-testid="user-status">
+            {locked ? t('access:user.status.locked') : t('access:user.status.active')}
+          </Tag>
+          {user.must_change_password && <Tag color="orange">{t('access:user.status.mustChange')}</Tag>}
+          {user.ip_whitelist.length > 0 && (
+            <Tooltip title={user.ip_whitelist.join(', ')}>
+              <Tag>{t('access:user.status.ipRules', { count: user.ip_whitelist.length })}</Tag>
+            </Tooltip>
+          )}
+        </Space>
+      ),
+    },
+    kit.text(t('access:user.fields.email'), 'email'),
     { title: t('access:user.fields.phone'), dataIndex: 'phone', render: (v: string) => v || '-' },
     {
       title: t('access:user.fields.roles'),
@@ -297,23 +314,6 @@ export default function UserPage() {
         ) : (
           <Tag>{t('access:ukey.unbound')}</Tag>
         ),
-    },
-    {
-      title: t('access:user.fields.status'),
-      dataIndex: 'locked',
-      render: (locked: boolean, user) => (
-        <Space size={[4, 4]} wrap>
-          <Tag color={locked ? 'red' : 'green'} data-testid="user-status">
-            {locked ? t('access:user.status.locked') : t('access:user.status.active')}
-          </Tag>
-          {user.must_change_password && <Tag color="orange">{t('access:user.status.mustChange')}</Tag>}
-          {user.ip_whitelist.length > 0 && (
-            <Tooltip title={user.ip_whitelist.join(', ')}>
-              <Tag>{t('access:user.status.ipRules', { count: user.ip_whitelist.length })}</Tag>
-            </Tooltip>
-          )}
-        </Space>
-      ),
     },
     {
       title: t('access:user.fields.lastLogin'),
@@ -361,20 +361,21 @@ export default function UserPage() {
     );
   }
 
-  // Widths for every column: at 1280 px the table scrolls by their sum and the pinned
-  // actions column never covers "Created".
+  // Widths for every column: the table scrolls by their sum, so no column ends under the
+  // pinned actions; the status comes right after the name, on screen at 1280 px without
+  // scrolling, and the e-mail is cut to its width (whole in a tooltip).
   const sized = withWidths(columns, {
-    username: 220,
-    email: 200,
+    username: 200,
+    locked: 150,
+    email: 190,
     phone: 130,
-    roles: 180,
-    domains: 180,
-    ukey_bound: 160,
-    locked: 200,
+    roles: 170,
+    domains: 160,
+    ukey_bound: 150,
     last_login_at: 150,
-    login_count: 110,
-    last_failed_login_at: 180,
-    created_at: 180,
+    login_count: 100,
+    last_failed_login_at: 170,
+    created_at: 170,
     operations: 150,
   });
 

@@ -15,8 +15,24 @@ export const certStatusColors = {
 export const externalStatusColors = { valid: 'green', expired: 'red', 'not-yet-valid': 'gold' } as const;
 
 /** "start – end" of a validity (either may be missing while pending). */
-export function Validity({ from, to }: { from: string | null; to: string | null }) {
+export function Validity({
+  from,
+  to,
+  stacked = false,
+}: {
+  from: string | null;
+  to: string | null;
+  /** One date under the other (a table's narrow column). */
+  stacked?: boolean;
+}) {
   if (!from && !to) return <Typography.Text type="secondary">-</Typography.Text>;
+  if (stacked)
+    return (
+      <span style={{ whiteSpace: 'nowrap' }} data-testid="cert-validity">
+        {formatDateTime(from)}
+        <br />– {formatDateTime(to)}
+      </span>
+    );
   return (
     <span style={{ whiteSpace: 'nowrap' }}>
       {formatDateTime(from)} – {formatDateTime(to)}

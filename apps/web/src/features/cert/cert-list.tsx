@@ -23,7 +23,7 @@ import {
   type CertRow,
   type KeyDownloadKind,
 } from '../../api/cert';
-import { RowActions, useColumnKit } from '../../components/columns';
+import { RowActions, useColumnKit, withWidths } from '../../components/columns';
 import { useConfirm, useConfirmDelete } from '../../components/confirm-delete';
 import { ModalForm } from '../../components/form-modal';
 import { ListAddButton, ListPage } from '../../components/list-page';
@@ -120,7 +120,20 @@ export function CertList({
         {name}
       </Typography.Link>
     )),
-    { title: t('cert:fields.cn'), dataIndex: 'cn' },
+    // What matters first (status, validity, parent), on screen at 1280 px beside the pinned
+    // name and actions; the rest scrolls. Long texts are cut to their width, whole in a tooltip.
+    {
+      title: t('cert:fields.status'),
+      dataIndex: 'status',
+      render: (_value: unknown, cert) => <CertStatus cert={cert} />,
+    },
+    {
+      title: t('cert:fields.validity'),
+      key: 'validity',
+      render: (_value: unknown, cert) => <Validity from={cert.not_before} to={cert.not_after} stacked />,
+    },
+    kit.text(t('cert:fields.parent'), 'ca_name'),
+    kit.text(t('cert:fields.cn'), 'cn'),
     {
       title: t('cert:fields.purpose'),
       dataIndex: 'purpose',
@@ -141,17 +154,6 @@ export function CertList({
       dataIndex: 'serial',
       render: (value: string) => <Hex value={value} short />,
     },
-    {
-      title: t('cert:fields.validity'),
-      key: 'validity',
-      render: (_value: unknown, cert) => <Validity from={cert.not_before} to={cert.not_after} />,
-    },
-    {
-      title: t('cert:fields.status'),
-      dataIndex: 'status',
-      render: (_value: unknown, cert) => <CertStatus cert={cert} />,
-    },
-    { title: t('cert:fields.parent'), dataIndex: 'ca_name', render: (value: string | null) => value ?? '-' },
     kit.actions((cert) => {
       const allowed = certActionsFor(cert);
       return (
@@ -190,6 +192,20 @@ export function CertList({
     }),
   ];
 
+  // Every column has a width: the table scrolls by their sum, so none ends under a pinned one.
+  const sized = withWidths(columns, {
+    name: 190,
+    status: 110,
+    validity: 190,
+    ca_name: 150,
+    cn: 170,
+    purpose: 120,
+    usage: 110,
+    algorithm: 140,
+    serial: 190,
+    operations: 210,
+  });
+
   const keyDialog = dialog?.kind === 'key' ? dialog : null;
   const revoking = dialog?.kind === 'revoke' ? dialog.cert : null;
 
@@ -211,7 +227,7 @@ export function CertList({
           })
         }
         rowKey="id"
-        columns={columns}
+        columns={sized}
         filters={[
           { name: 'name', label: t('cert:certs.filters.name') },
           { name: 'status', label: t('cert:certs.filters.status'), options: statusOptions },

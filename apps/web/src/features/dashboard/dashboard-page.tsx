@@ -28,6 +28,7 @@ import { useHasPermission } from '../../components/permissions';
 import { formatRelativeTime } from '../../components/relative-time';
 import { currentLanguage, useT } from '../../i18n/i18n';
 import { auditAction } from '../../i18n/server-labels';
+import { EllipsisText } from '../../components/columns';
 import { formatDateTime } from '../../components/date-time';
 
 type Summary = DataOf<typeof api.dashboard.summary>;
@@ -167,6 +168,20 @@ function SmallFigure({
   );
 }
 
+/** A column of a recent audit record cut to its width, the whole text in a tooltip. */
+function ellipsis(
+  title: string,
+  dataIndex: keyof AuditRow,
+  format: (value: string) => string = (value) => value || '-',
+): ColumnsType<AuditRow>[number] {
+  return {
+    title,
+    dataIndex,
+    ellipsis: { showTitle: false },
+    render: (value: string) => <EllipsisText text={format(value)} />,
+  };
+}
+
 const chartFallback = (height: number) => <div style={{ height }} />;
 
 function OperationsCard() {
@@ -266,28 +281,31 @@ export default function DashboardPage({
   const keysTo = (filter: string) => (canReadKeys ? `${paths.keys}?${filter}` : null);
   const certsTo = (filter: string) => (canReadCerts ? `${paths.certs}?${filter}` : null);
 
+  // A fixed layout: the time, result and address keep their widths, the action and its
+  // target share the rest and are cut with an ellipsis (whole in a tooltip), so the table never
+  // grows past its card and the result and address stay on screen.
   const columns: ColumnsType<AuditRow> = [
     {
       title: t('dashboard:columns.at'),
       dataIndex: 'at',
+      width: 170,
       render: (at: string) => formatDateTime(at),
     },
-    { title: t('dashboard:columns.username'), dataIndex: 'username' },
-    { title: t('dashboard:columns.domain'), dataIndex: 'domain' },
-    {
-      title: t('dashboard:columns.action'),
-      dataIndex: 'action',
-      render: (action: string) => auditAction(action),
-    },
-    { title: t('dashboard:columns.target'), dataIndex: 'target' },
+    { ...ellipsis(t('dashboard:columns.username'), 'username'), width: 120 },
+    { ...ellipsis(t('dashboard:columns.domain'), 'domain'), width: 110 },
+    ellipsis(t('dashboard:columns.action'), 'action', auditAction),
+    ellipsis(t('dashboard:columns.target'), 'target'),
     {
       title: t('dashboard:columns.result'),
       dataIndex: 'result',
+      width: 100,
       render: (result: AuditRow['result']) => (
-        <Tag color={result === 'success' ? 'success' : 'error'}>{t(`dashboard:results.${result}`)}</Tag>
+        <Tag color={result === 'success' ? 'success' : 'error'} data-testid="dashboard-recent-result">
+          {t(`dashboard:results.${result}`)}
+        </Tag>
       ),
     },
-    { title: t('dashboard:columns.source'), dataIndex: 'source_ip' },
+    { ...ellipsis(t('dashboard:columns.source'), 'source_ip'), width: 150 },
   ];
 
   const nodeColumns: ColumnsType<NodeRow> = [
@@ -585,7 +603,8 @@ export default function DashboardPage({
         </Col>
       ))}
 
-      <Col xs={24} xl={10}>
+      {/* Side by side only on a very wide screen: at 1440 px half a row cut the records' result and address. */}
+      <Col xs={24} xxl={10}>
         <Card title={t('dashboard:nodes.title')} style={{ height: '100%' }}>
           {data.nodes.length === 0 ? (
             <Empty />
@@ -602,7 +621,7 @@ export default function DashboardPage({
           )}
         </Card>
       </Col>
-      <Col xs={24} xl={14}>
+      <Col xs={24} xxl={14}>
         <Card title={t('dashboard:recent')}>
           <Table<AuditRow>
             rowKey="id"
@@ -610,7 +629,10 @@ export default function DashboardPage({
             columns={columns}
             dataSource={data.recent}
             pagination={false}
-            scroll={{ x: 'max-content' }}
+            tableLayout="fixed"
+            // Narrower than this (a phone) it scrolls rather than squeezing the action to nothing.
+            scroll={{ x: 900 }}
+            data-testid="dashboard-recent"
           />
         </Card>
       </Col>

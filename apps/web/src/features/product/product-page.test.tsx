@@ -139,8 +139,12 @@ describe.each(['en', 'zh'] as const)('product page (%s)', (lang) => {
     renderPage(PATH, PATH, <ProductPage />);
     fireEvent.click(await screen.findByTestId('product-open-tab-kadp'));
     expect(opened).toEqual({ url: '/iframe-init', name: 'ksp-sub-kadp' });
+    const scrolled = vi.spyOn(Element.prototype, 'scrollIntoView');
     fireEvent.click(screen.getByTestId('product-open-embedded-kms'));
     const frame = await screen.findByTestId('product-embedded-frame');
+    // Opened below the tiles, it is brought to the top of the window.
+    await waitFor(() => expect(scrolled.mock.contexts).toContain(screen.getByTestId('product-embedded')));
+    expect(scrolled).toHaveBeenCalledWith(expect.objectContaining({ block: 'start' }));
     expect(frame.getAttribute('name')).toBe('ksp-sub-kms');
     expect(frame.getAttribute('src')).toBe('/iframe-init');
     fireEvent.click(screen.getByTestId('product-embedded-close'));

@@ -4,6 +4,7 @@ import { Alert, Button, Card, Col, Row, Space, Statistic, Tag, Typography } from
 import { ExportOutlined, ReloadOutlined, ShrinkOutlined } from '@ant-design/icons';
 import type { ProductTile } from '@ksp/contracts';
 import { fetchProductOverview, productKeys } from '../../api/product';
+import { useSettings } from '../../app/settings';
 import { formatDateTime } from '../../components/date-time';
 import { useT } from '../../i18n/i18n';
 import {
@@ -107,15 +108,29 @@ function Tile({
 function EmbeddedConsole({ tile, onClose }: { tile: ProductTile; onClose: () => void }) {
   const t = useT();
   const frame = useRef<HTMLIFrameElement>(null);
+  const card = useRef<HTMLDivElement>(null);
+  const { settings } = useSettings();
   useEffect(() => {
     const child = frame.current?.contentWindow;
     if (!child) return;
     hostSubConsole(child, tile.area);
     return () => forgetSubConsole(child);
   }, [tile.area]);
+  // It opens below the tiles, under the fold of a laptop screen: bring it to the top of the
+  // window, or the click seems to do nothing.
+  useEffect(() => {
+    card.current?.scrollIntoView({ block: 'start', behavior: 'smooth' });
+  }, [tile.area]);
   return (
     <Card
-      style={{ marginTop: 16 }}
+      ref={card}
+      data-testid="product-embedded"
+      // A fixed header (top bar 56 px, breadcrumb bar 44 px, tags about 40 px) stays over the
+      // window's top: stop below it.
+      style={{
+        marginTop: 16,
+        scrollMarginTop: settings.fixedHeader ? 56 + 44 + (settings.tagsView ? 40 : 0) + 8 : 16,
+      }}
       title={t('product:embeddedTitle', { name: t(`product:names.${tile.product}`) })}
       extra={
         <Button icon={<ShrinkOutlined />} onClick={onClose} data-testid="product-embedded-close">

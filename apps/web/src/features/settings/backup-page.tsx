@@ -38,26 +38,22 @@ import { useCanCall } from '../../components/permissions';
 import { saveBlob } from '../../components/save-blob';
 import { useSubmit } from '../../components/use-submit';
 import { useT } from '../../i18n/i18n';
+import { serverText } from '../../i18n/server-labels';
+import { CertPicker, KeyPicker } from './backup-pickers';
 
 type Scope = 'system' | 'domain' | 'partial';
 interface CreateValues {
   scope: Scope;
   description: string;
   backup_key_id: string;
-  key_ids: string;
+  key_ids?: string[];
   key_name: string;
-  cert_ids: string;
+  cert_ids?: string[];
   tied_to_hsm: boolean;
 }
 
 const statusColors = { backing_up: 'processing', completed: 'green', failed: 'red' } as const;
 const restoreColors = { restoring: 'processing', restored: 'green', failed: 'red' } as const;
-const lines = (text: string | undefined) =>
-  (text ?? '')
-    .split(/[\s,]+/)
-    .map((s) => s.trim())
-    .filter(Boolean);
-
 function CreateModal({ onClose, onStarted }: { onClose: () => void; onStarted: (id: string) => void }) {
   const t = useT();
   const { message } = App.useApp();
@@ -86,9 +82,9 @@ function CreateModal({ onClose, onStarted }: { onClose: () => void; onStarted: (
           ...(values.scope === 'partial'
             ? {
                 filters: {
-                  key_ids: lines(values.key_ids),
+                  key_ids: values.key_ids ?? [],
                   key_name: values.key_name ?? '',
-                  cert_ids: lines(values.cert_ids),
+                  cert_ids: values.cert_ids ?? [],
                 },
               }
             : {}),
@@ -155,13 +151,19 @@ function CreateModal({ onClose, onStarted }: { onClose: () => void; onStarted: (
               label={t('backup:backups.fields.keyIds')}
               extra={t('backup:backups.fields.keyIdsHint')}
             >
-              <Input.TextArea autoSize={{ minRows: 2, maxRows: 6 }} data-testid="backup-key-ids" />
+              <KeyPicker
+                data-testid="backup-key-ids"
+                placeholder={t('backup:backups.fields.keysPlaceholder')}
+              />
             </Form.Item>
             <Form.Item name="key_name" label={t('backup:backups.fields.keyName')}>
               <Input maxLength={128} data-testid="backup-key-name-filter" />
             </Form.Item>
             <Form.Item name="cert_ids" label={t('backup:backups.fields.certIds')}>
-              <Input.TextArea autoSize={{ minRows: 2, maxRows: 6 }} data-testid="backup-cert-ids" />
+              <CertPicker
+                data-testid="backup-cert-ids"
+                placeholder={t('backup:backups.fields.certsPlaceholder')}
+              />
             </Form.Item>
           </>
         )}
@@ -274,7 +276,13 @@ export default function BackupPage() {
       ),
     },
     { key: 'domain', title: t('backup:backups.columns.domain'), dataIndex: 'domain' },
-    { key: 'description', title: t('backup:backups.columns.description'), dataIndex: 'description' },
+    {
+      key: 'description',
+      title: t('backup:backups.columns.description'),
+      render: (_, r) => (
+        <span data-testid="backup-description-cell">{serverText(r.description, r.description_message)}</span>
+      ),
+    },
     {
       key: 'status',
       title: t('backup:backups.columns.status'),

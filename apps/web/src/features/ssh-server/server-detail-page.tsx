@@ -33,6 +33,7 @@ import { useConfirmDelete } from '../../components/confirm-delete';
 import { formatDateTime } from '../../components/date-time';
 import { useCanCall } from '../../components/permissions';
 import { useT } from '../../i18n/i18n';
+import { TerminalRoleTags } from './terminal-roles';
 import { ServerFields, toBody, type ServerFormValues } from './server-fields';
 import { serverListPath, terminalPath } from './server-paths';
 import { ServerSessions } from './server-sessions';
@@ -365,7 +366,7 @@ export default function ServerDetailPage() {
             {row.terminal_users.length ? row.terminal_users.map((u) => <Tag key={u}>{u}</Tag>) : '-'}
           </Descriptions.Item>
           <Descriptions.Item label={t('sshServer:fields.terminalRoles')}>
-            {row.terminal_roles.length ? row.terminal_roles.map((r) => <Tag key={r}>{r}</Tag>) : '-'}
+            <TerminalRoleTags ids={row.terminal_roles} />
           </Descriptions.Item>
         </Descriptions>
       </Card>

@@ -3,6 +3,7 @@ import { Checkbox, Col, Form, Input, InputNumber, Row, Select, Switch } from 'an
 import { ROTATION_LENGTH_MIN, serverAuthTypes, serverOses, type ServerAuthType } from '@ksp/contracts';
 import { listCredentials } from '../../api/credential';
 import { useT } from '../../i18n/i18n';
+import { TerminalRolePicker } from './terminal-roles';
 
 /** What the form holds (the charset as a list of classes). */
 export interface ServerFormValues {
@@ -203,7 +204,7 @@ export function ServerFields() {
           label={t('sshServer:fields.terminalRoles')}
           extra={t('sshServer:hints.terminalRoles')}
         >
-          <Select mode="tags" open={false} data-testid="server-terminal-roles" />
+          <TerminalRolePicker data-testid="server-terminal-roles" />
         </Form.Item>
       </Col>
     </Row>

@@ -15,6 +15,10 @@ export const labels = {
     UKEY_BRIDGE: builtInConfig.UKEY_BRIDGE.description,
   },
   rootDomain: ROOT_DOMAIN_DESCRIPTION,
+  // Descriptions the server made, by their message key (a backup's description_message).
+  messages: {
+    backup: { rotationDescription: 'Key rotation: task {{task}}, run {{run}}' },
+  },
   role: {
     Administrator: 'Administrator',
     Operator: 'Operator',

@@ -34,7 +34,7 @@ export const sshServer = {
     fingerprint:
       "Fetch the fingerprint, then compare it with the server's own (ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub) before confirming.",
     terminalUsers: 'User names, one per tag.',
-    terminalRoles: 'Role ids, one per tag.',
+    terminalRoles: 'Chosen by name; type to search, scroll for more.',
     rotation:
       'Rotation sets a new generated password on the server, checks a login with it, then stores it as the next version of the credential.',
   },

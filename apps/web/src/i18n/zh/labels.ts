@@ -10,6 +10,10 @@ export const labels: Catalogue<typeof en> = {
     UKEY_BRIDGE: '控制台签名所用的本地 UKEY 桥接地址',
   },
   rootDomain: '根域',
+  // Descriptions the server made, by their message key (a backup's description_message).
+  messages: {
+    backup: { rotationDescription: '密钥轮换：任务 {{task}}，运行 {{run}}' },
+  },
   role: {
     Administrator: '管理员',
     Operator: '操作员',

@@ -36,7 +36,7 @@ export const sshServer: Catalogue<typeof en> = {
     fingerprint:
       '获取指纹后，先与服务器本身的指纹（ssh-keygen -lf /etc/ssh/ssh_host_ed25519_key.pub）比对，再确认。',
     terminalUsers: '用户名，每个标签一个。',
-    terminalRoles: '角色 ID，每个标签一个。',
+    terminalRoles: '按名称选择；输入以搜索，滚动加载更多。',
     rotation: '轮换会在服务器上设置一个新生成的密码，验证可用其登录后，再保存为凭据的新版本。',
   },
   os: { linux: 'Linux' },
