@@ -396,7 +396,9 @@ describe.each(await engines())('the HSM root of trust on %s', (engine) => {
     changePin(hsm, '97531', PIN);
     const reset = await runCli(['hsm-pin', '--pin-env', 'NEW_PIN'], { ...env, NEW_PIN: PIN });
     expect(reset.status, reset.stderr).toBe(0);
-  });
+    // Four CLI processes, each loading the server's code through tsx: up to 10 s each on a
+    // loaded two-core machine.
+  }, 90_000);
 
   it('stays sealed while the token is gone, and unseals when it is restored, without a restart', async () => {
     const tokens = join(dirname(hsm.conf), 'tokens');
