@@ -1,5 +1,6 @@
 import type { KspModule, ModuleContext } from '../../platform/module.js';
 import { createBackupKeyService } from './backup-key.service.js';
+import { rotationDescription } from './backup.description.js';
 import { backupRoutes } from './backup.routes.js';
 import {
   BACKUP_JOB,
@@ -7,21 +8,6 @@ import {
   type BackupCheckpoint,
   type BackupService,
 } from './backup.service.js';
-
-declare module '../../platform/module.js' {
-  interface ModuleServices {
-    /** The "key rotation" backup the scheduler takes of the keys it is about to rotate. */
-    rotationBackup: {
-      take(input: {
-        keyIds: string[];
-        actor: string;
-        description: string;
-        /** Stops waiting for the archive (the scheduler's shutdown); the backup stays queued. */
-        signal?: AbortSignal | undefined;
-      }): Promise<{ id: string }>;
-    };
-  }
-}
 
 /**
  * How often the backup job looks for queued backups on a node that does not hold its lease
@@ -53,7 +39,10 @@ export const backupModule: KspModule = {
       every: ROUND_SECONDS,
       run: (run) => backups.runJob(run),
     });
-    ctx.provide('rotationBackup', { take: (input) => backups.takeRotation(input) });
+    ctx.provide('rotationBackup', {
+      take: ({ task, run, ...input }) =>
+        backups.takeRotation({ ...input, description: rotationDescription(task, run) }),
+    });
     backupRoutes(ctx.app, ctx.gate, keys, backups);
     services.set(ctx, backups);
   },

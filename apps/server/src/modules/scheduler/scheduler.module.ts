@@ -12,7 +12,10 @@ export interface RotationBackup {
   take(input: {
     keyIds: string[];
     actor: string;
-    description: string;
+    /** The rotation task's name and run id: the backup's description names them (in the reader's language). */
+    task: string;
+    run: string;
+    /** Stops waiting for the archive (the scheduler's shutdown); the backup stays queued. */
     signal?: AbortSignal | undefined;
   }): Promise<{ id: string }>;
 }

@@ -21,7 +21,6 @@ import { localized, storedError, storedMessage } from '../../platform/stored-mes
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
 import type { JobOutcome, JobRun, Jobs } from '../../platform/jobs/jobs.js';
 import type { ModuleServices } from '../../platform/module.js';
-import { rotationDescription } from '../backup/backup.description.js';
 import { checkWindow, cronOf, nextSlot, type TaskSchedule } from './scheduler.schedule.js';
 
 /** The jobs service's name for the scheduler's work (one lease for every task of the cluster). */
@@ -392,7 +391,8 @@ export function createSchedulerService(deps: {
           await backup.take({
             keyIds,
             actor: run.requested_by,
-            description: rotationDescription(task.name, run.id),
+            task: task.name,
+            run: run.id,
             signal: job.signal,
           })
         ).id;

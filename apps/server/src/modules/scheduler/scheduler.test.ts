@@ -19,7 +19,8 @@ const START = new Date('2026-03-01T00:00:00.000Z');
 
 /** A recording stand-in for the backup module's key-rotation backup. */
 function recordingBackup(server: () => TestServer) {
-  const calls: { keyIds: string[]; actor: string; description: string; versionsAtCall: number[] }[] = [];
+  const calls: { keyIds: string[]; actor: string; task: string; run: string; versionsAtCall: number[] }[] =
+    [];
   let failNext = false;
   const backup: RotationBackup = {
     async take(input) {
