@@ -272,6 +272,69 @@ describe('key management in the browser', () => {
     },
   );
 
+  it.each([
+    { ...EN, hidden: 'Hide certificate keys', shown: 'Show certificate keys', tag: 'Certificate: ' },
+    { ...ZH, hidden: '隐藏证书密钥', shown: '显示证书密钥', tag: '证书：' },
+  ])(
+    "keeps a certificate's keys out of the key list until asked, then links them to the certificate ($locale)",
+    async (lang) => {
+      const token = await loginByApi(ksp.url);
+      const ca = await apiCall<{ id: string }>(
+        ksp.url,
+        api.cert.caCreate,
+        { name: `${lang.code} keys CA`, cn: `${lang.code} Keys CA`, algorithm: 'EC-P256' },
+        token,
+      );
+      expect(ca.code, ca.msg).toBe(0);
+      expect((await apiCall(ksp.url, api.cert.caSelfSign, { id: ca.data.id }, token)).code).toBe(0);
+      const certName = `${lang.code}-web`;
+      const cert = await apiCall<{ id: string }>(
+        ksp.url,
+        api.cert.issue,
+        { name: certName, ca_id: ca.data.id, cn: `${lang.code}.web.example.test` },
+        token,
+      );
+      expect(cert.code, cert.msg).toBe(0);
+      const keyName = `cert-${cert.data.id}`;
+      const own = `${lang.code}-own-key`;
+      const created = await apiCall(
+        ksp.url,
+        api.key.create,
+        { name: own, algorithm: 'AES-256', usage_mask: 0x3c },
+        token,
+      );
+      expect(created.code, created.msg).toBe(0);
+
+      const { page, errors } = await newPage(browser, { locale: lang.locale });
+      await signIn(page, ksp.url);
+      await page.goto(`${ksp.url}/console/key`);
+      await list(page).waitFor();
+      // The list has answered (its own key is there) without the certificate's pair.
+      await row(page, own).waitFor();
+      expect(await row(page, keyName).count()).toBe(0);
+      expect(await row(page, `${keyName}.pub`).count()).toBe(0);
+
+      await chooseOption(page, 'key-filter-certificate_keys', lang.shown);
+      await list(page).getByTestId('key-search').click();
+      await row(page, keyName).waitFor();
+      await row(page, `${keyName}.pub`).waitFor();
+      const link = list(page).getByTestId(`key-belongs-${keyName}`);
+      expect(await link.innerText()).toBe(`${lang.tag}${certName}`);
+      expect(await list(page).getByTestId(`key-belongs-${keyName}.pub`).innerText()).toBe(
+        `${lang.tag}${certName}`,
+      );
+
+      await link.click();
+      await page.waitForURL(new RegExp(`/console/cert/local\\?cert=${cert.data.id}$`));
+      const drawer = page.getByTestId('cert-detail');
+      await drawer.waitFor();
+      await expect.poll(() => drawer.innerText()).toContain(certName);
+      await shot(page, `keys-cert-link-${lang.code}`);
+      expect(errors).toEqual([]);
+      await page.context().close();
+    },
+  );
+
   it('the KMS sub-console shows the same list under the title "KMS", and its links stay in /kms', async () => {
     const token = await loginByApi(ksp.url);
     const created = await apiCall<{ id: string }>(

@@ -2,6 +2,8 @@ import { api, type BodyOf, type DataOf, type QueryOf } from '@ksp/contracts';
 import { call, type CallOptions } from './client';
 
 export type KeyRow = DataOf<typeof api.key.detail>;
+/** A key list row: a key row and the certificate or CA it belongs to. */
+export type KeyListRow = DataOf<typeof api.key.list>['data'][number];
 export type KeyVersion = DataOf<typeof api.key.versions>[number];
 export type KeyAuditEntry = DataOf<typeof api.key.audit>['data'][number];
 export type KeyExport = DataOf<typeof api.key.export>;

@@ -114,6 +114,23 @@ export const KeyRow = z.object({
   updated_at: z.string(),
 });
 
+/** What the key list's `certificate_keys` filter does with keys a certificate or CA holds. */
+export const certificateKeysModes = ['hide', 'show', 'only'] as const;
+
+/** A key list row: a key, and the certificate or CA that holds it (or its other half). */
+export const KeyListRow = KeyRow.extend({
+  belongs_to: z
+    .object({
+      kind: z.enum(['certificate', 'ca']),
+      id: z.string(),
+      name: z.string(),
+    })
+    .nullable()
+    .describe(
+      'The certificate or CA of the domain whose key this is (either half of its key pair); null for a key of its own',
+    ),
+});
+
 export const KeyVersionRow = z.object({
   version: z.number().int(),
   kcv: z.string().nullable(),
@@ -164,8 +181,14 @@ export const keyCalls = {
       usage: UsageWordSchema.optional().describe(
         `Only keys whose usage mask has this bit\n${USAGE_BITS_TEXT}`,
       ),
+      certificate_keys: z
+        .enum(certificateKeysModes)
+        .default('hide')
+        .describe(
+          'Keys held by a certificate or CA (either half of the pair): `hide` (default) leaves them out, `show` lists them with the rest, `only` lists only them',
+        ),
     }),
-    data: pageOf(KeyRow).extend({
+    data: pageOf(KeyListRow).extend({
       total: z
         .number()
         .int()

@@ -35,6 +35,7 @@ import { createKeyExport } from './key-export.js';
 import { checkPublicUsage, importedKey } from './key-import.js';
 import { fingerprintOf, type KeyMaterial } from './key-material.js';
 import { toKeyRow, type Cte } from './key-row.js';
+import { holdersOf, type CertificateKeys } from './key-holders.js';
 import {
   deleteKeys,
   findKey,
@@ -291,6 +292,7 @@ export function createKeyService(deps: {
         algorithm?: string | undefined;
         type?: KeyTable['object_type'] | undefined;
         usage?: UsageWord | undefined;
+        certificate_keys?: CertificateKeys | undefined;
       },
     ) {
       const states = query.state
@@ -306,12 +308,18 @@ export function createKeyService(deps: {
           algorithm: query.algorithm,
           type: query.type,
           usageBits: query.usage ? usageBit(query.usage) : undefined,
+          certificateKeys: query.certificate_keys,
         },
         (query.page - 1) * query.page_size,
         query.page_size,
       );
-      // Each row carries its current version's kcv and fingerprint.
-      return { data: rows.map((r) => toKeyRow(r, r)), total, total_capped: capped };
+      // Each row carries its current version's kcv and fingerprint, and its holder (one query).
+      const holders = await holdersOf(db, actor.domainId, rows);
+      return {
+        data: rows.map((r) => ({ ...toKeyRow(r, r), belongs_to: holders.get(r.id) ?? null })),
+        total,
+        total_capped: capped,
+      };
     },
 
     detail: (actor: Actor, id: string) => reload(actor, id),

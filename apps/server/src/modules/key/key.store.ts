@@ -4,6 +4,7 @@ import { engineOf, escapeLike, type Executor } from '../../platform/db/database.
 import { turnLoader } from '../../platform/db/turn-loader.js';
 import type { KeyTable, KeyVersionTable } from '../../platform/db/schema.js';
 import { keyColumns, keyVersionColumns } from './key.columns.js';
+import { heldByCertificate, heldKeyIds, type CertificateKeys } from './key-holders.js';
 
 export async function insertKey(db: Executor, row: KeyTable): Promise<void> {
   await db.insertInto('kms_key').values(row).execute();
@@ -91,6 +92,8 @@ export interface KeyFilter {
   algorithm?: string | undefined;
   type?: KeyTable['object_type'] | undefined;
   usageBits?: number | undefined;
+  /** Keys a certificate or CA holds: left out (hide, the default), listed too, or alone. */
+  certificateKeys?: CertificateKeys | undefined;
 }
 
 /** Above every character a key name may hold: `prefix + this` ends the range of names starting with prefix. */
@@ -103,6 +106,8 @@ const PAST_PREFIX = '\u{10FFFF}';
  * month that holds its first key. With a name or usage filter, the matching keys are counted
  * up to KEY_TOTAL_CAP; a page is then an OFFSET over the list index, or, for a name prefix
  * that fewer keys match, a sort of those keys read by name.
+ * Keys a certificate or CA holds are left out unless asked for (`certificateKeys`); in the
+ * tally's case their count, per month, is taken from the tally's (or is the total, for `only`).
  */
 export async function listKeys(
   db: Executor,
@@ -127,6 +132,11 @@ export async function listKeys(
     // Integer bit test that both engines evaluate the same way.
     q = q.where((eb) => eb(eb('usage_mask', '&', bits), '=', bits));
   }
+  const certificateKeys = filter.certificateKeys ?? 'hide';
+  // Before the held-keys conditions: the tally's case counts held keys with these filters.
+  const filtered = q;
+  if (certificateKeys === 'hide') q = q.where(sql<boolean>`not ${heldByCertificate}`);
+  if (certificateKeys === 'only') q = q.where(heldKeyIds(domainId));
   const pageIds = (from: typeof q, skip: number) =>
     from.select('id').orderBy('created_at', 'desc').orderBy('name').offset(skip).limit(limit).execute();
 
@@ -145,10 +155,23 @@ export async function listKeys(
       .groupBy('month')
       .orderBy('month', 'desc')
       .execute();
+    // The held keys these filters match, by month: few, read by primary key.
+    const held = new Map<string, number>();
+    if (certificateKeys !== 'show') {
+      const month = sql<string>`substr(created_at, 1, 7)`;
+      const rows = await filtered
+        .where(heldKeyIds(domainId))
+        .select((eb) => [month.as('month'), eb.fn.countAll<string | number>().as('n')])
+        .groupBy(month)
+        .execute();
+      for (const r of rows) held.set(r.month, Number(r.n));
+    }
     total = 0;
     let start: { month: string; newer: number } | null = null;
     for (const m of months) {
-      const n = Number(m.n);
+      const inHeld = held.get(m.month) ?? 0;
+      const n =
+        certificateKeys === 'show' ? Number(m.n) : certificateKeys === 'only' ? inHeld : Number(m.n) - inHeld;
       if (!start && total + n > offset) start = { month: m.month, newer: total };
       total += n;
     }

@@ -51,6 +51,7 @@ import * as m031 from './migrations/031-session-parent.js';
 import * as m032 from './migrations/032-audit-unsealed.js';
 import * as m033 from './migrations/033-role-name-per-domain.js';
 import * as m034 from './migrations/034-license-quota.js';
+import * as m035 from './migrations/035-cert-key-owner.js';
 
 export type Db = Kysely<Database>;
 /** A store function takes either the database or an open transaction. */
@@ -118,6 +119,7 @@ export const migrations: Record<string, Migration> = {
   '032-audit-unsealed': m032,
   '033-role-name-per-domain': m033,
   '034-license-quota': m034,
+  '035-cert-key-owner': m035,
 };
 
 export interface OpenOptions {

@@ -24,6 +24,8 @@ import { useT } from '../../i18n/i18n';
 import { caDownloads, useDownloads, withoutEmpty } from './cert-actions';
 import { caStateColors, DefaultMark, DownloadMenu, Validity } from './cert-display';
 import { CaDetailDrawer } from './ca-detail';
+import { CA_PARAM } from '../../components/cert-links';
+import { useViewSearchParams } from '../../components/view-activity';
 import { PemInput } from '../../components/pem-input';
 import { certFieldRules } from './cert-rules';
 import { readCertFile } from './cert-files';
@@ -58,6 +60,15 @@ export function CaPanel() {
   const downloads = useDownloads();
   const canWrite = useCanCall(api.cert.caCreate);
   const [dialog, setDialog] = useState<Dialog>(null);
+  // `?tab=cas&ca=<id>` (a link from elsewhere, e.g. the key list) opens that CA's details.
+  const [params, setParams] = useViewSearchParams();
+  const linked = params.get(CA_PARAM);
+  const closeLinked = () =>
+    setParams((current) => {
+      const next = new URLSearchParams(current);
+      next.delete(CA_PARAM);
+      return next;
+    });
 
   const cas = useQuery({ queryKey: certKeys.cas, queryFn: allCas });
   const rows = cas.data ?? [];
@@ -398,6 +409,13 @@ export function CaPanel() {
           id={dialog.ca.id}
           onClose={close}
           onDownload={(kind) => void downloads.ca(dialog.ca.id, kind)}
+        />
+      )}
+      {linked && !dialog && (
+        <CaDetailDrawer
+          id={linked}
+          onClose={closeLinked}
+          onDownload={(kind) => void downloads.ca(linked, kind)}
         />
       )}
     </Card>

@@ -32,6 +32,8 @@ import { useT } from '../../i18n/i18n';
 import { certActionsFor, certDownloads, isKeyDownload, keyDownloads, useDownloads } from './cert-actions';
 import { DownloadMenu, Hex, Validity } from './cert-display';
 import { CertDetailDrawer, CertStatus } from './cert-detail';
+import { CERT_PARAM } from '../../components/cert-links';
+import { useViewSearchParams } from '../../components/view-activity';
 import { saveDownload } from './cert-files';
 import { IssueModal } from './issue-modal';
 
@@ -74,6 +76,15 @@ export function CertList({
   const downloads = useDownloads();
   const canWrite = useCanCall(api.cert.issue);
   const [dialog, setDialog] = useState<Dialog>(null);
+  // `?cert=<id>` (a link from elsewhere, e.g. the key list) opens that certificate's details.
+  const [params, setParams] = useViewSearchParams();
+  const linked = params.get(CERT_PARAM);
+  const closeLinked = () =>
+    setParams((current) => {
+      const next = new URLSearchParams(current);
+      next.delete(CERT_PARAM);
+      return next;
+    });
   const cas = useQuery({ queryKey: certKeys.cas, queryFn: allCas });
   const activeCas = (cas.data ?? []).filter((ca) => ca.state === 'active');
 
@@ -339,6 +350,9 @@ export function CertList({
       </ModalForm>
       {dialog?.kind === 'detail' && (
         <CertDetailDrawer id={dialog.cert.id} onClose={close} onDownload={download} kinds={downloadKinds} />
+      )}
+      {linked && !dialog && (
+        <CertDetailDrawer id={linked} onClose={closeLinked} onDownload={download} kinds={downloadKinds} />
       )}
     </>
   );

@@ -69,6 +69,8 @@ function serve() {
         return envelope({ data: cas, total: cas.length });
       case api.cert.list.path:
         return envelope({ data: certs, total: certs.length });
+      case api.cert.detail.path:
+        return envelope(detailOf(certs.find((c) => c.id === (config.params as { id: string }).id)));
       case api.cert.caDownload.path:
         return { status: 404, data: { code: 4040, msg: 'There is no CSR for this object', data: null } };
       case api.cert.downloadKey.path:
@@ -117,6 +119,19 @@ function optionTexts(testId: string): string[] {
 }
 
 describe('local certificates page', () => {
+  it('opens the certificate a link names (?cert=<id>, as the key list links), and forgets it on close', async () => {
+    serve();
+    const { router } = renderPage(
+      `/console/cert/local?cert=${certs[0]!.id}`,
+      '/console/cert/local',
+      <LocalCertPage />,
+    );
+    const drawer = await screen.findByTestId('cert-detail');
+    await waitFor(() => expect(within(drawer).getAllByText('web').length).toBeGreaterThan(0));
+    fireEvent.click(within(drawer.closest('.ant-drawer') ?? drawer).getByRole('button', { name: /close/i }));
+    await waitFor(() => expect(router.state.location.search).toBe(''));
+  });
+
   it('shows each status with the expiring badge, and revoke, resume and delete only where they apply', async () => {
     serve();
     renderPage('/console/cert/local', '/console/cert/local', <LocalCertPage />);

@@ -6,20 +6,22 @@ import {
   LockOutlined,
   PlusOutlined,
 } from '@ant-design/icons';
-import { Button, Space, theme, Tooltip } from 'antd';
+import { Button, Space, Tag, theme, Tooltip } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { Link, useLocation } from 'react-router';
 import { api } from '@ksp/contracts';
-import { deleteKeys, keyKeys, listKeys, type KeyRow } from '../../api/key';
+import { deleteKeys, keyKeys, listKeys, type KeyListRow, type KeyRow } from '../../api/key';
 import { useColumnKit } from '../../components/columns';
 import { ListPage, type ListFilter } from '../../components/list-page';
 import { useCanCall } from '../../components/permissions';
 import { useT } from '../../i18n/i18n';
+import { certHolderPath } from '../../components/cert-links';
 import { KeyActionMenu, useKeyActions } from './key-actions';
 import { AlgorithmCell, KeyStateTags, KeyTypeText, UsageTags } from './key-display';
 import { KeyFormModal, type KeyFormMode } from './key-form-modal';
 import {
   algorithmGroups,
+  CERTIFICATE_KEYS_FILTERS,
   familyLabel,
   isPairedPublic,
   keyAreaOf,
@@ -53,6 +55,18 @@ function FlagIcons({ row }: { row: KeyRow }) {
         )}
       </Tooltip>
     </Space>
+  );
+}
+
+/** The certificate or CA a key belongs to, as a tag linking to its details. */
+function BelongsTo({ holder, keyName }: { holder: NonNullable<KeyListRow['belongs_to']>; keyName: string }) {
+  const t = useT();
+  return (
+    <Tag color={holder.kind === 'ca' ? 'purple' : 'blue'} style={{ marginInlineStart: 8 }}>
+      <Link to={certHolderPath(holder)} data-testid={`key-belongs-${keyName}`}>
+        {t(holder.kind === 'ca' ? 'keys:belongsTo.ca' : 'keys:belongsTo.certificate', { name: holder.name })}
+      </Link>
+    </Tag>
   );
 }
 
@@ -95,6 +109,17 @@ function useKeyFilters(): ListFilter[] {
       options: USAGE_FILTERS.map((usage) => ({ value: usage, label: t(`keys:usage.${usage}`) })),
       width: 170,
     },
+    {
+      // Empty is the server's default: certificate and CA keys hidden.
+      name: 'certificate_keys',
+      label: t('keys:filters.certificateKeys'),
+      placeholder: t('keys:filters.certificateKeysOptions.hide'),
+      options: CERTIFICATE_KEYS_FILTERS.map((mode) => ({
+        value: mode,
+        label: t(`keys:filters.certificateKeysOptions.${mode}`),
+      })),
+      width: 200,
+    },
   ];
 }
 
@@ -109,14 +134,17 @@ export default function KeyListPage() {
   const canWrite = useCanCall(api.key.create);
   const [formMode, setFormMode] = useState<KeyFormMode | null>(null);
   const actions = useKeyActions();
-  const kit = useColumnKit<KeyRow>();
+  const kit = useColumnKit<KeyListRow>();
   const filters = useKeyFilters();
 
-  const columns: ColumnsType<KeyRow> = [
+  const columns: ColumnsType<KeyListRow> = [
     kit.name(t('keys:columns.name'), 'name', (name, row) => (
-      <Link to={keyDetailPath(area, row.id)} data-testid={`key-link-${name}`}>
-        {name}
-      </Link>
+      <>
+        <Link to={keyDetailPath(area, row.id)} data-testid={`key-link-${name}`}>
+          {name}
+        </Link>
+        {row.belongs_to && <BelongsTo holder={row.belongs_to} keyName={row.name} />}
+      </>
     )),
     {
       title: t('keys:columns.algorithm'),
@@ -163,7 +191,7 @@ export default function KeyListPage() {
   ];
 
   return (
-    <ListPage<KeyRow>
+    <ListPage<KeyListRow>
       title={t('keys:list.title')}
       testId="key"
       queryKey={keyKeys.all}

@@ -1,7 +1,7 @@
 import { api, USAGE_BITS } from '@ksp/contracts';
 import type { KeyListQuery } from '../../api/key';
 
-export const LIST_FILTERS = ['name', 'state', 'algorithm', 'type', 'usage'] as const;
+export const LIST_FILTERS = ['name', 'state', 'algorithm', 'type', 'usage', 'certificate_keys'] as const;
 export type ListFilterName = (typeof LIST_FILTERS)[number];
 
 function listQuerySchema() {
@@ -12,6 +12,8 @@ function listQuerySchema() {
 const listShape = listQuerySchema().shape;
 export const STATE_FILTERS = listShape.state.unwrap().options;
 export const TYPE_FILTERS = listShape.type.unwrap().options;
+/** Keys of certificates and CAs: hidden unless the filter says `show` or `only`. */
+export const CERTIFICATE_KEYS_FILTERS = listShape.certificate_keys.removeDefault().options;
 /** The usage filter offers the bits that gate an operation (no algorithm accepts the others). */
 export const USAGE_FILTERS = listShape.usage
   .unwrap()
@@ -30,5 +32,7 @@ export function keyListQuery(page: number, pageSize: number, filters: Record<str
   if (type.success && type.data) query.type = type.data;
   const usage = listShape.usage.safeParse(filters.usage);
   if (usage.success && usage.data) query.usage = usage.data;
+  const held = listShape.certificate_keys.removeDefault().safeParse(filters.certificate_keys);
+  if (held.success) query.certificate_keys = held.data;
   return query;
 }

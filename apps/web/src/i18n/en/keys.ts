@@ -13,6 +13,16 @@ export const keys = {
     algorithm: 'Algorithm',
     type: 'Type',
     usage: 'Usage',
+    certificateKeys: 'Certificate keys',
+    certificateKeysOptions: {
+      hide: 'Hide certificate keys',
+      show: 'Show certificate keys',
+      only: 'Only certificate keys',
+    },
+  },
+  belongsTo: {
+    certificate: 'Certificate: {{name}}',
+    ca: 'CA: {{name}}',
   },
   columns: {
     name: 'Name',

@@ -15,6 +15,16 @@ export const keys: Catalogue<typeof en> = {
     algorithm: '算法',
     type: '类型',
     usage: '用途',
+    certificateKeys: '证书密钥',
+    certificateKeysOptions: {
+      hide: '隐藏证书密钥',
+      show: '显示证书密钥',
+      only: '仅证书密钥',
+    },
+  },
+  belongsTo: {
+    certificate: '证书：{{name}}',
+    ca: 'CA：{{name}}',
   },
   columns: {
     name: '名称',
