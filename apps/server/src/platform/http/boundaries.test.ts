@@ -891,10 +891,11 @@ describe('domain boundaries', () => {
       query: { id: domain.branch! },
     });
     expect(summary.data).toMatchObject({ domain: 'branch', domains: 1, users: members.data.length });
-    // Keys and operations: the branch's own, as its key list counts them.
+    // Keys and operations: the branch's own, as its key list counts them (every key object,
+    // a certificate's key pair too).
     const keys = await call(server, api.key.list, {
       token: await as('b-auditor'),
-      query: { page: 1, page_size: 1, state: 'in-use' },
+      query: { page: 1, page_size: 1, state: 'in-use', certificate_keys: 'show' },
     });
     expect(summary.data.keys.by_state.find((s) => s.state === 'in-use')!.count).toBe(keys.data.total);
     const all = await call(server, api.dashboard.summary, { token: root });
@@ -909,7 +910,10 @@ describe('domain boundaries', () => {
   it("counts only the caller's domain on the product page, and the licence's use from root only", async () => {
     const token = await as('b-auditor');
     const tiles = (await call(server, api.product.overview, { token })).data.tiles;
-    const keys = await call(server, api.key.list, { token, query: { page: 1, page_size: 1 } });
+    const keys = await call(server, api.key.list, {
+      token,
+      query: { page: 1, page_size: 1, certificate_keys: 'show' },
+    });
     const kms = tiles.find((t) => t.product === 'kms')!;
     expect(kms.figures.find((f) => f.name === 'keys')!.value).toBe(keys.data.total);
     const kadp = await call(server, api.client.list, { token, query: { page: 1, page_size: 1 } });
