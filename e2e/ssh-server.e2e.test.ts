@@ -114,6 +114,22 @@ describe('SMS › servers, in the browser', () => {
       );
       expect(detail.data.current_version).toBe(2);
       lastCredential = cred.data.id;
+      // The community licence allows one SMS server: this language's server goes before the
+      // next language adds its own (the quota is tested by the server suite).
+      const servers = await apiCall<{ data: { id: string }[] }>(
+        ksp.url,
+        api.sshServer.list,
+        undefined,
+        token,
+        { page: 1, page_size: 50 },
+      );
+      const gone = await apiCall<{ deleted: number }>(
+        ksp.url,
+        api.sshServer.delete,
+        { ids: servers.data.data.map((s) => s.id) },
+        token,
+      );
+      expect(gone.data.deleted).toBe(1);
     });
   }
 
