@@ -72,6 +72,10 @@ describe.each(await engines())('credential/server/role-options on %s', (engine) 
     expect([...first.data.data, ...second.data.data].map((r) => r.id)).toHaveLength(4);
     const named = await options(rootToken, { ids: `${ownRole},${otherRole}` });
     expect(named.data.data.map((r) => r.id)).toEqual([ownRole]);
+    // The other way round: another domain's administrator naming this domain's role learns nothing.
+    const probed = await options(otherToken, { ids: `${ownRole},${otherRole}` });
+    expect(probed.data.data.map((r) => r.id)).toEqual([otherRole]);
+    expect(JSON.stringify(probed.data)).not.toContain('terminal operators');
   });
 
   it('refuses malformed ids with a clear 4000 naming the field', async () => {
