@@ -3,7 +3,8 @@ import type { LogSeverity, LogSource, TokenKind } from '@ksp/contracts';
 import { nonceBytes } from './crypto/random.js';
 import type { Executor } from './db/database.js';
 import type { AuditTable } from './db/schema.js';
-import type { Actor } from './http/route.js';
+import { KspError } from './errors.js';
+import type { Actor, RequestMeta } from './http/route.js';
 
 export interface AuditSubject {
   userId: string | null;
@@ -130,13 +131,86 @@ export function auditRow(entry: AuditEntry, at = new Date()): AuditTable {
   };
 }
 
+/** What a record of a caller's action says besides who made the call and from where. */
+export interface CallerRecord {
+  action: string;
+  target: string;
+  /** Default: `success`. */
+  result?: 'success' | 'failure';
+  details?: AuditEntry['details'];
+  objectId?: string | null;
+  severity?: LogSeverity;
+}
+
+/** The record of what the signed-in `actor` did, from the address in `meta`. */
+export const callerEntry = (
+  actor: Actor,
+  meta: Pick<RequestMeta, 'ip'>,
+  record: CallerRecord,
+): AuditEntry => ({
+  who: subjectOf(actor),
+  ip: meta.ip,
+  result: 'success',
+  ...record,
+});
+
+/**
+ * The details of a refused call's record: the refusal's message key as `reason` and its
+ * parameters (names, ids, limits; never secrets), after the record's own details.
+ */
+export const refusalDetails = (
+  err: KspError,
+  details: AuditEntry['details'] = {},
+): AuditEntry['details'] => ({
+  ...details,
+  reason: err.messageKey,
+  ...(err.params as Record<string, string | number | boolean | null>),
+});
+
 /** The audit writer modules receive: records stamped with the injected clock. */
 export function createAuditWriter(clock: () => Date) {
+  const write = (db: Executor, entry: AuditEntry) => writeAudit(db, entry, clock());
   return {
     /** Writes one record with the caller's transaction (or the database). */
-    write: (db: Executor, entry: AuditEntry) => writeAudit(db, entry, clock()),
+    write,
     /** The row of one record, for writers that batch (the journal). */
     row: (entry: AuditEntry) => auditRow(entry, clock()),
+    /**
+     * Writes the record of what the signed-in caller did, in `db` (the transaction of the
+     * change, so both commit or neither): who and the source address come from the call.
+     */
+    byCaller: (db: Executor, actor: Actor, meta: Pick<RequestMeta, 'ip'>, record: CallerRecord) =>
+      write(db, callerEntry(actor, meta, record)),
+    /**
+     * Runs `work`; when it is refused (a `KspError`), writes a failure record with the refusal's
+     * reason (`refusalDetails`) through `db`, then rethrows. Other errors pass unrecorded (the
+     * error handler logs them). `toRefusal` turns a lower layer's error into the caller's
+     * refusal first (e.g. a token's failure into its field's error).
+     */
+    async refusalAudited<T>(
+      db: Executor,
+      actor: Actor,
+      meta: Pick<RequestMeta, 'ip'>,
+      record: Omit<CallerRecord, 'result'>,
+      work: () => Promise<T>,
+      toRefusal: (err: unknown) => unknown = (err) => err,
+    ): Promise<T> {
+      try {
+        return await work();
+      } catch (err) {
+        const answer = toRefusal(err);
+        if (answer instanceof KspError)
+          await write(
+            db,
+            callerEntry(actor, meta, {
+              ...record,
+              result: 'failure',
+              details: refusalDetails(answer, record.details),
+            }),
+          );
+        throw answer;
+      }
+    },
   };
 }
 
