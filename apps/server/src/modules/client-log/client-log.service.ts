@@ -12,6 +12,7 @@ import {
 import { subjectOf, writeAudit, type AuditSubject } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
 import { nonceBytes } from '../../platform/crypto/random.js';
+import { RefusalCounter } from '../../platform/http/refusal-counter.js';
 import { copiedRecordsFile, exportDetails, recordsFile } from '../../platform/csv.js';
 import type { CopyOut, Db, Engine } from '../../platform/db/database.js';
 import type { ClientLogTable } from '../../platform/db/schema.js';
@@ -176,23 +177,13 @@ export function createClientLogService(deps: {
     };
   }
 
-  /** Refusals per address in the current minute; forgotten wholesale if it grows very large. */
-  const refusals = new Map<string, { minute: number; count: number }>();
-  const minuteNow = () => Math.floor(clock().getTime() / 60_000);
-  function countRefusal(ip: string): number {
-    const minute = minuteNow();
-    const seen = refusals.get(ip);
-    if (seen && seen.minute === minute) return ++seen.count;
-    if (refusals.size >= 10_000) refusals.clear();
-    refusals.set(ip, { minute, count: 1 });
-    return 1;
-  }
+  const refusals = new RefusalCounter(UPLOAD_REFUSALS_PER_MINUTE, () => clock().getTime());
 
   /** Past the limit: HTTP 429 at once; the first such answer of the minute is audited. */
   async function throttle(meta: RequestMeta): Promise<void> {
-    const seen = refusals.get(meta.ip);
-    if (!seen || seen.minute !== minuteNow() || seen.count < UPLOAD_REFUSALS_PER_MINUTE) return;
-    if (++seen.count === UPLOAD_REFUSALS_PER_MINUTE + 1)
+    const over = refusals.overLimit(meta.ip);
+    if (over === 'no') return;
+    if (over === 'first')
       await writeAudit(
         db,
         {
@@ -214,7 +205,7 @@ export function createClientLogService(deps: {
     meta: RequestMeta,
     identity: ClientCertificateIdentity | null,
   ): Promise<never> {
-    countRefusal(meta.ip);
+    refusals.count(meta.ip);
     await writeAudit(
       db,
       {

@@ -130,32 +130,3 @@ export function judgeAgentCall(
   const full = cert ?? new X509Certificate(row.cert_pem);
   return { row, fullCheck: { der: Buffer.from(full.raw), publicKey } };
 }
-
-/**
- * Refused agent calls per address in the current minute (forgotten wholesale if it grows very
- * large). Counted synchronously when a refusal is decided, and checked synchronously before
- * and after the row read, so parallel forged calls cannot all pass the limit.
- */
-export class RefusalCounter {
-  private readonly seen = new Map<string, { minute: number; count: number }>();
-  constructor(private readonly now: () => number) {}
-  private minute() {
-    return Math.floor(this.now() / 60_000);
-  }
-  count(ip: string): void {
-    const minute = this.minute();
-    const seen = this.seen.get(ip);
-    if (seen && seen.minute === minute) {
-      seen.count++;
-      return;
-    }
-    if (this.seen.size >= 10_000) this.seen.clear();
-    this.seen.set(ip, { minute, count: 1 });
-  }
-  /** 'first' for the first call refused so in the minute (audited), 'again' for the next ones. */
-  overLimit(ip: string): 'no' | 'first' | 'again' {
-    const seen = this.seen.get(ip);
-    if (!seen || seen.minute !== this.minute() || seen.count < HEARTBEAT_REFUSALS_PER_MINUTE) return 'no';
-    return ++seen.count === HEARTBEAT_REFUSALS_PER_MINUTE + 1 ? 'first' : 'again';
-  }
-}

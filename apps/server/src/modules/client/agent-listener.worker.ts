@@ -25,13 +25,14 @@ import {
   type MessageKey,
 } from '@ksp/contracts';
 import { headersLanguage } from '../../platform/http/language.js';
+import { RefusalCounter } from '../../platform/http/refusal-counter.js';
 import { describeIssues } from '../../platform/http/validation-message.js';
 import {
   AGENT_ROW_SQL,
   agentRead,
   CheckedCertificates,
+  HEARTBEAT_REFUSALS_PER_MINUTE,
   judgeAgentCall,
-  RefusalCounter,
   type AgentRowResult,
   type RefusalReason,
 } from './agent-auth.js';
@@ -96,7 +97,7 @@ async function sendTouches() {
   }
 }
 
-const refusals = new RefusalCounter(() => Date.now());
+const refusals = new RefusalCounter(HEARTBEAT_REFUSALS_PER_MINUTE, () => Date.now());
 const closers: (() => unknown)[] = [];
 let listeningPort = 0;
 const checked = new CheckedCertificates();

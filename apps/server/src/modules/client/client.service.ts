@@ -31,11 +31,11 @@ import {
   CheckedCertificates,
   HEARTBEAT_REFUSALS_PER_MINUTE,
   judgeAgentCall,
-  RefusalCounter,
   type AgentRowResult,
   type RefusalReason,
   type SignedCall,
 } from './agent-auth.js';
+import { RefusalCounter } from '../../platform/http/refusal-counter.js';
 import type { ConfigWaiters } from './client.config.js';
 
 export { HEARTBEAT_REFUSALS_PER_MINUTE };
@@ -179,7 +179,7 @@ export function createClientService(deps: {
   }
 
   /** Refused agent calls per address in the current minute. */
-  const refusals = new RefusalCounter(now);
+  const refusals = new RefusalCounter(HEARTBEAT_REFUSALS_PER_MINUTE, now);
   /** Told of every refusal counted here (the agent listener's thread counts them too). */
   let onCounted: ((ip: string) => void) | null = null;
   function countRefusal(ip: string) {
