@@ -111,9 +111,11 @@ const NAME_OF_TAG = new Map<number, TagName>(
   Object.entries(TAG).map(([name, tag]) => [tag, name as TagName]),
 );
 
-/** The name of a tag KSP knows, or its hex code (for messages and the audit). */
-export const tagName = (tag: number): string =>
-  NAME_OF_TAG.get(tag) ?? `0x${tag.toString(16).padStart(6, '0')}`;
+/** The specification's name of a tag KSP knows ("Request Header"), or its hex code (for messages and the audit). */
+export function tagName(tag: number): string {
+  const name = NAME_OF_TAG.get(tag);
+  return name ? name.replace(/([a-z])([A-Z])/g, '$1 $2') : `0x${tag.toString(16).padStart(6, '0')}`;
+}
 
 export const OPERATION = {
   Create: 0x01,
