@@ -120,6 +120,35 @@ export class StreamedFile {
  * and the envelope. The handler receives plain values and returns the `data` (a
  * `StreamedFile` for a `download` call, sent as it is without the envelope).
  */
+/**
+ * The one check of who may make a call, whatever protocol carries it (REST here; KMIP asks it
+ * with the call its operation is the twin of): the token or certificate kind, the password
+ * state, the scope (system-wide calls from the root domain only) and the permission. A refusal
+ * is audited (`access.denied`, through the gate) and thrown as 4030.
+ */
+export async function authorizeCall(
+  gate: Gatekeeper,
+  call: CallDef,
+  actor: Actor,
+  meta: RequestMeta,
+): Promise<void> {
+  const refuse = async (reason: MessageKey, params: MessageParams) => {
+    await gate.refused({ actor, meta, path: call.path, reason, params });
+    return new KspError(Code.FORBIDDEN, reason, params);
+  };
+  if (call.access === 'public') return;
+  if (!tokensOf(call).includes(actor.kind)) throw await refuse('auth.tokenKind', { kind: actor.kind });
+  if (actor.mustChangePassword && !call.beforePasswordChange) {
+    throw new KspError(Code.PASSWORD_CHANGE_REQUIRED, 'auth.passwordChangeRequired');
+  }
+  if (scopeOf(call) === 'system' && !actor.systemScope) {
+    throw await refuse('auth.systemScope', { domain: actor.domainName });
+  }
+  if (call.access !== 'session' && !actor.permissions.has(call.access)) {
+    throw await refuse('auth.forbidden', { permission: call.access });
+  }
+}
+
 export function registerCall<C extends CallDef>(
   app: FastifyInstance,
   gate: Gatekeeper,
@@ -128,13 +157,7 @@ export function registerCall<C extends CallDef>(
 ): void {
   const envelope = z.object({ code: z.number(), msg: z.string(), data: call.data });
   const changesAccess = changesAccessOf(call);
-  const allowedKinds = tokensOf(call);
   const optionalBody = bodyIsOptional(call);
-  const systemCall = scopeOf(call) === 'system';
-  const refuse = async (actor: Actor, meta: RequestMeta, reason: MessageKey, params: MessageParams) => {
-    await gate.refused({ actor, meta, path: call.path, reason, params });
-    return new KspError(Code.FORBIDDEN, reason, params);
-  };
   app.withTypeProvider<ZodTypeProvider>().route({
     method: call.method,
     url: call.path,
@@ -174,19 +197,7 @@ export function registerCall<C extends CallDef>(
       if (!token) throw new UnauthorizedError('auth.tokenMissing');
       const actor = await gate.authenticate(token, meta);
       req.ksp.actor = actor;
-      // The one check of who may make this call: token kind, password state, scope, permission.
-      if (!allowedKinds.includes(actor.kind)) {
-        throw await refuse(actor, meta, 'auth.tokenKind', { kind: actor.kind });
-      }
-      if (actor.mustChangePassword && !call.beforePasswordChange) {
-        throw new KspError(Code.PASSWORD_CHANGE_REQUIRED, 'auth.passwordChangeRequired');
-      }
-      if (systemCall && !actor.systemScope) {
-        throw await refuse(actor, meta, 'auth.systemScope', { domain: actor.domainName });
-      }
-      if (call.access !== 'session' && !actor.permissions.has(call.access)) {
-        throw await refuse(actor, meta, 'auth.forbidden', { permission: call.access });
-      }
+      await authorizeCall(gate, call, actor, meta);
     },
     handler: async (req: FastifyRequest, reply: FastifyReply) => {
       let data;
