@@ -82,7 +82,7 @@ export async function uploadLogs(state: AgentState, records: LogRecord[]): Promi
   const body = JSON.stringify({ client_name: id.name, client_os: `${type()} ${release()}`, records });
   try {
     const answer = await post<{ accepted: number }>(id, PATHS.logUpload, body, {
-      headers: { authorization: logAuthorization(state.privateKey(), state.certificate(), body) },
+      headers: { authorization: await logAuthorization(state.privateKey(), state.certificate(), body) },
     });
     if (answer.code === 0) return true;
     log('log upload refused', answer.code, answer.msg);

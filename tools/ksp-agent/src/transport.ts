@@ -2,7 +2,8 @@ import { createHash, randomUUID, sign, type KeyObject } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { readFileSync } from 'node:fs';
-import { CLIENT_SIGNATURE_CONTEXT_LINE, type Envelope } from './wire.js';
+import { SignJWT } from 'jose';
+import { CLIENT_SIGNATURE_CONTEXT_LINE, LOG_UPLOAD_AUDIENCE, type Envelope } from './wire.js';
 
 export interface Endpoint {
   server: string;
@@ -97,24 +98,17 @@ export function signedBody(clientId: string, key: KeyObject, payload: object) {
 }
 
 /** `Authorization: Agent <JWS>` for a client log upload of exactly `body` (docs/agent-log-upload.md). */
-export function logAuthorization(key: KeyObject, certPem: string, body: string): string {
+export async function logAuthorization(key: KeyObject, certPem: string, body: string): Promise<string> {
   const der = certPem.replace(/-----(BEGIN|END) CERTIFICATE-----/g, '').replace(/\s+/g, '');
   const type = key.asymmetricKeyType;
   const alg = type === 'ec' ? 'ES256' : type === 'ed25519' ? 'EdDSA' : 'RS256';
   const now = Math.floor(Date.now() / 1000);
-  const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
-  const input = `${b64({ alg, typ: 'JWT', x5c: [der] })}.${b64({
-    aud: 'ksp:log/client/upload',
-    iat: now,
-    exp: now + 120,
-    jti: randomUUID(),
-    bh: createHash('sha256').update(body).digest('base64url'),
-  })}`;
-  const sig =
-    alg === 'EdDSA'
-      ? sign(null, Buffer.from(input), key)
-      : alg === 'ES256'
-        ? sign('sha256', Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' })
-        : sign('sha256', Buffer.from(input), key);
-  return `Agent ${input}.${sig.toString('base64url')}`;
+  const jws = await new SignJWT({ bh: createHash('sha256').update(body).digest('base64url') })
+    .setProtectedHeader({ alg, typ: 'JWT', x5c: [der] })
+    .setAudience(LOG_UPLOAD_AUDIENCE)
+    .setIssuedAt(now)
+    .setExpirationTime(now + 120)
+    .setJti(randomUUID())
+    .sign(key);
+  return `Agent ${jws}`;
 }

@@ -14,6 +14,9 @@ export const CLIENT_SIGNATURE_CONTEXT_LINE = 'ksp-client-v1';
  */
 export const UNKNOWN_CLIENT_MESSAGE = 'Agent authentication failed: unknown client';
 
+/** The `aud` of a log upload's token (contracts `CLIENT_LOG_AUDIENCE`). */
+export const LOG_UPLOAD_AUDIENCE = 'ksp:log/client/upload';
+
 export const PATHS = {
   enrol: '/v1/ksp/client/enrol',
   heartbeat: '/v1/ksp/client/heartbeat',

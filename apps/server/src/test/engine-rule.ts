@@ -12,13 +12,13 @@
 export const ONE_ENGINE_SUITES: Readonly<Record<string, string>> = {
   'modules/key/crypto.test.ts':
     'encrypt, sign, verify and MAC results and the audit of failed checks; keys stored as in key.test.ts',
-  'modules/key/key-catalogue.test.ts':
+  'modules/key/key.catalogue.test.ts':
     'generates and uses each algorithm (pure cryptography, minutes in JavaScript); key rows as in key.test.ts',
   'modules/key/wycheproof.test.ts':
     'test vectors of the cryptographic checks; key import stored as in key.test.ts',
-  'modules/key/key-import.test.ts':
+  'modules/key/key.import.test.ts':
     'parsing and checking imported key material; the stored row is the one key.test.ts lists and filters',
-  'modules/key/key-object-cache.test.ts': "the node's in-memory cache of parsed key objects",
+  'modules/key/key.object-cache.test.ts': "the node's in-memory cache of parsed key objects",
   'modules/ldap/ldap.test.ts':
     'the LDAP protocol against slapd; connections stored like any row of credential.test.ts',
   'modules/quantum/quantum.test.ts': 'entropy health tests and sources; its one settings row is plain',

@@ -242,7 +242,7 @@ export function createClientLogService(deps: {
           throw new AgentAuthError(checked.reason);
         }
         identity = checked;
-        checkSignature(token, checked.spki);
+        await checkSignature(token, checked.spki);
         jti = checkClaims(token.claims, upload.rawBody, clock().getTime());
       } catch (err) {
         if (err instanceof AgentAuthError) return refuse(err.reason, meta, identity);

@@ -43,7 +43,7 @@ import { isHeavy, type CryptoPool } from '../../platform/crypto/worker-pool.js';
 import type { KeyTable } from '../../platform/db/schema.js';
 import { invalid, KspError, notFound, stateForbids } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
-import type { KeyMaterial } from './key-material.js';
+import type { KeyMaterial } from './key.material.js';
 import type { KeyCache } from './key.cache.js';
 
 /** The signature options of a sign or verify call (contract `SignatureOptions`). */

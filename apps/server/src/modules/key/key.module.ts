@@ -5,7 +5,7 @@ import type { KeyTable } from '../../platform/db/schema.js';
 import { cryptoRoutes } from './crypto.routes.js';
 import { createCryptoService, type CryptoService } from './crypto.service.js';
 import { keyColumns, keyVersionColumns } from './key.columns.js';
-import { createKeyMaterial } from './key-material.js';
+import { createKeyMaterial } from './key.material.js';
 import { createKeyCache } from './key.cache.js';
 import { keyRoutes } from './key.routes.js';
 import { createKeyService } from './key.service.js';

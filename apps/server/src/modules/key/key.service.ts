@@ -31,11 +31,11 @@ import type { KeyCache } from './key.cache.js';
 import type { Database, KeyTable, KeyVersionTable } from '../../platform/db/schema.js';
 import { conflict, invalid, notFound, stateForbids } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
-import { createKeyExport } from './key-export.js';
-import { checkPublicUsage, importedKey } from './key-import.js';
-import { fingerprintOf, type KeyMaterial } from './key-material.js';
-import { toKeyRow, type Cte } from './key-row.js';
-import { holdersOf, type CertificateKeys } from './key-holders.js';
+import { createKeyExport } from './key.export.js';
+import { checkPublicUsage, importedKey } from './key.import.js';
+import { fingerprintOf, type KeyMaterial } from './key.material.js';
+import { toKeyRow, type Cte } from './key.row.js';
+import { holdersOf, type CertificateKeys } from './key.holders.js';
 import {
   deleteKeys,
   findKey,

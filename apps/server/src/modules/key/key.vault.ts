@@ -6,7 +6,7 @@ import type { Db, Executor } from '../../platform/db/database.js';
 import { stateForbids } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
 import type { KeyCache } from './key.cache.js';
-import type { KeyMaterial } from './key-material.js';
+import type { KeyMaterial } from './key.material.js';
 import type { KeyService } from './key.service.js';
 import { findKey, findVersion } from './key.store.js';
 

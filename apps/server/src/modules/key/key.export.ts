@@ -13,7 +13,7 @@ import type { Db, Executor } from '../../platform/db/database.js';
 import type { KeyTable } from '../../platform/db/schema.js';
 import { invalid, notFound, stateForbids } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
-import type { KeyMaterial } from './key-material.js';
+import type { KeyMaterial } from './key.material.js';
 import { findVersion } from './key.store.js';
 
 /** The public keys that may wrap an export: RSA of the sizes KSP makes, or SM2 (Base64 SPKI DER). */
