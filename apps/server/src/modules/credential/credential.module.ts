@@ -23,6 +23,7 @@ export const credentialModule: KspModule = {
     const service = createCredentialService({
       db: ctx.db,
       clock: ctx.clock,
+      audit: ctx.audit,
       sealer: createDomainSealer({ keyring: ctx.keyring }),
       users: () => (users ??= ctx.use('users')),
       userRecords: () => (userRecords ??= ctx.use('userRecords')),

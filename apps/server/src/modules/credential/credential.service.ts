@@ -7,15 +7,29 @@ import {
   type Input,
   type QueryInput,
 } from '@ksp/contracts';
-import { subjectOf, writeAudit } from '../../platform/audit.js';
+import type { AuditWriter, CallerRecord } from '../../platform/audit.js';
 import { clientHash, verifyPassword } from '../../platform/auth/password.js';
 import type { Clock } from '../../platform/auth/session.service.js';
-import { escapeLike, isUniqueViolation, type Db, type Executor } from '../../platform/db/database.js';
+import { isUniqueViolation, type Db, type Executor } from '../../platform/db/database.js';
 import type { CredentialTable } from '../../platform/db/schema.js';
 import { conflict, invalid, KspError, notFound, stateForbids } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
 import type { DomainSealer } from '../../platform/keyring/domain-sealer.js';
 import type { ModuleServices } from '../../platform/module.js';
+import {
+  claimVersion,
+  credentialSummary,
+  deleteCredentials,
+  findCredential,
+  findCredentialByName,
+  findSealedValue,
+  insertCredential,
+  insertVersion,
+  linkServer,
+  listCredentials,
+  listVersions,
+  updateCredential,
+} from './credential.store.js';
 import { checkValue, generatePassword, type PasswordPolicyInput } from './credential.value.js';
 
 /** The additional data a version's sealed value is bound to: moved to another row, it fails to open. */
@@ -30,12 +44,13 @@ const aad = (id: string, version: number) => `ksp/credential/${id}/${version}`;
 export function createCredentialService(deps: {
   db: Db;
   clock: Clock;
+  audit: AuditWriter;
   sealer: DomainSealer;
   users: () => ModuleServices['users'];
   userRecords: () => ModuleServices['userRecords'];
   servers: () => ModuleServices['servers'];
 }) {
-  const { db, clock, sealer } = deps;
+  const { db, clock, audit, sealer } = deps;
 
   const view = (row: CredentialTable): CredentialRow => ({
     id: row.id,
@@ -54,12 +69,7 @@ export function createCredentialService(deps: {
   });
 
   async function find(db: Executor, actor: Actor, id: string): Promise<CredentialTable> {
-    const row = await db
-      .selectFrom('credential')
-      .selectAll()
-      .where('id', '=', id)
-      .where('domain_id', '=', actor.domainId)
-      .executeTakeFirst();
+    const row = await findCredential(db, actor.domainId, id);
     if (!row) throw notFound('credential.notFound', { id });
     return row;
   }
@@ -67,28 +77,13 @@ export function createCredentialService(deps: {
   const normalTags = (tags: string[]) => [...new Set(tags.map((t) => t.trim()))].sort();
   const isoOrNull = (at: string | null) => (at === null ? null : new Date(at).toISOString());
 
-  const audit = (
-    trx: Executor,
-    actor: Actor,
-    meta: RequestMeta,
+  /** The record of `action` on a credential: named by its name, kept under its id. */
+  const about = (
     action: string,
     row: { id: string | null; name: string },
+    details: Record<string, string | number>,
     result: 'success' | 'failure' = 'success',
-    details?: Record<string, string | number>,
-  ) =>
-    writeAudit(
-      trx,
-      {
-        who: subjectOf(actor),
-        action,
-        target: row.name,
-        result,
-        ip: meta.ip,
-        objectId: row.id,
-        ...(details ? { details } : {}),
-      },
-      clock(),
-    );
+  ): CallerRecord => ({ action, target: row.name, objectId: row.id, result, details });
 
   /**
    * A server id the caller gives must name a server of the caller's domain: another domain's
@@ -106,7 +101,12 @@ export function createCredentialService(deps: {
       await deps.servers().visible(actor, serverId);
     } catch (err) {
       if (err instanceof KspError)
-        await audit(db, actor, meta, action, row, 'failure', { reason: err.messageKey, server_id: serverId });
+        await audit.byCaller(
+          db,
+          actor,
+          meta,
+          about(action, row, { reason: err.messageKey, server_id: serverId }, 'failure'),
+        );
       throw err;
     }
   }
@@ -122,16 +122,13 @@ export function createCredentialService(deps: {
     const plain = Buffer.from(value, 'utf8');
     try {
       const sealed = await sealer.seal(trx, actor.domainId, aad(id, version), plain);
-      await trx
-        .insertInto('credential_version')
-        .values({
-          credential_id: id,
-          version,
-          value_sealed: sealed,
-          created_by: actor.username,
-          created_at: at,
-        })
-        .execute();
+      await insertVersion(trx, {
+        credential_id: id,
+        version,
+        value_sealed: sealed,
+        created_by: actor.username,
+        created_at: at,
+      });
     } finally {
       plain.fill(0);
     }
@@ -143,12 +140,7 @@ export function createCredentialService(deps: {
     version: number | undefined,
   ): Promise<{ version: number; value: string }> {
     const wanted = version ?? row.current_version;
-    const stored = await db
-      .selectFrom('credential_version')
-      .select('value_sealed')
-      .where('credential_id', '=', row.id)
-      .where('version', '=', wanted)
-      .executeTakeFirst();
+    const stored = await findSealedValue(db, row.id, wanted);
     if (!stored) throw notFound('credential.versionNotFound', { name: row.name, version: wanted });
     let plain: Buffer;
     try {
@@ -162,30 +154,40 @@ export function createCredentialService(deps: {
     return { version: wanted, value };
   }
 
+  /** Stores `value` as version `from + 1` if `from` is still current (4090 otherwise), audited. */
+  async function commitNextVersion(
+    actor: Actor,
+    meta: RequestMeta,
+    row: CredentialTable,
+    from: number,
+    value: string,
+    details: Record<string, string | number> = {},
+  ): Promise<number> {
+    const next = from + 1;
+    const now = clock().toISOString();
+    await db.transaction().execute(async (trx) => {
+      if (!(await claimVersion(trx, row.id, from, next, now)))
+        throw conflict('credential.changed', { name: row.name });
+      await sealVersion(trx, actor, row.id, next, value, now);
+      await audit.byCaller(
+        trx,
+        actor,
+        meta,
+        about('credential.add-version', row, { version: next, ...details }),
+      );
+    });
+    return next;
+  }
+
   return {
     async list(actor: Actor, query: QueryInput<typeof api.credential.list>) {
-      let q = db.selectFrom('credential').where('domain_id', '=', actor.domainId);
-      if (query.name) q = q.where('name', 'like', `%${escapeLike(query.name)}%`);
-      if (query.type) q = q.where('type', '=', query.type);
-      if (query.tag) q = q.where('tags', 'like', `%${escapeLike(JSON.stringify(query.tag))}%`);
-      const total = await q.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirst();
-      const rows = await q
-        .selectAll()
-        .orderBy('name')
-        .offset((query.page - 1) * query.page_size)
-        .limit(query.page_size)
-        .execute();
-      return { data: rows.map(view), total: Number(total?.n ?? 0) };
+      const { rows, total } = await listCredentials(db, actor.domainId, query, query);
+      return { data: rows.map(view), total };
     },
 
     async detail(actor: Actor, id: string) {
       const row = await find(db, actor, id);
-      const versions = await db
-        .selectFrom('credential_version')
-        .select(['version', 'created_by', 'created_at'])
-        .where('credential_id', '=', row.id)
-        .orderBy('version', 'desc')
-        .execute();
+      const versions = await listVersions(db, row.id);
       return {
         ...view(row),
         versions: versions.map((v) => ({ ...v, current: v.version === row.current_version })),
@@ -213,9 +215,14 @@ export function createCredentialService(deps: {
       };
       try {
         await db.transaction().execute(async (trx) => {
-          await trx.insertInto('credential').values(row).execute();
+          await insertCredential(trx, row);
           await sealVersion(trx, actor, row.id, 1, body.value, now);
-          await audit(trx, actor, meta, 'credential.create', row, 'success', { type: row.type, version: 1 });
+          await audit.byCaller(
+            trx,
+            actor,
+            meta,
+            about('credential.create', row, { type: row.type, version: 1 }),
+          );
         });
       } catch (err) {
         if (isUniqueViolation(err)) throw conflict('credential.nameTaken', { name: body.name });
@@ -240,19 +247,20 @@ export function createCredentialService(deps: {
       };
       try {
         await db.transaction().execute(async (trx) => {
-          await trx.updateTable('credential').set(changes).where('id', '=', row.id).execute();
-          await audit(
+          await updateCredential(trx, row.id, changes);
+          await audit.byCaller(
             trx,
             actor,
             meta,
-            'credential.update',
-            { id: row.id, name: changes.name ?? row.name },
-            'success',
-            {
-              fields: Object.keys(changes)
-                .filter((k) => k !== 'updated_at')
-                .join(','),
-            },
+            about(
+              'credential.update',
+              { id: row.id, name: changes.name ?? row.name },
+              {
+                fields: Object.keys(changes)
+                  .filter((k) => k !== 'updated_at')
+                  .join(','),
+              },
+            ),
           );
         });
       } catch (err) {
@@ -265,20 +273,8 @@ export function createCredentialService(deps: {
     async addVersion(actor: Actor, meta: RequestMeta, id: string, value: string) {
       const row = await find(db, actor, id);
       checkValue(row.type as CredentialType, value);
-      const now = clock().toISOString();
-      await db.transaction().execute(async (trx) => {
-        // The conditional update claims the next number: two new versions at once cannot both take it.
-        const next = row.current_version + 1;
-        const claimed = await trx
-          .updateTable('credential')
-          .set({ current_version: next, updated_at: now })
-          .where('id', '=', row.id)
-          .where('current_version', '=', row.current_version)
-          .executeTakeFirst();
-        if (Number(claimed.numUpdatedRows) !== 1) throw conflict('credential.changed', { name: row.name });
-        await sealVersion(trx, actor, row.id, next, value, now);
-        await audit(trx, actor, meta, 'credential.add-version', row, 'success', { version: next });
-      });
+      // The conditional update claims the next number: two new versions at once cannot both take it.
+      await commitNextVersion(actor, meta, row, row.current_version, value);
       return view(await find(db, actor, row.id));
     },
 
@@ -286,12 +282,18 @@ export function createCredentialService(deps: {
       const rows: CredentialTable[] = [];
       for (const id of new Set(ids)) rows.push(await find(db, actor, id));
       return db.transaction().execute(async (trx) => {
-        const list = rows.map((r) => r.id);
-        await trx.deleteFrom('credential_version').where('credential_id', 'in', list).execute();
-        const result = await trx.deleteFrom('credential').where('id', 'in', list).executeTakeFirst();
+        const deleted = await deleteCredentials(
+          trx,
+          rows.map((r) => r.id),
+        );
         for (const r of rows)
-          await audit(trx, actor, meta, 'credential.delete', r, 'success', { versions: r.current_version });
-        return { deleted: Number(result.numDeletedRows) };
+          await audit.byCaller(
+            trx,
+            actor,
+            meta,
+            about('credential.delete', r, { versions: r.current_version }),
+          );
+        return { deleted };
       });
     },
 
@@ -299,12 +301,7 @@ export function createCredentialService(deps: {
 
     /** For other modules (servers): a credential of the actor's domain, metadata only, or null. */
     async describe(actor: Actor, id: string) {
-      const row = await db
-        .selectFrom('credential')
-        .select(['id', 'name', 'type', 'current_version'])
-        .where('id', '=', id)
-        .where('domain_id', '=', actor.domainId)
-        .executeTakeFirst();
+      const row = await credentialSummary(db, actor.domainId, id);
       return row ? { ...row, type: row.type as CredentialType } : null;
     },
 
@@ -326,34 +323,12 @@ export function createCredentialService(deps: {
       value: string,
       details: Record<string, string | number>,
     ): Promise<number> {
-      const row = await find(db, actor, id);
-      const next = fromVersion + 1;
-      const now = clock().toISOString();
-      await db.transaction().execute(async (trx) => {
-        const claimed = await trx
-          .updateTable('credential')
-          .set({ current_version: next, updated_at: now })
-          .where('id', '=', row.id)
-          .where('current_version', '=', fromVersion)
-          .executeTakeFirst();
-        if (Number(claimed.numUpdatedRows) !== 1) throw conflict('credential.changed', { name: row.name });
-        await sealVersion(trx, actor, row.id, next, value, now);
-        await audit(trx, actor, meta, 'credential.add-version', row, 'success', {
-          version: next,
-          ...details,
-        });
-      });
-      return next;
+      return commitNextVersion(actor, meta, await find(db, actor, id), fromVersion, value, details);
     },
 
     /** For other modules: links a credential to a server (or unlinks it), as `server_id`. */
     async link(actor: Actor, id: string, serverId: string | null): Promise<void> {
-      await db
-        .updateTable('credential')
-        .set({ server_id: serverId })
-        .where('id', '=', id)
-        .where('domain_id', '=', actor.domainId)
-        .execute();
+      await linkServer(db, actor.domainId, id, serverId);
     },
 
     /**
@@ -364,10 +339,17 @@ export function createCredentialService(deps: {
       const row = await find(db, actor, body.id);
       const user = await deps.userRecords().findUserById(db, actor.userId);
       const refuse = async (reason: string, err: KspError) => {
-        await audit(db, actor, meta, 'credential.reveal', row, 'failure', {
-          reason,
-          ...(body.version ? { version: body.version } : {}),
-        });
+        await audit.byCaller(
+          db,
+          actor,
+          meta,
+          about(
+            'credential.reveal',
+            row,
+            { reason, ...(body.version ? { version: body.version } : {}) },
+            'failure',
+          ),
+        );
         return err;
       };
       if (!user) throw notFound('credential.notFound', { id: body.id });
@@ -390,24 +372,28 @@ export function createCredentialService(deps: {
           ? await refuse('sealed value does not open', err)
           : err;
       });
-      await audit(db, actor, meta, 'credential.reveal', row, 'success', { version: opened.version });
+      await audit.byCaller(db, actor, meta, about('credential.reveal', row, { version: opened.version }));
       return { id: row.id, name: row.name, type: row.type as CredentialType, ...opened };
     },
 
     /** An application's read, with its app token (by id or by name). */
     async readValue(actor: Actor, meta: RequestMeta, body: Input<typeof api.credential.value>) {
-      let q = db.selectFrom('credential').selectAll().where('domain_id', '=', actor.domainId);
-      q = body.id !== undefined ? q.where('id', '=', body.id) : q.where('name', '=', body.name ?? '');
-      const row = await q.executeTakeFirst();
+      const row =
+        body.id !== undefined
+          ? await findCredential(db, actor.domainId, body.id)
+          : await findCredentialByName(db, actor.domainId, body.name ?? '');
       if (!row) throw notFound('credential.notFound', { id: body.id ?? body.name ?? '' });
       const opened = await openVersion(row, body.version).catch(async (err: unknown) => {
         if (err instanceof KspError && err.messageKey === 'credential.unreadable')
-          await audit(db, actor, meta, 'credential.read-value', row, 'failure', {
-            reason: 'sealed value does not open',
-          });
+          await audit.byCaller(
+            db,
+            actor,
+            meta,
+            about('credential.read-value', row, { reason: 'sealed value does not open' }, 'failure'),
+          );
         throw err;
       });
-      await audit(db, actor, meta, 'credential.read-value', row, 'success', { version: opened.version });
+      await audit.byCaller(db, actor, meta, about('credential.read-value', row, { version: opened.version }));
       return { id: row.id, name: row.name, type: row.type as CredentialType, ...opened };
     },
   };

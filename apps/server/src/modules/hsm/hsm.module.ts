@@ -31,6 +31,7 @@ export const hsmModule: KspModule = {
     const hsm = createHsmService({
       db: ctx.db,
       clock: ctx.clock,
+      audit: ctx.audit,
       keyring: ctx.keyring,
       settings,
       pkcs11Dirs: ctx.config.pkcs11Dirs,

@@ -7,18 +7,19 @@ import {
   type HsmTestResult,
   type MessageKey,
 } from '@ksp/contracts';
-import { subjectOf, writeAudit } from '../../platform/audit.js';
+import type { AuditWriter } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
-import type { Db, Executor } from '../../platform/db/database.js';
+import type { Db } from '../../platform/db/database.js';
 import type { HsmTable } from '../../platform/db/schema.js';
-import { KspError, invalid, stateForbids } from '../../platform/errors.js';
+import { invalid, stateForbids } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
 import { aeadSeal } from '../../platform/keyring/aead.js';
-import { HSM_ROW, type HsmSettings } from '../../platform/keyring/hsm-settings.js';
+import type { HsmSettings } from '../../platform/keyring/hsm-settings.js';
 import type { Keyring } from '../../platform/keyring/keyring.js';
 import { Pkcs11Root, type TokenFacts } from '../../platform/keyring/pkcs11-root.js';
 import { RootUnavailable } from '../../platform/keyring/root-of-trust.js';
 import type { ModuleServices } from '../../platform/module.js';
+import { saveBinding, updateHsmRow } from './hsm.store.js';
 
 const CLIENT_KEY_AAD = 'ksp/hsm/client-key';
 const CLIENT_KEY_LABEL = 'hsm/client-key';
@@ -47,6 +48,7 @@ function callError(err: unknown): unknown {
 export function createHsmService(deps: {
   db: Db;
   clock: Clock;
+  audit: AuditWriter;
   keyring: Keyring;
   settings: HsmSettings;
   /** KSP_PKCS11_DIRS: where a library may be loaded from. */
@@ -75,34 +77,23 @@ export function createHsmService(deps: {
     };
   }
 
-  async function audit(
+  /** Records a change that succeeded. */
+  const succeeded = (
     actor: Actor,
     meta: RequestMeta,
     action: string,
     target: string,
-    result: 'success' | 'failure',
     details: Record<string, string | number | boolean | null>,
-  ) {
-    await writeAudit(db, { who: subjectOf(actor), action, target, result, ip: meta.ip, details }, clock());
-  }
+  ) => deps.audit.byCaller(db, actor, meta, { action, target, details });
 
   /** Runs a change; a refusal is audited with its reason (never the PIN) and rethrown. */
-  async function audited<T>(
+  const audited = <T>(
     actor: Actor,
     meta: RequestMeta,
     action: string,
     target: string,
     work: () => Promise<T>,
-  ): Promise<T> {
-    try {
-      return await work();
-    } catch (err) {
-      const answer = callError(err);
-      if (answer instanceof KspError)
-        await audit(actor, meta, action, target, 'failure', { reason: answer.messageKey, ...answer.params });
-      throw answer;
-    }
-  }
+  ): Promise<T> => deps.audit.refusalAudited(db, actor, meta, { action, target }, work, callError);
 
   const rootFor = (t: HsmTarget, facts?: TokenFacts) =>
     new Pkcs11Root({
@@ -130,13 +121,9 @@ export function createHsmService(deps: {
           bound_at: now,
           updated_at: now,
         };
-        await trx
-          .insertInto('hsm')
-          .values({ id: HSM_ROW, ...values })
-          .onConflict((oc) => oc.column('id').doUpdateSet(values))
-          .execute();
+        await saveBinding(trx, values);
       });
-      await audit(actor, meta, 'hsm.bind', facts.serial, 'success', {
+      await succeeded(actor, meta, 'hsm.bind', facts.serial, {
         library: body.library,
         slot_serial: facts.serial,
         token_label: facts.label,
@@ -152,13 +139,9 @@ export function createHsmService(deps: {
       if ((await system.rootProvider()) !== 'pkcs11') throw stateForbids('hsm.notBound');
       const row = await settings.row(db);
       await system.rewrapRoot(system.sealRoot, async (trx) => {
-        await trx
-          .updateTable('hsm')
-          .set({ bound_at: null, updated_at: clock().toISOString() })
-          .where('id', '=', HSM_ROW)
-          .execute();
+        await updateHsmRow(trx, { bound_at: null, updated_at: clock().toISOString() });
       });
-      await audit(actor, meta, 'hsm.unbind', row?.slot_serial ?? '', 'success', {
+      await succeeded(actor, meta, 'hsm.unbind', row?.slot_serial ?? '', {
         seal_file: system.sealFilePath,
       });
       return status();
@@ -182,7 +165,7 @@ export function createHsmService(deps: {
         if (!row) throw stateForbids('hsm.notConfigured');
         facts = settings.rootOf(row).roundTrip(false);
       }
-      await audit(actor, meta, 'hsm.test', facts.serial, 'success', {
+      await succeeded(actor, meta, 'hsm.test', facts.serial, {
         key_label: facts.key_label,
         key_created: facts.key_created,
       });
@@ -250,8 +233,8 @@ export function createHsmService(deps: {
       } else if (body.client_private_key === '') next.client_key_sealed = null;
       const changed = Object.keys(next);
       next.updated_at = clock().toISOString();
-      await updateRow(db, next);
-      await audit(actor, meta, 'hsm.certificates', row.slot_serial, 'success', {
+      await updateHsmRow(db, next);
+      await succeeded(actor, meta, 'hsm.certificates', row.slot_serial, {
         fields: changed.map((f) => (f === 'client_key_sealed' ? 'client_private_key' : f)).join(','),
       });
       return status();
@@ -259,10 +242,6 @@ export function createHsmService(deps: {
   }
 
   return { status, bind, unbind, test, certificates };
-}
-
-async function updateRow(db: Executor, values: Partial<HsmTable>) {
-  await db.updateTable('hsm').set(values).where('id', '=', HSM_ROW).execute();
 }
 
 export type HsmService = ReturnType<typeof createHsmService>;

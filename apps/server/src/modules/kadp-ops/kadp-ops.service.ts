@@ -13,6 +13,8 @@ import type { ClientTable } from '../../platform/db/schema.js';
 import { invalid, KspError, notFound } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
 import type { ModuleServices } from '../../platform/module.js';
+import { systemActor } from '../../platform/system-actor.js';
+import { domainName, insertOperation, kadpClientExists, keyName, listOperations } from './kadp-ops.store.js';
 
 /**
  * KADP client operations (README.md): the crypto API for a KADP client, authenticated by the
@@ -44,27 +46,19 @@ export function createKadpOpsService(deps: {
     result: 'success' | 'failure',
     reason: string,
   ) {
-    const key = await db
-      .selectFrom('kms_key')
-      .select('name')
-      .where('id', '=', keyId)
-      .where('domain_id', '=', row.domain_id)
-      .executeTakeFirst();
-    await db
-      .insertInto('kadp_operation')
-      .values({
-        // Time-ordered (monotonic within the process): the list shows one instant's operations in order.
-        id: uuidv7(),
-        domain_id: row.domain_id,
-        client_id: row.id,
-        at: clock().toISOString(),
-        operation: op,
-        key_id: keyId,
-        key_name: key?.name ?? '-',
-        result,
-        reason,
-      })
-      .execute();
+    const name = await keyName(db, row.domain_id, keyId);
+    await insertOperation(db, {
+      // Time-ordered (monotonic within the process): the list shows one instant's operations in order.
+      id: uuidv7(),
+      domain_id: row.domain_id,
+      client_id: row.id,
+      at: clock().toISOString(),
+      operation: op,
+      key_id: keyId,
+      key_name: name ?? '-',
+      result,
+      reason,
+    });
   }
 
   return {
@@ -79,25 +73,15 @@ export function createKadpOpsService(deps: {
             err instanceof SyntaxError ? 'JSON' : err instanceof Error ? err.message.slice(0, 200) : 'error',
         });
       }
-      const domain = await db
-        .selectFrom('domain')
-        .select('name')
-        .where('id', '=', row.domain_id)
-        .executeTakeFirst();
       // The client acts in its own domain with key:use only: the crypto service's checks (key of
       // the domain, in use, usage mask) and its audit and counters apply as to any caller.
-      const actor: Actor = {
-        userId: '',
+      const actor = systemActor({
         username: `client:${row.name}`,
         domainId: row.domain_id,
-        domainName: domain?.name ?? '',
-        sessionId: '',
-        permissions: new Set(['key:use']),
-        mustChangePassword: false,
-        directory: null,
+        domainName: (await domainName(db, row.domain_id)) ?? '',
+        permissions: ['key:use'],
         kind: 'app',
-        systemScope: false,
-      };
+      });
       try {
         const answer =
           payload.op === 'encrypt'
@@ -126,23 +110,9 @@ export function createKadpOpsService(deps: {
     },
 
     async operations(actor: Actor, query: QueryInput<typeof api.kadpOps.operations>) {
-      const client = await db
-        .selectFrom('client')
-        .select('id')
-        .where('id', '=', query.id)
-        .where('domain_id', '=', actor.domainId)
-        .where('type', '=', 'kadp')
-        .executeTakeFirst();
-      if (!client) throw notFound('client.notFound', { id: query.id });
-      const base = db.selectFrom('kadp_operation').where('client_id', '=', client.id);
-      const total = await base.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirst();
-      const rows = await base
-        .selectAll()
-        .orderBy('at', 'desc')
-        .orderBy('id', 'desc')
-        .limit(query.page_size)
-        .offset((query.page - 1) * query.page_size)
-        .execute();
+      if (!(await kadpClientExists(db, actor.domainId, query.id)))
+        throw notFound('client.notFound', { id: query.id });
+      const { rows, total } = await listOperations(db, query.id, query);
       const data: KadpOperationRow[] = rows.map((r) => ({
         id: r.id,
         at: r.at,
@@ -152,7 +122,7 @@ export function createKadpOpsService(deps: {
         result: r.result as 'success' | 'failure',
         reason: r.reason,
       }));
-      return { data, total: Number(total?.n ?? 0) };
+      return { data, total };
     },
   };
 }

@@ -16,6 +16,7 @@ export const ldapModule: KspModule = {
     const ldap = createLdapService({
       db: ctx.db,
       clock: ctx.clock,
+      audit: ctx.audit,
       secrets: createSecretBox({ db: ctx.db, keyring: ctx.keyring }),
       domains: ctx.use('domains'),
       roles: ctx.use('roles'),

@@ -1,14 +1,22 @@
 import { directoryUsername, newLdapFields, ROOT_DOMAIN, type LdapFieldValues } from '@ksp/contracts';
 import { randomUUID } from 'node:crypto';
-import { subjectOf, writeAudit } from '../../platform/audit.js';
+import type { AuditWriter } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
-import { escapeLike, type Db } from '../../platform/db/database.js';
+import type { Db } from '../../platform/db/database.js';
 import type { LdapConnectionTable } from '../../platform/db/schema.js';
 import { conflict, notFound } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
 import type { SecretBox } from '../../platform/keyring/secret-box.js';
 import type { ModuleServices } from '../../platform/module.js';
 import { runDirectorySteps, type DirectorySettings } from './ldap.client.js';
+import {
+  deleteConnections,
+  findConnection,
+  findConnectionByName,
+  insertConnection,
+  listConnections,
+  updateConnection,
+} from './ldap.store.js';
 
 const owner = (id: string) => `ldap/${id}`;
 
@@ -35,13 +43,14 @@ function given<T extends object>(fields: T): Partial<T> {
 export function createLdapService(deps: {
   db: Db;
   clock: Clock;
+  audit: AuditWriter;
   secrets: SecretBox;
   domains: ModuleServices['domains'];
   roles: ModuleServices['roles'];
   /** The user module's records, asked for at call time (that module signs in through this one). */
   userRecords: () => ModuleServices['userRecords'];
 }) {
-  const { db, clock, secrets } = deps;
+  const { db, clock, audit, secrets } = deps;
   const { addMember, findDomainByName } = deps.domains;
   const { findRoles, setUserRoles } = deps.roles;
 
@@ -52,7 +61,7 @@ export function createLdapService(deps: {
   }
 
   async function find(id: string) {
-    const row = await db.selectFrom('ldap_connection').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await findConnection(db, id);
     if (!row) throw notFound('ldap.notFound', { id });
     return row;
   }
@@ -72,6 +81,10 @@ export function createLdapService(deps: {
     };
   }
 
+  async function nameFree(name: string) {
+    if (await findConnectionByName(db, name)) throw conflict('ldap.nameTaken', { name });
+  }
+
   async function checkRoles(map: { role_id: string }[]) {
     const ids = [...new Set(map.map((m) => m.role_id))];
     const found = await findRoles(db, ids);
@@ -81,24 +94,12 @@ export function createLdapService(deps: {
 
   return {
     async list(query: { page: number; page_size: number; name?: string | undefined }) {
-      let q = db.selectFrom('ldap_connection');
-      if (query.name) q = q.where('name', 'like', `%${escapeLike(query.name)}%`);
-      const total = await q.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirst();
-      const rows = await q
-        .selectAll()
-        .orderBy('name')
-        .offset((query.page - 1) * query.page_size)
-        .limit(query.page_size)
-        .execute();
-      return { data: rows.map(view), total: Number(total?.n ?? 0) };
+      const { rows, total } = await listConnections(db, query, query);
+      return { data: rows.map(view), total };
     },
 
     async create(actor: Actor, meta: RequestMeta, body: LdapFieldValues) {
-      if (
-        await db.selectFrom('ldap_connection').select('id').where('name', '=', body.name).executeTakeFirst()
-      ) {
-        throw conflict('ldap.nameTaken', { name: body.name });
-      }
+      await nameFree(body.name);
       await checkRoles(body.group_roles);
       const id = randomUUID();
       const now = clock().toISOString();
@@ -107,62 +108,37 @@ export function createLdapService(deps: {
         : null;
       const { bind_password: _secret, ...fields } = body;
       await db.transaction().execute(async (trx) => {
-        await trx
-          .insertInto('ldap_connection')
-          .values({
-            ...fields,
-            id,
-            bind_password_wrapped: wrapped,
-            verify_certificate: body.verify_certificate ? 1 : 0,
-            group_roles: JSON.stringify(body.group_roles),
-            created_at: now,
-            updated_at: now,
-          })
-          .execute();
-        await writeAudit(trx, {
-          who: subjectOf(actor),
-          action: 'ldap.create',
-          target: body.name,
-          result: 'success',
-          ip: meta.ip,
+        await insertConnection(trx, {
+          ...fields,
+          id,
+          bind_password_wrapped: wrapped,
+          verify_certificate: body.verify_certificate ? 1 : 0,
+          group_roles: JSON.stringify(body.group_roles),
+          created_at: now,
+          updated_at: now,
         });
+        await audit.byCaller(trx, actor, meta, { action: 'ldap.create', target: body.name });
       });
       return view(await find(id));
     },
 
     async update(actor: Actor, meta: RequestMeta, body: Partial<LdapFieldValues> & { id: string }) {
       const row = await find(body.id);
-      if (body.name && body.name !== row.name) {
-        if (
-          await db.selectFrom('ldap_connection').select('id').where('name', '=', body.name).executeTakeFirst()
-        ) {
-          throw conflict('ldap.nameTaken', { name: body.name });
-        }
-      }
+      if (body.name && body.name !== row.name) await nameFree(body.name);
       if (body.group_roles) await checkRoles(body.group_roles);
       const { id, bind_password, verify_certificate, group_roles, ...fields } = body;
       const wrapped = bind_password
         ? await secrets.seal(await rootDomainId(), owner(id), bind_password)
         : undefined;
       await db.transaction().execute(async (trx) => {
-        await trx
-          .updateTable('ldap_connection')
-          .set({
-            ...fields,
-            ...(wrapped ? { bind_password_wrapped: wrapped } : {}),
-            ...(verify_certificate !== undefined ? { verify_certificate: verify_certificate ? 1 : 0 } : {}),
-            ...(group_roles ? { group_roles: JSON.stringify(group_roles) } : {}),
-            updated_at: clock().toISOString(),
-          })
-          .where('id', '=', id)
-          .execute();
-        await writeAudit(trx, {
-          who: subjectOf(actor),
-          action: 'ldap.update',
-          target: body.name ?? row.name,
-          result: 'success',
-          ip: meta.ip,
+        await updateConnection(trx, id, {
+          ...fields,
+          ...(wrapped ? { bind_password_wrapped: wrapped } : {}),
+          ...(verify_certificate !== undefined ? { verify_certificate: verify_certificate ? 1 : 0 } : {}),
+          ...(group_roles ? { group_roles: JSON.stringify(group_roles) } : {}),
+          updated_at: clock().toISOString(),
         });
+        await audit.byCaller(trx, actor, meta, { action: 'ldap.update', target: body.name ?? row.name });
       });
       return view(await find(id));
     },
@@ -171,16 +147,10 @@ export function createLdapService(deps: {
       const rows: LdapConnectionTable[] = [];
       for (const id of ids) rows.push(await find(id));
       return db.transaction().execute(async (trx) => {
-        const result = await trx.deleteFrom('ldap_connection').where('id', 'in', ids).executeTakeFirst();
+        const deleted = await deleteConnections(trx, ids);
         for (const r of rows)
-          await writeAudit(trx, {
-            who: subjectOf(actor),
-            action: 'ldap.delete',
-            target: r.name,
-            result: 'success',
-            ip: meta.ip,
-          });
-        return { deleted: Number(result.numDeletedRows) };
+          await audit.byCaller(trx, actor, meta, { action: 'ldap.delete', target: r.name });
+        return { deleted };
       });
     },
 
@@ -197,12 +167,10 @@ export function createLdapService(deps: {
       const row = id ? await find(id) : null;
       const result = await runDirectorySteps(await settingsOf(row, overrides), test_username, test_password);
       const ok = result.steps.every((s) => s.ok) && result.steps.length === 5;
-      await writeAudit(db, {
-        who: subjectOf(actor),
+      await audit.byCaller(db, actor, meta, {
         action: 'ldap.test',
         target: row?.name ?? overrides.name ?? 'unsaved',
         result: ok ? 'success' : 'failure',
-        ip: meta.ip,
         details: { failed_step: result.steps.find((s) => !s.ok)?.step ?? null },
       });
       return { ok, steps: result.steps, groups: result.groups };
@@ -217,11 +185,7 @@ export function createLdapService(deps: {
       username: string,
       password: string,
     ): Promise<{ userId: string } | { refused: string }> {
-      const row = await db
-        .selectFrom('ldap_connection')
-        .selectAll()
-        .where('name', '=', connectionName)
-        .executeTakeFirst();
+      const row = await findConnectionByName(db, connectionName);
       if (!row) return { refused: 'unknown directory' };
       const result = await runDirectorySteps(await settingsOf(row), username, password);
       const failed = result.steps.find((s) => !s.ok);

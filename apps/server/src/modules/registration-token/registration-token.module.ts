@@ -15,7 +15,11 @@ declare module '../../platform/module.js' {
 export const registrationTokenModule: KspModule = {
   name: 'registration-token',
   register(ctx) {
-    const registrationTokens = createRegistrationTokenService({ db: ctx.db, clock: ctx.clock });
+    const registrationTokens = createRegistrationTokenService({
+      db: ctx.db,
+      clock: ctx.clock,
+      audit: ctx.audit,
+    });
     ctx.provide('registrationTokens', registrationTokens);
     registrationTokenRoutes(ctx.app, ctx.gate, registrationTokens);
   },

@@ -1,11 +1,22 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { Code, type api, type Input, type QueryInput, type tokenUsages } from '@ksp/contracts';
-import { subjectOf, writeAudit } from '../../platform/audit.js';
+import type { AuditWriter } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
-import { escapeLike, type Db, type Executor } from '../../platform/db/database.js';
+import type { Db, Executor } from '../../platform/db/database.js';
 import type { RegistrationTokenTable } from '../../platform/db/schema.js';
 import { conflict, invalid, KspError, notFound } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
+import {
+  deleteTokens,
+  findToken,
+  findTokenBySecretHash,
+  insertToken,
+  listTokens,
+  spendTokenUse,
+  tokenNameTaken,
+  tokenUses,
+  updateToken,
+} from './registration-token.store.js';
 
 /** Which kind of client a token registers (the contract's list). */
 type Usage = (typeof tokenUsages)[number];
@@ -18,8 +29,8 @@ const hashSecret = (secret: string) => createHash('sha256').update(secret, 'utf8
  * what client enrolment calls: it refuses expired and exhausted tokens and counts uses
  * atomically.
  */
-export function createRegistrationTokenService(deps: { db: Db; clock: Clock }) {
-  const { db, clock } = deps;
+export function createRegistrationTokenService(deps: { db: Db; clock: Clock; audit: AuditWriter }) {
+  const { db, clock, audit } = deps;
 
   function status(row: RegistrationTokenTable, now: number): 'valid' | 'expired' | 'exhausted' {
     if (row.expires_at !== '-' && Date.parse(row.expires_at) <= now) return 'expired';
@@ -43,12 +54,7 @@ export function createRegistrationTokenService(deps: { db: Db; clock: Clock }) {
   }
 
   async function find(actor: Actor, id: string) {
-    const row = await db
-      .selectFrom('registration_token')
-      .selectAll()
-      .where('id', '=', id)
-      .where('domain_id', '=', actor.domainId)
-      .executeTakeFirst();
+    const row = await findToken(db, actor.domainId, id);
     if (!row) throw notFound('token.notFound', { id });
     return row;
   }
@@ -61,31 +67,15 @@ export function createRegistrationTokenService(deps: { db: Db; clock: Clock }) {
   }
 
   async function nameFree(trx: Executor, domainId: string, name: string, except?: string) {
-    let q = trx
-      .selectFrom('registration_token')
-      .select('id')
-      .where('domain_id', '=', domainId)
-      .where('name', '=', name);
-    if (except) q = q.where('id', '!=', except);
-    if (await q.executeTakeFirst()) throw conflict('token.nameTaken', { name });
+    if (await tokenNameTaken(trx, domainId, name, except)) throw conflict('token.nameTaken', { name });
   }
 
   const newSecret = () => `ksprt_${randomBytes(32).toString('base64url')}`;
 
   return {
     async list(actor: Actor, query: QueryInput<typeof api.registrationToken.list>) {
-      let q = db.selectFrom('registration_token').where('domain_id', '=', actor.domainId);
-      if (query.name) q = q.where('name', 'like', `%${escapeLike(query.name)}%`);
-      if (query.usage) q = q.where('usage', '=', query.usage);
-      const total = await q.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirst();
-      const rows = await q
-        .selectAll()
-        .orderBy('created_at', 'desc')
-        .orderBy('name')
-        .offset((query.page - 1) * query.page_size)
-        .limit(query.page_size)
-        .execute();
-      return { data: rows.map(view), total: Number(total?.n ?? 0) };
+      const { rows, total } = await listTokens(db, actor.domainId, query, query);
+      return { data: rows.map(view), total };
     },
 
     async create(actor: Actor, meta: RequestMeta, body: Input<typeof api.registrationToken.create>) {
@@ -107,14 +97,8 @@ export function createRegistrationTokenService(deps: { db: Db; clock: Clock }) {
         updated_at: now,
       };
       await db.transaction().execute(async (trx) => {
-        await trx.insertInto('registration_token').values(row).execute();
-        await writeAudit(trx, {
-          who: subjectOf(actor),
-          action: 'token.create',
-          target: row.name,
-          result: 'success',
-          ip: meta.ip,
-        });
+        await insertToken(trx, row);
+        await audit.byCaller(trx, actor, meta, { action: 'token.create', target: row.name });
       });
       return { ...view(row), secret };
     },
@@ -131,14 +115,8 @@ export function createRegistrationTokenService(deps: { db: Db; clock: Clock }) {
         updated_at: clock().toISOString(),
       };
       await db.transaction().execute(async (trx) => {
-        await trx.updateTable('registration_token').set(changes).where('id', '=', row.id).execute();
-        await writeAudit(trx, {
-          who: subjectOf(actor),
-          action: 'token.update',
-          target: body.name ?? row.name,
-          result: 'success',
-          ip: meta.ip,
-        });
+        await updateToken(trx, row.id, changes);
+        await audit.byCaller(trx, actor, meta, { action: 'token.update', target: body.name ?? row.name });
       });
       return view(await find(actor, row.id));
     },
@@ -147,18 +125,11 @@ export function createRegistrationTokenService(deps: { db: Db; clock: Clock }) {
       const row = await find(actor, id);
       const secret = newSecret();
       await db.transaction().execute(async (trx) => {
-        await trx
-          .updateTable('registration_token')
-          .set({ secret_hash: hashSecret(secret), updated_at: clock().toISOString() })
-          .where('id', '=', row.id)
-          .execute();
-        await writeAudit(trx, {
-          who: subjectOf(actor),
-          action: 'token.renew',
-          target: row.name,
-          result: 'success',
-          ip: meta.ip,
+        await updateToken(trx, row.id, {
+          secret_hash: hashSecret(secret),
+          updated_at: clock().toISOString(),
         });
+        await audit.byCaller(trx, actor, meta, { action: 'token.renew', target: row.name });
       });
       return { ...view(await find(actor, row.id)), secret };
     },
@@ -167,16 +138,10 @@ export function createRegistrationTokenService(deps: { db: Db; clock: Clock }) {
       const rows: RegistrationTokenTable[] = [];
       for (const id of ids) rows.push(await find(actor, id));
       return db.transaction().execute(async (trx) => {
-        const result = await trx.deleteFrom('registration_token').where('id', 'in', ids).executeTakeFirst();
+        const deleted = await deleteTokens(trx, ids);
         for (const r of rows)
-          await writeAudit(trx, {
-            who: subjectOf(actor),
-            action: 'token.delete',
-            target: r.name,
-            result: 'success',
-            ip: meta.ip,
-          });
-        return { deleted: Number(result.numDeletedRows) };
+          await audit.byCaller(trx, actor, meta, { action: 'token.delete', target: r.name });
+        return { deleted };
       });
     },
 
@@ -185,11 +150,7 @@ export function createRegistrationTokenService(deps: { db: Db; clock: Clock }) {
      * without spending a use: for work to prepare before `redeem` spends it in a transaction.
      */
     async lookup(secret: string) {
-      const row = await db
-        .selectFrom('registration_token')
-        .selectAll()
-        .where('secret_hash', '=', hashSecret(secret))
-        .executeTakeFirst();
+      const row = await findTokenBySecretHash(db, hashSecret(secret));
       if (!row) throw new KspError(Code.BAD_CREDENTIALS, 'token.unknown');
       const state = status(row, clock().getTime());
       if (state === 'expired') throw new KspError(Code.STATE_FORBIDS, 'token.expired', { name: row.name });
@@ -209,34 +170,20 @@ export function createRegistrationTokenService(deps: { db: Db; clock: Clock }) {
      * The conditional update makes concurrent enrolments unable to exceed the capacity.
      */
     async redeem(trx: Executor, secret: string, usage: Usage | 'any') {
-      const row = await trx
-        .selectFrom('registration_token')
-        .selectAll()
-        .where('secret_hash', '=', hashSecret(secret))
-        .executeTakeFirst();
+      const row = await findTokenBySecretHash(trx, hashSecret(secret));
       if (!row || (usage !== 'any' && row.usage !== usage))
         throw new KspError(Code.BAD_CREDENTIALS, 'token.unknown');
       const state = status(row, clock().getTime());
       if (state === 'expired') throw new KspError(Code.STATE_FORBIDS, 'token.expired', { name: row.name });
-      const result = await trx
-        .updateTable('registration_token')
-        .set((eb) => ({ used: eb('used', '+', 1) }))
-        .where('id', '=', row.id)
-        .where((eb) => eb.or([eb('capacity', '=', 0), eb('used', '<', eb.ref('capacity'))]))
-        .executeTakeFirst();
-      if (Number(result.numUpdatedRows) === 0)
+      if (!(await spendTokenUse(trx, row.id)))
         throw new KspError(Code.STATE_FORBIDS, 'token.exhausted', { name: row.name });
-      const after = await trx
-        .selectFrom('registration_token')
-        .select('used')
-        .where('id', '=', row.id)
-        .executeTakeFirstOrThrow();
+      const used = await tokenUses(trx, row.id);
       return {
         domainId: row.domain_id,
         certValidityDays: row.cert_validity_days,
         tokenId: row.id,
         name: row.name,
-        remaining: row.capacity === 0 ? null : Math.max(0, row.capacity - after.used),
+        remaining: row.capacity === 0 ? null : Math.max(0, row.capacity - used),
       };
     },
   };
