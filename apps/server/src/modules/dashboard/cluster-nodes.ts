@@ -1,6 +1,7 @@
 import { NODE_DOWN_SECONDS, PRODUCT_VERSION } from '@ksp/contracts';
 import type { Clock } from '../../platform/auth/session.service.js';
 import type { Db } from '../../platform/db/database.js';
+import { clusterNodes, upsertClusterNode } from './dashboard.store.js';
 
 /**
  * The cluster's nodes as each reports itself: a node writes its row at start and every 30 s
@@ -17,23 +18,13 @@ export function createClusterNodes(deps: { db: Db; clock: Clock; node: string; s
         started_at: deps.startedAt.toISOString(),
         last_seen: clock().toISOString(),
       };
-      await db
-        .insertInto('cluster_node')
-        .values(row)
-        .onConflict((oc) =>
-          oc.column('name').doUpdateSet({
-            version: row.version,
-            started_at: row.started_at,
-            last_seen: row.last_seen,
-          }),
-        )
-        .execute();
+      await upsertClusterNode(db, row);
     },
 
     /** Every node that has reported, up ones first, then by name. */
     async list() {
       const now = clock().getTime();
-      const rows = await db.selectFrom('cluster_node').selectAll().orderBy('name').execute();
+      const rows = await clusterNodes(db);
       return rows
         .map((r) => {
           const seen = new Date(r.last_seen).getTime();

@@ -20,6 +20,7 @@ import type { Db, Engine } from '../../platform/db/database.js';
 import type { Actor } from '../../platform/http/route.js';
 import type { ModuleServices } from '../../platform/module.js';
 import type { ClusterNodes } from './cluster-nodes.js';
+import { lastLocalBackup } from './dashboard.store.js';
 import type { OpCounter } from './op-counter.js';
 
 const DAY_MS = 86_400_000;
@@ -80,14 +81,7 @@ export function createDashboardService(deps: {
   const { countUsers } = deps.userRecords;
   /** The last completed backup made on this installation (of the domain, outside system scope). */
   const lastBackup = async (domainId: string | null) => {
-    let q = db
-      .selectFrom('backup')
-      .select(['id', 'scope', 'finished_at'])
-      .where('status', '=', 'completed')
-      .where('uploaded', '=', 0)
-      .where('finished_at', 'is not', null);
-    if (domainId) q = q.where('domain_id', '=', domainId);
-    const row = await q.orderBy('finished_at', 'desc').limit(1).executeTakeFirst();
+    const row = await lastLocalBackup(db, domainId);
     return row ? { id: row.id, scope: row.scope, finished_at: row.finished_at! } : null;
   };
   const hsmFigure = async () => {

@@ -1,8 +1,7 @@
-import { sql } from 'kysely';
 import { opClasses, type OpClass } from '@ksp/contracts';
 import type { Clock } from '../../platform/auth/session.service.js';
-import type { Db, Executor } from '../../platform/db/database.js';
-import type { OpCounterTable } from '../../platform/db/schema.js';
+import type { Db } from '../../platform/db/database.js';
+import { addOpCounts, dropOpCountsBefore, opCountsSince } from './dashboard.store.js';
 
 const MINUTE_MS = 60_000;
 /** Buckets older than this are dropped by the daily prune (the 7-day chart and a day to spare). */
@@ -45,21 +44,9 @@ export function createOpCounter(deps: { db: Db; clock: Clock; node: string }) {
     // A few hundred rows per statement keep within both engines' parameter limits; one
     // transaction, so that a failed flush, whose buckets go back to be written again, wrote none.
     await db.transaction().execute(async (trx) => {
-      for (let i = 0; i < rows.length; i += 500) await upsert(trx, rows.slice(i, i + 500));
+      for (let i = 0; i < rows.length; i += 500) await addOpCounts(trx, rows.slice(i, i + 500));
     });
     return rows.length;
-  }
-
-  async function upsert(trx: Executor, rows: OpCounterTable[]): Promise<void> {
-    await trx
-      .insertInto('op_counter')
-      .values(rows)
-      .onConflict((oc) =>
-        oc
-          .columns(['minute', 'domain_id', 'class', 'node'])
-          .doUpdateSet((eb) => ({ count: eb('op_counter.count', '+', eb.ref('excluded.count')) })),
-      )
-      .execute();
   }
 
   /**
@@ -109,17 +96,7 @@ export function createOpCounter(deps: { db: Db; clock: Clock; node: string }) {
      * all (null): the table's rows of every node plus this node's unflushed ones.
      */
     async read(domainId: string | null, fromMinute: number, bucketMinutes: number) {
-      const width = sql.lit(bucketMinutes);
-      let q = db
-        .selectFrom('op_counter')
-        .select((eb) => [
-          sql<number | string>`(minute / ${width}) * ${width}`.as('bucket'),
-          'class',
-          eb.fn.sum<number | string>('count').as('n'),
-        ])
-        .where('minute', '>=', fromMinute);
-      if (domainId !== null) q = q.where('domain_id', '=', domainId);
-      const rows = await q.groupBy([sql`(minute / ${width}) * ${width}`, 'class']).execute();
+      const rows = await opCountsSince(db, domainId, fromMinute, bucketMinutes);
       const counts = new Map<number, Record<OpClass, number>>();
       const add = (bucket: number, opClass: string, n: number) => {
         if (!(opClasses as readonly string[]).includes(opClass)) return;
@@ -139,8 +116,7 @@ export function createOpCounter(deps: { db: Db; clock: Clock; node: string }) {
     /** Drops the buckets older than `OP_COUNTER_KEEP_DAYS`; the rows dropped. */
     async prune(): Promise<number> {
       const before = Math.floor(clock().getTime() / MINUTE_MS) - OP_COUNTER_KEEP_DAYS * 24 * 60;
-      const done = await db.deleteFrom('op_counter').where('minute', '<', before).executeTakeFirst();
-      return Number(done.numDeletedRows);
+      return dropOpCountsBefore(db, before);
     },
   };
 }

@@ -22,7 +22,7 @@ export const licenseModule: KspModule = {
       // Said at every start: a production server must not run with it.
       ctx.log.warn('KSP_LICENSE_TEST_PUBLIC_KEY is set: licences signed by that test key are trusted');
     }
-    const license = createLicenseService({ db: ctx.db, clock: ctx.clock, trusted });
+    const license = createLicenseService({ db: ctx.db, clock: ctx.clock, audit: ctx.audit, trusted });
     ctx.provide('license', license);
     // Creations handed to the group commit (keys) claim their quota in its transaction.
     for (const feature of licenseFeatures)

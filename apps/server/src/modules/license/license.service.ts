@@ -10,7 +10,7 @@ import {
   type LicenseRow,
   type LicenseStatus,
 } from '@ksp/contracts';
-import { subjectOf, writeAudit } from '../../platform/audit.js';
+import type { AuditWriter } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
 import { isUniqueViolation, type Db, type Executor } from '../../platform/db/database.js';
 import { turnLoader } from '../../platform/db/turn-loader.js';
@@ -18,6 +18,18 @@ import type { LicenseTable } from '../../platform/db/schema.js';
 import type { KspError } from '../../platform/errors.js';
 import { conflict, invalid, notFound, stateForbids } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
+import {
+  allLicenses,
+  countClusterNodes,
+  countKeysBesides,
+  countLiveClients,
+  countSshServers,
+  deleteLicense,
+  findLicense,
+  insertLicense,
+  installId,
+  lockQuota,
+} from './license.store.js';
 import { lockCodeOf, readLicense } from './license.verify.js';
 
 /** Key states that no longer count against the key quota. */
@@ -37,27 +49,27 @@ interface State {
  * activate and delete here, and after 30 s for other nodes' changes), so the quota check on
  * key creation costs one sum over the key tally, shared by the creations of one turn.
  */
-export function createLicenseService(deps: { db: Db; clock: Clock; trusted: readonly KeyObject[] }) {
-  const { db, clock, trusted } = deps;
+export function createLicenseService(deps: {
+  db: Db;
+  clock: Clock;
+  audit: AuditWriter;
+  trusted: readonly KeyObject[];
+}) {
+  const { db, clock, audit, trusted } = deps;
   let cached: State | null = null;
   let lockCode: string | null = null;
 
   /** `q`: inside a transaction, its own (SQLite has one connection). */
   async function rows(q: Executor = db): Promise<LicenseTable[]> {
     if (cached && Date.now() - cached.at < CACHE_MS) return cached.rows;
-    const all = await q.selectFrom('license').selectAll().orderBy('activated_at').execute();
+    const all = await allLicenses(q);
     cached = { rows: all, at: Date.now() };
     return all;
   }
 
   async function lock(): Promise<string> {
     if (lockCode) return lockCode;
-    const row = await db
-      .selectFrom('license_install')
-      .select('install_id')
-      .where('id', '=', 'install')
-      .executeTakeFirstOrThrow();
-    lockCode = lockCodeOf(row.install_id);
+    lockCode = lockCodeOf(await installId(db));
     return lockCode;
   }
 
@@ -114,31 +126,12 @@ export function createLicenseService(deps: { db: Db; clock: Clock; trusted: read
 
   async function used(feature: LicenseFeature, q: Executor = db): Promise<number> {
     const clientType = clientTypeOf[feature];
-    if (clientType) {
-      // Enrolled clients of the type (modules/client); a deleted one no longer counts.
-      const row = await q
-        .selectFrom('client')
-        .where('type', '=', clientType)
-        .where('state', '!=', 'deleted')
-        .select((eb) => eb.fn.countAll<string | number>().as('n'))
-        .executeTakeFirst();
-      return Number(row?.n ?? 0);
-    }
-    if (feature === 'sms_servers') {
-      // The SMS's managed servers of every domain (modules/ssh-server).
-      const row = await q
-        .selectFrom('ssh_server')
-        .select((eb) => eb.fn.countAll<string | number>().as('n'))
-        .executeTakeFirst();
-      return Number(row?.n ?? 0);
-    }
+    // Enrolled clients of the type (modules/client); a deleted one no longer counts.
+    if (clientType) return countLiveClients(q, clientType);
+    // The SMS's managed servers of every domain (modules/ssh-server).
+    if (feature === 'sms_servers') return countSshServers(q);
     if (feature !== 'keys') return 0; // KMIP clients do not exist yet
-    const row = await q
-      .selectFrom('kms_key_tally')
-      .where('state', 'not in', GONE_STATES)
-      .select((eb) => eb.fn.sum<string | number>('keys').as('n'))
-      .executeTakeFirst();
-    return Number(row?.n ?? 0);
+    return countKeysBesides(q, GONE_STATES);
   }
 
   /** The quota checks of one turn (key creations arrive together) share one count per feature. */
@@ -165,18 +158,12 @@ export function createLicenseService(deps: { db: Db; clock: Clock; trusted: read
   });
 
   const refuse = async (actor: Actor, meta: RequestMeta, err: KspError, details: Record<string, string>) => {
-    await writeAudit(
-      db,
-      {
-        who: subjectOf(actor),
-        action: 'license.activate',
-        target: details.license_id ?? '',
-        result: 'failure',
-        ip: meta.ip,
-        details: { reason: err.messageKey, ...details },
-      },
-      clock(),
-    );
+    await audit.byCaller(db, actor, meta, {
+      action: 'license.activate',
+      target: details.license_id ?? '',
+      result: 'failure',
+      details: { reason: err.messageKey, ...details },
+    });
     return err;
   };
 
@@ -193,13 +180,7 @@ export function createLicenseService(deps: { db: Db; clock: Clock; trusted: read
     feature: LicenseFeature,
     asks: readonly number[],
   ): Promise<(KspError | undefined)[]> {
-    await trx
-      .insertInto('license_quota')
-      .values({ feature, claims: 1 })
-      .onConflict((oc) =>
-        oc.column('feature').doUpdateSet((eb) => ({ claims: eb('license_quota.claims', '+', 1) })),
-      )
-      .execute();
+    await lockQuota(trx, feature);
     const { state, figures } = totals(await rows(trx), clock().getTime());
     const figure = figures.find((f) => f.feature === feature)!;
     if (state === 'expired')
@@ -216,10 +197,10 @@ export function createLicenseService(deps: { db: Db; clock: Clock; trusted: read
     claim,
 
     async lockdata() {
-      const nodes = await db.selectFrom('cluster_node').select('name').execute();
+      const nodes = await countClusterNodes(db);
       return {
         lock_code: await lock(),
-        bind_type: nodes.length > 1 ? ('cluster' as const) : ('instance' as const),
+        bind_type: nodes > 1 ? ('cluster' as const) : ('instance' as const),
       };
     },
 
@@ -318,19 +299,8 @@ export function createLicenseService(deps: { db: Db; clock: Clock; trusted: read
       };
       try {
         await db.transaction().execute(async (trx) => {
-          await trx.insertInto('license').values(row).execute();
-          await writeAudit(
-            trx,
-            {
-              who: subjectOf(actor),
-              action: 'license.activate',
-              target: payload.id,
-              result: 'success',
-              ip: meta.ip,
-              details,
-            },
-            now,
-          );
+          await insertLicense(trx, row);
+          await audit.byCaller(trx, actor, meta, { action: 'license.activate', target: payload.id, details });
         });
       } catch (err) {
         if (isUniqueViolation(err))
@@ -343,23 +313,16 @@ export function createLicenseService(deps: { db: Db; clock: Clock; trusted: read
     },
 
     async remove(actor: Actor, meta: RequestMeta, rowId: string) {
-      const row = await db.selectFrom('license').selectAll().where('id', '=', rowId).executeTakeFirst();
+      const row = await findLicense(db, rowId);
       if (!row) throw notFound('license.notFound', { id: rowId });
       try {
         await db.transaction().execute(async (trx) => {
-          await trx.deleteFrom('license').where('id', '=', rowId).execute();
-          await writeAudit(
-            trx,
-            {
-              who: subjectOf(actor),
-              action: 'license.delete',
-              target: row.license_id,
-              result: 'success',
-              ip: meta.ip,
-              details: { license_id: row.license_id, features: row.features },
-            },
-            clock(),
-          );
+          await deleteLicense(trx, rowId);
+          await audit.byCaller(trx, actor, meta, {
+            action: 'license.delete',
+            target: row.license_id,
+            details: { license_id: row.license_id, features: row.features },
+          });
         });
       } finally {
         cached = null;

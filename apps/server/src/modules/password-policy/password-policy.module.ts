@@ -17,7 +17,11 @@ export const passwordPolicyModule: KspModule = {
   name: 'password-policy',
   register(ctx) {
     ctx.provide('passwordPolicy', passwordPolicy);
-    passwordPolicyRoutes(ctx.app, ctx.gate, createPasswordPolicyService({ db: ctx.db, clock: ctx.clock }));
+    passwordPolicyRoutes(
+      ctx.app,
+      ctx.gate,
+      createPasswordPolicyService({ db: ctx.db, clock: ctx.clock, audit: ctx.audit }),
+    );
   },
   async start(ctx) {
     await ensureDefaultPolicy(ctx.db, ctx.clock().toISOString());

@@ -1,11 +1,11 @@
 import type { api, Input } from '@ksp/contracts';
-import { subjectOf, writeAudit } from '../../platform/audit.js';
+import type { AuditWriter } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
 import type { Db } from '../../platform/db/database.js';
 import type { PasswordPolicyTable } from '../../platform/db/schema.js';
 import { invalid } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
-import { currentPolicy } from './password-policy.store.js';
+import { currentPolicy, updatePolicy } from './password-policy.store.js';
 
 function view(row: PasswordPolicyTable) {
   return {
@@ -23,8 +23,8 @@ function view(row: PasswordPolicyTable) {
   };
 }
 
-export function createPasswordPolicyService(deps: { db: Db; clock: Clock }) {
-  const { db, clock } = deps;
+export function createPasswordPolicyService(deps: { db: Db; clock: Clock; audit: AuditWriter }) {
+  const { db, clock, audit } = deps;
   return {
     get: async () => view(await currentPolicy(db)),
 
@@ -35,17 +35,10 @@ export function createPasswordPolicyService(deps: { db: Db; clock: Clock }) {
       if (sum > body.max_length) throw invalid('policy.minimaTooLong', { sum, max: body.max_length });
       const updated_at = clock().toISOString();
       await db.transaction().execute(async (trx) => {
-        await trx
-          .updateTable('password_policy')
-          .set({ ...body, lockout_disabled: body.lockout_disabled ? 1 : 0, updated_at })
-          .where('id', '=', 'default')
-          .execute();
-        await writeAudit(trx, {
-          who: subjectOf(actor),
+        await updatePolicy(trx, { ...body, lockout_disabled: body.lockout_disabled ? 1 : 0, updated_at });
+        await audit.byCaller(trx, actor, meta, {
           action: 'password-policy.update',
           target: 'password policy',
-          result: 'success',
-          ip: meta.ip,
         });
       });
       return view(await currentPolicy(db));

@@ -1,5 +1,6 @@
 import { defaultPasswordPolicy } from '../../platform/auth/password-policy.js';
 import type { Executor } from '../../platform/db/database.js';
+import type { PasswordPolicyTable } from '../../platform/db/schema.js';
 
 const POLICY_ID = 'default';
 
@@ -18,4 +19,9 @@ export async function currentPolicy(db: Executor) {
     .where('id', '=', POLICY_ID)
     .executeTakeFirst();
   return row ?? { id: POLICY_ID, ...defaultPasswordPolicy, updated_at: new Date(0).toISOString() };
+}
+
+/** Sets the policy in force. */
+export async function updatePolicy(db: Executor, changes: Omit<PasswordPolicyTable, 'id'>): Promise<void> {
+  await db.updateTable('password_policy').set(changes).where('id', '=', POLICY_ID).execute();
 }

@@ -13,6 +13,7 @@ import type { Clock } from '../../platform/auth/session.service.js';
 import type { Db } from '../../platform/db/database.js';
 import type { Actor } from '../../platform/http/route.js';
 import type { ModuleServices } from '../../platform/module.js';
+import { clientCounts, countInDomain, keyCountsByState } from './product.store.js';
 
 /** The product list of docs/console.md#products-and-sub-consoles, in its order, with the area each opens and its licensed feature. */
 const products: readonly {
@@ -48,27 +49,7 @@ export function createProductService(deps: {
     const now = clock().getTime();
     const warn = iso(now - CLIENT_WARNING_SECONDS * 1000);
     const error = iso(now - CLIENT_ERROR_SECONDS * 1000);
-    const rows = await db
-      .selectFrom('client')
-      .where('domain_id', '=', domainId)
-      .where('state', 'in', ['active', 'revoked'])
-      .select((eb) => {
-        const active = eb('state', '=', 'active');
-        const count = (when: ReturnType<typeof eb.and>) =>
-          eb.fn.sum<string | number | null>(eb.case().when(when).then(1).else(0).end());
-        return [
-          'type',
-          eb.fn.countAll<string | number>().as('total'),
-          count(eb.and([active, eb('last_seen_at', '>=', warn)])).as('healthy'),
-          count(eb.and([active, eb('last_seen_at', '<', warn), eb('last_seen_at', '>=', error)])).as(
-            'warning',
-          ),
-          count(eb.and([active, eb('last_seen_at', '<', error)])).as('error'),
-          count(eb.and([eb('state', '=', 'revoked')])).as('revoked'),
-        ];
-      })
-      .groupBy('type')
-      .execute();
+    const rows = await clientCounts(db, domainId, warn, error);
     const out = new Map<string, Figures>();
     for (const r of rows) {
       out.set(r.type, [
@@ -87,12 +68,7 @@ export function createProductService(deps: {
 
   /** Keys of the domain by state label, from the tally the key module keeps; destroyed keys are not counted. */
   async function keyFigures(domainId: string): Promise<Figures> {
-    const rows = await db
-      .selectFrom('kms_key_tally')
-      .where('domain_id', '=', domainId)
-      .select((eb) => ['state', eb.fn.sum<string | number>('keys').as('n')])
-      .groupBy('state')
-      .execute();
+    const rows = await keyCountsByState(db, domainId);
     const by = { in_use: 0, inactive: 0, disabled: 0 };
     for (const r of rows) {
       const label = stateLabel(r.state as KeyState);
@@ -110,20 +86,12 @@ export function createProductService(deps: {
 
   async function smsFigures(domainId: string): Promise<Figures> {
     const [credentials, servers] = await Promise.all([
-      db
-        .selectFrom('credential')
-        .where('domain_id', '=', domainId)
-        .select((eb) => eb.fn.countAll<string | number>().as('n'))
-        .executeTakeFirst(),
-      db
-        .selectFrom('ssh_server')
-        .where('domain_id', '=', domainId)
-        .select((eb) => eb.fn.countAll<string | number>().as('n'))
-        .executeTakeFirst(),
+      countInDomain(db, 'credential', domainId),
+      countInDomain(db, 'ssh_server', domainId),
     ]);
     return [
-      { name: 'credentials', value: n(credentials?.n) },
-      { name: 'servers', value: n(servers?.n) },
+      { name: 'credentials', value: credentials },
+      { name: 'servers', value: servers },
     ];
   }
 
