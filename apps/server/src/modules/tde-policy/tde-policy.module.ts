@@ -9,6 +9,7 @@ export const tdePolicyModule: KspModule = {
     const service = createTdePolicyService({
       db: ctx.db,
       clock: ctx.clock,
+      audit: ctx.audit,
       // The TDE client module (guard points, clients) is optional: absent, nothing uses a policy.
       usage: () => ctx.maybeUse('tdeUsage'),
       // Syslog TLS client keys of profiles are sealed under the domain KEK.
