@@ -1,11 +1,7 @@
 import type { KspModule } from '../../platform/module.js';
 import { schedulerRoutes } from './scheduler.routes.js';
-import {
-  createSchedulerService,
-  SCHEDULER_JOB,
-  type SchedulerCheckpoint,
-  type SchedulerService,
-} from './scheduler.service.js';
+import type { SchedulerCheckpoint } from './scheduler.runs.js';
+import { createSchedulerService, SCHEDULER_JOB, type SchedulerService } from './scheduler.service.js';
 
 /** What the backup module offers the scheduler: the key-rotation backup taken before a run rotates keys. */
 export interface RotationBackup {

@@ -68,3 +68,10 @@ export function checkWindow(schedule: TaskSchedule, now: Date): void {
     throw invalid('scheduler.neverDue', { cron: schedule.cron });
   }
 }
+
+/** The stored next run of a task (ISO time): its next slot after `now`, or null when disabled or none is left. */
+export function nextRunAt(schedule: TaskSchedule, enabled: boolean, now: Date): string | null {
+  if (!enabled) return null;
+  const next = nextSlot(schedule, now);
+  return next ? next.toISOString() : null;
+}
