@@ -49,6 +49,9 @@ export async function startKsp(env: Record<string, string> = {}): Promise<Runnin
       // Each test signs in many times a minute from one address; the limits are tested by the server suite.
       KSP_LOGIN_RATE_PER_USER: '1000',
       KSP_LOGIN_RATE_PER_ADDRESS: '5000',
+      // Password hashes at N = 2^4 instead of production's 2^15 (docs/testing.md#sign-in-cost).
+      NODE_ENV: 'test',
+      KSP_TEST_PASSWORD_COST: '4',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
