@@ -1,27 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CallDef } from '@ksp/contracts';
+import { freePort } from '../../apps/server/src/test/free-port.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const mainJs = join(root, 'apps/server/dist/main.js');
 const webIndex = join(root, 'apps/web/dist/index.html');
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      srv.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
 
 export interface RunningServer {
   url: string;

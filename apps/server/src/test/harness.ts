@@ -312,6 +312,12 @@ async function send<C extends CallDef>(
   return { status: res.statusCode, code: json.code, msg: json.msg, data: json.data, headers: res.headers };
 }
 
+/** The answer, when it is a success (code 0); otherwise throws its code and message: for set-up steps a test is not about. */
+export function ok<T extends { code: number; msg: string }>(answer: T): T {
+  if (answer.code !== 0) throw new Error(`${answer.code} ${answer.msg}`);
+  return answer;
+}
+
 export const encodeUsername = (name: string) => Buffer.from(name, 'utf8').toString('base64');
 export const hashForLogin = async (password: string) => {
   const { createHash } = await import('node:crypto');
