@@ -2,7 +2,8 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launch, newPage, shot } from './support/browser.js';
-import { freePort, startKsp, type RunningServer } from './support/server.js';
+import { startKsp, type RunningServer } from './support/server.js';
+import { freePort } from '../apps/server/src/test/free-port.js';
 import { initializeByApi, loginByApi } from './support/setup.js';
 
 /** A host page of another origin that frames the console and answers its token requests. */

@@ -5,7 +5,8 @@ import type { Browser, FrameLocator, Page } from 'playwright-core';
 import { api } from '@ksp/contracts';
 import { startSshd, throwawayAccount, type Sshd } from '../apps/server/src/test/sshd.js';
 import { launch, newPage, shot } from './support/browser.js';
-import { apiCall, freePort, startKsp, type RunningServer } from './support/server.js';
+import { apiCall, startKsp, type RunningServer } from './support/server.js';
+import { freePort } from '../apps/server/src/test/free-port.js';
 import { ADMIN, initializeByApi, loginByApi } from './support/setup.js';
 import { signIn } from './support/ui.js';
 

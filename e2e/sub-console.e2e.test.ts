@@ -4,7 +4,8 @@ import type { Browser, Page } from 'playwright-core';
 import { api } from '@ksp/contracts';
 import { agentCsr } from './support/agent.js';
 import { launch, newPage, shot } from './support/browser.js';
-import { apiCall, freePort, startKsp, type RunningServer } from './support/server.js';
+import { apiCall, startKsp, type RunningServer } from './support/server.js';
+import { freePort } from '../apps/server/src/test/free-port.js';
 import { initializeByApi, loginByApi } from './support/setup.js';
 import { signIn } from './support/ui.js';
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // `npm test`: lint, typecheck, unit and integration suites (SQLite and PostgreSQL),
-// the production build, then the end-to-end suite in Chromium. Stages run in steps; the
-// stages of one step run at once (docs/testing.md#stages). Stops after the first step with
-// a failing stage, prints each stage's time and a table of all of them, and ends with one
-// plain line: "Total: N passed, N failed". `node scripts/test-all.mjs server e2e` runs the
+// the production build, then the end-to-end suite in Chromium. Stages run in lanes that start
+// at once (docs/testing.md#stages); a lane stops at its first failing stage. Prints each
+// stage's time and a table of all of them, and ends with one plain line:
+// "Total: N passed, N failed". `node scripts/test-all.mjs server e2e` runs the
 // chosen stages only.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -25,26 +25,28 @@ const vitest = (workspace) => ({
 });
 
 /**
- * The steps, in order; the stages of a step run at once. What shares a step was chosen for the
- * machines' two cores: lint, format, typecheck and the small suites are one process each; the
- * server suite mostly waits (PostgreSQL, disk flushes, slapd, sshd, SoftHSM) while the web
- * suite and the build keep the processors busy. The build needs nothing the suites produce;
- * the end-to-end suite needs the build and has the machine to itself.
+ * The lanes, all started at once; a lane runs its groups in order and the stages of a group at
+ * once, and stops at its first failing stage (the other lanes run on). Chosen for the machines'
+ * two cores (docs/testing.md#stages): the end-to-end suite needs the build and mostly waits on
+ * its browser and server, so it starts as soon as the build is done and runs beside everything
+ * else; the server suite mostly waits too (PostgreSQL, disk flushes, slapd, sshd, SoftHSM) and
+ * starts at once; lint, format, typecheck, the small suites and then the web suite keep the
+ * processors busy meanwhile.
  */
-const steps = [
+const lanes = [
+  [[{ label: 'build', command: 'npm', args: ['run', 'build'] }], [{ label: 'e2e', ...vitest('e2e') }]],
+  [[{ label: 'server', ...vitest('apps/server') }]],
   [
-    { label: 'lint', command: 'npx', args: ['eslint', '.', '--max-warnings', '0'] },
-    { label: 'format', command: 'npx', args: ['prettier', '--check', '.'] },
-    { label: 'typecheck', command: 'npm', args: ['run', 'typecheck'] },
-    { label: 'contracts', ...vitest('packages/contracts') },
-    { label: 'ukey-bridge', ...vitest('tools/ukey-bridge') },
-    { label: 'ksp-agent', ...vitest('tools/ksp-agent') },
+    [
+      { label: 'lint', command: 'npx', args: ['eslint', '.', '--max-warnings', '0'] },
+      { label: 'format', command: 'npx', args: ['prettier', '--check', '.'] },
+      { label: 'typecheck', command: 'npm', args: ['run', 'typecheck'] },
+      { label: 'contracts', ...vitest('packages/contracts') },
+      { label: 'ukey-bridge', ...vitest('tools/ukey-bridge') },
+      { label: 'ksp-agent', ...vitest('tools/ksp-agent') },
+    ],
+    [{ label: 'web', ...vitest('apps/web') }],
   ],
-  [
-    { label: 'server', ...vitest('apps/server') },
-    { label: 'web', ...vitest('apps/web'), then: { label: 'build', command: 'npm', args: ['run', 'build'] } },
-  ],
-  [{ label: 'e2e', ...vitest('e2e') }],
 ];
 
 const chosen = (label) => !only.length || only.includes(label);
@@ -90,25 +92,19 @@ function runStage(stage, live) {
   });
 }
 
-/** A stage and the one that follows it in the same lane (the build after the web suite). */
-async function runLane(stage, live) {
-  let ok = true;
-  if (chosen(stage.label)) ok = await runStage(stage, live);
-  if (ok && stage.then && chosen(stage.then.label)) ok = await runStage(stage.then, live);
-  return ok;
+/** One lane: its groups in order, the stages of a group at once, until a stage fails. */
+async function runLane(groups, live) {
+  for (const group of groups) {
+    const stages = group.filter((stage) => chosen(stage.label));
+    const oks = await Promise.all(stages.map((stage) => runStage(stage, live)));
+    if (!oks.every(Boolean)) return false;
+  }
+  return true;
 }
 
 const started = Date.now();
-let ok = true;
-for (const step of steps) {
-  const lanes = step.filter((stage) => chosen(stage.label) || (stage.then && chosen(stage.then.label)));
-  if (!lanes.length) continue;
-  const oks = await Promise.all(lanes.map((stage) => runLane(stage, lanes.length === 1)));
-  if (!oks.every(Boolean)) {
-    ok = false;
-    break;
-  }
-}
+const stageCount = lanes.flat(2).filter((stage) => chosen(stage.label)).length;
+const ok = (await Promise.all(lanes.map((groups) => runLane(groups, stageCount === 1)))).every(Boolean);
 
 let passed = 0;
 let failed = 0;

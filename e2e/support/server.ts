@@ -1,27 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CallDef } from '@ksp/contracts';
+import { freePort } from '../../apps/server/src/test/free-port.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const mainJs = join(root, 'apps/server/dist/main.js');
 const webIndex = join(root, 'apps/web/dist/index.html');
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      srv.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
 
 export interface RunningServer {
   url: string;
@@ -49,6 +36,9 @@ export async function startKsp(env: Record<string, string> = {}): Promise<Runnin
       // Each test signs in many times a minute from one address; the limits are tested by the server suite.
       KSP_LOGIN_RATE_PER_USER: '1000',
       KSP_LOGIN_RATE_PER_ADDRESS: '5000',
+      // Password hashes at N = 2^4 instead of production's 2^15 (docs/testing.md#sign-in-cost).
+      NODE_ENV: 'test',
+      KSP_TEST_PASSWORD_COST: '4',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import { isIpRule } from '@ksp/contracts';
+import { PASSWORD_COST } from './auth/password.js';
 import { DEFAULT_PKCS11_DIRS } from './keyring/pkcs11-library.js';
 
 /**
@@ -95,6 +96,12 @@ const Schema = z.object({
    * licences besides the vendor's. The test suites mint licences with a key pair they make;
    * a production server leaves this unset.
    */
+  /**
+   * TESTS ONLY: the scrypt cost (log2 N) of the password hashes this server stores, below
+   * production's 15 so that suites signing in thousands of times do not spend minutes hashing.
+   * Refused unless NODE_ENV is `test` (docs/testing.md#sign-in-cost); unset: 15.
+   */
+  KSP_TEST_PASSWORD_COST: z.coerce.number().int().min(1).max(PASSWORD_COST).optional(),
   KSP_LICENSE_TEST_PUBLIC_KEY: z
     .string()
     .regex(/^[A-Za-z0-9+/_-]{43}=?$/, 'base64 of a 32-byte Ed25519 public key')
@@ -127,6 +134,8 @@ export interface KspConfig {
   operationRecords: 'commit' | 'disk';
   /** See KSP_PKI_URL; null: the listening address. */
   pkiUrl: string | null;
+  /** The scrypt cost (log2 N) of stored password hashes: PASSWORD_COST unless KSP_TEST_PASSWORD_COST (tests only). */
+  passwordCost: number;
   /** See KSP_LICENSE_TEST_PUBLIC_KEY (tests only); null in production. */
   licenseTestPublicKey: string | null;
   /** See KSP_PKCS11_DIRS: absolute directories; empty: no PKCS#11 library may be loaded. */
@@ -171,6 +180,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
         'or bind a loopback address (127.0.0.1)',
     );
   }
+  if (v.KSP_TEST_PASSWORD_COST !== undefined && env.NODE_ENV !== 'test') {
+    throw new ConfigError('KSP_TEST_PASSWORD_COST is for tests only: it is refused unless NODE_ENV=test');
+  }
   if (v.KSP_SESSION_IDLE_SECONDS > v.KSP_SESSION_MAX_SECONDS) {
     throw new ConfigError('KSP_SESSION_IDLE_SECONDS must not exceed KSP_SESSION_MAX_SECONDS');
   }
@@ -200,6 +212,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     sqliteSynchronous: v.KSP_SQLITE_SYNCHRONOUS,
     operationRecords: v.KSP_OPERATION_RECORDS,
     pkiUrl: v.KSP_PKI_URL ?? null,
+    passwordCost: v.KSP_TEST_PASSWORD_COST ?? PASSWORD_COST,
     licenseTestPublicKey: v.KSP_LICENSE_TEST_PUBLIC_KEY ?? null,
     pkcs11Dirs,
     ssh: {

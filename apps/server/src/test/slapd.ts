@@ -1,10 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'ldapts';
 import { newEcKey, openssl, selfSignedEc } from './openssl.js';
+import { freePort } from './free-port.js';
 
 export const BASE_DN = 'dc=ksp,dc=test';
 export const ADMIN_DN = `cn=admin,${BASE_DN}`;
@@ -15,17 +15,6 @@ export interface Slapd {
   ldapsUrl: string;
   caPem: string;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const a = srv.address();
-      srv.close(() => (typeof a === 'object' && a ? resolve(a.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 /** Whether Debian's slapd is installed (CI installs it; elsewhere the suite says so). */

@@ -8,13 +8,8 @@ import { api, Code, signedText } from '@ksp/contracts';
 import { agentKeyAndCsr } from '../../test/agent.js';
 import { newEcKey, openssl } from '../../test/openssl.js';
 import { licenseEverything, testLicenseKeys } from '../../test/license.js';
-import { call, engines, initialize, startServer, type TestServer } from '../../test/harness.js';
+import { call, engines, initialize, ok, startServer, type TestServer } from '../../test/harness.js';
 import { HEARTBEAT_REFUSALS_PER_MINUTE } from './client.service.js';
-
-function ok<T extends { code: number; msg: string }>(answer: T): T {
-  if (answer.code !== 0) throw new Error(`${answer.code} ${answer.msg}`);
-  return answer;
-}
 
 interface Envelope<T = unknown> {
   code: number;

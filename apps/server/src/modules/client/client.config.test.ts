@@ -6,12 +6,7 @@ import { bumpClientConfig, clientConfigEpoch } from '../../platform/agent-config
 import { stubAgentConfig } from '../../test/agent-config-stub.js';
 import { agentKeyAndCsr } from '../../test/agent.js';
 import { licenseEverything, testLicenseKeys } from '../../test/license.js';
-import { call, engines, initialize, startServer, type TestServer } from '../../test/harness.js';
-
-function ok<T extends { code: number; msg: string }>(answer: T): T {
-  if (answer.code !== 0) throw new Error(`${answer.code} ${answer.msg}`);
-  return answer;
-}
+import { call, engines, initialize, ok, startServer, type TestServer } from '../../test/harness.js';
 
 // The TDE client module's `agentConfig` is stood in for by the test stub (test/agent-config-stub.ts).
 describe.each(await engines())('config channel on %s', (engine) => {

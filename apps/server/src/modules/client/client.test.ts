@@ -18,15 +18,11 @@ import {
   engines,
   initialize,
   login,
+  ok,
   roleIdByName,
   startServer,
   type TestServer,
 } from '../../test/harness.js';
-
-function ok<T extends { code: number; msg: string }>(answer: T): T {
-  if (answer.code !== 0) throw new Error(`${answer.code} ${answer.msg}`);
-  return answer;
-}
 
 describe.each(await engines())('clients on %s', (engine) => {
   let server: TestServer;

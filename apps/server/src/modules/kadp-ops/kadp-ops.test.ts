@@ -8,14 +8,10 @@ import {
   domainWithAdmin,
   engines,
   initialize,
+  ok,
   startServer,
   type TestServer,
 } from '../../test/harness.js';
-
-function ok<T extends { code: number; msg: string }>(answer: T): T {
-  if (answer.code !== 0) throw new Error(`${answer.code} ${answer.msg}`);
-  return answer;
-}
 
 describe.each(await engines())('KADP client operations on %s', (engine) => {
   let server: TestServer;

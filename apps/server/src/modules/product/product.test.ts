@@ -7,15 +7,11 @@ import {
   engines,
   initialize,
   login,
+  ok,
   roleIdByName,
   startServer,
   type TestServer,
 } from '../../test/harness.js';
-
-function ok<T extends { code: number; msg: string }>(answer: T): T {
-  if (answer.code !== 0) throw new Error(`${answer.code} ${answer.msg}`);
-  return answer;
-}
 
 const figure = (tile: ProductTile | undefined, name: string) =>
   tile?.figures.find((f) => f.name === name)?.value;

@@ -1,25 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, Usage } from '@ksp/contracts';
 import { call, engines, initialize, startServer, type TestServer } from '../../test/harness.js';
+import { freePort } from '../../test/free-port.js';
 
 const main = fileURLToPath(new URL('../../main.ts', import.meta.url));
 const KEYS = 400;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address();
-      srv.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
 
 /** Waits for a condition polled every 50 ms (a process to come up, a run to get going); no timing is asserted. */
 async function until(what: string, check: () => Promise<boolean>, limitMs = 60_000): Promise<void> {

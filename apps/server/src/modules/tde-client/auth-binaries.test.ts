@@ -10,14 +10,10 @@ import {
   engines,
   initialize,
   login,
+  ok,
   startServer,
   type TestServer,
 } from '../../test/harness.js';
-
-function ok<T extends { code: number; msg: string }>(answer: T): T {
-  if (answer.code !== 0) throw new Error(`${answer.code} ${answer.msg}`);
-  return answer;
-}
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 

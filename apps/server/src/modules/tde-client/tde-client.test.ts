@@ -30,6 +30,7 @@ import {
   engines,
   initialize,
   login,
+  ok,
   roleIdByName,
   startServer,
   type TestServer,
@@ -37,11 +38,6 @@ import {
 import { AGENT_KEY_WRAP_INFO } from './agent-keys.js';
 import { createTestPolicies } from './test-policies.js';
 import { createTdeClientService } from './tde-client.service.js';
-
-function ok<T extends { code: number; msg: string }>(answer: T): T {
-  if (answer.code !== 0) throw new Error(`${answer.code} ${answer.msg}`);
-  return answer;
-}
 
 /** Opens an AgentKey with the agent's private key, as contracts/agent.ts documents. */
 function unwrapAgentKey(key: AgentKey, privateKey: KeyObject): Buffer {

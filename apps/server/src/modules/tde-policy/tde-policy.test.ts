@@ -12,16 +12,12 @@ import {
   engines,
   initialize,
   login,
+  ok,
   roleIdByName,
   startServer,
   type TestServer,
 } from '../../test/harness.js';
 import { opensslTls } from '../../test/syslog-receiver.js';
-
-function ok<T extends { code: number; msg: string }>(answer: T): T {
-  if (answer.code !== 0) throw new Error(`${answer.code} ${answer.msg}`);
-  return answer;
-}
 
 const HASH = 'ab'.repeat(32);
 const HASH2 = 'CD'.repeat(32);

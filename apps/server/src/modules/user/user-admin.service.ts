@@ -36,6 +36,8 @@ export function createUserAdminService(deps: {
   clock: Clock;
   sessions: SessionService;
   users: UserService;
+  /** The scrypt cost new password hashes are stored at (KspConfig.passwordCost). */
+  passwordCost: number;
   domains: ModuleServices['domains'];
   roles: ModuleServices['roles'];
 }) {
@@ -256,7 +258,7 @@ export function createUserAdminService(deps: {
       const user = await managed(actor, body.id);
       if (user.directory) throw stateForbids('user.directoryPassword', { name: user.username });
       await deps.users.assertPasswordAllowed(body.password, meta.lang);
-      const hash = await hashPassword(clientHash(body.password));
+      const hash = await hashPassword(clientHash(body.password), deps.passwordCost);
       await db.transaction().execute(async (trx) => {
         const now = clock().toISOString();
         await updateUser(trx, user.id, {

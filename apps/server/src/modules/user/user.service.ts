@@ -60,6 +60,8 @@ export function createUserService(deps: {
   clock: Clock;
   directory?: DirectoryLogin;
   config: ModuleServices['config'];
+  /** The scrypt cost new password hashes are stored at (KspConfig.passwordCost). */
+  passwordCost: number;
   passwordPolicy: ModuleServices['passwordPolicy'];
   domains: ModuleServices['domains'];
   roles: ModuleServices['roles'];
@@ -95,7 +97,7 @@ export function createUserService(deps: {
       username: args.username,
       email: args.email,
       phone: '',
-      password_hash: await hashPassword(clientHash(args.password)),
+      password_hash: await hashPassword(clientHash(args.password), deps.passwordCost),
       directory: null,
       must_change_password: 0,
       password_changed_at: now,
@@ -237,7 +239,7 @@ export function createUserService(deps: {
     }
     const username = decodeLocalUsername(typed);
     const user = username ? await findUserByName(db, username) : undefined;
-    const ok = await verifyPassword(body.password, user?.password_hash ?? null);
+    const ok = await verifyPassword(body.password, user?.password_hash ?? null, deps.passwordCost);
     // Recorded under the name decoded (what the user typed), or as sent when it is not Base64.
     if (!user) {
       await auditRefusedLogin(
@@ -449,7 +451,7 @@ export function createUserService(deps: {
       throw stateForbids('password.tooSoon', { days: policy.min_change_days });
     }
     await assertPasswordAllowed(body.new_password, meta.lang);
-    const hash = await hashPassword(clientHash(body.new_password));
+    const hash = await hashPassword(clientHash(body.new_password), deps.passwordCost);
     const token = await db.transaction().execute(async (trx) => {
       await updateUser(trx, user.id, {
         password_hash: hash,

@@ -9,11 +9,18 @@ export function clientHash(password: string): string {
   return createHash('sha256').update(password, 'utf8').digest('base64');
 }
 
-const N = 1 << 15;
+/**
+ * The scrypt cost of a stored password, as log2 of N: 15 (N = 32768) in production. Each hash
+ * keeps its own N, r and p, so a hash stored at any cost still verifies. The test suites start
+ * their servers with a lower cost (KSP_TEST_PASSWORD_COST, accepted only with NODE_ENV=test,
+ * docs/testing.md#sign-in-cost) because they sign in thousands of times; password.test.ts
+ * checks that the default stays 15.
+ */
+export const PASSWORD_COST = 15;
 const R = 8;
 const P = 1;
 const KEYLEN = 32;
-const MAXMEM = 128 * N * R * 2;
+const MAXMEM = 128 * (1 << PASSWORD_COST) * R * 2;
 
 function derive(secret: string, salt: Buffer, n: number, r: number, p: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
@@ -23,17 +30,27 @@ function derive(secret: string, salt: Buffer, n: number, r: number, p: number): 
   });
 }
 
-export async function hashPassword(clientHashed: string): Promise<string> {
+/** A salted scrypt hash at the given cost (log2 N; the production cost unless a test server says otherwise). */
+export async function hashPassword(clientHashed: string, cost = PASSWORD_COST): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(clientHashed, salt, N, R, P);
-  return `scrypt$${N}$${R}$${P}$${salt.toString('base64')}$${key.toString('base64')}`;
+  const n = 1 << cost;
+  const key = await derive(clientHashed, salt, n, R, P);
+  return `scrypt$${n}$${R}$${P}$${salt.toString('base64')}$${key.toString('base64')}`;
 }
 
-const DUMMY = `scrypt$${N}$${R}$${P}$${Buffer.alloc(16).toString('base64')}$${Buffer.alloc(32).toString('base64')}`;
+const dummy = (cost: number) =>
+  `scrypt$${1 << cost}$${R}$${P}$${Buffer.alloc(16).toString('base64')}$${Buffer.alloc(32).toString('base64')}`;
 
-/** Verifies in constant time; with no stored hash it still spends the same effort. */
-export async function verifyPassword(clientHashed: string, stored: string | null): Promise<boolean> {
-  const parts = (stored ?? DUMMY).split('$');
+/**
+ * Verifies in constant time at the stored hash's own cost; with no stored hash it still spends
+ * the effort of a hash at `cost` (the cost this server stores new hashes at).
+ */
+export async function verifyPassword(
+  clientHashed: string,
+  stored: string | null,
+  cost = PASSWORD_COST,
+): Promise<boolean> {
+  const parts = (stored ?? dummy(cost)).split('$');
   const [scheme, n, r, p, salt, hash] = parts;
   if (scheme !== 'scrypt' || !n || !r || !p || !salt || !hash) return false;
   const expected = Buffer.from(hash, 'base64');
