@@ -13,6 +13,7 @@ export const tdeClientModule: KspModule = {
     const service = createTdeClientService({
       db: ctx.db,
       clock: ctx.clock,
+      audit: ctx.audit,
       clients: () => ctx.use('clients'),
       policies: () => ctx.use('tdePolicies'),
       keyVault: () => ctx.use('keyVault'),

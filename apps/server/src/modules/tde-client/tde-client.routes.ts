@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { api } from '@ksp/contracts';
 import { registerCall, type Gatekeeper } from '../../platform/http/route.js';
-import type { AgentType, TdeClientService } from './tde-client.service.js';
+import type { AgentType } from './tde-client.context.js';
+import type { TdeClientService } from './tde-client.service.js';
 
 /** The client and guard point calls of one sub-console (CTE: `api.tdeClient`, RDM: `api.rdmClient`). */
 function agentClientRoutes(

@@ -1,4 +1,3 @@
-import type { ProfileSettingsInput } from '@ksp/contracts';
 import {
   ProfileSettings,
   ProfileSyslogServerBase,
@@ -6,6 +5,7 @@ import {
   type api,
   type Input,
   type PolicyElementKind,
+  type ProfileSettingsInput,
 } from '@ksp/contracts';
 import { z } from 'zod';
 import type { TdePolicyElementTable, TdeProfileTable } from '../../platform/db/schema.js';
