@@ -9,7 +9,7 @@ import {
 } from '@ksp/contracts';
 import type { FastifyRequest } from 'fastify';
 import { clientConfigEpoch, type AgentConfigSource } from '../../platform/agent-config.js';
-import type { AuditSubject, AuditWriter } from '../../platform/audit.js';
+import type { AuditWriter } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
 import type { Db } from '../../platform/db/database.js';
 import type { Journal } from '../../platform/db/journal.js';
@@ -35,7 +35,7 @@ import {
   type AgentFacts,
 } from './client.store.js';
 import { createTouch } from './client.touch.js';
-import { iso } from './client.view.js';
+import { agentSubject, iso } from './client.view.js';
 
 class AgentRefusal extends Error {
   constructor(
@@ -49,15 +49,6 @@ class AgentRefusal extends Error {
 }
 
 const isRateLimited = (err: unknown) => (err as { statusCode?: number } | null)?.statusCode === 429;
-
-/** An agent in the log: an API caller (source `api`), named `client:<name>`, or `-` when unknown. */
-export const agentSubject = (row?: Pick<ClientTable, 'name' | 'domain_id'>): AuditSubject => ({
-  userId: null,
-  username: row ? `client:${row.name}` : '-',
-  domainId: row?.domain_id ?? null,
-  domainName: '',
-  source: 'api',
-});
 
 const emptyConfig = (clientId: string, version: number): AgentConfig => ({
   client_id: clientId,

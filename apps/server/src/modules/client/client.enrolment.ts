@@ -7,8 +7,8 @@ import type { ClientTable } from '../../platform/db/schema.js';
 import { KspError } from '../../platform/errors.js';
 import type { RequestMeta } from '../../platform/http/route.js';
 import type { ModuleServices } from '../../platform/module.js';
-import { agentSubject } from './client.agent-calls.js';
 import { certificateColumns, insertClient } from './client.store.js';
+import { agentSubject } from './client.view.js';
 
 /** The registration token usage each client type enrols with (a TDE agent is a "cte" token). */
 const usageOf: Record<ClientType, 'cte' | 'rdm' | 'kadp'> = { tde: 'cte', rdm: 'rdm', kadp: 'kadp' };

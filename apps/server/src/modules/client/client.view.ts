@@ -5,6 +5,7 @@ import {
   type ClientStatus,
   type ClientType,
 } from '@ksp/contracts';
+import type { AuditSubject } from '../../platform/audit.js';
 import type { ClientTable } from '../../platform/db/schema.js';
 import type { Cuts } from './client.store.js';
 
@@ -56,3 +57,12 @@ export function clientView(row: ClientTable, at: number): ClientRow {
     },
   };
 }
+
+/** An agent in the log: an API caller (source `api`), named `client:<name>`, or `-` when unknown. */
+export const agentSubject = (row?: Pick<ClientTable, 'name' | 'domain_id'>): AuditSubject => ({
+  userId: null,
+  username: row ? `client:${row.name}` : '-',
+  domainId: row?.domain_id ?? null,
+  domainName: '',
+  source: 'api',
+});
