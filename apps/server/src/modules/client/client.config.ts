@@ -1,4 +1,5 @@
 import type { Db } from '../../platform/db/database.js';
+import { configEpochs } from './client.store.js';
 
 /** How often (ms) a node reads the epochs of the domains that have waiting agents. */
 export const CONFIG_POLL_MS = 300;
@@ -55,11 +56,7 @@ export function createConfigWaiters(db: Db, pollMs = CONFIG_POLL_MS) {
         again = false;
         const domains = [...byDomain.keys()];
         if (domains.length === 0) return;
-        const rows = await db
-          .selectFrom('client_config_epoch')
-          .select(['domain_id', 'seq'])
-          .where('domain_id', 'in', domains)
-          .execute();
+        const rows = await configEpochs(db, domains);
         for (const row of rows) {
           const seq = Number(row.seq);
           for (const w of [...(byDomain.get(row.domain_id) ?? [])]) if (seq > w.since) w.finish('changed');

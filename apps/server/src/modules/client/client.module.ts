@@ -51,6 +51,7 @@ export const clientModule: KspModule = {
       db: ctx.db,
       journal: ctx.journal,
       clock: ctx.clock,
+      audit: ctx.audit,
       certs: () => ctx.use('certs'),
       tokens: () => ctx.use('registrationTokens'),
       license: () => ctx.use('license'),

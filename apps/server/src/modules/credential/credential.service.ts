@@ -1,12 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  Code,
-  type api,
-  type CredentialRow,
-  type CredentialType,
-  type Input,
-  type QueryInput,
-} from '@ksp/contracts';
+import { Code, type api, type CredentialType, type Input, type QueryInput } from '@ksp/contracts';
 import type { AuditWriter, CallerRecord } from '../../platform/audit.js';
 import { clientHash, verifyPassword } from '../../platform/auth/password.js';
 import type { Clock } from '../../platform/auth/session.service.js';
@@ -31,6 +24,7 @@ import {
   updateCredential,
 } from './credential.store.js';
 import { checkValue, generatePassword, type PasswordPolicyInput } from './credential.value.js';
+import { credentialView } from './credential.view.js';
 
 /** The additional data a version's sealed value is bound to: moved to another row, it fails to open. */
 const aad = (id: string, version: number) => `ksp/credential/${id}/${version}`;
@@ -52,21 +46,7 @@ export function createCredentialService(deps: {
 }) {
   const { db, clock, audit, sealer } = deps;
 
-  const view = (row: CredentialTable): CredentialRow => ({
-    id: row.id,
-    name: row.name,
-    description: row.description,
-    tags: JSON.parse(row.tags) as string[],
-    type: row.type as CredentialType,
-    server_id: row.server_id,
-    expires_at: row.expires_at,
-    expired: row.expires_at !== null && Date.parse(row.expires_at) <= clock().getTime(),
-    rotation_days: row.rotation_days,
-    current_version: row.current_version,
-    created_by: row.created_by,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  });
+  const view = (row: CredentialTable) => credentialView(row, clock().getTime());
 
   async function find(db: Executor, actor: Actor, id: string): Promise<CredentialTable> {
     const row = await findCredential(db, actor.domainId, id);

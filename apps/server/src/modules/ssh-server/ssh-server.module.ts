@@ -27,6 +27,7 @@ export const sshServerModule: KspModule = {
     const servers = createSshServerService({
       db: ctx.db,
       clock: ctx.clock,
+      audit: ctx.audit,
       credentials: () => (credentials ??= ctx.use('credentials')),
       license: () => ctx.maybeUse('license'),
       policy: ctx.config.ssh,

@@ -5,6 +5,15 @@ import type { SshSessionTable } from '../../platform/db/schema.js';
 import { notFound } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
 import type { DomainSealer } from '../../platform/keyring/domain-sealer.js';
+import {
+  findSession,
+  insertChunk,
+  insertSession,
+  listChunks,
+  listSessions,
+  openSessionCount,
+  updateSession,
+} from './ssh-server.store.js';
 
 /** Buffered output is sealed and stored at least this often (ms): a node that dies loses at most this much. */
 export const RECORDING_FLUSH_MS = 2_000;
@@ -88,12 +97,7 @@ export function createRecordings(deps: {
   }
 
   async function sessionOf(domainId: string, sessionId: string): Promise<SshSessionTable> {
-    const row = await db
-      .selectFrom('ssh_session')
-      .selectAll()
-      .where('id', '=', sessionId)
-      .where('domain_id', '=', domainId)
-      .executeTakeFirst();
+    const row = await findSession(db, domainId, sessionId);
     if (!row) throw notFound('server.sessionNotFound', { id: sessionId });
     return row;
   }
@@ -108,27 +112,24 @@ export function createRecordings(deps: {
     ): Promise<Recorder> {
       const id = uuidv7();
       const started = clock();
-      await db
-        .insertInto('ssh_session')
-        .values({
-          id,
-          domain_id: actor.domainId,
-          server_id: server.id,
-          user_id: actor.userId,
-          user_name: actor.username,
-          ip: meta.ip,
-          cols: size.cols,
-          rows: size.rows,
-          started_at: started.toISOString(),
-          alive_at: started.toISOString(),
-          ended_at: null,
-          end_reason: null,
-          bytes_in: 0,
-          bytes_out: 0,
-          recording_bytes: 0,
-          recording_truncated: 0,
-        })
-        .execute();
+      await insertSession(db, {
+        id,
+        domain_id: actor.domainId,
+        server_id: server.id,
+        user_id: actor.userId,
+        user_name: actor.username,
+        ip: meta.ip,
+        cols: size.cols,
+        rows: size.rows,
+        started_at: started.toISOString(),
+        alive_at: started.toISOString(),
+        ended_at: null,
+        end_reason: null,
+        bytes_in: 0,
+        bytes_out: 0,
+        recording_bytes: 0,
+        recording_truncated: 0,
+      });
 
       let pending: string[] = [];
       let pendingBytes = 0;
@@ -156,10 +157,7 @@ export function createRecordings(deps: {
 
       const store = async (trx: Executor, n: number, text: string) => {
         const sealed = await sealer.seal(trx, actor.domainId, aad(id, n), Buffer.from(text, 'utf8'));
-        await trx
-          .insertInto('ssh_session_chunk')
-          .values({ session_id: id, seq: n, data_sealed: sealed })
-          .execute();
+        await insertChunk(trx, id, n, sealed);
       };
       function flush(): Promise<void> {
         const now = clock().getTime();
@@ -174,11 +172,10 @@ export function createRecordings(deps: {
           .then(async () => {
             if (n >= 0) await store(db, n, text);
             if (raise) {
-              await db
-                .updateTable('ssh_session')
-                .set({ alive_at: new Date(now).toISOString(), recording_bytes: recorded })
-                .where('id', '=', id)
-                .execute();
+              await updateSession(db, id, {
+                alive_at: new Date(now).toISOString(),
+                recording_bytes: recorded,
+              });
             }
           })
           .catch(() => {
@@ -196,52 +193,28 @@ export function createRecordings(deps: {
         async end(reason, bytesIn, bytesOut) {
           clearInterval(timer);
           await flush();
-          await db
-            .updateTable('ssh_session')
-            .set({
-              ended_at: clock().toISOString(),
-              alive_at: clock().toISOString(),
-              end_reason: reason,
-              bytes_in: bytesIn,
-              bytes_out: bytesOut,
-              recording_bytes: recorded,
-              recording_truncated: truncated ? 1 : 0,
-            })
-            .where('id', '=', id)
-            .execute();
+          await updateSession(db, id, {
+            ended_at: clock().toISOString(),
+            alive_at: clock().toISOString(),
+            end_reason: reason,
+            bytes_in: bytesIn,
+            bytes_out: bytesOut,
+            recording_bytes: recorded,
+            recording_truncated: truncated ? 1 : 0,
+          });
         },
       };
     },
 
     /** The user's sessions open now on any node (ended or cut off ones do not count). */
     async openCount(userId: string): Promise<number> {
-      const row = await db
-        .selectFrom('ssh_session')
-        .where('user_id', '=', userId)
-        .where('ended_at', 'is', null)
-        .where('alive_at', '>=', new Date(clock().getTime() - SESSION_LOST_MS).toISOString())
-        .select((eb) => eb.fn.countAll<string | number>().as('n'))
-        .executeTakeFirst();
-      return Number(row?.n ?? 0);
+      return openSessionCount(db, userId, new Date(clock().getTime() - SESSION_LOST_MS).toISOString());
     },
 
     /** A server's sessions, latest first (the server was checked to be the caller's). */
     async list(serverId: string, page: number, pageSize: number) {
-      const total = await db
-        .selectFrom('ssh_session')
-        .where('server_id', '=', serverId)
-        .select((eb) => eb.fn.countAll<string | number>().as('n'))
-        .executeTakeFirst();
-      const rows = await db
-        .selectFrom('ssh_session')
-        .selectAll()
-        .where('server_id', '=', serverId)
-        .orderBy('started_at', 'desc')
-        .orderBy('id', 'desc')
-        .offset((page - 1) * pageSize)
-        .limit(pageSize)
-        .execute();
-      return { data: rows.map(view), total: Number(total?.n ?? 0) };
+      const { rows, total } = await listSessions(db, serverId, { page, page_size: pageSize });
+      return { data: rows.map(view), total };
     },
 
     /** The session (of the caller's domain) and its server id, or 4040. */
@@ -253,12 +226,7 @@ export function createRecordings(deps: {
     /** The whole recording as an asciicast v2 file: the header line, then the events. */
     async cast(actor: Actor, sessionId: string, title: string): Promise<string> {
       const row = await sessionOf(actor.domainId, sessionId);
-      const chunks = await db
-        .selectFrom('ssh_session_chunk')
-        .select(['seq', 'data_sealed'])
-        .where('session_id', '=', row.id)
-        .orderBy('seq')
-        .execute();
+      const chunks = await listChunks(db, row.id);
       const header = {
         version: 2,
         width: row.cols,

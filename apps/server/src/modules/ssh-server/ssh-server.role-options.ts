@@ -1,6 +1,6 @@
-import { sql } from 'kysely';
-import { escapeLike, type Db } from '../../platform/db/database.js';
+import type { Db } from '../../platform/db/database.js';
 import type { Actor } from '../../platform/http/route.js';
+import { listRoleOptions } from './ssh-server.store.js';
 
 /**
  * The roles a server may let open a terminal (`terminal_roles`), for the server form's picker:
@@ -13,23 +13,8 @@ export function createRoleOptions(db: Db) {
       actor: Actor,
       query: { page: number; page_size: number; name?: string | undefined; ids?: string | undefined },
     ) {
-      let q = db
-        .selectFrom('role')
-        .where((eb) => eb.or([eb('domain_id', 'is', null), eb('domain_id', '=', actor.domainId)]));
-      // Case-insensitive on both engines (PostgreSQL's LIKE is not).
-      const part = query.name?.toLowerCase();
-      if (part) q = q.where(sql<boolean>`lower(name) like ${`%${escapeLike(part)}%`} escape '\\'`);
-      if (query.ids) q = q.where('id', 'in', query.ids.toLowerCase().split(','));
-      const total = await q.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirst();
-      const data = await q
-        .select(['id', 'name', 'type'])
-        .orderBy('type')
-        .orderBy('name')
-        .orderBy('id')
-        .offset((query.page - 1) * query.page_size)
-        .limit(query.page_size)
-        .execute();
-      return { data, total: Number(total?.n ?? 0) };
+      const { rows, total } = await listRoleOptions(db, actor.domainId, query, query);
+      return { data: rows, total };
     },
   };
 }

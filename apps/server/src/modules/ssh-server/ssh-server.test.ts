@@ -27,7 +27,8 @@ import { conflict } from '../../platform/errors.js';
 import type { Actor } from '../../platform/http/route.js';
 import type { ModuleServices } from '../../platform/module.js';
 import { SERVER_ROTATION_JOB } from './ssh-server.module.js';
-import { createSshServerService, type SshClient } from './ssh-server.service.js';
+import { type SshClient } from './ssh-server.connection.js';
+import { createSshServerService } from './ssh-server.service.js';
 import { SshError } from './ssh-server.ssh.js';
 
 /** The throwaway sshd is on loopback: this suite lets the server connect there. */
