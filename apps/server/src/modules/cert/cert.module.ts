@@ -28,6 +28,7 @@ export const certModule: KspModule = {
       db: ctx.db,
       clock: ctx.clock,
       journal: ctx.journal,
+      audit: ctx.audit,
       vault: () => ctx.use('keyVault'),
       tokens: () => ctx.use('registrationTokens'),
       ukeys: () => ctx.use('ukeys'),

@@ -30,7 +30,13 @@ export { keyIdentifierOf } from './pki/extensions.js';
 export { buildCsr, parseCsr, type ParsedCsr } from './pki/csr.js';
 export { csrRefusal, type CsrRefusal } from './pki/csr-policy.js';
 export { buildCrl, type RevocationReason } from './pki/crl.js';
-export { parseOcspRequest, buildOcspResponse, ocspErrorResponse, issuerHashes } from './pki/ocsp.js';
+export {
+  parseOcspRequest,
+  buildOcspResponse,
+  ocspErrorResponse,
+  issuerHashes,
+  type OcspCertRequest,
+} from './pki/ocsp.js';
 export { toPem, fromPem } from './pki/pem.js';
 export { buildCertsOnlyP7b, splitCertificateBundle, orderChain } from './pki/bundle.js';
 export { encryptPkcs8, buildPkcs12 } from './pki/private-key.js';

@@ -1,13 +1,10 @@
 import { sql } from 'kysely';
 import { escapeLike, type Executor } from '../../platform/db/database.js';
-import type {
-  CertCaTable,
-  CertCertificateTable,
-  CertCrlTable,
-  CertExternalTable,
-} from '../../platform/db/schema.js';
+import { pagedRows, type PageQuery } from '../../platform/db/paged.js';
+import type { CertCaTable, CertCertificateTable, CertCrlTable } from '../../platform/db/schema.js';
 
-const contains = (text: string) => `%${escapeLike(text)}%`;
+/** A LIKE pattern matching `text` anywhere (its wildcards escaped). */
+export const contains = (text: string) => `%${escapeLike(text)}%`;
 
 /* Local CAs */
 
@@ -60,8 +57,7 @@ export async function listCas(
   db: Executor,
   domainId: string,
   filter: { name?: string | undefined; state?: string | undefined; type?: string | undefined; now: string },
-  offset: number,
-  limit: number,
+  page: PageQuery,
 ) {
   let q = db.selectFrom('cert_ca').where('domain_id', '=', domainId);
   if (filter.name) {
@@ -72,15 +68,8 @@ export async function listCas(
   if (filter.state === 'active') q = q.where('state', '=', 'active').where('not_after', '>', filter.now);
   if (filter.state === 'expired') q = q.where('state', '=', 'active').where('not_after', '<=', filter.now);
   if (filter.type) q = q.where('type', '=', filter.type as 'root' | 'intermediate');
-  const total = await q.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirst();
-  const rows = await q
-    .selectAll()
-    .orderBy('created_at')
-    .orderBy('name')
-    .offset(offset)
-    .limit(limit)
-    .execute();
-  return { rows, total: Number(total?.n ?? 0) };
+  // The name is unique in a domain: the order is total.
+  return pagedRows(q, page, (rows) => rows.selectAll().orderBy('created_at').orderBy('name'));
 }
 
 export async function updateCa(db: Executor, id: string, changes: Partial<CertCaTable>): Promise<void> {
@@ -226,8 +215,7 @@ export async function listCertificates(
   db: Executor,
   domainId: string,
   filter: CertificateFilter,
-  offset: number,
-  limit: number,
+  page: PageQuery,
 ) {
   let q = db.selectFrom('cert_certificate').where('domain_id', '=', domainId).where('deleted_at', 'is', null);
   if (filter.name) {
@@ -257,15 +245,7 @@ export async function listCertificates(
       .where('not_after', '>', filter.now)
       .where('not_after', '<=', filter.expiringUntil);
   }
-  const total = await q.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirst();
-  const rows = await q
-    .selectAll()
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .offset(offset)
-    .limit(limit)
-    .execute();
-  return { rows, total: Number(total?.n ?? 0) };
+  return pagedRows(q, page, (rows) => rows.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc'));
 }
 
 export async function updateCertificate(
@@ -372,60 +352,4 @@ export async function crlsToRefresh(db: Executor, refreshBefore: string) {
       ]),
     )
     .execute();
-}
-
-/* External CAs */
-
-export async function insertExternal(db: Executor, row: CertExternalTable): Promise<void> {
-  await db.insertInto('cert_external').values(row).execute();
-}
-
-export async function findExternal(db: Executor, domainId: string, id: string) {
-  return db
-    .selectFrom('cert_external')
-    .selectAll()
-    .where('domain_id', '=', domainId)
-    .where('id', '=', id)
-    .executeTakeFirst();
-}
-
-export async function findExternalByFingerprint(db: Executor, domainId: string, fingerprint: string) {
-  return db
-    .selectFrom('cert_external')
-    .select('id')
-    .where('domain_id', '=', domainId)
-    .where('fingerprint', '=', fingerprint)
-    .executeTakeFirst();
-}
-
-export async function listExternal(
-  db: Executor,
-  domainId: string,
-  name: string | undefined,
-  offset: number,
-  limit: number,
-) {
-  let q = db.selectFrom('cert_external').where('domain_id', '=', domainId);
-  if (name) {
-    const text = contains(name);
-    q = q.where(sql<boolean>`(name like ${text} escape '\\' or subject like ${text} escape '\\')`);
-  }
-  const total = await q.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirst();
-  const rows = await q
-    .selectAll()
-    .orderBy('created_at', 'desc')
-    .orderBy('id')
-    .offset(offset)
-    .limit(limit)
-    .execute();
-  return { rows, total: Number(total?.n ?? 0) };
-}
-
-export async function deleteExternal(db: Executor, domainId: string, ids: string[]): Promise<number> {
-  const result = await db
-    .deleteFrom('cert_external')
-    .where('domain_id', '=', domainId)
-    .where('id', 'in', ids)
-    .executeTakeFirst();
-  return Number(result.numDeletedRows);
 }

@@ -1,26 +1,36 @@
 import { createHash } from 'node:crypto';
-import { AsnConvert } from '@peculiar/asn1-schema';
-import { AlgorithmIdentifier } from '@peculiar/asn1-x509';
+import {
+  CertID,
+  CertStatus,
+  id_pkix_ocsp_basic,
+  id_pkix_ocsp_nonce,
+  OCSPRequest,
+  OCSPResponse,
+  OCSPResponseStatus,
+  ResponderID,
+  ResponseBytes,
+  ResponseData,
+  RevokedInfo,
+  SingleResponse,
+  KeyHash,
+} from '@peculiar/asn1-ocsp';
+import { AsnConvert, OctetString } from '@peculiar/asn1-schema';
+import { CRLReason, Extension, Name } from '@peculiar/asn1-x509';
 import { certificateParts } from './certificate.js';
 import { type RevocationReason, REVOCATION_REASONS } from './crl.js';
-import {
-  type Tlv,
-  bitString,
-  children,
-  generalizedTime,
-  octetString,
-  readTlv,
-  sequence,
-  tlv,
-} from './der.js';
+import { bitString, readTlv, sequence, tlv } from './der.js';
 import { keyIdentifierOf } from './extensions.js';
 import { PkiError } from './pki-error.js';
 import { OID, type Signer, signatureAlgorithmOf } from './signer.js';
 
 /**
- * OCSP (RFC 6960): reading requests and writing signed basic responses. Both are read
- * and written as DER directly: the CertID of each request is echoed byte for byte, and
- * the nonce extension value is echoed verbatim (RFC 8954), as `openssl ocsp` expects.
+ * OCSP (RFC 6960) with the `@peculiar/asn1-ocsp` classes: requests are read with
+ * `OCSPRequest`, responses written with `ResponseData`/`SingleResponse`/`OCSPResponse`.
+ * Each request's CertID goes back as the library writes it again (the same bytes for a
+ * DER request; OpenSSL matches CertIDs by value) and the nonce extension's value verbatim
+ * (RFC 8954), as `openssl ocsp` expects. The BasicOCSPResponse is assembled around the
+ * exact signed bytes, with the responder's certificate verbatim (the library would decode
+ * and re-encode it, which may change an externally made certificate and break its signature).
  */
 
 export type OcspHash = 'sha1' | 'sha256' | 'sha384' | 'sha512';
@@ -38,7 +48,7 @@ export interface OcspCertRequest {
   readonly issuerKeyHash: Buffer;
   /** Uppercase hex of the serial's INTEGER content. */
   readonly serial: string;
-  /** The CertID DER as sent, to echo in the response. */
+  /** The request's CertID DER, to echo in the response. */
   readonly certId: Buffer;
 }
 
@@ -48,61 +58,37 @@ export interface OcspRequestInfo {
   readonly nonce?: Buffer;
 }
 
-/** id-pkix-ocsp-nonce 1.3.6.1.5.5.7.48.1.2 as an OID TLV. */
-const NONCE_OID = Buffer.from('06092b0601050507300102', 'hex');
-const BASIC_OID = Buffer.from('06092b0601050507300101', 'hex');
-
 const malformed = (why: string) => new PkiError('invalid-ocsp-request', `Malformed OCSP request: ${why}`);
 
-function expect(node: Tlv | undefined, tag: number, what: string): Tlv {
-  if (!node || node.tag !== tag) throw malformed(`expected ${what}`);
-  return node;
+const bytes = (data: ArrayBuffer | OctetString): Buffer =>
+  Buffer.from(data instanceof OctetString ? data.buffer : data);
+
+function readRequest(der: Buffer): OCSPRequest {
+  let request: OCSPRequest;
+  try {
+    if (readTlv(der, 0).end !== der.length) throw malformed('trailing data');
+    request = AsnConvert.parse(der, OCSPRequest);
+  } catch (error) {
+    if (error instanceof PkiError && error.code === 'invalid-ocsp-request') throw error;
+    throw malformed('not DER');
+  }
+  if (request.tbsRequest.requestList.length === 0) throw malformed('no requests');
+  return request;
 }
 
 export function parseOcspRequest(der: Buffer): OcspRequestInfo {
+  const { tbsRequest } = readRequest(der);
   try {
-    const outer = expect(readTlv(der, 0), 0x30, 'OCSPRequest');
-    if (outer.end !== der.length) throw malformed('trailing data');
-    const tbs = expect(children(der, outer)[0], 0x30, 'TBSRequest');
-    const fields = children(der, tbs);
-    let index = 0;
-    if (fields[index]?.tag === 0xa0) index++; // version
-    if (fields[index]?.tag === 0xa1) index++; // requestorName
-    const list = expect(fields[index++], 0x30, 'requestList');
-    const requests = children(der, list).map((request) => {
-      const certIdNode = expect(children(der, expect(request, 0x30, 'Request'))[0], 0x30, 'CertID');
-      const [algorithm, nameHash, keyHash, serial] = children(der, certIdNode);
-      const hashOid = AsnConvert.parse(
-        der.subarray(expect(algorithm, 0x30, 'hashAlgorithm').offset, algorithm?.end),
-        AlgorithmIdentifier,
-      ).algorithm;
-      const name = expect(nameHash, 0x04, 'issuerNameHash');
-      const key = expect(keyHash, 0x04, 'issuerKeyHash');
-      const number = expect(serial, 0x02, 'serialNumber');
-      return {
-        hashAlgorithm: HASH_OIDS[hashOid] ?? hashOid,
-        issuerNameHash: Buffer.from(der.subarray(name.start, name.end)),
-        issuerKeyHash: Buffer.from(der.subarray(key.start, key.end)),
-        serial: der.subarray(number.start, number.end).toString('hex').toUpperCase(),
-        certId: Buffer.from(der.subarray(certIdNode.offset, certIdNode.end)),
-      };
-    });
-    if (requests.length === 0) throw malformed('no requests');
-    let nonce: Buffer | undefined;
-    const extensions = fields[index];
-    if (extensions?.tag === 0xa2) {
-      for (const ext of children(der, expect(children(der, extensions)[0], 0x30, 'Extensions'))) {
-        const parts = children(der, ext);
-        const oid = parts[0];
-        const value = parts[parts.length - 1];
-        if (oid && value?.tag === 0x04 && der.subarray(oid.offset, oid.end).equals(NONCE_OID)) {
-          nonce = Buffer.from(der.subarray(value.start, value.end));
-        }
-      }
-    }
-    return nonce ? { requests, nonce } : { requests };
-  } catch (error) {
-    if (error instanceof PkiError && error.code === 'invalid-ocsp-request') throw error;
+    const requests = tbsRequest.requestList.map(({ reqCert }) => ({
+      hashAlgorithm: HASH_OIDS[reqCert.hashAlgorithm.algorithm] ?? reqCert.hashAlgorithm.algorithm,
+      issuerNameHash: bytes(reqCert.issuerNameHash),
+      issuerKeyHash: bytes(reqCert.issuerKeyHash),
+      serial: bytes(reqCert.serialNumber).toString('hex').toUpperCase(),
+      certId: Buffer.from(AsnConvert.serialize(reqCert)),
+    }));
+    const nonce = tbsRequest.requestExtensions?.find((ext) => ext.extnID === id_pkix_ocsp_nonce);
+    return nonce ? { requests, nonce: bytes(nonce.extnValue) } : { requests };
+  } catch {
     throw malformed('not DER');
   }
 }
@@ -119,19 +105,11 @@ export function issuerHashes(
   };
 }
 
-export type OcspResponseStatus =
-  'malformedRequest' | 'internalError' | 'tryLater' | 'sigRequired' | 'unauthorized';
-const STATUS_CODE: Readonly<Record<OcspResponseStatus, number>> = {
-  malformedRequest: 1,
-  internalError: 2,
-  tryLater: 3,
-  sigRequired: 5,
-  unauthorized: 6,
-};
+export type OcspResponseStatus = Exclude<keyof typeof OCSPResponseStatus, 'successful'>;
 
 /** An unsigned OCSPResponse carrying only an error status. */
 export function ocspErrorResponse(status: OcspResponseStatus): Buffer {
-  return sequence(tlv(0x0a, Buffer.from([STATUS_CODE[status]])));
+  return Buffer.from(AsnConvert.serialize(new OCSPResponse({ responseStatus: OCSPResponseStatus[status] })));
 }
 
 export interface OcspSingleResponse {
@@ -156,41 +134,65 @@ export interface BuildOcspResponseInput {
   readonly responses: readonly OcspSingleResponse[];
 }
 
-function certStatus(response: OcspSingleResponse): Buffer {
-  if (response.status === 'good') return Buffer.from([0x80, 0x00]);
-  if (response.status === 'unknown') return Buffer.from([0x82, 0x00]);
+/** OCSP times are GeneralizedTime in whole seconds (the library would write milliseconds). */
+const seconds = (date: Date) => new Date(Math.floor(date.getTime() / 1000) * 1000);
+
+function certStatus(response: OcspSingleResponse): CertStatus {
+  if (response.status === 'good') return new CertStatus({ good: null });
+  if (response.status === 'unknown') return new CertStatus({ unknown: null });
   if (!response.revokedAt) throw new PkiError('invalid-input', 'A revoked status needs revokedAt');
-  const reason = response.reason ? REVOCATION_REASONS[response.reason] : undefined;
-  return tlv(
-    0xa1,
-    generalizedTime(response.revokedAt),
-    ...(reason === undefined ? [] : [tlv(0xa0, tlv(0x0a, Buffer.from([reason])))]),
-  );
+  return new CertStatus({
+    revoked: new RevokedInfo({
+      revocationTime: seconds(response.revokedAt),
+      ...(response.reason ? { revocationReason: new CRLReason(REVOCATION_REASONS[response.reason]) } : {}),
+    }),
+  });
 }
 
 /** A signed `OCSPResponse` (successful, id-pkix-ocsp-basic). */
 export async function buildOcspResponse(input: BuildOcspResponseInput): Promise<Buffer> {
   if (input.responses.length === 0) throw new PkiError('invalid-input', 'An OCSP response needs a response');
-  const responderId = input.responderName
-    ? tlv(0xa1, input.responderName)
-    : tlv(0xa2, octetString(keyIdentifierOf(input.signer.spki)));
-  const singles = input.responses.map((response) =>
-    sequence(
-      response.certId,
-      certStatus(response),
-      generalizedTime(response.thisUpdate),
-      ...(response.nextUpdate ? [tlv(0xa0, generalizedTime(response.nextUpdate))] : []),
+  const data = new ResponseData({
+    responderID: new ResponderID(
+      input.responderName
+        ? { byName: AsnConvert.parse(input.responderName, Name) }
+        : { byKey: new KeyHash(keyIdentifierOf(input.signer.spki)) },
     ),
-  );
-  const extensions = input.nonce ? [tlv(0xa1, sequence(sequence(NONCE_OID, octetString(input.nonce))))] : [];
-  const tbs = sequence(responderId, generalizedTime(input.producedAt), sequence(...singles), ...extensions);
+    producedAt: seconds(input.producedAt),
+    responses: input.responses.map(
+      (response) =>
+        new SingleResponse({
+          certID: AsnConvert.parse(response.certId, CertID),
+          certStatus: certStatus(response),
+          thisUpdate: seconds(response.thisUpdate),
+          ...(response.nextUpdate ? { nextUpdate: seconds(response.nextUpdate) } : {}),
+        }),
+    ),
+    ...(input.nonce
+      ? {
+          responseExtensions: [
+            new Extension({ extnID: id_pkix_ocsp_nonce, extnValue: new OctetString(input.nonce) }),
+          ],
+        }
+      : {}),
+  });
+  const tbs = Buffer.from(AsnConvert.serialize(data));
   const algorithm = Buffer.from(AsnConvert.serialize(signatureAlgorithmOf(input.signer.algorithm)));
-  const signature = await input.signer.sign(tbs);
   const basic = sequence(
     tbs,
     algorithm,
-    bitString(signature),
+    bitString(await input.signer.sign(tbs)),
     ...(input.responderCertDer ? [tlv(0xa0, sequence(input.responderCertDer))] : []),
   );
-  return sequence(tlv(0x0a, Buffer.from([0])), tlv(0xa0, sequence(BASIC_OID, octetString(basic))));
+  return Buffer.from(
+    AsnConvert.serialize(
+      new OCSPResponse({
+        responseStatus: OCSPResponseStatus.successful,
+        responseBytes: new ResponseBytes({
+          responseType: id_pkix_ocsp_basic,
+          response: new OctetString(basic),
+        }),
+      }),
+    ),
+  );
 }
