@@ -1,6 +1,6 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launch, newPage, shot } from './support/browser.js';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { newPage, shot } from './support/browser.js';
 import {
   openMenu,
   pickOptions,
@@ -12,13 +12,14 @@ import {
   tickPermission,
   visibleList,
 } from './support/console-ui.js';
-import { apiCall, startKsp, type RunningServer } from './support/server.js';
-import { ADMIN, initializeByApi, loginByApi } from './support/setup.js';
+import { apiCall } from './support/server.js';
+import { ADMIN, loginByApi } from './support/setup.js';
 import { cellShown, cellUnder } from './support/geometry.js';
 import { startBridge } from './support/ukey-bridge.js';
 import { ADMIN_DN, ADMIN_PW, BASE_DN, slapdAvailable, startSlapd } from '../apps/server/src/test/slapd.js';
 import { createTestToken, softhsmAvailable } from '../tools/ukey-bridge/src/softhsm-token.js';
 import { api } from '@ksp/contracts';
+import { consoleRun } from './support/run.js';
 
 /** Whether the console's Content-Security-Policy lets the page call `origin` (connect-src). */
 function cspAllowsConnect(csp: string, origin: string): boolean {
@@ -51,25 +52,7 @@ const FIONA = {
 };
 
 describe('access management through the console', () => {
-  let ksp: RunningServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    ksp = await startKsp();
-    await initializeByApi(ksp.url);
-    browser = await launch();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await ksp?.stop();
-  });
-
-  // Screenshots of every page still open when a test fails, for a person to look at.
-  afterEach(async (context) => {
-    if (context.task.result?.state !== 'fail') return;
-    const pages = browser.contexts().flatMap((c) => c.pages());
-    for (const [i, open] of pages.entries()) await shot(open, `access-failed-${i}`).catch(() => undefined);
-    await Promise.all(browser.contexts().map((c) => c.close().catch(() => undefined)));
-  });
+  const { ksp, browser } = consoleRun({ name: 'access' });
 
   async function rootDomainId(token: string): Promise<string> {
     const list = await apiCall<{ data: { id: string; name: string }[] }>(

@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { api } from '@ksp/contracts';
-import { launch, newPage, shot } from './support/browser.js';
-import { apiCall, startKsp, type RunningServer } from './support/server.js';
-import { initializeByApi } from './support/setup.js';
+import { newPage, shot } from './support/browser.js';
+import { apiCall } from './support/server.js';
 import { chooseOption, signIn } from './support/ui.js';
+import { consoleRun } from './support/run.js';
 
 /** Failed sign-ins under a name nobody has: `user.login` records with result failure. */
 async function failSignIns(base: string, count: number): Promise<void> {
@@ -56,18 +56,7 @@ async function waitForAlarm(page: Page, name: string): Promise<void> {
 }
 
 describe('alarms, in the browser', () => {
-  let ksp: RunningServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    ksp = await startKsp();
-    await initializeByApi(ksp.url);
-    browser = await launch();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await ksp?.stop();
-  });
+  const { ksp, browser } = consoleRun({ name: 'alarm' });
 
   it('adds a rule, raises its alarm from failed sign-ins and acknowledges it, in English', async () => {
     const { page, errors } = await newPage(browser);

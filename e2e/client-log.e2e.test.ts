@@ -1,15 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { createHash, createPrivateKey, randomUUID, sign, type KeyObject } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { api, CLIENT_LOG_AUDIENCE } from '@ksp/contracts';
-import { launch, newPage, shot } from './support/browser.js';
-import { apiCall, startKsp, type RunningServer } from './support/server.js';
-import { initializeByApi, loginByApi } from './support/setup.js';
+import { newPage, shot } from './support/browser.js';
+import { apiCall } from './support/server.js';
+import { loginByApi } from './support/setup.js';
 import { chooseOption, signIn } from './support/ui.js';
+import { consoleRun } from './support/run.js';
 
 /** An agent's key and CSR, made by openssl as an agent would. */
 function agentKeyAndCsr(cn: string): { key: KeyObject; csr: string } {
@@ -70,12 +71,9 @@ const list = (page: Page) => page.getByTestId('client-log-list');
 const row = (page: Page, text: string) => list(page).locator('tr.ant-table-row', { hasText: text });
 
 describe('client records, in the browser', () => {
-  let ksp: RunningServer;
-  let browser: Browser;
+  const { ksp, browser } = consoleRun({ name: 'client-log' });
 
   beforeAll(async () => {
-    ksp = await startKsp();
-    await initializeByApi(ksp.url);
     const token = await loginByApi(ksp.url);
     const ca = await apiCall<{ id: string }>(
       ksp.url,
@@ -122,11 +120,6 @@ describe('client records, in the browser', () => {
       ],
     });
     expect(sent, sent.msg).toMatchObject({ code: 0, data: { accepted: 2 } });
-    browser = await launch();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await ksp?.stop();
   });
 
   it('shows uploaded records in the Client records tab, filters, opens and exports them; in English and Chinese', async () => {

@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launch, newPage, shot } from './support/browser.js';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { newPage, shot } from './support/browser.js';
 import { signOutUi } from './support/console-ui.js';
-import { startKsp, type RunningServer } from './support/server.js';
-import { initializeByApi } from './support/setup.js';
 import { signIn } from './support/ui.js';
+import { consoleRun } from './support/run.js';
 
 /** Two small PNG images (1×1, different colours): what an administrator uploads as the logo. */
 const RED_PNG = Buffer.from(
@@ -40,18 +39,7 @@ async function editValue(page: Page, key: string, value: string): Promise<void> 
 }
 
 describe('settings › configuration, in the browser', () => {
-  let ksp: RunningServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    ksp = await startKsp();
-    await initializeByApi(ksp.url);
-    browser = await launch();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await ksp?.stop();
-  });
+  const { ksp, browser } = consoleRun({ name: 'config' });
 
   it('takes a logo and a title that the top bar and the login page show at once, in English', async () => {
     const { page, errors } = await newPage(browser);

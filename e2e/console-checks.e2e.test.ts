@@ -1,12 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { api } from '@ksp/contracts';
-import { launch, newPage, shot } from './support/browser.js';
+import { newPage, shot } from './support/browser.js';
 import { signInToConsole, signInUi } from './support/console-ui.js';
-import { apiCall, startKsp, type RunningServer } from './support/server.js';
+import { apiCall } from './support/server.js';
 import { ADMIN, loginByApi } from './support/setup.js';
 import { startBridge, type RunningBridge } from './support/ukey-bridge.js';
 import { createTestToken, softhsmAvailable } from '../tools/ukey-bridge/src/softhsm-token.js';
+import { consoleRun } from './support/run.js';
 
 /**
  * Console checks of issue 31 (the Chromium walkthrough), in English and Chinese, on one server:
@@ -35,25 +36,20 @@ async function errorsOf(page: Page, control: Locator): Promise<string[]> {
 }
 
 describe('console checks (issue 31), en and zh', () => {
-  let ksp: RunningServer;
-  let browser: Browser;
+  const { ksp, browser } = consoleRun({ name: 'console-checks', initialize: false });
   let bridge: RunningBridge;
   let token: string;
   let ukeySerial = '';
 
   beforeAll(async () => {
-    ksp = await startKsp();
     // Initialized by the API; activation is the first test's.
     for (let i = 0; i < 3; i++) expect((await apiCall(ksp.url, api.system.initComponent, {})).code).toBe(0);
     expect((await apiCall(ksp.url, api.system.initFinish, {})).code).toBe(0);
     const ukey = createTestToken('first-admin');
     bridge = await startBridge(ukey.conf, ksp.url);
-    browser = await launch();
   });
   afterAll(async () => {
-    await browser?.close();
     await bridge?.stop();
-    await ksp?.stop();
   });
   afterEach(async (context) => {
     if (context.task.result?.state !== 'fail') return;

@@ -1,11 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import BetterSqlite3 from 'better-sqlite3';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { launch, newPage, shot } from './support/browser.js';
+import type { Page } from 'playwright-core';
+import { newPage, shot } from './support/browser.js';
 import { signInUi } from './support/console-ui.js';
-import { apiCall, startKsp, type RunningServer } from './support/server.js';
+import { apiCall } from './support/server.js';
 import { api } from '@ksp/contracts';
+import { consoleRun } from './support/run.js';
 
 const ADMIN = { username: 'admin', password: 'Admin-Pass-1', email: 'admin@example.test' };
 
@@ -34,15 +35,10 @@ async function signIn(page: Page, base: string, username = ADMIN.username, passw
 }
 
 describe('the console, from a fresh install', () => {
-  let ksp: RunningServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    ksp = await startKsp({ KSP_SESSION_IDLE_SECONDS: '600' });
-    browser = await launch();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await ksp?.stop();
+  const { ksp, browser } = consoleRun({
+    name: 'console',
+    env: { KSP_SESSION_IDLE_SECONDS: '600' },
+    initialize: false,
   });
 
   it('initializes, activates, signs in and shows the layout', async () => {

@@ -1,10 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { api } from '@ksp/contracts';
-import { launch, newPage, shot } from './support/browser.js';
-import { apiCall, startKsp, type RunningServer } from './support/server.js';
-import { ADMIN, initializeByApi, loginByApi } from './support/setup.js';
+import { newPage, shot } from './support/browser.js';
+import { apiCall } from './support/server.js';
+import { ADMIN, loginByApi } from './support/setup.js';
 import { signIn } from './support/ui.js';
+import { consoleRun } from './support/run.js';
 
 const langs = [
   { code: 'en', locale: 'en-US', title: 'SMS', hidden: 'Hidden again', type: 'API key / token' },
@@ -13,18 +14,7 @@ const langs = [
 
 /** SMS › credentials: create one in the browser, open it, reveal its value with the password. */
 describe('SMS › credentials, in the browser', () => {
-  let ksp: RunningServer;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    ksp = await startKsp();
-    await initializeByApi(ksp.url);
-    browser = await launch();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await ksp?.stop();
-  });
+  const { ksp, browser } = consoleRun({ name: 'credential' });
 
   const list = (page: Page) => page.locator('[data-testid="cred-list"]:visible');
 

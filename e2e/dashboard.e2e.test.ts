@@ -1,11 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { api } from '@ksp/contracts';
-import { launch, newPage, shot } from './support/browser.js';
-import { apiCall, startKsp, type RunningServer } from './support/server.js';
+import { newPage, shot } from './support/browser.js';
+import { apiCall } from './support/server.js';
 import { boxOf, cellShown, cellUnder, onTop, overlapArea } from './support/geometry.js';
-import { initializeByApi, loginByApi } from './support/setup.js';
+import { loginByApi } from './support/setup.js';
 import { signIn } from './support/ui.js';
+import { consoleRun } from './support/run.js';
 
 /** A figure of the dashboard, as a number. */
 async function figure(page: Page, testId: string): Promise<number> {
@@ -14,19 +15,11 @@ async function figure(page: Page, testId: string): Promise<number> {
 }
 
 describe('the dashboard, in the browser', () => {
-  let ksp: RunningServer;
-  let browser: Browser;
+  const { ksp, browser } = consoleRun({ name: 'dashboard' });
   let token: string;
 
   beforeAll(async () => {
-    ksp = await startKsp();
-    await initializeByApi(ksp.url);
     token = await loginByApi(ksp.url);
-    browser = await launch();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await ksp?.stop();
   });
 
   /** Makes a key and encrypts once with it, through the API. */

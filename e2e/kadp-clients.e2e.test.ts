@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { api } from '@ksp/contracts';
-import { launch, newPage, shot } from './support/browser.js';
-import { apiCall, startKsp, type RunningServer } from './support/server.js';
-import { initializeByApi, loginByApi } from './support/setup.js';
+import { newPage, shot } from './support/browser.js';
+import { apiCall } from './support/server.js';
+import { loginByApi } from './support/setup.js';
 import { signIn } from './support/ui.js';
 import { agentCsr } from './support/agent.js';
+import { consoleRun } from './support/run.js';
 
 const langs = [
   { code: 'en', locale: 'en-US', healthy: 'Healthy', total: 'Total', ca: 'Issuing CA' },
@@ -14,13 +14,10 @@ const langs = [
 
 /** KADP › clients: an application enrolled through the API shows on the list and its detail page. */
 describe('KADP › clients, in the browser', () => {
-  let ksp: RunningServer;
-  let browser: Browser;
+  const { ksp, browser } = consoleRun({ name: 'kadp-clients' });
   let serial = '';
 
   beforeAll(async () => {
-    ksp = await startKsp();
-    await initializeByApi(ksp.url);
     const token = await loginByApi(ksp.url);
     const created = await apiCall<{ secret: string }>(
       ksp.url,
@@ -41,11 +38,6 @@ describe('KADP › clients, in the browser', () => {
     });
     expect(enrolled.code).toBe(0);
     serial = enrolled.data.serial;
-    browser = await launch();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await ksp?.stop();
   });
 
   for (const lang of langs) {

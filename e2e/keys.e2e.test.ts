@@ -1,15 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { launch, newPage, shot } from './support/browser.js';
-import { apiCall, startKsp, type RunningServer } from './support/server.js';
-import { initializeByApi, loginByApi } from './support/setup.js';
+import type { Page } from 'playwright-core';
+import { newPage, shot } from './support/browser.js';
+import { apiCall } from './support/server.js';
+import { loginByApi } from './support/setup.js';
 import { aesKcv, chooseOption, rsaOaepUnwrap, rsaWrappingKey, signIn } from './support/ui.js';
 import { api } from '@ksp/contracts';
+import { consoleRun } from './support/run.js';
 
 /** What the key pages say, word for word, in each language. */
 interface Language {
@@ -89,17 +90,7 @@ async function stateOf(scope: Page | ReturnType<Page['getByTestId']>, name: stri
 }
 
 describe('key management in the browser', () => {
-  let ksp: RunningServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    ksp = await startKsp();
-    await initializeByApi(ksp.url);
-    browser = await launch();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await ksp?.stop();
-  });
+  const { ksp, browser } = consoleRun({ name: 'keys' });
 
   it.each([EN, ZH])(
     'creates, rotates, disables, recovers, exports, destroys and deletes keys ($locale)',

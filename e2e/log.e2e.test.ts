@@ -1,13 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { api } from '@ksp/contracts';
-import { launch, newPage, shot } from './support/browser.js';
+import { newPage, shot } from './support/browser.js';
 import { openMenu } from './support/console-ui.js';
-import { apiCall, startKsp, type RunningServer } from './support/server.js';
-import { ADMIN, initializeByApi, loginByApi } from './support/setup.js';
+import { apiCall } from './support/server.js';
+import { ADMIN, loginByApi } from './support/setup.js';
 import { chooseOption, signIn } from './support/ui.js';
+import { consoleRun } from './support/run.js';
 
 const KEY = 'log-e2e-billing';
 
@@ -20,13 +21,10 @@ async function search(page: Page): Promise<void> {
 }
 
 describe('logs, in the browser', () => {
-  let ksp: RunningServer;
-  let browser: Browser;
+  const { ksp, browser } = consoleRun({ name: 'log' });
   let keyId: string;
 
   beforeAll(async () => {
-    ksp = await startKsp();
-    await initializeByApi(ksp.url);
     const token = await loginByApi(ksp.url);
     const created = await apiCall<{ id: string }>(
       ksp.url,
@@ -42,11 +40,6 @@ describe('logs, in the browser', () => {
       password: createHash('sha256').update('Not-The-Password-1').digest('base64'),
     });
     expect(refused.code).not.toBe(0);
-    browser = await launch();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await ksp?.stop();
   });
 
   it('filters the records, opens one, exports CSV; in English, then the columns in Chinese', async () => {

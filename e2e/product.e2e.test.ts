@@ -1,14 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createHash, sign } from 'node:crypto';
-import type { Browser } from 'playwright-core';
 import { api, signedText } from '@ksp/contracts';
-import { launch, newPage, shot } from './support/browser.js';
+import { newPage, shot } from './support/browser.js';
 import { storedToken } from './support/console-ui.js';
-import { apiCall, startKsp, type RunningServer } from './support/server.js';
+import { apiCall } from './support/server.js';
 import { boxOf, inside, viewportBox } from './support/geometry.js';
-import { initializeByApi, loginByApi } from './support/setup.js';
+import { loginByApi } from './support/setup.js';
 import { signIn } from './support/ui.js';
 import { agentCsr } from './support/agent.js';
+import { consoleRun } from './support/run.js';
 
 const langs = [
   {
@@ -37,13 +37,10 @@ const langs = [
 
 /** Products: the sub-console tiles, opened in a new tab and embedded with their own tokens; /remote-add. */
 describe('product page and /remote-add, in the browser', () => {
-  let ksp: RunningServer;
-  let browser: Browser;
+  const { ksp, browser } = consoleRun({ name: 'product' });
   let clientId = '';
 
   beforeAll(async () => {
-    ksp = await startKsp();
-    await initializeByApi(ksp.url);
     const token = await loginByApi(ksp.url);
     const created = await apiCall<{ secret: string }>(
       ksp.url,
@@ -86,11 +83,6 @@ describe('product page and /remote-add, in the browser', () => {
       signature,
     });
     expect(enc.code).toBe(0);
-    browser = await launch();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await ksp?.stop();
   });
 
   for (const lang of langs) {

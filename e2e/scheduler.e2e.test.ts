@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { api, Usage, type SchedulerRun, type SchedulerTask } from '@ksp/contracts';
-import { launch, newPage, shot } from './support/browser.js';
+import { newPage, shot } from './support/browser.js';
 import { openMenu } from './support/console-ui.js';
-import { apiCall, startKsp, type RunningServer } from './support/server.js';
-import { initializeByApi, loginByApi } from './support/setup.js';
+import { apiCall } from './support/server.js';
+import { loginByApi } from './support/setup.js';
 import { signIn } from './support/ui.js';
+import { consoleRun } from './support/run.js';
 
 interface Page<T> {
   data: T[];
@@ -13,14 +13,11 @@ interface Page<T> {
 }
 
 describe('settings › scheduler, in the browser', () => {
-  let ksp: RunningServer;
-  let browser: Browser;
+  const { ksp, browser } = consoleRun({ name: 'scheduler' });
   let token: string;
   const keyIds: string[] = [];
 
   beforeAll(async () => {
-    ksp = await startKsp();
-    await initializeByApi(ksp.url);
     token = await loginByApi(ksp.url);
     for (const name of ['weekly-a', 'weekly-b', 'other-c']) {
       const made = await apiCall<{ id: string }>(
@@ -40,11 +37,6 @@ describe('settings › scheduler, in the browser', () => {
       token,
     );
     expect(backupKey.code, backupKey.msg).toBe(0);
-    browser = await launch();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await ksp?.stop();
   });
 
   const versionOf = async (id: string) =>

@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { api } from '@ksp/contracts';
-import { launch, newPage, shot } from './support/browser.js';
-import { apiCall, startKsp, type RunningServer } from './support/server.js';
-import { initializeByApi, loginByApi } from './support/setup.js';
+import { newPage, shot } from './support/browser.js';
+import { apiCall } from './support/server.js';
+import { loginByApi } from './support/setup.js';
 import { signIn } from './support/ui.js';
 import { agentCsr } from './support/agent.js';
+import { consoleRun } from './support/run.js';
 
 const langs = [
   {
@@ -32,15 +32,12 @@ const langs = [
 
 /** TDE and RDM › clients, client groups, guard points: agents enrolled through the public call. */
 describe('TDE and RDM clients, in the browser', () => {
-  let ksp: RunningServer;
-  let browser: Browser;
+  const { ksp, browser } = consoleRun({ name: 'tde-clients' });
   let tdeId = '';
   let rdmId = '';
   let groupId = '';
 
   beforeAll(async () => {
-    ksp = await startKsp();
-    await initializeByApi(ksp.url);
     const token = await loginByApi(ksp.url);
     const enrol = async (usage: 'cte' | 'rdm', name: string, host: string) => {
       const created = await apiCall<{ secret: string }>(
@@ -92,11 +89,6 @@ describe('TDE and RDM clients, in the browser', () => {
       token,
     );
     expect(rdmGp.code, rdmGp.msg).toBe(0);
-    browser = await launch();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await ksp?.stop();
   });
 
   for (const lang of langs) {

@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { api } from '@ksp/contracts';
-import { launch, newPage, shot } from './support/browser.js';
-import { apiCall, startKsp, type RunningServer } from './support/server.js';
-import { initializeByApi, loginByApi } from './support/setup.js';
+import { newPage, shot } from './support/browser.js';
+import { apiCall } from './support/server.js';
+import { loginByApi } from './support/setup.js';
 import { chooseOption, openDropdown, signIn } from './support/ui.js';
+import { consoleRun } from './support/run.js';
 
 const langs = [
   {
@@ -29,13 +29,10 @@ const langs = [
 
 /** TDE / RDM › policies: elements, a policy with rules, a client profile, an RDM policy, in the browser. */
 describe('TDE and RDM policies, in the browser', () => {
-  let ksp: RunningServer;
-  let browser: Browser;
+  const { ksp, browser } = consoleRun({ name: 'tde-policy' });
   let token = '';
 
   beforeAll(async () => {
-    ksp = await startKsp();
-    await initializeByApi(ksp.url);
     token = await loginByApi(ksp.url);
     // A process set the RDM policy trusts (made through the API: the pages make the others).
     const made = await apiCall(
@@ -45,11 +42,6 @@ describe('TDE and RDM policies, in the browser', () => {
       token,
     );
     expect(made.code).toBe(0);
-    browser = await launch();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await ksp?.stop();
   });
 
   for (const lang of langs) {

@@ -1,10 +1,10 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { api } from '@ksp/contracts';
-import { launch, newPage, shot } from './support/browser.js';
+import { newPage, shot } from './support/browser.js';
 import { openMenu, rowWith, signInToConsole, signInUi, signOutUi } from './support/console-ui.js';
-import { apiCall, startKsp, type RunningServer } from './support/server.js';
-import { ADMIN, initializeByApi, loginByApi } from './support/setup.js';
+import { apiCall } from './support/server.js';
+import { ADMIN, loginByApi } from './support/setup.js';
 import { chooseOption, signIn } from './support/ui.js';
 import { startBridge, type RunningBridge } from './support/ukey-bridge.js';
 import {
@@ -12,6 +12,7 @@ import {
   softhsmAvailable,
   type TestToken,
 } from '../tools/ukey-bridge/src/softhsm-token.js';
+import { consoleRun } from './support/run.js';
 
 for (const [peer, available] of [
   ['SoftHSM2 and OpenSC (Debian softhsm2, opensc)', softhsmAvailable()],
@@ -26,8 +27,7 @@ for (const [peer, available] of [
 const UNA = { username: 'una', password: 'Una-Pass-1', email: 'una@example.test' };
 
 describe('UKEY certificates through the console', () => {
-  let ksp: RunningServer;
-  let browser: Browser;
+  const { ksp, browser } = consoleRun({ name: 'ukey-cert' });
   let rootToken: string;
   let token: TestToken | undefined;
   let bridge: RunningBridge | undefined;
@@ -48,8 +48,6 @@ describe('UKEY certificates through the console', () => {
   }
 
   beforeAll(async () => {
-    ksp = await startKsp();
-    await initializeByApi(ksp.url);
     rootToken = await loginByApi(ksp.url);
     const roles = await apiCall<{ data: { id: string; name: string }[] }>(
       ksp.url,
@@ -72,22 +70,10 @@ describe('UKEY certificates through the console', () => {
       bridge = await startBridge(token.conf, ksp.url, ['--sm2-in-bridge']);
       await setConfig('UKEY_BRIDGE', bridge.url);
     }
-    browser = await launch();
   });
   afterAll(async () => {
-    await browser?.close();
     await bridge?.stop();
     token?.remove();
-    await ksp?.stop();
-  });
-
-  // Screenshots of every page still open when a test fails, for a person to look at.
-  afterEach(async (context) => {
-    if (context.task.result?.state !== 'fail') return;
-    const pages = browser.contexts().flatMap((c) => c.pages());
-    for (const [i, open] of pages.entries()) await shot(open, `ukey-cert-failed-${i}`).catch(() => undefined);
-    if (bridge) console.error(`bridge log:\n${bridge.log()}`);
-    await Promise.all(browser.contexts().map((c) => c.close().catch(() => undefined)));
   });
 
   async function openUkeyForm(page: Page) {
