@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { algorithmInfo, type AlgorithmId } from '../algorithms.js';
 import { defineCall } from '../call.js';
-import { keyStateLabels } from './key.js';
+import { keyStateLabels } from './key-rows.js';
 import { quantumStatuses } from './quantum.js';
 
 /**

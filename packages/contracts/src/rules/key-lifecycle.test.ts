@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { keyCalls, keyStates, type KeyState } from '../calls/key.js';
+import { keyCalls } from '../calls/key.js';
+import { keyStates, type KeyState } from '../calls/key-rows.js';
 import {
   availableKeyActions,
   isCompromiseReason,

@@ -1,4 +1,5 @@
-import { keyCalls, keyStates, type KeyState } from '../calls/key.js';
+import { keyCalls } from '../calls/key.js';
+import { keyStates, type KeyState } from '../calls/key-rows.js';
 
 /**
  * The key state machine (docs/modules.md#key-states), shared by the server, which enforces it,
