@@ -8,9 +8,9 @@ import {
   type SyslogServer,
   type api,
 } from '@ksp/contracts';
-import type { AuditWriter, CallerRecord } from '../../platform/audit.js';
+import type { AuditWriter } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
-import { isUniqueViolation, type Db, type Executor } from '../../platform/db/database.js';
+import { isUniqueViolation, type Db } from '../../platform/db/database.js';
 import type { SyslogServerTable } from '../../platform/db/schema.js';
 import { conflict, notFound } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
@@ -93,24 +93,10 @@ export function createSyslogReceivers(deps: {
     return row;
   };
 
-  /** Writes a receiver's change and its record in one transaction; a name taken answers 4090. */
-  async function saved(
-    actor: Actor,
-    meta: RequestMeta,
-    name: string,
-    write: (trx: Executor) => Promise<void>,
-    record: CallerRecord,
-  ): Promise<void> {
-    try {
-      await db.transaction().execute(async (trx) => {
-        await write(trx);
-        await audit.byCaller(trx, actor, meta, record);
-      });
-    } catch (err) {
-      if (isUniqueViolation(err)) throw conflict('syslog.nameTaken', { name });
-      throw err;
-    }
-  }
+  /** A receiver's name already in use (a unique violation) answered as 4090 naming it. */
+  const nameTaken = (name: string) => (err: unknown) => {
+    throw isUniqueViolation(err) ? conflict('syslog.nameTaken', { name }) : err;
+  };
 
   return {
     async list(query: QueryInput<typeof api.syslog.list>) {
@@ -152,22 +138,20 @@ export function createSyslogReceivers(deps: {
       };
       // Read before the transaction: on SQLite it holds the only connection.
       const clientHead = deps.clientLogs ? await deps.clientLogs().lastSeq() : null;
-      await saved(
-        actor,
-        meta,
-        body.name,
-        async (trx) => {
+      await db
+        .transaction()
+        .execute(async (trx) => {
           await insertServer(trx, row);
           // It gets the records written from now on: every chain starts at its head.
           for (const h of await chainHeads(trx)) await insertPosition(trx, id, h.chain, Number(h.seq));
           if (clientHead !== null) await insertPosition(trx, id, CLIENT_CHAIN, clientHead);
-        },
-        {
-          action: 'syslog.create',
-          target: body.name,
-          details: { host: row.host, port: row.port, protocol: row.protocol, format: row.format },
-        },
-      );
+          await audit.byCaller(trx, actor, meta, {
+            action: 'syslog.create',
+            target: body.name,
+            details: { host: row.host, port: row.port, protocol: row.protocol, format: row.format },
+          });
+        })
+        .catch(nameTaken(body.name));
       return view(row);
     },
 
@@ -209,26 +193,24 @@ export function createSyslogReceivers(deps: {
       const takesClient =
         deps.clientLogs && streamsOf(row).includes('client') === false && body.streams?.includes('client');
       const clientHead = takesClient ? await deps.clientLogs!().lastSeq() : null;
-      await saved(
-        actor,
-        meta,
-        changes.name ?? '',
-        async (trx) => {
+      await db
+        .transaction()
+        .execute(async (trx) => {
           await updateServer(trx, row.id, changes);
           if (clientHead !== null && !(await movePosition(trx, row.id, CLIENT_CHAIN, clientHead)))
             await insertPosition(trx, row.id, CLIENT_CHAIN, clientHead);
-        },
-        {
-          action: 'syslog.update',
-          target: changes.name ?? row.name,
-          details: {
-            host: changes.host ?? '',
-            port: changes.port ?? 0,
-            protocol,
-            enabled: changes.enabled === 1,
-          },
-        },
-      );
+          await audit.byCaller(trx, actor, meta, {
+            action: 'syslog.update',
+            target: changes.name ?? row.name,
+            details: {
+              host: changes.host ?? '',
+              port: changes.port ?? 0,
+              protocol,
+              enabled: changes.enabled === 1,
+            },
+          });
+        })
+        .catch(nameTaken(changes.name ?? ''));
       return view(await find(row.id));
     },
 
