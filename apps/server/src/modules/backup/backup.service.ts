@@ -1,11 +1,4 @@
-import type { BackupScope } from '@ksp/contracts';
 import { createAuditWriter, type AuditWriter } from '../../platform/audit.js';
-import type { Clock } from '../../platform/auth/session.service.js';
-import type { Db, Engine } from '../../platform/db/database.js';
-import type { Jobs } from '../../platform/jobs/jobs.js';
-import type { Keyring } from '../../platform/keyring/keyring.js';
-import type { ModuleServices } from '../../platform/module.js';
-import type { BackupKeyService } from './backup-key.service.js';
 import { createBackupCatalogue } from './backup.catalogue.js';
 import { archiveFiles } from './backup.files.js';
 import { createBackupRestore } from './backup.restore.js';
@@ -16,26 +9,17 @@ import { createBackupWriter } from './backup.writer.js';
  * the calls on backups (`backup.catalogue.ts`), the backup job that writes archives
  * (`backup.writer.ts`) and the restore engine (`backup.restore.ts`).
  */
-export function createBackupService(deps: {
-  db: Db;
-  clock: Clock;
-  keyring: Keyring;
-  keys: BackupKeyService;
-  /** The module's audit writer (default: one on `clock`). */
-  audit?: AuditWriter;
-  /** Where archives are written and read (KSP_BACKUP_DIR). */
-  backupDir: string;
-  /** This node's name, recorded on the archives it writes. */
-  node: string;
-  /** Backups are written by the jobs service's `backup` job (BACKUP_JOB), under its lease. */
-  jobs: Jobs;
-  engine: Engine;
-  /** Called after a restore committed: caches of what it replaced are dropped. */
-  restored: (scope: BackupScope) => void;
-  log: { error(details: object, message: string): void };
-  /** The bound HSM's sealing, for HSM-bound backups (modules/hsm). */
-  hsm: () => ModuleServices['hsmSecrets'];
-}) {
+export function createBackupService(
+  deps: Omit<
+    Parameters<typeof createBackupWriter>[0] & Parameters<typeof createBackupRestore>[0],
+    'files' | 'audit'
+  > & {
+    /** The module's audit writer (default: one on `clock`). */
+    audit?: AuditWriter;
+    /** Where archives are written and read (KSP_BACKUP_DIR). */
+    backupDir: string;
+  },
+) {
   const parts = {
     ...deps,
     audit: deps.audit ?? createAuditWriter(deps.clock),

@@ -64,9 +64,12 @@ export function createBackupWriter(deps: {
   keyring: Keyring;
   keys: BackupKeyService;
   files: ArchiveFiles;
+  /** This node's name, recorded on the archives it writes. */
   node: string;
+  /** Backups are written by the jobs service's `backup` job (BACKUP_JOB), under its lease. */
   jobs: Jobs;
   log: { error(details: object, message: string): void };
+  /** The bound HSM's sealing, for HSM-bound backups (modules/hsm). */
   hsm: () => ModuleServices['hsmSecrets'];
 }) {
   const { db, clock, keyring, keys, files } = deps;
