@@ -2,15 +2,27 @@ import { randomBytes, scryptSync } from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
 import { z } from 'zod';
 import type { BackupKeyRow, BackupKeyScope } from '@ksp/contracts';
-import { subjectOf, writeAudit } from '../../platform/audit.js';
+import { createAuditWriter, type AuditWriter } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
 import { keyCheckValue } from '../../platform/crypto/symmetric.js';
-import type { Db, Executor } from '../../platform/db/database.js';
+import type { Db } from '../../platform/db/database.js';
 import type { BackupKeyTable } from '../../platform/db/schema.js';
 import { conflict, forbidden, invalid, notFound, stateForbids } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
 import { aeadOpen, aeadSeal } from '../../platform/keyring/aead.js';
 import type { Keyring } from '../../platform/keyring/keyring.js';
+import {
+  clearDefaultKey,
+  completedWithKey,
+  defaultKeyOf,
+  deleteBackupKey,
+  domainById,
+  findBackupKey,
+  insertBackupKey,
+  pageOfBackupKeys,
+  scopeHasKey,
+  setDefaultKey,
+} from './backup.store.js';
 
 /** scrypt parameters of a downloaded key file (N = 2^15: about 0.1 s and 32 MiB). */
 const SCRYPT = { N: 32768, r: 8, p: 1 };
@@ -54,8 +66,15 @@ function passwordKey(password: string, salt: Buffer, kdf: { N: number; r: number
  * A system key belongs to the root domain and only root domain sessions see it; a domain key
  * is seen only in its domain.
  */
-export function createBackupKeyService(deps: { db: Db; clock: Clock; keyring: Keyring }) {
+export function createBackupKeyService(deps: {
+  db: Db;
+  clock: Clock;
+  keyring: Keyring;
+  /** The module's audit writer (default: one on `clock`). */
+  audit?: AuditWriter;
+}) {
   const { db, clock, keyring } = deps;
+  const audit = deps.audit ?? createAuditWriter(clock);
   const wrapKey = () => keyring.deriveKey('backup-key');
 
   const toRow = (r: BackupKeyTable, orphaned = false): BackupKeyRow => ({
@@ -74,24 +93,9 @@ export function createBackupKeyService(deps: { db: Db; clock: Clock; keyring: Ke
   const visible = (actor: Actor, r: Pick<BackupKeyTable, 'scope' | 'domain_id'>) =>
     r.scope === 'system' ? actor.systemScope : r.domain_id === actor.domainId;
 
-  const audit = (
-    trx: Executor,
-    actor: Actor,
-    meta: RequestMeta,
-    action: string,
-    target: string,
-    details = {},
-  ) =>
-    writeAudit(
-      trx,
-      { who: subjectOf(actor), action, target, result: 'success', ip: meta.ip, details },
-      clock(),
-    );
-
   /** A domain key whose domain is gone (removed, or replaced by a system restore). */
   const orphaned = async (r: Pick<BackupKeyTable, 'scope' | 'domain_id'>) =>
-    r.scope === 'domain' &&
-    !(await db.selectFrom('domain').select('id').where('id', '=', r.domain_id).executeTakeFirst());
+    r.scope === 'domain' && !(await domainById(db, r.domain_id));
 
   /**
    * Whether the caller may see and use the key: `visible`, and for root domain sessions also the
@@ -101,7 +105,7 @@ export function createBackupKeyService(deps: { db: Db; clock: Clock; keyring: Ke
     visible(actor as Actor, r) || (actor.systemScope && (await orphaned(r)));
 
   async function find(actor: Actor, id: string): Promise<BackupKeyTable> {
-    const row = await db.selectFrom('backup_key').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await findBackupKey(db, id);
     if (!row || !(await usable(actor, row))) throw notFound('backup.keyNotFound', { id });
     return row;
   }
@@ -131,30 +135,17 @@ export function createBackupKeyService(deps: { db: Db; clock: Clock; keyring: Ke
     };
     wk.fill(0);
     await db.transaction().execute(async (trx) => {
-      const exists = await trx
-        .selectFrom('backup_key')
-        .select('id')
-        .where('id', '=', row.id)
-        .executeTakeFirst();
-      if (exists) throw conflict('backup.keyExists', { id: row.id });
-      const others = await sameScope(trx, row).select('id').executeTakeFirst();
-      row.is_default = fields.isDefault || !others ? 1 : 0;
-      if (row.is_default) await clearDefault(trx, row);
-      await trx.insertInto('backup_key').values(row).execute();
-      await audit(trx, actor, meta, action, row.name, { id: row.id, scope: row.scope, kcv: row.kcv });
+      if (await findBackupKey(trx, row.id)) throw conflict('backup.keyExists', { id: row.id });
+      row.is_default = fields.isDefault || !(await scopeHasKey(trx, row)) ? 1 : 0;
+      if (row.is_default) await clearDefaultKey(trx, row);
+      await insertBackupKey(trx, row);
+      await audit.byCaller(trx, actor, meta, {
+        action,
+        target: row.name,
+        details: { id: row.id, scope: row.scope, kcv: row.kcv },
+      });
     });
     return toRow(row);
-  }
-
-  const sameScope = (trx: Executor, r: Pick<BackupKeyTable, 'scope' | 'domain_id'>) =>
-    r.scope === 'system'
-      ? trx.selectFrom('backup_key').where('scope', '=', 'system')
-      : trx.selectFrom('backup_key').where('scope', '=', 'domain').where('domain_id', '=', r.domain_id);
-
-  async function clearDefault(trx: Executor, r: Pick<BackupKeyTable, 'scope' | 'domain_id'>) {
-    let q = trx.updateTable('backup_key').set({ is_default: 0 }).where('scope', '=', r.scope);
-    if (r.scope === 'domain') q = q.where('domain_id', '=', r.domain_id);
-    await q.execute();
   }
 
   function openMaterial(row: BackupKeyTable): Buffer {
@@ -168,34 +159,14 @@ export function createBackupKeyService(deps: { db: Db; clock: Clock; keyring: Ke
 
   return {
     async list(actor: Actor, page: number, pageSize: number) {
-      const base = db
-        .selectFrom('backup_key')
-        .leftJoin('domain', 'domain.id', 'backup_key.domain_id')
-        .where((eb) =>
-          actor.systemScope
-            ? eb.or([
-                eb('backup_key.scope', '=', 'system'),
-                eb('backup_key.domain_id', '=', actor.domainId),
-                // Keys of domains that are gone: only the root domain can still reach them.
-                eb.and([eb('backup_key.scope', '=', 'domain'), eb('domain.id', 'is', null)]),
-              ])
-            : eb.and([
-                eb('backup_key.scope', '=', 'domain'),
-                eb('backup_key.domain_id', '=', actor.domainId),
-              ]),
-        );
-      const rows = await base
-        .selectAll('backup_key')
-        .select('domain.id as live_domain')
-        .orderBy('backup_key.created_at', 'desc')
-        .orderBy('backup_key.id')
-        .offset((page - 1) * pageSize)
-        .limit(pageSize)
-        .execute();
-      const total = await base.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirst();
+      const { rows, total } = await pageOfBackupKeys(
+        db,
+        { all: actor.systemScope, domainId: actor.domainId },
+        { page, page_size: pageSize },
+      );
       return {
         data: rows.map(({ live_domain, ...r }) => toRow(r, r.scope === 'domain' && live_domain === null)),
-        total: Number(total?.n ?? 0),
+        total,
       };
     },
 
@@ -238,7 +209,11 @@ export function createBackupKeyService(deps: { db: Db; clock: Clock; keyring: Ke
       };
       key.fill(0);
       material.fill(0);
-      await audit(db, actor, meta, 'backup-key.download', row.name, { id: row.id });
+      await audit.byCaller(db, actor, meta, {
+        action: 'backup-key.download',
+        target: row.name,
+        details: { id: row.id },
+      });
       return {
         filename: `backup-key-${row.name.replace(/[^A-Za-z0-9._-]/g, '_')}.json`,
         text: `${JSON.stringify(file, null, 2)}\n`,
@@ -288,9 +263,13 @@ export function createBackupKeyService(deps: { db: Db; clock: Clock; keyring: Ke
     async setDefault(actor: Actor, meta: RequestMeta, id: string) {
       const row = await find(actor, id);
       await db.transaction().execute(async (trx) => {
-        await clearDefault(trx, row);
-        await trx.updateTable('backup_key').set({ is_default: 1 }).where('id', '=', id).execute();
-        await audit(trx, actor, meta, 'backup-key.set-default', row.name, { id });
+        await clearDefaultKey(trx, row);
+        await setDefaultKey(trx, id);
+        await audit.byCaller(trx, actor, meta, {
+          action: 'backup-key.set-default',
+          target: row.name,
+          details: { id },
+        });
       });
       return toRow({ ...row, is_default: 1 }, await orphaned(row));
     },
@@ -300,21 +279,20 @@ export function createBackupKeyService(deps: { db: Db; clock: Clock; keyring: Ke
       for (const id of ids) rows.push(await find(actor, id));
       return db.transaction().execute(async (trx) => {
         for (const row of rows) {
-          const using = await trx
-            .selectFrom('backup')
-            .select(['id'])
-            .where('backup_key_id', '=', row.id)
-            .where('status', '=', 'completed')
-            .execute();
+          const using = await completedWithKey(trx, row.id);
           if (using.length > 0) {
             throw stateForbids('backup.keyOnlyOne', {
               name: row.name,
               count: String(using.length),
-              backup: using[0]!.id,
+              backup: using[0]!,
             });
           }
-          await trx.deleteFrom('backup_key').where('id', '=', row.id).execute();
-          await audit(trx, actor, meta, 'backup-key.delete', row.name, { id: row.id });
+          await deleteBackupKey(trx, row.id);
+          await audit.byCaller(trx, actor, meta, {
+            action: 'backup-key.delete',
+            target: row.name,
+            details: { id: row.id },
+          });
         }
         return { deleted: rows.length };
       });
@@ -324,13 +302,9 @@ export function createBackupKeyService(deps: { db: Db; clock: Clock; keyring: Ke
     material: openMaterial,
 
     find,
-    byId: (id: string) => db.selectFrom('backup_key').selectAll().where('id', '=', id).executeTakeFirst(),
+    byId: (id: string) => findBackupKey(db, id),
     /** The default key of a scope, for the caller's domain (domain scope). */
-    defaultKey: (scope: BackupKeyScope, domainId: string) =>
-      sameScope(db, { scope, domain_id: domainId })
-        .selectAll()
-        .where('is_default', '=', 1)
-        .executeTakeFirst(),
+    defaultKey: (scope: BackupKeyScope, domainId: string) => defaultKeyOf(db, scope, domainId),
     visible,
     usable,
   };

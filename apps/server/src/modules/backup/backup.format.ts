@@ -72,6 +72,8 @@ export const hsmBoundKey = (backupKey: Buffer, hsmSecret: Buffer, salt: Buffer) 
   Buffer.from(hkdfSync('sha256', Buffer.concat([backupKey, hsmSecret]), salt, 'ksp/backup/v1/hsm-bound', 32));
 /** Wraps domain KEKs inside the archive (so key material stays wrapped under them). */
 export const kekWrapKey = (backupKey: Buffer, salt: Buffer) => derive(backupKey, salt, 'kek');
+/** The additional data of a domain's KEK wrapped in an archive (under `kekWrapKey`). */
+export const kekAad = (domainId: string) => `ksp/backup/kek/${domainId}`;
 
 function frameAad(headerHash: Buffer, index: number, final: boolean): Buffer {
   const aad = Buffer.alloc(32 + 8 + 1);

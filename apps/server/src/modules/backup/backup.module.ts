@@ -2,12 +2,8 @@ import type { KspModule, ModuleContext } from '../../platform/module.js';
 import { createBackupKeyService } from './backup-key.service.js';
 import { rotationDescription } from './backup.description.js';
 import { backupRoutes } from './backup.routes.js';
-import {
-  BACKUP_JOB,
-  createBackupService,
-  type BackupCheckpoint,
-  type BackupService,
-} from './backup.service.js';
+import { createBackupService, type BackupService } from './backup.service.js';
+import { BACKUP_JOB, type BackupCheckpoint } from './backup.writer.js';
 
 /**
  * How often the backup job looks for queued backups on a node that does not hold its lease
@@ -19,12 +15,18 @@ const ROUND_SECONDS = 15;
 export const backupModule: KspModule = {
   name: 'backup',
   register(ctx) {
-    const keys = createBackupKeyService({ db: ctx.db, clock: ctx.clock, keyring: ctx.keyring });
+    const keys = createBackupKeyService({
+      db: ctx.db,
+      clock: ctx.clock,
+      keyring: ctx.keyring,
+      audit: ctx.audit,
+    });
     const backups = createBackupService({
       db: ctx.db,
       clock: ctx.clock,
       keyring: ctx.keyring,
       keys,
+      audit: ctx.audit,
       backupDir: ctx.config.backupDir,
       node: ctx.config.nodeName,
       jobs: ctx.jobs,

@@ -8,7 +8,8 @@ import { keyCheckValue } from '../../platform/crypto/symmetric.js';
 import { aeadSeal } from '../../platform/keyring/aead.js';
 import { createBackupKeyService } from './backup-key.service.js';
 import { createJobs } from '../../platform/jobs/jobs.js';
-import { BACKUP_JOB, createBackupService, type BackupCheckpoint } from './backup.service.js';
+import { createBackupService } from './backup.service.js';
+import { BACKUP_JOB, type BackupCheckpoint } from './backup.writer.js';
 import { createArchiveWriter, kekWrapKey, newSalt } from './backup.format.js';
 import {
   ADMIN,

@@ -17,6 +17,7 @@ export const syslogModule: KspModule = {
     const syslog = createSyslogService({
       db: ctx.db,
       clock: ctx.clock,
+      audit: ctx.audit,
       secrets: createSecretBox({ db: ctx.db, keyring: ctx.keyring }),
       nodeName: ctx.config.nodeName,
       log: ctx.log,
