@@ -21,7 +21,7 @@
  *   BENCH_PG_URL          PostgreSQL admin URL (default postgres://postgres@127.0.0.1:5432/postgres)
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, openAsBlob, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, openAsBlob, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
@@ -29,10 +29,9 @@ import pg from 'pg';
 import { api as contract } from '@ksp/contracts';
 import {
   api,
-  ENGINES,
+  runPerEngine,
   initialize,
   login,
-  root,
   startServer,
   throwawayPostgres,
   type Engine,
@@ -340,22 +339,9 @@ async function runEngine(engine: Engine): Promise<string[]> {
   }
 }
 
-async function main(): Promise<void> {
-  const rows: string[] = [];
-  for (const engine of ENGINES) rows.push(...(await runEngine(engine)));
-  const text = [
-    `KSP backup benchmark — ${new Date().toISOString()} — node ${process.version}, ${AES} AES-256 keys + ${EC} EC P-256 pairs`,
-    '',
-    `| engine | step | keys | seconds | keys/s | RSS growth MB | archive MB | ≥ ${TARGET_RATE}/s and ≤ ${TARGET_RSS_MB} MB |`,
-    '|---|---|---|---|---|---|---|---|',
-    ...rows,
-  ].join('\n');
-  console.log(text);
-  mkdirSync(join(root, '.tmp'), { recursive: true });
-  writeFileSync(join(root, '.tmp', 'bench-backup.md'), `${text}\n`);
-}
-
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exitCode = 1;
+runPerEngine({
+  file: 'bench-backup.md',
+  title: `KSP backup benchmark — ${new Date().toISOString()} — node ${process.version}, ${AES} AES-256 keys + ${EC} EC P-256 pairs`,
+  header: `| engine | step | keys | seconds | keys/s | RSS growth MB | archive MB | ≥ ${TARGET_RATE}/s and ≤ ${TARGET_RSS_MB} MB |`,
+  runEngine,
 });

@@ -17,7 +17,7 @@
  *   BENCH_PG_URL    PostgreSQL admin URL (default postgres://postgres@127.0.0.1:5432/postgres)
  */
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
@@ -27,10 +27,9 @@ import type * as KeyColumns from '../apps/server/src/modules/key/key.columns.js'
 import type { KeyTable, KeyVersionTable } from '../apps/server/src/platform/db/schema.js';
 import {
   api,
-  ENGINES,
+  runPerEngine,
   initialize,
   login,
-  root,
   startServer,
   throwawayPostgres,
   type Engine,
@@ -314,22 +313,9 @@ async function runEngine(engine: Engine): Promise<string[]> {
   }
 }
 
-async function main(): Promise<void> {
-  const rows: string[] = [];
-  for (const engine of ENGINES) rows.push(...(await runEngine(engine)));
-  const text = [
-    `KSP key list benchmark — ${new Date().toISOString()} — node ${process.version}, ${KEYS} seeded keys, ${RUNS} sequential requests per row`,
-    '',
-    `| engine | scenario | rows | total | p50 ms | p95 ms | p95 ≤ ${TARGET_MS} ms |`,
-    '|---|---|---|---|---|---|---|',
-    ...rows,
-  ].join('\n');
-  console.log(text);
-  mkdirSync(join(root, '.tmp'), { recursive: true });
-  writeFileSync(join(root, '.tmp', 'bench-key-list.md'), `${text}\n`);
-}
-
-main().catch((err: unknown) => {
-  console.error(err);
-  process.exitCode = 1;
+runPerEngine({
+  file: 'bench-key-list.md',
+  title: `KSP key list benchmark — ${new Date().toISOString()} — node ${process.version}, ${KEYS} seeded keys, ${RUNS} sequential requests per row`,
+  header: `| engine | scenario | rows | total | p50 ms | p95 ms | p95 ≤ ${TARGET_MS} ms |`,
+  runEngine,
 });

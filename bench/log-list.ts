@@ -18,13 +18,13 @@
  *   BENCH_ENGINES   comma-separated subset of sqlite,postgres (default both)
  *   BENCH_EXPORT    0: skip the exports
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { api as contract } from '@ksp/contracts';
-import { ENGINES, initialize, login, root, startServer, throwawayPostgres, type Engine } from './support.js';
+import { runPerEngine, initialize, login, startServer, throwawayPostgres, type Engine } from './support.js';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
@@ -291,19 +291,9 @@ async function runEngine(engine: Engine): Promise<string[]> {
   }
 }
 
-async function main(): Promise<void> {
-  const rows: string[] = [];
-  for (const engine of ENGINES) rows.push(...(await runEngine(engine)));
-  const text = [
-    `KSP log benchmark — ${new Date().toISOString()} — node ${process.version}, ${RECORDS} seeded records, ${RUNS} sequential requests per row`,
-    '',
-    `| engine | scenario | rows | total | p50 ms | p95 ms | target met |`,
-    '|---|---|---|---|---|---|---|',
-    ...rows,
-  ].join('\n');
-  console.log(text);
-  mkdirSync(join(root, '.tmp'), { recursive: true });
-  writeFileSync(join(root, '.tmp', 'bench-log.md'), `${text}\n`);
-}
-
-await main();
+runPerEngine({
+  file: 'bench-log.md',
+  title: `KSP log benchmark — ${new Date().toISOString()} — node ${process.version}, ${RECORDS} seeded records, ${RUNS} sequential requests per row`,
+  header: `| engine | scenario | rows | total | p50 ms | p95 ms | target met |`,
+  runEngine,
+});

@@ -5,7 +5,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash, generateKeyPairSync, randomUUID, sign } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -184,4 +184,28 @@ export async function throwawayPostgres(): Promise<{ url: string; drop: () => Pr
   const url = new URL(PG_ADMIN_URL);
   url.pathname = `/${name}`;
   return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
+}
+
+/**
+ * Runs a benchmark that answers one table of rows per engine: prints the table under its title
+ * and header rows and keeps it in `.tmp/<file>`; a failure sets the exit code.
+ */
+export function runPerEngine(o: {
+  file: string;
+  title: string;
+  header: string;
+  runEngine: (engine: Engine) => Promise<string[]>;
+}): void {
+  (async () => {
+    const rows: string[] = [];
+    for (const engine of ENGINES) rows.push(...(await o.runEngine(engine)));
+    const columns = o.header.split('|').length - 2;
+    const text = [o.title, '', o.header, `|${'---|'.repeat(columns)}`, ...rows].join('\n');
+    console.log(text);
+    mkdirSync(join(root, '.tmp'), { recursive: true });
+    writeFileSync(join(root, '.tmp', o.file), `${text}\n`);
+  })().catch((err: unknown) => {
+    console.error(err);
+    process.exitCode = 1;
+  });
 }
