@@ -37,6 +37,7 @@ export const userModule: KspModule = {
       db,
       sessions,
       clock,
+      audit: ctx.audit,
       directory: ctx.use('ldap'),
       config: ctx.use('config'),
       passwordPolicy: ctx.use('passwordPolicy'),
@@ -44,13 +45,13 @@ export const userModule: KspModule = {
       roles,
     });
     ctx.provide('users', users);
-    const ukeys = createUkeyService({ db, clock, users, domains });
+    const ukeys = createUkeyService({ db, clock, audit: ctx.audit, users, domains });
     ctx.provide('ukeys', ukeys);
     userRoutes(
       ctx.app,
       ctx.gate,
       users,
-      createUserAdminService({ db, clock, sessions, users, domains, roles }),
+      createUserAdminService({ db, clock, audit: ctx.audit, sessions, users, domains, roles }),
       ukeys,
     );
   },
