@@ -18,6 +18,7 @@ export const clientLogModule: KspModule = {
       engine: ctx.engine,
       copyOut: ctx.copyOut,
       clock: ctx.clock,
+      audit: ctx.audit,
       certs: () => ctx.use('certs'),
       domainNames: (ids) => ctx.use('domains').domainNames(ctx.db, ids),
     });

@@ -19,6 +19,7 @@ export const logModule: KspModule = {
       engine: ctx.engine,
       copyOut: ctx.copyOut,
       clock: ctx.clock,
+      audit: ctx.audit,
       // Derived once the keyring is open (after unsealing), kept for the process's life.
       chainKey: () => (key ??= ctx.keyring.isOpen ? ctx.keyring.deriveKey('audit-chain') : null),
       domainNames: (ids) => ctx.use('domains').domainNames(ctx.db, ids),
