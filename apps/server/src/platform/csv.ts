@@ -115,3 +115,23 @@ export function exportDetails(
   for (const [key, value] of Object.entries(filters)) if (value !== undefined) details[key] = String(value);
   return details;
 }
+
+/**
+ * A list's export: written by PostgreSQL itself when the database can copy out
+ * (`copiedRecordsFile` of `select()`), else read in chunks and written here (`recordsFile` of
+ * what `read()` gives); the same bytes either way.
+ */
+export async function exportFile<Row, View extends object>(o: {
+  name: string;
+  at: Date;
+  format: 'csv' | 'json';
+  columns: readonly (keyof View & string)[];
+  copyOut: CopyOut | null;
+  /** The query, parameters inlined, whose one column is each record's line. */
+  select: () => string;
+  read: () => Promise<{ chunks: AsyncIterable<readonly Row[]>; view: (row: Row) => View }>;
+}): Promise<StreamedFile> {
+  const file = { name: o.name, at: o.at, format: o.format, columns: o.columns };
+  if (o.copyOut) return copiedRecordsFile({ ...file, copyOut: o.copyOut, select: o.select() });
+  return recordsFile({ ...file, ...(await o.read()) });
+}

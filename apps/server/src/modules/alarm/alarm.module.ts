@@ -19,13 +19,9 @@ export const alarmModule: KspModule = {
     const alarms = createAlarmService({
       db: ctx.db,
       clock: ctx.clock,
+      audit: ctx.audit,
       log: ctx.log,
-      domainNames: async (ids) => {
-        const rows = ids.length
-          ? await ctx.db.selectFrom('domain').select(['id', 'name']).where('id', 'in', ids).execute()
-          : [];
-        return new Map(rows.map((r) => [r.id, r.name]));
-      },
+      domainNames: (ids) => ctx.use('domains').domainNames(ctx.db, ids),
       // The client log store is another module's, which may not be there: looked up by name at
       // each round (it may register after this module), absent means client rules wait.
       clientLogs: () => {

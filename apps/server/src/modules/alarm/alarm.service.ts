@@ -14,9 +14,9 @@ import {
   type api,
 } from '@ksp/contracts';
 import type { FastifyBaseLogger } from 'fastify';
-import { subjectOf, writeAudit } from '../../platform/audit.js';
+import { createAuditWriter, type AuditWriter } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
-import { isUniqueViolation, type Db, type Executor } from '../../platform/db/database.js';
+import { isUniqueViolation, type Db } from '../../platform/db/database.js';
 import type { AlarmRuleTable, AlarmTable } from '../../platform/db/schema.js';
 import { conflict, invalid, notFound } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
@@ -57,12 +57,15 @@ function checkCondition(next: { stream: AlarmStream; result: string | null; min_
 export function createAlarmService(deps: {
   db: Db;
   clock: Clock;
+  /** Default: a writer stamping with `clock`. */
+  audit?: AuditWriter;
   domainNames: (ids: string[]) => Promise<Map<string, string>>;
   /** The client log store's counter, when that module is there. */
   clientLogs: () => ClientLogCounter | undefined;
   log?: FastifyBaseLogger;
 }) {
   const { db, clock } = deps;
+  const audit = deps.audit ?? createAuditWriter(clock);
   const now = () => clock().toISOString();
 
   const names = (rows: { domain_id: string }[]) =>
@@ -118,21 +121,6 @@ export function createAlarmService(deps: {
     enabled: row.enabled === 1,
   });
 
-  const audit = (
-    trx: Executor,
-    actor: Actor,
-    meta: RequestMeta,
-    action: string,
-    target: string,
-    details: Record<string, string | number | boolean | null>,
-    objectId: string,
-  ) =>
-    writeAudit(
-      trx,
-      { who: subjectOf(actor), action, target, result: 'success', ip: meta.ip, details, objectId },
-      clock(),
-    );
-
   async function findVisibleRule(actor: Actor, id: string) {
     const row = await store.findRule(db, id, visibleDomain(actor));
     if (!row) throw notFound('alarm.ruleNotFound', { id });
@@ -173,64 +161,46 @@ export function createAlarmService(deps: {
     return db.transaction().execute(async (trx) => {
       if (!(await store.claimRaise(trx, rule, raisedAt))) return false;
       const id = uuidv7();
-      await trx
-        .insertInto('alarm')
-        .values({
-          id,
-          rule_id: rule.id,
-          rule_name: rule.name,
-          domain_id: rule.domain_id,
-          stream: rule.stream,
-          severity: rule.severity,
-          state: 'open',
-          raised_at: raisedAt,
-          window_from: since.at,
-          count,
-          threshold: limit,
-          interval_seconds: Number(rule.interval_seconds),
-          acknowledged_by: null,
-          acknowledged_at: null,
-        })
-        .execute();
+      await store.insertAlarm(trx, {
+        id,
+        rule_id: rule.id,
+        rule_name: rule.name,
+        domain_id: rule.domain_id,
+        stream: rule.stream,
+        severity: rule.severity,
+        state: 'open',
+        raised_at: raisedAt,
+        window_from: since.at,
+        count,
+        threshold: limit,
+        interval_seconds: Number(rule.interval_seconds),
+        acknowledged_by: null,
+        acknowledged_at: null,
+      });
       // The raise is a server record of its own: chained, and forwarded on syslog's alarm stream.
-      await writeAudit(
-        trx,
-        {
-          who: {
-            userId: null,
-            username: 'system',
-            domainId: rule.domain_id,
-            domainName,
-            source: 'scheduler',
-          },
-          action: 'alarm.raise',
-          target: rule.name,
-          result: 'success',
-          ip: '',
-          severity: rule.severity as AlarmSeverity,
-          objectId: id,
-          details: {
-            rule_id: rule.id,
-            count,
-            interval: Number(rule.interval_seconds),
-            threshold: limit,
-            stream: rule.stream,
-          },
+      await audit.write(trx, {
+        who: { userId: null, username: 'system', domainId: rule.domain_id, domainName, source: 'scheduler' },
+        action: 'alarm.raise',
+        target: rule.name,
+        result: 'success',
+        ip: '',
+        severity: rule.severity as AlarmSeverity,
+        objectId: id,
+        details: {
+          rule_id: rule.id,
+          count,
+          interval: Number(rule.interval_seconds),
+          threshold: limit,
+          stream: rule.stream,
         },
-        at,
-      );
+      });
       return true;
     });
   }
 
   return {
     async listRules(actor: Actor, query: QueryInput<typeof api.alarm.ruleList>) {
-      const { rows, total } = await store.listRules(
-        db,
-        visibleDomain(actor),
-        (query.page - 1) * query.page_size,
-        query.page_size,
-      );
+      const { rows, total } = await store.listRules(db, visibleDomain(actor), query);
       const domains = await names(rows);
       return { data: rows.map((r) => ruleView(r, domains)), total };
     },
@@ -262,8 +232,13 @@ export function createAlarmService(deps: {
       };
       try {
         await db.transaction().execute(async (trx) => {
-          await trx.insertInto('alarm_rule').values(row).execute();
-          await audit(trx, actor, meta, 'alarm.rule.create', row.name, ruleDetails(row), row.id);
+          await store.insertRule(trx, row);
+          await audit.byCaller(trx, actor, meta, {
+            action: 'alarm.rule.create',
+            target: row.name,
+            details: ruleDetails(row),
+            objectId: row.id,
+          });
         });
       } catch (err) {
         if (isUniqueViolation(err)) throw conflict('alarm.ruleNameTaken', { name: body.name });
@@ -297,8 +272,13 @@ export function createAlarmService(deps: {
       const { id, domain_id: _domain, all_domains: _all, created_at: _created, ...changes } = next;
       try {
         await db.transaction().execute(async (trx) => {
-          await trx.updateTable('alarm_rule').set(changes).where('id', '=', id).execute();
-          await audit(trx, actor, meta, 'alarm.rule.update', next.name, ruleDetails(next), id);
+          await store.updateRule(trx, id, changes);
+          await audit.byCaller(trx, actor, meta, {
+            action: 'alarm.rule.update',
+            target: next.name,
+            details: ruleDetails(next),
+            objectId: id,
+          });
         });
       } catch (err) {
         if (isUniqueViolation(err)) throw conflict('alarm.ruleNameTaken', { name: next.name });
@@ -308,21 +288,20 @@ export function createAlarmService(deps: {
     },
 
     async deleteRules(actor: Actor, meta: RequestMeta, ids: string[]) {
-      let q = db.selectFrom('alarm_rule').select(['id', 'name']).where('id', 'in', ids);
-      const domainId = visibleDomain(actor);
-      if (domainId !== null) q = q.where('domain_id', '=', domainId);
-      const rows = await q.execute();
+      const rows = await store.rulesIn(db, ids, visibleDomain(actor));
       if (rows.length === 0) throw notFound('alarm.ruleNotFound', { id: ids[0] ?? '' });
       await db.transaction().execute(async (trx) => {
-        await trx
-          .deleteFrom('alarm_rule')
-          .where(
-            'id',
-            'in',
-            rows.map((r) => r.id),
-          )
-          .execute();
-        for (const r of rows) await audit(trx, actor, meta, 'alarm.rule.delete', r.name, {}, r.id);
+        await store.deleteRules(
+          trx,
+          rows.map((r) => r.id),
+        );
+        for (const r of rows)
+          await audit.byCaller(trx, actor, meta, {
+            action: 'alarm.rule.delete',
+            target: r.name,
+            details: {},
+            objectId: r.id,
+          });
       });
       return { deleted: rows.length };
     },
@@ -337,41 +316,28 @@ export function createAlarmService(deps: {
           from: query.from,
           to: query.to,
         },
-        (query.page - 1) * query.page_size,
-        query.page_size,
+        query,
       );
       const domains = await names(rows);
       return { data: rows.map((r) => alarmView(r, domains)), total };
     },
 
     async acknowledge(actor: Actor, meta: RequestMeta, ids: string[]) {
-      let q = db.selectFrom('alarm').selectAll().where('id', 'in', ids);
-      const domainId = visibleDomain(actor);
-      if (domainId !== null) q = q.where('domain_id', '=', domainId);
-      const rows = await q.execute();
+      const rows = await store.alarmsIn(db, ids, visibleDomain(actor));
       if (rows.length === 0) throw notFound('alarm.notFound', { id: ids[0] ?? '' });
       const open = rows.filter((r) => r.state === 'open');
       const at = now();
       let acknowledged = 0;
       await db.transaction().execute(async (trx) => {
         for (const r of open) {
-          const done = await trx
-            .updateTable('alarm')
-            .set({ state: 'acknowledged', acknowledged_by: actor.username, acknowledged_at: at })
-            .where('id', '=', r.id)
-            .where('state', '=', 'open')
-            .executeTakeFirst();
-          if (Number(done.numUpdatedRows) !== 1) continue;
+          if (!(await store.acknowledgeOpen(trx, r.id, actor.username, at))) continue;
           acknowledged++;
-          await audit(
-            trx,
-            actor,
-            meta,
-            'alarm.acknowledge',
-            r.rule_name,
-            { severity: r.severity, raised_at: r.raised_at, count: Number(r.count) },
-            r.id,
-          );
+          await audit.byCaller(trx, actor, meta, {
+            action: 'alarm.acknowledge',
+            target: r.rule_name,
+            details: { severity: r.severity, raised_at: r.raised_at, count: Number(r.count) },
+            objectId: r.id,
+          });
         }
       });
       return { acknowledged };
@@ -380,7 +346,11 @@ export function createAlarmService(deps: {
     async summary(actor: Actor) {
       const domainId = visibleDomain(actor);
       const counts = await store.openCounts(db, domainId);
-      const { rows } = await store.listAlarms(db, { domainId, state: 'open' }, 0, ALARM_SUMMARY_LATEST);
+      const { rows } = await store.listAlarms(
+        db,
+        { domainId, state: 'open' },
+        { offset: 0, limit: ALARM_SUMMARY_LATEST },
+      );
       const domains = await names(rows);
       const open = {
         WARNING: counts.get('WARNING') ?? 0,

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { logSeverities } from '@ksp/contracts';
 import { escapeLike, type Executor } from '../../platform/db/database.js';
+import { pagedRows, type PageQuery, type RowWindow } from '../../platform/db/paged.js';
 import type { AlarmRuleTable, AlarmTable } from '../../platform/db/schema.js';
 
 /** The severities at or above `min` ("WARNING" → WARNING, ERROR, CRITICAL). */
@@ -49,14 +50,33 @@ export function findRule(db: Executor, id: string, domainId: string | null) {
   return q.executeTakeFirst();
 }
 
-export async function listRules(db: Executor, domainId: string | null, offset: number, limit: number) {
+export async function listRules(db: Executor, domainId: string | null, page: PageQuery | RowWindow) {
   let base = db.selectFrom('alarm_rule');
   if (domainId !== null) base = base.where('domain_id', '=', domainId);
-  const [rows, total] = await Promise.all([
-    base.selectAll().orderBy('name').orderBy('id').offset(offset).limit(limit).execute(),
-    base.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(total.n) };
+  return pagedRows(base, page, (q) => q.selectAll().orderBy('name').orderBy('id'));
+}
+
+export async function insertRule(db: Executor, row: AlarmRuleTable): Promise<void> {
+  await db.insertInto('alarm_rule').values(row).execute();
+}
+
+export async function updateRule(
+  db: Executor,
+  id: string,
+  changes: Omit<AlarmRuleTable, 'id' | 'domain_id' | 'all_domains' | 'created_at'>,
+): Promise<void> {
+  await db.updateTable('alarm_rule').set(changes).where('id', '=', id).execute();
+}
+
+/** The rules of `ids` (of one domain, or any: null). */
+export function rulesIn(db: Executor, ids: string[], domainId: string | null) {
+  let q = db.selectFrom('alarm_rule').select(['id', 'name']).where('id', 'in', ids);
+  if (domainId !== null) q = q.where('domain_id', '=', domainId);
+  return q.execute();
+}
+
+export async function deleteRules(db: Executor, ids: string[]): Promise<void> {
+  await db.deleteFrom('alarm_rule').where('id', 'in', ids).execute();
 }
 
 export const enabledRules = (db: Executor) =>
@@ -102,22 +122,33 @@ function alarms(db: Executor, f: AlarmFilter) {
 export async function listAlarms(
   db: Executor,
   f: AlarmFilter,
-  offset: number,
-  limit: number,
+  page: PageQuery | RowWindow,
 ): Promise<{ rows: AlarmTable[]; total: number }> {
-  const [rows, total] = await Promise.all([
-    alarms(db, f)
-      .selectAll()
-      .orderBy('raised_at', 'desc')
-      .orderBy('id', 'desc')
-      .offset(offset)
-      .limit(limit)
-      .execute(),
-    alarms(db, f)
-      .select((eb) => eb.fn.countAll<number | string>().as('n'))
-      .executeTakeFirstOrThrow(),
-  ]);
-  return { rows, total: Number(total.n) };
+  return pagedRows(alarms(db, f), page, (q) =>
+    q.selectAll().orderBy('raised_at', 'desc').orderBy('id', 'desc'),
+  );
+}
+
+export async function insertAlarm(db: Executor, row: AlarmTable): Promise<void> {
+  await db.insertInto('alarm').values(row).execute();
+}
+
+/** The alarms of `ids` (of one domain, or any: null). */
+export function alarmsIn(db: Executor, ids: string[], domainId: string | null) {
+  let q = db.selectFrom('alarm').selectAll().where('id', 'in', ids);
+  if (domainId !== null) q = q.where('domain_id', '=', domainId);
+  return q.execute();
+}
+
+/** Acknowledges an alarm still open; false when it no longer is (another call took it). */
+export async function acknowledgeOpen(db: Executor, id: string, by: string, at: string): Promise<boolean> {
+  const done = await db
+    .updateTable('alarm')
+    .set({ state: 'acknowledged', acknowledged_by: by, acknowledged_at: at })
+    .where('id', '=', id)
+    .where('state', '=', 'open')
+    .executeTakeFirst();
+  return Number(done.numUpdatedRows) === 1;
 }
 
 export async function openCounts(db: Executor, domainId: string | null): Promise<Map<string, number>> {

@@ -18,13 +18,9 @@ export const clientLogModule: KspModule = {
       engine: ctx.engine,
       copyOut: ctx.copyOut,
       clock: ctx.clock,
+      audit: ctx.audit,
       certs: () => ctx.use('certs'),
-      domainNames: async (ids) => {
-        const rows = ids.length
-          ? await ctx.db.selectFrom('domain').select(['id', 'name']).where('id', 'in', ids).execute()
-          : [];
-        return new Map(rows.map((r) => [r.id, r.name]));
-      },
+      domainNames: (ids) => ctx.use('domains').domainNames(ctx.db, ids),
     });
     ctx.provide('clientLogs', clientLogs);
     clientLogRoutes(ctx.app, ctx.gate, clientLogs);

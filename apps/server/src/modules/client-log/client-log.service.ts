@@ -9,11 +9,11 @@ import {
   type QueryInput,
   type api,
 } from '@ksp/contracts';
-import { subjectOf, writeAudit, type AuditSubject } from '../../platform/audit.js';
+import type { AuditSubject, AuditWriter } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
 import { nonceBytes } from '../../platform/crypto/random.js';
 import { RefusalCounter } from '../../platform/http/refusal-counter.js';
-import { copiedRecordsFile, exportDetails, recordsFile } from '../../platform/csv.js';
+import { exportDetails, exportFile } from '../../platform/csv.js';
 import type { CopyOut, Db, Engine } from '../../platform/db/database.js';
 import type { ClientLogTable } from '../../platform/db/schema.js';
 import { invalid, notFound, UnauthorizedError } from '../../platform/errors.js';
@@ -129,10 +129,11 @@ export function createClientLogService(deps: {
   /** PostgreSQL: exports are written by the database (COPY), not read row by row. */
   copyOut: CopyOut | null;
   clock: Clock;
+  audit: AuditWriter;
   certs: () => CertService;
   domainNames: (ids: string[]) => Promise<Map<string, string>>;
 }) {
-  const { db, clock } = deps;
+  const { db, clock, audit } = deps;
 
   async function views(rows: store.ClientLogRow[]): Promise<ClientLogRecord[]> {
     const names = await deps.domainNames([...new Set(rows.map((r) => r.domain_id))]);
@@ -184,18 +185,14 @@ export function createClientLogService(deps: {
     const over = refusals.overLimit(meta.ip);
     if (over === 'no') return;
     if (over === 'first')
-      await writeAudit(
-        db,
-        {
-          who: await agentSubject(null),
-          action: 'log.client.upload',
-          target: 'agent',
-          result: 'failure',
-          ip: meta.ip,
-          details: { reason: 'rateLimited', limit: UPLOAD_REFUSALS_PER_MINUTE },
-        },
-        clock(),
-      );
+      await audit.write(db, {
+        who: await agentSubject(null),
+        action: 'log.client.upload',
+        target: 'agent',
+        result: 'failure',
+        ip: meta.ip,
+        details: { reason: 'rateLimited', limit: UPLOAD_REFUSALS_PER_MINUTE },
+      });
     throw Object.assign(new Error('clientLog.rateLimited'), { statusCode: 429 });
   }
 
@@ -206,21 +203,17 @@ export function createClientLogService(deps: {
     identity: ClientCertificateIdentity | null,
   ): Promise<never> {
     refusals.count(meta.ip);
-    await writeAudit(
-      db,
-      {
-        who: await agentSubject(identity),
-        action: 'log.client.upload',
-        target: identity?.cn.slice(0, 128) ?? 'agent',
-        result: 'failure',
-        ip: meta.ip,
-        details: {
-          reason,
-          ...(identity ? { ca: identity.ca.name, serial: identity.serial } : {}),
-        },
+    await audit.write(db, {
+      who: await agentSubject(identity),
+      action: 'log.client.upload',
+      target: identity?.cn.slice(0, 128) ?? 'agent',
+      result: 'failure',
+      ip: meta.ip,
+      details: {
+        reason,
+        ...(identity ? { ca: identity.ca.name, serial: identity.serial } : {}),
       },
-      clock(),
-    );
+    });
     throw new UnauthorizedError(`clientLog.auth.${reason}`);
   }
 
@@ -282,18 +275,14 @@ export function createClientLogService(deps: {
         );
         if (!fresh) return true;
         await store.insertRecords(trx, deps.engine, rows);
-        await writeAudit(
-          trx,
-          {
-            who,
-            action: 'log.client.upload',
-            target: agent.cn.slice(0, 128),
-            result: 'success',
-            ip: meta.ip,
-            details: { records: rows.length, client: rows[0]?.client_name ?? '', ca: agent.ca.name },
-          },
-          clock(),
-        );
+        await audit.write(trx, {
+          who,
+          action: 'log.client.upload',
+          target: agent.cn.slice(0, 128),
+          result: 'success',
+          ip: meta.ip,
+          details: { records: rows.length, client: rows[0]?.client_name ?? '', ca: agent.ca.name },
+        });
         return false;
       });
       if (replayed) return refuse('replay', meta, agent);
@@ -331,33 +320,26 @@ export function createClientLogService(deps: {
     async export(actor: Actor, meta: RequestMeta, query: QueryInput<typeof api.clientLog.export>) {
       const { format, ...filters } = query;
       const filter = filterOf(actor, filters);
-      await writeAudit(
-        db,
-        {
-          who: subjectOf(actor),
-          action: 'log.client.export',
-          target: format,
-          result: 'success',
-          ip: meta.ip,
-          details: exportDetails(format, filters),
-        },
-        clock(),
-      );
-      const file = { name: 'ksp-client-log', at: clock(), format, columns: CLIENT_CSV_COLUMNS };
+      await audit.byCaller(db, actor, meta, {
+        action: 'log.client.export',
+        target: format,
+        details: exportDetails(format, filters),
+      });
       // The same bytes either way; PostgreSQL writes them itself (see the server records' export).
-      if (deps.copyOut)
-        return copiedRecordsFile({
-          ...file,
-          copyOut: deps.copyOut,
-          select: store.exportSelect(db, filter, LOG_EXPORT_MAX, format, CLIENT_CSV_COLUMNS),
-        });
-      const names = await deps.domainNames(
-        (await db.selectFrom('domain').select('id').execute()).map((d) => d.id),
-      );
-      return recordsFile({
-        ...file,
-        chunks: store.streamRecords(db, filter, LOG_EXPORT_MAX),
-        view: (row: store.ClientLogRow) => view(row, names),
+      return exportFile({
+        name: 'ksp-client-log',
+        at: clock(),
+        format,
+        columns: CLIENT_CSV_COLUMNS,
+        copyOut: deps.copyOut,
+        select: () => store.exportSelect(db, filter, LOG_EXPORT_MAX, format, CLIENT_CSV_COLUMNS),
+        read: async () => {
+          const names = await deps.domainNames(await store.domainIds(db));
+          return {
+            chunks: store.streamRecords(db, filter, LOG_EXPORT_MAX),
+            view: (row: store.ClientLogRow) => view(row, names),
+          };
+        },
       });
     },
 

@@ -257,3 +257,8 @@ export function exportSelect(
     .limit(max);
   return inlineParameters(q.compile());
 }
+
+/** Every domain's id (the export names each record's domain). */
+export async function domainIds(db: Executor): Promise<string[]> {
+  return (await db.selectFrom('domain').select('id').execute()).map((d) => d.id);
+}

@@ -12,7 +12,7 @@ declare module '../../platform/module.js' {
 export const configModule: KspModule = {
   name: 'config',
   register(ctx) {
-    const config = createConfigService({ db: ctx.db, clock: ctx.clock });
+    const config = createConfigService({ db: ctx.db, clock: ctx.clock, audit: ctx.audit });
     ctx.provide('config', config);
     configRoutes(ctx.app, ctx.gate, config);
   },

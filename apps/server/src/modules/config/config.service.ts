@@ -8,7 +8,7 @@ import {
   type Input,
   type QueryInput,
 } from '@ksp/contracts';
-import { subjectOf, writeAudit } from '../../platform/audit.js';
+import type { AuditWriter } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
 import type { Db } from '../../platform/db/database.js';
 import type { ConfigTable } from '../../platform/db/schema.js';
@@ -76,8 +76,8 @@ export function sniffImage(bytes: Buffer): string | null {
   return null;
 }
 
-export function createConfigService(deps: { db: Db; clock: Clock }) {
-  const { db, clock } = deps;
+export function createConfigService(deps: { db: Db; clock: Clock; audit: AuditWriter }) {
+  const { db, clock, audit } = deps;
 
   /** The built-in entries' rules; free entries take any text up to the length limit. */
   function checkValue(key: string, value: string): void {
@@ -106,12 +106,9 @@ export function createConfigService(deps: { db: Db; clock: Clock }) {
         ...(changes.public !== undefined && row.built_in === 0 ? { is_public: changes.public ? 1 : 0 } : {}),
         ...(changes.description !== undefined ? { description: changes.description } : {}),
       });
-      await writeAudit(trx, {
-        who: subjectOf(actor),
+      await audit.byCaller(trx, actor, meta, {
         action: 'config.edit',
         target: row.key,
-        result: 'success',
-        ip: meta.ip,
         details: { bytes: changes.value.length },
       });
     });
@@ -133,11 +130,7 @@ export function createConfigService(deps: { db: Db; clock: Clock }) {
       ),
 
     async list(query: QueryInput<typeof api.config.list>) {
-      const { rows, total } = await listConfig(db, {
-        key: query.key,
-        offset: (query.page - 1) * query.page_size,
-        limit: query.page_size,
-      });
+      const { rows, total } = await listConfig(db, { key: query.key }, query);
       return { data: rows.map(toEntry), total };
     },
 
@@ -161,13 +154,7 @@ export function createConfigService(deps: { db: Db; clock: Clock }) {
       };
       await db.transaction().execute(async (trx) => {
         await insertConfig(trx, row);
-        await writeAudit(trx, {
-          who: subjectOf(actor),
-          action: 'config.add',
-          target: row.key,
-          result: 'success',
-          ip: meta.ip,
-        });
+        await audit.byCaller(trx, actor, meta, { action: 'config.add', target: row.key });
       });
       return toEntry(row);
     },
@@ -184,13 +171,7 @@ export function createConfigService(deps: { db: Db; clock: Clock }) {
       return db.transaction().execute(async (trx) => {
         const deleted = await deleteConfig(trx, ids);
         for (const row of rows) {
-          await writeAudit(trx, {
-            who: subjectOf(actor),
-            action: 'config.delete',
-            target: row.key,
-            result: 'success',
-            ip: meta.ip,
-          });
+          await audit.byCaller(trx, actor, meta, { action: 'config.delete', target: row.key });
         }
         return { deleted };
       });

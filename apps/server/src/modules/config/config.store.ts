@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { builtInConfig } from '@ksp/contracts';
 import { escapeLike, type Executor } from '../../platform/db/database.js';
+import { pagedRows, type PageQuery } from '../../platform/db/paged.js';
 import type { ConfigTable } from '../../platform/db/schema.js';
 
 export async function ensureDefaultConfig(
@@ -28,18 +29,10 @@ export async function ensureDefaultConfig(
   await db.updateTable('config').set({ value: defaults.version }).where('key', '=', 'version').execute();
 }
 
-export async function listConfig(db: Executor, args: { key?: string; offset: number; limit: number }) {
+export async function listConfig(db: Executor, args: { key?: string | undefined }, page: PageQuery) {
   let q = db.selectFrom('config');
   if (args.key) q = q.where('key', 'like', `%${escapeLike(args.key)}%`);
-  const total = await q.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirst();
-  const rows = await q
-    .selectAll()
-    .orderBy('built_in', 'desc')
-    .orderBy('key')
-    .offset(args.offset)
-    .limit(args.limit)
-    .execute();
-  return { rows, total: Number(total?.n ?? 0) };
+  return pagedRows(q, page, (found) => found.selectAll().orderBy('built_in', 'desc').orderBy('key'));
 }
 
 export async function publicConfig(db: Executor) {

@@ -13,6 +13,7 @@ import {
   addMember,
   countDomains,
   countMembers,
+  domainNames,
   domainsOfUser,
   findDomainById,
   findDomainByName,
@@ -24,6 +25,7 @@ const domainDirectory = {
   addMember,
   countDomains,
   countMembers,
+  domainNames,
   domainsOfUser,
   findDomainById,
   findDomainByName,
@@ -50,7 +52,7 @@ export const domainModule: KspModule = {
     domainRoutes(
       ctx.app,
       ctx.gate,
-      createDomainService({ db: ctx.db, keyring: ctx.keyring, clock: ctx.clock }),
+      createDomainService({ db: ctx.db, keyring: ctx.keyring, clock: ctx.clock, audit: ctx.audit }),
     );
   },
 };

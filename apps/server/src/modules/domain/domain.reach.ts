@@ -2,6 +2,7 @@ import { ROOT_DOMAIN } from '@ksp/contracts';
 import type { Executor } from '../../platform/db/database.js';
 import { forbidden, notFound } from '../../platform/errors.js';
 import type { Actor } from '../../platform/http/route.js';
+import { memberDomainIds, rootDomainId } from './domain.store.js';
 
 /**
  * How far a caller reaches among users and domains (docs/security-model.md).
@@ -15,13 +16,7 @@ import type { Actor } from '../../platform/http/route.js';
 
 /** The ids of the domains a user belongs to. */
 export async function domainIdsOf(db: Executor, userId: string): Promise<Set<string>> {
-  const rows = await db.selectFrom('user_domain').select('domain_id').where('user_id', '=', userId).execute();
-  return new Set(rows.map((r) => r.domain_id));
-}
-
-async function rootDomainId(db: Executor): Promise<string | undefined> {
-  const row = await db.selectFrom('domain').select('id').where('name', '=', ROOT_DOMAIN).executeTakeFirst();
-  return row?.id;
+  return new Set(await memberDomainIds(db, userId));
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { api, Input, QueryInput } from '@ksp/contracts';
 import { randomUUID } from 'node:crypto';
-import { subjectOf, writeAudit } from '../../platform/audit.js';
+import type { AuditWriter } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
 import type { Db } from '../../platform/db/database.js';
 import { conflict, notFound, stateForbids } from '../../platform/errors.js';
@@ -20,8 +20,8 @@ import {
 } from './domain.store.js';
 
 /** Domains are tenant-like scopes; each has its own KEK wrapped by the root key. */
-export function createDomainService(deps: { db: Db; keyring: Keyring; clock: Clock }) {
-  const { db, keyring, clock } = deps;
+export function createDomainService(deps: { db: Db; keyring: Keyring; clock: Clock; audit: AuditWriter }) {
+  const { db, keyring, clock, audit } = deps;
   async function view(id: string) {
     const row = await findDomainById(db, id);
     if (!row) throw notFound('domain.notFound', { domain: id });
@@ -55,13 +55,7 @@ export function createDomainService(deps: { db: Db; keyring: Keyring; clock: Clo
           ...(body.name ? { name: body.name } : {}),
           ...(body.description !== undefined ? { description: body.description } : {}),
         });
-        await writeAudit(trx, {
-          who: subjectOf(actor),
-          action: 'domain.update',
-          target: body.name ?? row.name,
-          result: 'success',
-          ip: meta.ip,
-        });
+        await audit.byCaller(trx, actor, meta, { action: 'domain.update', target: body.name ?? row.name });
       });
       return view(row.id);
     },
@@ -81,25 +75,18 @@ export function createDomainService(deps: { db: Db; keyring: Keyring; clock: Clo
       return db.transaction().execute(async (trx) => {
         const deleted = await deleteDomains(trx, ids);
         for (const r of rows)
-          await writeAudit(trx, {
-            who: subjectOf(actor),
-            action: 'domain.delete',
-            target: r.name,
-            result: 'success',
-            ip: meta.ip,
-          });
+          await audit.byCaller(trx, actor, meta, { action: 'domain.delete', target: r.name });
         return { deleted };
       });
     },
 
     /** Every domain with system scope; otherwise only the caller's current domain. */
     async list(actor: Actor, query: QueryInput<typeof api.domain.list>) {
-      const { rows, total } = await listDomains(db, {
-        onlyId: actor.systemScope ? undefined : actor.domainId,
-        name: query.name,
-        offset: (query.page - 1) * query.page_size,
-        limit: query.page_size,
-      });
+      const { rows, total } = await listDomains(
+        db,
+        { onlyId: actor.systemScope ? undefined : actor.domainId, name: query.name },
+        query,
+      );
       return { data: rows.map((r) => ({ ...r, users: Number(r.users) })), total };
     },
 
@@ -119,13 +106,7 @@ export function createDomainService(deps: { db: Db; keyring: Keyring; clock: Clo
         // The creator does not become a member: membership is granted explicitly
         // (user/domain/add-user), so no one gains a domain as a side effect.
         await insertDomain(trx, row);
-        await writeAudit(trx, {
-          who: subjectOf(actor),
-          action: 'domain.create',
-          target: row.name,
-          result: 'success',
-          ip: meta.ip,
-        });
+        await audit.byCaller(trx, actor, meta, { action: 'domain.create', target: row.name });
       });
       return {
         id,

@@ -1,5 +1,6 @@
 import { DEFAULT_PROFILE, ROOT_DOMAIN } from '@ksp/contracts';
 import { escapeLike, type Executor } from '../../platform/db/database.js';
+import { pagedRows, type PageQuery } from '../../platform/db/paged.js';
 import type { DomainTable } from '../../platform/db/schema.js';
 
 /** The root domain's name is fixed by the contracts (its administrators have system scope). */
@@ -19,29 +20,48 @@ export async function findDomainById(db: Executor, id: string) {
 
 export async function listDomains(
   db: Executor,
-  args: { onlyId?: string | undefined; name?: string | undefined; offset: number; limit: number },
+  args: { onlyId?: string | undefined; name?: string | undefined },
+  page: PageQuery,
 ) {
   let q = db.selectFrom('domain');
   if (args.onlyId) q = q.where('domain.id', '=', args.onlyId);
   if (args.name) q = q.where('domain.name', 'like', `%${escapeLike(args.name)}%`);
-  const total = await q.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirst();
-  const rows = await q
-    .leftJoin('user_domain', 'user_domain.domain_id', 'domain.id')
-    .select((eb) => [
-      'domain.id',
-      'domain.name',
-      'domain.description',
-      'domain.parent_id',
-      'domain.created_at',
-      eb.fn.count<string | number>('user_domain.user_id').as('users'),
-    ])
-    .groupBy(['domain.id', 'domain.name', 'domain.description', 'domain.parent_id', 'domain.created_at'])
-    .orderBy('domain.created_at')
-    .orderBy('domain.name')
-    .offset(args.offset)
-    .limit(args.limit)
-    .execute();
-  return { rows, total: Number(total?.n ?? 0) };
+  return pagedRows(q, page, (found) =>
+    found
+      .select((eb) => [
+        'domain.id',
+        'domain.name',
+        'domain.description',
+        'domain.parent_id',
+        'domain.created_at',
+        eb
+          .selectFrom('user_domain')
+          .whereRef('user_domain.domain_id', '=', 'domain.id')
+          .select((sub) => sub.fn.countAll<string | number>().as('n'))
+          .as('users'),
+      ])
+      .orderBy('domain.created_at')
+      .orderBy('domain.name'),
+  );
+}
+
+/** The names of the domains `ids` (an id not found is left out). */
+export async function domainNames(db: Executor, ids: readonly string[]): Promise<Map<string, string>> {
+  const rows = ids.length
+    ? await db.selectFrom('domain').select(['id', 'name']).where('id', 'in', ids).execute()
+    : [];
+  return new Map(rows.map((r) => [r.id, r.name]));
+}
+
+/** The ids of the domains a user belongs to. */
+export async function memberDomainIds(db: Executor, userId: string): Promise<string[]> {
+  const rows = await db.selectFrom('user_domain').select('domain_id').where('user_id', '=', userId).execute();
+  return rows.map((r) => r.domain_id);
+}
+
+export async function rootDomainId(db: Executor): Promise<string | undefined> {
+  const row = await db.selectFrom('domain').select('id').where('name', '=', ROOT_DOMAIN).executeTakeFirst();
+  return row?.id;
 }
 
 export async function countDomains(db: Executor): Promise<number> {

@@ -19,14 +19,10 @@ export const logModule: KspModule = {
       engine: ctx.engine,
       copyOut: ctx.copyOut,
       clock: ctx.clock,
+      audit: ctx.audit,
       // Derived once the keyring is open (after unsealing), kept for the process's life.
       chainKey: () => (key ??= ctx.keyring.isOpen ? ctx.keyring.deriveKey('audit-chain') : null),
-      domainNames: async (ids) => {
-        const rows = ids.length
-          ? await ctx.db.selectFrom('domain').select(['id', 'name']).where('id', 'in', ids).execute()
-          : [];
-        return new Map(rows.map((r) => [r.id, r.name]));
-      },
+      domainNames: (ids) => ctx.use('domains').domainNames(ctx.db, ids),
     });
     ctx.provide('logs', logs);
     logRoutes(ctx.app, ctx.gate, logs);

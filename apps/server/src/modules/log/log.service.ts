@@ -7,8 +7,8 @@ import {
   type QueryInput,
   type api,
 } from '@ksp/contracts';
-import { subjectOf, writeAudit } from '../../platform/audit.js';
-import { copiedRecordsFile, csvCell, exportDetails, recordsFile } from '../../platform/csv.js';
+import type { AuditWriter } from '../../platform/audit.js';
+import { csvCell, exportDetails, exportFile } from '../../platform/csv.js';
 import type { Clock } from '../../platform/auth/session.service.js';
 import type { CopyOut, Db, Engine } from '../../platform/db/database.js';
 import { invalid, notFound, stateForbids } from '../../platform/errors.js';
@@ -94,11 +94,12 @@ export function createLogService(deps: {
   /** PostgreSQL: exports are written by the database (COPY), not read row by row. */
   copyOut: CopyOut | null;
   clock: Clock;
+  audit: AuditWriter;
   /** The chain key (derived from the root key); null while the system is sealed. */
   chainKey: () => Buffer | null;
   domainNames: (ids: string[]) => Promise<Map<string, string>>;
 }) {
-  const { db, clock } = deps;
+  const { db, clock, audit } = deps;
   let sealing: Promise<number> = Promise.resolve(0);
   return {
     /** Seals what was written since the last run (the `log.seal` and `syslog.forward` jobs). */
@@ -121,25 +122,19 @@ export function createLogService(deps: {
       for (const name of names) reports.push(await chain.verifyChain(db, key, name));
       const domainNames = await deps.domainNames(reports.map((r) => r.chain).filter(Boolean));
       const ok = reports.every((r) => r.ok);
-      await writeAudit(
-        db,
-        {
-          who: subjectOf(actor),
-          action: 'log.verify',
-          target: actor.systemScope ? 'all' : actor.domainName,
-          result: ok ? 'success' : 'failure',
-          ip: meta.ip,
-          ...(ok ? {} : { severity: 'CRITICAL' as const }),
-          details: {
-            chains: reports.length,
-            broken: reports
-              .filter((r) => !r.ok)
-              .map((r) => `${r.chain || 'system'}@${r.broken?.seq}`)
-              .join(' '),
-          },
+      await audit.byCaller(db, actor, meta, {
+        action: 'log.verify',
+        target: actor.systemScope ? 'all' : actor.domainName,
+        result: ok ? 'success' : 'failure',
+        ...(ok ? {} : { severity: 'CRITICAL' as const }),
+        details: {
+          chains: reports.length,
+          broken: reports
+            .filter((r) => !r.ok)
+            .map((r) => `${r.chain || 'system'}@${r.broken?.seq}`)
+            .join(' '),
         },
-        clock(),
-      );
+      });
       return {
         ok,
         chains: reports.map(({ chain: c, ...r }) => ({ domain: c ? (domainNames.get(c) ?? c) : '', ...r })),
@@ -184,28 +179,22 @@ export function createLogService(deps: {
     async export(actor: Actor, meta: RequestMeta, query: QueryInput<typeof api.log.export>) {
       const { format, ...filters } = query;
       const filter = filterOf(actor, filters);
-      await writeAudit(
-        db,
-        {
-          who: subjectOf(actor),
-          action: 'log.export',
-          target: format,
-          result: 'success',
-          ip: meta.ip,
-          details: exportDetails(format, filters),
-        },
-        clock(),
-      );
-      const file = { name: 'ksp-log', at: clock(), format, columns: CSV_COLUMNS };
+      await audit.byCaller(db, actor, meta, {
+        action: 'log.export',
+        target: format,
+        details: exportDetails(format, filters),
+      });
       // The same bytes either way; PostgreSQL writes them itself, which keeps the server's
       // memory flat over a million records (docs/performance.md).
-      if (deps.copyOut)
-        return copiedRecordsFile({
-          ...file,
-          copyOut: deps.copyOut,
-          select: store.exportSelect(db, filter, LOG_EXPORT_MAX, format, CSV_COLUMNS),
-        });
-      return recordsFile({ ...file, chunks: store.streamRecords(db, filter, LOG_EXPORT_MAX), view });
+      return exportFile({
+        name: 'ksp-log',
+        at: clock(),
+        format,
+        columns: CSV_COLUMNS,
+        copyOut: deps.copyOut,
+        select: () => store.exportSelect(db, filter, LOG_EXPORT_MAX, format, CSV_COLUMNS),
+        read: () => Promise.resolve({ chunks: store.streamRecords(db, filter, LOG_EXPORT_MAX), view }),
+      });
     },
   };
 }

@@ -16,6 +16,7 @@ export const quantumModule: KspModule = {
     const quantum = createQuantumService({
       db: ctx.db,
       clock: ctx.clock,
+      audit: ctx.audit,
       nodeName: ctx.config.nodeName,
       log: ctx.log,
     });

@@ -10,7 +10,7 @@ import {
   type api,
 } from '@ksp/contracts';
 import type { FastifyBaseLogger } from 'fastify';
-import { SYSTEM_SUBJECT, subjectOf, writeAudit, type AuditEntry } from '../../platform/audit.js';
+import { SYSTEM_SUBJECT, type AuditEntry, type AuditWriter } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
 import {
   HealthTests,
@@ -25,6 +25,7 @@ import type { QuantumSourceTable } from '../../platform/db/schema.js';
 import { invalid, stateForbids } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
 import { SourceError, endpointProblem, readerFor, type SourceReader } from './quantum.source.js';
+import { readQuantumSource, saveQuantumSource } from './quantum.store.js';
 
 /** Start-up tests read at least this much: 1,024 samples and 4 KiB, whichever is more. */
 const STARTUP_BYTES = Math.max(STARTUP_SAMPLES, 4096);
@@ -63,10 +64,11 @@ const fromRow = (row: QuantumSourceTable | undefined): QuantumSettings & { updat
 export function createQuantumService(deps: {
   db: Db;
   clock: Clock;
+  audit: AuditWriter;
   nodeName: string;
   log?: FastifyBaseLogger;
 }) {
-  const { db, clock, nodeName } = deps;
+  const { db, clock, audit, nodeName } = deps;
   let settings = fromRow(undefined);
   let reader: SourceReader | null = null;
   let tests: HealthTests | null = null;
@@ -82,13 +84,16 @@ export function createQuantumService(deps: {
   /** One read at a time: a slow device never piles reads up. */
   let running: Promise<Outcome> | null = null;
 
-  const audit = (entry: AuditEntry) =>
-    writeAudit(db, entry, clock()).catch((err: unknown) =>
+  /** A record that must not fail what it records: a write that fails is logged. */
+  const recorded = (writing: Promise<void>) =>
+    writing.catch((err: unknown) =>
       deps.log?.error({ err: err instanceof Error ? err.message : String(err) }, 'quantum audit failed'),
     );
+  /** A record of the source's own doing (an alarm, a recovery). */
+  const sourceRecord = (entry: Omit<AuditEntry, 'who' | 'ip'>) =>
+    recorded(audit.write(db, { who: SYSTEM_SUBJECT, ip: '', ...entry }));
 
-  const load = async () =>
-    fromRow(await db.selectFrom('quantum_source').selectAll().where('id', '=', 1).executeTakeFirst());
+  const load = async () => fromRow(await readQuantumSource(db));
 
   function view(): QuantumState {
     const { updated_at, ...rest } = settings;
@@ -144,12 +149,10 @@ export function createQuantumService(deps: {
       failure = null;
       detail = null;
       if (recovered && startup)
-        await audit({
-          who: SYSTEM_SUBJECT,
+        await sourceRecord({
           action: 'quantum.recovered',
           target: settings.endpoint,
           result: 'success',
-          ip: '',
           details: { node: nodeName },
         });
       return;
@@ -163,13 +166,11 @@ export function createQuantumService(deps: {
     detail = outcome.detail;
     // The alarm: once per fall from normal (or from the first start), not on every retry.
     if (raised)
-      await audit({
-        who: SYSTEM_SUBJECT,
+      await sourceRecord({
         action: 'quantum.invalid',
         target: settings.endpoint,
         result: 'failure',
         severity: 'ERROR',
-        ip: '',
         details: { node: nodeName, failure: outcome.failure, detail: outcome.detail },
       });
   }
@@ -260,14 +261,14 @@ export function createQuantumService(deps: {
         const against = new HealthTests(next.min_entropy);
         const outcome = await readAndTest(candidate, against, Math.max(STARTUP_BYTES, next.block_bytes));
         if (!outcome.ok) {
-          await audit({
-            who: subjectOf(actor),
-            action: 'quantum.update',
-            target: next.endpoint,
-            result: 'failure',
-            ip: meta.ip,
-            details: { source_type: next.source_type, failure: outcome.failure, detail: outcome.detail },
-          });
+          await recorded(
+            audit.byCaller(db, actor, meta, {
+              action: 'quantum.update',
+              target: next.endpoint,
+              result: 'failure',
+              details: { source_type: next.source_type, failure: outcome.failure, detail: outcome.detail },
+            }),
+          );
           throw invalid('quantum.startupFailed', {
             failure: outcome.failure ?? 'startup',
             detail: outcome.detail ?? '',
@@ -288,35 +289,18 @@ export function createQuantumService(deps: {
         updated_at,
       };
       await db.transaction().execute(async (trx) => {
-        const exists = await trx
-          .selectFrom('quantum_source')
-          .select('id')
-          .where('id', '=', 1)
-          .executeTakeFirst();
-        if (exists) await trx.updateTable('quantum_source').set(row).where('id', '=', 1).execute();
-        else
-          await trx
-            .insertInto('quantum_source')
-            .values({ id: 1, ...row })
-            .execute();
-        await writeAudit(
-          trx,
-          {
-            who: subjectOf(actor),
-            action: 'quantum.update',
-            target: next.endpoint,
-            result: 'success',
-            ip: meta.ip,
-            details: {
-              enabled: next.enabled,
-              source_type: next.source_type,
-              min_entropy: next.min_entropy,
-              block_bytes: next.block_bytes,
-              interval_seconds: next.interval_seconds,
-            },
+        await saveQuantumSource(trx, row);
+        await audit.byCaller(trx, actor, meta, {
+          action: 'quantum.update',
+          target: next.endpoint,
+          details: {
+            enabled: next.enabled,
+            source_type: next.source_type,
+            min_entropy: next.min_entropy,
+            block_bytes: next.block_bytes,
+            interval_seconds: next.interval_seconds,
           },
-          clock(),
-        );
+        });
       });
       adopt({ ...next, updated_at }, kept);
       arm();
@@ -340,14 +324,14 @@ export function createQuantumService(deps: {
         block?.fill(0);
         outcome = rest;
       }
-      await audit({
-        who: subjectOf(actor),
-        action: 'quantum.test',
-        target: settings.endpoint,
-        result: outcome.ok ? 'success' : 'failure',
-        ip: meta.ip,
-        details: { failure: outcome.failure, detail: outcome.detail, bytes: outcome.bytes },
-      });
+      await recorded(
+        audit.byCaller(db, actor, meta, {
+          action: 'quantum.test',
+          target: settings.endpoint,
+          result: outcome.ok ? 'success' : 'failure',
+          details: { failure: outcome.failure, detail: outcome.detail, bytes: outcome.bytes },
+        }),
+      );
       return { ...outcome, ms: Math.round(outcome.ms * 10) / 10, state: view() };
     },
 

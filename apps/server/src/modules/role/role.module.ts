@@ -40,6 +40,7 @@ export const roleModule: KspModule = {
     const service = createRoleService({
       db: ctx.db,
       clock: ctx.clock,
+      audit: ctx.audit,
       domains: ctx.use('domains'),
       // The user module is listed after this one (it grants roles): read at call time.
       userRecords: () => ctx.use('userRecords'),

@@ -9,7 +9,7 @@ import {
   type PermissionNode,
   type QueryInput,
 } from '@ksp/contracts';
-import { subjectOf, writeAudit } from '../../platform/audit.js';
+import type { AuditWriter } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
 import { isUniqueViolation, type Db, type Executor } from '../../platform/db/database.js';
 import type { RoleTable } from '../../platform/db/schema.js';
@@ -26,6 +26,7 @@ import {
   findRoles,
   insertRole,
   listRoles,
+  memberIds,
   unassignRole,
   updateRole,
   usersOfRoles,
@@ -62,11 +63,12 @@ function areaPermissions(area: string): string[] {
 export function createRoleService(deps: {
   db: Db;
   clock: Clock;
+  audit: AuditWriter;
   domains: ModuleServices['domains'];
   /** The user module's records, asked for at call time (that module is registered later). */
   userRecords: () => ModuleServices['userRecords'];
 }) {
-  const { db, clock } = deps;
+  const { db, clock, audit } = deps;
   const { assertManageable, canManageUser } = deps.domains;
 
   /** Rows as the caller may see them: only holders who are members of its domain are named. */
@@ -75,17 +77,7 @@ export function createRoleService(deps: {
       db,
       roles.map((r) => r.id),
     );
-    const members = actor.systemScope
-      ? null
-      : new Set(
-          (
-            await db
-              .selectFrom('user_domain')
-              .select('user_id')
-              .where('domain_id', '=', actor.domainId)
-              .execute()
-          ).map((r) => r.user_id),
-        );
+    const members = actor.systemScope ? null : new Set(await memberIds(db, actor.domainId));
     const holders = members ? all.filter((h) => members.has(h.id)) : all;
     return roles.map((r) => ({
       id: r.id,
@@ -152,12 +144,11 @@ export function createRoleService(deps: {
 
   return {
     async list(actor: Actor, query: QueryInput<typeof api.role.list>) {
-      const { rows: found, total } = await listRoles(db, {
-        domainId: actor.systemScope ? undefined : actor.domainId,
-        name: query.name,
-        offset: (query.page - 1) * query.page_size,
-        limit: query.page_size,
-      });
+      const { rows: found, total } = await listRoles(
+        db,
+        { domainId: actor.systemScope ? undefined : actor.domainId, name: query.name },
+        query,
+      );
       return { data: await rows(actor, found), total };
     },
 
@@ -178,12 +169,9 @@ export function createRoleService(deps: {
           domain_id: actor.domainId,
           created_at: clock().toISOString(),
         });
-        await writeAudit(trx, {
-          who: subjectOf(actor),
+        await audit.byCaller(trx, actor, meta, {
           action: 'role.create',
           target: body.name,
-          result: 'success',
-          ip: meta.ip,
           details: { permissions: permissions.length },
         });
       });
@@ -204,13 +192,7 @@ export function createRoleService(deps: {
           ...(body.description !== undefined ? { description: body.description } : {}),
           ...(permissions ? { permissions: JSON.stringify(permissions) } : {}),
         });
-        await writeAudit(trx, {
-          who: subjectOf(actor),
-          action: 'role.update',
-          target: body.name ?? role.name,
-          result: 'success',
-          ip: meta.ip,
-        });
+        await audit.byCaller(trx, actor, meta, { action: 'role.update', target: body.name ?? role.name });
       });
       return one(actor, role.id);
     },
@@ -232,13 +214,7 @@ export function createRoleService(deps: {
       return db.transaction().execute(async (trx) => {
         const deleted = await deleteRoles(trx, ids);
         for (const r of found) {
-          await writeAudit(trx, {
-            who: subjectOf(actor),
-            action: 'role.delete',
-            target: r.name,
-            result: 'success',
-            ip: meta.ip,
-          });
+          await audit.byCaller(trx, actor, meta, { action: 'role.delete', target: r.name });
         }
         return { deleted };
       });
@@ -252,12 +228,9 @@ export function createRoleService(deps: {
       await assertUsersInReach(actor, users);
       await db.transaction().execute(async (trx) => {
         for (const userId of users) await assignRole(trx, userId, role.id);
-        await writeAudit(trx, {
-          who: subjectOf(actor),
+        await audit.byCaller(trx, actor, meta, {
           action: 'role.assign',
           target: role.name,
-          result: 'success',
-          ip: meta.ip,
           details: { users: users.length },
         });
       });
@@ -270,12 +243,9 @@ export function createRoleService(deps: {
       await db.transaction().execute(async (trx) => {
         await unassignRole(trx, role.id, body.user_ids);
         await assertAdministratorsRemain(trx);
-        await writeAudit(trx, {
-          who: subjectOf(actor),
+        await audit.byCaller(trx, actor, meta, {
           action: 'role.unassign',
           target: role.name,
-          result: 'success',
-          ip: meta.ip,
           details: { users: body.user_ids.length },
         });
       });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { builtInRoles } from '@ksp/contracts';
 import { escapeLike, isUniqueViolation, type Executor } from '../../platform/db/database.js';
+import { pagedRows, type PageQuery } from '../../platform/db/paged.js';
 import type { RoleTable } from '../../platform/db/schema.js';
 
 /** Creates the built-in roles, and keeps their permissions current with this release. */
@@ -75,7 +76,8 @@ export async function assignRole(db: Executor, userId: string, roleId: string): 
 
 export async function listRoles(
   db: Executor,
-  args: { domainId?: string | undefined; name?: string | undefined; offset: number; limit: number },
+  args: { domainId?: string | undefined; name?: string | undefined },
+  page: PageQuery,
 ) {
   let q = db.selectFrom('role');
   // A domain sees the built-in roles and its own custom roles.
@@ -83,15 +85,17 @@ export async function listRoles(
   if (domainId !== undefined)
     q = q.where((eb) => eb.or([eb('domain_id', 'is', null), eb('domain_id', '=', domainId)]));
   if (args.name) q = q.where('name', 'like', `%${escapeLike(args.name)}%`);
-  const total = await q.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirst();
-  const rows = await q
-    .selectAll()
-    .orderBy('type')
-    .orderBy('name')
-    .offset(args.offset)
-    .limit(args.limit)
+  return pagedRows(q, page, (found) => found.selectAll().orderBy('type').orderBy('name'));
+}
+
+/** The ids of the domain's members. */
+export async function memberIds(db: Executor, domainId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('user_domain')
+    .select('user_id')
+    .where('domain_id', '=', domainId)
     .execute();
-  return { rows, total: Number(total?.n ?? 0) };
+  return rows.map((r) => r.user_id);
 }
 
 export async function usersOfRoles(db: Executor, roleIds: string[]) {

@@ -27,6 +27,7 @@ export const systemModule: KspModule = {
       hsm: createHsmSettings(config.dataDir, config.pkcs11Dirs),
       log: ctx.log,
       clock: ctx.clock,
+      audit: ctx.audit,
       users: ctx.use('users'),
       domains: ctx.use('domains'),
       roles: ctx.use('roles'),

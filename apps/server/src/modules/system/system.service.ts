@@ -8,7 +8,7 @@ import {
   type api,
   type Input,
 } from '@ksp/contracts';
-import { FIRST_RUN_SUBJECT, writeAudit } from '../../platform/audit.js';
+import { FIRST_RUN_SUBJECT, type AuditWriter } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
 import type { Db } from '../../platform/db/database.js';
 import { conflict, forbidden, stateForbids } from '../../platform/errors.js';
@@ -27,7 +27,7 @@ import { keyCheckValue } from '../../platform/crypto/symmetric.js';
 import { Keyring, fingerprint, xorInto } from '../../platform/keyring/keyring.js';
 import type { ModuleServices } from '../../platform/module.js';
 import type { SetupCode } from './setup-code.js';
-import { insertInitializedState, markActivated, systemState } from './system.store.js';
+import { insertInitializedState, markActivated, setRootWrapping, systemState } from './system.store.js';
 
 const DEFAULT_COMPONENTS = 3;
 /** Retries of an HSM that failed at unsealing: 1 s, doubling, at most every 30 s. */
@@ -66,6 +66,7 @@ export function createSystemService(deps: {
   hsm: HsmSettings;
   log: { warn(obj: object, msg: string): void };
   clock: Clock;
+  audit: AuditWriter;
   users: ModuleServices['users'];
   domains: ModuleServices['domains'];
   roles: ModuleServices['roles'];
@@ -73,7 +74,7 @@ export function createSystemService(deps: {
   setupCode: SetupCode;
   networked: boolean;
 }) {
-  const { db, keyring, sealFile, clock, setupCode } = deps;
+  const { db, keyring, sealFile, clock, audit, setupCode } = deps;
   let pending: { total: number; generated: number; acc: Buffer } | null = null;
   let readyCache = false;
   const sealRoot = new SealFileRoot(sealFile);
@@ -166,15 +167,11 @@ export function createSystemService(deps: {
       back = target.unwrap(wrapping);
       if (!back.equals(root)) throw stateForbids('hsm.rewrapMismatch');
       await db.transaction().execute(async (trx) => {
-        await trx
-          .updateTable('system_state')
-          .set({
-            root_key_wrapped: wrapping.wrapped,
-            seal_fingerprint: wrapping.fingerprint,
-            root_provider: target.kind,
-          })
-          .where('id', '=', 'system')
-          .execute();
+        await setRootWrapping(trx, {
+          root_key_wrapped: wrapping.wrapped,
+          seal_fingerprint: wrapping.fingerprint,
+          root_provider: target.kind,
+        });
         await persist(trx);
       });
       committed = true;
@@ -205,7 +202,7 @@ export function createSystemService(deps: {
   /** Refuses (4030, audited) a first-run call without the right code while one is in force. */
   async function checkSetupCode(given: string | undefined, action: string, meta: RequestMeta) {
     if (!setupCode.required || setupCode.matches(given)) return;
-    await writeAudit(db, {
+    await audit.write(db, {
       who: FIRST_RUN_SUBJECT,
       action,
       target: 'setup code',
@@ -257,7 +254,7 @@ export function createSystemService(deps: {
       kcv: keyCheckValue('AES-256', component),
     };
     component.fill(0);
-    await writeAudit(db, {
+    await audit.write(db, {
       who: FIRST_RUN_SUBJECT,
       action: 'system.init.component',
       // Language-neutral: the console names the action, the target says which component.
@@ -300,7 +297,7 @@ export function createSystemService(deps: {
           kek_wrapped: keyring.newDomainKek(domainId),
           created_at: now,
         });
-        await writeAudit(trx, {
+        await audit.write(trx, {
           who: FIRST_RUN_SUBJECT,
           action: 'system.init.finish',
           target: `KCV ${rootKcv}`,
@@ -328,11 +325,8 @@ export function createSystemService(deps: {
       throw stateForbids(state.reason, state.params);
     if (state.ready) throw conflict('system.alreadyActivated');
     await deps.users.assertPasswordAllowed(body.password, meta.lang);
-    const rootDomain = await db
-      .selectFrom('domain')
-      .select(['id', 'name'])
-      .where('name', '=', ROOT_DOMAIN)
-      .executeTakeFirstOrThrow();
+    const rootDomain = await deps.domains.findDomainByName(db, ROOT_DOMAIN);
+    if (!rootDomain) throw new Error('The root domain is missing');
     const adminRole = await deps.roles.roleIdByName(db, ADMINISTRATOR);
     if (!adminRole) throw new Error('Built-in roles are missing');
     await db.transaction().execute(async (trx) => {
@@ -344,7 +338,7 @@ export function createSystemService(deps: {
         domainIds: [rootDomain.id],
         roleIds: [adminRole],
       });
-      await writeAudit(trx, {
+      await audit.write(trx, {
         who: { userId, username: body.username, domainId: rootDomain.id, domainName: rootDomain.name },
         action: 'system.activate',
         target: body.username,

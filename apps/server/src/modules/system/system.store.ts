@@ -29,3 +29,11 @@ export async function markActivated(db: Executor, at: string): Promise<boolean> 
     .executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
+
+/** The root key's new wrapping and where it is held (a move between root providers). */
+export async function setRootWrapping(
+  db: Executor,
+  values: Pick<SystemStateTable, 'root_key_wrapped' | 'seal_fingerprint' | 'root_provider'>,
+): Promise<void> {
+  await db.updateTable('system_state').set(values).where('id', '=', STATE_ID).execute();
+}

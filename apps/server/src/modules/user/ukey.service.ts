@@ -1,6 +1,6 @@
 import { randomBytes, verify as verifySignature, X509Certificate } from 'node:crypto';
 import { Code, type api, type Input } from '@ksp/contracts';
-import { subjectOf, writeAudit } from '../../platform/audit.js';
+import type { AuditWriter } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
 import type { Db } from '../../platform/db/database.js';
 import { forbidden, invalid, KspError, notFound, stateForbids } from '../../platform/errors.js';
@@ -8,7 +8,14 @@ import type { Actor, RequestMeta } from '../../platform/http/route.js';
 import type { ModuleServices } from '../../platform/module.js';
 import { sm2Verify } from '../../platform/crypto/asymmetric.js';
 import { type SignedIn, type UserService } from './user.service.js';
-import { findUserById, findUserByName, updateUser } from './user.store.js';
+import {
+  deleteMfaPending,
+  findMfaPending,
+  findUserById,
+  findUserByName,
+  setMfaChallenge,
+  updateUser,
+} from './user.store.js';
 
 /** A right password opens a window for the UKEY step; the challenge itself lives shorter. */
 const PASSWORD_WINDOW_MS = 120_000;
@@ -23,10 +30,11 @@ const CHALLENGE_MS = 60_000;
 export function createUkeyService(deps: {
   db: Db;
   clock: Clock;
+  audit: AuditWriter;
   users: UserService;
   domains: ModuleServices['domains'];
 }) {
-  const { db, clock } = deps;
+  const { db, clock, audit } = deps;
   const { assertManageable } = deps.domains;
 
   function parseCertificate(pem: string): X509Certificate {
@@ -98,12 +106,9 @@ export function createUkeyService(deps: {
           ukey_cert: cert.toString(),
           updated_at: now.toISOString(),
         });
-        await writeAudit(trx, {
-          who: subjectOf(actor),
+        await audit.byCaller(trx, actor, meta, {
           action: 'user.bindukey',
           target: user.username,
-          result: 'success',
-          ip: meta.ip,
           details: { serial: body.serial, fingerprint: cert.fingerprint256 },
         });
       });
@@ -124,43 +129,29 @@ export function createUkeyService(deps: {
           ukey_cert: null,
           updated_at: clock().toISOString(),
         });
-        await writeAudit(trx, {
-          who: subjectOf(actor),
-          action: 'user.unbindukey',
-          target: user.username,
-          result: 'success',
-          ip: meta.ip,
-        });
+        await audit.byCaller(trx, actor, meta, { action: 'user.unbindukey', target: user.username });
       });
       return null;
     },
 
     async random(name: string) {
       const user = await findUserByName(db, name);
-      const pending = user
-        ? await db.selectFrom('mfa_pending').selectAll().where('user_id', '=', user.id).executeTakeFirst()
-        : undefined;
+      const pending = user ? await findMfaPending(db, user.id) : undefined;
       const now = clock().getTime();
       if (!user || !pending || now - Date.parse(pending.password_ok_at) > PASSWORD_WINDOW_MS) {
         throw stateForbids('ukey.passwordFirst');
       }
       if (!user.ukey_cert) throw stateForbids('ukey.notBound');
       const random = randomBytes(32).toString('hex');
-      await db
-        .updateTable('mfa_pending')
-        .set({ challenge: random, challenge_expires_at: new Date(now + CHALLENGE_MS).toISOString() })
-        .where('user_id', '=', user.id)
-        .execute();
+      await setMfaChallenge(db, user.id, random, new Date(now + CHALLENGE_MS).toISOString());
       return { random, expires_in: CHALLENGE_MS / 1000 };
     },
 
     async verify(body: Input<typeof api.user.verify>, meta: RequestMeta): Promise<SignedIn> {
       const user = await findUserByName(db, body.name);
-      const pending = user
-        ? await db.selectFrom('mfa_pending').selectAll().where('user_id', '=', user.id).executeTakeFirst()
-        : undefined;
+      const pending = user ? await findMfaPending(db, user.id) : undefined;
       // Single use: whatever the outcome, this challenge is spent.
-      if (user) await db.deleteFrom('mfa_pending').where('user_id', '=', user.id).execute();
+      if (user) await deleteMfaPending(db, user.id);
       const now = clock().getTime();
       const fresh =
         pending?.challenge && pending.challenge_expires_at && Date.parse(pending.challenge_expires_at) > now;
@@ -173,7 +164,7 @@ export function createUkeyService(deps: {
           Buffer.from(body.sign, 'base64'),
         );
       if (!user || !valid) {
-        await writeAudit(db, {
+        await audit.write(db, {
           who: user ? { userId: user.id, username: user.username, domainId: null, domainName: '' } : null,
           action: 'user.verify',
           target: body.name.slice(0, 64),

@@ -8,7 +8,7 @@ import {
   type QueryInput,
   type SubConsoleTokenKind,
 } from '@ksp/contracts';
-import { subjectOf, writeAudit } from '../../platform/audit.js';
+import type { AuditWriter } from '../../platform/audit.js';
 import { clientHash, hashPassword } from '../../platform/auth/password.js';
 import type { Clock, SessionService } from '../../platform/auth/session.service.js';
 import type { Db } from '../../platform/db/database.js';
@@ -23,8 +23,10 @@ import {
   findUserByName,
   findUsers,
   groupsOfUsers,
+  hasAnyDomain,
   listUsers,
   recordLoginSuccess,
+  removeMembers,
   updateUser,
 } from './user.store.js';
 
@@ -34,6 +36,7 @@ const hashSecret = (secret: string) => createHash('sha256').update(secret, 'utf8
 export function createUserAdminService(deps: {
   db: Db;
   clock: Clock;
+  audit: AuditWriter;
   sessions: SessionService;
   users: UserService;
   /** The scrypt cost new password hashes are stored at (KspConfig.passwordCost). */
@@ -41,7 +44,7 @@ export function createUserAdminService(deps: {
   domains: ModuleServices['domains'];
   roles: ModuleServices['roles'];
 }) {
-  const { db, clock, sessions } = deps;
+  const { db, clock, sessions, audit } = deps;
   const {
     assertManageable,
     assertMembershipReach,
@@ -128,14 +131,6 @@ export function createUserAdminService(deps: {
     }
   }
 
-  const audit = (
-    actor: Actor,
-    meta: RequestMeta,
-    action: string,
-    target: string,
-    details?: Record<string, string | number | boolean>,
-  ) => ({ who: subjectOf(actor), action, target, result: 'success' as const, ip: meta.ip, details });
-
   async function newSecret(
     actor: Actor,
     meta: RequestMeta,
@@ -152,7 +147,7 @@ export function createUserAdminService(deps: {
         app_role_id: roleId ?? null,
         updated_at: clock().toISOString(),
       });
-      await writeAudit(trx, audit(actor, meta, action, user.username));
+      await audit.byCaller(trx, actor, meta, { action: action, target: user.username });
     });
     return { user, secret };
   }
@@ -172,15 +167,17 @@ export function createUserAdminService(deps: {
     toRows,
 
     async list(actor: Actor, query: QueryInput<typeof api.user.list>) {
-      const { rows, total } = await listUsers(db, {
-        domainId: actor.systemScope ? null : actor.domainId,
-        username: query.username,
-        roleId: query.role_id,
-        locked: query.status === undefined ? undefined : query.status === 'locked',
-        now: clock().toISOString(),
-        offset: (query.page - 1) * query.page_size,
-        limit: query.page_size,
-      });
+      const { rows, total } = await listUsers(
+        db,
+        {
+          domainId: actor.systemScope ? null : actor.domainId,
+          username: query.username,
+          roleId: query.role_id,
+          locked: query.status === undefined ? undefined : query.status === 'locked',
+          now: clock().toISOString(),
+        },
+        query,
+      );
       return { data: await toRows(actor, rows), total };
     },
 
@@ -206,10 +203,11 @@ export function createUserAdminService(deps: {
           must_change_password: body.must_change_password ? 1 : 0,
           ip_whitelist: JSON.stringify(body.ip_whitelist),
         });
-        await writeAudit(
-          trx,
-          audit(actor, meta, 'user.create', body.username, { roles: body.role_ids.length }),
-        );
+        await audit.byCaller(trx, actor, meta, {
+          action: 'user.create',
+          target: body.username,
+          details: { roles: body.role_ids.length },
+        });
         return userId;
       });
       return row(actor, id);
@@ -225,7 +223,7 @@ export function createUserAdminService(deps: {
           await setUserRoles(trx, user.id, body.role_ids);
           await assertAdministratorsRemain(trx);
         }
-        await writeAudit(trx, audit(actor, meta, 'user.update', user.username));
+        await audit.byCaller(trx, actor, meta, { action: 'user.update', target: user.username });
       });
       return row(actor, user.id);
     },
@@ -237,7 +235,8 @@ export function createUserAdminService(deps: {
       return db.transaction().execute(async (trx) => {
         const deleted = await deleteUsers(trx, ids);
         await assertAdministratorsRemain(trx);
-        for (const u of users) await writeAudit(trx, audit(actor, meta, 'user.delete', u.username));
+        for (const u of users)
+          await audit.byCaller(trx, actor, meta, { action: 'user.delete', target: u.username });
         return { deleted };
       });
     },
@@ -249,7 +248,7 @@ export function createUserAdminService(deps: {
       const user = await managed(actor, body.id);
       await db.transaction().execute(async (trx) => {
         await updateUser(trx, user.id, { email: body.email, updated_at: clock().toISOString() });
-        await writeAudit(trx, audit(actor, meta, 'user.update-email', user.username));
+        await audit.byCaller(trx, actor, meta, { action: 'user.update-email', target: user.username });
       });
       return { email: body.email };
     },
@@ -268,7 +267,7 @@ export function createUserAdminService(deps: {
           updated_at: now,
         });
         await sessions.revokeAllOfUser(trx, user.id);
-        await writeAudit(trx, audit(actor, meta, 'user.update-password', user.username));
+        await audit.byCaller(trx, actor, meta, { action: 'user.update-password', target: user.username });
       });
       return null;
     },
@@ -285,10 +284,11 @@ export function createUserAdminService(deps: {
           must_change_password: body.value ? 1 : 0,
           updated_at: clock().toISOString(),
         });
-        await writeAudit(
-          trx,
-          audit(actor, meta, 'user.update-password-next-login', user.username, { value: body.value }),
-        );
+        await audit.byCaller(trx, actor, meta, {
+          action: 'user.update-password-next-login',
+          target: user.username,
+          details: { value: body.value },
+        });
       });
       return null;
     },
@@ -301,7 +301,7 @@ export function createUserAdminService(deps: {
           failed_login_count: 0,
           updated_at: clock().toISOString(),
         });
-        await writeAudit(trx, audit(actor, meta, 'user.unlock', user.username));
+        await audit.byCaller(trx, actor, meta, { action: 'user.unlock', target: user.username });
       });
       return null;
     },
@@ -314,7 +314,11 @@ export function createUserAdminService(deps: {
           ip_whitelist: JSON.stringify(list),
           updated_at: clock().toISOString(),
         });
-        await writeAudit(trx, audit(actor, meta, 'user.update-ip', user.username, { rules: list.length }));
+        await audit.byCaller(trx, actor, meta, {
+          action: 'user.update-ip',
+          target: user.username,
+          details: { rules: list.length },
+        });
       });
       return { ip_whitelist: list };
     },
@@ -328,26 +332,18 @@ export function createUserAdminService(deps: {
       if (!domain) throw notFound('domain.notFound', { domain: body.domain_id });
       assertMembershipReach(actor, domain);
       return db.transaction().execute(async (trx) => {
-        const result = await trx
-          .deleteFrom('user_domain')
-          .where('domain_id', '=', domain.id)
-          .where('user_id', 'in', body.user_ids)
-          .executeTakeFirst();
+        const removed = await removeMembers(trx, domain.id, body.user_ids);
         await sessions.revokeInDomain(trx, body.user_ids, domain.id);
         // A user must stay a member of at least one domain to sign in at all.
         for (const id of body.user_ids) {
-          const left = await trx
-            .selectFrom('user_domain')
-            .select('domain_id')
-            .where('user_id', '=', id)
-            .executeTakeFirst();
-          if (!left) throw stateForbids('domain.lastDomain', { id });
+          if (!(await hasAnyDomain(trx, id))) throw stateForbids('domain.lastDomain', { id });
         }
-        await writeAudit(
-          trx,
-          audit(actor, meta, 'user.domain.delete-user', domain.name, { users: body.user_ids.length }),
-        );
-        return { removed: Number(result.numDeletedRows) };
+        await audit.byCaller(trx, actor, meta, {
+          action: 'user.domain.delete-user',
+          target: domain.name,
+          details: { users: body.user_ids.length },
+        });
+        return { removed };
       });
     },
 
@@ -382,7 +378,7 @@ export function createUserAdminService(deps: {
       const ok = Boolean(user?.app_secret_hash) && timingSafeEqual(expected, given);
       const now = clock();
       const refuse = async (reason: string, error: KspError) => {
-        await writeAudit(db, {
+        await audit.write(db, {
           who: user ? { userId: user.id, username: user.username, domainId: null, domainName: '' } : null,
           action: 'user.app-login',
           target: user?.username ?? body.username.slice(0, 64),
@@ -422,7 +418,7 @@ export function createUserAdminService(deps: {
           ip: meta.ip,
           kind: 'app',
         });
-        await writeAudit(trx, {
+        await audit.write(trx, {
           who: { userId: user.id, username: user.username, domainId: domain.id, domainName: domain.name },
           action: 'user.app-login',
           target: user.username,
@@ -446,7 +442,7 @@ export function createUserAdminService(deps: {
           kind: scope,
           parentId: parentId ?? actor.sessionId,
         });
-        await writeAudit(trx, audit(actor, meta, `user.${scope}-token`, actor.username));
+        await audit.byCaller(trx, actor, meta, { action: `user.${scope}-token`, target: actor.username });
         return { token: issued.token };
       });
     },

@@ -37,6 +37,7 @@ export const userModule: KspModule = {
       db,
       sessions,
       clock,
+      audit: ctx.audit,
       directory: ctx.use('ldap'),
       config: ctx.use('config'),
       passwordCost: ctx.config.passwordCost,
@@ -45,7 +46,7 @@ export const userModule: KspModule = {
       roles,
     });
     ctx.provide('users', users);
-    const ukeys = createUkeyService({ db, clock, users, domains });
+    const ukeys = createUkeyService({ db, clock, audit: ctx.audit, users, domains });
     ctx.provide('ukeys', ukeys);
     userRoutes(
       ctx.app,
@@ -54,6 +55,7 @@ export const userModule: KspModule = {
       createUserAdminService({
         db,
         clock,
+        audit: ctx.audit,
         sessions,
         users,
         domains,

@@ -17,7 +17,7 @@ import {
 } from '@ksp/contracts';
 import type { z } from 'zod';
 import type { UserInfo } from '@ksp/contracts';
-import { auditTypedName, subjectOf, writeAudit } from '../../platform/audit.js';
+import { auditTypedName, type AuditWriter } from '../../platform/audit.js';
 import { clientHash, hashPassword, verifyPassword } from '../../platform/auth/password.js';
 import { checkPassword } from '../../platform/auth/password-policy.js';
 import type { Clock, SessionService } from '../../platform/auth/session.service.js';
@@ -26,6 +26,8 @@ import { KspError, conflict, forbidden, invalid, notFound, stateForbids } from '
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
 import type { ModuleServices } from '../../platform/module.js';
 import {
+  grantRole,
+  putMfaPending,
   existingUserIds,
   findUserById,
   findUserByName,
@@ -58,6 +60,7 @@ export function createUserService(deps: {
   db: Db;
   sessions: SessionService;
   clock: Clock;
+  audit: AuditWriter;
   directory?: DirectoryLogin;
   config: ModuleServices['config'];
   /** The scrypt cost new password hashes are stored at (KspConfig.passwordCost). */
@@ -66,7 +69,7 @@ export function createUserService(deps: {
   domains: ModuleServices['domains'];
   roles: ModuleServices['roles'];
 }) {
-  const { db, sessions, clock } = deps;
+  const { db, sessions, clock, audit } = deps;
   const { currentPolicy } = deps.passwordPolicy;
   const { addMember, assertAddable, assertMembershipReach, domainsOfUser, findDomainById, findDomainByName } =
     deps.domains;
@@ -115,9 +118,7 @@ export function createUserService(deps: {
       updated_at: now,
     });
     for (const domainId of args.domainIds) await addMember(trx, id, domainId);
-    for (const roleId of args.roleIds) {
-      await trx.insertInto('user_role').values({ user_id: id, role_id: roleId }).execute();
-    }
+    for (const roleId of args.roleIds) await grantRole(trx, id, roleId);
     return id;
   }
 
@@ -184,7 +185,7 @@ export function createUserService(deps: {
     who: { id: string; username: string } | string,
   ): Promise<void> {
     const name = typeof who === 'string' ? auditTypedName(who) : who.username;
-    await writeAudit(db, {
+    await audit.write(db, {
       who: {
         userId: typeof who === 'string' ? null : who.id,
         username: name,
@@ -282,24 +283,13 @@ export function createUserService(deps: {
     }
     if (how.passwordChecked && !how.secondFactorDone && (await deps.config.value('MFA')) === '1') {
       // Password right, second factor still due: no token (the console runs the Ukey login).
-      await db
-        .insertInto('mfa_pending')
-        .values({
-          user_id: user.id,
-          password_ok_at: now.toISOString(),
-          challenge: null,
-          challenge_expires_at: null,
-          source_ip: meta.ip,
-        })
-        .onConflict((oc) =>
-          oc.column('user_id').doUpdateSet({
-            password_ok_at: now.toISOString(),
-            challenge: null,
-            challenge_expires_at: null,
-            source_ip: meta.ip,
-          }),
-        )
-        .execute();
+      await putMfaPending(db, {
+        user_id: user.id,
+        password_ok_at: now.toISOString(),
+        challenge: null,
+        challenge_expires_at: null,
+        source_ip: meta.ip,
+      });
       throw new KspError(Code.UKEY_REQUIRED, 'auth.ukeyRequired');
     }
     const policy = await currentPolicy(db);
@@ -320,7 +310,7 @@ export function createUserService(deps: {
         throw new KspError(Code.ACCOUNT_LOCKED, 'auth.accountLocked', { until: '' });
       if (expired) await updateUser(trx, user.id, { must_change_password: 1 });
       const issued = await sessions.issue(trx, { userId: user.id, domainId: domain.id, ip: meta.ip });
-      await writeAudit(trx, {
+      await audit.write(trx, {
         who: { userId: user.id, username: user.username, domainId: domain.id, domainName: domain.name },
         action: 'user.login',
         target: user.username,
@@ -336,13 +326,7 @@ export function createUserService(deps: {
   async function logout(actor: Actor, meta: RequestMeta): Promise<null> {
     await db.transaction().execute(async (trx) => {
       await sessions.revoke(trx, actor.sessionId);
-      await writeAudit(trx, {
-        who: subjectOf(actor),
-        action: 'user.logout',
-        target: actor.username,
-        result: 'success',
-        ip: meta.ip,
-      });
+      await audit.byCaller(trx, actor, meta, { action: 'user.logout', target: actor.username });
     });
     return null;
   }
@@ -363,12 +347,9 @@ export function createUserService(deps: {
       });
       await sessions.moveChildren(trx, actor.sessionId, sessionId);
       await sessions.revoke(trx, actor.sessionId);
-      await writeAudit(trx, {
-        who: subjectOf(actor),
+      await audit.byCaller(trx, actor, meta, {
         action: 'token.refresh',
         target: actor.username,
-        result: 'success',
-        ip: meta.ip,
         details: { token_kind: kind },
       });
       return token;
@@ -392,12 +373,9 @@ export function createUserService(deps: {
         kind,
         parentId,
       });
-      await writeAudit(trx, {
-        who: subjectOf(actor),
+      await audit.byCaller(trx, actor, meta, {
         action: 'user.switch-domain',
         target: domain.name,
-        result: 'success',
-        ip: meta.ip,
         details: { from: actor.domainName, token_kind: kind },
       });
       return issued.token;
@@ -409,13 +387,7 @@ export function createUserService(deps: {
   async function updateEmail(actor: Actor, email: string, meta: RequestMeta): Promise<{ email: string }> {
     await db.transaction().execute(async (trx) => {
       await updateUser(trx, actor.userId, { email, updated_at: clock().toISOString() });
-      await writeAudit(trx, {
-        who: subjectOf(actor),
-        action: 'user.update-email',
-        target: actor.username,
-        result: 'success',
-        ip: meta.ip,
-      });
+      await audit.byCaller(trx, actor, meta, { action: 'user.update-email', target: actor.username });
     });
     return { email };
   }
@@ -429,12 +401,10 @@ export function createUserService(deps: {
     if (!user) throw notFound('user.notFound', { id: actor.userId });
     if (user.directory) throw stateForbids('password.directoryUser');
     if (!(await verifyPassword(clientHash(body.old_password), user.password_hash))) {
-      await writeAudit(db, {
-        who: subjectOf(actor),
+      await audit.byCaller(db, actor, meta, {
         action: 'user.update-my-password',
         target: actor.username,
         result: 'failure',
-        ip: meta.ip,
         details: { reason: 'wrong current password' },
       });
       throw invalid('password.wrongOld');
@@ -462,13 +432,7 @@ export function createUserService(deps: {
       // Every other session of this user ends; this one continues under a new token.
       await sessions.revokeAllOfUser(trx, user.id);
       const issued = await sessions.issue(trx, { userId: user.id, domainId: actor.domainId, ip: meta.ip });
-      await writeAudit(trx, {
-        who: subjectOf(actor),
-        action: 'user.update-my-password',
-        target: actor.username,
-        result: 'success',
-        ip: meta.ip,
-      });
+      await audit.byCaller(trx, actor, meta, { action: 'user.update-my-password', target: actor.username });
       return issued.token;
     });
     return { token };
@@ -492,12 +456,9 @@ export function createUserService(deps: {
     return db.transaction().execute(async (trx) => {
       let added = 0;
       for (const id of found) if (await addMember(trx, id, domain.id)) added++;
-      await writeAudit(trx, {
-        who: subjectOf(actor),
+      await audit.byCaller(trx, actor, meta, {
         action: 'user.domain.add-user',
         target: domain.name,
-        result: 'success',
-        ip: meta.ip,
         details: { users: found.length, added },
       });
       return { added };

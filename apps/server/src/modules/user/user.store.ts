@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { escapeLike, type Executor } from '../../platform/db/database.js';
-import type { UserTable } from '../../platform/db/schema.js';
+import { pagedRows, type PageQuery } from '../../platform/db/paged.js';
+import type { MfaPendingTable, UserTable } from '../../platform/db/schema.js';
 
 export async function insertUser(db: Executor, row: UserTable): Promise<void> {
   await db.insertInto('app_user').values(row).execute();
@@ -93,9 +94,8 @@ export async function listUsers(
     roleId?: string | undefined;
     locked?: boolean | undefined;
     now: string;
-    offset: number;
-    limit: number;
   },
+  page: PageQuery,
 ) {
   let q = db.selectFrom('app_user');
   if (args.domainId) {
@@ -126,9 +126,7 @@ export async function listUsers(
   if (args.locked === true) q = q.where('locked_until', '>', args.now);
   if (args.locked === false)
     q = q.where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', args.now)]));
-  const total = await q.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirst();
-  const rows = await q.selectAll().orderBy('username').offset(args.offset).limit(args.limit).execute();
-  return { rows, total: Number(total?.n ?? 0) };
+  return pagedRows(q, page, (found) => found.selectAll().orderBy('username'));
 }
 
 export async function findUsers(db: Executor, ids: string[]) {
@@ -163,4 +161,54 @@ export async function deleteUsers(db: Executor, ids: string[]): Promise<number> 
 
 export async function findUserByAppSecretHash(db: Executor, hash: string) {
   return db.selectFrom('app_user').selectAll().where('app_secret_hash', '=', hash).executeTakeFirst();
+}
+
+export async function grantRole(db: Executor, userId: string, roleId: string): Promise<void> {
+  await db.insertInto('user_role').values({ user_id: userId, role_id: roleId }).execute();
+}
+
+/** The pending second factor of a user whose password was right, made or started again. */
+export async function putMfaPending(db: Executor, row: MfaPendingTable): Promise<void> {
+  const { user_id: _user, ...fresh } = row;
+  await db
+    .insertInto('mfa_pending')
+    .values(row)
+    .onConflict((oc) => oc.column('user_id').doUpdateSet(fresh))
+    .execute();
+}
+
+export async function findMfaPending(db: Executor, userId: string) {
+  return db.selectFrom('mfa_pending').selectAll().where('user_id', '=', userId).executeTakeFirst();
+}
+
+export async function setMfaChallenge(db: Executor, userId: string, challenge: string, expiresAt: string) {
+  await db
+    .updateTable('mfa_pending')
+    .set({ challenge, challenge_expires_at: expiresAt })
+    .where('user_id', '=', userId)
+    .execute();
+}
+
+export async function deleteMfaPending(db: Executor, userId: string): Promise<void> {
+  await db.deleteFrom('mfa_pending').where('user_id', '=', userId).execute();
+}
+
+/** Takes users out of a domain; how many memberships ended. */
+export async function removeMembers(db: Executor, domainId: string, userIds: string[]): Promise<number> {
+  const result = await db
+    .deleteFrom('user_domain')
+    .where('domain_id', '=', domainId)
+    .where('user_id', 'in', userIds)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}
+
+/** Whether the user is still a member of some domain. */
+export async function hasAnyDomain(db: Executor, userId: string): Promise<boolean> {
+  const left = await db
+    .selectFrom('user_domain')
+    .select('domain_id')
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return left !== undefined;
 }
