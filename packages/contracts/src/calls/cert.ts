@@ -34,6 +34,8 @@ export const ukeyAlgorithms = ['RSA-2048', 'SM2'] as const;
 export const ukeySpecs = ['single', 'dual'] as const;
 /** The token PIN the console asks for (spec: "PIN cannot be less than 6 characters"). */
 export const UKEY_PIN_MIN = 6;
+/** The longest token PIN the console takes. */
+export const UKEY_PIN_MAX = 64;
 
 export const caStates = ['pending', 'active', 'expired'] as const;
 export const caTypes = ['root', 'intermediate'] as const;

@@ -1,20 +1,10 @@
 import { useState, type ReactNode } from 'react';
 import { ArrowLeftOutlined, EditOutlined, ReloadOutlined } from '@ant-design/icons';
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Descriptions, Flex, Grid, Space, Table, Tabs, Tag, Typography } from 'antd';
-import type { ColumnsType } from 'antd/es/table';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { App, Button, Card, Descriptions, Flex, Grid, Space, Tabs, Tag, Typography } from 'antd';
 import { Link, useLocation, useNavigate, useParams } from 'react-router';
 import { api } from '@ksp/contracts';
-import {
-  keyAudit,
-  keyDetail,
-  keyKeys,
-  keyVersions,
-  updateKey,
-  type KeyAuditEntry,
-  type KeyRow,
-  type KeyVersion,
-} from '../../api/key';
+import { keyDetail, keyKeys, updateKey, type KeyRow } from '../../api/key';
 import { formatDateTime } from '../../components/date-time';
 import { FormModal } from '../../components/form-modal';
 import { isUuid, NotFound, recordPlaceholder } from '../../components/not-found';
@@ -22,7 +12,7 @@ import { useCanCall } from '../../components/permissions';
 import { fieldSchema, rulesFromSchema } from '../../components/schema-rules';
 import { useT } from '../../i18n/i18n';
 import { KeyActionButtons, useKeyActions } from './key-actions';
-import { KeyStateTags, KeyTypeText, UsageTags, useSecurityLevel } from './key-display';
+import { KeyStateTags, KeyTypeText, mono, UsageTags, useSecurityLevel } from './key-display';
 import { useLabelRules } from './key-form-modal';
 import { CteInput, LabelsInput } from './key-inputs';
 import {
@@ -33,16 +23,12 @@ import {
   keyAreaOf,
   keyDetailPath,
   keyListPath,
-  auditActionOf,
   isRevocationReason,
   supportsCte,
   type KeyArea,
   type KeyEditValues,
 } from './key-model';
-
-const AUDIT_PAGE_SIZE = 10;
-
-const mono = { fontFamily: 'monospace', wordBreak: 'break-all' } as const;
+import { VersionsTable, AuditTable } from './key-history';
 
 /** The linked half of a key pair, by name when it can be read. */
 function LinkedKey({ id, area }: { id: string; area: KeyArea }) {
@@ -55,114 +41,6 @@ function LinkedKey({ id, area }: { id: string; area: KeyArea }) {
     <Link to={keyDetailPath(area, id)} data-testid="key-linked">
       {linked.data?.name ?? id}
     </Link>
-  );
-}
-
-function VersionsTable({ row }: { row: KeyRow }) {
-  const t = useT();
-  const versions = useQuery({ queryKey: keyKeys.versions(row.id), queryFn: () => keyVersions(row.id) });
-  const columns: ColumnsType<KeyVersion> = [
-    {
-      title: t('keys:versions.version'),
-      dataIndex: 'version',
-      render: (version: number) => (
-        <Space size={4}>
-          {version}
-          {version === row.version && <Tag color="green">{t('keys:versions.current')}</Tag>}
-        </Space>
-      ),
-    },
-    {
-      title: t('keys:versions.check'),
-      key: 'check',
-      render: (_value, version) => (
-        <Typography.Text style={mono}>{version.kcv ?? version.fingerprint ?? '—'}</Typography.Text>
-      ),
-    },
-    {
-      title: t('keys:versions.created'),
-      dataIndex: 'created_at',
-      render: (value: string) => formatDateTime(value),
-    },
-    {
-      title: t('keys:versions.destroyed'),
-      dataIndex: 'destroyed',
-      render: (destroyed: boolean) =>
-        destroyed ? (
-          <Tag>{t('keys:detail.yes')}</Tag>
-        ) : (
-          <Typography.Text>{t('keys:detail.no')}</Typography.Text>
-        ),
-    },
-  ];
-  return (
-    <Table<KeyVersion>
-      rowKey="version"
-      columns={columns}
-      dataSource={versions.data ?? []}
-      loading={versions.isFetching}
-      pagination={false}
-      size="small"
-      scroll={{ x: 'max-content' }}
-      data-testid="key-versions"
-    />
-  );
-}
-
-function AuditTable({ row }: { row: KeyRow }) {
-  const t = useT();
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState(AUDIT_PAGE_SIZE);
-  const audit = useQuery({
-    queryKey: keyKeys.audit(row.id, page, pageSize),
-    queryFn: () => keyAudit(row.id, page, pageSize),
-    placeholderData: keepPreviousData,
-  });
-  const columns: ColumnsType<KeyAuditEntry> = [
-    { title: t('keys:audit.at'), dataIndex: 'at', render: (value: string) => formatDateTime(value) },
-    { title: t('keys:audit.user'), dataIndex: 'username' },
-    {
-      title: t('keys:audit.action'),
-      dataIndex: 'action',
-      render: (action: string) => {
-        const known = auditActionOf(action);
-        return known ? t(`keys:audit.actions.${known}`) : action;
-      },
-    },
-    {
-      title: t('keys:audit.result'),
-      dataIndex: 'result',
-      render: (result: string) => (
-        <Tag color={result === 'success' ? 'green' : 'red'}>
-          {result === 'success' || result === 'failure' ? t(`keys:audit.results.${result}`) : result}
-        </Tag>
-      ),
-    },
-    { title: t('keys:audit.ip'), dataIndex: 'source_ip' },
-    // Identical operations committed together share one record.
-    { title: t('keys:audit.count'), dataIndex: 'count', align: 'right' as const },
-  ];
-  return (
-    <Table<KeyAuditEntry>
-      rowKey="id"
-      columns={columns}
-      dataSource={audit.data?.data ?? []}
-      loading={audit.isFetching}
-      size="small"
-      scroll={{ x: 'max-content' }}
-      data-testid="key-audit"
-      pagination={{
-        current: page,
-        pageSize,
-        total: audit.data?.total ?? 0,
-        showSizeChanger: true,
-        showTotal: (total) => t('common:table.total', { count: total }),
-        onChange: (next, size) => {
-          setPage(size === pageSize ? next : 1);
-          setPageSize(size);
-        },
-      }}
-    />
   );
 }
 

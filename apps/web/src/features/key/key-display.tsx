@@ -4,6 +4,9 @@ import type { KeyRow } from '../../api/key';
 import { useT } from '../../i18n/i18n';
 import { algorithmVariant, orderedUsages } from './key-model';
 
+/** Key check values and fingerprints: monospace, broken anywhere. */
+export const mono = { fontFamily: 'monospace', wordBreak: 'break-all' } as const;
+
 const stateColors: Record<KeyRow['state_label'], string> = {
   'in-use': 'green',
   inactive: 'blue',

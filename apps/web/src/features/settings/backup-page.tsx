@@ -1,34 +1,18 @@
 import { useCallback, useEffect, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  App,
-  Button,
-  Checkbox,
-  Flex,
-  Form,
-  Input,
-  Modal,
-  Select,
-  Space,
-  Tag,
-  Tooltip,
-  Typography,
-  Upload,
-} from 'antd';
+import { App, Button, Flex, Space, Tag, Tooltip, Typography, Upload } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
-import { api, ROOT_DOMAIN, type BackupRow } from '@ksp/contracts';
+import { api, type BackupRow } from '@ksp/contracts';
 import {
   backupKeys,
-  createBackup,
   deleteBackups,
   downloadBackup,
   fetchBackup,
-  fetchBackupKeys,
   fetchBackups,
   restoreBackup,
   uploadBackup,
 } from '../../api/backup';
-import { clearSession, useSignedIn } from '../../api/session';
+import { clearSession } from '../../api/session';
 import { StatusTag } from '../../components/columns';
 import { useConfirm } from '../../components/confirm-delete';
 import { formatDateTime } from '../../components/date-time';
@@ -36,151 +20,12 @@ import { ListAddButton, ListPage } from '../../components/list-page';
 import { formatThousands } from '../../components/number-format';
 import { useCanCall } from '../../components/permissions';
 import { saveBlob } from '../../components/save-blob';
-import { useSubmit } from '../../components/use-submit';
 import { useT } from '../../i18n/i18n';
 import { serverText } from '../../i18n/server-labels';
-import { CertPicker, KeyPicker } from './backup-pickers';
-
-type Scope = 'system' | 'domain' | 'partial';
-interface CreateValues {
-  scope: Scope;
-  description: string;
-  backup_key_id: string;
-  key_ids?: string[];
-  key_name: string;
-  cert_ids?: string[];
-  tied_to_hsm: boolean;
-}
+import { CreateModal } from './backup-create-modal';
 
 const statusColors = { backing_up: 'processing', completed: 'green', failed: 'red' } as const;
 const restoreColors = { restoring: 'processing', restored: 'green', failed: 'red' } as const;
-function CreateModal({ onClose, onStarted }: { onClose: () => void; onStarted: (id: string) => void }) {
-  const t = useT();
-  const { message } = App.useApp();
-  const queryClient = useQueryClient();
-  const root = useSignedIn()?.userinfo.domain === ROOT_DOMAIN;
-  const scopes: Scope[] = root ? ['system', 'domain', 'partial'] : ['domain', 'partial'];
-  const [form] = Form.useForm<CreateValues>();
-  const scope = Form.useWatch('scope', form) ?? scopes[0];
-  const [refusal, setRefusal] = useState<string | null>(null);
-  const keys = useQuery({
-    queryKey: [...backupKeys.keys, 'all'],
-    queryFn: () => fetchBackupKeys({ page: 1, page_size: 1000 }),
-  });
-  const submit = useSubmit();
-  const onOk = async () => {
-    const values = await form.validateFields().catch(() => null);
-    if (!values) return;
-    await submit.run(async () => {
-      setRefusal(null);
-      try {
-        const row = await createBackup({
-          scope: values.scope,
-          description: values.description ?? '',
-          ...(values.backup_key_id ? { backup_key_id: values.backup_key_id } : {}),
-          ...(values.scope === 'system' && values.tied_to_hsm ? { tied_to_hsm: true } : {}),
-          ...(values.scope === 'partial'
-            ? {
-                filters: {
-                  key_ids: values.key_ids ?? [],
-                  key_name: values.key_name ?? '',
-                  cert_ids: values.cert_ids ?? [],
-                },
-              }
-            : {}),
-        });
-        void message.success(t('backup:backups.started'));
-        await queryClient.invalidateQueries({ queryKey: backupKeys.backups });
-        onStarted(row.id);
-        onClose();
-      } catch (error) {
-        setRefusal(error instanceof Error ? error.message : String(error));
-        throw error;
-      }
-    });
-  };
-  const usable = (keys.data?.data ?? []).filter((k) => (scope === 'system' ? k.scope === 'system' : true));
-  return (
-    <Modal
-      open
-      title={t('backup:backups.createTitle')}
-      okText={t('backup:backups.create')}
-      cancelText={t('common:actions.cancel')}
-      onOk={() => void onOk()}
-      onCancel={onClose}
-      okButtonProps={{ ...submit.buttonProps, 'data-testid': 'backup-create-ok' }}
-      destroyOnHidden
-    >
-      <Form
-        form={form}
-        layout="vertical"
-        initialValues={{ scope: scopes[0], backup_key_id: '' }}
-        onValuesChange={() => setRefusal(null)}
-      >
-        <Form.Item name="scope" label={t('backup:backups.fields.scope')}>
-          <Select
-            data-testid="backup-scope"
-            options={scopes.map((s) => ({ value: s, label: t(`backup:scopes.${s}`) }))}
-          />
-        </Form.Item>
-        <Form.Item name="backup_key_id" label={t('backup:backups.fields.key')}>
-          <Select
-            data-testid="backup-key-select"
-            options={[
-              { value: '', label: t('backup:backups.fields.keyDefault') },
-              ...usable.map((k) => ({
-                value: k.id,
-                label: `${k.name} (${t(`backup:scopes.${k.scope}`)}, ${k.kcv})`,
-              })),
-            ]}
-          />
-        </Form.Item>
-        {scope === 'system' && (
-          <Form.Item
-            name="tied_to_hsm"
-            valuePropName="checked"
-            extra={t('backup:backups.fields.tiedToHsmHint')}
-          >
-            <Checkbox data-testid="backup-tied-to-hsm">{t('backup:backups.fields.tiedToHsm')}</Checkbox>
-          </Form.Item>
-        )}
-        {scope === 'partial' && (
-          <>
-            <Form.Item
-              name="key_ids"
-              label={t('backup:backups.fields.keyIds')}
-              extra={t('backup:backups.fields.keyIdsHint')}
-            >
-              <KeyPicker
-                data-testid="backup-key-ids"
-                placeholder={t('backup:backups.fields.keysPlaceholder')}
-              />
-            </Form.Item>
-            <Form.Item name="key_name" label={t('backup:backups.fields.keyName')}>
-              <Input maxLength={128} data-testid="backup-key-name-filter" />
-            </Form.Item>
-            <Form.Item name="cert_ids" label={t('backup:backups.fields.certIds')}>
-              <CertPicker
-                data-testid="backup-cert-ids"
-                placeholder={t('backup:backups.fields.certsPlaceholder')}
-              />
-            </Form.Item>
-          </>
-        )}
-        <Form.Item
-          name="description"
-          label={t('backup:backups.fields.description')}
-          rules={[{ max: 200 }]}
-          validateStatus={refusal ? 'error' : undefined}
-          help={refusal ?? undefined}
-        >
-          <Input maxLength={200} data-testid="backup-description" />
-        </Form.Item>
-      </Form>
-    </Modal>
-  );
-}
-
 /** Follows a backup being made until it ends, then refreshes the list. */
 function usePending(id: string | null, onEnd: () => void) {
   const t = useT();

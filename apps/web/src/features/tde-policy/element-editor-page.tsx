@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { ArrowLeftOutlined, DeleteOutlined, PlusOutlined } from '@ant-design/icons';
+import { ArrowLeftOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   App,
@@ -16,7 +16,7 @@ import {
   Typography,
 } from 'antd';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
-import { api, policyElementKinds, type PolicyElementDetail, type PolicyElementKind } from '@ksp/contracts';
+import { api, policyElementKinds, type PolicyElementKind } from '@ksp/contracts';
 import {
   createElement,
   deleteElement,
@@ -31,122 +31,9 @@ import { useCanCall } from '../../components/permissions';
 import { useSubmit } from '../../components/use-submit';
 import { useT } from '../../i18n/i18n';
 import { policyPaths, usePolicyArea } from './area';
-
-interface Values {
-  kind: PolicyElementKind;
-  name: string;
-  description?: string;
-  resources?: { directory?: string; file?: string; include_subfolders?: boolean }[];
-  users?: { uname?: string; uid?: number | null; gname?: string; gid?: number | null }[];
-  processes?: { directory?: string; file?: string; signature_set_id?: string | null }[];
-  source_list?: { path?: string }[];
-  signatures?: { file_name?: string; hash_value?: string }[];
-}
-
-const text = (v: string | undefined) => (v ?? '').trim();
-
-/** The body of a create or update from the form: only the entries of the kind, empty fields left out. */
-function bodyOf(v: Values) {
-  const base = { name: text(v.name), description: text(v.description) };
-  switch (v.kind) {
-    case 'resource':
-      return {
-        ...base,
-        resources: (v.resources ?? []).map((e) => ({
-          directory: text(e.directory),
-          file: text(e.file),
-          include_subfolders: Boolean(e.include_subfolders),
-        })),
-      };
-    case 'user':
-      return {
-        ...base,
-        users: (v.users ?? []).map((e) => ({
-          ...(text(e.uname) ? { uname: text(e.uname) } : {}),
-          ...(e.uid != null ? { uid: e.uid } : {}),
-          ...(text(e.gname) ? { gname: text(e.gname) } : {}),
-          ...(e.gid != null ? { gid: e.gid } : {}),
-        })),
-      };
-    case 'process':
-      return {
-        ...base,
-        processes: (v.processes ?? []).map((e) => ({
-          directory: text(e.directory),
-          file: text(e.file),
-          signature_set_id: e.signature_set_id ?? null,
-        })),
-      };
-    case 'signature':
-      return {
-        ...base,
-        source_list: (v.source_list ?? []).map((e) => text(e.path)).filter(Boolean),
-        signatures: (v.signatures ?? []).map((e) => ({
-          file_name: text(e.file_name),
-          hash_value: text(e.hash_value),
-        })),
-      };
-  }
-}
-
-function valuesOf(d: PolicyElementDetail): Values {
-  return {
-    kind: d.kind,
-    name: d.name,
-    description: d.description,
-    resources: d.resources,
-    users: d.users,
-    processes: d.processes.map((p) => ({
-      directory: p.directory,
-      file: p.file,
-      signature_set_id: p.signature_set_id,
-    })),
-    source_list: d.source_list.map((path) => ({ path })),
-    signatures: d.signatures,
-  };
-}
-
-/** One entry list of the form: rows of fields, a remove button each, an add button. */
-function EntryList({
-  name,
-  disabled,
-  addLabel,
-  fields,
-  empty,
-}: {
-  name: string;
-  disabled: boolean;
-  addLabel: string;
-  fields: (index: number) => React.ReactNode;
-  empty: object;
-}) {
-  return (
-    <Form.List name={name}>
-      {(rows, { add, remove }) => (
-        <Flex vertical gap={8}>
-          {rows.map((row) => (
-            <Flex key={row.key} gap={8} wrap align="start" data-testid={`entry-${name}-${row.name}`}>
-              {fields(row.name)}
-              {!disabled && (
-                <Button
-                  icon={<DeleteOutlined />}
-                  onClick={() => remove(row.name)}
-                  aria-label="remove"
-                  data-testid={`entry-remove-${name}-${row.name}`}
-                />
-              )}
-            </Flex>
-          ))}
-          {!disabled && (
-            <Button icon={<PlusOutlined />} onClick={() => add(empty)} data-testid={`entry-add-${name}`}>
-              {addLabel}
-            </Button>
-          )}
-        </Flex>
-      )}
-    </Form.List>
-  );
-}
+import type { Values } from './element-values';
+import { bodyOf, valuesOf } from './element-values';
+import { EntryList } from './element-entry-list';
 
 /** TDE / RDM › create a policy element, or its details (edit, delete). */
 export default function ElementEditorPage() {
