@@ -27,25 +27,34 @@ const vitest = (workspace) => ({
 /**
  * The lanes, all started at once; a lane runs its groups in order and the stages of a group at
  * once, and stops at its first failing stage (the other lanes run on). Chosen for the machines'
- * two cores (docs/testing.md#stages): the end-to-end suite needs the build and mostly waits on
- * its browser and server, so it starts as soon as the build is done and runs beside everything
- * else; the server suite mostly waits too (PostgreSQL, disk flushes, slapd, sshd, SoftHSM) and
- * starts at once; lint, format, typecheck, the small suites and then the web suite keep the
- * processors busy meanwhile.
+ * two cores (docs/testing.md#stages): the end-to-end suite, the longest, needs the build and
+ * mostly waits on its browser and server, so the build starts first and the end-to-end suite as
+ * soon as it is done, beside everything else; the CPU-bound web suite starts with it, not
+ * before, so as not to slow the build. The server suite mostly waits too (PostgreSQL, disk
+ * flushes, slapd, sshd, SoftHSM) and starts at once, with the small suites. Lint, format and
+ * typecheck, which wait for nothing and have no time limits, run in the background
+ * (`nice -n 10`): they take what the suites leave, so the suites' pages and servers answer
+ * about as fast as beside nothing (the suites keep the normal priority: their tests have time
+ * limits).
  */
 const lanes = [
-  [[{ label: 'build', command: 'npm', args: ['run', 'build'] }], [{ label: 'e2e', ...vitest('e2e') }]],
+  [
+    [{ label: 'build', command: 'npm', args: ['run', 'build'] }],
+    [
+      { label: 'e2e', ...vitest('e2e') },
+      { label: 'web', ...vitest('apps/web') },
+    ],
+  ],
   [[{ label: 'server', ...vitest('apps/server') }]],
   [
     [
-      { label: 'lint', command: 'npx', args: ['eslint', '.', '--max-warnings', '0'] },
-      { label: 'format', command: 'npx', args: ['prettier', '--check', '.'] },
-      { label: 'typecheck', command: 'npm', args: ['run', 'typecheck'] },
       { label: 'contracts', ...vitest('packages/contracts') },
       { label: 'ukey-bridge', ...vitest('tools/ukey-bridge') },
       { label: 'ksp-agent', ...vitest('tools/ksp-agent') },
+      { label: 'lint', command: 'npx', args: ['eslint', '.', '--max-warnings', '0'], background: true },
+      { label: 'format', command: 'npx', args: ['prettier', '--check', '.'], background: true },
+      { label: 'typecheck', command: 'npm', args: ['run', 'typecheck'], background: true },
     ],
-    [{ label: 'web', ...vitest('apps/web') }],
   ],
 ];
 
@@ -60,7 +69,10 @@ function runStage(stage, live) {
     const started = Date.now();
     if (live) console.log(`\n${title}`);
     else console.log(`--- ${stage.label}: started (its output follows when it ends)`);
-    const child = spawn(stage.command, args, {
+    const [command, ...rest] = stage.background
+      ? ['nice', '-n', '10', stage.command, ...args]
+      : [stage.command, ...args];
+    const child = spawn(command, rest, {
       cwd: join(root, stage.cwd ?? '.'),
       env: process.env,
       stdio: live ? 'inherit' : ['ignore', 'pipe', 'pipe'],
