@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { App, Button, Card, Flex, Grid, Select, Table, Tag, Typography } from 'antd';
+import { App, Button, Card, Flex, Grid, Table, Tag, Typography } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { PlusOutlined, ReloadOutlined } from '@ant-design/icons';
-import { api, caAlgorithms, DEFAULT_CA_VALIDITY_DAYS, type BodyOf } from '@ksp/contracts';
+import { api, DEFAULT_CA_VALIDITY_DAYS } from '@ksp/contracts';
 import {
   allCas,
   certKeys,
@@ -18,7 +18,7 @@ import {
 } from '../../api/cert';
 import { RowActions, StatusTag, tableScrollX, useColumnKit } from '../../components/columns';
 import { useConfirm, useConfirmDelete } from '../../components/confirm-delete';
-import { FormModal, type FormField } from '../../components/form-modal';
+import { FormModal } from '../../components/form-modal';
 import { useCanCall } from '../../components/permissions';
 import { useT } from '../../i18n/i18n';
 import { caDownloads, useDownloads, withoutEmpty } from './cert-actions';
@@ -29,24 +29,14 @@ import { useViewSearchParams } from '../../components/view-activity';
 import { PemInput } from '../../components/pem-input';
 import { certFieldRules } from './cert-rules';
 import { readCertFile } from './cert-files';
-
-type CreateValues = BodyOf<typeof api.cert.caCreate>;
-interface SignValues {
-  parent_id?: string;
-  validity_days: number;
-  path_len?: number | null;
-}
-interface InstallValues {
-  certificate: string;
-}
-interface RenameValues {
-  name: string;
-}
-
-type Dialog =
-  | { kind: 'create' }
-  | { kind: 'self-sign' | 'sign' | 'install' | 'rename' | 'detail'; ca: LocalCaRow }
-  | null;
+import {
+  useCaFields,
+  type CreateValues,
+  type Dialog,
+  type InstallValues,
+  type RenameValues,
+  type SignValues,
+} from './ca-fields';
 
 /** Certificates › local, part one: the local CAs and their lifecycle. */
 export function CaPanel() {
@@ -196,79 +186,7 @@ export function CaPanel() {
     )),
   ];
 
-  const required = (label: string) => [
-    { required: true, message: t('common:validation.required', { label }) },
-  ];
-  const nameFields: FormField<CreateValues>[] = [
-    { name: 'name', label: t('cert:fields.name'), testId: 'ca-name' },
-    { name: 'cn', label: t('cert:fields.cn'), testId: 'ca-cn' },
-    { name: 'o', label: t('cert:fields.o'), testId: 'ca-o' },
-    { name: 'ou', label: t('cert:fields.ou'), testId: 'ca-ou' },
-    { name: 'c', label: t('cert:fields.c'), testId: 'ca-c', placeholder: 'CN' },
-    { name: 'st', label: t('cert:fields.st'), testId: 'ca-st' },
-    { name: 'l', label: t('cert:fields.l'), testId: 'ca-l' },
-    {
-      name: 'dns_names',
-      label: t('cert:fields.dnsNames'),
-      extra: t('cert:common.commaHint'),
-      testId: 'ca-dns',
-    },
-    {
-      name: 'ip_addresses',
-      label: t('cert:fields.ipAddresses'),
-      extra: t('cert:common.commaHint'),
-      testId: 'ca-ips',
-    },
-    {
-      name: 'emails',
-      label: t('cert:fields.emails'),
-      extra: t('cert:common.commaHint'),
-      testId: 'ca-emails',
-    },
-    {
-      name: 'algorithm',
-      label: t('cert:fields.algorithm'),
-      kind: 'select',
-      options: caAlgorithms.map((value) => ({ value, label: value })),
-      testId: 'ca-algorithm',
-    },
-  ];
-
-  const parents = rows.filter(
-    (ca) => ca.state === 'active' && ca.id !== (dialog && 'ca' in dialog ? dialog.ca.id : ''),
-  );
-  const signFields = (withParent: boolean): FormField<SignValues>[] => [
-    ...(withParent
-      ? [
-          {
-            name: 'parent_id',
-            label: t('cert:ca.parent'),
-            kind: 'custom',
-            rules: required(t('cert:ca.parent')),
-            render: () => (
-              <Select
-                options={parents.map((ca) => ({ value: ca.id, label: `${ca.name} (${ca.cn})` }))}
-                data-testid="ca-parent"
-              />
-            ),
-          } satisfies FormField<SignValues>,
-        ]
-      : []),
-    {
-      name: 'validity_days',
-      label: t('cert:fields.validityDays'),
-      kind: 'number',
-      rules: required(t('cert:fields.validityDays')),
-      testId: 'ca-validity',
-    },
-    {
-      name: 'path_len',
-      label: t('cert:fields.pathLen'),
-      kind: 'number',
-      extra: t('cert:ca.pathLenHint'),
-      testId: 'ca-path-len',
-    },
-  ];
+  const { nameFields, signFields, required } = useCaFields(rows, dialog);
 
   const target = dialog && 'ca' in dialog ? dialog.ca : null;
   const signBody = (values: SignValues) =>
