@@ -10,7 +10,7 @@ import {
   type KeyState,
   type OpClass,
 } from '@ksp/contracts';
-import { subjectOf, auditRow } from '../../platform/audit.js';
+import { auditRow, callerEntry } from '../../platform/audit.js';
 import {
   asymmetricDecrypt,
   asymmetricEncrypt,
@@ -309,18 +309,18 @@ export function createCryptoService(deps: {
       {
         counted: { kms_key: row ? [row.id] : [] },
         [failure ? 'audit' : 'operations']: [
-          auditRow({
-            who: subjectOf(actor),
-            action: `crypto.${opNames[op]}`,
-            target: row?.name ?? '-',
-            result: failure ? 'failure' : 'success',
-            ip: meta.ip,
-            objectId: row?.id ?? null,
-            details: {
-              ...(row ? { key_id: row.id, version } : {}),
-              ...(failure ? { reason: failure } : {}),
-            },
-          }),
+          auditRow(
+            callerEntry(actor, meta, {
+              action: `crypto.${opNames[op]}`,
+              target: row?.name ?? '-',
+              result: failure ? 'failure' : 'success',
+              objectId: row?.id ?? null,
+              details: {
+                ...(row ? { key_id: row.id, version } : {}),
+                ...(failure ? { reason: failure } : {}),
+              },
+            }),
+          ),
         ],
       },
       failure ? 'disk' : deps.operationRecords,

@@ -1,6 +1,6 @@
 import { createPublicKey } from 'node:crypto';
 import { algorithmInfo, keyStateAllows, type AlgorithmId, type KeyState } from '@ksp/contracts';
-import { subjectOf, writeAudit } from '../../platform/audit.js';
+import type { AuditWriter } from '../../platform/audit.js';
 import {
   asymmetricEncrypt,
   sm2CheckedPublicKey,
@@ -45,10 +45,11 @@ function wrapAlgorithmOf(spki: Buffer): AlgorithmId {
  */
 export function createKeyExport(deps: {
   db: Db;
+  audit: AuditWriter;
   material: KeyMaterial;
   load: (actor: Actor, id: string, trx?: Executor) => Promise<KeyTable>;
 }) {
-  const { db, material } = deps;
+  const { db, audit, material } = deps;
   return async function exportKey(
     actor: Actor,
     meta: RequestMeta,
@@ -59,20 +60,17 @@ export function createKeyExport(deps: {
     const versionNo = body.version ?? row.current_version;
     const version = await findVersion(db, row.id, versionNo);
     if (!version) throw notFound('key.versionNotFound', { name: row.name, version: versionNo });
-    const audit = async (wrapping: string) =>
-      writeAudit(db, {
-        who: subjectOf(actor),
+    const recordExport = async (wrapping: string) =>
+      audit.byCaller(db, actor, meta, {
         action: 'key.export',
         target: row.name,
-        result: 'success',
-        ip: meta.ip,
         objectId: row.id,
         details: { key_id: row.id, version: versionNo, wrapping },
       });
     const info = algorithmInfo(algorithm);
     // A public key is no secret: it exports in every state, without the exportable flag.
     if (row.object_type === 'public') {
-      await audit('none');
+      await recordExport('none');
       return {
         key_id: row.id,
         version: versionNo,
@@ -105,7 +103,7 @@ export function createKeyExport(deps: {
       if (secret.length <= 128) {
         const wrapping = rsa ? ('RSA-OAEP-SHA256' as const) : ('SM2' as const);
         const wrapped = asymmetricEncrypt(wrapAlgorithm, wrapKey, secret);
-        await audit(wrapping);
+        await recordExport(wrapping);
         return { ...answer, wrapping, material: wrapped.toString('base64'), wrapped_kek: null };
       }
       // Too long for the public key: a fresh AES-256 KEK wraps the material and the public key wraps the KEK.
@@ -114,7 +112,7 @@ export function createKeyExport(deps: {
         const wrappedMaterial = aesKeyWrapPadded(kek, secret);
         const wrappedKek = asymmetricEncrypt(wrapAlgorithm, wrapKey, kek);
         const wrapping = rsa ? ('RSA-OAEP-SHA256+AES-KWP' as const) : ('SM2+AES-KWP' as const);
-        await audit(wrapping);
+        await recordExport(wrapping);
         return {
           ...answer,
           wrapping,

@@ -58,6 +58,7 @@ export const keyModule: KspModule = {
     const service = createKeyService({
       db,
       clock,
+      audit: ctx.audit,
       material,
       pool,
       keys,
@@ -73,7 +74,7 @@ export const keyModule: KspModule = {
     });
     ctx.provide('keyFigures', keyFigures);
     keyRoutes(ctx.app, ctx.gate, service);
-    ctx.provide('keyVault', createKeyVault({ db, keys, material, service, clock }));
+    ctx.provide('keyVault', createKeyVault({ db, keys, material, service, clock, audit: ctx.audit }));
     ctx.provide('keyRotation', createKeyRotation({ db, service }));
     const crypto = createCryptoService({
       db,

@@ -2,6 +2,7 @@ import type { AlgorithmId } from '@ksp/contracts';
 import type { Db, Executor } from '../../platform/db/database.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
 import type { KeyService } from './key.service.js';
+import { rotatableKeys } from './key.store.js';
 
 /** Which keys a rotation covers (the scheduler's key query); every condition given must hold. */
 export interface RotationQuery {
@@ -34,21 +35,11 @@ export function createKeyRotation(deps: { db: Db; service: KeyService }) {
      * with it); public keys are never matched themselves.
      */
     async match(domainId: string, query: RotationQuery, now: Date): Promise<{ id: string; name: string }[]> {
-      let q = db
-        .selectFrom('kms_key as k')
-        .innerJoin('kms_key_version as v', (j) =>
-          j.onRef('v.key_id', '=', 'k.id').onRef('v.version', '=', 'k.current_version'),
-        )
-        .select(['k.id', 'k.name', 'k.labels', 'v.created_at as version_at'])
-        .where('k.domain_id', '=', domainId)
-        .where('k.state', '=', 'active')
-        .where('k.object_type', '!=', 'public');
-      if (query.algorithms?.length) q = q.where('k.algorithm', 'in', [...query.algorithms]);
-      if (query.min_age_days !== undefined) {
-        const before = new Date(now.getTime() - query.min_age_days * 86_400_000).toISOString();
-        q = q.where('v.created_at', '<=', before);
-      }
-      const rows = await q.orderBy('k.created_at').orderBy('k.id').execute();
+      const before =
+        query.min_age_days === undefined
+          ? undefined
+          : new Date(now.getTime() - query.min_age_days * 86_400_000).toISOString();
+      const rows = await rotatableKeys(db, domainId, { algorithms: query.algorithms, versionBefore: before });
       const name = query.name_pattern ? globPattern(query.name_pattern) : null;
       const wanted = Object.entries(query.labels ?? {});
       return rows

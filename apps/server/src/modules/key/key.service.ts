@@ -18,7 +18,7 @@ import {
   type OpClass,
   type UsageWord,
 } from '@ksp/contracts';
-import { subjectOf, auditRow, writeAudit } from '../../platform/audit.js';
+import { auditRow, callerEntry, type AuditWriter } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
 import { generateKeyAsync } from '../../platform/crypto/generate.js';
 import { isHeavy, type CryptoPool } from '../../platform/crypto/worker-pool.js';
@@ -71,6 +71,7 @@ interface NewMaterial {
 export function createKeyService(deps: {
   db: Db;
   clock: Clock;
+  audit: AuditWriter;
   material: KeyMaterial;
   pool: CryptoPool;
   keys: KeyCache;
@@ -90,7 +91,7 @@ export function createKeyService(deps: {
     | ((q: Executor, domainId: string, keyIds: string[]) => Promise<{ keyId: string; policy: string }[]>)
     | undefined;
 }) {
-  const { db, clock, material } = deps;
+  const { db, clock, audit, material } = deps;
   /** Every change to keys goes through here, so the crypto API never uses a stale row. */
   const write = <T>(fn: (trx: Transaction<Database>) => Promise<T>): Promise<T> =>
     db
@@ -210,26 +211,25 @@ export function createKeyService(deps: {
         }),
       );
     }
-    const audit = auditRow({
-      who: subjectOf(actor),
-      action,
-      target: fields.name,
-      result: 'success',
-      ip: meta.ip,
-      objectId: id,
-      details: {
-        key_id: id,
-        algorithm: fields.algorithm,
-        ...(publicId ? { public_key_id: publicId } : {}),
-        ...(publicAlone ? { object_type: 'public' } : {}),
-        ...auditExtra,
-      },
-    });
+    const record = auditRow(
+      callerEntry(actor, meta, {
+        action,
+        target: fields.name,
+        objectId: id,
+        details: {
+          key_id: id,
+          algorithm: fields.algorithm,
+          ...(publicId ? { public_key_id: publicId } : {}),
+          ...(publicAlone ? { object_type: 'public' } : {}),
+          ...auditExtra,
+        },
+      }),
+    );
     try {
       // Group commit: creations arriving together share one transaction.
       await deps.journal.write({
         rows: { kms_key: keys, kms_key_version: versions },
-        audit: [audit],
+        audit: [record],
         ...(deps.claimKeys?.() ? { claim: { kind: 'keys', adding: keys.length } } : {}),
       });
       deps.countOp(actor.domainId, 'keygen');
@@ -259,12 +259,9 @@ export function createKeyService(deps: {
         await updateKey(trx, target, changes);
         await extra(trx, { ...row, id: target });
       }
-      await writeAudit(trx, {
-        who: subjectOf(actor),
+      await audit.byCaller(trx, actor, meta, {
         action,
         target: row.name,
-        result: 'success',
-        ip: meta.ip,
         objectId: row.id,
         details: { key_id: row.id, from: row.state, ...(changes.state ? { to: changes.state } : {}) },
       });
@@ -272,7 +269,7 @@ export function createKeyService(deps: {
     return reload(actor, id);
   }
 
-  const exportKey = createKeyExport({ db, material, load });
+  const exportKey = createKeyExport({ db, audit, material, load });
 
   const refuse = (row: KeyTable, action: string) =>
     stateForbids('key.badTransition', { name: row.name, action, state: stateLabel(row.state as KeyState) });
@@ -339,7 +336,7 @@ export function createKeyService(deps: {
       const row = await load(actor, query.id);
       // A key pair is managed as one: each half shows the records of both.
       const ids = row.linked_key_id ? [row.id, row.linked_key_id] : [row.id];
-      return listKeyAudit(db, actor.domainId, ids, (query.page - 1) * query.page_size, query.page_size);
+      return listKeyAudit(db, actor.domainId, ids, query);
     },
 
     async create(actor: Actor, meta: RequestMeta, body: NewKeyFields) {
@@ -415,12 +412,9 @@ export function createKeyService(deps: {
             await updateKey(trx, target, { ...shared, updated_at: now });
           }
         }
-        await writeAudit(trx, {
-          who: subjectOf(actor),
+        await audit.byCaller(trx, actor, meta, {
           action: 'key.update',
           target: body.name ?? row.name,
-          result: 'success',
-          ip: meta.ip,
           objectId: row.id,
           details: { key_id: row.id },
         });
@@ -518,12 +512,9 @@ export function createKeyService(deps: {
             );
             await updateKey(trx, current.linked_key_id, { current_version: next, updated_at: now });
           }
-          await writeAudit(trx, {
-            who: subjectOf(actor),
+          await audit.byCaller(trx, actor, meta, {
             action: 'key.add-version',
             target: current.name,
-            result: 'success',
-            ip: meta.ip,
             objectId: current.id,
             details: { ...options.details, key_id: current.id, version: next },
           });
@@ -629,12 +620,9 @@ export function createKeyService(deps: {
         }
         const deleted = await deleteKeys(trx, all);
         for (const r of rows) {
-          await writeAudit(trx, {
-            who: subjectOf(actor),
+          await audit.byCaller(trx, actor, meta, {
             action: 'key.delete',
             target: r.name,
-            result: 'success',
-            ip: meta.ip,
             objectId: r.id,
             details: { key_id: r.id },
           });
@@ -646,12 +634,10 @@ export function createKeyService(deps: {
       } catch (err) {
         // The refusal is audited after the rolled-back transaction, in one of its own.
         if (inUse)
-          await writeAudit(db, {
-            who: subjectOf(actor),
+          await audit.byCaller(db, actor, meta, {
             action: 'key.delete',
             target: inUse.key.name,
             result: 'failure',
-            ip: meta.ip,
             objectId: inUse.key.id,
             details: { reason: 'key.inUse', policy: inUse.policy },
           });

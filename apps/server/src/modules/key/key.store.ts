@@ -1,6 +1,7 @@
 import { KEY_TOTAL_CAP } from '@ksp/contracts';
 import { sql } from 'kysely';
 import { engineOf, escapeLike, type Executor } from '../../platform/db/database.js';
+import { pagedRows, type PageQuery } from '../../platform/db/paged.js';
 import { turnLoader } from '../../platform/db/turn-loader.js';
 import type { KeyTable, KeyVersionTable } from '../../platform/db/schema.js';
 import { keyColumns, keyVersionColumns } from './key.columns.js';
@@ -275,23 +276,15 @@ export async function countOperation(db: Executor, id: string): Promise<void> {
 }
 
 /** The audit records about the given keys, newest first. */
-export async function listKeyAudit(
-  db: Executor,
-  domainId: string,
-  keyIds: string[],
-  offset: number,
-  limit: number,
-) {
+export async function listKeyAudit(db: Executor, domainId: string, keyIds: string[], page: PageQuery) {
   const q = db.selectFrom('audit_log').where('domain_id', '=', domainId).where('object_id', 'in', keyIds);
-  const total = await q.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirst();
-  const rows = await q
-    .select(['id', 'at', 'username', 'action', 'result', 'source_ip', 'count'])
-    .orderBy('at', 'desc')
-    .orderBy('id', 'desc')
-    .offset(offset)
-    .limit(limit)
-    .execute();
-  return { data: rows, total: Number(total?.n ?? 0) };
+  const { rows, total } = await pagedRows(q, page, (found) =>
+    found
+      .select(['id', 'at', 'username', 'action', 'result', 'source_ip', 'count'])
+      .orderBy('at', 'desc')
+      .orderBy('id', 'desc'),
+  );
+  return { data: rows, total };
 }
 
 /** Keys per state and algorithm, of one domain or all (null), from the tally (migration 007). */
@@ -326,4 +319,28 @@ export async function rotationFigures(db: Executor, domainId: string | null, now
     .executeTakeFirst();
   const overdue = Number(row?.overdue ?? 0);
   return { overdue, due: Number(row?.all ?? 0) - overdue };
+}
+
+/**
+ * The domain's active keys that can get a new version (all but public keys), oldest first,
+ * with their current version's time: of `algorithms` when given, and whose current version
+ * was made at or before `versionBefore` when given.
+ */
+export async function rotatableKeys(
+  db: Executor,
+  domainId: string,
+  only: { algorithms?: readonly string[] | undefined; versionBefore?: string | undefined },
+) {
+  let q = db
+    .selectFrom('kms_key as k')
+    .innerJoin('kms_key_version as v', (j) =>
+      j.onRef('v.key_id', '=', 'k.id').onRef('v.version', '=', 'k.current_version'),
+    )
+    .select(['k.id', 'k.name', 'k.labels', 'v.created_at as version_at'])
+    .where('k.domain_id', '=', domainId)
+    .where('k.state', '=', 'active')
+    .where('k.object_type', '!=', 'public');
+  if (only.algorithms?.length) q = q.where('k.algorithm', 'in', [...only.algorithms]);
+  if (only.versionBefore !== undefined) q = q.where('v.created_at', '<=', only.versionBefore);
+  return q.orderBy('k.created_at').orderBy('k.id').execute();
 }

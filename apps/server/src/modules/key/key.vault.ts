@@ -1,6 +1,6 @@
 import { algorithmInfo, Usage, type AlgorithmId, type UsageProfileName } from '@ksp/contracts';
 import { sign, takesKeyObject, type SignOptions } from '../../platform/crypto/asymmetric.js';
-import { writeAudit } from '../../platform/audit.js';
+import type { AuditWriter } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
 import type { Db, Executor } from '../../platform/db/database.js';
 import { stateForbids } from '../../platform/errors.js';
@@ -33,6 +33,7 @@ export function createKeyVault(deps: {
   material: KeyMaterial;
   service: KeyService;
   clock: Clock;
+  audit: AuditWriter;
 }) {
   const { db, keys, material, service } = deps;
 
@@ -151,19 +152,15 @@ export function createKeyVault(deps: {
         row.current_version,
         version.material_wrapped,
       );
-      await writeAudit(
-        trx,
-        {
-          who: { userId: null, username: `client:${client.name}`, domainId, domainName: '' },
-          action: 'key.agent-deliver',
-          target: row.name,
-          result: 'success',
-          ip: '',
-          objectId: row.id,
-          details: { key_id: row.id, version: row.current_version, client_id: client.id },
-        },
-        deps.clock(),
-      );
+      await deps.audit.write(trx, {
+        who: { userId: null, username: `client:${client.name}`, domainId, domainName: '' },
+        action: 'key.agent-deliver',
+        target: row.name,
+        result: 'success',
+        ip: '',
+        objectId: row.id,
+        details: { key_id: row.id, version: row.current_version, client_id: client.id },
+      });
       return { id: row.id, name: row.name, version: row.current_version, material: secret };
     },
 
