@@ -1,6 +1,6 @@
 import { Alert, Card, Descriptions, Flex, Typography } from 'antd';
 import dayjs from 'dayjs';
-import type { api} from '@ksp/contracts';
+import type { api } from '@ksp/contracts';
 import { type DataOf, type QuantumFailure, type QuantumState, type QuantumStatus } from '@ksp/contracts';
 import { StatusTag } from '../../components/columns';
 import { formatDateTime } from '../../components/date-time';
