@@ -1,5 +1,5 @@
 import { createHash, sign, X509Certificate, type KeyObject } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   api,
   Code,
@@ -16,13 +16,12 @@ import {
   callUnchecked,
   domainWithAdmin,
   engines,
-  initialize,
   login,
   ok,
   roleIdByName,
-  startServer,
   type TestServer,
 } from '../../test/harness.js';
+import { signedInServer } from '../../test/fixtures.js';
 
 describe.each(await engines())('clients on %s', (engine) => {
   let server: TestServer;
@@ -33,9 +32,10 @@ describe.each(await engines())('clients on %s', (engine) => {
   const agentA = agentKeyAndCsr('agent-a');
   const agentB = agentKeyAndCsr('agent-b');
 
+  signedInServer(engine, (started) => ({ server, token } = started), {
+    env: { KSP_LICENSE_TEST_PUBLIC_KEY: vendor.publicKeyBase64 },
+  });
   beforeAll(async () => {
-    server = await startServer(engine, { KSP_LICENSE_TEST_PUBLIC_KEY: vendor.publicKeyBase64 });
-    ({ token } = await initialize(server));
     other = await domainWithAdmin(server, token, {
       domain: 'tenant',
       username: 'tenant-admin',
@@ -54,9 +54,6 @@ describe.each(await engines())('clients on %s', (engine) => {
       }),
     );
     auditor = await login(server, 'auditor', 'Auditor-Pass-1');
-  });
-  afterAll(async () => {
-    await server?.close();
   });
 
   const newToken = async (

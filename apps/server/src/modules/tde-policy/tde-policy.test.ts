@@ -10,13 +10,12 @@ import {
   callUnchecked,
   domainWithAdmin,
   engines,
-  initialize,
   login,
   ok,
   roleIdByName,
-  startServer,
   type TestServer,
 } from '../../test/harness.js';
+import { signedInServer } from '../../test/fixtures.js';
 import { opensslTls } from '../../test/syslog-receiver.js';
 
 const HASH = 'ab'.repeat(32);
@@ -37,9 +36,10 @@ describe.each(await engines())('TDE policies on %s', (engine) => {
     usersOfProfile: async (_db, _d, name) => profileUsers.get(name) ?? 0,
   };
 
+  signedInServer(engine, (started) => ({ server, token } = started), {
+    start: { services: { tdeUsage: usage } },
+  });
   beforeAll(async () => {
-    server = await startServer(engine, {}, undefined, undefined, { services: { tdeUsage: usage } });
-    ({ token } = await initialize(server));
     domainId = (
       await server.database.db
         .selectFrom('domain')
@@ -76,9 +76,6 @@ describe.each(await engines())('TDE policies on %s', (engine) => {
       );
     auditor = await login(server, 'auditor', 'Policy-Pass-1');
     rdmOnly = await login(server, 'rdm-user', 'Policy-Pass-1');
-  });
-  afterAll(async () => {
-    await server?.close();
   });
 
   const post = <C extends CallDef>(def: C, body: unknown, t = token) =>
