@@ -1,9 +1,13 @@
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { api } from '@ksp/contracts';
+import type { Executor } from '../platform/db/database.js';
 import {
   call,
+  domainWithAdmin,
   initialize,
   login,
+  ok,
+  roleIdByName,
   startServer,
   type EngineName,
   type StartOptions,
@@ -76,4 +80,37 @@ export async function userWithRole(
   });
   expect(made.code, made.msg).toBe(0);
   return { roleId, token: await login(server, o.username, o.password) };
+}
+
+/** The id of the root domain, read from the domain table. */
+export async function rootDomainId(db: Executor): Promise<string> {
+  return (await db.selectFrom('domain').select('id').where('name', '=', 'root').executeTakeFirstOrThrow()).id;
+}
+
+/**
+ * The other side of the client suites' cross-domain and read-only cases: a `tenant` domain with
+ * an administrator of its own, and a root-domain Auditor (`auditor`), both signed in.
+ */
+export async function tenantAndAuditor(
+  server: TestServer,
+  token: string,
+): Promise<{ other: { domainId: string; token: string }; auditor: string }> {
+  const other = await domainWithAdmin(server, token, {
+    domain: 'tenant',
+    username: 'tenant-admin',
+    password: 'Tenant-Pass-1',
+  });
+  ok(
+    await call(server, api.user.create, {
+      token,
+      body: {
+        username: 'auditor',
+        password: 'Auditor-Pass-1',
+        email: 'auditor@example.test',
+        role_ids: [await roleIdByName(server.database.db, 'Auditor')],
+        must_change_password: false,
+      },
+    }),
+  );
+  return { other, auditor: await login(server, 'auditor', 'Auditor-Pass-1') };
 }

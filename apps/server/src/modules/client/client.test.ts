@@ -11,17 +11,8 @@ import {
 import { agentKeyAndCsr } from '../../test/agent.js';
 import { HEARTBEAT_REFUSALS_PER_MINUTE } from './client.service.js';
 import { licenseEverything, testLicenseKeys } from '../../test/license.js';
-import {
-  call,
-  callUnchecked,
-  domainWithAdmin,
-  engines,
-  login,
-  ok,
-  roleIdByName,
-  type TestServer,
-} from '../../test/harness.js';
-import { signedInServer } from '../../test/fixtures.js';
+import { call, callUnchecked, engines, ok, type TestServer } from '../../test/harness.js';
+import { signedInServer, tenantAndAuditor } from '../../test/fixtures.js';
 
 describe.each(await engines())('clients on %s', (engine) => {
   let server: TestServer;
@@ -36,24 +27,7 @@ describe.each(await engines())('clients on %s', (engine) => {
     env: { KSP_LICENSE_TEST_PUBLIC_KEY: vendor.publicKeyBase64 },
   });
   beforeAll(async () => {
-    other = await domainWithAdmin(server, token, {
-      domain: 'tenant',
-      username: 'tenant-admin',
-      password: 'Tenant-Pass-1',
-    });
-    ok(
-      await call(server, api.user.create, {
-        token,
-        body: {
-          username: 'auditor',
-          password: 'Auditor-Pass-1',
-          email: 'auditor@example.test',
-          role_ids: [await roleIdByName(server.database.db, 'Auditor')],
-          must_change_password: false,
-        },
-      }),
-    );
-    auditor = await login(server, 'auditor', 'Auditor-Pass-1');
+    ({ other, auditor } = await tenantAndAuditor(server, token));
   });
 
   const newToken = async (

@@ -5,7 +5,7 @@ import { clientConfigEpoch } from '../../platform/agent-config.js';
 import { agentKeyAndCsr } from '../../test/agent.js';
 import { licenseEverything, testLicenseKeys } from '../../test/license.js';
 import { call, domainWithAdmin, engines, login, ok, type TestServer } from '../../test/harness.js';
-import { signedInServer } from '../../test/fixtures.js';
+import { rootDomainId, signedInServer } from '../../test/fixtures.js';
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -42,13 +42,7 @@ describe.each(await engines())('TDE authorised binaries and client lock on %s', 
   });
   beforeAll(async () => {
     await licenseEverything(server, token, vendor);
-    rootDomain = (
-      await server.database.db
-        .selectFrom('domain')
-        .select('id')
-        .where('name', '=', 'root')
-        .executeTakeFirstOrThrow()
-    ).id;
+    rootDomain = await rootDomainId(server.database.db);
     other = await domainWithAdmin(server, token, {
       domain: 'tenant',
       username: 'tenant-admin',

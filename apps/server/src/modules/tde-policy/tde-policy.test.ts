@@ -15,7 +15,7 @@ import {
   roleIdByName,
   type TestServer,
 } from '../../test/harness.js';
-import { signedInServer } from '../../test/fixtures.js';
+import { rootDomainId, signedInServer } from '../../test/fixtures.js';
 import { opensslTls } from '../../test/syslog-receiver.js';
 
 const HASH = 'ab'.repeat(32);
@@ -40,13 +40,7 @@ describe.each(await engines())('TDE policies on %s', (engine) => {
     start: { services: { tdeUsage: usage } },
   });
   beforeAll(async () => {
-    domainId = (
-      await server.database.db
-        .selectFrom('domain')
-        .select('id')
-        .where('name', '=', 'root')
-        .executeTakeFirstOrThrow()
-    ).id;
+    domainId = await rootDomainId(server.database.db);
     other = await domainWithAdmin(server, token, {
       domain: 'tenant',
       username: 'tenant-admin',
