@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { api, Code, Usage } from '@ksp/contracts';
 import { writeAudit } from '../../platform/audit.js';
 import {
@@ -7,11 +7,10 @@ import {
   encodeUsername,
   engines,
   hashForLogin,
-  initialize,
-  startServer,
   domainWithAdmin,
   type TestServer,
 } from '../../test/harness.js';
+import { signedInServer } from '../../test/fixtures.js';
 import { createAlarmService, type ClientLogCounter } from './alarm.service.js';
 
 const PASSWORD = 'Alarm-Pass-1';
@@ -47,17 +46,13 @@ describe.each(await engines())('alarms on %s', (engine) => {
       .orderBy('at')
       .execute();
 
+  signedInServer(engine, (started) => ({ server, token: root } = started));
   beforeAll(async () => {
-    server = await startServer(engine);
-    ({ token: root } = await initialize(server));
     ({ domainId: branchId, token: branch } = await domainWithAdmin(server, root, {
       domain: 'branch',
       username: 'branch-admin',
       password: PASSWORD,
     }));
-  });
-  afterAll(async () => {
-    await server?.close();
   });
 
   it('raises one alarm when failed sign-ins reach the threshold, audited, then keeps quiet for the interval', async () => {

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, Code } from '@ksp/contracts';
-import { call, engines, initialize, startServer, type TestServer } from '../../test/harness.js';
+import { call, engines, type TestServer } from '../../test/harness.js';
+import { signedInServer } from '../../test/fixtures.js';
 
 /** openssl without blocking the event loop: `ocsp -url` calls this very server. */
 function opensslAsync(args: string[], cwd: string): Promise<string> {
@@ -23,17 +24,15 @@ describe.each(await engines())('ca/sign on %s', (engine) => {
   let base: string;
   let dir: string;
 
+  signedInServer(engine, (started) => ({ server, token } = started));
   beforeAll(async () => {
-    server = await startServer(engine);
-    ({ token } = await initialize(server));
     base = await server.app.listen({ host: '127.0.0.1', port: 0 });
     dir = mkdtempSync(join(tmpdir(), 'ksp-ca-sign-'));
     rootId = (await newCa('PL Root')).id;
     const signed = await call(server, api.cert.caSelfSign, { token, body: { id: rootId, path_len: 1 } });
     expect(signed.code, signed.msg).toBe(0);
   });
-  afterAll(async () => {
-    await server?.close();
+  afterAll(() => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { api, Code } from '@ksp/contracts';
-import { call, engines, initialize, startServer, type TestServer } from '../../test/harness.js';
+import { call, engines, type TestServer } from '../../test/harness.js';
+import { signedInServer } from '../../test/fixtures.js';
 
 /**
  * The subject name fields of `ca/create` and `cert/issue` with text that is not well-formed
@@ -15,9 +16,8 @@ describe.each(await engines())('certificate name fields on %s', (engine) => {
   let token: string;
   let caId: string;
 
+  signedInServer(engine, (started) => ({ server, token } = started));
   beforeAll(async () => {
-    server = await startServer(engine);
-    ({ token } = await initialize(server));
     const ca = await call(server, api.cert.caCreate, {
       token,
       body: { name: 'Names Root', cn: 'Names Root CA', algorithm: 'EC-P256' },
@@ -27,7 +27,6 @@ describe.each(await engines())('certificate name fields on %s', (engine) => {
     const signed = await call(server, api.cert.caSelfSign, { token, body: { id: caId } });
     expect(signed.code, signed.msg).toBe(0);
   });
-  afterAll(async () => server?.close());
 
   const counts = async () => ({
     cas: (await call(server, api.cert.caList, { token, query: {} })).data.total,

@@ -13,12 +13,11 @@ import {
   hashForLogin,
   callUnchecked,
   engines,
-  initialize,
   login,
   roleIdByName,
-  startServer,
   type TestServer,
 } from '../../test/harness.js';
+import { signedInServer } from '../../test/fixtures.js';
 import { newEcKey, openssl } from '../../test/openssl.js';
 import { sign as cryptoSign, sm2Sign } from '../../platform/crypto/asymmetric.js';
 import { sm2PublicKeyFromSpki } from '../../platform/crypto/encoding.js';
@@ -59,14 +58,12 @@ describe.each(await engines())('certificates on %s', (engine) => {
   let root: { id: string; pem: string };
   let inter: { id: string; pem: string };
 
+  signedInServer(engine, (started) => ({ server, token } = started));
   beforeAll(async () => {
-    server = await startServer(engine);
-    ({ token } = await initialize(server));
     base = await server.app.listen({ host: '127.0.0.1', port: 0 });
     dir = mkdtempSync(join(tmpdir(), 'ksp-cert-'));
   });
-  afterAll(async () => {
-    await server?.close();
+  afterAll(() => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 

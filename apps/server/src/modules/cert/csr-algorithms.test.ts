@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, Code } from '@ksp/contracts';
-import { call, engines, initialize, startServer, type TestServer } from '../../test/harness.js';
+import { call, engines, type TestServer } from '../../test/harness.js';
+import { signedInServer } from '../../test/fixtures.js';
 import { openssl } from '../../test/openssl.js';
 
 /**
@@ -18,9 +19,8 @@ describe.each(await engines())('CSR key algorithms and signature digests on %s',
   let dir: string;
   let n = 0;
 
+  signedInServer(engine, (started) => ({ server, token } = started));
   beforeAll(async () => {
-    server = await startServer(engine);
-    ({ token } = await initialize(server));
     dir = mkdtempSync(join(tmpdir(), 'ksp-csr-'));
     const ca = await call(server, api.cert.caCreate, {
       token,
@@ -29,8 +29,7 @@ describe.each(await engines())('CSR key algorithms and signature digests on %s',
     caId = ca.data.id;
     expect((await call(server, api.cert.caSelfSign, { token, body: { id: caId } })).code).toBe(0);
   });
-  afterAll(async () => {
-    await server?.close();
+  afterAll(() => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 

@@ -1,18 +1,11 @@
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { api, Code, type ClientLogInput } from '@ksp/contracts';
 import { CLIENT_CSV_COLUMNS, UPLOAD_REFUSALS_PER_MINUTE } from './client-log.service.js';
 import { csvCell } from '../../platform/csv.js';
 import { agentAuthorization, agentKeyAndCsr, selfSignedAgent } from '../../test/agent.js';
-import {
-  call,
-  callUnchecked,
-  engines,
-  initialize,
-  startServer,
-  domainWithAdmin,
-  type TestServer,
-} from '../../test/harness.js';
+import { call, callUnchecked, engines, domainWithAdmin, type TestServer } from '../../test/harness.js';
+import { rootDomainId, signedInServer } from '../../test/fixtures.js';
 
 const PASSWORD = 'Clog-Pass-1';
 
@@ -110,9 +103,8 @@ describe.each(await engines())('client records on %s', (engine) => {
       .execute();
   }
 
+  signedInServer(engine, (started) => ({ server, token: root } = started));
   beforeAll(async () => {
-    server = await startServer(engine);
-    ({ token: root } = await initialize(server));
     ({ token: branchAdmin } = await domainWithAdmin(server, root, {
       domain: 'branch',
       username: 'branch-admin',
@@ -148,9 +140,6 @@ describe.each(await engines())('client records on %s', (engine) => {
       as(branchAgent),
     );
     expect(second, second.msg).toMatchObject({ code: 0, data: { accepted: 1 } });
-  });
-  afterAll(async () => {
-    await server?.close();
   });
 
   it('lists uploaded records newest first with the client columns, and filters them', async () => {
@@ -509,13 +498,7 @@ describe.each(await engines())('client records on %s', (engine) => {
   it('counts records for alarms by domain, action (or prefix), result and time, up to a limit', async () => {
     const clientLogs = server.services.clientLogs;
     const since = new Date(Date.now() - 3_600_000).toISOString();
-    const rootDomain = (
-      await server.database.db
-        .selectFrom('domain')
-        .select('id')
-        .where('name', '=', 'root')
-        .executeTakeFirstOrThrow()
-    ).id;
+    const rootDomain = await rootDomainId(server.database.db);
     const all = await clientLogs.count({ domainId: null, since, limit: 1000 });
     expect(all).toBeGreaterThanOrEqual(5);
     expect(await clientLogs.count({ domainId: null, since, limit: 2 })).toBe(2);

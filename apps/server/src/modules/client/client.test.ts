@@ -1,5 +1,5 @@
 import { createHash, sign, X509Certificate, type KeyObject } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   api,
   Code,
@@ -11,18 +11,8 @@ import {
 import { agentKeyAndCsr } from '../../test/agent.js';
 import { HEARTBEAT_REFUSALS_PER_MINUTE } from './client.service.js';
 import { licenseEverything, testLicenseKeys } from '../../test/license.js';
-import {
-  call,
-  callUnchecked,
-  domainWithAdmin,
-  engines,
-  initialize,
-  login,
-  ok,
-  roleIdByName,
-  startServer,
-  type TestServer,
-} from '../../test/harness.js';
+import { call, callUnchecked, engines, ok, type TestServer } from '../../test/harness.js';
+import { signedInServer, tenantAndAuditor } from '../../test/fixtures.js';
 
 describe.each(await engines())('clients on %s', (engine) => {
   let server: TestServer;
@@ -33,30 +23,11 @@ describe.each(await engines())('clients on %s', (engine) => {
   const agentA = agentKeyAndCsr('agent-a');
   const agentB = agentKeyAndCsr('agent-b');
 
-  beforeAll(async () => {
-    server = await startServer(engine, { KSP_LICENSE_TEST_PUBLIC_KEY: vendor.publicKeyBase64 });
-    ({ token } = await initialize(server));
-    other = await domainWithAdmin(server, token, {
-      domain: 'tenant',
-      username: 'tenant-admin',
-      password: 'Tenant-Pass-1',
-    });
-    ok(
-      await call(server, api.user.create, {
-        token,
-        body: {
-          username: 'auditor',
-          password: 'Auditor-Pass-1',
-          email: 'auditor@example.test',
-          role_ids: [await roleIdByName(server.database.db, 'Auditor')],
-          must_change_password: false,
-        },
-      }),
-    );
-    auditor = await login(server, 'auditor', 'Auditor-Pass-1');
+  signedInServer(engine, (started) => ({ server, token } = started), {
+    env: { KSP_LICENSE_TEST_PUBLIC_KEY: vendor.publicKeyBase64 },
   });
-  afterAll(async () => {
-    await server?.close();
+  beforeAll(async () => {
+    ({ other, auditor } = await tenantAndAuditor(server, token));
   });
 
   const newToken = async (

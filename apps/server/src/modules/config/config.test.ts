@@ -1,13 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { api, Code } from '@ksp/contracts';
-import {
-  call,
-  callUnchecked,
-  engines,
-  initialize,
-  startServer,
-  type TestServer,
-} from '../../test/harness.js';
+import { call, callUnchecked, engines, type TestServer } from '../../test/harness.js';
+import { signedInServer } from '../../test/fixtures.js';
 
 const PNG = Buffer.from(
   '89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a0f0a9a50000000049454e44ae426082',
@@ -29,11 +23,7 @@ function multipart(file: Buffer, filename: string, type: string, field = 'file')
 describe.each(await engines())('configuration on %s', (engine) => {
   let server: TestServer;
   let token: string;
-  beforeEach(async () => {
-    server = await startServer(engine);
-    ({ token } = await initialize(server));
-  });
-  afterEach(async () => server.close());
+  signedInServer(engine, (started) => ({ server, token } = started), { each: true });
 
   it('lists entries a page at a time under data.data, with version and logo', async () => {
     const res = await call(server, api.config.list, { token, query: { page: 1, page_size: 20 } });

@@ -15,6 +15,7 @@ import {
   startServer,
   type TestServer,
 } from '../../test/harness.js';
+import { userWithRole } from '../../test/fixtures.js';
 import { licenseEverything, testLicenseKeys } from '../../test/license.js';
 import { selfSignedEc } from '../../test/openssl.js';
 import { generatePassword } from './credential.value.js';
@@ -313,20 +314,12 @@ describe.each(await engines())('credentials on %s', (engine) => {
       (await call(server, api.key.list, { token: sms.data.token, query: { page: 1, page_size: 5 } })).code,
     ).toBe(Code.FORBIDDEN);
     // An Auditor reads the metadata but neither writes nor reveals.
-    const roles = await call(server, api.role.list, { token, query: { page: 1, page_size: 50 } });
-    const auditor = roles.data.data.find((r) => r.name === 'Auditor')!;
-    const mk = await call(server, api.user.create, {
-      token,
-      body: {
-        username: 'cred-auditor',
-        password: 'Audit-Pass-1',
-        email: 'a@example.test',
-        role_ids: [auditor.id],
-        must_change_password: false,
-      },
+    const { token: aud } = await userWithRole(server, token, {
+      role: 'Auditor',
+      username: 'cred-auditor',
+      password: 'Audit-Pass-1',
+      email: 'a@example.test',
     });
-    expect(mk.code, mk.msg).toBe(0);
-    const aud = await login(server, 'cred-auditor', 'Audit-Pass-1');
     const rows = await call(server, api.credential.list, { token: aud, query: { page: 1, page_size: 50 } });
     expect(rows.code).toBe(0);
     const id = rows.data.data[0]!.id;

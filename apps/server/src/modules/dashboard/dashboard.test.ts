@@ -1,15 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { api, PRODUCT_VERSION, type DataOf } from '@ksp/contracts';
 import {
   call,
   encodeUsername,
   engines,
   hashForLogin,
-  initialize,
-  startServer,
   domainWithAdmin,
   type TestServer,
 } from '../../test/harness.js';
+import { signedInServer } from '../../test/fixtures.js';
 
 type Summary = DataOf<typeof api.dashboard.summary>;
 const PASSWORD = 'Dash-Pass-1';
@@ -39,16 +38,16 @@ describe.each(await engines())('the dashboard on %s', (engine) => {
     return res.data;
   };
 
+  signedInServer(engine, (started) => ({ server, token: root } = started), {
+    env: { KSP_NODE_NAME: 'dash-node-1' },
+  });
   beforeAll(async () => {
-    server = await startServer(engine, { KSP_NODE_NAME: 'dash-node-1' });
-    ({ token: root } = await initialize(server));
     ({ token: branch } = await domainWithAdmin(server, root, {
       domain: 'branch',
       username: 'b-admin',
       password: PASSWORD,
     }));
   });
-  afterAll(async () => server?.close());
 
   it('counts keys by state and by family (PQC and SM apart), and those due for rotation', async () => {
     const before = await summary(root);

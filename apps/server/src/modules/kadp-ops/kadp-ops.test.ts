@@ -1,17 +1,10 @@
 import { createHash, sign, type KeyObject } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { api, Code, signedText } from '@ksp/contracts';
 import { agentKeyAndCsr } from '../../test/agent.js';
 import { HEARTBEAT_REFUSALS_PER_MINUTE } from '../client/client.service.js';
-import {
-  call,
-  domainWithAdmin,
-  engines,
-  initialize,
-  ok,
-  startServer,
-  type TestServer,
-} from '../../test/harness.js';
+import { call, domainWithAdmin, engines, ok, type TestServer } from '../../test/harness.js';
+import { signedInServer } from '../../test/fixtures.js';
 
 describe.each(await engines())('KADP client operations on %s', (engine) => {
   let server: TestServer;
@@ -36,9 +29,8 @@ describe.each(await engines())('KADP client operations on %s', (engine) => {
   const ops = (id: string, token = admin) =>
     call(server, api.kadpOps.operations, { token, query: { id, page: 1, page_size: 10 } });
 
+  signedInServer(engine, (started) => ({ server, token: admin } = started));
   beforeAll(async () => {
-    server = await startServer(engine);
-    ({ token: admin } = await initialize(server));
     tenant = await domainWithAdmin(server, admin, {
       domain: 'tenant',
       username: 'tenant-admin',
@@ -77,7 +69,6 @@ describe.each(await engines())('KADP client operations on %s', (engine) => {
       }),
     ).data.id;
   });
-  afterAll(async () => server?.close());
 
   it('encrypts and decrypts with its client identity, each operation counted on its detail', async () => {
     const enc = ok(

@@ -1,14 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { api, Code, Usage, USAGE_BITS, type AlgorithmId } from '@ksp/contracts';
 import { encodeCiphertext, parseCiphertext } from '../../platform/crypto/ciphertext.js';
-import {
-  call,
-  callUnchecked,
-  engines,
-  initialize,
-  startServer,
-  type TestServer,
-} from '../../test/harness.js';
+import { call, callUnchecked, engines, type TestServer } from '../../test/harness.js';
+import { signedInServer } from '../../test/fixtures.js';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
@@ -23,11 +17,7 @@ describe.each(await engines())('the crypto API and key pairs on %s', (engine) =>
   let server: TestServer;
   let token: string;
 
-  beforeAll(async () => {
-    server = await startServer(engine);
-    ({ token } = await initialize(server));
-  });
-  afterAll(async () => server?.close());
+  signedInServer(engine, (started) => ({ server, token } = started));
 
   const create = async (name: string, algorithm: AlgorithmId, usage_mask: number) => {
     const created = await call(server, api.key.create, { token, body: { name, algorithm, usage_mask } });

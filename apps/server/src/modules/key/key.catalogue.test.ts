@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ALGORITHM_IDS, algorithmInfo, api, Code, Usage, type AlgorithmId } from '@ksp/contracts';
-import { call, engines, initialize, startServer, type TestServer } from '../../test/harness.js';
+import { call, engines, type TestServer } from '../../test/harness.js';
+import { signedInServer } from '../../test/fixtures.js';
 
 // Each algorithm of the catalogue generated, stored and used through the API: cryptography,
 // minutes of it in JavaScript, on one engine (src/test/engine-rule.ts); the key rows themselves
@@ -31,11 +32,7 @@ describe.each(await engines())('the key catalogue on %s', (engine) => {
   let server: TestServer;
   let token: string;
 
-  beforeAll(async () => {
-    server = await startServer(engine);
-    ({ token } = await initialize(server));
-  });
-  afterAll(async () => server?.close());
+  signedInServer(engine, (started) => ({ server, token } = started));
 
   const create = (name: string, algorithm: AlgorithmId) =>
     call(server, api.key.create, {

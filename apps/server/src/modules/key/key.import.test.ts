@@ -6,19 +6,12 @@ import { join } from 'node:path';
 import { ml_dsa44 } from '@noble/post-quantum/ml-dsa.js';
 import { ml_kem768 } from '@noble/post-quantum/ml-kem.js';
 import { slh_dsa_sha2_128f } from '@noble/post-quantum/slh-dsa.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { api, Code, Usage } from '@ksp/contracts';
 import { sm2Decrypt } from '../../platform/crypto/asymmetric.js';
 import { generateKey } from '../../platform/crypto/generate.js';
-import {
-  call,
-  callUnchecked,
-  domainWithAdmin,
-  engines,
-  initialize,
-  startServer,
-  type TestServer,
-} from '../../test/harness.js';
+import { call, callUnchecked, domainWithAdmin, engines, type TestServer } from '../../test/harness.js';
+import { signedInServer } from '../../test/fixtures.js';
 
 const b64 = (b: Uint8Array | string) =>
   (typeof b === 'string' ? Buffer.from(b) : Buffer.from(b)).toString('base64');
@@ -28,11 +21,7 @@ describe.each(await engines())('key/import of public and post-quantum keys on %s
   let server: TestServer;
   let token: string;
 
-  beforeAll(async () => {
-    server = await startServer(engine);
-    ({ token } = await initialize(server));
-  }, 60_000);
-  afterAll(async () => server?.close());
+  signedInServer(engine, (started) => ({ server, token } = started), { timeout: 60_000 });
 
   const importKey = (body: Record<string, unknown>, lang?: string) =>
     callUnchecked(server, api.key.import, { token, body, ...(lang ? { lang } : {}) });

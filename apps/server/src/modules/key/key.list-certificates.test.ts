@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { api, type QueryOf } from '@ksp/contracts';
-import {
-  call,
-  domainWithAdmin,
-  engines,
-  initialize,
-  startServer,
-  type TestServer,
-} from '../../test/harness.js';
+import { call, domainWithAdmin, engines, type TestServer } from '../../test/harness.js';
+import { signedInServer } from '../../test/fixtures.js';
 
 /**
  * Keys a certificate or CA holds (both halves of the pair) belong to it: the key list leaves
@@ -28,9 +22,8 @@ describe.each(await engines())('certificate keys in the key list on %s', (engine
   };
   const names = (page: { data: { name: string }[] }) => page.data.map((r) => r.name).sort();
 
+  signedInServer(engine, (started) => ({ server, token } = started));
   beforeAll(async () => {
-    server = await startServer(engine);
-    ({ token } = await initialize(server));
     for (const name of ['own-aes', 'own-pair']) {
       const r = await call(server, api.key.create, {
         token,
@@ -72,9 +65,6 @@ describe.each(await engines())('certificate keys in the key list on %s', (engine
       username: 'other-admin',
       password: 'Other-Passw0rd!',
     });
-  });
-  afterAll(async () => {
-    await server?.close();
   });
 
   it('leaves certificate and CA keys (both halves) out by default, with a matching total', async () => {

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { api, KEY_TOTAL_CAP, Usage, type AlgorithmId, type QueryOf } from '@ksp/contracts';
-import { call, engines, initialize, startServer, type TestServer } from '../../test/harness.js';
+import { call, engines, type TestServer } from '../../test/harness.js';
+import { signedInServer } from '../../test/fixtures.js';
 
 /**
  * The key list as a user pages through it: order, filters, pages and totals. The totals come
@@ -60,9 +61,8 @@ describe.each(await engines())('the key list on %s', (engine) => {
     updated_at: at,
   });
 
+  signedInServer(engine, (started) => ({ server, token } = started));
   beforeAll(async () => {
-    server = await startServer(engine);
-    ({ token } = await initialize(server));
     // Oldest first; keys created in the same instant are listed by name.
     for (const [name, alg] of [
       ['app-1', 'AES-256'],
@@ -87,7 +87,6 @@ describe.each(await engines())('the key list on %s', (engine) => {
         .executeTakeFirstOrThrow()
     ).domain_id;
   });
-  afterAll(async () => server?.close());
 
   it('lists newest first, then by name, and pages through that order', async () => {
     const all = await list({});

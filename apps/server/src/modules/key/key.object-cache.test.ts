@@ -1,10 +1,11 @@
 import { generateKeyPairSync, KeyObject } from 'node:crypto';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { api, Code, Usage, type AlgorithmId } from '@ksp/contracts';
 import type { KspServer } from '../../app.js';
-import { call, engines, initialize, startServer, type TestServer } from '../../test/harness.js';
+import { call, engines, type TestServer } from '../../test/harness.js';
+import { signedInServer } from '../../test/fixtures.js';
 import { createKeyCache } from './key.cache.js';
 
 // Whether the cache still refers to a key object is seen by asking the collector to free it.
@@ -23,11 +24,7 @@ describe.each(await engines())('cached private key objects on %s', (engine) => {
   let server: TestServer;
   let token: string;
 
-  beforeAll(async () => {
-    server = await startServer(engine);
-    ({ token } = await initialize(server));
-  });
-  afterAll(async () => server?.close());
+  signedInServer(engine, (started) => ({ server, token } = started));
 
   const create = async (name: string, algorithm: AlgorithmId, usage_mask = Usage.Sign | Usage.Verify) => {
     const created = await call(server, api.key.create, { token, body: { name, algorithm, usage_mask } });

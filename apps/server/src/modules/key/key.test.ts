@@ -9,18 +9,11 @@ import {
 } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { algorithmInfo, api, Code, Usage, type AlgorithmId } from '@ksp/contracts';
 import { aesKeyUnwrapPadded } from '../../platform/crypto/symmetric.js';
-import {
-  call,
-  domainWithAdmin,
-  engines,
-  initialize,
-  login,
-  startServer,
-  type TestServer,
-} from '../../test/harness.js';
+import { call, domainWithAdmin, engines, login, type TestServer } from '../../test/harness.js';
+import { signedInServer } from '../../test/fixtures.js';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
 
@@ -39,12 +32,10 @@ describe.each(await engines())('keys and the crypto API on %s', (engine) => {
   let token: string;
   let rsa: { publicKey: KeyObject; privateKey: KeyObject };
 
+  signedInServer(engine, (started) => ({ server, token } = started));
   beforeAll(async () => {
-    server = await startServer(engine);
-    ({ token } = await initialize(server));
     rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
   });
-  afterAll(async () => server?.close());
 
   const create = (name: string, algorithm: AlgorithmId, extra: Record<string, unknown> = {}) =>
     call(server, api.key.create, {

@@ -1,6 +1,7 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { api, Code } from '@ksp/contracts';
-import { call, engines, initialize, startServer, type TestServer } from '../../test/harness.js';
+import { call, engines, type TestServer } from '../../test/harness.js';
+import { signedInServer } from '../../test/fixtures.js';
 import { ADMIN_DN, ADMIN_PW, BASE_DN, slapdAvailable, startSlapd, type Slapd } from '../../test/slapd.js';
 
 if (!slapdAvailable()) {
@@ -23,13 +24,11 @@ describe.runIf(slapdAvailable()).each(await engines())(
       slapd = await startSlapd();
     });
     afterAll(async () => slapd?.stop());
+    signedInServer(engine, (started) => ({ server, token } = started), { each: true });
     beforeEach(async () => {
-      server = await startServer(engine);
-      ({ token } = await initialize(server));
       const roles = await call(server, api.role.list, { token, query: { page: 1, page_size: 20 } });
       roleIds = Object.fromEntries(roles.data.data.map((r) => [r.name, r.id]));
     });
-    afterEach(async () => server.close());
 
     const fields = (url: string, extra: Record<string, unknown> = {}) => ({
       name: 'corp',

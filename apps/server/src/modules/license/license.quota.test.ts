@@ -1,7 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { api, Code, Usage, type LicenseFeature } from '@ksp/contracts';
 import { agentKeyAndCsr } from '../../test/agent.js';
-import { call, engines, initialize, startServer, type TestServer } from '../../test/harness.js';
+import { call, engines, type TestServer } from '../../test/harness.js';
+import { signedInServer } from '../../test/fixtures.js';
 import { mintLicense, testLicenseKeys } from '../../test/license.js';
 import type { KspServer } from '../../app.js';
 
@@ -17,12 +18,8 @@ describe.each(await engines())('counted limits under concurrency on %s', (engine
   let token: string;
   const csr = agentKeyAndCsr('quota-agent').csr;
 
-  beforeAll(async () => {
-    server = await startServer(engine, { KSP_LICENSE_TEST_PUBLIC_KEY: keys.publicKeyBase64 });
-    ({ token } = await initialize(server));
-  });
-  afterAll(async () => {
-    await server?.close();
+  signedInServer(engine, (started) => ({ server, token } = started), {
+    env: { KSP_LICENSE_TEST_PUBLIC_KEY: keys.publicKeyBase64 },
   });
 
   const usage = async (feature: LicenseFeature) => {

@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { api, Code, COMMUNITY_LIMITS, Usage, type LicensePayload } from '@ksp/contracts';
 import {
   ADMIN,
@@ -7,11 +7,10 @@ import {
   callUnchecked,
   domainWithAdmin,
   engines,
-  initialize,
   login,
-  startServer,
   type TestServer,
 } from '../../test/harness.js';
+import { signedInServer } from '../../test/fixtures.js';
 import { mintLicense, testLicenseKeys } from '../../test/license.js';
 import { lockCodeOf } from './license.verify.js';
 
@@ -32,12 +31,8 @@ describe.each(await engines())('licences on %s', (engine) => {
   let token: string;
   let lockCode: string;
 
-  beforeAll(async () => {
-    server = await startServer(engine, { KSP_LICENSE_TEST_PUBLIC_KEY: keys.publicKeyBase64 });
-    ({ token } = await initialize(server));
-  });
-  afterAll(async () => {
-    await server?.close();
+  signedInServer(engine, (started) => ({ server, token } = started), {
+    env: { KSP_LICENSE_TEST_PUBLIC_KEY: keys.publicKeyBase64 },
   });
 
   const payload = (over: Partial<LicensePayload> = {}): LicensePayload => {

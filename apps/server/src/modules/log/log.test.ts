@@ -1,6 +1,6 @@
 import { get } from 'node:http';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { api, Code, Usage } from '@ksp/contracts';
 import {
   call,
@@ -8,11 +8,10 @@ import {
   encodeUsername,
   engines,
   hashForLogin,
-  initialize,
-  startServer,
   domainWithAdmin,
   type TestServer,
 } from '../../test/harness.js';
+import { signedInServer } from '../../test/fixtures.js';
 import { auditRow } from '../../platform/audit.js';
 import { CSV_COLUMNS, csvCell } from './log.service.js';
 
@@ -64,9 +63,8 @@ describe.each(await engines())('server records (the log page) on %s', (engine) =
   let root: string;
   let branchAdmin: string;
 
+  signedInServer(engine, (started) => ({ server, token: root } = started));
   beforeAll(async () => {
-    server = await startServer(engine);
-    ({ token: root } = await initialize(server));
     ({ token: branchAdmin } = await domainWithAdmin(server, root, {
       domain: 'branch',
       username: 'branch-admin',
@@ -89,9 +87,6 @@ describe.each(await engines())('server records (the log page) on %s', (engine) =
       await call(server, api.user.login, {
         body: { username, password: await hashForLogin('wrong-Pass-9') },
       });
-  });
-  afterAll(async () => {
-    await server?.close();
   });
 
   const list = (token: string, query: Record<string, string | number> = {}) =>

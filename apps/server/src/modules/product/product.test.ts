@@ -1,17 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { api, COMMUNITY_LIMITS, Code, type ProductTile } from '@ksp/contracts';
 import { agentKeyAndCsr } from '../../test/agent.js';
 import {
   call,
   domainWithAdmin,
   engines,
-  initialize,
   login,
   ok,
   roleIdByName,
-  startServer,
   type TestServer,
 } from '../../test/harness.js';
+import { signedInServer } from '../../test/fixtures.js';
 
 const figure = (tile: ProductTile | undefined, name: string) =>
   tile?.figures.find((f) => f.name === name)?.value;
@@ -48,9 +47,8 @@ describe.each(await engines())('product page and sub-console tokens on %s', (eng
   const overview = async (token: string) =>
     ok(await call(server, api.product.overview, { token })).data.tiles;
 
+  signedInServer(engine, (started) => ({ server, token: admin } = started));
   beforeAll(async () => {
-    server = await startServer(engine);
-    ({ token: admin } = await initialize(server));
     tenant = await domainWithAdmin(server, admin, {
       domain: 'tenant',
       username: 'tenant-admin',
@@ -77,7 +75,6 @@ describe.each(await engines())('product page and sub-console tokens on %s', (eng
       }),
     );
   });
-  afterAll(async () => server?.close());
 
   it("lists the five products in their order, with the caller's domain's counts and the licence state", async () => {
     const tiles = await overview(admin);

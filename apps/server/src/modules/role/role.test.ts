@@ -1,23 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { api, Code } from '@ksp/contracts';
-import {
-  call,
-  domainWithAdmin,
-  engines,
-  initialize,
-  startServer,
-  type TestServer,
-} from '../../test/harness.js';
+import { call, domainWithAdmin, engines, type TestServer } from '../../test/harness.js';
+import { signedInServer } from '../../test/fixtures.js';
 
 describe.each(await engines())('roles on %s', (engine) => {
   let server: TestServer;
   let token: string;
 
-  beforeAll(async () => {
-    server = await startServer(engine);
-    ({ token } = await initialize(server));
-  });
-  afterAll(async () => server?.close());
+  signedInServer(engine, (started) => ({ server, token } = started));
 
   it('accepts an update that names only the role: nothing changes, no error', async () => {
     const created = await call(server, api.role.create, {

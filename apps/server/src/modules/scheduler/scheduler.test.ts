@@ -11,6 +11,7 @@ import {
   startServer,
   type TestServer,
 } from '../../test/harness.js';
+import { signedInServer } from '../../test/fixtures.js';
 import type { RotationBackup } from './scheduler.module.js';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
@@ -462,13 +463,7 @@ describe.each(await engines())('scheduler with the backup module on %s', (engine
   let server: TestServer;
   let token: string;
 
-  beforeAll(async () => {
-    server = await startServer(engine);
-    ({ token } = await initialize(server));
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  signedInServer(engine, (started) => ({ server, token } = started));
 
   const runNow = async (taskId: string) => {
     const queued = await call(server, api.scheduler.runNow, { token, body: { id: taskId } });

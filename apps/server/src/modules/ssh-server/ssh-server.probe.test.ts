@@ -1,7 +1,8 @@
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, Code } from '@ksp/contracts';
-import { call, engines, initialize, login, startServer, type TestServer } from '../../test/harness.js';
+import { call, engines, initialize, startServer, type TestServer } from '../../test/harness.js';
+import { userWithRole } from '../../test/fixtures.js';
 import { startSshd, type Sshd } from '../../test/sshd.js';
 import { FINGERPRINT_PER_MINUTE } from './ssh-server.targets.js';
 
@@ -56,21 +57,8 @@ describe.each(await engines())('fetching a host key on %s: where, how often, wha
       .execute();
   const fetchKey = (t: string, host: string, port: number) =>
     call(server, api.sshServer.fetchFingerprint, { token: t, body: { host, port } });
-  const operator = async (name: string) => {
-    const roles = await call(server, api.role.list, { token, query: { page: 1, page_size: 50 } });
-    const made = await call(server, api.user.create, {
-      token,
-      body: {
-        username: name,
-        password: 'Probe-Pass-1',
-        email: `${name}@example.test`,
-        role_ids: [roles.data.data.find((r) => r.name === 'Operator')!.id],
-        must_change_password: false,
-      },
-    });
-    expect(made.code, made.msg).toBe(0);
-    return login(server, name, 'Probe-Pass-1');
-  };
+  const operator = async (name: string) =>
+    (await userWithRole(server, token, { role: 'Operator', username: name, password: 'Probe-Pass-1' })).token;
 
   it('answers the key of an SSH server in the allowed networks, audited', async () => {
     const t = await operator('probe-ok');

@@ -1,13 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { api, Code } from '@ksp/contracts';
-import {
-  call,
-  domainWithAdmin,
-  engines,
-  initialize,
-  startServer,
-  type TestServer,
-} from '../../test/harness.js';
+import { call, domainWithAdmin, engines, type TestServer } from '../../test/harness.js';
+import { signedInServer } from '../../test/fixtures.js';
 
 /** The server form's role picker: names of the roles `terminal_roles` may hold, of the caller's domain. */
 describe.each(await engines())('credential/server/role-options on %s', (engine) => {
@@ -17,9 +11,8 @@ describe.each(await engines())('credential/server/role-options on %s', (engine) 
   let ownRole: string;
   let otherRole: string;
 
+  signedInServer(engine, (started) => ({ server, token: rootToken } = started));
   beforeAll(async () => {
-    server = await startServer(engine);
-    ({ token: rootToken } = await initialize(server));
     ({ token: otherToken } = await domainWithAdmin(server, rootToken, {
       domain: 'branch',
       username: 'branch-admin',
@@ -37,9 +30,6 @@ describe.each(await engines())('credential/server/role-options on %s', (engine) 
     });
     expect(other.code, other.msg).toBe(0);
     otherRole = other.data.id;
-  });
-  afterAll(async () => {
-    await server?.close();
   });
 
   const options = (token: string, query: Record<string, string | number>) =>

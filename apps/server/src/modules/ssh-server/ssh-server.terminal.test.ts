@@ -3,15 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { api, Code } from '@ksp/contracts';
-import {
-  call,
-  domainWithAdmin,
-  engines,
-  initialize,
-  login,
-  startServer,
-  type TestServer,
-} from '../../test/harness.js';
+import { call, domainWithAdmin, engines, login, type TestServer } from '../../test/harness.js';
+import { signedInServer, userWithRole } from '../../test/fixtures.js';
 import { setPassword, startSshd, throwawayAccount, type Sshd } from '../../test/sshd.js';
 import { TERMINAL_PATH, TERMINAL_PER_USER } from './ssh-server.terminal.js';
 
@@ -84,9 +77,10 @@ describe.each(await engines())('web SSH terminal on %s', (engine) => {
   let serverId: string;
   let url: string;
 
+  signedInServer(engine, (started) => ({ server, token } = started), {
+    env: { KSP_SSH_ALLOWED_NETWORKS: '127.0.0.1/32' },
+  });
   beforeAll(async () => {
-    server = await startServer(engine, { KSP_SSH_ALLOWED_NETWORKS: '127.0.0.1/32' });
-    ({ token } = await initialize(server));
     setPassword(ACCOUNT, PASSWORD);
     const cred = await call(server, api.credential.create, {
       token,
@@ -109,9 +103,6 @@ describe.each(await engines())('web SSH terminal on %s', (engine) => {
     serverId = created.data.id;
     await server.app.listen({ port: 0, host: '127.0.0.1' });
     url = `ws://127.0.0.1:${(server.app.server.address() as AddressInfo).port}${TERMINAL_PATH}`;
-  });
-  afterAll(async () => {
-    await server?.close();
   });
 
   const ticket = async (t = token, id = serverId) => {
@@ -383,24 +374,15 @@ describe.each(await engines())('web SSH terminal on %s', (engine) => {
   });
 
   it('lets a user in through one of their roles in the terminal roles, and not otherwise', async () => {
-    const roles = await call(server, api.role.list, { token, query: { page: 1, page_size: 50 } });
-    const operator = roles.data.data.find((r) => r.name === 'Operator')!;
-    const mk = await call(server, api.user.create, {
-      token,
-      body: {
-        username: 'term-op',
-        password: 'Operator-Pass-1',
-        email: 'term-op@example.test',
-        role_ids: [operator.id],
-        must_change_password: false,
-      },
+    const { roleId: operatorId, token: op } = await userWithRole(server, token, {
+      role: 'Operator',
+      username: 'term-op',
+      password: 'Operator-Pass-1',
     });
-    expect(mk.code, mk.msg).toBe(0);
-    const op = await login(server, 'term-op', 'Operator-Pass-1');
     expect((await ticket(op)).code).toBe(Code.FORBIDDEN);
     const updated = await call(server, api.sshServer.update, {
       token,
-      body: { id: serverId, terminal_roles: [operator.id] },
+      body: { id: serverId, terminal_roles: [operatorId] },
     });
     expect(updated.code, updated.msg).toBe(0);
     const t = await ticket(op);

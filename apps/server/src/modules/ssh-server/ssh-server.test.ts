@@ -15,6 +15,7 @@ import {
   startServer,
   type TestServer,
 } from '../../test/harness.js';
+import { userWithRole } from '../../test/fixtures.js';
 import {
   forbidPasswordChange,
   setPassword,
@@ -447,20 +448,12 @@ describe.each(await engines())('servers and root credentials on %s', (engine) =>
   });
 
   it('lets an Auditor read servers but neither test, rotate nor change them', async () => {
-    const roles = await call(server, api.role.list, { token, query: { page: 1, page_size: 50 } });
-    const auditor = roles.data.data.find((r) => r.name === 'Auditor')!;
-    const mk = await call(server, api.user.create, {
-      token,
-      body: {
-        username: 'srv-auditor',
-        password: 'Audit-Pass-1',
-        email: 'sa@example.test',
-        role_ids: [auditor.id],
-        must_change_password: false,
-      },
+    const { token: aud } = await userWithRole(server, token, {
+      role: 'Auditor',
+      username: 'srv-auditor',
+      password: 'Audit-Pass-1',
+      email: 'sa@example.test',
     });
-    expect(mk.code, mk.msg).toBe(0);
-    const aud = await login(server, 'srv-auditor', 'Audit-Pass-1');
     expect(
       (await call(server, api.sshServer.list, { token: aud, query: { page: 1, page_size: 5 } })).data.total,
     ).toBe(1);

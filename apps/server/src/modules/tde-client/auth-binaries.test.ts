@@ -1,19 +1,11 @@
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_BINARIES_MAX, api, Code } from '@ksp/contracts';
 import { clientConfigEpoch } from '../../platform/agent-config.js';
 import { agentKeyAndCsr } from '../../test/agent.js';
 import { licenseEverything, testLicenseKeys } from '../../test/license.js';
-import {
-  call,
-  domainWithAdmin,
-  engines,
-  initialize,
-  login,
-  ok,
-  startServer,
-  type TestServer,
-} from '../../test/harness.js';
+import { call, domainWithAdmin, engines, login, ok, type TestServer } from '../../test/harness.js';
+import { rootDomainId, signedInServer } from '../../test/fixtures.js';
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -45,17 +37,12 @@ describe.each(await engines())('TDE authorised binaries and client lock on %s', 
       }),
     ).data.client_id;
 
+  signedInServer(engine, (started) => ({ server, token } = started), {
+    env: { KSP_LICENSE_TEST_PUBLIC_KEY: vendor.publicKeyBase64 },
+  });
   beforeAll(async () => {
-    server = await startServer(engine, { KSP_LICENSE_TEST_PUBLIC_KEY: vendor.publicKeyBase64 });
-    ({ token } = await initialize(server));
     await licenseEverything(server, token, vendor);
-    rootDomain = (
-      await server.database.db
-        .selectFrom('domain')
-        .select('id')
-        .where('name', '=', 'root')
-        .executeTakeFirstOrThrow()
-    ).id;
+    rootDomain = await rootDomainId(server.database.db);
     other = await domainWithAdmin(server, token, {
       domain: 'tenant',
       username: 'tenant-admin',
@@ -105,9 +92,6 @@ describe.each(await engines())('TDE authorised binaries and client lock on %s', 
         body: { id: groupId, client_ids: [clients.a] },
       }),
     );
-  });
-  afterAll(async () => {
-    await server?.close();
   });
 
   const epoch = () => clientConfigEpoch(server.database.db, rootDomain);

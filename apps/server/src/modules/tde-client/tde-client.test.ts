@@ -24,17 +24,8 @@ import {
 import { clientConfigEpoch } from '../../platform/agent-config.js';
 import { agentKeyAndCsr, until } from '../../test/agent.js';
 import { licenseEverything, testLicenseKeys } from '../../test/license.js';
-import {
-  call,
-  domainWithAdmin,
-  engines,
-  initialize,
-  login,
-  ok,
-  roleIdByName,
-  startServer,
-  type TestServer,
-} from '../../test/harness.js';
+import { call, engines, initialize, ok, startServer, type TestServer } from '../../test/harness.js';
+import { rootDomainId, tenantAndAuditor } from '../../test/fixtures.js';
 import { AGENT_KEY_WRAP_INFO } from './agent-keys.js';
 import { createTestPolicies } from './test-policies.js';
 import { createTdeClientService } from './tde-client.service.js';
@@ -111,31 +102,8 @@ describe.each(await engines())('TDE and RDM clients on %s', (engine) => {
     );
     ({ token } = await initialize(server));
     await licenseEverything(server, token, vendor);
-    rootDomain = (
-      await server.database.db
-        .selectFrom('domain')
-        .select('id')
-        .where('name', '=', 'root')
-        .executeTakeFirstOrThrow()
-    ).id;
-    other = await domainWithAdmin(server, token, {
-      domain: 'tenant',
-      username: 'tenant-admin',
-      password: 'Tenant-Pass-1',
-    });
-    ok(
-      await call(server, api.user.create, {
-        token,
-        body: {
-          username: 'auditor',
-          password: 'Auditor-Pass-1',
-          email: 'auditor@example.test',
-          role_ids: [await roleIdByName(server.database.db, 'Auditor')],
-          must_change_password: false,
-        },
-      }),
-    );
-    auditor = await login(server, 'auditor', 'Auditor-Pass-1');
+    rootDomain = await rootDomainId(server.database.db);
+    ({ other, auditor } = await tenantAndAuditor(server, token));
     const key = ok(
       await call(server, api.key.create, {
         token,

@@ -10,13 +10,12 @@ import {
   callUnchecked,
   domainWithAdmin,
   engines,
-  initialize,
   login,
   ok,
   roleIdByName,
-  startServer,
   type TestServer,
 } from '../../test/harness.js';
+import { rootDomainId, signedInServer } from '../../test/fixtures.js';
 import { opensslTls } from '../../test/syslog-receiver.js';
 
 const HASH = 'ab'.repeat(32);
@@ -37,16 +36,11 @@ describe.each(await engines())('TDE policies on %s', (engine) => {
     usersOfProfile: async (_db, _d, name) => profileUsers.get(name) ?? 0,
   };
 
+  signedInServer(engine, (started) => ({ server, token } = started), {
+    start: { services: { tdeUsage: usage } },
+  });
   beforeAll(async () => {
-    server = await startServer(engine, {}, undefined, undefined, { services: { tdeUsage: usage } });
-    ({ token } = await initialize(server));
-    domainId = (
-      await server.database.db
-        .selectFrom('domain')
-        .select('id')
-        .where('name', '=', 'root')
-        .executeTakeFirstOrThrow()
-    ).id;
+    domainId = await rootDomainId(server.database.db);
     other = await domainWithAdmin(server, token, {
       domain: 'tenant',
       username: 'tenant-admin',
@@ -76,9 +70,6 @@ describe.each(await engines())('TDE policies on %s', (engine) => {
       );
     auditor = await login(server, 'auditor', 'Policy-Pass-1');
     rdmOnly = await login(server, 'rdm-user', 'Policy-Pass-1');
-  });
-  afterAll(async () => {
-    await server?.close();
   });
 
   const post = <C extends CallDef>(def: C, body: unknown, t = token) =>

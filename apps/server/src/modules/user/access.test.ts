@@ -3,7 +3,7 @@ import { sign as cryptoSign } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { api, Code } from '@ksp/contracts';
 import {
   ADMIN,
@@ -11,11 +11,10 @@ import {
   encodeUsername,
   engines,
   hashForLogin,
-  initialize,
   login,
-  startServer,
   type TestServer,
 } from '../../test/harness.js';
+import { signedInServer } from '../../test/fixtures.js';
 import { selfSignedEc } from '../../test/openssl.js';
 
 function ecCertificate(cn: string): { cert: string; key: string } {
@@ -35,15 +34,13 @@ describe.each(await engines())('access management on %s', (engine) => {
   let roles: Record<string, string>;
   let rootId: string;
 
+  signedInServer(engine, (started) => ({ server, token } = started), { each: true });
   beforeEach(async () => {
-    server = await startServer(engine);
-    ({ token } = await initialize(server));
     const list = await call(server, api.role.list, { token, query: { page: 1, page_size: 20 } });
     roles = Object.fromEntries(list.data.data.map((r) => [r.name, r.id]));
     rootId = (await call(server, api.domain.list, { token, query: { page: 1, page_size: 20 } })).data.data[0]!
       .id;
   });
-  afterEach(async () => server.close());
 
   const createUser = (name: string, role = 'Operator', extra: Record<string, unknown> = {}) =>
     call(server, api.user.create, {

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { api, Code } from '@ksp/contracts';
 import {
   ADMIN,
@@ -6,20 +6,18 @@ import {
   encodeUsername,
   engines,
   hashForLogin,
-  initialize,
   login,
-  startServer,
   type TestServer,
 } from '../../test/harness.js';
+import { signedInServer } from '../../test/fixtures.js';
 
 describe.each(await engines())('sign-in and sessions on %s', (engine) => {
   let server: TestServer;
   let token: string;
-  beforeEach(async () => {
-    server = await startServer(engine, { KSP_SESSION_IDLE_SECONDS: '600', KSP_SESSION_MAX_SECONDS: '3600' });
-    ({ token } = await initialize(server));
+  signedInServer(engine, (started) => ({ server, token } = started), {
+    each: true,
+    env: { KSP_SESSION_IDLE_SECONDS: '600', KSP_SESSION_MAX_SECONDS: '3600' },
   });
-  afterEach(async () => server.close());
 
   it('signs in with the encoded username and client-hashed password, returning user info and menu', async () => {
     const res = await call(server, api.user.login, {
