@@ -416,7 +416,9 @@ describe.each(await engines())('server records (the log page) on %s', (engine) =
         .insertInto('audit_log')
         .values(rows.slice(i, i + 500))
         .execute();
-    expect(await server.services.logs.seal()).toBeGreaterThanOrEqual(2600);
+    // The log.seal job (every 5 s) may take part of the backlog first; sealing is one at a time,
+    // so once this call returns every record has its place, whoever sealed it.
+    await server.services.logs.seal();
     const placed = await server.database.db
       .selectFrom('audit_log')
       .select(['domain_id', 'chain_seq', 'chain_mac'])
