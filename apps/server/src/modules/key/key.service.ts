@@ -35,7 +35,7 @@ import { createKeyExport } from './key.export.js';
 import { checkPublicUsage, importedKey } from './key.import.js';
 import { fingerprintOf, type KeyMaterial } from './key.material.js';
 import { toKeyRow, type Cte } from './key.row.js';
-import { holdersOf, type CertificateKeys } from './key.holders.js';
+import { holdersOf, type CertificateKeys } from './key.holders.store.js';
 import {
   deleteKeys,
   findKey,

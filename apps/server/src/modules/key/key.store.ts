@@ -5,7 +5,7 @@ import { pagedRows, type PageQuery } from '../../platform/db/paged.js';
 import { turnLoader } from '../../platform/db/turn-loader.js';
 import type { KeyTable, KeyVersionTable } from '../../platform/db/schema.js';
 import { keyColumns, keyVersionColumns } from './key.columns.js';
-import { heldByCertificate, heldKeyIds, type CertificateKeys } from './key.holders.js';
+import { heldByCertificate, heldKeyIds, type CertificateKeys } from './key.holders.store.js';
 
 export async function insertKey(db: Executor, row: KeyTable): Promise<void> {
   await db.insertInto('kms_key').values(row).execute();

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { sql } from 'kysely';
 import type { Db, Engine, Executor } from '../../platform/db/database.js';
 import type { AuditTable } from '../../platform/db/schema.js';
+import * as store from './log.chain.store.js';
 
 /**
  * Tamper evidence for the audit trail: a hash chain per domain, sealed behind the writers.
@@ -23,8 +23,6 @@ import type { AuditTable } from '../../platform/db/schema.js';
 export const GENESIS = '0'.repeat(64);
 /** Records sealed per transaction. */
 const SEAL_BATCH = 2000;
-/** Records placed per statement (3 parameters each: far below either engine's limit). */
-const SEAL_STATEMENT_ROWS = 1000;
 
 export const chainOf = (domainId: string | null): string => domainId ?? '';
 
@@ -60,7 +58,7 @@ const sameMac = (a: string, b: string | null | undefined) =>
   typeof b === 'string' && a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 async function head(db: Executor, chain: string) {
-  const row = await db.selectFrom('audit_chain').selectAll().where('chain', '=', chain).executeTakeFirst();
+  const row = await store.headRow(db, chain);
   return row
     ? {
         seq: Number(row.seq),
@@ -72,9 +70,6 @@ async function head(db: Executor, chain: string) {
     : { seq: 0, mac: GENESIS, anchorSeq: 0, anchorMac: GENESIS, exists: false };
 }
 
-/** Any constant: the PostgreSQL advisory lock that makes sealing one at a time over the cluster. */
-const SEAL_LOCK = 7_453_101;
-
 /**
  * Seals the records written since the last run; answers how many it sealed. One sealer at a
  * time: callers in this process queue (`sealer`), and on PostgreSQL each batch holds an
@@ -84,17 +79,10 @@ export async function sealPending(db: Db, key: Buffer, now: () => Date, engine: 
   let sealed = 0;
   for (;;) {
     const done = await db.transaction().execute(async (trx) => {
-      if (engine === 'postgres') await sql`select pg_advisory_xact_lock(${SEAL_LOCK})`.execute(trx);
-      const rows = await trx
-        .selectFrom('audit_log')
-        .selectAll()
-        .where('chain_seq', 'is', null)
-        .orderBy('at')
-        .orderBy('id')
-        .limit(SEAL_BATCH)
-        .execute();
+      await store.lockSealing(trx, engine);
+      const rows = await store.unsealed(trx, SEAL_BATCH);
       const heads = new Map<string, Awaited<ReturnType<typeof head>>>();
-      const places: { id: string; seq: number; mac: string }[] = [];
+      const places: store.Place[] = [];
       for (const row of rows) {
         const chain = chainOf(row.domain_id);
         let h = heads.get(chain);
@@ -108,31 +96,11 @@ export async function sealPending(db: Db, key: Buffer, now: () => Date, engine: 
         h.seq = seq;
         h.mac = mac;
       }
-      // The places in a few statements rather than one per record: under a steady load of
-      // cryptographic calls this job seals thousands of records every few seconds, and one
-      // statement (a round trip on PostgreSQL) each took the API's event loop and the database
-      // measurably away from the calls themselves.
-      for (let i = 0; i < places.length; i += SEAL_STATEMENT_ROWS) {
-        const values = places
-          .slice(i, i + SEAL_STATEMENT_ROWS)
-          .map((p) => sql`(cast(${p.id} as text), cast(${p.seq} as bigint), cast(${p.mac} as text))`);
-        await sql`update audit_log set chain_seq = v.column2, chain_mac = v.column3
-          from (values ${sql.join(values)}) as v
-          where audit_log.id = v.column1 and audit_log.chain_seq is null`.execute(trx);
-      }
+      await store.placeRecords(trx, places);
       const at = now().toISOString();
       for (const [chain, h] of heads) {
-        if (h.exists)
-          await trx
-            .updateTable('audit_chain')
-            .set({ seq: h.seq, mac: h.mac, updated_at: at })
-            .where('chain', '=', chain)
-            .execute();
-        else
-          await trx
-            .insertInto('audit_chain')
-            .values({ chain, seq: h.seq, mac: h.mac, anchor_seq: 0, anchor_mac: GENESIS, updated_at: at })
-            .execute();
+        if (h.exists) await store.updateHead(trx, chain, h.seq, h.mac, at);
+        else await store.insertHead(trx, { chain, seq: h.seq, mac: h.mac, anchorMac: GENESIS }, at);
       }
       return rows.length;
     });
@@ -177,16 +145,8 @@ export async function verifyChain(db: Executor, key: Buffer, chain: string): Pro
     broken,
   });
   for (;;) {
-    let q = db
-      .selectFrom('audit_log')
-      .selectAll()
-      .where('chain_seq', '>=', expected)
-      // Up to the head read above: what the sealer adds meanwhile is for the next check.
-      .where('chain_seq', '<=', h.seq)
-      .orderBy('chain_seq')
-      .limit(1000);
-    q = chain === '' ? q.where('domain_id', 'is', null) : q.where('domain_id', '=', chain);
-    const rows = await q.execute();
+    // Up to the head read above: what the sealer adds meanwhile is for the next check.
+    const rows = await store.sealedPage(db, chain, expected, h.seq, 1000);
     for (const row of rows) {
       const seq = Number(row.chain_seq);
       if (seq !== expected) return report({ seq: expected, id: null, at: null, reason: 'missing' });
@@ -205,19 +165,6 @@ export async function verifyChain(db: Executor, key: Buffer, chain: string): Pro
   return report(null);
 }
 
-/** Every chain's name (domain ids, '' for the server's own records). */
-export async function chains(db: Executor): Promise<string[]> {
-  return (await db.selectFrom('audit_chain').select('chain').orderBy('chain').execute()).map((r) => r.chain);
-}
-
-export async function unsealedCount(db: Executor, domainId: string | null | undefined): Promise<number> {
-  let q = db.selectFrom('audit_log').where('chain_seq', 'is', null);
-  if (domainId !== undefined)
-    q = domainId === null ? q.where('domain_id', 'is', null) : q.where('domain_id', '=', domainId);
-  const row = await q.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
-  return Number(row.n);
-}
-
 /**
  * Retention: removes the sealed records made before `before`, whole prefixes of each chain,
  * and moves the chain's anchor to the last one removed, so what remains still verifies.
@@ -225,32 +172,14 @@ export async function unsealedCount(db: Executor, domainId: string | null | unde
  */
 export async function dropBefore(db: Db, before: string, now: () => Date): Promise<number> {
   let removed = 0;
-  for (const chain of await chains(db)) {
+  for (const chain of await store.chains(db)) {
     removed += await db.transaction().execute(async (trx) => {
-      let last = trx
-        .selectFrom('audit_log')
-        .select(['chain_seq', 'chain_mac'])
-        .where('chain_seq', 'is not', null)
-        .where('at', '<', before)
-        .orderBy('chain_seq', 'desc')
-        .limit(1);
-      last = chain === '' ? last.where('domain_id', 'is', null) : last.where('domain_id', '=', chain);
-      const cut = await last.executeTakeFirst();
+      const cut = await store.lastSealedBefore(trx, chain, before);
       if (!cut?.chain_mac) return 0;
       // Only a prefix: up to the last old record, even if a newer one sits before it.
-      let del = trx.deleteFrom('audit_log').where('chain_seq', '<=', Number(cut.chain_seq));
-      del = chain === '' ? del.where('domain_id', 'is', null) : del.where('domain_id', '=', chain);
-      const result = await del.executeTakeFirst();
-      await trx
-        .updateTable('audit_chain')
-        .set({
-          anchor_seq: Number(cut.chain_seq),
-          anchor_mac: cut.chain_mac,
-          updated_at: now().toISOString(),
-        })
-        .where('chain', '=', chain)
-        .execute();
-      return Number(result.numDeletedRows);
+      const deleted = await store.deleteUpTo(trx, chain, Number(cut.chain_seq));
+      await store.moveAnchor(trx, chain, Number(cut.chain_seq), cut.chain_mac, now().toISOString());
+      return deleted;
     });
   }
   return removed;

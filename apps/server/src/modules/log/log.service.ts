@@ -13,6 +13,7 @@ import type { Clock } from '../../platform/auth/session.service.js';
 import type { CopyOut, Db, Engine } from '../../platform/db/database.js';
 import { invalid, notFound, stateForbids } from '../../platform/errors.js';
 import * as chain from './log.chain.js';
+import * as chainStore from './log.chain.store.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
 import * as store from './log.store.js';
 
@@ -116,8 +117,8 @@ export function createLogService(deps: {
       const key = deps.chainKey();
       if (!key) throw stateForbids('log.sealed');
       const names = actor.systemScope
-        ? await chain.chains(db)
-        : (await chain.chains(db)).filter((c) => c === actor.domainId);
+        ? await chainStore.chains(db)
+        : (await chainStore.chains(db)).filter((c) => c === actor.domainId);
       const reports = [];
       for (const name of names) reports.push(await chain.verifyChain(db, key, name));
       const domainNames = await deps.domainNames(reports.map((r) => r.chain).filter(Boolean));
@@ -138,7 +139,7 @@ export function createLogService(deps: {
       return {
         ok,
         chains: reports.map(({ chain: c, ...r }) => ({ domain: c ? (domainNames.get(c) ?? c) : '', ...r })),
-        unsealed: await chain.unsealedCount(db, actor.systemScope ? undefined : actor.domainId),
+        unsealed: await chainStore.unsealedCount(db, actor.systemScope ? undefined : actor.domainId),
       };
     },
 

@@ -1,4 +1,4 @@
-import { open, stat } from 'node:fs/promises';
+import { open, stat, type FileHandle } from 'node:fs/promises';
 import type { QuantumFailure, QuantumSourceType } from '@ksp/contracts';
 
 /** A read that did not give the bytes asked for: why, in the status's terms. */
@@ -35,32 +35,38 @@ function withTimeout<T>(work: Promise<T>, what: string): Promise<T> {
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
+/** Opens `path` for reading (a failure is "unreachable"), runs `work` on it, then closes it, all within the timeout. */
+function readingFile<T>(path: string, work: (handle: FileHandle) => Promise<T>): Promise<T> {
+  return withTimeout(
+    (async () => {
+      const handle = await open(path, 'r').catch((err: NodeJS.ErrnoException) => {
+        throw new SourceError('unreachable', `${path}: ${err.code ?? err.message}`);
+      });
+      try {
+        return await work(handle);
+      } finally {
+        await handle.close();
+      }
+    })(),
+    path,
+  );
+}
+
 /** A character device (/dev/hwrng, a USB or PCIe QRNG's node): read until the block is full. */
 function deviceReader(path: string): SourceReader {
   return {
     read: (length) =>
-      withTimeout(
-        (async () => {
-          const handle = await open(path, 'r').catch((err: NodeJS.ErrnoException) => {
-            throw new SourceError('unreachable', `${path}: ${err.code ?? err.message}`);
-          });
-          try {
-            const out = Buffer.alloc(length);
-            let filled = 0;
-            while (filled < length) {
-              const { bytesRead } = await handle.read(out, filled, length - filled, null);
-              if (bytesRead === 0) break;
-              filled += bytesRead;
-            }
-            if (filled < length)
-              throw new SourceError('short-read', `${path} gave ${filled} of ${length} bytes`);
-            return out;
-          } finally {
-            await handle.close();
-          }
-        })(),
-        path,
-      ),
+      readingFile(path, async (handle) => {
+        const out = Buffer.alloc(length);
+        let filled = 0;
+        while (filled < length) {
+          const { bytesRead } = await handle.read(out, filled, length - filled, null);
+          if (bytesRead === 0) break;
+          filled += bytesRead;
+        }
+        if (filled < length) throw new SourceError('short-read', `${path} gave ${filled} of ${length} bytes`);
+        return out;
+      }),
   };
 }
 
@@ -72,27 +78,17 @@ function fileReader(path: string): SourceReader & { position: number } {
   const reader = {
     position: 0,
     read: (length: number) =>
-      withTimeout(
-        (async () => {
-          const handle = await open(path, 'r').catch((err: NodeJS.ErrnoException) => {
-            throw new SourceError('unreachable', `${path}: ${err.code ?? err.message}`);
-          });
-          try {
-            const out = Buffer.alloc(length);
-            const { bytesRead } = await handle.read(out, 0, length, reader.position);
-            reader.position += bytesRead;
-            if (bytesRead < length)
-              throw new SourceError(
-                'exhausted',
-                `${path} has ${bytesRead} bytes left at offset ${reader.position - bytesRead}, ${length} asked`,
-              );
-            return out;
-          } finally {
-            await handle.close();
-          }
-        })(),
-        path,
-      ),
+      readingFile(path, async (handle) => {
+        const out = Buffer.alloc(length);
+        const { bytesRead } = await handle.read(out, 0, length, reader.position);
+        reader.position += bytesRead;
+        if (bytesRead < length)
+          throw new SourceError(
+            'exhausted',
+            `${path} has ${bytesRead} bytes left at offset ${reader.position - bytesRead}, ${length} asked`,
+          );
+        return out;
+      }),
   };
   return reader;
 }

@@ -16,7 +16,7 @@ import type { UserTable } from '../../platform/db/schema.js';
 import { forbidden, invalid, KspError, notFound, stateForbids } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
 import type { ModuleServices } from '../../platform/module.js';
-import type { UserService } from './user.service.js';
+import { auditSignedIn, type UserService } from './user.service.js';
 import {
   deleteUsers,
   findUserById,
@@ -418,13 +418,7 @@ export function createUserAdminService(deps: {
           ip: meta.ip,
           kind: 'app',
         });
-        await audit.write(trx, {
-          who: { userId: user.id, username: user.username, domainId: domain.id, domainName: domain.name },
-          action: 'user.app-login',
-          target: user.username,
-          result: 'success',
-          ip: meta.ip,
-        });
+        await auditSignedIn(audit, trx, user, domain, meta.ip, 'user.app-login');
         return issued.token;
       });
       return { token, expires_in: sessions.settings.idleSeconds };

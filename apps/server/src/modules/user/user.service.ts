@@ -56,6 +56,24 @@ export interface DirectoryLogin {
 }
 
 /** Sign-in, the session's user, password and e-mail of the signed-in user. */
+/** The record of a successful sign-in: the user, in the domain they signed in to. */
+export async function auditSignedIn(
+  audit: AuditWriter,
+  trx: Executor,
+  user: { id: string; username: string },
+  domain: { id: string; name: string },
+  ip: string,
+  action: 'user.login' | 'user.app-login',
+): Promise<void> {
+  await audit.write(trx, {
+    who: { userId: user.id, username: user.username, domainId: domain.id, domainName: domain.name },
+    action,
+    target: user.username,
+    result: 'success',
+    ip,
+  });
+}
+
 export function createUserService(deps: {
   db: Db;
   sessions: SessionService;
@@ -310,13 +328,7 @@ export function createUserService(deps: {
         throw new KspError(Code.ACCOUNT_LOCKED, 'auth.accountLocked', { until: '' });
       if (expired) await updateUser(trx, user.id, { must_change_password: 1 });
       const issued = await sessions.issue(trx, { userId: user.id, domainId: domain.id, ip: meta.ip });
-      await audit.write(trx, {
-        who: { userId: user.id, username: user.username, domainId: domain.id, domainName: domain.name },
-        action: 'user.login',
-        target: user.username,
-        result: 'success',
-        ip: meta.ip,
-      });
+      await auditSignedIn(audit, trx, user, domain, meta.ip, 'user.login');
       return issued.token;
     });
     void sessions.purgeExpired().catch(() => undefined);

@@ -2,30 +2,14 @@ import { createHash } from 'node:crypto';
 import { AsnConvert } from '@peculiar/asn1-schema';
 import type { AlgorithmIdentifier, Extension } from '@peculiar/asn1-x509';
 import {
-  AuthorityInfoAccessSyntax,
-  AuthorityKeyIdentifier,
-  BasicConstraints,
-  CRLDistributionPoints,
   Certificate,
-  ExtendedKeyUsage,
   Extensions,
-  KeyUsage,
   KeyUsageFlags,
   Name,
-  SubjectKeyIdentifier,
   Validity,
   Version,
-  id_ad_ocsp,
-  id_ce_authorityKeyIdentifier,
-  id_ce_basicConstraints,
-  id_ce_cRLDistributionPoints,
-  id_ce_extKeyUsage,
-  id_ce_keyUsage,
-  id_ce_subjectAltName,
-  id_ce_subjectKeyIdentifier,
   id_kp_clientAuth,
   id_kp_serverAuth,
-  id_pe_authorityInfoAccess,
 } from '@peculiar/asn1-x509';
 import { randomBytes } from '../../../platform/crypto/random.js';
 import {
@@ -47,6 +31,7 @@ import {
   authorityKeyIdentifierExtension,
   basicConstraintsExtension,
   crlDistributionPointsExtension,
+  describeExtensions,
   extendedKeyUsageExtension,
   keyIdentifierOf,
   keyUsageExtension,
@@ -348,14 +333,6 @@ export function parseCertificate(der: Buffer): Certificate {
 export const hexColons = (bytes: Buffer): string =>
   (bytes.toString('hex').toUpperCase().match(/../g) ?? []).join(':');
 
-const extensionsOf = (certificate: Certificate): Extension[] => [
-  ...(certificate.tbsCertificate.extensions ?? []),
-];
-
-function uris(names: { uniformResourceIdentifier?: string }[] | undefined): string[] {
-  return (names ?? []).flatMap((n) => (n.uniformResourceIdentifier ? [n.uniformResourceIdentifier] : []));
-}
-
 /** What the console shows of a certificate; reads every algorithm (ML-DSA included) with the asn1 classes. */
 export function describeCertificate(der: Buffer): CertificateDescription {
   const certificate = parseCertificate(der);
@@ -371,7 +348,7 @@ function describeParsed(der: Buffer, certificate: Certificate): CertificateDescr
   const tbs = certificate.tbsCertificate;
   const spki = Buffer.from(AsnConvert.serialize(tbs.subjectPublicKeyInfo));
   const key = describeSpki(spki);
-  const description = {
+  return {
     subject: formatNameStructure(tbs.subject),
     issuer: formatNameStructure(tbs.issuer),
     serial: serialHex(tbs.serialNumber),
@@ -380,60 +357,9 @@ function describeParsed(der: Buffer, certificate: Certificate): CertificateDescr
     fingerprint_sha256: hexColons(createHash('sha256').update(der).digest()),
     algorithm: key.algorithm,
     key_bits: key.keyBits,
-    is_ca: false,
-    path_len: null as number | null,
-    key_usage: [] as string[],
-    ext_key_usage: [] as string[],
-    san: { dns: [], ips: [], emails: [] } as SanList,
-    ski: null as string | null,
-    aki: null as string | null,
-    crl_urls: [] as string[],
-    ocsp_urls: [] as string[],
+    ...describeExtensions(certificate.tbsCertificate.extensions ?? []),
     signature_algorithm: signatureAlgorithmName(certificate.signatureAlgorithm.algorithm),
   };
-  for (const ext of extensionsOf(certificate)) {
-    const value = ext.extnValue.buffer;
-    switch (ext.extnID) {
-      case id_ce_basicConstraints: {
-        const bc = AsnConvert.parse(value, BasicConstraints);
-        description.is_ca = bc.cA;
-        description.path_len = bc.pathLenConstraint ?? null;
-        break;
-      }
-      case id_ce_keyUsage: {
-        const bits = AsnConvert.parse(value, KeyUsage).toNumber();
-        description.key_usage = KEY_USAGE_NAMES.filter(([flag]) => bits & flag).map(([, name]) => name);
-        break;
-      }
-      case id_ce_extKeyUsage:
-        description.ext_key_usage = [...AsnConvert.parse(value, ExtendedKeyUsage)].map(
-          (oid) => EKU_NAMES[oid] ?? oid,
-        );
-        break;
-      case id_ce_subjectAltName:
-        description.san = sanFromExtensionValue(value);
-        break;
-      case id_ce_subjectKeyIdentifier:
-        description.ski = Buffer.from(AsnConvert.parse(value, SubjectKeyIdentifier).buffer).toString('hex');
-        break;
-      case id_ce_authorityKeyIdentifier: {
-        const id = AsnConvert.parse(value, AuthorityKeyIdentifier).keyIdentifier;
-        description.aki = id ? Buffer.from(id.buffer).toString('hex') : null;
-        break;
-      }
-      case id_ce_cRLDistributionPoints:
-        description.crl_urls = [...AsnConvert.parse(value, CRLDistributionPoints)].flatMap((dp) =>
-          uris(dp.distributionPoint?.fullName),
-        );
-        break;
-      case id_pe_authorityInfoAccess:
-        description.ocsp_urls = [...AsnConvert.parse(value, AuthorityInfoAccessSyntax)]
-          .filter((ad) => ad.accessMethod === id_ad_ocsp)
-          .flatMap((ad) => uris([ad.accessLocation]));
-        break;
-    }
-  }
-  return description;
 }
 
 /** The SubjectPublicKeyInfo DER of a certificate. */

@@ -32,7 +32,7 @@ import {
   id_pe_authorityInfoAccess,
 } from '@peculiar/asn1-x509';
 import { PkiError } from './pki-error.js';
-import { type SanList, isEmptySan, sanExtensionValue } from './san.js';
+import { type SanList, isEmptySan, sanExtensionValue, sanFromExtensionValue } from './san.js';
 import { type KeyAlgorithm, OID, describeSpki } from './signer.js';
 
 /** X.509 v3 extensions from the console's purpose and usage (docs/modules.md#extensions-from-purpose-and-usage). */
@@ -170,3 +170,78 @@ export const authorityInfoAccessExtension = (ocspUrl: string): Extension =>
       ]),
     ),
   );
+
+/** What a certificate's extensions say, as its description shows them. */
+export interface ExtensionFacts {
+  is_ca: boolean;
+  path_len: number | null;
+  key_usage: string[];
+  ext_key_usage: string[];
+  san: SanList;
+  ski: string | null;
+  aki: string | null;
+  crl_urls: string[];
+  ocsp_urls: string[];
+}
+
+function uris(names: { uniformResourceIdentifier?: string }[] | undefined): string[] {
+  return (names ?? []).flatMap((n) => (n.uniformResourceIdentifier ? [n.uniformResourceIdentifier] : []));
+}
+
+/** Reads the extensions this module writes (and the same ones from elsewhere); others are passed over. */
+export function describeExtensions(extensions: readonly Extension[]): ExtensionFacts {
+  const facts: ExtensionFacts = {
+    is_ca: false,
+    path_len: null,
+    key_usage: [],
+    ext_key_usage: [],
+    san: { dns: [], ips: [], emails: [] },
+    ski: null,
+    aki: null,
+    crl_urls: [],
+    ocsp_urls: [],
+  };
+  for (const ext of extensions) {
+    const value = ext.extnValue.buffer;
+    switch (ext.extnID) {
+      case id_ce_basicConstraints: {
+        const bc = AsnConvert.parse(value, BasicConstraints);
+        facts.is_ca = bc.cA;
+        facts.path_len = bc.pathLenConstraint ?? null;
+        break;
+      }
+      case id_ce_keyUsage: {
+        const bits = AsnConvert.parse(value, KeyUsage).toNumber();
+        facts.key_usage = KEY_USAGE_NAMES.filter(([flag]) => bits & flag).map(([, name]) => name);
+        break;
+      }
+      case id_ce_extKeyUsage:
+        facts.ext_key_usage = [...AsnConvert.parse(value, ExtendedKeyUsage)].map(
+          (oid) => EKU_NAMES[oid] ?? oid,
+        );
+        break;
+      case id_ce_subjectAltName:
+        facts.san = sanFromExtensionValue(value);
+        break;
+      case id_ce_subjectKeyIdentifier:
+        facts.ski = Buffer.from(AsnConvert.parse(value, SubjectKeyIdentifier).buffer).toString('hex');
+        break;
+      case id_ce_authorityKeyIdentifier: {
+        const id = AsnConvert.parse(value, AuthorityKeyIdentifier).keyIdentifier;
+        facts.aki = id ? Buffer.from(id.buffer).toString('hex') : null;
+        break;
+      }
+      case id_ce_cRLDistributionPoints:
+        facts.crl_urls = [...AsnConvert.parse(value, CRLDistributionPoints)].flatMap((dp) =>
+          uris(dp.distributionPoint?.fullName),
+        );
+        break;
+      case id_pe_authorityInfoAccess:
+        facts.ocsp_urls = [...AsnConvert.parse(value, AuthorityInfoAccessSyntax)]
+          .filter((ad) => ad.accessMethod === id_ad_ocsp)
+          .flatMap((ad) => uris([ad.accessLocation]));
+        break;
+    }
+  }
+  return facts;
+}
