@@ -28,6 +28,7 @@ import { useConfirm, useConfirmDelete } from '../../components/confirm-delete';
 import { ModalForm } from '../../components/form-modal';
 import { ListAddButton, ListPage } from '../../components/list-page';
 import { useCanCall } from '../../components/permissions';
+import { limitsAt } from '../../components/schema-limits';
 import { useT } from '../../i18n/i18n';
 import { certActionsFor, certDownloads, isKeyDownload, keyDownloads, useDownloads } from './cert-actions';
 import { DownloadMenu, Hex, Validity } from './cert-display';
@@ -51,7 +52,7 @@ interface KeyValues {
   confirm: string;
 }
 
-const PASSWORD_MIN = 8;
+const PASSWORD = limitsAt(api.cert.downloadKey.body!, ['password']);
 
 /**
  * Certificates › local, part two: the certificates the local CAs issued; with `source`, only
@@ -322,8 +323,8 @@ export function CertList({
           label={t('cert:certs.password')}
           rules={[
             { required: true, message: t('common:validation.required', { label: t('cert:certs.password') }) },
-            { min: PASSWORD_MIN, message: t('cert:certs.passwordLength') },
-            { max: 128 },
+            { min: PASSWORD.min, message: t('cert:certs.passwordLength') },
+            { max: PASSWORD.max },
           ]}
         >
           <Input.Password autoComplete="new-password" data-testid="key-password" />

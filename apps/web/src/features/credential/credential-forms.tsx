@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import {
   Alert,
   Button,
@@ -12,8 +12,10 @@ import {
   Select,
   Typography,
 } from 'antd';
+import type { ButtonProps, FormInstance } from 'antd';
 import dayjs from 'dayjs';
 import {
+  api,
   credentialTypes,
   GENERATED_PASSWORD_MAX,
   GENERATED_PASSWORD_MIN,
@@ -21,11 +23,15 @@ import {
   type CredentialType,
 } from '@ksp/contracts';
 import { generatePassword } from '../../api/credential';
+import { limitsAt } from '../../components/schema-limits';
 import { useSubmit } from '../../components/use-submit';
 import { useT } from '../../i18n/i18n';
 
 const classNames = ['lower', 'upper', 'digits', 'symbols'] as const;
 type PasswordClass = (typeof classNames)[number];
+const NAME = limitsAt(api.credential.create.body!, ['name']);
+const DESCRIPTION = limitsAt(api.credential.create.body!, ['description']);
+const ROTATION_DAYS = limitsAt(api.credential.create.body!, ['rotation_days']);
 
 /** Password policy and a button that asks the server for a random password (CSPRNG there). */
 function GenerateRow({ onGenerated }: { onGenerated: (password: string) => void }) {
@@ -139,14 +145,18 @@ function MetadataFields() {
           {
             required: true,
             whitespace: true,
-            max: 64,
+            max: NAME.max,
             message: t('common:validation.required', { label: t('credential:fields.name') }),
           },
         ]}
       >
         <Input data-testid="cred-name" />
       </Form.Item>
-      <Form.Item name="description" label={t('credential:fields.description')} rules={[{ max: 500 }]}>
+      <Form.Item
+        name="description"
+        label={t('credential:fields.description')}
+        rules={[{ max: DESCRIPTION.max }]}
+      >
         <Input.TextArea autoSize={{ minRows: 1, maxRows: 4 }} data-testid="cred-description" />
       </Form.Item>
       <Form.Item name="tags" label={t('credential:fields.tags')} extra={t('credential:tagsHint')}>
@@ -157,7 +167,7 @@ function MetadataFields() {
           <DatePicker showTime={{ format: 'HH:mm' }} format="YYYY-MM-DD HH:mm" data-testid="cred-expires" />
         </Form.Item>
         <Form.Item name="rotation_days" label={t('credential:fields.rotationDays')}>
-          <InputNumber min={1} max={3650} data-testid="cred-rotation" />
+          <InputNumber min={ROTATION_DAYS.min} max={ROTATION_DAYS.max} data-testid="cred-rotation" />
         </Form.Item>
       </Flex>
     </>
@@ -172,11 +182,15 @@ const metadataBody = (v: MetadataValues) => ({
   rotation_days: v.rotation_days ?? null,
 });
 
-/** A modal form whose refusal (the server names the field) shows inside it. */
-function useRefusalSubmit() {
+/** A modal form whose refusal (the server names the field) shows inside it; `close` clears it. */
+function useRefusalSubmit(onClose: () => void) {
   const submit = useSubmit();
   const [refusal, setRefusal] = useState<string | null>(null);
-  const run = (work: () => Promise<unknown>, done: () => void) =>
+  const close = () => {
+    setRefusal(null);
+    onClose();
+  };
+  const run = (work: () => Promise<unknown>) =>
     submit.run(async () => {
       setRefusal(null);
       try {
@@ -185,8 +199,51 @@ function useRefusalSubmit() {
         setRefusal(error instanceof Error ? error.message : String(error));
         throw error;
       }
-    }, done);
-  return { ...submit, refusal, setRefusal, run };
+    }, close);
+  return { ...submit, refusal, setRefusal, run, close };
+}
+
+/** A dialog of the credential forms: Save runs `onValid` once the form passes its rules. */
+function CredentialModal<V>({
+  open,
+  title,
+  form,
+  onValid,
+  onCancel,
+  buttonProps,
+  okTestId,
+  children,
+}: {
+  open: boolean;
+  title: string;
+  form: FormInstance<V>;
+  onValid: (values: V) => Promise<unknown>;
+  onCancel: () => void;
+  buttonProps: ButtonProps;
+  okTestId: string;
+  children: ReactNode;
+}) {
+  const t = useT();
+  const onOk = async () => {
+    const values = await form.validateFields().catch(() => null);
+    if (!values) return;
+    await onValid(values);
+  };
+  return (
+    <Modal
+      open={open}
+      title={title}
+      okText={t('common:actions.save')}
+      cancelText={t('common:actions.cancel')}
+      onOk={() => void onOk()}
+      onCancel={onCancel}
+      okButtonProps={{ ...buttonProps, 'data-testid': okTestId }}
+      destroyOnHidden
+      width={640}
+    >
+      {children}
+    </Modal>
+  );
 }
 
 export function CreateModal({
@@ -203,30 +260,18 @@ export function CreateModal({
   const t = useT();
   const [form] = Form.useForm<MetadataValues & { type: CredentialType; value: string }>();
   const type = Form.useWatch('type', form) ?? 'password';
-  const submit = useRefusalSubmit();
-  const close = () => {
-    submit.setRefusal(null);
-    onClose();
-  };
-  const onOk = async () => {
-    const values = await form.validateFields().catch(() => null);
-    if (!values) return;
-    await submit.run(
-      () => onCreate({ ...metadataBody(values), type: values.type, value: values.value }),
-      close,
-    );
-  };
+  const submit = useRefusalSubmit(onClose);
   return (
-    <Modal
+    <CredentialModal
       open={open}
       title={t('credential:createTitle')}
-      okText={t('common:actions.save')}
-      cancelText={t('common:actions.cancel')}
-      onOk={() => void onOk()}
-      onCancel={close}
-      okButtonProps={{ ...submit.buttonProps, 'data-testid': 'cred-create-ok' }}
-      destroyOnHidden
-      width={640}
+      form={form}
+      onValid={(values) =>
+        submit.run(() => onCreate({ ...metadataBody(values), type: values.type, value: values.value }))
+      }
+      onCancel={submit.close}
+      buttonProps={submit.buttonProps}
+      okTestId="cred-create-ok"
     >
       <Form
         form={form}
@@ -245,7 +290,7 @@ export function CreateModal({
         <ValueField type={type} onGenerated={(value) => form.setFieldsValue({ value })} />
         {submit.refusal && <Alert type="error" showIcon title={submit.refusal} data-testid="cred-refusal" />}
       </Form>
-    </Modal>
+    </CredentialModal>
   );
 }
 
@@ -261,22 +306,15 @@ export function EditModal({
   const t = useT();
   const [form] = Form.useForm<MetadataValues>();
   const submit = useSubmit();
-  const onOk = async () => {
-    const values = await form.validateFields().catch(() => null);
-    if (!values) return;
-    await submit.run(() => onSave(metadataBody(values)), onClose);
-  };
   return (
-    <Modal
+    <CredentialModal
       open={row !== null}
       title={t('credential:editTitle', { name: row?.name ?? '' })}
-      okText={t('common:actions.save')}
-      cancelText={t('common:actions.cancel')}
-      onOk={() => void onOk()}
+      form={form}
+      onValid={(values) => submit.run(() => onSave(metadataBody(values)), onClose)}
       onCancel={onClose}
-      okButtonProps={{ ...submit.buttonProps, 'data-testid': 'cred-edit-ok' }}
-      destroyOnHidden
-      width={640}
+      buttonProps={submit.buttonProps}
+      okTestId="cred-edit-ok"
     >
       {row && (
         <Form
@@ -294,7 +332,7 @@ export function EditModal({
           <MetadataFields />
         </Form>
       )}
-    </Modal>
+    </CredentialModal>
   );
 }
 
@@ -309,27 +347,16 @@ export function NewVersionModal({
 }) {
   const t = useT();
   const [form] = Form.useForm<{ value: string }>();
-  const submit = useRefusalSubmit();
-  const close = () => {
-    submit.setRefusal(null);
-    onClose();
-  };
-  const onOk = async () => {
-    const values = await form.validateFields().catch(() => null);
-    if (!values) return;
-    await submit.run(() => onSave(values.value), close);
-  };
+  const submit = useRefusalSubmit(onClose);
   return (
-    <Modal
+    <CredentialModal
       open={row !== null}
       title={t('credential:newVersionTitle', { name: row?.name ?? '' })}
-      okText={t('common:actions.save')}
-      cancelText={t('common:actions.cancel')}
-      onOk={() => void onOk()}
-      onCancel={close}
-      okButtonProps={{ ...submit.buttonProps, 'data-testid': 'cred-version-ok' }}
-      destroyOnHidden
-      width={640}
+      form={form}
+      onValid={(values) => submit.run(() => onSave(values.value))}
+      onCancel={submit.close}
+      buttonProps={submit.buttonProps}
+      okTestId="cred-version-ok"
     >
       {row && (
         <Form form={form} layout="vertical" clearOnDestroy onValuesChange={() => submit.setRefusal(null)}>
@@ -340,6 +367,6 @@ export function NewVersionModal({
           )}
         </Form>
       )}
-    </Modal>
+    </CredentialModal>
   );
 }

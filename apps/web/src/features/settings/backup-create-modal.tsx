@@ -1,12 +1,16 @@
 import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { App, Checkbox, Form, Input, Modal, Select } from 'antd';
-import { ROOT_DOMAIN } from '@ksp/contracts';
+import { api, ROOT_DOMAIN } from '@ksp/contracts';
 import { backupKeys, createBackup, fetchBackupKeys } from '../../api/backup';
 import { useSignedIn } from '../../api/session';
+import { limitsAt } from '../../components/schema-limits';
 import { useSubmit } from '../../components/use-submit';
 import { useT } from '../../i18n/i18n';
 import { CertPicker, KeyPicker } from './backup-pickers';
+
+const DESCRIPTION = limitsAt(api.backup.create.body!, ['description']);
+const KEY_NAME = limitsAt(api.backup.create.body!, ['filters', 'key_name']);
 
 type Scope = 'system' | 'domain' | 'partial';
 interface CreateValues {
@@ -129,7 +133,7 @@ export function CreateModal({
               />
             </Form.Item>
             <Form.Item name="key_name" label={t('backup:backups.fields.keyName')}>
-              <Input maxLength={128} data-testid="backup-key-name-filter" />
+              <Input maxLength={KEY_NAME.max} data-testid="backup-key-name-filter" />
             </Form.Item>
             <Form.Item name="cert_ids" label={t('backup:backups.fields.certIds')}>
               <CertPicker
@@ -142,11 +146,11 @@ export function CreateModal({
         <Form.Item
           name="description"
           label={t('backup:backups.fields.description')}
-          rules={[{ max: 200 }]}
+          rules={[{ max: DESCRIPTION.max }]}
           validateStatus={refusal ? 'error' : undefined}
           help={refusal ?? undefined}
         >
-          <Input maxLength={200} data-testid="backup-description" />
+          <Input maxLength={DESCRIPTION.max} data-testid="backup-description" />
         </Form.Item>
       </Form>
     </Modal>

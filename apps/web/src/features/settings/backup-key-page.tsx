@@ -31,10 +31,14 @@ import { formatDateTime } from '../../components/date-time';
 import { ListAddButton, ListPage } from '../../components/list-page';
 import { useCanCall } from '../../components/permissions';
 import { saveBlob } from '../../components/save-blob';
+import { limitsAt } from '../../components/schema-limits';
 import { useSubmit } from '../../components/use-submit';
 import { useT } from '../../i18n/i18n';
 
-const MIN_PASSWORD = 8;
+const NAME = limitsAt(api.backupKey.create.body!, ['name']);
+const PASSWORD = limitsAt(api.backupKey.download.body!, ['password']);
+const HINT = limitsAt(api.backupKey.download.body!, ['hint']);
+const UPLOAD_PASSWORD = limitsAt(api.backupKey.upload.body!, ['password']);
 
 function useScopes(): BackupKeyScope[] {
   const signedIn = useSignedIn();
@@ -73,9 +77,9 @@ function CreateModal({ onClose }: { onClose: () => void }) {
         <Form.Item
           name="name"
           label={t('backup:keys.fields.name')}
-          rules={[{ required: true, whitespace: true, max: 64, message: t('backup:keys.rules.name') }]}
+          rules={[{ required: true, whitespace: true, max: NAME.max, message: t('backup:keys.rules.name') }]}
         >
-          <Input data-testid="backup-key-name" maxLength={64} />
+          <Input data-testid="backup-key-name" maxLength={NAME.max} />
         </Form.Item>
         <Form.Item name="scope" label={t('backup:keys.fields.scope')}>
           <Select
@@ -124,7 +128,14 @@ function DownloadModal({ row, onClose }: { row: BackupKeyRow; onClose: () => voi
         <Form.Item
           name="password"
           label={t('backup:keys.fields.password')}
-          rules={[{ required: true, min: MIN_PASSWORD, max: 128, message: t('backup:keys.rules.password') }]}
+          rules={[
+            {
+              required: true,
+              min: PASSWORD.min,
+              max: PASSWORD.max,
+              message: t('backup:keys.rules.password'),
+            },
+          ]}
         >
           <Input.Password data-testid="backup-key-password" autoComplete="new-password" />
         </Form.Item>
@@ -144,8 +155,8 @@ function DownloadModal({ row, onClose }: { row: BackupKeyRow; onClose: () => voi
         >
           <Input.Password data-testid="backup-key-password-again" autoComplete="new-password" />
         </Form.Item>
-        <Form.Item name="hint" label={t('backup:keys.fields.hint')} rules={[{ max: 200 }]}>
-          <Input data-testid="backup-key-hint" maxLength={200} />
+        <Form.Item name="hint" label={t('backup:keys.fields.hint')} rules={[{ max: HINT.max }]}>
+          <Input data-testid="backup-key-hint" maxLength={HINT.max} />
         </Form.Item>
       </Form>
     </Modal>
@@ -216,7 +227,7 @@ function UploadModal({ onClose }: { onClose: () => void }) {
         <Form.Item
           name="password"
           label={t('backup:keys.fields.password')}
-          rules={[{ required: true, max: 128, message: t('backup:keys.rules.password') }]}
+          rules={[{ required: true, max: UPLOAD_PASSWORD.max, message: t('backup:keys.rules.password') }]}
         >
           <Input.Password data-testid="backup-key-upload-password" autoComplete="off" />
         </Form.Item>

@@ -2,17 +2,18 @@ import { useState } from 'react';
 import { Alert, Checkbox, Col, Form, Input, InputNumber, Radio, Row, Select, Switch, Typography } from 'antd';
 import {
   ALGORITHM_IDS,
+  api,
   intervalToCron,
   schedulerPeriods,
   WEEKDAYS,
   type AlgorithmId,
   type BodyOf,
-  type api,
   type SchedulerInterval,
   type SchedulerPeriod,
   type SchedulerTask,
 } from '@ksp/contracts';
 import { ModalForm } from '../../components/form-modal';
+import { limitsAt } from '../../components/schema-limits';
 import { useT } from '../../i18n/i18n';
 
 type CreateBody = BodyOf<typeof api.scheduler.create>;
@@ -39,6 +40,9 @@ export interface SchedulerFormValues {
 }
 
 /** `2026-03-02T03:00` (read as UTC) → RFC 3339; empty → null. */
+const NAME = limitsAt(api.scheduler.create.body!, ['name']);
+const DESCRIPTION = limitsAt(api.scheduler.create.body!, ['description']);
+
 const toInstant = (text: string | undefined) => (text ? new Date(`${text}:00.000Z`).toISOString() : null);
 const fromInstant = (iso: string | null) => (iso ? iso.slice(0, 16) : undefined);
 
@@ -172,11 +176,11 @@ export function SchedulerFormModal({ open, stored, onSubmit, onClose }: Schedule
           data-testid="scheduler-form-error"
         />
       )}
-      <Form.Item name="name" label={t('scheduler:fields.name')} rules={[{ required: true, max: 64 }]}>
+      <Form.Item name="name" label={t('scheduler:fields.name')} rules={[{ required: true, max: NAME.max }]}>
         <Input data-testid="scheduler-name" />
       </Form.Item>
       <Form.Item name="description" label={t('scheduler:fields.description')}>
-        <Input maxLength={256} />
+        <Input maxLength={DESCRIPTION.max} />
       </Form.Item>
       <Form.Item name="mode" label={t('scheduler:fields.mode')}>
         <Radio.Group

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Flex, Modal, Switch, Table, Tag, Tooltip, Typography } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import { App, Modal, Table, Tag, Tooltip, Typography } from 'antd';
 import type { ColumnType } from 'antd/es/table';
 import { api, type SchedulerRun, type SchedulerTask } from '@ksp/contracts';
 import {
@@ -20,6 +20,7 @@ import { ListAddButton, ListPage } from '../../components/list-page';
 import { useCanCall } from '../../components/permissions';
 import { useT } from '../../i18n/i18n';
 import { bodyOf, SchedulerFormModal, type SchedulerFormValues } from './scheduler-form';
+import { SwitchListPage, useSwitchList } from './switch-list';
 
 const widths = {
   name: 160,
@@ -166,27 +167,13 @@ export default function SchedulerPage() {
   const kit = useColumnKit<SchedulerTask>();
   const { message } = App.useApp();
   const confirmDelete = useConfirmDelete();
-  const queryClient = useQueryClient();
   const canWrite = useCanCall(api.scheduler.create);
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<SchedulerTask | null>(null);
   const [watching, setWatching] = useState<SchedulerTask | null>(null);
-  const [switching, setSwitching] = useState<string | null>(null);
-
-  const refresh = () => queryClient.invalidateQueries({ queryKey: schedulerKeys.all });
-
-  const setEnabled = async (row: SchedulerTask, enabled: boolean) => {
-    setSwitching(row.id);
-    try {
-      await setTaskEnabled(row.id, enabled);
-      void message.success(t('common:feedback.saved'));
-    } catch {
-      // The API client showed the server's reason.
-    } finally {
-      setSwitching(null);
-      await refresh();
-    }
-  };
+  const { refresh, save, enabledColumn } = useSwitchList<SchedulerTask>(schedulerKeys.all, (row, enabled) =>
+    setTaskEnabled(row.id, enabled),
+  );
 
   const runNow = async (row: SchedulerTask) => {
     try {
@@ -246,21 +233,7 @@ export default function SchedulerPage() {
           '-'
         ),
     },
-    {
-      title: t('scheduler:fields.enabled'),
-      dataIndex: 'enabled',
-      render: (enabled: boolean, row) => (
-        <Switch
-          size="small"
-          checked={enabled}
-          disabled={!canWrite}
-          loading={switching === row.id}
-          onChange={(checked) => void setEnabled(row, checked)}
-          aria-label={t('scheduler:fields.enabled')}
-          data-testid={`scheduler-enabled-${row.name}`}
-        />
-      ),
-    },
+    enabledColumn(t('scheduler:fields.enabled'), canWrite, 'scheduler-enabled'),
     kit.time(t('scheduler:fields.updatedAt'), 'updated_at'),
     kit.actions((row) => (
       <RowActions
@@ -294,21 +267,13 @@ export default function SchedulerPage() {
     )),
   ];
 
-  const save = async (work: () => Promise<unknown>) => {
-    await work();
-    void message.success(t('common:feedback.saved'));
-    await refresh();
-  };
-
   return (
-    <Flex vertical gap={16}>
-      <Alert
-        type="info"
-        showIcon
-        title={t('scheduler:intro')}
-        description={canWrite ? undefined : t('scheduler:readOnly')}
-        data-testid="scheduler-intro"
-      />
+    <SwitchListPage
+      intro={t('scheduler:intro')}
+      readOnly={t('scheduler:readOnly')}
+      canWrite={canWrite}
+      testId="scheduler-intro"
+    >
       <ListPage<SchedulerTask>
         title={t('scheduler:title')}
         queryKey={schedulerKeys.all}
@@ -348,6 +313,6 @@ export default function SchedulerPage() {
           }}
         />
       )}
-    </Flex>
+    </SwitchListPage>
   );
 }

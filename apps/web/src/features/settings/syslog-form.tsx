@@ -12,6 +12,7 @@ import {
 } from '@ksp/contracts';
 import { ModalForm } from '../../components/form-modal';
 import { PemInput } from '../../components/pem-input';
+import { limitsAt } from '../../components/schema-limits';
 import { fieldSchema, rulesFromSchema } from '../../components/schema-rules';
 import { SwitchField } from '../../components/switch-field';
 import { useT } from '../../i18n/i18n';
@@ -25,6 +26,9 @@ import {
 } from './syslog-values';
 
 const schema = api.syslog.create.body;
+const NAME = limitsAt(schema!, ['name']);
+const HOST = limitsAt(schema!, ['host']);
+const PORT = limitsAt(schema!, ['port']);
 const CERT_PEM = /-----BEGIN [A-Z0-9 ]*CERTIFICATE-----/;
 const KEY_PEM = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----/;
 function errorText(error: unknown): string {
@@ -123,7 +127,7 @@ export function SyslogFormModal({ open, stored, onSubmit, onClose }: SyslogFormM
         extra={t('syslog:hints.name')}
         rules={rulesOf('name', label.name)}
       >
-        <Input maxLength={64} autoComplete="off" data-testid="syslog-name" />
+        <Input maxLength={NAME.max} autoComplete="off" data-testid="syslog-name" />
       </Form.Item>
       <Form.Item name="protocol" label={t('syslog:fields.protocol')}>
         <Radio.Group
@@ -145,7 +149,7 @@ export function SyslogFormModal({ open, stored, onSubmit, onClose }: SyslogFormM
             rules={rulesOf('host', label.host)}
           >
             <Input
-              maxLength={253}
+              maxLength={HOST.max}
               autoComplete="off"
               spellCheck={false}
               placeholder={t('syslog:placeholders.host')}
@@ -163,12 +167,12 @@ export function SyslogFormModal({ open, stored, onSubmit, onClose }: SyslogFormM
             })}
             rules={[
               { required: true, message: t('common:validation.required', { label: label.port }) },
-              { type: 'integer', min: 1, max: 65535, message: t('syslog:validation.port') },
+              { type: 'integer', min: PORT.min, max: PORT.max, message: t('syslog:validation.port') },
             ]}
           >
             <InputNumber
-              min={1}
-              max={65535}
+              min={PORT.min}
+              max={PORT.max}
               precision={0}
               style={{ width: '100%' }}
               data-testid="syslog-port"

@@ -1,6 +1,5 @@
 import { useState } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
-import { Alert, App, Flex, Switch, Tag, Tooltip, Typography } from 'antd';
+import { Alert, Flex, Tag, Tooltip, Typography } from 'antd';
 import type { ColumnType } from 'antd/es/table';
 import { api, type DataOf, type SyslogServer } from '@ksp/contracts';
 import {
@@ -20,6 +19,7 @@ import { useCanCall } from '../../components/permissions';
 import { useT } from '../../i18n/i18n';
 import { SyslogFormModal } from './syslog-form';
 import { createBody, updateBody, type SyslogFormValues } from './syslog-values';
+import { SwitchListPage, useSwitchList } from './switch-list';
 
 type TestAnswer = DataOf<typeof api.syslog.test>;
 /** The last test of this page: its receiver, and the answer or why it could not run. */
@@ -91,31 +91,17 @@ function TestResult({ outcome }: { outcome: TestOutcome }) {
 export default function SyslogPage() {
   const t = useT();
   const kit = useColumnKit<SyslogServer>();
-  const { message } = App.useApp();
   const confirmDelete = useConfirmDelete();
-  const queryClient = useQueryClient();
   const canWrite = useCanCall(api.syslog.create);
   const canTest = useCanCall(api.syslog.test);
   const [creating, setCreating] = useState(false);
   const [editing, setEditing] = useState<SyslogServer | null>(null);
-  const [switching, setSwitching] = useState<string | null>(null);
   const [testing, setTesting] = useState<string | null>(null);
   const [outcome, setOutcome] = useState<TestOutcome | null>(null);
 
-  const refresh = () => queryClient.invalidateQueries({ queryKey: syslogKeys.all });
-
-  const setEnabled = async (row: SyslogServer, enabled: boolean) => {
-    setSwitching(row.id);
-    try {
-      await updateSyslog({ id: row.id, enabled }, false);
-      void message.success(t('common:feedback.saved'));
-    } catch {
-      // The API client showed the server's reason.
-    } finally {
-      setSwitching(null);
-      await refresh();
-    }
-  };
+  const { refresh, save, enabledColumn } = useSwitchList<SyslogServer>(syslogKeys.all, (row, enabled) =>
+    updateSyslog({ id: row.id, enabled }, false),
+  );
 
   const runTest = async (row: SyslogServer) => {
     setTesting(row.id);
@@ -161,21 +147,7 @@ export default function SyslogPage() {
       dataIndex: 'format',
       render: (value: SyslogServer['format']) => t(`syslog:formats.${value}`),
     },
-    {
-      title: t('syslog:fields.enabled'),
-      dataIndex: 'enabled',
-      render: (enabled: boolean, row) => (
-        <Switch
-          size="small"
-          checked={enabled}
-          disabled={!canWrite}
-          loading={switching === row.id}
-          onChange={(checked) => void setEnabled(row, checked)}
-          aria-label={t('syslog:fields.enabled')}
-          data-testid={`syslog-enabled-${row.name}`}
-        />
-      ),
-    },
+    enabledColumn(t('syslog:fields.enabled'), canWrite, 'syslog-enabled'),
     {
       title: <Tooltip title={t('syslog:hints.lag')}>{t('syslog:fields.lag')}</Tooltip>,
       dataIndex: 'lag',
@@ -281,21 +253,13 @@ export default function SyslogPage() {
     );
   }
 
-  const save = async (work: () => Promise<unknown>) => {
-    await work();
-    void message.success(t('common:feedback.saved'));
-    await refresh();
-  };
-
   return (
-    <Flex vertical gap={16}>
-      <Alert
-        type="info"
-        showIcon
-        title={t('syslog:intro')}
-        description={canWrite ? undefined : t('syslog:readOnly')}
-        data-testid="syslog-intro"
-      />
+    <SwitchListPage
+      intro={t('syslog:intro')}
+      readOnly={t('syslog:readOnly')}
+      canWrite={canWrite}
+      testId="syslog-intro"
+    >
       {outcome && <TestResult outcome={outcome} />}
       <ListPage<SyslogServer>
         title={t('syslog:title')}
@@ -326,6 +290,6 @@ export default function SyslogPage() {
           onClose={() => setEditing(null)}
         />
       )}
-    </Flex>
+    </SwitchListPage>
   );
 }

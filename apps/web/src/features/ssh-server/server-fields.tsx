@@ -1,9 +1,20 @@
 import { useQuery } from '@tanstack/react-query';
 import { Checkbox, Col, Form, Input, InputNumber, Row, Select, Switch } from 'antd';
-import { ROTATION_LENGTH_MIN, serverAuthTypes, serverOses, type ServerAuthType } from '@ksp/contracts';
+import { api, serverAuthTypes, serverOses, type ServerAuthType } from '@ksp/contracts';
 import { listCredentials } from '../../api/credential';
+import { limitsAt } from '../../components/schema-limits';
 import { useT } from '../../i18n/i18n';
 import { TerminalRolePicker } from './terminal-roles';
+
+const body = api.sshServer.create.body!;
+const NAME = limitsAt(body, ['name']);
+const DESCRIPTION = limitsAt(body, ['description']);
+const HOST = limitsAt(body, ['host']);
+const PORT = limitsAt(body, ['port']);
+const ACCOUNT = limitsAt(body, ['account']);
+const ROTATION_DAYS = limitsAt(body, ['rotation_days']);
+const ROTATION_HOUR = limitsAt(body, ['rotation_hour']);
+const ROTATION_LENGTH = limitsAt(body, ['rotation_length']);
 
 /** What the form holds (the charset as a list of classes). */
 export interface ServerFormValues {
@@ -71,23 +82,27 @@ export function ServerFields() {
   return (
     <Row gutter={16}>
       <Col {...half}>
-        <Form.Item name="name" label={t('sshServer:fields.name')} rules={[{ required: true, max: 64 }]}>
+        <Form.Item name="name" label={t('sshServer:fields.name')} rules={[{ required: true, max: NAME.max }]}>
           <Input data-testid="server-name" />
         </Form.Item>
       </Col>
       <Col {...half}>
-        <Form.Item name="description" label={t('sshServer:fields.description')} rules={[{ max: 500 }]}>
+        <Form.Item
+          name="description"
+          label={t('sshServer:fields.description')}
+          rules={[{ max: DESCRIPTION.max }]}
+        >
           <Input data-testid="server-description" />
         </Form.Item>
       </Col>
       <Col xs={24} lg={8}>
-        <Form.Item name="host" label={t('sshServer:fields.host')} rules={[{ required: true, max: 253 }]}>
+        <Form.Item name="host" label={t('sshServer:fields.host')} rules={[{ required: true, max: HOST.max }]}>
           <Input data-testid="server-host" />
         </Form.Item>
       </Col>
       <Col xs={12} lg={4}>
         <Form.Item name="port" label={t('sshServer:fields.port')} rules={[{ required: true }]}>
-          <InputNumber min={1} max={65535} style={{ width: '100%' }} data-testid="server-port" />
+          <InputNumber min={PORT.min} max={PORT.max} style={{ width: '100%' }} data-testid="server-port" />
         </Form.Item>
       </Col>
       <Col xs={12} lg={6}>
@@ -105,7 +120,7 @@ export function ServerFields() {
           name="account"
           label={t('sshServer:fields.account')}
           extra={t('sshServer:hints.account')}
-          rules={[{ required: true, max: 32 }]}
+          rules={[{ required: true, max: ACCOUNT.max }]}
         >
           <Input data-testid="server-account" />
         </Form.Item>
@@ -152,7 +167,7 @@ export function ServerFields() {
               label={t('sshServer:fields.rotationDays')}
               rules={[{ required: true }]}
             >
-              <InputNumber min={1} max={365} style={{ width: '100%' }} />
+              <InputNumber min={ROTATION_DAYS.min} max={ROTATION_DAYS.max} style={{ width: '100%' }} />
             </Form.Item>
           </Col>
           <Col xs={12} lg={6}>
@@ -161,7 +176,7 @@ export function ServerFields() {
               label={t('sshServer:fields.rotationHour')}
               rules={[{ required: true }]}
             >
-              <InputNumber min={0} max={23} style={{ width: '100%' }} />
+              <InputNumber min={ROTATION_HOUR.min} max={ROTATION_HOUR.max} style={{ width: '100%' }} />
             </Form.Item>
           </Col>
         </>
@@ -172,7 +187,7 @@ export function ServerFields() {
           label={t('sshServer:fields.rotationLength')}
           rules={[{ required: true }]}
         >
-          <InputNumber min={ROTATION_LENGTH_MIN} max={128} style={{ width: '100%' }} />
+          <InputNumber min={ROTATION_LENGTH.min} max={ROTATION_LENGTH.max} style={{ width: '100%' }} />
         </Form.Item>
       </Col>
       <Col xs={24} lg={6}>

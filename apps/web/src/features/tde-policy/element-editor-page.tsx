@@ -28,12 +28,16 @@ import {
 import { useConfirmDelete } from '../../components/confirm-delete';
 import { recordPlaceholder } from '../../components/not-found';
 import { useCanCall } from '../../components/permissions';
+import { limitsAt } from '../../components/schema-limits';
 import { useSubmit } from '../../components/use-submit';
 import { useT } from '../../i18n/i18n';
 import { policyPaths, usePolicyArea } from './area';
 import type { Values } from './element-values';
 import { bodyOf, valuesOf } from './element-values';
 import { EntryList } from './element-entry-list';
+
+const NAME = limitsAt(api.tdePolicy.elementCreate.body!, ['name']);
+const DESCRIPTION = limitsAt(api.tdePolicy.elementCreate.body!, ['description']);
 
 /** TDE / RDM › create a policy element, or its details (edit, delete). */
 export default function ElementEditorPage() {
@@ -155,17 +159,17 @@ export default function ElementEditorPage() {
             <Form.Item
               name="name"
               label={t('tdePolicy:fields.name')}
-              rules={[{ required: true, whitespace: true, max: 64 }]}
+              rules={[{ required: true, whitespace: true, max: NAME.max }]}
               style={{ minWidth: 240, flex: 1 }}
             >
-              <Input data-testid="element-name" maxLength={64} />
+              <Input data-testid="element-name" maxLength={NAME.max} />
             </Form.Item>
             <Form.Item
               name="description"
               label={t('tdePolicy:fields.description')}
               style={{ minWidth: 240, flex: 2 }}
             >
-              <Input data-testid="element-description" maxLength={256} />
+              <Input data-testid="element-description" maxLength={DESCRIPTION.max} />
             </Form.Item>
           </Flex>
         </Card>

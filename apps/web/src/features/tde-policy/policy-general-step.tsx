@@ -1,7 +1,11 @@
 import { Card, Flex, Form, Input, Select, Switch } from 'antd';
-import { policyTypes } from '@ksp/contracts';
+import { api, policyTypes } from '@ksp/contracts';
+import { limitsAt } from '../../components/schema-limits';
 import { useT } from '../../i18n/i18n';
 import type { PolicyDraft } from './use-policy-draft';
+
+const NAME = limitsAt(api.tdePolicy.policyCreate.body!, ['name']);
+const DESCRIPTION = limitsAt(api.tdePolicy.policyCreate.body!, ['description']);
 
 /** The wizard's first step: the policy's name, type, description and switches. */
 export function PolicyGeneralStep({ draft }: { draft: PolicyDraft }) {
@@ -13,10 +17,10 @@ export function PolicyGeneralStep({ draft }: { draft: PolicyDraft }) {
         <Form.Item
           name="name"
           label={t('tdePolicy:fields.name')}
-          rules={[{ required: true, whitespace: true, max: 64 }]}
+          rules={[{ required: true, whitespace: true, max: NAME.max }]}
           style={{ minWidth: 240, flex: 1 }}
         >
-          <Input data-testid="policy-name" maxLength={64} />
+          <Input data-testid="policy-name" maxLength={NAME.max} />
         </Form.Item>
         <Form.Item
           name="type"
@@ -33,10 +37,10 @@ export function PolicyGeneralStep({ draft }: { draft: PolicyDraft }) {
         <Form.Item
           name="description"
           label={t('tdePolicy:fields.description')}
-          rules={[{ max: 256 }]}
+          rules={[{ max: DESCRIPTION.max }]}
           style={{ minWidth: 240, flex: 2 }}
         >
-          <Input data-testid="policy-description" maxLength={256} />
+          <Input data-testid="policy-description" maxLength={DESCRIPTION.max} />
         </Form.Item>
       </Flex>
       <Flex gap={24} wrap>

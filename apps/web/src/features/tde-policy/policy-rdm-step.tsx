@@ -1,7 +1,10 @@
 import { Card, Flex, Form, InputNumber, Select } from 'antd';
-import { RDM_THRESHOLD, rdmModes } from '@ksp/contracts';
+import { RdmSettings, RDM_THRESHOLD, rdmModes } from '@ksp/contracts';
+import { limitsAt } from '../../components/schema-limits';
 import { useT } from '../../i18n/i18n';
 import type { PolicyOptions } from './use-policy-options';
+
+const TRUSTED = limitsAt(RdmSettings, ['trusted_process_set_ids']);
 
 /** An RDM policy's protection settings: the mode, the trusted processes and the threshold. */
 export function PolicyRdmStep({ options }: { options: PolicyOptions }) {
@@ -23,7 +26,7 @@ export function PolicyRdmStep({ options }: { options: PolicyOptions }) {
         <Form.Item
           name="trusted_process_set_ids"
           label={t('tdePolicy:fields.trustedProcesses')}
-          rules={[{ type: 'array', max: 20 }]}
+          rules={[{ type: 'array', max: TRUSTED.max }]}
           style={{ minWidth: 260, flex: 1 }}
         >
           <Select mode="multiple" data-testid="policy-trusted" options={options.setOptions('process')} />

@@ -10,9 +10,13 @@ import { RowActions, useColumnKit } from '../../components/columns';
 import { useConfirmDelete } from '../../components/confirm-delete';
 import { ListPage } from '../../components/list-page';
 import { useCanCall } from '../../components/permissions';
+import { limitsAt } from '../../components/schema-limits';
 import { useSubmit } from '../../components/use-submit';
 import { useT } from '../../i18n/i18n';
 import { profilePaths } from './area';
+
+const NAME = limitsAt(api.tdePolicy.profileCreate.body!, ['name']);
+const DESCRIPTION = limitsAt(api.tdePolicy.profileCreate.body!, ['description']);
 
 /** TDE › settings › client profiles: the default one first (docs/modules.md#client-profiles). */
 export default function ProfileListPage() {
@@ -111,12 +115,12 @@ export default function ProfileListPage() {
           <Form.Item
             name="name"
             label={t('tdePolicy:fields.name')}
-            rules={[{ required: true, whitespace: true, max: 64 }]}
+            rules={[{ required: true, whitespace: true, max: NAME.max }]}
           >
-            <Input data-testid="profile-name" maxLength={64} />
+            <Input data-testid="profile-name" maxLength={NAME.max} />
           </Form.Item>
           <Form.Item name="description" label={t('tdePolicy:fields.description')}>
-            <Input data-testid="profile-description" maxLength={256} />
+            <Input data-testid="profile-description" maxLength={DESCRIPTION.max} />
           </Form.Item>
         </Form>
       </Modal>
