@@ -236,16 +236,4 @@ export const NAME_TYPE = { UninterpretedTextString: 1, Uri: 2 } as const;
 
 export const SECRET_DATA_TYPE = { Password: 1, Seed: 2 } as const;
 
-/** Cryptographic Usage Mask bits. */
-export const USAGE_MASK = {
-  Sign: 0x1,
-  Verify: 0x2,
-  Encrypt: 0x4,
-  Decrypt: 0x8,
-  WrapKey: 0x10,
-  UnwrapKey: 0x20,
-  Export: 0x40,
-  MacGenerate: 0x80,
-  MacVerify: 0x100,
-  DeriveKey: 0x200,
-} as const;
+// Cryptographic Usage Mask bits: the contract's `Usage` (@ksp/contracts) already holds KMIP's values.
