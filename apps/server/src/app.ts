@@ -45,6 +45,7 @@ import { systemModule } from './modules/system/system.module.js';
 import { userModule } from './modules/user/user.module.js';
 import { productModule } from './modules/product/product.module.js';
 import { remoteAddModule } from './modules/remote-add/remote-add.module.js';
+import { kmipModule } from './modules/kmip/kmip.module.js';
 import { kadpOpsModule } from './modules/kadp-ops/kadp-ops.module.js';
 
 /**
@@ -82,6 +83,7 @@ const modules: readonly KspModule[] = [
   productModule,
   remoteAddModule,
   kadpOpsModule,
+  kmipModule,
 ];
 
 export interface AppOptions extends HttpOptions {

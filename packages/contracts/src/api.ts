@@ -28,6 +28,7 @@ import { backupCalls, backupKeyCalls } from './calls/backup.js';
 import { productCalls } from './calls/product.js';
 import { remoteAddCalls } from './calls/remote-add.js';
 import { kadpOpsCalls } from './calls/kadp-ops.js';
+import { kmipCalls } from './calls/kmip.js';
 
 /** Every call, grouped by area: the server registers these and the console calls them. */
 export const api = {
@@ -64,6 +65,7 @@ export const api = {
   product: productCalls,
   remoteAdd: remoteAddCalls,
   kadpOps: kadpOpsCalls,
+  kmip: kmipCalls,
 } as const;
 
 /** Every call of the API, in area order: what the server registers and the tests sweep. */

@@ -22,11 +22,13 @@ export type Scope = 'domain' | 'system';
  * (TDE), `rdm` and `kms`: a sub-console token limited to its own area (areas.ts). `app`: an application token from
  * `open_api/app-login`, limited to the crypto API and the reads an application needs.
  * A token keeps its kind for life: refresh and domain switch answer a token of the same kind.
+ * `kmip`: not a token but a KMIP client's certificate (docs/kmip.md); a call that lists it is
+ * the twin of a KMIP operation, and the KMIP listener asks the same check of it.
  */
-export const tokenKinds = ['session', 'kadp', 'sms', 'cte', 'rdm', 'kms', 'app'] as const;
+export const tokenKinds = ['session', 'kadp', 'sms', 'cte', 'rdm', 'kms', 'app', 'kmip'] as const;
 export type TokenKind = (typeof tokenKinds)[number];
 /** Calls every kind of token may make: the token's own life and the caller's identity. */
-export const ANY_TOKEN: readonly TokenKind[] = tokenKinds;
+export const ANY_TOKEN: readonly TokenKind[] = tokenKinds.filter((kind) => kind !== 'kmip');
 /** Calls an application token may make besides a console session. */
 export const APP_TOKEN: readonly TokenKind[] = ['session', 'app'];
 

@@ -77,6 +77,7 @@ describe('served areas', () => {
         'ldap',
         'hsm',
         'kadp',
+        'kmip',
         'license',
         'log',
         'password-policy',

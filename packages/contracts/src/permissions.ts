@@ -7,7 +7,7 @@ export const permissionGroups = [
   { key: 'dashboard', areas: ['dashboard'] },
   { key: 'product', areas: ['product'] },
   { key: 'access', areas: ['user', 'role', 'token', 'ldap'] },
-  { key: 'keys', areas: ['key'] },
+  { key: 'keys', areas: ['key', 'kmip'] },
   { key: 'certificates', areas: ['cert'] },
   { key: 'log', areas: ['log', 'alarm'] },
   {

@@ -45,7 +45,8 @@ export const SYSTEM_SUBJECT: AuditSubject = {
 export const FIRST_RUN_SUBJECT: AuditSubject = { ...SYSTEM_SUBJECT, source: 'web' };
 
 /** The log's source platform of a call made with a token of `kind`. */
-export const sourceOfToken = (kind: TokenKind): LogSource => (kind === 'session' ? 'web' : 'api');
+export const sourceOfToken = (kind: TokenKind): LogSource =>
+  kind === 'session' ? 'web' : kind === 'kmip' ? 'kmip' : 'api';
 
 /** Longest name a record keeps from what a caller typed (the rest is cut, marked with "…"). */
 export const AUDIT_TYPED_MAX = 128;
@@ -152,6 +153,8 @@ export const callerEntry = (
   ip: meta.ip,
   result: 'success',
   ...record,
+  // A KMIP client's records name the certificate it connected with (docs/kmip.md#audit).
+  ...(actor.kind === 'kmip' ? { details: { ...record.details, certificate: actor.sessionId } } : {}),
 });
 
 /**

@@ -19,6 +19,14 @@ const Schema = z.object({
    * heartbeat on KSP_PORT). 0: a free port chosen at start (tests).
    */
   KSP_AGENT_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /**
+   * The KMIP listener's port (docs/kmip.md#listener): TTLV over mutual TLS on KSP_HOST, with
+   * KSP_KMIP_CERT / KSP_KMIP_KEY, else KSP_TLS_CERT / KSP_TLS_KEY. Unset: none (5696 is the
+   * conventional port). 0: a free port chosen at start (tests).
+   */
+  KSP_KMIP_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  KSP_KMIP_CERT: z.string().optional(),
+  KSP_KMIP_KEY: z.string().optional(),
   KSP_TLS_CERT: z.string().optional(),
   KSP_TLS_KEY: z.string().optional(),
   KSP_DATA_DIR: z.string().default('./data'),
@@ -114,6 +122,8 @@ export interface KspConfig {
   /** See KSP_AGENT_PORT; null: no agent listener. */
   agentPort: number | null;
   tls: { cert: string; key: string } | null;
+  /** See KSP_KMIP_PORT; null: no KMIP listener. `tls`: its certificate and key files (absolute). */
+  kmip: { port: number; tls: { cert: string; key: string } | null } | null;
   dataDir: string;
   databaseUrl: string | null;
   session: { idleSeconds: number; maxSeconds: number };
@@ -180,6 +190,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
         'or bind a loopback address (127.0.0.1)',
     );
   }
+  if (Boolean(v.KSP_KMIP_CERT) !== Boolean(v.KSP_KMIP_KEY)) {
+    throw new ConfigError('KSP_KMIP_CERT and KSP_KMIP_KEY must be given together');
+  }
   if (v.KSP_TEST_PASSWORD_COST !== undefined && env.NODE_ENV !== 'test') {
     throw new ConfigError('KSP_TEST_PASSWORD_COST is for tests only: it is refused unless NODE_ENV=test');
   }
@@ -197,6 +210,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
     port: v.KSP_PORT,
     agentPort: v.KSP_AGENT_PORT ?? null,
     tls: tls ? { cert: abs(tls.cert), key: abs(tls.key) } : null,
+    kmip:
+      v.KSP_KMIP_PORT === undefined
+        ? null
+        : {
+            port: v.KSP_KMIP_PORT,
+            tls:
+              v.KSP_KMIP_CERT && v.KSP_KMIP_KEY
+                ? { cert: abs(v.KSP_KMIP_CERT), key: abs(v.KSP_KMIP_KEY) }
+                : tls
+                  ? { cert: abs(tls.cert), key: abs(tls.key) }
+                  : null,
+          },
     dataDir: abs(v.KSP_DATA_DIR),
     databaseUrl: v.KSP_DATABASE_URL ?? null,
     session: { idleSeconds: v.KSP_SESSION_IDLE_SECONDS, maxSeconds: v.KSP_SESSION_MAX_SECONDS },

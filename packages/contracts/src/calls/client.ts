@@ -9,7 +9,7 @@ import { Id, PageQuery, pageOf } from '../common.js';
  * leaves it), receives a client certificate from its domain's default CA, then signs every
  * later call (heartbeat) with that key: see docs/api.md "Clients" and modules/client/README.md.
  */
-export const clientTypes = ['tde', 'rdm', 'kadp'] as const;
+export const clientTypes = ['tde', 'rdm', 'kadp', 'kmip'] as const;
 export type ClientType = (typeof clientTypes)[number];
 export const clientStatuses = ['healthy', 'warning', 'error', 'revoked', 'deleted'] as const;
 export type ClientStatus = (typeof clientStatuses)[number];
@@ -124,7 +124,7 @@ export const ClientRow = z.object({
   name: z.string().describe('the name the agent enrolled with'),
   type: z
     .enum(clientTypes)
-    .describe('tde: file encryption agent; rdm: anti-ransomware agent; kadp: application'),
+    .describe('tde: file encryption agent; rdm: anti-ransomware agent; kadp: application; kmip: KMIP client (docs/kmip.md)'),
   os: z.string(),
   agent_version: z.string(),
   mac: z.string(),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ANY_TOKEN, APP_TOKEN, defineCall } from '../call.js';
 import { Id } from '../common.js';
 import { base64Text } from '../rules/text.js';
+import { withKmip } from './key-fields.js';
 
 /** Crypto payloads: an SLH-DSA-256f signature alone is 49,856 bytes. */
 const Bytes = base64Text(262144);
@@ -130,7 +131,7 @@ export const cryptoCalls = {
     tag: 'crypto',
     access: 'key:use',
     changesAccess: false,
-    tokens: APP_TOKEN,
+    tokens: withKmip(APP_TOKEN),
     body: cryptoRequests.encrypt,
     data: cryptoResults.encrypt,
   }),
@@ -141,7 +142,7 @@ export const cryptoCalls = {
     tag: 'crypto',
     access: 'key:use',
     changesAccess: false,
-    tokens: APP_TOKEN,
+    tokens: withKmip(APP_TOKEN),
     body: cryptoRequests.decrypt,
     data: cryptoResults.decrypt,
   }),
@@ -152,7 +153,7 @@ export const cryptoCalls = {
     tag: 'crypto',
     access: 'key:use',
     changesAccess: false,
-    tokens: APP_TOKEN,
+    tokens: withKmip(APP_TOKEN),
     body: cryptoRequests.sign,
     data: cryptoResults.sign,
   }),
@@ -163,7 +164,7 @@ export const cryptoCalls = {
     tag: 'crypto',
     access: 'key:use',
     changesAccess: false,
-    tokens: APP_TOKEN,
+    tokens: withKmip(APP_TOKEN),
     body: cryptoRequests.verify,
     data: cryptoResults.verify,
   }),
@@ -174,7 +175,7 @@ export const cryptoCalls = {
     tag: 'crypto',
     access: 'key:use',
     changesAccess: false,
-    tokens: APP_TOKEN,
+    tokens: withKmip(APP_TOKEN),
     body: cryptoRequests.mac,
     data: cryptoResults.mac,
   }),
@@ -185,7 +186,7 @@ export const cryptoCalls = {
     tag: 'crypto',
     access: 'key:use',
     changesAccess: false,
-    tokens: APP_TOKEN,
+    tokens: withKmip(APP_TOKEN),
     body: cryptoRequests.macVerify,
     data: cryptoResults.macVerify,
   }),
@@ -251,7 +252,7 @@ export const cryptoCalls = {
     tag: 'crypto',
     access: 'session',
     changesAccess: false,
-    tokens: ANY_TOKEN,
+    tokens: withKmip(ANY_TOKEN),
     body: cryptoRequests.random,
     data: cryptoResults.random,
   }),
@@ -272,7 +273,7 @@ export const cryptoCalls = {
     summary: 'Authenticated no-op (benchmark baseline and liveness for applications)',
     tag: 'crypto',
     access: 'session',
-    tokens: ANY_TOKEN,
+    tokens: withKmip(ANY_TOKEN),
     data: z.object({ ok: z.literal(true) }),
   }),
 };

@@ -8,6 +8,8 @@ import { CteAttributes } from './key-rows.js';
 
 /** The key pages' calls: a console session or a KMS sub-console token (`user/kms_token`). */
 export const KMS_TOKENS: readonly TokenKind[] = ['session', 'kms'];
+/** The tokens of a call that is also a KMIP operation's twin (docs/kmip.md): a KMIP client's certificate too. */
+export const withKmip = (kinds: readonly TokenKind[]): readonly TokenKind[] => [...kinds, 'kmip'];
 /** Key reads an application token may also make. */
 export const KMS_APP_TOKENS: readonly TokenKind[] = [
   ...KMS_TOKENS,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineCall } from '../call.js';
 import { Id, IdsBody } from '../common.js';
-import { Flags, KMS_TOKENS, KeyId, KeyName, Labels, UsageMask } from './key-fields.js';
+import { Flags, KMS_TOKENS, KeyId, KeyName, Labels, UsageMask, withKmip } from './key-fields.js';
 import { Algorithm, CteAttributes, KeyRow, revocationReasons } from './key-rows.js';
 
 /** A key's life: generated, changed, moved between states, rotated, cloned, destroyed, deleted. */
@@ -12,7 +12,7 @@ export const keyLifecycleCalls = {
     summary: 'Generate a key (a key pair is a private and a public key linked to each other)',
     tag: 'key',
     access: 'key:write',
-    tokens: KMS_TOKENS,
+    tokens: withKmip(KMS_TOKENS),
     changesAccess: false,
     body: z.object({
       name: KeyName,
@@ -32,7 +32,7 @@ export const keyLifecycleCalls = {
       'Rename, describe, label a key; allow export (once allowed it stays) or deletion; TDE attributes',
     tag: 'key',
     access: 'key:write',
-    tokens: KMS_TOKENS,
+    tokens: withKmip(KMS_TOKENS),
     changesAccess: false,
     body: z.object({
       id: Id,
@@ -51,7 +51,7 @@ export const keyLifecycleCalls = {
     summary: 'Inactive → in use',
     tag: 'key',
     access: 'key:write',
-    tokens: KMS_TOKENS,
+    tokens: withKmip(KMS_TOKENS),
     changesAccess: false,
     body: KeyId,
     data: KeyRow,
@@ -62,7 +62,7 @@ export const keyLifecycleCalls = {
     summary: 'In use or inactive → disabled (a compromise reason marks it compromised for good)',
     tag: 'key',
     access: 'key:write',
-    tokens: KMS_TOKENS,
+    tokens: withKmip(KMS_TOKENS),
     changesAccess: false,
     body: z.object({
       id: Id,
@@ -88,7 +88,7 @@ export const keyLifecycleCalls = {
     summary: 'Rotate: new material becomes current; older versions keep decrypting and verifying',
     tag: 'key',
     access: 'key:write',
-    tokens: KMS_TOKENS,
+    tokens: withKmip(KMS_TOKENS),
     changesAccess: false,
     body: KeyId,
     data: KeyRow,
@@ -110,7 +110,7 @@ export const keyLifecycleCalls = {
     summary: 'Wipe the material of every version, keep the record (inactive or disabled keys only)',
     tag: 'key',
     access: 'key:write',
-    tokens: KMS_TOKENS,
+    tokens: withKmip(KMS_TOKENS),
     changesAccess: false,
     body: KeyId,
     data: KeyRow,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { USAGE_BITS_TEXT } from '../algorithms.js';
 import { defineCall } from '../call.js';
 import { Id, PageQuery, pageOf } from '../common.js';
-import { KMS_APP_TOKENS, KMS_TOKENS, KeyId } from './key-fields.js';
+import { KMS_APP_TOKENS, KMS_TOKENS, KeyId, withKmip } from './key-fields.js';
 import {
   Algorithm,
   KEY_TOTAL_CAP,
@@ -23,7 +23,7 @@ export const keyReadCalls = {
     summary: 'Keys of the current domain (destroyed ones only when asked for)',
     tag: 'key',
     access: 'key:read',
-    tokens: KMS_APP_TOKENS,
+    tokens: withKmip(KMS_APP_TOKENS),
     query: PageQuery.extend({
       name: z
         .string()
@@ -76,7 +76,7 @@ export const keyReadCalls = {
     summary: 'One key',
     tag: 'key',
     access: 'key:read',
-    tokens: KMS_APP_TOKENS,
+    tokens: withKmip(KMS_APP_TOKENS),
     query: KeyId,
     data: KeyRow,
   }),

@@ -3,7 +3,7 @@ import { IMPORT_FORMATS, USAGE_BITS_TEXT } from '../algorithms.js';
 import { defineCall } from '../call.js';
 import { Id } from '../common.js';
 import { BASE64_PATTERN } from '../rules/text.js';
-import { Base64, Flags, KMS_TOKENS, KeyName, UsageMask } from './key-fields.js';
+import { Base64, Flags, KMS_TOKENS, KeyName, UsageMask, withKmip } from './key-fields.js';
 import { Algorithm, KeyRow } from './key-rows.js';
 
 /** Keys in and out: importing material or a public key, exporting wrapped material. */
@@ -15,7 +15,7 @@ export const keyTransferCalls = {
       'Import a key: secret material (a private key or a symmetric key, with its public half derived and linked as for a generated pair) or a public key alone, which only verifies, encrypts and encapsulates',
     tag: 'key',
     access: 'key:write',
-    tokens: KMS_TOKENS,
+    tokens: withKmip(KMS_TOKENS),
     changesAccess: false,
     body: z
       .object({
@@ -65,7 +65,7 @@ export const keyTransferCalls = {
       'Export an exportable key wrapped by the given public key (Base64 SPKI DER, RSA or SM2): raw material never leaves in clear. Public keys export as SPKI',
     tag: 'key',
     access: 'key:export',
-    tokens: KMS_TOKENS,
+    tokens: withKmip(KMS_TOKENS),
     changesAccess: false,
     body: z.object({
       id: Id,

@@ -21,6 +21,7 @@ import { clientMessages } from './client.js';
 import { tdePolicyMessages } from './tde-policy.js';
 import { tdeClientMessages } from './tde-client.js';
 import { kadpOpsMessages } from './kadp-ops.js';
+import { kmipMessages } from './kmip.js';
 import { schedulerMessages } from './scheduler.js';
 import { backupMessages } from './backup.js';
 import { ldapMessages } from './ldap.js';
@@ -58,6 +59,7 @@ export const areaMessages = [
   tdePolicyMessages,
   tdeClientMessages,
   kadpOpsMessages,
+  kmipMessages,
   schedulerMessages,
   backupMessages,
 ] as const;

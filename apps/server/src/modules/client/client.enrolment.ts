@@ -11,7 +11,12 @@ import { certificateColumns, insertClient } from './client.store.js';
 import { agentSubject } from './client.view.js';
 
 /** The registration token usage each client type enrols with (a TDE agent is a "cte" token). */
-const usageOf: Record<ClientType, 'cte' | 'rdm' | 'kadp'> = { tde: 'cte', rdm: 'rdm', kadp: 'kadp' };
+const usageOf: Record<ClientType, 'cte' | 'rdm' | 'kadp' | 'kmip'> = {
+  tde: 'cte',
+  rdm: 'rdm',
+  kadp: 'kadp',
+  kmip: 'kmip',
+};
 
 /** Agent enrolment (public): a registration token, the licence quota, a CSR signed for the client. */
 export function createEnrolment(deps: {
@@ -56,6 +61,7 @@ export function createEnrolment(deps: {
       last_request_ms: 0,
       communication_enabled: 1,
       client_locked: 0,
+      role_id: null,
       last_seen_at: at,
       registered_at: at,
       updated_at: at,

@@ -55,6 +55,8 @@ export const clientModule: KspModule = {
       certs: () => ctx.use('certs'),
       tokens: () => ctx.use('registrationTokens'),
       license: () => ctx.use('license'),
+      roles: () => ctx.use('roles'),
+      domains: () => ctx.use('domains'),
       agentConfig: () => ctx.maybeUse('agentConfig'),
       waiters,
     });

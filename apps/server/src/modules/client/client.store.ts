@@ -242,3 +242,35 @@ export async function configEpochs(db: Executor, domainIds: string[]) {
     .where('domain_id', 'in', domainIds)
     .execute();
 }
+
+/* ---- KMIP clients (client.kmip.ts) ---- */
+
+/** The KMIP client of a domain holding the certificate of this serial (hex), if any. */
+export async function findKmipClientByCertificate(db: Executor, domainId: string, serial: string) {
+  return db
+    .selectFrom('client')
+    .selectAll()
+    .where('domain_id', '=', domainId)
+    .where('type', '=', 'kmip')
+    .where('cert_serial', '=', serial)
+    .executeTakeFirst();
+}
+
+/** Whether a domain has a KMIP client of this name (names are unique per domain among KMIP clients). */
+export async function kmipClientNamed(db: Executor, domainId: string, name: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('client')
+    .select('id')
+    .where('domain_id', '=', domainId)
+    .where('type', '=', 'kmip')
+    .where('name', '=', name)
+    .executeTakeFirst();
+  return !!row;
+}
+
+/** A page of a domain's KMIP clients, by name. */
+export async function listKmipClients(db: Executor, domainId: string, name: string | undefined, page: PageQuery) {
+  let q = db.selectFrom('client').where('domain_id', '=', domainId).where('type', '=', 'kmip');
+  if (name) q = q.where('name', 'like', `%${escapeLike(name)}%`);
+  return pagedRows(q, page, (p) => p.selectAll().orderBy('name').orderBy('id'));
+}

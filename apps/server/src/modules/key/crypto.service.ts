@@ -44,6 +44,7 @@ import type { KeyTable } from '../../platform/db/schema.js';
 import { invalid, KspError, notFound, stateForbids } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
 import type { KeyMaterial } from './key.material.js';
+import { createKmipCipher } from './crypto.kmip.js';
 import type { KeyCache } from './key.cache.js';
 
 /** The signature options of a sign or verify call (contract `SignatureOptions`). */
@@ -649,7 +650,10 @@ export function createCryptoService(deps: {
     return results;
   }
 
-  return { ...ops, batch };
+  /** KMIP's Encrypt and Decrypt (crypto.kmip.ts), on the same checks, records and counters. */
+  const kmipCipher = createKmipCipher({ resolve, withSecret, withKey, publicOf, run });
+
+  return { ...ops, batch, kmipCipher };
 }
 
 export type CryptoService = ReturnType<typeof createCryptoService>;

@@ -50,7 +50,41 @@ export function createKeyExport(deps: {
   load: (actor: Actor, id: string, trx?: Executor) => Promise<KeyTable>;
 }) {
   const { db, audit, material } = deps;
-  return async function exportKey(
+
+  /**
+   * A KMIP Get (docs/kmip.md#get): the key's material in clear, to a KMIP client over its mutual
+   * TLS connection: public keys as SPKI DER; secret material only from an exportable key whose
+   * state allows export, as for a wrapped export (raw bytes, or PKCS#8 DER for RSA and EC private
+   * keys). The caller zeroes the buffer. Audited as an export with wrapping `tls`.
+   */
+  async function exportForKmip(actor: Actor, meta: RequestMeta, id: string) {
+    const row = await deps.load(actor, id);
+    const version = await findVersion(db, row.id, row.current_version);
+    if (!version) throw notFound('key.versionNotFound', { name: row.name, version: row.current_version });
+    const algorithm = row.algorithm as AlgorithmId;
+    const record = () =>
+      audit.byCaller(db, actor, meta, {
+        action: 'key.export',
+        target: row.name,
+        objectId: row.id,
+        details: { key_id: row.id, version: version.version, wrapping: 'tls' },
+      });
+    if (row.object_type === 'public') {
+      if (!version.public_key) throw stateForbids('key.noMaterial', { name: row.name });
+      await record();
+      return { row, algorithm, version: version.version, material: Buffer.from(version.public_key, 'base64') };
+    }
+    if (row.exportable !== 1) throw stateForbids('key.notExportable', { name: row.name });
+    if (!keyStateAllows('export', row.state as KeyState) || !version.material_wrapped)
+      throw stateForbids('key.noMaterial', { name: row.name });
+    if (algorithm === 'SM2' || algorithmInfo(algorithm).pqc)
+      throw stateForbids('key.noMaterial', { name: row.name });
+    const secret = await material.open(db, actor.domainId, row.id, version.version, version.material_wrapped);
+    await record();
+    return { row, algorithm, version: version.version, material: secret };
+  }
+
+  const exportKey = async function exportKey(
     actor: Actor,
     meta: RequestMeta,
     body: { id: string; version?: number | undefined; wrap_public_key?: string | undefined },
@@ -126,4 +160,5 @@ export function createKeyExport(deps: {
       secret.fill(0);
     }
   };
+  return Object.assign(exportKey, { forKmip: exportForKmip });
 }

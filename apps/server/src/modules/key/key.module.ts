@@ -8,8 +8,8 @@ import { keyColumns, keyVersionColumns } from './key.columns.js';
 import { createKeyMaterial } from './key.material.js';
 import { createKeyCache } from './key.cache.js';
 import { keyRoutes } from './key.routes.js';
-import { createKeyService } from './key.service.js';
-import { keyTallyFigures, rotationFigures } from './key.store.js';
+import { createKeyService, type KeyService } from './key.service.js';
+import { addKmipTotals, keyTallyFigures, rotationFigures } from './key.store.js';
 import { createKeyVault, type KeyVault } from './key.vault.js';
 import { createKeyRotation, type KeyRotation } from './key.rotation.js';
 
@@ -25,6 +25,8 @@ declare module '../../platform/module.js' {
     keyRotation: KeyRotation;
     /** The crypto API's operations, for callers authenticated otherwise (KADP clients: modules/kadp-ops). */
     crypto: CryptoService;
+    /** The key calls' service, for KMIP operations (modules/kmip), and the KMIP total's counter. */
+    keys: KeyService & { addKmipTotals: (counts: ReadonlyMap<string, number>) => Promise<void> };
   }
 }
 
@@ -73,6 +75,7 @@ export const keyModule: KspModule = {
       },
     });
     ctx.provide('keyFigures', keyFigures);
+    ctx.provide('keys', { ...service, addKmipTotals: (counts) => addKmipTotals(db, counts) });
     keyRoutes(ctx.app, ctx.gate, service);
     ctx.provide('keyVault', createKeyVault({ db, keys, material, service, clock, audit: ctx.audit }));
     ctx.provide('keyRotation', createKeyRotation({ db, service }));

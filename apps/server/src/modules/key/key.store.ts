@@ -344,3 +344,14 @@ export async function rotatableKeys(
   if (only.versionBefore !== undefined) q = q.where('v.created_at', '<=', only.versionBefore);
   return q.orderBy('k.created_at').orderBy('k.id').execute();
 }
+
+/** Adds KMIP operations to keys' "KMIP total" (the kmip module's tally, flushed about once a second). */
+export async function addKmipTotals(db: Executor, counts: ReadonlyMap<string, number>): Promise<void> {
+  // In id order, so two nodes' flushes cannot deadlock on PostgreSQL.
+  for (const [id, n] of [...counts].sort(([a], [b]) => (a < b ? -1 : 1)))
+    await db
+      .updateTable('kms_key')
+      .set((eb) => ({ kmip_total: eb('kmip_total', '+', n) }))
+      .where('id', '=', id)
+      .execute();
+}

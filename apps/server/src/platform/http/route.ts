@@ -30,6 +30,7 @@ export interface Actor {
   username: string;
   domainId: string;
   domainName: string;
+  /** The session's id; for a KMIP client (kind `kmip`), the serial of its certificate. */
   sessionId: string;
   permissions: ReadonlySet<string>;
   mustChangePassword: boolean;

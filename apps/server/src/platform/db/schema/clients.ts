@@ -17,7 +17,7 @@ export interface ClientTable {
   id: string;
   domain_id: string;
   name: string;
-  /** tde | rdm | kadp */
+  /** tde | rdm | kadp | kmip */
   type: string;
   os: string;
   agent_version: string;
@@ -47,6 +47,8 @@ export interface ClientTable {
   communication_enabled: number;
   /** 1: the agent refuses local changes of its own configuration (migration 029). */
   client_locked: number;
+  /** A KMIP client's role (migration 036); null for other types, or a KMIP client given none yet. */
+  role_id: string | null;
 }
 
 /** A policy element (migration 027): resource, user, process or signature set; `entries` JSON. */

@@ -1,0 +1,771 @@
+import { api, type AlgorithmId, type CallDef, type KeyState } from '@ksp/contracts';
+import type { z } from 'zod';
+import { authorizeCall, type Actor, type Gatekeeper, type RequestMeta } from '../../platform/http/route.js';
+import type { ModuleServices } from '../../platform/module.js';
+import {
+  attributeContainer,
+  customText,
+  isCustomName,
+  isV2,
+  nameText,
+  readAttribute,
+  readAttributes,
+  readTaggedAttribute,
+  valueOf,
+  writeAttribute,
+  type Attribute,
+} from './kmip.attributes.js';
+import {
+  all,
+  KmipError,
+  optional,
+  required,
+  SUPPORTED_VERSIONS,
+  ttlv,
+  type ProtocolVersion,
+} from './kmip.message.js';
+import {
+  keyAttributes,
+  kspAlgorithm,
+  managedObject,
+  OBJECT_GROUP_LABEL,
+  OBJECT_TYPE_OF,
+  readKeyObject,
+  STATE_OF,
+} from './kmip.objects.js';
+import {
+  BLOCK_CIPHER_MODE,
+  CRYPTOGRAPHIC_ALGORITHM,
+  HASHING_ALGORITHM,
+  OBJECT_TYPE,
+  OPERATION,
+  PADDING_METHOD,
+  QUERY_FUNCTION,
+  REVOCATION_REASON_CODE,
+  TAG,
+  tagName,
+  type OperationName,
+} from './kmip.tags.js';
+import type { Ttlv } from './kmip.ttlv.js';
+
+type Structure = Ttlv & { type: 'Structure' };
+type KeyRow = z.output<typeof api.key.detail.data>;
+
+/** What an operation runs with: the version of the request, the client, and KSP's services. */
+export interface OperationContext {
+  version: ProtocolVersion;
+  actor: Actor;
+  meta: RequestMeta;
+  gate: Gatekeeper;
+  keys: ModuleServices['keys'];
+  crypto: ModuleServices['crypto'];
+  /** Keys the operation used (their "KMIP total" goes up by one each). */
+  touched: Set<string>;
+  /** The ID Placeholder: the Unique Identifier the previous item of the batch answered. */
+  placeholder: string | null;
+}
+
+type Handler = (ctx: OperationContext, payload: Structure) => Promise<Ttlv[]>;
+
+/** The one check (platform/http/route.ts) of the REST call this operation is the twin of. */
+const twin = (ctx: OperationContext, call: CallDef) => authorizeCall(ctx.gate, call, ctx.actor, ctx.meta);
+
+/** The object an operation names, or the batch's ID Placeholder when it names none. */
+function uid(ctx: OperationContext, payload: Structure): string {
+  const given = optional(payload, TAG.UniqueIdentifier, 'TextString')?.value;
+  const id = given ?? ctx.placeholder;
+  if (!id)
+    throw new KmipError(
+      'MissingData',
+      'Unique Identifier is required (no earlier item of the batch made one)',
+    );
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id))
+    throw new KmipError('ItemNotFound', `no object has the Unique Identifier ${id.slice(0, 64)}`);
+  return id;
+}
+
+const parse = <C extends CallDef>(call: C, body: unknown) => {
+  const parsed = call.body!.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new KmipError(
+      'InvalidField',
+      `${issue?.path.join('.') || 'request'}: ${issue?.message ?? 'invalid'}`,
+    );
+  }
+  return parsed.data as z.output<NonNullable<C['body']>>;
+};
+
+/** A new key's name: the one given (its rules are the REST call's), or one KSP makes. */
+const nameFrom = (attrs: Attribute[], suffix = '') => {
+  const name = valueOf(attrs, 'Name');
+  return name ? nameText(name) + suffix : `kmip-${crypto.randomUUID().slice(0, 13)}${suffix}`;
+};
+
+/** The labels a request's Object Group and custom attributes become. */
+function labelsFrom(attrs: Attribute[]): Record<string, string> {
+  const labels: Record<string, string> = {};
+  const group = valueOf(attrs, 'Object Group');
+  if (group?.type === 'TextString') labels[OBJECT_GROUP_LABEL] = group.value;
+  for (const a of attrs) if (isCustomName(a.name)) labels[a.name] = customText(a);
+  return labels;
+}
+
+const intOf = (attrs: Attribute[], name: string) => {
+  const v = valueOf(attrs, name);
+  return v && (v.type === 'Integer' || v.type === 'Enumeration') ? v.value : undefined;
+};
+
+/** The usage mask asked for, or the algorithm's everyday one. */
+function usageFrom(attrs: Attribute[], algorithm: AlgorithmId, fallback: number): number {
+  return intOf(attrs, 'Cryptographic Usage Mask') ?? (algorithm.startsWith('HMAC') ? 0x80 | 0x100 : fallback);
+}
+
+const activationFrom = (attrs: Attribute[]) => {
+  const v = valueOf(attrs, 'Activation Date');
+  if (!v) return {};
+  if (v.type !== 'DateTime') throw new KmipError('InvalidField', 'Activation Date must be a Date-Time');
+  const at = new Date(Number(v.value) * 1000);
+  return at.getTime() <= Date.now() ? { state: 'active' as const } : { activation_date: at.toISOString() };
+};
+
+const uidItem = (id: string) => ttlv.text(TAG.UniqueIdentifier, id);
+
+async function detail(ctx: OperationContext, id: string): Promise<KeyRow> {
+  await twin(ctx, api.key.detail);
+  return ctx.keys.detail(ctx.actor, id);
+}
+
+/* ---- the operations ---- */
+
+const create: Handler = async (ctx, payload) => {
+  const objectType = required(payload, TAG.ObjectType, 'Enumeration').value;
+  if (objectType !== OBJECT_TYPE.SymmetricKey)
+    throw new KmipError('InvalidField', 'Create makes symmetric keys; use Create Key Pair for key pairs');
+  const attrs = readAttributes(ctx.version, attributeContainer(ctx.version, payload));
+  const algorithm = kspAlgorithm(
+    intOf(attrs, 'Cryptographic Algorithm'),
+    intOf(attrs, 'Cryptographic Length'),
+  );
+  await twin(ctx, api.key.create);
+  const body = parse(api.key.create, {
+    name: nameFrom(attrs),
+    algorithm,
+    usage_mask: usageFrom(attrs, algorithm, 0x04 | 0x08),
+    state: 'pre-active',
+    // A KMIP client makes a key to Get it (docs/kmip.md#get); Get still asks key:export.
+    exportable: true,
+    labels: labelsFrom(attrs),
+    ...activationFrom(attrs),
+  });
+  const row = await ctx.keys.create(ctx.actor, ctx.meta, body);
+  ctx.touched.add(row.id);
+  ctx.placeholder = row.id;
+  return [ttlv.enumeration(TAG.ObjectType, OBJECT_TYPE.SymmetricKey), uidItem(row.id)];
+};
+
+const createKeyPair: Handler = async (ctx, payload) => {
+  const common = readAttributes(ctx.version, attributeContainer(ctx.version, payload, 'common'));
+  const priv = readAttributes(ctx.version, attributeContainer(ctx.version, payload, 'private'));
+  const pub = readAttributes(ctx.version, attributeContainer(ctx.version, payload, 'public'));
+  const all3 = [...common, ...priv, ...pub];
+  const algorithm = kspAlgorithm(intOf(all3, 'Cryptographic Algorithm'), intOf(all3, 'Cryptographic Length'));
+  if (!/^(RSA|EC)-/.test(algorithm))
+    throw new KmipError('InvalidField', `Create Key Pair makes RSA and EC keys, not ${algorithm}`);
+  const mask =
+    (intOf([...common, ...priv], 'Cryptographic Usage Mask') ?? 0x01) |
+    (intOf([...common, ...pub], 'Cryptographic Usage Mask') ?? 0x02);
+  await twin(ctx, api.key.create);
+  const body = parse(api.key.create, {
+    name: nameFrom([...priv, ...common]),
+    algorithm,
+    usage_mask: mask,
+    state: 'pre-active',
+    exportable: true,
+    labels: labelsFrom(all3),
+    ...activationFrom(all3),
+  });
+  const row = await ctx.keys.create(ctx.actor, ctx.meta, body);
+  if (!row.linked_key_id) throw new KmipError('GeneralFailure', 'the key pair has no public half');
+  ctx.touched.add(row.id);
+  ctx.placeholder = row.id;
+  return [
+    ttlv.text(TAG.PrivateKeyUniqueIdentifier, row.id),
+    ttlv.text(TAG.PublicKeyUniqueIdentifier, row.linked_key_id),
+  ];
+};
+
+const register: Handler = async (ctx, payload) => {
+  const objectType = required(payload, TAG.ObjectType, 'Enumeration').value;
+  const attrs = readAttributes(ctx.version, attributeContainer(ctx.version, payload));
+  const objectTag = {
+    [OBJECT_TYPE.SymmetricKey]: TAG.SymmetricKey,
+    [OBJECT_TYPE.PrivateKey]: TAG.PrivateKey,
+    [OBJECT_TYPE.PublicKey]: TAG.PublicKey,
+  }[objectType];
+  if (!objectTag)
+    throw new KmipError('FeatureNotSupported', 'KSP registers symmetric keys, private keys and public keys');
+  const object = all(payload, objectTag)[0];
+  if (!object) throw new KmipError('MissingData', `${tagName(objectTag)} is required`);
+  const key = readKeyObject(objectType, object);
+  const algorithm = kspAlgorithm(
+    key.algorithm ?? intOf(attrs, 'Cryptographic Algorithm'),
+    key.length ?? intOf(attrs, 'Cryptographic Length'),
+  );
+  await twin(ctx, api.key.import);
+  const body = parse(api.key.import, {
+    name: nameFrom(attrs),
+    algorithm,
+    usage_mask: usageFrom(
+      attrs,
+      algorithm,
+      key.objectType === 'public' ? 0x02 : key.objectType === 'private' ? 0x01 : 0x04 | 0x08,
+    ),
+    format: key.format,
+    content: key.content.toString('base64'),
+    state: 'pre-active',
+    exportable: true,
+    labels: labelsFrom(attrs),
+    ...activationFrom(attrs),
+  });
+  key.content.fill(0);
+  const row = await ctx.keys.import(ctx.actor, ctx.meta, body);
+  ctx.touched.add(row.id);
+  ctx.placeholder = row.id;
+  return [uidItem(row.id)];
+};
+
+const get: Handler = async (ctx, payload) => {
+  const id = uid(ctx, payload);
+  const format = optional(payload, TAG.KeyFormatType, 'Enumeration')?.value;
+  if (optional(payload, TAG.KeyWrappingSpecification, 'Structure'))
+    throw new KmipError(
+      'FeatureNotSupported',
+      'Get answers keys in clear over the mutual TLS connection; key wrapping is not offered',
+    );
+  await twin(ctx, api.key.export);
+  const exported = await ctx.keys.export.forKmip(ctx.actor, ctx.meta, id);
+  try {
+    const row = await ctx.keys.detail(ctx.actor, id);
+    const { objectType, object } = managedObject(row, exported.material, format, newEncoding(ctx));
+    ctx.touched.add(id);
+    return [ttlv.enumeration(TAG.ObjectType, objectType), uidItem(id), object];
+  } finally {
+    exported.material.fill(0);
+  }
+};
+
+const newEncoding = (ctx: OperationContext) => isV2(ctx.version) || ctx.version.minor >= 4;
+
+/** The attribute names a GetAttributes asks for (1.x: names; 2.0: references by tag); none: all. */
+function askedNames(ctx: OperationContext, payload: Structure): string[] | null {
+  if (isV2(ctx.version)) {
+    const refs = all(payload, TAG.AttributeReference);
+    if (!refs.length) return null;
+    return refs.map((ref) => {
+      if (ref.type !== 'Enumeration')
+        throw new KmipError('FeatureNotSupported', 'vendor attribute references are not supported');
+      return readTaggedAttribute({ tag: ref.value, type: 'Integer', value: 0 } as Ttlv).name;
+    });
+  }
+  const names = all(payload, TAG.AttributeName).map((n) => {
+    if (n.type !== 'TextString') throw new KmipError('InvalidField', 'Attribute Name must be a Text String');
+    return n.value;
+  });
+  return names.length ? names : null;
+}
+
+const getAttributes: Handler = async (ctx, payload) => {
+  const id = uid(ctx, payload);
+  const row = await detail(ctx, id);
+  const asked = askedNames(ctx, payload);
+  const attrs = keyAttributes(row, newEncoding(ctx)).filter((a) => !asked || asked.includes(a.name));
+  ctx.touched.add(id);
+  const written = attrs
+    .filter((a) => !(isV2(ctx.version) && isCustomName(a.name)))
+    .map((a) => writeAttribute(ctx.version, a));
+  return [uidItem(id), ...(isV2(ctx.version) ? [ttlv.structure(TAG.Attributes, written)] : written)];
+};
+
+const getAttributeList: Handler = async (ctx, payload) => {
+  const id = uid(ctx, payload);
+  const row = await detail(ctx, id);
+  ctx.touched.add(id);
+  const attrs = keyAttributes(row, newEncoding(ctx));
+  if (isV2(ctx.version))
+    return [
+      uidItem(id),
+      ...attrs
+        .filter((a) => !isCustomName(a.name))
+        .map((a) => ttlv.enumeration(TAG.AttributeReference, a.value.tag)),
+    ];
+  return [uidItem(id), ...[...new Set(attrs.map((a) => a.name))].map((n) => ttlv.text(TAG.AttributeName, n))];
+};
+
+/** The attribute changes KSP keeps: Name (a rename), Object Group and custom attributes (labels). */
+async function changeAttribute(
+  ctx: OperationContext,
+  id: string,
+  attr: Attribute,
+  how: 'add' | 'modify' | 'delete' | 'set',
+) {
+  const row = await detail(ctx, id);
+  await twin(ctx, api.key.update);
+  const labels = { ...row.labels };
+  if (attr.name === 'Name') {
+    if (how === 'delete')
+      throw new KmipError('IllegalOperation', 'a KSP key keeps its one Name; modify it instead');
+    if (how === 'add' && row.name)
+      throw new KmipError('IllegalOperation', 'a KSP key has one Name; modify it instead');
+    const body = parse(api.key.update, { id, name: nameText(attr.value) });
+    return ctx.keys.update(ctx.actor, ctx.meta, body);
+  }
+  const label =
+    attr.name === 'Object Group' ? OBJECT_GROUP_LABEL : isCustomName(attr.name) ? attr.name : null;
+  if (!label)
+    throw new KmipError(
+      'IllegalOperation',
+      `${attr.name} is set by KSP; only Name, Object Group and custom (x-) attributes change`,
+    );
+  const has = Object.hasOwn(labels, label);
+  if (how === 'add' && has)
+    throw new KmipError('IllegalOperation', `the key already has ${attr.name}; modify it instead`);
+  if ((how === 'modify' || how === 'delete') && !has)
+    throw new KmipError('ItemNotFound', `the key has no ${attr.name}`);
+  if (how === 'delete') delete labels[label];
+  else
+    labels[label] =
+      attr.name === 'Object Group' && attr.value.type === 'TextString' ? attr.value.value : customText(attr);
+  return ctx.keys.update(ctx.actor, ctx.meta, parse(api.key.update, { id, labels }));
+}
+
+/** The attribute of an Add/Modify/Delete/Set Attribute request (1.x: an Attribute; 2.0: its own forms). */
+function attributeOf(
+  ctx: OperationContext,
+  payload: Structure,
+  form: 'plain' | 'new' | 'current',
+): Attribute {
+  if (!isV2(ctx.version)) {
+    const item = all(payload, TAG.Attribute)[0];
+    if (item) return readAttribute(item);
+    const name = optional(payload, TAG.AttributeName, 'TextString');
+    if (name) return { name: name.value, index: 0, value: ttlv.text(TAG.AttributeValue, '') };
+    throw new KmipError('MissingData', 'Attribute is required');
+  }
+  const tag = { plain: TAG.Attribute, new: TAG.NewAttribute, current: TAG.CurrentAttribute }[form];
+  const box = all(payload, tag)[0];
+  if (box?.type === 'Structure' && box.value[0]) return readTaggedAttribute(box.value[0]);
+  const ref = optional(payload, TAG.AttributeReference, 'Enumeration');
+  if (ref) return readTaggedAttribute({ tag: ref.value, type: 'TextString', value: '' } as Ttlv);
+  throw new KmipError('MissingData', `${tagName(tag)} is required`);
+}
+
+const attributeAnswer = (ctx: OperationContext, id: string, attr: Attribute | null) =>
+  !attr || isV2(ctx.version) ? [uidItem(id)] : [uidItem(id), writeAttribute(ctx.version, attr)];
+
+const addAttribute: Handler = async (ctx, payload) => {
+  const id = uid(ctx, payload);
+  const attr = attributeOf(ctx, payload, 'new');
+  await changeAttribute(ctx, id, attr, 'add');
+  ctx.touched.add(id);
+  return attributeAnswer(ctx, id, attr);
+};
+const setAttribute: Handler = async (ctx, payload) => {
+  const id = uid(ctx, payload);
+  const attr = attributeOf(ctx, payload, 'new');
+  const row = await detail(ctx, id);
+  const present = keyAttributes(row, true).some((a) => a.name === attr.name);
+  await changeAttribute(ctx, id, attr, present ? 'modify' : 'add');
+  ctx.touched.add(id);
+  return [uidItem(id)];
+};
+const modifyAttribute: Handler = async (ctx, payload) => {
+  const id = uid(ctx, payload);
+  const attr = attributeOf(ctx, payload, 'new');
+  await changeAttribute(ctx, id, attr, 'modify');
+  ctx.touched.add(id);
+  return attributeAnswer(ctx, id, attr);
+};
+const deleteAttribute: Handler = async (ctx, payload) => {
+  const id = uid(ctx, payload);
+  const attr = attributeOf(ctx, payload, 'current');
+  await changeAttribute(ctx, id, attr, 'delete');
+  ctx.touched.add(id);
+  return attributeAnswer(ctx, id, isV2(ctx.version) ? null : attr);
+};
+
+const activate: Handler = async (ctx, payload) => {
+  const id = uid(ctx, payload);
+  await twin(ctx, api.key.activate);
+  await ctx.keys.activate(ctx.actor, ctx.meta, id);
+  ctx.touched.add(id);
+  return [uidItem(id)];
+};
+
+const REASONS: Record<number, string> = {
+  [REVOCATION_REASON_CODE.Unspecified]: 'unspecified',
+  [REVOCATION_REASON_CODE.KeyCompromise]: 'key-compromise',
+  [REVOCATION_REASON_CODE.CaCompromise]: 'ca-compromise',
+  [REVOCATION_REASON_CODE.AffiliationChanged]: 'affiliation-changed',
+  [REVOCATION_REASON_CODE.Superseded]: 'superseded',
+  [REVOCATION_REASON_CODE.CessationOfOperation]: 'cessation-of-operation',
+  [REVOCATION_REASON_CODE.PrivilegeWithdrawn]: 'privilege-withdrawn',
+};
+
+const revoke: Handler = async (ctx, payload) => {
+  const id = uid(ctx, payload);
+  const reason = required(payload, TAG.RevocationReason, 'Structure');
+  const code = required(reason, TAG.RevocationReasonCode, 'Enumeration').value;
+  const word = REASONS[code];
+  if (!word) throw new KmipError('InvalidField', `Revocation Reason Code ${code} is not defined`);
+  const message = optional(reason, TAG.RevocationMessage, 'TextString')?.value ?? '';
+  await twin(ctx, api.key.disable);
+  await ctx.keys.disable(
+    ctx.actor,
+    ctx.meta,
+    parse(api.key.disable, { id, reason: word, message: message.slice(0, 512) }),
+  );
+  ctx.touched.add(id);
+  return [uidItem(id)];
+};
+
+const destroy: Handler = async (ctx, payload) => {
+  const id = uid(ctx, payload);
+  await twin(ctx, api.key.destroy);
+  await ctx.keys.destroy(ctx.actor, ctx.meta, id);
+  ctx.touched.add(id);
+  return [uidItem(id)];
+};
+
+const reKey: Handler = async (ctx, payload) => {
+  const id = uid(ctx, payload);
+  await twin(ctx, api.key.addVersion);
+  await ctx.keys.addVersion(ctx.actor, ctx.meta, id);
+  ctx.touched.add(id);
+  return [uidItem(id)];
+};
+
+/** Locate: the domain's keys whose attributes match all of those given, newest first. */
+const locate: Handler = async (ctx, payload) => {
+  const max = optional(payload, TAG.MaximumItems, 'Integer')?.value;
+  const offset = optional(payload, TAG.OffsetItems, 'Integer')?.value ?? 0;
+  if (max !== undefined && max < 0) throw new KmipError('InvalidField', 'Maximum Items must not be negative');
+  if (offset < 0) throw new KmipError('InvalidField', 'Offset Items must not be negative');
+  const attrs = isV2(ctx.version)
+    ? readAttributes(ctx.version, optional(payload, TAG.Attributes, 'Structure'))
+    : all(payload, TAG.Attribute).map(readAttribute);
+  await twin(ctx, api.key.list);
+  const name = valueOf(attrs, 'Name');
+  const exactName = name ? nameText(name) : undefined;
+  const objectType = intOf(attrs, 'Object Type');
+  const algorithm = intOf(attrs, 'Cryptographic Algorithm');
+  const length = intOf(attrs, 'Cryptographic Length');
+  const state = intOf(attrs, 'State');
+  const labels = labelsFrom(attrs.filter((a) => a.name !== 'Name'));
+  const type = Object.entries(OBJECT_TYPE_OF).find(([, v]) => v === objectType)?.[0];
+  if (objectType !== undefined && !type) return locatedAnswer(ctx, [], 0);
+  const matches = (row: KeyRow) => {
+    const attributes = keyAttributes(row, true);
+    const num = (n: string) => {
+      const v = attributes.find((a) => a.name === n)?.value;
+      return v && (v.type === 'Integer' || v.type === 'Enumeration') ? v.value : undefined;
+    };
+    if (exactName !== undefined && row.name !== exactName) return false;
+    if (algorithm !== undefined) {
+      const has = num('Cryptographic Algorithm');
+      const ecAlias = (a?: number) => (a === CRYPTOGRAPHIC_ALGORITHM.ECDSA ? CRYPTOGRAPHIC_ALGORITHM.EC : a);
+      if (ecAlias(has) !== ecAlias(algorithm)) return false;
+    }
+    if (length !== undefined && num('Cryptographic Length') !== length) return false;
+    if (state !== undefined && STATE_OF[row.state as KeyState] !== state) return false;
+    return Object.entries(labels).every(([k, v]) => row.labels[k] === v);
+  };
+  const found: string[] = [];
+  const wanted = max === undefined || max === 0 ? LOCATE_MAX : Math.min(max, LOCATE_MAX);
+  let seen = 0;
+  for (let page = 1; page <= LOCATE_PAGES; page++) {
+    const list = await ctx.keys.list(ctx.actor, {
+      page,
+      page_size: 100,
+      ...(exactName ? { name_prefix: exactName } : {}),
+      ...(type ? { type: type as KeyRow['object_type'] } : {}),
+      certificate_keys: 'show',
+    });
+    for (const row of list.data) {
+      if (!matches(row)) continue;
+      seen++;
+      if (seen > offset && found.length < wanted) found.push(row.id);
+    }
+    if (list.data.length < 100 || found.length >= wanted) break;
+  }
+  return locatedAnswer(ctx, found, seen);
+};
+/** Locate looks at most this many keys (pages of 100) and answers at most this many identifiers. */
+const LOCATE_PAGES = 100;
+export const LOCATE_MAX = 1000;
+
+const locatedAnswer = (ctx: OperationContext, ids: string[], total: number) => [
+  ...(isV2(ctx.version) || ctx.version.minor >= 3 ? [ttlv.integer(TAG.LocatedItems, total)] : []),
+  ...ids.map(uidItem),
+];
+
+/* ---- cryptography ---- */
+
+interface Params {
+  mode?: number;
+  padding?: number;
+  hashing?: number;
+  algorithm?: number;
+  tagLength?: number;
+  randomIv?: boolean;
+}
+
+function params(payload: Structure): Params {
+  const p = optional(payload, TAG.CryptographicParameters, 'Structure');
+  if (!p) return {};
+  const e = (tag: number) => optional(p, tag, 'Enumeration')?.value;
+  return {
+    ...(e(TAG.BlockCipherMode) !== undefined ? { mode: e(TAG.BlockCipherMode)! } : {}),
+    ...(e(TAG.PaddingMethod) !== undefined ? { padding: e(TAG.PaddingMethod)! } : {}),
+    ...(e(TAG.HashingAlgorithm) !== undefined ? { hashing: e(TAG.HashingAlgorithm)! } : {}),
+    ...(e(TAG.CryptographicAlgorithm) !== undefined ? { algorithm: e(TAG.CryptographicAlgorithm)! } : {}),
+    ...(optional(p, TAG.TagLength, 'Integer')
+      ? { tagLength: optional(p, TAG.TagLength, 'Integer')!.value }
+      : {}),
+    ...(optional(p, TAG.RandomIv, 'Boolean')
+      ? { randomIv: optional(p, TAG.RandomIv, 'Boolean')!.value }
+      : {}),
+  };
+}
+
+function cipherMode(p: Params): 'GCM' | 'CBC' | 'CTR' | 'OAEP' {
+  if (p.padding === PADDING_METHOD.OAEP) {
+    if (p.hashing !== undefined && p.hashing !== HASHING_ALGORITHM.SHA256)
+      throw new KmipError('FeatureNotSupported', 'RSA-OAEP is offered with SHA-256 only');
+    return 'OAEP';
+  }
+  if (p.mode === undefined) return 'GCM';
+  const mode = Object.entries(BLOCK_CIPHER_MODE).find(([, v]) => v === p.mode)?.[0];
+  if (mode === 'GCM' || mode === 'CBC' || mode === 'CTR') return mode;
+  throw new KmipError(
+    'FeatureNotSupported',
+    `Block Cipher Mode ${mode ?? p.mode} is not offered (GCM, CBC, CTR)`,
+  );
+}
+
+function cipherPadding(p: Params, mode: string): 'PKCS5' | 'None' {
+  if (mode !== 'CBC') return 'None';
+  if (p.padding === undefined || p.padding === PADDING_METHOD.PKCS5) return 'PKCS5';
+  if (p.padding === PADDING_METHOD.None) return 'None';
+  throw new KmipError('FeatureNotSupported', 'CBC takes PKCS5 padding or none');
+}
+
+const bytesOf = (payload: Structure, tag: number) => optional(payload, tag, 'ByteString')?.value;
+
+const encrypt: Handler = async (ctx, payload) => {
+  const id = uid(ctx, payload);
+  const p = params(payload);
+  const mode = cipherMode(p);
+  await twin(ctx, api.crypto.encrypt);
+  const out = await ctx.crypto.kmipCipher(ctx.actor, ctx.meta, 'encrypt', {
+    key_id: id,
+    mode,
+    padding: cipherPadding(p, mode),
+    data: required(payload, TAG.Data, 'ByteString').value,
+    iv: bytesOf(payload, TAG.IvCounterNonce),
+    aad: bytesOf(payload, TAG.AuthenticatedEncryptionAdditionalData),
+    tagLength: p.tagLength,
+  });
+  ctx.touched.add(id);
+  return [
+    uidItem(id),
+    ttlv.bytes(TAG.Data, out.data),
+    ...(out.iv ? [ttlv.bytes(TAG.IvCounterNonce, out.iv)] : []),
+    ...(out.tag ? [ttlv.bytes(TAG.AuthenticatedEncryptionTag, out.tag)] : []),
+  ];
+};
+
+const decrypt: Handler = async (ctx, payload) => {
+  const id = uid(ctx, payload);
+  const p = params(payload);
+  const mode = cipherMode(p);
+  await twin(ctx, api.crypto.decrypt);
+  const out = await ctx.crypto.kmipCipher(ctx.actor, ctx.meta, 'decrypt', {
+    key_id: id,
+    mode,
+    padding: cipherPadding(p, mode),
+    data: required(payload, TAG.Data, 'ByteString').value,
+    iv: bytesOf(payload, TAG.IvCounterNonce),
+    aad: bytesOf(payload, TAG.AuthenticatedEncryptionAdditionalData),
+    tag: bytesOf(payload, TAG.AuthenticatedEncryptionTag),
+  });
+  ctx.touched.add(id);
+  return [uidItem(id), ttlv.bytes(TAG.Data, out.data)];
+};
+
+/** The REST signature options of KMIP's parameters: RSA PSS (default) or PKCS#1 v1.5, SHA-256. */
+function signatureFields(p: Params) {
+  if (p.hashing !== undefined && p.hashing !== HASHING_ALGORITHM.SHA256)
+    throw new KmipError(
+      'FeatureNotSupported',
+      "signatures are offered with SHA-256 (RSA) or the curve's hash (EC)",
+    );
+  if (p.padding === PADDING_METHOD.PKCS1v15) return { rsa_padding: 'pkcs1v15' as const };
+  if (p.padding === PADDING_METHOD.PSS) return { rsa_padding: 'pss' as const };
+  return {};
+}
+
+const isRsaRow = (row: KeyRow) => row.algorithm.startsWith('RSA');
+
+const sign: Handler = async (ctx, payload) => {
+  const id = uid(ctx, payload);
+  const p = params(payload);
+  const row = await detail(ctx, id);
+  await twin(ctx, api.crypto.sign);
+  const out = await ctx.crypto.sign(ctx.actor, ctx.meta, {
+    key_id: id,
+    data: required(payload, TAG.Data, 'ByteString').value.toString('base64'),
+    ...(isRsaRow(row) ? signatureFields(p) : {}),
+  });
+  ctx.touched.add(id);
+  return [uidItem(id), ttlv.bytes(TAG.SignatureData, Buffer.from(out.signature, 'base64'))];
+};
+
+const signatureVerify: Handler = async (ctx, payload) => {
+  const id = uid(ctx, payload);
+  const p = params(payload);
+  const row = await detail(ctx, id);
+  await twin(ctx, api.crypto.verify);
+  const out = await ctx.crypto.verify(ctx.actor, ctx.meta, {
+    key_id: id,
+    data: required(payload, TAG.Data, 'ByteString').value.toString('base64'),
+    signature: required(payload, TAG.SignatureData, 'ByteString').value.toString('base64'),
+    ...(isRsaRow(row) ? signatureFields(p) : {}),
+  });
+  ctx.touched.add(id);
+  return [uidItem(id), ttlv.enumeration(TAG.ValidityIndicator, out.valid ? 1 : 2)];
+};
+
+const mac: Handler = async (ctx, payload) => {
+  const id = uid(ctx, payload);
+  await twin(ctx, api.crypto.mac);
+  const out = await ctx.crypto.mac(ctx.actor, ctx.meta, {
+    key_id: id,
+    data: required(payload, TAG.Data, 'ByteString').value.toString('base64'),
+  });
+  ctx.touched.add(id);
+  return [uidItem(id), ttlv.bytes(TAG.MacData, Buffer.from(out.mac, 'base64'))];
+};
+
+const macVerify: Handler = async (ctx, payload) => {
+  const id = uid(ctx, payload);
+  await twin(ctx, api.crypto.macVerify);
+  const given = required(payload, TAG.MacData, 'ByteString').value;
+  if (given.length < 4) return [uidItem(id), ttlv.enumeration(TAG.ValidityIndicator, 2)];
+  const out = await ctx.crypto.macVerify(ctx.actor, ctx.meta, {
+    key_id: id,
+    data: required(payload, TAG.Data, 'ByteString').value.toString('base64'),
+    mac: given.toString('base64'),
+  });
+  ctx.touched.add(id);
+  return [uidItem(id), ttlv.enumeration(TAG.ValidityIndicator, out.valid ? 1 : 2)];
+};
+
+const rngRetrieve: Handler = async (ctx, payload) => {
+  const length = required(payload, TAG.DataLength, 'Integer').value;
+  if (length < 1 || length > 1024) throw new KmipError('InvalidField', 'Data Length must be 1 to 1024 bytes');
+  await twin(ctx, api.crypto.random);
+  const out = await ctx.crypto.random(ctx.actor, ctx.meta, { bytes: length });
+  return [ttlv.bytes(TAG.Data, Buffer.from(out.random, 'base64'))];
+};
+
+/* ---- the server itself ---- */
+
+const discoverVersions: Handler = async (ctx, payload) => {
+  await twin(ctx, api.crypto.noop);
+  const asked = all(payload, TAG.ProtocolVersion).map((v) => {
+    if (v.type !== 'Structure') throw new KmipError('InvalidField', 'Protocol Version must be a Structure');
+    return {
+      major: required(v, TAG.ProtocolVersionMajor, 'Integer').value,
+      minor: required(v, TAG.ProtocolVersionMinor, 'Integer').value,
+    };
+  });
+  const answer = asked.length
+    ? asked.filter((a) => SUPPORTED_VERSIONS.some((s) => s.major === a.major && s.minor === a.minor))
+    : SUPPORTED_VERSIONS;
+  return answer.map((v) =>
+    ttlv.structure(TAG.ProtocolVersion, [
+      ttlv.integer(TAG.ProtocolVersionMajor, v.major),
+      ttlv.integer(TAG.ProtocolVersionMinor, v.minor),
+    ]),
+  );
+};
+
+const query: Handler = async (ctx, payload) => {
+  await twin(ctx, api.crypto.noop);
+  const functions = all(payload, TAG.QueryFunction).map((f) => (f.type === 'Enumeration' ? f.value : -1));
+  const out: Ttlv[] = [];
+  if (functions.includes(QUERY_FUNCTION.Operations))
+    for (const name of offeredOperations(ctx.version))
+      out.push(ttlv.enumeration(TAG.Operation, OPERATION[name]));
+  if (functions.includes(QUERY_FUNCTION.Objects))
+    for (const t of [OBJECT_TYPE.SymmetricKey, OBJECT_TYPE.PublicKey, OBJECT_TYPE.PrivateKey])
+      out.push(ttlv.enumeration(TAG.ObjectType, t));
+  if (functions.includes(QUERY_FUNCTION.ServerInformation)) {
+    out.push(ttlv.text(TAG.VendorIdentification, 'KSP'));
+    out.push(ttlv.structure(TAG.ServerInformation, []));
+  }
+  return out;
+};
+
+/** Every operation KSP answers, by its code; any other answers Operation Not Supported. */
+export const HANDLERS: Partial<Record<OperationName, Handler>> = {
+  Create: create,
+  CreateKeyPair: createKeyPair,
+  Register: register,
+  ReKey: reKey,
+  Locate: locate,
+  Get: get,
+  GetAttributes: getAttributes,
+  GetAttributeList: getAttributeList,
+  AddAttribute: addAttribute,
+  ModifyAttribute: modifyAttribute,
+  DeleteAttribute: deleteAttribute,
+  SetAttribute: setAttribute,
+  Activate: activate,
+  Revoke: revoke,
+  Destroy: destroy,
+  Query: query,
+  DiscoverVersions: discoverVersions,
+  Encrypt: encrypt,
+  Decrypt: decrypt,
+  Sign: sign,
+  SignatureVerify: signatureVerify,
+  Mac: mac,
+  MacVerify: macVerify,
+  RngRetrieve: rngRetrieve,
+};
+
+/** The operations a version has (Set Attribute is 2.0's; the cryptographic ones 1.2's). */
+export function offeredOperations(version: ProtocolVersion): OperationName[] {
+  const crypto12: OperationName[] = [
+    'Encrypt',
+    'Decrypt',
+    'Sign',
+    'SignatureVerify',
+    'Mac',
+    'MacVerify',
+    'RngRetrieve',
+  ];
+  return (Object.keys(HANDLERS) as OperationName[]).filter((name) => {
+    if (name === 'SetAttribute') return isV2(version);
+    if (name === 'DiscoverVersions') return isV2(version) || version.minor >= 1;
+    if (crypto12.includes(name)) return isV2(version) || version.minor >= 2;
+    return true;
+  });
+}
+
+export const handlerOf = (operation: number, version: ProtocolVersion): Handler | undefined => {
+  const name = (Object.keys(OPERATION) as OperationName[]).find((n) => OPERATION[n] === operation);
+  return name && offeredOperations(version).includes(name) ? HANDLERS[name] : undefined;
+};

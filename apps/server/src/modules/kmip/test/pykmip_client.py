@@ -1,0 +1,65 @@
+"""Drives KSP's KMIP listener with PyKMIP's client (Debian python3-pykmip), for kmip.pykmip.test.ts.
+
+Usage: python3 pykmip_client.py <host> <port> <cert> <key> <ca> <kmip version: 1.2|2.0> <scenario>
+Prints one JSON object: what each step answered, or the error it raised.
+"""
+import json
+import logging
+import sys
+
+from kmip.core import enums
+from kmip.core.enums import KMIPVersion
+from kmip.pie import client as pie_client
+
+logging.disable(logging.CRITICAL)
+
+host, port, cert, key, ca, version, scenario = sys.argv[1:8]
+kmip_version = {"1.2": KMIPVersion.KMIP_1_2, "2.0": KMIPVersion.KMIP_2_0}[version]
+out = {}
+
+
+def step(name, fn):
+    try:
+        out[name] = fn()
+    except Exception as err:  # the test reads the reason
+        out[name] = {"error": type(err).__name__, "message": str(err)}
+        return None
+    return out[name]
+
+
+with pie_client.ProxyKmipClient(
+    hostname=host,
+    port=int(port),
+    cert=cert,
+    key=key,
+    ca=ca,
+    config_file="/dev/null",
+    kmip_version=kmip_version,
+) as c:
+    if scenario == "lifecycle":
+        uid = step("create", lambda: c.create(
+            enums.CryptographicAlgorithm.AES, 256, name="pykmip-" + version,
+            cryptographic_usage_mask=[enums.CryptographicUsageMask.ENCRYPT, enums.CryptographicUsageMask.DECRYPT]))
+        step("activate", lambda: c.activate(uid) or "ok")
+        attrs = step("get_attributes", lambda: [
+            [a.attribute_name.value, str(a.attribute_value)] for a in c.get_attributes(uid)[1]])
+        step("attribute_list", lambda: sorted(c.get_attribute_list(uid)))
+        key_obj = step("get", lambda: c.get(uid).value.hex())
+        iv = bytes(range(16))
+        def cbc():
+            params = {"block_cipher_mode": enums.BlockCipherMode.CBC,
+                      "padding_method": enums.PaddingMethod.PKCS5,
+                      "cryptographic_algorithm": enums.CryptographicAlgorithm.AES}
+            ct, _ = c.encrypt(b"sixteen byte msg and more", uid=uid, cryptographic_parameters=params, iv_counter_nonce=iv)
+            pt = c.decrypt(ct, uid=uid, cryptographic_parameters=params, iv_counter_nonce=iv)
+            return {"ciphertext": ct.hex(), "plaintext": pt.decode()}
+        step("cbc", cbc)
+        step("locate", lambda: c.locate(attributes=[
+            c.attribute_factory.create_attribute(enums.AttributeType.NAME, "pykmip-" + version)]))
+        step("revoke", lambda: c.revoke(enums.RevocationReasonCode.CESSATION_OF_OPERATION, uid) or "ok")
+        step("destroy", lambda: c.destroy(uid) or "ok")
+        step("get_destroyed", lambda: c.get(uid).value.hex())
+        out["uid"] = uid
+    elif scenario == "denied":
+        step("create", lambda: c.create(enums.CryptographicAlgorithm.AES, 128, name="denied-" + version))
+print(json.dumps(out))
