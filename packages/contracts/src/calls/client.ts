@@ -124,7 +124,9 @@ export const ClientRow = z.object({
   name: z.string().describe('the name the agent enrolled with'),
   type: z
     .enum(clientTypes)
-    .describe('tde: file encryption agent; rdm: anti-ransomware agent; kadp: application; kmip: KMIP client (docs/kmip.md)'),
+    .describe(
+      'tde: file encryption agent; rdm: anti-ransomware agent; kadp: application; kmip: KMIP client (docs/kmip.md)',
+    ),
   os: z.string(),
   agent_version: z.string(),
   mac: z.string(),

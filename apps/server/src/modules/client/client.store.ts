@@ -269,7 +269,12 @@ export async function kmipClientNamed(db: Executor, domainId: string, name: stri
 }
 
 /** A page of a domain's KMIP clients, by name. */
-export async function listKmipClients(db: Executor, domainId: string, name: string | undefined, page: PageQuery) {
+export async function listKmipClients(
+  db: Executor,
+  domainId: string,
+  name: string | undefined,
+  page: PageQuery,
+) {
   let q = db.selectFrom('client').where('domain_id', '=', domainId).where('type', '=', 'kmip');
   if (name) q = q.where('name', 'like', `%${escapeLike(name)}%`);
   return pagedRows(q, page, (p) => p.selectAll().orderBy('name').orderBy('id'));

@@ -72,7 +72,12 @@ export function createKeyExport(deps: {
     if (row.object_type === 'public') {
       if (!version.public_key) throw stateForbids('key.noMaterial', { name: row.name });
       await record();
-      return { row, algorithm, version: version.version, material: Buffer.from(version.public_key, 'base64') };
+      return {
+        row,
+        algorithm,
+        version: version.version,
+        material: Buffer.from(version.public_key, 'base64'),
+      };
     }
     if (row.exportable !== 1) throw stateForbids('key.notExportable', { name: row.name });
     if (!keyStateAllows('export', row.state as KeyState) || !version.material_wrapped)

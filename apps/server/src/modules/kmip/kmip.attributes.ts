@@ -120,7 +120,7 @@ export function attributeContainer(
 }
 
 /** The single value of an attribute in a list, or undefined. */
-export const valueOf = (attrs: Attribute[], name: AttributeName | string): Ttlv | undefined =>
+export const valueOf = (attrs: Attribute[], name: string): Ttlv | undefined =>
   attrs.find((a) => a.name === name)?.value;
 
 /** An answer's attribute, written as the version writes it. */
@@ -129,11 +129,11 @@ export function writeAttribute(
   attr: { name: string; index?: number; value: Ttlv },
 ): Ttlv {
   const spec = (ATTRIBUTES as Record<string, { tag: number }>)[attr.name];
-  if (isV2(version)) return { ...attr.value, tag: spec?.tag ?? attr.value.tag } as Ttlv;
+  if (isV2(version)) return { ...attr.value, tag: spec?.tag ?? attr.value.tag };
   return ttlv.structure(TAG.Attribute, [
     ttlv.text(TAG.AttributeName, attr.name),
     ...(attr.index ? [ttlv.integer(TAG.AttributeIndex, attr.index)] : []),
-    { ...attr.value, tag: TAG.AttributeValue } as Ttlv,
+    { ...attr.value, tag: TAG.AttributeValue },
   ]);
 }
 

@@ -88,7 +88,7 @@ export const kmipModule: KspModule = {
     const tally = createTally(ctx);
     const timer = setInterval(() => void tally.flush(), 1000);
     timer.unref();
-    const state: Running = { listener: null, certificatePem: '', flush: tally.flush, timer };
+    const state: Running = { listener: null, certificatePem: '', flush: () => tally.flush(), timer };
     running.set(ctx.app, state);
     if (!kmip) return;
     if (!kmip.tls) {

@@ -91,7 +91,7 @@ const date = (iso: string | null) => (iso ? new Date(iso) : null);
 /** The attributes of a key KSP answers (GetAttributes, GetAttributeList). */
 export function keyAttributes(row: KeyRow, newEncoding: boolean): Attribute[] {
   const out: { name: string; value: Ttlv }[] = [];
-  const add = (name: AttributeName | string, value: Ttlv | null) => {
+  const add = (name: string, value: Ttlv | null) => {
     if (value) out.push({ name, value });
   };
   add('Unique Identifier', attrValue.text('Unique Identifier', row.id));
@@ -152,7 +152,8 @@ const formatName = (value: number): Format | undefined =>
 /**
  * The managed object a Get answers: a Symmetric Key (Raw or Transparent Symmetric Key), a
  * Private Key (PKCS#8, or PKCS#1 for RSA) or a Public Key (X.509 SubjectPublicKeyInfo, or PKCS#1
- * for RSA), in a Key Block with the algorithm and length.
+ * for RSA), in a Key Block with the algorithm and length. The answer holds its own copy of
+ * `material`, which the caller zeroes.
  */
 export function managedObject(
   row: KeyRow,
@@ -175,13 +176,13 @@ export function managedObject(
     );
   if (row.object_type === 'symmetric') {
     format = wanted ?? 'Raw';
-    if (format === 'Raw') keyMaterial = ttlv.bytes(TAG.KeyMaterial, material);
+    if (format === 'Raw') keyMaterial = ttlv.bytes(TAG.KeyMaterial, Buffer.from(material));
     else if (format === 'TransparentSymmetricKey')
-      keyMaterial = ttlv.structure(TAG.KeyMaterial, [ttlv.bytes(TAG.Key, material)]);
+      keyMaterial = ttlv.structure(TAG.KeyMaterial, [ttlv.bytes(TAG.Key, Buffer.from(material))]);
     else throw refuse('Raw or TransparentSymmetricKey');
   } else if (row.object_type === 'private') {
     format = wanted ?? (rsa ? 'Pkcs1' : 'Pkcs8');
-    if (format === 'Pkcs8') keyMaterial = ttlv.bytes(TAG.KeyMaterial, material);
+    if (format === 'Pkcs8') keyMaterial = ttlv.bytes(TAG.KeyMaterial, Buffer.from(material));
     else if (format === 'Pkcs1' && rsa)
       keyMaterial = ttlv.bytes(
         TAG.KeyMaterial,
@@ -193,7 +194,7 @@ export function managedObject(
     else throw refuse(rsa ? 'Pkcs1 or Pkcs8' : 'Pkcs8');
   } else {
     format = wanted ?? (rsa ? 'Pkcs1' : 'X509');
-    if (format === 'X509') keyMaterial = ttlv.bytes(TAG.KeyMaterial, material);
+    if (format === 'X509') keyMaterial = ttlv.bytes(TAG.KeyMaterial, Buffer.from(material));
     else if (format === 'Pkcs1' && rsa)
       keyMaterial = ttlv.bytes(
         TAG.KeyMaterial,

@@ -1,4 +1,4 @@
-import { api, type AlgorithmId, type CallDef, type KeyState } from '@ksp/contracts';
+import { api, type AlgorithmId, type CallDef } from '@ksp/contracts';
 import type { z } from 'zod';
 import { authorizeCall, type Actor, type Gatekeeper, type RequestMeta } from '../../platform/http/route.js';
 import type { ModuleServices } from '../../platform/module.js';
@@ -118,7 +118,8 @@ const intOf = (attrs: Attribute[], name: string) => {
 
 /** The usage mask asked for, or the algorithm's everyday one. */
 function usageFrom(attrs: Attribute[], algorithm: AlgorithmId, fallback: number): number {
-  return intOf(attrs, 'Cryptographic Usage Mask') ?? (algorithm.startsWith('HMAC') ? 0x80 | 0x100 : fallback);
+  // A mask of 0 (PyKMIP sends one for an object given no usage) means none was asked for.
+  return intOf(attrs, 'Cryptographic Usage Mask') || (algorithm.startsWith('HMAC') ? 0x80 | 0x100 : fallback);
 }
 
 const activationFrom = (attrs: Attribute[]) => {
@@ -265,7 +266,7 @@ function askedNames(ctx: OperationContext, payload: Structure): string[] | null 
     return refs.map((ref) => {
       if (ref.type !== 'Enumeration')
         throw new KmipError('FeatureNotSupported', 'vendor attribute references are not supported');
-      return readTaggedAttribute({ tag: ref.value, type: 'Integer', value: 0 } as Ttlv).name;
+      return readTaggedAttribute({ tag: ref.value, type: 'Integer', value: 0 }).name;
     });
   }
   const names = all(payload, TAG.AttributeName).map((n) => {
@@ -356,7 +357,7 @@ function attributeOf(
   const box = all(payload, tag)[0];
   if (box?.type === 'Structure' && box.value[0]) return readTaggedAttribute(box.value[0]);
   const ref = optional(payload, TAG.AttributeReference, 'Enumeration');
-  if (ref) return readTaggedAttribute({ tag: ref.value, type: 'TextString', value: '' } as Ttlv);
+  if (ref) return readTaggedAttribute({ tag: ref.value, type: 'TextString', value: '' });
   throw new KmipError('MissingData', `${tagName(tag)} is required`);
 }
 
@@ -477,7 +478,7 @@ const locate: Handler = async (ctx, payload) => {
       if (ecAlias(has) !== ecAlias(algorithm)) return false;
     }
     if (length !== undefined && num('Cryptographic Length') !== length) return false;
-    if (state !== undefined && STATE_OF[row.state as KeyState] !== state) return false;
+    if (state !== undefined && STATE_OF[row.state] !== state) return false;
     return Object.entries(labels).every(([k, v]) => row.labels[k] === v);
   };
   const found: string[] = [];
@@ -538,7 +539,20 @@ function params(payload: Structure): Params {
   };
 }
 
-function cipherMode(p: Params): 'GCM' | 'CBC' | 'CTR' | 'OAEP' {
+function cipherMode(p: Params, version: ProtocolVersion): 'GCM' | 'CBC' | 'CTR' | 'OAEP' {
+  const old = !isV2(version) && version.minor < 4;
+  // Without a mode: GCM where the answer can carry its tag, CBC before.
+  const mode = p.mode === undefined && p.padding !== PADDING_METHOD.OAEP && old ? 'CBC' : modeOf(p);
+  // The tag travels in Authenticated Encryption Tag, which KMIP 1.4 brought.
+  if (mode === 'GCM' && old)
+    throw new KmipError(
+      'FeatureNotSupported',
+      'GCM needs KMIP 1.4 or later (its tag has no field before); use CBC or CTR',
+    );
+  return mode;
+}
+
+function modeOf(p: Params): 'GCM' | 'CBC' | 'CTR' | 'OAEP' {
   if (p.padding === PADDING_METHOD.OAEP) {
     if (p.hashing !== undefined && p.hashing !== HASHING_ALGORITHM.SHA256)
       throw new KmipError('FeatureNotSupported', 'RSA-OAEP is offered with SHA-256 only');
@@ -565,7 +579,7 @@ const bytesOf = (payload: Structure, tag: number) => optional(payload, tag, 'Byt
 const encrypt: Handler = async (ctx, payload) => {
   const id = uid(ctx, payload);
   const p = params(payload);
-  const mode = cipherMode(p);
+  const mode = cipherMode(p, ctx.version);
   await twin(ctx, api.crypto.encrypt);
   const out = await ctx.crypto.kmipCipher(ctx.actor, ctx.meta, 'encrypt', {
     key_id: id,
@@ -588,7 +602,7 @@ const encrypt: Handler = async (ctx, payload) => {
 const decrypt: Handler = async (ctx, payload) => {
   const id = uid(ctx, payload);
   const p = params(payload);
-  const mode = cipherMode(p);
+  const mode = cipherMode(p, ctx.version);
   await twin(ctx, api.crypto.decrypt);
   const out = await ctx.crypto.kmipCipher(ctx.actor, ctx.meta, 'decrypt', {
     key_id: id,

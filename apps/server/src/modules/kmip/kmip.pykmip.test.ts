@@ -1,40 +1,154 @@
 import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createCipheriv } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { connect } from 'node:tls';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '@ksp/contracts';
-import { call, initialize, ok, startServer, type TestServer } from '../../test/harness.js';
+import { call, domainWithAdmin, initialize, ok, startServer, type TestServer } from '../../test/harness.js';
 import { newEcKey, openssl, selfSignedEc } from '../../test/openssl.js';
 import { kmipPortOf } from './kmip.module.js';
+import { TAG } from './kmip.tags.js';
+import { decodeTtlv, encodeTtlv, type Ttlv } from './kmip.ttlv.js';
+import { ttlv } from './kmip.message.js';
 
 const script = fileURLToPath(new URL('./test/pykmip_client.py', import.meta.url));
-
 const run = promisify(execFile);
+
+interface ClientFiles {
+  cert: string;
+  key: string;
+  ca: string;
+}
 
 /** Runs the PyKMIP client script (the server answers in this process, so never synchronously): its JSON answer. */
 async function pykmip(
   port: number,
-  files: { cert: string; key: string; ca: string },
+  files: ClientFiles,
   version: string,
   scenario: string,
+  ...rest: string[]
 ) {
   const { stdout } = await run(
     '/usr/bin/python3',
-    [script, '127.0.0.1', String(port), files.cert, files.key, files.ca, version, scenario],
+    [script, '127.0.0.1', String(port), files.cert, files.key, files.ca, version, scenario, ...rest],
     { encoding: 'utf8', timeout: 60_000 },
   );
   return JSON.parse(stdout) as Record<string, unknown>;
+}
+
+const failed = (answer: unknown) => (answer as { message?: string } | undefined)?.message ?? '';
+
+/** Sends raw bytes over a TLS connection with a client certificate; the bytes answered until the server closes or `ms` pass. */
+function rawExchange(port: number, files: ClientFiles | null, bytes: Buffer, ms = 3000): Promise<Buffer> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    const socket = connect({
+      host: '127.0.0.1',
+      port,
+      rejectUnauthorized: false,
+      ...(files ? { cert: readFileSync(files.cert), key: readFileSync(files.key) } : {}),
+    });
+    const done = () => resolve(Buffer.concat(chunks));
+    const timer = setTimeout(() => {
+      socket.destroy();
+      done();
+    }, ms);
+    socket.on('secureConnect', () => socket.write(bytes));
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('close', () => {
+      clearTimeout(timer);
+      done();
+    });
+    socket.on('error', () => undefined);
+  });
+}
+
+/** A Request Message of one Create item in KMIP 1.2 (AES-128). */
+const createRequest = () =>
+  encodeTtlv(
+    ttlv.structure(TAG.RequestMessage, [
+      ttlv.structure(TAG.RequestHeader, [
+        ttlv.structure(TAG.ProtocolVersion, [
+          ttlv.integer(TAG.ProtocolVersionMajor, 1),
+          ttlv.integer(TAG.ProtocolVersionMinor, 2),
+        ]),
+        ttlv.integer(TAG.BatchCount, 1),
+      ]),
+      ttlv.structure(TAG.BatchItem, [
+        ttlv.enumeration(TAG.Operation, 0x01),
+        ttlv.structure(TAG.RequestPayload, [
+          ttlv.enumeration(TAG.ObjectType, 2),
+          ttlv.structure(TAG.TemplateAttribute, [
+            ttlv.structure(TAG.Attribute, [
+              ttlv.text(TAG.AttributeName, 'Cryptographic Algorithm'),
+              ttlv.enumeration(TAG.AttributeValue, 3),
+            ]),
+            ttlv.structure(TAG.Attribute, [
+              ttlv.text(TAG.AttributeName, 'Cryptographic Length'),
+              ttlv.integer(TAG.AttributeValue, 128),
+            ]),
+          ]),
+        ]),
+      ]),
+    ]),
+  );
+
+/** The Result Status, Reason and Message of each batch item of an answer. */
+function results(answer: Buffer) {
+  const message = decodeTtlv(answer) as Ttlv & { type: 'Structure' };
+  return message.value
+    .filter((i) => i.tag === TAG.BatchItem)
+    .map((item) => {
+      const fields = (item as Ttlv & { type: 'Structure' }).value;
+      const pick = (tag: number) => fields.find((f) => f.tag === tag)?.value;
+      return {
+        status: pick(TAG.ResultStatus),
+        reason: pick(TAG.ResultReason),
+        message: pick(TAG.ResultMessage),
+      };
+    });
 }
 
 describe('KMIP with PyKMIP (sqlite)', () => {
   let server: TestServer;
   let token: string;
   const dir = mkdtempSync(join(tmpdir(), 'ksp-kmip-'));
-  const files = { cert: join(dir, 'client.pem'), key: join(dir, 'client.key'), ca: join(dir, 'server.pem') };
+  const filesOf = (name: string): ClientFiles => ({
+    cert: join(dir, `${name}.pem`),
+    key: join(dir, `${name}.key`),
+    ca: join(dir, 'server.pem'),
+  });
   let port: number;
+  let admin: ClientFiles;
+
+  /** A KMIP client made in the console by `as` with `role`, its key and certificate written to files. */
+  async function kmipClient(as: string, name: string, role: string) {
+    openssl(['req', '-new', ...newEcKey(`${name}.key`), '-out', `${name}.csr`, '-subj', `/CN=${name}`], dir);
+    const roles = ok(await call(server, api.role.list, { token: as, query: { page: 1, page_size: 50 } }));
+    const roleId = roles.data.data.find((r) => r.name === role)!.id;
+    const made = ok(
+      await call(server, api.kmip.create, {
+        token: as,
+        body: { name, role_id: roleId, csr: readFileSync(join(dir, `${name}.csr`), 'utf8') },
+      }),
+    );
+    writeFileSync(join(dir, `${name}.pem`), made.data.certificate_pem + made.data.chain_pem);
+    return { files: filesOf(name), client: made.data.client };
+  }
+
+  const keyDetail = async (id: string) =>
+    ok(await call(server, api.key.detail, { token, query: { id } })).data;
+  const auditOf = (action: string) =>
+    server.database.db
+      .selectFrom('audit_log')
+      .selectAll()
+      .where('action', '=', action)
+      .orderBy('at')
+      .execute();
 
   beforeAll(async () => {
     selfSignedEc(dir, { key: 'server.key', cert: 'server.pem', cn: '127.0.0.1', days: 2 });
@@ -45,17 +159,7 @@ describe('KMIP with PyKMIP (sqlite)', () => {
     });
     ({ token } = await initialize(server));
     port = kmipPortOf(server.app)!;
-    openssl(['req', '-new', ...newEcKey('client.key'), '-out', 'client.csr', '-subj', '/CN=pykmip'], dir);
-    const roles = ok(await call(server, api.role.list, { token, query: { page: 1, page_size: 50 } }));
-    const roleId = roles.data.data.find((r) => r.name === 'Administrator')!.id;
-    const { readFileSync } = await import('node:fs');
-    const made = ok(
-      await call(server, api.kmip.create, {
-        token,
-        body: { name: 'pykmip', role_id: roleId, csr: readFileSync(join(dir, 'client.csr'), 'utf8') },
-      }),
-    );
-    writeFileSync(files.cert, made.data.certificate_pem + made.data.chain_pem);
+    ({ files: admin } = await kmipClient(token, 'pykmip', 'Administrator'));
   }, 60_000);
   afterAll(async () => {
     await server?.close();
@@ -63,10 +167,136 @@ describe('KMIP with PyKMIP (sqlite)', () => {
   });
 
   for (const version of ['1.2', '2.0']) {
-    it(`runs a key's life over KMIP ${version}`, async () => {
-      const out = await pykmip(port, files, version, 'lifecycle');
-      console.log(JSON.stringify(out, null, 1));
-      expect(out.create).toMatch(/^[0-9a-f-]{36}$/);
-    }, 60_000);
+    it(`runs a symmetric key's life over KMIP ${version}, and the console sees it`, async () => {
+      const out = await pykmip(port, admin, version, 'lifecycle');
+      const uid = out.uid as string;
+      expect(uid).toMatch(/^[0-9a-f-]{36}$/);
+      expect(out.activate).toBe('ok');
+      const attrs = Object.fromEntries(out.get_attributes as [string, string][]);
+      expect(attrs['Cryptographic Length']).toBe('256');
+      expect(attrs.State).toMatch(/ACTIVE/);
+      expect(out.attribute_list).toEqual(
+        expect.arrayContaining(['Name', 'State', 'Cryptographic Usage Mask']),
+      );
+      // CBC with PKCS#5 padding: 25 bytes make two blocks; the plaintext comes back, and the key
+      // Get answered is the one that encrypted (checked here with Node's own AES).
+      const cbc = out.cbc as { ciphertext: string; plaintext: string };
+      expect(cbc.plaintext).toBe('sixteen byte msg and more');
+      const local = createCipheriv(
+        'aes-256-cbc',
+        Buffer.from(out.get as string, 'hex'),
+        Buffer.from([...Array(16).keys()]),
+      );
+      expect(Buffer.concat([local.update('sixteen byte msg and more'), local.final()]).toString('hex')).toBe(
+        cbc.ciphertext,
+      );
+      if (version === '2.0') expect((out.gcm as { iv: string }).iv).toMatch(/^[0-9a-f]{24}$/);
+      else expect(failed(out.gcm)).toMatch(/FEATURE_NOT_SUPPORTED.*GCM needs KMIP 1.4/);
+      expect(out.locate).toEqual([uid]);
+      expect(out.revoke).toBe('ok');
+      expect(out.destroy).toBe('ok');
+      expect(failed(out.get_destroyed)).toMatch(/ILLEGAL_OPERATION/);
+
+      // The same key through the REST API: destroyed, owned by the client, its KMIP use counted.
+      await server.app.inject({ method: 'GET', url: '/v1/ksp/system/status' });
+      await new Promise((r) => setTimeout(r, 1200));
+      const row = await keyDetail(uid);
+      expect(row.name).toBe(`pykmip-${version}`);
+      expect(row.state).toBe('destroyed');
+      expect(row.owner).toBe('pykmip');
+      expect(row.kmip_total).toBeGreaterThanOrEqual(8);
+      const records = await auditOf('crypto.encrypt');
+      const mine = records.filter((r) => r.object_id === uid);
+      expect(mine.length).toBeGreaterThan(0);
+      expect(mine[0]!.source).toBe('kmip');
+      expect(String(mine[0]!.details)).toContain('certificate');
+    }, 90_000);
   }
+
+  it('makes an RSA key pair that signs and verifies (PSS), and registers a key made elsewhere', async () => {
+    const pair = await pykmip(port, admin, '1.2', 'pair');
+    expect(pair.sign).toMatch(/^[0-9a-f]{512}$/);
+    expect(pair.verify).toMatch(/VALID/);
+    expect(pair.verify_bad).toMatch(/INVALID/);
+    expect(String(pair.get_public)).toMatch(/^30/);
+    const priv = await keyDetail(pair.private as string);
+    expect(priv.algorithm).toBe('RSA-2048');
+    expect(priv.linked_key_id).toBe(pair.public);
+
+    const reg = await pykmip(port, admin, '2.0', 'register');
+    expect(reg.get).toBe('000102030405060708090a0b0c0d0e0f');
+    // An AES key does not MAC: refused with the key's reason, not a crash.
+    expect(failed(reg.mac_wrong_key)).toMatch(/ILLEGAL_OPERATION|INVALID_FIELD/);
+    const row = await keyDetail(reg.uid as string);
+    expect(row.algorithm).toBe('AES-128');
+  }, 90_000);
+
+  it('refuses a client whose role lacks the permission, and audits it', async () => {
+    const { files } = await kmipClient(token, 'reader', 'Auditor');
+    const out = await pykmip(port, files, '1.2', 'denied');
+    expect(failed(out.create)).toMatch(/PERMISSION_DENIED/);
+    const denied = await auditOf('access.denied');
+    expect(denied.some((r) => r.username === 'reader' && r.target === api.key.create.path)).toBe(true);
+  }, 60_000);
+
+  it("keeps another domain's client away from this domain's keys", async () => {
+    const other = await domainWithAdmin(server, token, {
+      domain: 'kmip-other',
+      username: 'kmipadm',
+      password: 'Other-Pass-1',
+    });
+    const { files } = await kmipClient(other.token, 'outsider', 'Administrator');
+    const mine = ok(
+      await call(server, api.key.create, {
+        token,
+        body: { name: 'root-only', algorithm: 'AES-256', usage_mask: 12, exportable: true },
+      }),
+    ).data;
+    const out = await pykmip(port, files, '2.0', 'get_other', mine.id);
+    expect(failed(out.get)).toMatch(/ITEM_NOT_FOUND/);
+    expect(failed(out.destroy)).toMatch(/ITEM_NOT_FOUND/);
+    expect((await keyDetail(mine.id)).state).toBe('active');
+  }, 60_000);
+
+  it('refuses a disabled client and a revoked certificate at the next request, audited', async () => {
+    const { files, client } = await kmipClient(token, 'soon-off', 'Administrator');
+    ok(await call(server, api.kmip.update, { token, body: { id: client.id, enabled: false } }));
+    await new Promise((r) => setTimeout(r, 1100));
+    const off = results(await rawExchange(port, files, createRequest()));
+    expect(off).toEqual([{ status: 1, reason: 0x0c, message: 'the KMIP client is disabled' }]);
+    ok(await call(server, api.kmip.update, { token, body: { id: client.id, enabled: true } }));
+    expect(results(await rawExchange(port, files, createRequest()))[0]!.status).toBe(0);
+    ok(
+      await call(server, api.cert.revoke, {
+        token,
+        body: { id: client.certificate.id, reason: 'keyCompromise' },
+      }),
+    );
+    const revoked = results(await rawExchange(port, files, createRequest()));
+    expect(revoked[0]).toMatchObject({ status: 1, reason: 0x0c });
+    const refusals = await auditOf('kmip.connect');
+    expect(refusals.map((r) => (JSON.parse(r.details) as { reason?: string }).reason)).toEqual(
+      expect.arrayContaining(['disabled', 'revoked']),
+    );
+  }, 60_000);
+
+  it('answers hostile input with a KMIP error or closes, and keeps serving', async () => {
+    // No client certificate.
+    expect(results(await rawExchange(port, null, createRequest()))[0]).toMatchObject({
+      status: 1,
+      reason: 0x0c,
+    });
+    // A length that lies (more than the limit): Invalid Message, then closed.
+    const liar = Buffer.from([0x42, 0x00, 0x78, 0x01, 0x7f, 0xff, 0xff, 0xf8]);
+    expect(results(await rawExchange(port, admin, liar))[0]).toMatchObject({ status: 1, reason: 0x04 });
+    // Truncated: the server waits for the rest, then the client gives up; nothing answered.
+    expect((await rawExchange(port, admin, createRequest().subarray(0, 40), 500)).length).toBe(0);
+    // Not a structure.
+    expect(results(await rawExchange(port, admin, Buffer.from('GET / HTTP/1.1\r\n\r\n')))[0]).toMatchObject({
+      status: 1,
+      reason: 0x04,
+    });
+    // Still serving.
+    expect(results(await rawExchange(port, admin, createRequest()))[0]!.status).toBe(0);
+  }, 60_000);
 });

@@ -239,6 +239,15 @@ export const labels = {
       upload: 'Backup uploaded',
       restore: 'Backup restored',
     },
+    kmip: {
+      client: {
+        create: 'KMIP client created',
+        update: 'KMIP client changed',
+        renew: 'KMIP client certificate renewed',
+        certificate: 'KMIP client certificate request read',
+      },
+      connect: 'KMIP connection refused',
+    },
     'backup-key': {
       create: 'Backup key created',
       delete: 'Backup key deleted',

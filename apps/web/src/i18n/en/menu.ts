@@ -10,6 +10,7 @@ export const menu = {
   ldap: 'LDAP',
   key: 'Keys',
   keyDetail: 'Key details',
+  kmip: 'KMIP clients',
   cert: 'Certificates',
   certExternal: 'External',
   certLocal: 'Local',

@@ -218,6 +218,15 @@ export const labels: Catalogue<typeof en> = {
       upload: '上传备份',
       restore: '恢复备份',
     },
+    kmip: {
+      client: {
+        create: '创建 KMIP 客户端',
+        update: '修改 KMIP 客户端',
+        renew: '更新 KMIP 客户端证书',
+        certificate: '读取 KMIP 客户端证书请求',
+      },
+      connect: 'KMIP 连接被拒绝',
+    },
     'backup-key': {
       create: '创建备份密钥',
       delete: '删除备份密钥',

@@ -12,6 +12,7 @@ export const menu: Catalogue<typeof en> = {
   ldap: 'LDAP',
   key: '密钥',
   keyDetail: '密钥详情',
+  kmip: 'KMIP 客户端',
   cert: '证书',
   certExternal: '外部证书',
   certLocal: '本地证书',

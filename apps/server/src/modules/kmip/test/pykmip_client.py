@@ -10,6 +10,7 @@ import sys
 from kmip.core import enums
 from kmip.core.enums import KMIPVersion
 from kmip.pie import client as pie_client
+from kmip.pie import objects
 
 logging.disable(logging.CRITICAL)
 
@@ -44,7 +45,14 @@ with pie_client.ProxyKmipClient(
         attrs = step("get_attributes", lambda: [
             [a.attribute_name.value, str(a.attribute_value)] for a in c.get_attributes(uid)[1]])
         step("attribute_list", lambda: sorted(c.get_attribute_list(uid)))
-        key_obj = step("get", lambda: c.get(uid).value.hex())
+        step("get", lambda: c.get(uid).value.hex())
+        def gcm():
+            params = {"block_cipher_mode": enums.BlockCipherMode.GCM,
+                      "cryptographic_algorithm": enums.CryptographicAlgorithm.AES,
+                      "tag_length": 16}
+            ct, iv_made = c.encrypt(b"gcm plaintext", uid=uid, cryptographic_parameters=params)
+            return {"ciphertext": ct.hex(), "iv": iv_made.hex() if iv_made else None}
+        step("gcm", gcm)
         iv = bytes(range(16))
         def cbc():
             params = {"block_cipher_mode": enums.BlockCipherMode.CBC,
@@ -60,6 +68,34 @@ with pie_client.ProxyKmipClient(
         step("destroy", lambda: c.destroy(uid) or "ok")
         step("get_destroyed", lambda: c.get(uid).value.hex())
         out["uid"] = uid
+    elif scenario == "pair":
+        pub, priv = step("create_key_pair", lambda: list(c.create_key_pair(
+            enums.CryptographicAlgorithm.RSA, 2048, public_name="pair-" + version + ".pub",
+            private_name="pair-" + version,
+            public_usage_mask=[enums.CryptographicUsageMask.VERIFY],
+            private_usage_mask=[enums.CryptographicUsageMask.SIGN]))) or (None, None)
+        out["public"], out["private"] = pub, priv
+        step("activate", lambda: c.activate(priv) or "ok")
+        params = {"padding_method": enums.PaddingMethod.PSS,
+                  "hashing_algorithm": enums.HashingAlgorithm.SHA_256,
+                  "cryptographic_algorithm": enums.CryptographicAlgorithm.RSA,
+                  "digital_signature_algorithm": enums.DigitalSignatureAlgorithm.SHA256_WITH_RSA_ENCRYPTION}
+        sig = step("sign", lambda: c.sign(b"signed by KMIP", uid=priv, cryptographic_parameters=params).hex())
+        step("verify", lambda: str(c.signature_verify(b"signed by KMIP", bytes.fromhex(sig), uid=pub,
+                                                     cryptographic_parameters=params)))
+        step("verify_bad", lambda: str(c.signature_verify(b"not what was signed", bytes.fromhex(sig), uid=pub,
+                                                         cryptographic_parameters=params)))
+        step("get_public", lambda: c.get(pub).value.hex())
+    elif scenario == "register":
+        key = objects.SymmetricKey(enums.CryptographicAlgorithm.AES, 128, bytes(range(16)), name="registered-" + version)
+        uid = step("register", lambda: c.register(key))
+        out["uid"] = uid
+        step("activate", lambda: c.activate(uid) or "ok")
+        step("get", lambda: c.get(uid).value.hex())
+        step("mac_wrong_key", lambda: c.mac(b"data", uid=uid, algorithm=enums.CryptographicAlgorithm.HMAC_SHA256)[1].hex())
     elif scenario == "denied":
         step("create", lambda: c.create(enums.CryptographicAlgorithm.AES, 128, name="denied-" + version))
+    elif scenario == "get_other":
+        step("get", lambda: c.get(sys.argv[8]).value.hex())
+        step("destroy", lambda: c.destroy(sys.argv[8]) or "ok")
 print(json.dumps(out))
