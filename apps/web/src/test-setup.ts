@@ -35,9 +35,10 @@ if (!('scrollIntoView' in Element.prototype)) {
 }
 
 // waitFor/findBy give up after 1 s by default. On a 2-core CI machine running the suite in
-// parallel, an antd re-render after a route change can take longer than that; a test that
-// waits for something that never comes still fails, only later.
-configure({ asyncUtilTimeout: 5000 });
+// parallel, an antd re-render after a route change can take longer than that (5 s ran out
+// under a load of 11 in session 22 for the log filters and the user table); a test that waits
+// for something that never comes still fails, only later.
+configure({ asyncUtilTimeout: 10_000 });
 
 afterEach(() => {
   cleanup();

@@ -1,0 +1,338 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { connect } from 'node:tls';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, builtInRoles } from '@ksp/contracts';
+import { call, domainWithAdmin, initialize, ok, startServer, type TestServer } from '../../test/harness.js';
+import { newEcKey, openssl, selfSignedEc } from '../../test/openssl.js';
+import { ttlv } from './kmip.message.js';
+import { kmipPortOf } from './kmip.module.js';
+import { OPERATION, TAG, type OperationName } from './kmip.tags.js';
+import { decodeTtlv, encodeTtlv, type Ttlv } from './kmip.ttlv.js';
+
+/**
+ * The permission each KMIP operation needs, written from docs/kmip.md's table (the REST twin's
+ * permission), independently of the code's own declaration. `null`: any KMIP client.
+ */
+const NEEDS: Record<OperationName, string | null> = {
+  Create: 'key:write',
+  CreateKeyPair: 'key:write',
+  Register: 'key:write',
+  ReKey: 'key:write',
+  Locate: 'key:read',
+  Get: 'key:export',
+  GetAttributes: 'key:read',
+  GetAttributeList: 'key:read',
+  AddAttribute: 'key:write',
+  ModifyAttribute: 'key:write',
+  DeleteAttribute: 'key:write',
+  SetAttribute: 'key:write',
+  Activate: 'key:write',
+  Revoke: 'key:write',
+  Destroy: 'key:write',
+  Query: null,
+  DiscoverVersions: null,
+  Encrypt: 'key:use',
+  Decrypt: 'key:use',
+  Sign: 'key:use',
+  SignatureVerify: 'key:use',
+  Mac: 'key:use',
+  MacVerify: 'key:use',
+  RngRetrieve: 'key:use',
+};
+/** Operations that read or change an existing key before anything else: key:read comes first. */
+const READS_FIRST = new Set<OperationName>([
+  'AddAttribute',
+  'ModifyAttribute',
+  'DeleteAttribute',
+  'SetAttribute',
+  'Sign',
+  'SignatureVerify',
+  'GetAttributes',
+  'GetAttributeList',
+]);
+const NAMES_A_KEY = new Set<OperationName>(
+  (Object.keys(NEEDS) as OperationName[]).filter(
+    (op) =>
+      !['Create', 'CreateKeyPair', 'Register', 'Locate', 'Query', 'DiscoverVersions', 'RngRetrieve'].includes(
+        op,
+      ),
+  ),
+);
+
+/** A minimal, valid payload of each operation in KMIP 2.0, naming `key` where it names one. */
+function payloadOf(op: OperationName, key: string): Ttlv[] {
+  const uid = ttlv.text(TAG.UniqueIdentifier, key);
+  const data = ttlv.bytes(TAG.Data, Buffer.from('matrix'));
+  const aes = [ttlv.enumeration(TAG.CryptographicAlgorithm, 3), ttlv.integer(TAG.CryptographicLength, 256)];
+  switch (op) {
+    case 'Create':
+      return [ttlv.enumeration(TAG.ObjectType, 2), ttlv.structure(TAG.Attributes, aes)];
+    case 'CreateKeyPair':
+      return [
+        ttlv.structure(TAG.CommonAttributes, [
+          ttlv.enumeration(TAG.CryptographicAlgorithm, 6),
+          ttlv.integer(TAG.CryptographicLength, 256),
+        ]),
+      ];
+    case 'Register':
+      return [
+        ttlv.enumeration(TAG.ObjectType, 2),
+        ttlv.structure(TAG.Attributes, []),
+        ttlv.structure(TAG.SymmetricKey, [
+          ttlv.structure(TAG.KeyBlock, [
+            ttlv.enumeration(TAG.KeyFormatType, 1),
+            ttlv.structure(TAG.KeyValue, [ttlv.bytes(TAG.KeyMaterial, Buffer.alloc(16, 7))]),
+            ttlv.enumeration(TAG.CryptographicAlgorithm, 3),
+            ttlv.integer(TAG.CryptographicLength, 128),
+          ]),
+        ]),
+      ];
+    case 'Locate':
+      return [];
+    case 'AddAttribute':
+    case 'SetAttribute':
+      return [uid, ttlv.structure(TAG.NewAttribute, [ttlv.text(TAG.ObjectGroup, 'matrix')])];
+    case 'ModifyAttribute':
+      return [uid, ttlv.structure(TAG.NewAttribute, [ttlv.text(TAG.ObjectGroup, 'matrix-2')])];
+    case 'DeleteAttribute':
+      return [uid, ttlv.structure(TAG.CurrentAttribute, [ttlv.text(TAG.ObjectGroup, 'matrix-2')])];
+    case 'Revoke':
+      return [uid, ttlv.structure(TAG.RevocationReason, [ttlv.enumeration(TAG.RevocationReasonCode, 1)])];
+    case 'Encrypt':
+    case 'Decrypt':
+    case 'Sign':
+    case 'Mac':
+      return [uid, data];
+    case 'SignatureVerify':
+      return [uid, data, ttlv.bytes(TAG.SignatureData, Buffer.alloc(64))];
+    case 'MacVerify':
+      return [uid, data, ttlv.bytes(TAG.MacData, Buffer.alloc(32))];
+    case 'RngRetrieve':
+      return [ttlv.integer(TAG.DataLength, 16)];
+    case 'Query':
+      return [ttlv.enumeration(TAG.QueryFunction, 1)];
+    case 'DiscoverVersions':
+      return [];
+    default:
+      return [uid];
+  }
+}
+
+/** One message holding every operation (Continue: each item answered on its own). */
+function everyOperation(key: string): Buffer {
+  const ops = Object.keys(NEEDS) as OperationName[];
+  return encodeTtlv(
+    ttlv.structure(TAG.RequestMessage, [
+      ttlv.structure(TAG.RequestHeader, [
+        ttlv.structure(TAG.ProtocolVersion, [
+          ttlv.integer(TAG.ProtocolVersionMajor, 2),
+          ttlv.integer(TAG.ProtocolVersionMinor, 0),
+        ]),
+        ttlv.enumeration(TAG.BatchErrorContinuationOption, 1),
+        ttlv.integer(TAG.BatchCount, ops.length),
+      ]),
+      ...ops.map((op) =>
+        ttlv.structure(TAG.BatchItem, [
+          ttlv.enumeration(TAG.Operation, OPERATION[op]),
+          ttlv.structure(TAG.RequestPayload, payloadOf(op, key)),
+        ]),
+      ),
+    ]),
+  );
+}
+
+interface Item {
+  op: OperationName;
+  status: number;
+  reason: number | undefined;
+  message: string | undefined;
+  payload: Ttlv[];
+}
+
+function exchange(port: number, files: { cert: string; key: string }, bytes: Buffer): Promise<Item[]> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const socket = connect({
+      host: '127.0.0.1',
+      port,
+      rejectUnauthorized: false,
+      cert: readFileSync(files.cert),
+      key: readFileSync(files.key),
+    });
+    socket.on('secureConnect', () => socket.write(bytes));
+    socket.on('data', (c: Buffer) => {
+      chunks.push(c);
+      const all = Buffer.concat(chunks);
+      if (all.length >= 8 && all.length >= 8 + all.readUInt32BE(4)) {
+        socket.end();
+        const message = decodeTtlv(all) as Ttlv & { type: 'Structure' };
+        const name = (code: unknown) =>
+          (Object.keys(OPERATION) as OperationName[]).find((n) => OPERATION[n] === code)!;
+        resolve(
+          message.value
+            .filter((i) => i.tag === TAG.BatchItem)
+            .map((item) => {
+              const fields = (item as Ttlv & { type: 'Structure' }).value;
+              const pick = (tag: number) => fields.find((f) => f.tag === tag);
+              const payload = pick(TAG.ResponsePayload);
+              return {
+                op: name(pick(TAG.Operation)?.value),
+                status: pick(TAG.ResultStatus)!.value as number,
+                reason: pick(TAG.ResultReason)?.value as number | undefined,
+                message: pick(TAG.ResultMessage)?.value as string | undefined,
+                payload: payload?.type === 'Structure' ? payload.value : [],
+              };
+            }),
+        );
+      }
+    });
+    socket.on('error', reject);
+  });
+}
+
+const PERMISSION_DENIED = 0x0c;
+const ITEM_NOT_FOUND = 0x01;
+
+/**
+ * The authorization matrix for KMIP: every operation × clients holding each built-in role and two
+ * custom roles, a client of another domain, and a client whose certificate is revoked. The one
+ * check refuses exactly what the role lacks; another domain's keys are not found; a revoked
+ * certificate is refused everything.
+ */
+describe('KMIP authorization matrix', () => {
+  let server: TestServer;
+  let token: string;
+  let port: number;
+  let key: string;
+  const dir = mkdtempSync(join(tmpdir(), 'ksp-kmip-matrix-'));
+  const roles: Record<string, readonly string[]> = {
+    Administrator: builtInRoles.Administrator.permissions,
+    Operator: builtInRoles.Operator.permissions,
+    Auditor: builtInRoles.Auditor.permissions,
+    'Key reader': ['key:read'],
+    'Key user': ['key:read', 'key:use'],
+  };
+  const files = (name: string) => ({ cert: join(dir, `${name}.pem`), key: join(dir, `${name}.key`) });
+
+  async function client(as: string, name: string, roleId: string) {
+    openssl(['req', '-new', ...newEcKey(`${name}.key`), '-out', `${name}.csr`, '-subj', `/CN=${name}`], dir);
+    const made = ok(
+      await call(server, api.kmip.create, {
+        token: as,
+        body: { name, role_id: roleId, csr: readFileSync(join(dir, `${name}.csr`), 'utf8') },
+      }),
+    );
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(join(dir, `${name}.pem`), made.data.certificate_pem + made.data.chain_pem);
+    return made.data.client;
+  }
+
+  const roleIds = new Map<string, string>();
+  beforeAll(async () => {
+    selfSignedEc(dir, { key: 'server.key', cert: 'server.pem', cn: '127.0.0.1', days: 2 });
+    server = await startServer('sqlite', {
+      KSP_KMIP_PORT: '0',
+      KSP_KMIP_CERT: join(dir, 'server.pem'),
+      KSP_KMIP_KEY: join(dir, 'server.key'),
+    });
+    ({ token } = await initialize(server));
+    port = kmipPortOf(server.app)!;
+    const list = ok(await call(server, api.role.list, { token, query: { page: 1, page_size: 50 } })).data
+      .data;
+    for (const [name, permissions] of Object.entries(roles)) {
+      const id =
+        list.find((r) => r.name === name)?.id ??
+        ok(await call(server, api.role.create, { token, body: { name, permissions: [...permissions] } })).data
+          .id;
+      roleIds.set(name, id);
+      await client(token, `m-${name.replace(/\W/g, '').toLowerCase()}`, id);
+    }
+  }, 90_000);
+  afterAll(async () => {
+    await server?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A fresh key of the root domain for each run, exportable, in use. */
+  const freshKey = async () =>
+    ok(
+      await call(server, api.key.create, {
+        token,
+        body: {
+          name: `matrix-${crypto.randomUUID().slice(0, 8)}`,
+          algorithm: 'AES-256',
+          usage_mask: 12,
+          exportable: true,
+        },
+      }),
+    ).data.id;
+
+  for (const role of Object.keys(roles)) {
+    it(`${role}: refused exactly what its role lacks`, async () => {
+      key = await freshKey();
+      const items = await exchange(
+        port,
+        files(`m-${role.replace(/\W/g, '').toLowerCase()}`),
+        everyOperation(key),
+      );
+      expect(items).toHaveLength(Object.keys(NEEDS).length);
+      const held = new Set(roles[role]);
+      const verdicts: string[] = [];
+      for (const item of items) {
+        const need = NEEDS[item.op];
+        const lacks =
+          (need !== null && !held.has(need)) || (READS_FIRST.has(item.op) && !held.has('key:read'));
+        const denied = item.status === 1 && item.reason === PERMISSION_DENIED;
+        if (denied !== lacks)
+          verdicts.push(
+            `${item.op}: ${denied ? 'denied' : 'allowed'} (${item.message ?? 'ok'}), expected ${lacks ? 'deny' : 'allow'}`,
+          );
+      }
+      expect(verdicts).toEqual([]);
+      const refusals = await server.database.db
+        .selectFrom('audit_log')
+        .select(['username', 'target', 'source'])
+        .where('action', '=', 'access.denied')
+        .where('username', '=', `m-${role.replace(/\W/g, '').toLowerCase()}`)
+        .execute();
+      expect(refusals.length).toBe(items.filter((i) => i.reason === PERMISSION_DENIED).length);
+      expect(refusals.every((r) => r.source === 'kmip')).toBe(true);
+    }, 60_000);
+  }
+
+  it("keeps another domain's client from this domain's keys, and its Locate from their names", async () => {
+    key = await freshKey();
+    const other = await domainWithAdmin(server, token, {
+      domain: 'kmip-matrix',
+      username: 'kmipmx',
+      password: 'Matrix-Pass-1',
+    });
+    const adminRole = roleIds.get('Administrator')!;
+    await client(other.token, 'm-outsider', adminRole);
+    const items = await exchange(port, files('m-outsider'), everyOperation(key));
+    const wrong = items.filter(
+      (i) => NAMES_A_KEY.has(i.op) && !(i.status === 1 && i.reason === ITEM_NOT_FOUND),
+    );
+    expect(wrong.map((i) => `${i.op}: ${i.message ?? 'ok'}`)).toEqual([]);
+    const located = items.find((i) => i.op === 'Locate')!;
+    expect(located.status).toBe(0);
+    expect(located.payload.some((p) => p.tag === TAG.UniqueIdentifier && p.value === key)).toBe(false);
+    const detail = ok(await call(server, api.key.detail, { token, query: { id: key } })).data;
+    expect(detail.state).toBe('active');
+    expect(detail.labels).toEqual({});
+  }, 60_000);
+
+  it('refuses everything to a client whose certificate was revoked', async () => {
+    const victim = await client(token, 'm-revoked', roleIds.get('Administrator')!);
+    ok(
+      await call(server, api.cert.revoke, {
+        token,
+        body: { id: victim.certificate.id, reason: 'keyCompromise' },
+      }),
+    );
+    const items = await exchange(port, files('m-revoked'), everyOperation(await freshKey()));
+    expect(items.every((i) => i.status === 1 && i.reason === PERMISSION_DENIED)).toBe(true);
+  }, 60_000);
+});
