@@ -39,7 +39,7 @@ const NEEDS: Record<OperationName, string | null> = {
   SignatureVerify: 'key:use',
   Mac: 'key:use',
   MacVerify: 'key:use',
-  RngRetrieve: 'key:use',
+  RngRetrieve: null,
 };
 /** Operations that read or change an existing key before anything else: key:read comes first. */
 const READS_FIRST = new Set<OperationName>([
