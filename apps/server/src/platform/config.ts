@@ -26,6 +26,8 @@ const Schema = z.object({
    */
   KSP_KMIP_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   KSP_KMIP_CERT: z.string().optional(),
+  /** Seconds a KMIP connection may stay without a complete message before it is closed. */
+  KSP_KMIP_IDLE_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
   KSP_KMIP_KEY: z.string().optional(),
   KSP_TLS_CERT: z.string().optional(),
   KSP_TLS_KEY: z.string().optional(),
@@ -123,7 +125,7 @@ export interface KspConfig {
   agentPort: number | null;
   tls: { cert: string; key: string } | null;
   /** See KSP_KMIP_PORT; null: no KMIP listener. `tls`: its certificate and key files (absolute). */
-  kmip: { port: number; tls: { cert: string; key: string } | null } | null;
+  kmip: { port: number; tls: { cert: string; key: string } | null; idleSeconds: number } | null;
   dataDir: string;
   databaseUrl: string | null;
   session: { idleSeconds: number; maxSeconds: number };
@@ -215,6 +217,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
         ? null
         : {
             port: v.KSP_KMIP_PORT,
+            idleSeconds: v.KSP_KMIP_IDLE_SECONDS,
             tls:
               v.KSP_KMIP_CERT && v.KSP_KMIP_KEY
                 ? { cert: abs(v.KSP_KMIP_CERT), key: abs(v.KSP_KMIP_KEY) }

@@ -62,7 +62,7 @@ export const kmipModule: KspModule = {
         server_certificate_pem: state?.listener ? state.certificatePem : '',
         limits: {
           max_message_bytes: DEFAULT_KMIP_LIMITS.maxMessageBytes,
-          idle_seconds: DEFAULT_KMIP_LIMITS.idleSeconds,
+          idle_seconds: ctx.config.kmip?.idleSeconds ?? DEFAULT_KMIP_LIMITS.idleSeconds,
           connections_per_client: DEFAULT_KMIP_LIMITS.connectionsPerClient,
           connections_total: DEFAULT_KMIP_LIMITS.connectionsTotal,
         },
@@ -113,7 +113,7 @@ export const kmipModule: KspModule = {
       port: kmip.port,
       cert,
       key: readFileSync(kmip.tls.key, 'utf8'),
-      limits: DEFAULT_KMIP_LIMITS,
+      limits: { ...DEFAULT_KMIP_LIMITS, idleSeconds: kmip.idleSeconds },
       processor,
       identify: (der) => ctx.use('clients').kmip.identify(der),
       callerOf: (identity, ip, serial) => ({
