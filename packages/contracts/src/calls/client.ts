@@ -275,7 +275,11 @@ export const clientCalls = {
         .max(65_536)
         .describe("PEM PKCS#10 of the agent's key; never a private key"),
       name: z.string().trim().min(1).max(64).describe("the client's name"),
-      type: z.enum(clientTypes).describe('tde, rdm or kadp: must be the token\'s usage (tde: a "cte" token)'),
+      type: z
+        .enum(clientTypes)
+        .describe(
+          'tde, rdm, kadp or kmip: must be the token\'s usage (tde: a "cte" token); a kmip client enrolled so has no role until an administrator gives it one (docs/kmip.md)',
+        ),
       os: Facts.os.default(''),
       agent_version: Facts.agent_version.default(''),
       mac: Facts.mac.default(''),

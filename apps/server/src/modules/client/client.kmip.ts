@@ -52,7 +52,14 @@ export type KmipIdentity =
       ok: false;
       /** certificate: unreadable; unknownCa, certValidity, revoked, notClient: the certificate check; unknownClient: no KMIP client holds it; disabled. */
       reason:
-        'certificate' | 'unknownCa' | 'certValidity' | 'revoked' | 'notClient' | 'unknownClient' | 'disabled';
+        | 'certificate'
+        | 'unknownCa'
+        | 'certValidity'
+        | 'revoked'
+        | 'notClient'
+        | 'unknownClient'
+        | 'disabled'
+        | 'noRole';
       client?: Pick<ClientTable, 'id' | 'name' | 'domain_id'>;
       serial?: string;
       domainId?: string;
@@ -230,7 +237,9 @@ export function createKmipClients(deps: {
       const known = { client, serial: checked.serial, domainId: client.domain_id };
       if (client.state !== 'active') return { ok: false, reason: 'revoked', ...known };
       if (!client.communication_enabled) return { ok: false, reason: 'disabled', ...known };
-      const held = client.role_id ? await deps.roles().rolePermissionsOf(db, client.role_id) : null;
+      // Enrolled with a registration token: nothing until an administrator gives it a role.
+      if (!client.role_id) return { ok: false, reason: 'noRole', ...known };
+      const held = await deps.roles().rolePermissionsOf(db, client.role_id);
       const domain = await deps.domains().findDomainById(db, client.domain_id);
       return {
         ok: true,

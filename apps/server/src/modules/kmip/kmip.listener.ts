@@ -42,6 +42,7 @@ const REFUSAL_TEXT: Record<Exclude<KmipIdentity, { ok: true }>['reason'] | 'noCe
   notClient: 'the certificate is not a client certificate',
   unknownClient: 'no KMIP client holds this certificate',
   disabled: 'the KMIP client is disabled',
+  noRole: 'the KMIP client has no role yet: an administrator gives it one in the console',
 };
 
 /**

@@ -280,6 +280,46 @@ describe('KMIP with PyKMIP (sqlite)', () => {
     );
   }, 60_000);
 
+  it('enrols a KMIP client with a registration token: refused until it is given a role', async () => {
+    const reg = ok(
+      await call(server, api.registrationToken.create, {
+        token,
+        body: { name: 'kmip-enrol', usage: 'kmip', capacity: 1 },
+      }),
+    ).data;
+    openssl(
+      ['req', '-new', ...newEcKey('enrolled.key'), '-out', 'enrolled.csr', '-subj', '/CN=enrolled'],
+      dir,
+    );
+    const enrolled = ok(
+      await call(server, api.client.enrol, {
+        body: {
+          token: reg.secret,
+          name: 'enrolled',
+          type: 'kmip',
+          csr: readFileSync(join(dir, 'enrolled.csr'), 'utf8'),
+        },
+      }),
+    ).data;
+    writeFileSync(join(dir, 'enrolled.pem'), enrolled.certificate_pem + enrolled.chain_pem.join(''));
+    const files = filesOf('enrolled');
+    const before = results(await rawExchange(port, files, createRequest()));
+    expect(before[0]).toMatchObject({ status: 1, reason: 0x0c, message: expect.stringContaining('no role') });
+    const listed = ok(
+      await call(server, api.kmip.list, { token, query: { page: 1, page_size: 50, name: 'enrolled' } }),
+    ).data;
+    expect(listed.data[0]).toMatchObject({ name: 'enrolled', role_id: null, state: 'active' });
+    const roles = ok(await call(server, api.role.list, { token, query: { page: 1, page_size: 50 } })).data
+      .data;
+    ok(
+      await call(server, api.kmip.update, {
+        token,
+        body: { id: enrolled.client_id, role_id: roles.find((r) => r.name === 'Operator')!.id },
+      }),
+    );
+    expect(results(await rawExchange(port, files, createRequest()))[0]!.status).toBe(0);
+  }, 60_000);
+
   it('answers hostile input with a KMIP error or closes, and keeps serving', async () => {
     // No client certificate.
     expect(results(await rawExchange(port, null, createRequest()))[0]).toMatchObject({
