@@ -99,7 +99,10 @@ async function kmipClient(
       cert: readFileSync(files.cert),
       key: readFileSync(files.key),
     });
-    s.once('secureConnect', () => resolve(s));
+    s.once('secureConnect', () => {
+      s.setNoDelay(true);
+      resolve(s);
+    });
     s.once('error', reject);
   });
   let requests = 0;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { createServer, type TLSSocket } from 'node:tls';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Language } from '@ksp/contracts';
@@ -72,6 +73,25 @@ export async function startKmipListener(options: {
   const perClient = new Map<string, number>();
   const sockets = new Set<TLSSocket>();
 
+  /**
+   * What each certificate was judged, shared by every connection that presents it and read again
+   * once it is older than `IDENTITY_FRESH_MS` (callers that ask together share one reading).
+   */
+  const judged = new Map<string, { at: number; identity: Promise<KmipIdentity> }>();
+  function identityOf(der: Buffer): Promise<KmipIdentity> {
+    const id = createHash('sha256').update(der).digest('base64');
+    const now = Date.now();
+    const known = judged.get(id);
+    if (known && now - known.at <= IDENTITY_FRESH_MS) return known.identity;
+    const identity = options.identify(der);
+    judged.set(id, { at: now, identity });
+    // A certificate no connection presents any more is forgotten.
+    if (judged.size > 4 * limits.connectionsTotal)
+      for (const [k, v] of judged) if (now - v.at > IDENTITY_FRESH_MS) judged.delete(k);
+    identity.catch(() => judged.delete(id));
+    return identity;
+  }
+
   const server = createServer(
     {
       cert: options.cert,
@@ -95,11 +115,11 @@ export async function startKmipListener(options: {
       return;
     }
     sockets.add(socket);
+    // Requests and answers are small and wait on each other: no Nagle delay.
+    socket.setNoDelay(true);
     socket.setTimeout(limits.idleSeconds * 1000, () => socket.destroy());
     const peer = socket.getPeerCertificate(true);
     const der = peer && 'raw' in peer && Buffer.isBuffer(peer.raw) ? peer.raw : null;
-    let identity: KmipIdentity | null = null;
-    let checkedAt = 0;
     let counted: string | null = null;
     let pending: Buffer = Buffer.alloc(0);
     let busy = false;
@@ -118,16 +138,12 @@ export async function startKmipListener(options: {
     socket.on('error', () => socket.destroy());
 
     async function who(): Promise<KmipCaller | { refused: KmipError; close: boolean }> {
-      const now = Date.now();
       if (!der) {
         if (!auditedRefusal) await options.refused('noCertificate', ip, null);
         auditedRefusal = true;
         return { refused: new KmipError('PermissionDenied', REFUSAL_TEXT.noCertificate), close: true };
       }
-      if (!identity || now - checkedAt > IDENTITY_FRESH_MS) {
-        identity = await options.identify(der);
-        checkedAt = now;
-      }
+      const identity = await identityOf(der);
       if (!identity.ok) {
         if (!auditedRefusal) await options.refused(identity.reason, ip, identity);
         auditedRefusal = true;

@@ -11,10 +11,38 @@ import {
   readRequest,
   responseMessage,
   type ProtocolVersion,
+  type RequestItem,
   type ResponseItem,
 } from './kmip.message.js';
+import { OPERATION, TAG } from './kmip.tags.js';
 import { handlerOf, type OperationContext } from './kmip.operations.js';
 import { decodeTtlv, encodeTtlv, TtlvError, type TtlvLimits } from './kmip.ttlv.js';
+
+/** Operations that only use a key (no change of any object): items of a run of them go together. */
+const TOGETHER = new Set<number>([
+  OPERATION.Encrypt,
+  OPERATION.Decrypt,
+  OPERATION.Sign,
+  OPERATION.SignatureVerify,
+  OPERATION.Mac,
+  OPERATION.MacVerify,
+  OPERATION.RngRetrieve,
+]);
+
+/** The batch cut into runs: consecutive cryptographic items naming their key, or single items. */
+function runsOf(items: RequestItem[]): RequestItem[][] {
+  const together = (item: RequestItem) =>
+    TOGETHER.has(item.operation) &&
+    (item.operation === OPERATION.RngRetrieve ||
+      item.payload.value.some((field) => field.tag === TAG.UniqueIdentifier));
+  const runs: { together: boolean; items: RequestItem[] }[] = [];
+  for (const item of items) {
+    const last = runs.at(-1);
+    if (last?.together && together(item)) last.items.push(item);
+    else runs.push({ together: together(item), items: [item] });
+  }
+  return runs.map((run) => run.items);
+}
 
 /** The version an answer is written in when the request's cannot be read or is not spoken. */
 const FALLBACK: ProtocolVersion = { major: 1, minor: 0 };
@@ -160,10 +188,18 @@ export function createKmipProcessor(deps: {
         placeholder: null,
       };
       const items: ResponseItem[] = [];
-      for (const item of request.items) {
-        const result = await runItem(ctx, item.operation, item.id, item.payload);
-        items.push(result);
-        if (result.status !== 'Success' && request.continuation === 'Stop') break;
+      for (const run of runsOf(request.items)) {
+        // A run of cryptographic items that each name their key goes together: their records
+        // share one group commit (docs/kmip.md#operations). Otherwise one item at a time.
+        const results = await Promise.all(
+          run.map((item) => runItem(ctx, item.operation, item.id, item.payload)),
+        );
+        const failedAt = results.findIndex((r) => r.status !== 'Success');
+        if (failedAt >= 0 && request.continuation === 'Stop') {
+          items.push(...results.slice(0, failedAt + 1));
+          break;
+        }
+        items.push(...results);
       }
       deps.touched(ctx.touched);
       const out = answer(request.version, items);
