@@ -208,7 +208,7 @@ export const cryptoCalls = {
     tag: 'crypto',
     access: 'key:use',
     changesAccess: false,
-    tokens: APP_TOKEN,
+    tokens: withKmip(APP_TOKEN),
     body: cryptoRequests.wrap,
     data: cryptoResults.wrap,
   }),

@@ -55,9 +55,10 @@ export function createKeyExport(deps: {
    * A KMIP Get (docs/kmip.md#get): the key's material in clear, to a KMIP client over its mutual
    * TLS connection: public keys as SPKI DER; secret material only from an exportable key whose
    * state allows export, as for a wrapped export (raw bytes, or PKCS#8 DER for RSA and EC private
-   * keys). The caller zeroes the buffer. Audited as an export with wrapping `tls`.
+   * keys). The caller zeroes the buffer. Audited as an export with wrapping `tls`, or the key
+   * that wraps it (`wrapping`, a KMIP Get with a Key Wrapping Specification).
    */
-  async function exportForKmip(actor: Actor, meta: RequestMeta, id: string) {
+  async function exportForKmip(actor: Actor, meta: RequestMeta, id: string, wrapping = 'tls') {
     const row = await deps.load(actor, id);
     const version = await findVersion(db, row.id, row.current_version);
     if (!version) throw notFound('key.versionNotFound', { name: row.name, version: row.current_version });
@@ -67,7 +68,7 @@ export function createKeyExport(deps: {
         action: 'key.export',
         target: row.name,
         objectId: row.id,
-        details: { key_id: row.id, version: version.version, wrapping: 'tls' },
+        details: { key_id: row.id, version: version.version, wrapping },
       });
     if (row.object_type === 'public') {
       if (!version.public_key) throw stateForbids('key.noMaterial', { name: row.name });

@@ -155,12 +155,14 @@ const formatName = (value: number): Format | undefined =>
  * for RSA), in a Key Block with the algorithm and length. The answer holds its own copy of
  * `material`, which the caller zeroes.
  */
-export function managedObject(
+export async function managedObject(
   row: KeyRow,
   material: Buffer,
   asked: number | undefined,
   newEncoding: boolean,
-): { objectType: number; object: Ttlv } {
+  /** The key's material wrapped by another key (Get with a Key Wrapping Specification). */
+  wrap?: (inner: Buffer) => Promise<{ wrapped: Buffer; wrappingData: Ttlv }>,
+): Promise<{ objectType: number; object: Ttlv }> {
   const alg = kmipAlgorithm(row.algorithm, newEncoding);
   if (!alg) throw new KmipError('FeatureNotSupported', `${row.algorithm} keys cannot be carried over KMIP`);
   const wanted = asked === undefined ? undefined : formatName(asked);
@@ -205,11 +207,24 @@ export function managedObject(
       );
     else throw refuse(rsa ? 'Pkcs1 or X509' : 'X509');
   }
+  let value: Ttlv = ttlv.structure(TAG.KeyValue, [keyMaterial]);
+  let wrappingData: Ttlv[] = [];
+  if (wrap) {
+    if (keyMaterial.type !== 'ByteString')
+      throw new KmipError('KeyFormatTypeNotSupported', 'a wrapped key is answered as Raw, Pkcs1 or Pkcs8');
+    const out = await wrap(keyMaterial.value).finally(() => keyMaterial.value.fill(0));
+    // The specification writes a wrapped Key Value as a bare Byte String; PyKMIP (and other
+    // clients) read Key Value as a structure whatever the wrapping, so the wrapped bytes go in
+    // its Key Material (docs/kmip.md#get).
+    value = ttlv.structure(TAG.KeyValue, [ttlv.bytes(TAG.KeyMaterial, out.wrapped)]);
+    wrappingData = [out.wrappingData];
+  }
   const block = ttlv.structure(TAG.KeyBlock, [
     ttlv.enumeration(TAG.KeyFormatType, KEY_FORMAT_TYPE[format]),
-    ttlv.structure(TAG.KeyValue, [keyMaterial]),
+    value,
     ttlv.enumeration(TAG.CryptographicAlgorithm, alg.algorithm),
     ttlv.integer(TAG.CryptographicLength, alg.length),
+    ...wrappingData,
   ]);
   const tag = { symmetric: TAG.SymmetricKey, private: TAG.PrivateKey, public: TAG.PublicKey }[
     row.object_type

@@ -239,22 +239,79 @@ const register: Handler = async (ctx, payload) => {
 const get: Handler = async (ctx, payload) => {
   const id = uid(ctx, payload);
   const format = optional(payload, TAG.KeyFormatType, 'Enumeration')?.value;
-  if (optional(payload, TAG.KeyWrappingSpecification, 'Structure'))
-    throw new KmipError(
-      'FeatureNotSupported',
-      'Get answers keys in clear over the mutual TLS connection; key wrapping is not offered',
-    );
+  const wrapping = wrappingOf(optional(payload, TAG.KeyWrappingSpecification, 'Structure'));
   await twin(ctx, api.key.export);
-  const exported = await ctx.keys.export.forKmip(ctx.actor, ctx.meta, id);
+  if (wrapping) await twin(ctx, api.crypto.wrap);
+  const exported = await ctx.keys.export.forKmip(
+    ctx.actor,
+    ctx.meta,
+    id,
+    wrapping ? `kmip:${wrapping.keyId}` : 'tls',
+  );
   try {
     const row = await ctx.keys.detail(ctx.actor, id);
-    const { objectType, object } = managedObject(row, exported.material, format, newEncoding(ctx));
+    const wrap = wrapping
+      ? async (inner: Buffer) => {
+          const out = await ctx.crypto.wrap(ctx.actor, ctx.meta, {
+            key_id: wrapping.keyId,
+            key_material: inner.toString('base64'),
+          });
+          ctx.touched.add(wrapping.keyId);
+          return { wrapped: Buffer.from(out.wrapped, 'base64'), wrappingData: wrappingData(wrapping.keyId) };
+        }
+      : undefined;
+    const { objectType, object } = await managedObject(
+      row,
+      exported.material,
+      format,
+      newEncoding(ctx),
+      wrap,
+    );
     ctx.touched.add(id);
     return [ttlv.enumeration(TAG.ObjectType, objectType), uidItem(id), object];
   } finally {
     exported.material.fill(0);
   }
 };
+
+/**
+ * A Key Wrapping Specification KSP honours (docs/kmip.md#get): Wrapping Method Encrypt with an AES
+ * key of the domain (AES Key Wrap with Padding, RFC 5649; its usage must allow Wrap Key), no
+ * encoding.
+ */
+function wrappingOf(spec: Structure | undefined): { keyId: string } | null {
+  if (!spec) return null;
+  const method = required(spec, TAG.WrappingMethod, 'Enumeration').value;
+  if (method !== 1)
+    throw new KmipError('FeatureNotSupported', 'keys are wrapped with the Encrypt wrapping method only');
+  if (optional(spec, TAG.MacSignatureKeyInformation, 'Structure'))
+    throw new KmipError('FeatureNotSupported', 'MAC/signature key information is not offered');
+  const encoding = optional(spec, TAG.EncodingOption, 'Enumeration')?.value;
+  if (encoding !== undefined && encoding !== 1)
+    throw new KmipError('FeatureNotSupported', 'a wrapped key is answered with No Encoding only');
+  const info = required(spec, TAG.EncryptionKeyInformation, 'Structure');
+  const keyId = required(info, TAG.UniqueIdentifier, 'TextString').value;
+  const p = optional(info, TAG.CryptographicParameters, 'Structure');
+  const mode = p ? optional(p, TAG.BlockCipherMode, 'Enumeration')?.value : undefined;
+  if (mode !== undefined && mode !== BLOCK_CIPHER_MODE.AesKeyWrapPadding)
+    throw new KmipError(
+      'FeatureNotSupported',
+      'keys are wrapped with AES Key Wrap with Padding (RFC 5649) only',
+    );
+  return { keyId };
+}
+
+const wrappingData = (keyId: string) =>
+  ttlv.structure(TAG.KeyWrappingData, [
+    ttlv.enumeration(TAG.WrappingMethod, 1),
+    ttlv.structure(TAG.EncryptionKeyInformation, [
+      ttlv.text(TAG.UniqueIdentifier, keyId),
+      ttlv.structure(TAG.CryptographicParameters, [
+        ttlv.enumeration(TAG.BlockCipherMode, BLOCK_CIPHER_MODE.AesKeyWrapPadding),
+      ]),
+    ]),
+    ttlv.enumeration(TAG.EncodingOption, 1),
+  ]);
 
 const newEncoding = (ctx: OperationContext) => isV2(ctx.version) || ctx.version.minor >= 4;
 

@@ -29,6 +29,7 @@ export const TAG = {
   CustomAttribute: 0x42002d,
   DeactivationDate: 0x42002f,
   DestroyDate: 0x420033,
+  EncryptionKeyInformation: 0x420036,
   HashingAlgorithm: 0x420038,
   InitialDate: 0x420039,
   IvCounterNonce: 0x42003d,
@@ -45,6 +46,7 @@ export const TAG = {
   LinkType: 0x42004b,
   LinkedObjectIdentifier: 0x42004c,
   MacSignature: 0x42004d,
+  MacSignatureKeyInformation: 0x42004e,
   MaximumItems: 0x42004f,
   MaximumResponseSize: 0x420050,
   Name: 0x420053,
@@ -90,6 +92,8 @@ export const TAG = {
   UniqueBatchItemId: 0x420093,
   UniqueIdentifier: 0x420094,
   VendorIdentification: 0x42009d,
+  WrappingMethod: 0x42009e,
+  EncodingOption: 0x4200a3,
   Data: 0x4200c2,
   SignatureData: 0x4200c3,
   DataLength: 0x4200c4,
@@ -224,7 +228,14 @@ export const STATE = {
   DestroyedCompromised: 6,
 } as const;
 
-export const BLOCK_CIPHER_MODE = { CBC: 1, ECB: 2, CTR: 6, GCM: 9 } as const;
+export const BLOCK_CIPHER_MODE = {
+  CBC: 1,
+  ECB: 2,
+  CTR: 6,
+  GCM: 9,
+  AesKeyWrapPadding: 0x0c,
+  NistKeyWrap: 0x0d,
+} as const;
 
 export const PADDING_METHOD = { None: 1, OAEP: 2, PKCS5: 3, PKCS1v15: 8, PSS: 0x0a } as const;
 

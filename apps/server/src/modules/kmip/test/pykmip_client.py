@@ -93,6 +93,17 @@ with pie_client.ProxyKmipClient(
         step("activate", lambda: c.activate(uid) or "ok")
         step("get", lambda: c.get(uid).value.hex())
         step("mac_wrong_key", lambda: c.mac(b"data", uid=uid, algorithm=enums.CryptographicAlgorithm.HMAC_SHA256)[1].hex())
+    elif scenario == "wrapped":
+        # Get of sys.argv[8] wrapped by the AES key sys.argv[9] (AES Key Wrap with Padding).
+        spec = {
+            "wrapping_method": enums.WrappingMethod.ENCRYPT,
+            "encryption_key_information": {
+                "unique_identifier": sys.argv[9],
+                "cryptographic_parameters": {"block_cipher_mode": enums.BlockCipherMode.AES_KEY_WRAP_PADDING},
+            },
+            "encoding_option": enums.EncodingOption.NO_ENCODING,
+        }
+        step("get_wrapped", lambda: c.get(sys.argv[8], key_wrapping_specification=spec).value.hex())
     elif scenario == "denied":
         step("create", lambda: c.create(enums.CryptographicAlgorithm.AES, 128, name="denied-" + version))
     elif scenario == "get_other":
