@@ -4,10 +4,10 @@ import { api, type KmipClientRow } from '@ksp/contracts';
 import { createKmipClient, renewKmipClient, updateKmipClient } from '../../api/kmip';
 import { ModalForm } from '../../components/form-modal';
 import { PemInput } from '../../components/pem-input';
+import { SingleRoleSelect } from '../../components/role-select';
 import { limitsAt } from '../../components/schema-limits';
 import { fieldSchema, rulesFromSchema } from '../../components/schema-rules';
 import { useT } from '../../i18n/i18n';
-import { SingleRoleSelect } from '../access/option-selects';
 import type { IssuedCertificate } from './kmip-issued-modal';
 
 const createBody = api.kmip.create.body!;

@@ -156,7 +156,8 @@ describe.each(['en', 'zh'] as const)('Keys › KMIP clients (%s)', (lang) => {
     await waitFor(() =>
       expect(
         seen.some(
-          (c) => c.url === api.kmip.list.path && (c.params as { name?: string } | undefined)?.name === 'array',
+          (c) =>
+            c.url === api.kmip.list.path && (c.params as { name?: string } | undefined)?.name === 'array',
         ),
       ).toBe(true),
     );
@@ -184,7 +185,7 @@ describe.each(['en', 'zh'] as const)('Keys › KMIP clients (%s)', (lang) => {
     fireEvent.click(await screen.findByTestId('kmip-add'));
     const note = await screen.findByTestId('kmip-create-key-note');
     expect(note.textContent).toContain(en ? 'The private key never reaches KSP' : '私钥不会传到 KSP');
-    expect((screen.getByTestId('kmip-create-validity') as HTMLInputElement).value).toBe('365');
+    expect(screen.getByTestId<HTMLInputElement>('kmip-create-validity').value).toBe('365');
 
     // Nothing filled in: the contract's rules speak, nothing is sent.
     fireEvent.click(screen.getByTestId('kmip-create-ok'));
@@ -197,7 +198,7 @@ describe.each(['en', 'zh'] as const)('Keys › KMIP clients (%s)', (lang) => {
     const file = new File([`${CSR}\n`], 'vault-07.csr');
     fireEvent.change(screen.getByTestId('kmip-create-csr-file'), { target: { files: [file] } });
     await waitFor(() =>
-      expect((screen.getByTestId('kmip-create-csr') as HTMLTextAreaElement).value).toContain(
+      expect(screen.getByTestId<HTMLTextAreaElement>('kmip-create-csr').value).toContain(
         'BEGIN CERTIFICATE REQUEST',
       ),
     );
@@ -211,7 +212,9 @@ describe.each(['en', 'zh'] as const)('Keys › KMIP clients (%s)', (lang) => {
     const issued = await screen.findByTestId('kmip-issued');
     expect(within(issued).getByTestId<HTMLTextAreaElement>('kmip-issued-certificate').value).toBe(CLIENT_PEM);
     expect(within(issued).getByTestId<HTMLTextAreaElement>('kmip-issued-chain').value).toBe(CHAIN_PEM);
-    expect(screen.getByText(en ? 'KMIP client vault-07 created' : 'KMIP 客户端 vault-07 已创建')).toBeTruthy();
+    expect(
+      screen.getByText(en ? 'KMIP client vault-07 created' : 'KMIP 客户端 vault-07 已创建'),
+    ).toBeTruthy();
     expect(within(issued).getByTestId('kmip-issued-certificate-copy')).toBeTruthy();
     fireEvent.click(screen.getByTestId('kmip-issued-both-download'));
     expect(saved.map((s) => s.name)).toEqual(['vault-07-fullchain.pem']);

@@ -34,6 +34,8 @@ export default function KmipClientPage() {
   const [roleOf, setRoleOf] = useState<KmipClientRow | null>(null);
   const [renewing, setRenewing] = useState<KmipClientRow | null>(null);
   const [issued, setIssued] = useState<IssuedCertificate | null>(null);
+  // "Expired" is judged against when the page opened (rendering stays pure).
+  const [openedAt] = useState(() => Date.now());
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: kmipKeys.clients });
   const showIssued = async (value: IssuedCertificate) => {
@@ -102,6 +104,16 @@ export default function KmipClientPage() {
         ),
     },
     {
+      title: t('kmip:fields.expiry'),
+      key: 'expiry',
+      render: (_: unknown, row) => (
+        <Space size={4} wrap>
+          <span>{formatDateTime(row.certificate.not_after)}</span>
+          {Date.parse(row.certificate.not_after) <= openedAt && <Tag color="red">{t('kmip:expired')}</Tag>}
+        </Space>
+      ),
+    },
+    {
       title: t('kmip:fields.serial'),
       key: 'serial',
       ellipsis: { showTitle: false },
@@ -109,16 +121,6 @@ export default function KmipClientPage() {
         <Typography.Text style={{ fontFamily: 'monospace' }}>
           <EllipsisText text={row.certificate.serial} />
         </Typography.Text>
-      ),
-    },
-    {
-      title: t('kmip:fields.expiry'),
-      key: 'expiry',
-      render: (_: unknown, row) => (
-        <Space size={4} wrap>
-          <span>{formatDateTime(row.certificate.not_after)}</span>
-          {Date.parse(row.certificate.not_after) < Date.now() && <Tag color="red">{t('kmip:expired')}</Tag>}
-        </Space>
       ),
     },
     {
@@ -175,16 +177,16 @@ export default function KmipClientPage() {
   }
 
   // Every column sized: the table scrolls by their sum under the pinned name and actions; at
-  // 1280 px the name, state, role and expiry show without scrolling.
+  // 1280 px the name, state, role, expiry and the four actions show without scrolling.
   const sized = withWidths(columns, {
     name: 180,
     state: 100,
     role_name: 150,
-    serial: 170,
     expiry: 180,
+    serial: 170,
     last_seen_at: 170,
     registered_at: 170,
-    operations: 330,
+    operations: 310,
   });
 
   return (

@@ -57,7 +57,13 @@ function PemBlock({
  * The certificate KSP issued to a KMIP client and its CA chain, to copy or download. The client's
  * private key is not here: it never left the client (docs/kmip.md#connect-pykmip).
  */
-export function KmipIssuedModal({ value, onClose }: { value: IssuedCertificate | null; onClose: () => void }) {
+export function KmipIssuedModal({
+  value,
+  onClose,
+}: {
+  value: IssuedCertificate | null;
+  onClose: () => void;
+}) {
   const t = useT();
   const stem = value ? fileStem(value.name) : '';
   return (
@@ -73,7 +79,9 @@ export function KmipIssuedModal({ value, onClose }: { value: IssuedCertificate |
           {value && (
             <Button
               icon={<DownloadOutlined />}
-              onClick={() => savePem(`${stem}-fullchain.pem`, joinPem(value.certificate_pem, value.chain_pem))}
+              onClick={() =>
+                savePem(`${stem}-fullchain.pem`, joinPem(value.certificate_pem, value.chain_pem))
+              }
               data-testid="kmip-issued-both-download"
             >
               {t('kmip:issued.downloadBoth')}

@@ -46,7 +46,7 @@ export const kmip = {
     changeRole: 'Change role',
     disable: 'Disable',
     enable: 'Enable',
-    renew: 'Renew certificate',
+    renew: 'Renew',
   },
   create: {
     title: 'Add a KMIP client',
