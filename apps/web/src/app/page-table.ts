@@ -16,6 +16,7 @@ export const pageTable: Record<PageKey, PageModule> = {
   'console/access/ldap/index': () => import('../features/access/ldap-page'),
   'console/key/index': () => import('../features/key/key-list-page'),
   'console/key/detail': () => import('../features/key/key-detail-page'),
+  'console/kmip/index': () => import('../features/kmip/kmip-client-page'),
   'console/cert/external/index': () => import('../features/cert/external-page'),
   'console/cert/local/index': () => import('../features/cert/local-page'),
   'console/log/index': () => import('./log-tabs-page'),

@@ -10,6 +10,7 @@ export const consolePageKeys = [
   'console/access/ldap/index',
   'console/key/index',
   'console/key/detail',
+  'console/kmip/index',
   'console/cert/external/index',
   'console/cert/local/index',
   'console/log/index',
@@ -40,6 +41,7 @@ export const consoleMenu: MenuNode[] = [
     page('AccessLdap', '/console/access/ldap', 'ldap:read', { title: 'ldap', icon: 'ldap' }),
   ]),
   ...keyPages('Key', '/console/key', 'key:read'),
+  page('Kmip', '/console/kmip', 'kmip:read', { title: 'kmip', icon: 'kmip' }),
   group('Cert', '/console/cert', { title: 'cert', icon: 'cert' }, [
     page('CertExternal', '/console/cert/external', 'cert:read', {
       title: 'certExternal',

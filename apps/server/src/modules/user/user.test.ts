@@ -41,6 +41,7 @@ describe.each(await engines())('sign-in and sessions on %s', (engine) => {
       '/console/access',
       '/console/key',
       '/console/key/detail/:id',
+      '/console/kmip',
       '/console/cert',
       '/console/log',
       '/console/setting',
@@ -50,11 +51,11 @@ describe.each(await engines())('sign-in and sessions on %s', (engine) => {
       '/credential',
       '/kadp',
     ]);
-    expect(res.data.menu[8]).toMatchObject({ component: '#', redirect: '/cte/clients/main' });
-    expect(res.data.menu[9]).toMatchObject({ component: '#', redirect: '/rdm/clients/main' });
+    expect(res.data.menu[9]).toMatchObject({ component: '#', redirect: '/cte/clients/main' });
+    expect(res.data.menu[10]).toMatchObject({ component: '#', redirect: '/rdm/clients/main' });
     expect(res.data.menu.at(-2)).toMatchObject({ component: '#', redirect: '/credential/cred/index' });
     expect(res.data.menu.at(-1)).toMatchObject({ component: '#', redirect: '/kadp/clients' });
-    expect(res.data.menu[7]).toMatchObject({ component: '#', redirect: '/console/setting/domain' });
+    expect(res.data.menu[8]).toMatchObject({ component: '#', redirect: '/console/setting/domain' });
     expect(res.headers.version).toBe('v1.9.0');
   });
 

@@ -72,6 +72,7 @@ describe('HTTP surface', () => {
         '/console/access',
         '/console/key',
         '/console/key/detail/:id',
+        '/console/kmip',
         '/console/cert',
         ...(role === 'Auditor' ? ['/console/log'] : []),
         '/console/setting',

@@ -1,33 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { Select, type SelectProps } from 'antd';
-import { accessKeys, allRoles, listUsers } from '../../api/access';
-import { roleName } from '../../i18n/server-labels';
+import { accessKeys, listUsers } from '../../api/access';
 import { allDomains, domainKeys } from '../../api/domain';
 import { PagedSelect } from '../../components/paged-select';
 
+export { RoleSelect, SingleRoleSelect } from '../../components/role-select';
+
 type Props = Omit<SelectProps<string[]>, 'options' | 'mode'>;
-
-/** The select props of the cached role list, searched by label. */
-function useRoleOptions() {
-  const roles = useQuery({ queryKey: accessKeys.roleOptions, queryFn: allRoles, staleTime: 30_000 });
-  return {
-    showSearch: { optionFilterProp: 'label' },
-    loading: roles.isFetching,
-    options: (roles.data ?? []).map((role) => ({ value: role.id, label: roleName(role.name) })),
-  };
-}
-
-/** Every role, several may be chosen (value: role ids). */
-export function RoleSelect(props: Props & { mode?: 'multiple' }) {
-  const options = useRoleOptions();
-  return <Select mode="multiple" allowClear {...options} {...props} />;
-}
-
-/** One role (value: a role id). */
-export function SingleRoleSelect(props: Omit<SelectProps<string>, 'options' | 'mode'>) {
-  const options = useRoleOptions();
-  return <Select {...options} {...props} />;
-}
 
 /** Every domain, several may be chosen (value: domain ids). */
 export function DomainSelect(props: Props) {

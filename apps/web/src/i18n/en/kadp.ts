@@ -16,7 +16,7 @@ export const kadp = {
     revoked: 'Revoked',
     deleted: 'Deleted',
   },
-  types: { tde: 'TDE', rdm: 'RDM', kadp: 'KADP' },
+  types: { tde: 'TDE', rdm: 'RDM', kadp: 'KADP', kmip: 'KMIP' },
   fields: {
     status: 'Status',
     name: 'Name',

@@ -19,6 +19,7 @@ export { errors } from './errors';
 export { hsm } from './hsm';
 export { kadp } from './kadp';
 export { keys } from './keys';
+export { kmip } from './kmip';
 export { labels } from './labels';
 export { layout } from './layout';
 export { license } from './license';

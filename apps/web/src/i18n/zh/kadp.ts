@@ -18,7 +18,7 @@ export const kadp: Catalogue<typeof en> = {
     revoked: '已吊销',
     deleted: '已删除',
   },
-  types: { tde: 'TDE', rdm: 'RDM', kadp: 'KADP' },
+  types: { tde: 'TDE', rdm: 'RDM', kadp: 'KADP', kmip: 'KMIP' },
   fields: {
     status: '状态',
     name: '名称',

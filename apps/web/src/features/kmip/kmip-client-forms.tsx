@@ -1,0 +1,219 @@
+import { Alert, Col, Form, Input, InputNumber, Row } from 'antd';
+import type { Rule } from 'antd/es/form';
+import { api, type KmipClientRow } from '@ksp/contracts';
+import { createKmipClient, renewKmipClient, updateKmipClient } from '../../api/kmip';
+import { ModalForm } from '../../components/form-modal';
+import { PemInput } from '../../components/pem-input';
+import { SingleRoleSelect } from '../../components/role-select';
+import { limitsAt } from '../../components/schema-limits';
+import { fieldSchema, rulesFromSchema } from '../../components/schema-rules';
+import { useT } from '../../i18n/i18n';
+import type { IssuedCertificate } from './kmip-issued-modal';
+
+const createBody = api.kmip.create.body!;
+const renewBody = api.kmip.renew.body!;
+const NAME = limitsAt(createBody, ['name']);
+const VALIDITY = limitsAt(createBody, ['validity_days']);
+/** The contract's default validity (365 days), read from its schema. */
+const DEFAULT_VALIDITY: number = createBody.shape.validity_days.parse(undefined);
+const CSR_ACCEPT = '.csr,.pem,.req';
+const CSR_PLACEHOLDER = '-----BEGIN CERTIFICATE REQUEST-----';
+
+/** The rules of a body field from the contract (required, length, pattern), with its label in the messages. */
+const contractRules = (schema: typeof createBody | typeof renewBody, name: string, label: string): Rule[] =>
+  rulesFromSchema(fieldSchema(schema, name), label);
+
+interface CreateValues {
+  name: string;
+  role_id: string;
+  validity_days: number;
+  csr: string;
+}
+
+/** Add a KMIP client: its name, role, certificate validity and CSR; the server signs the CSR. */
+export function CreateKmipClientModal({
+  open,
+  onClose,
+  onIssued,
+}: {
+  open: boolean;
+  onClose: () => void;
+  onIssued: (issued: IssuedCertificate) => Promise<unknown>;
+}) {
+  const t = useT();
+  const label = {
+    name: t('kmip:fields.name'),
+    role: t('kmip:fields.role'),
+    validity: t('kmip:fields.validityDays'),
+    csr: t('kmip:fields.csr'),
+  };
+  return (
+    <ModalForm<CreateValues>
+      open={open}
+      title={t('kmip:create.title')}
+      width={640}
+      okText={t('kmip:create.ok')}
+      okTestId="kmip-create-ok"
+      formTestId="kmip-create-form"
+      initialValues={{ validity_days: DEFAULT_VALIDITY }}
+      onSubmit={async (values) => {
+        const name = values.name.trim();
+        const issued = await createKmipClient({
+          name,
+          role_id: values.role_id,
+          validity_days: values.validity_days,
+          csr: values.csr.trim(),
+        });
+        await onIssued({
+          title: t('kmip:issued.createdTitle', { name: issued.client.name }),
+          name: issued.client.name,
+          certificate_pem: issued.certificate_pem,
+          chain_pem: issued.chain_pem,
+        });
+      }}
+      onClose={onClose}
+    >
+      <Alert
+        type="info"
+        showIcon
+        title={t('kmip:create.keyNote')}
+        style={{ marginBottom: 12 }}
+        data-testid="kmip-create-key-note"
+      />
+      <Row gutter={12}>
+        <Col xs={24} md={12}>
+          <Form.Item
+            name="name"
+            label={label.name}
+            extra={t('kmip:create.nameHint')}
+            rules={contractRules(createBody, 'name', label.name)}
+          >
+            <Input maxLength={NAME.max} data-testid="kmip-create-name" />
+          </Form.Item>
+        </Col>
+        <Col xs={24} md={12}>
+          <Form.Item
+            name="role_id"
+            label={label.role}
+            extra={t('kmip:create.roleHint')}
+            rules={[{ required: true, message: t('kmip:create.roleRequired') }]}
+          >
+            <SingleRoleSelect data-testid="kmip-create-role" />
+          </Form.Item>
+        </Col>
+        <Col xs={24} md={12}>
+          <Form.Item
+            name="validity_days"
+            label={label.validity}
+            extra={t('kmip:create.validityHint', { min: VALIDITY.min, max: VALIDITY.max })}
+            rules={[
+              { required: true, message: t('common:validation.required', { label: label.validity }) },
+              {
+                type: 'integer',
+                min: VALIDITY.min,
+                max: VALIDITY.max,
+                message: t('kmip:create.validityHint', { min: VALIDITY.min, max: VALIDITY.max }),
+              },
+            ]}
+          >
+            <InputNumber
+              min={VALIDITY.min}
+              max={VALIDITY.max}
+              precision={0}
+              style={{ width: '100%' }}
+              data-testid="kmip-create-validity"
+            />
+          </Form.Item>
+        </Col>
+      </Row>
+      <Form.Item
+        name="csr"
+        label={label.csr}
+        extra={t('kmip:create.csrHint')}
+        rules={contractRules(createBody, 'csr', label.csr)}
+      >
+        <PemInput accept={CSR_ACCEPT} placeholder={CSR_PLACEHOLDER} testId="kmip-create-csr" />
+      </Form.Item>
+    </ModalForm>
+  );
+}
+
+/** Change a client's role: its permissions apply to every KMIP operation it makes. */
+export function KmipRoleModal({
+  row,
+  onClose,
+  onSaved,
+}: {
+  row: KmipClientRow | null;
+  onClose: () => void;
+  onSaved: (row: KmipClientRow) => Promise<unknown>;
+}) {
+  const t = useT();
+  return (
+    <ModalForm<{ role_id: string }>
+      open={row !== null}
+      title={t('kmip:role.title', { name: row?.name ?? '' })}
+      okTestId="kmip-role-ok"
+      initialValues={row?.role_id ? { role_id: row.role_id } : undefined}
+      onSubmit={async ({ role_id }) => {
+        if (!row) return;
+        await onSaved(await updateKmipClient({ id: row.id, role_id }));
+      }}
+      onClose={onClose}
+    >
+      <Form.Item
+        name="role_id"
+        label={t('kmip:fields.role')}
+        extra={t('kmip:role.hint')}
+        rules={[{ required: true, message: t('kmip:create.roleRequired') }]}
+      >
+        <SingleRoleSelect data-testid="kmip-role-select" />
+      </Form.Item>
+    </ModalForm>
+  );
+}
+
+/** Renew a client's certificate, for the same key or a new CSR; the current certificate is revoked. */
+export function KmipRenewModal({
+  row,
+  onClose,
+  onIssued,
+}: {
+  row: KmipClientRow | null;
+  onClose: () => void;
+  onIssued: (issued: IssuedCertificate) => Promise<unknown>;
+}) {
+  const t = useT();
+  const label = t('kmip:fields.newCsr');
+  return (
+    <ModalForm<{ csr?: string }>
+      open={row !== null}
+      title={t('kmip:renew.title', { name: row?.name ?? '' })}
+      width={640}
+      okText={t('kmip:renew.ok')}
+      okTestId="kmip-renew-ok"
+      onSubmit={async ({ csr }) => {
+        if (!row) return;
+        const given = csr?.trim();
+        const issued = await renewKmipClient({ id: row.id, ...(given ? { csr: given } : {}) });
+        await onIssued({
+          title: t('kmip:issued.renewedTitle', { name: issued.client.name }),
+          name: issued.client.name,
+          certificate_pem: issued.certificate_pem,
+          chain_pem: issued.chain_pem,
+        });
+      }}
+      onClose={onClose}
+    >
+      <Alert type="info" showIcon title={t('kmip:renew.hint')} style={{ marginBottom: 12 }} />
+      <Form.Item
+        name="csr"
+        label={label}
+        extra={t('kmip:create.csrHint')}
+        rules={contractRules(renewBody, 'csr', label)}
+      >
+        <PemInput accept={CSR_ACCEPT} placeholder={CSR_PLACEHOLDER} testId="kmip-renew-csr" />
+      </Form.Item>
+    </ModalForm>
+  );
+}

@@ -1,0 +1,93 @@
+import type { Catalogue } from '../catalogue';
+import type { kmip as en } from '../en/kmip';
+
+export const kmip: Catalogue<typeof en> = {
+  listener: {
+    title: 'KMIP 监听',
+    state: '状态',
+    listening: '监听中',
+    notListening: '未监听',
+    port: '端口',
+    versions: '协议版本',
+    maxMessage: '最大消息',
+    idle: '空闲连接关闭时间',
+    perClient: '每个客户端的连接数',
+    total: '连接总数',
+    seconds: '{{count}} 秒',
+    mib: '{{value}} MiB',
+    kib: '{{value}} KiB',
+    bytes: '{{value}} 字节',
+    off: '本节点未开启 KMIP 监听。设置 KSP_KMIP_PORT 并提供 TLS 证书（KSP_KMIP_CERT 与 KSP_KMIP_KEY，或 KSP_TLS_CERT 与 KSP_TLS_KEY）后即启动。',
+    certificateHint: 'KMIP 客户端用该证书的签发者验证监听端（自签名证书即用证书本身）。',
+    certificate: '服务端证书',
+    noCertificate: '监听关闭时没有',
+  },
+  fields: {
+    name: '名称',
+    role: '角色',
+    state: '状态',
+    serial: '证书序列号',
+    expiry: '证书到期',
+    lastSeen: '最近访问',
+    registered: '注册时间',
+    validityDays: '证书有效期（天）',
+    csr: '证书请求（CSR）',
+    newCsr: '新的证书请求（CSR，可选）',
+  },
+  states: {
+    active: '启用',
+    disabled: '已禁用',
+    revoked: '已吊销',
+  },
+  noRole: '无',
+  download: '下载',
+  never: '从未',
+  expired: '已过期',
+  actions: {
+    changeRole: '更改角色',
+    disable: '禁用',
+    enable: '启用',
+    renew: '续期证书',
+  },
+  create: {
+    title: '添加 KMIP 客户端',
+    ok: '创建并签发',
+    keyNote:
+      '私钥不会传到 KSP：请在客户端生成密钥和 CSR，例如 openssl req -new -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -keyout client.key -out client.csr -subj /CN=my-app，然后在此粘贴或选择 CSR。',
+    nameHint: '字母、数字、空格及 _ . @ -，以字母或数字开头',
+    roleHint: '角色的权限决定每个 KMIP 操作，与功能相同的 REST 接口一致',
+    validityHint: '{{min}} 至 {{max}} 天',
+    csrHint: 'PEM（-----BEGIN CERTIFICATE REQUEST-----）：粘贴或选择 .csr、.pem 文件',
+    roleRequired: '请选择角色',
+  },
+  role: {
+    title: '更改 {{name}} 的角色',
+    hint: '客户端已打开的连接在一秒内按新角色执行。',
+  },
+  disable: {
+    title: '禁用 KMIP 客户端 {{name}}？',
+    content: '在重新启用之前，其下一个 KMIP 请求即被拒绝，已打开的连接也一样。其证书仍然有效。',
+    done: 'KMIP 客户端 {{name}} 已禁用',
+  },
+  enable: {
+    done: 'KMIP 客户端 {{name}} 已启用',
+  },
+  renew: {
+    title: '续期 {{name}} 的证书',
+    ok: '续期',
+    hint: '以相同有效期签发新证书，并吊销当前证书。CSR 留空则为同一密钥重新签发；或提供在客户端生成的新密钥的 CSR：私钥不会传到 KSP。',
+  },
+  delete: {
+    title: '删除 KMIP 客户端 {{name}}？',
+    content: '其证书将被吊销，无法再连接。它创建的密钥保留。此操作不可撤销。',
+  },
+  issued: {
+    createdTitle: 'KMIP 客户端 {{name}} 已创建',
+    renewedTitle: '{{name}} 的新证书',
+    note: '请在客户端将证书与生成 CSR 的私钥一起安装（KSP 从未持有该私钥）；客户端出示证书及其后的 CA 证书链。',
+    certificate: '客户端证书',
+    chain: 'CA 证书链',
+    downloadBoth: '下载证书和证书链',
+    done: '完成',
+  },
+};
