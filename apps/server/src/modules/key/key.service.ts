@@ -172,7 +172,8 @@ export function createKeyService(deps: {
       state: fields.state,
       current_version: 1,
       owner_id: actor.userId || null,
-      owner_name: actor.username,
+      // A key a KMIP client made says so wherever its owner shows (docs/kmip.md#audit).
+      owner_name: actor.kind === 'kmip' ? `KMIP ${actor.username}` : actor.username,
       exportable: fields.exportable ? 1 : 0,
       deletable: fields.deletable ? 1 : 0,
       description: fields.description,

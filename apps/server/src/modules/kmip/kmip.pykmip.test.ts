@@ -203,7 +203,7 @@ describe('KMIP with PyKMIP (sqlite)', () => {
       const row = await keyDetail(uid);
       expect(row.name).toBe(`pykmip-${version}`);
       expect(row.state).toBe('destroyed');
-      expect(row.owner).toBe('pykmip');
+      expect(row.owner).toBe('KMIP pykmip');
       expect(row.kmip_total).toBeGreaterThanOrEqual(8);
       const records = await auditOf('crypto.encrypt');
       const mine = records.filter((r) => r.object_id === uid);
