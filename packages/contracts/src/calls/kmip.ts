@@ -11,6 +11,8 @@ import { ClientCertificate } from './client.js';
  * KSP) or by enrolment with a registration token of usage `kmip`.
  */
 export const KMIP_CLIENT_STATES = ['active', 'disabled', 'revoked'] as const;
+/** The keys KSP makes for a KMIP client created without a CSR. */
+export const KMIP_CLIENT_KEY_ALGORITHMS = ['EC-P256', 'RSA-2048'] as const;
 
 export const KmipClientRow = z.object({
   id: z.string(),
@@ -52,6 +54,12 @@ const Issued = z.object({
   client: KmipClientRow,
   certificate_pem: z.string().describe('the client certificate, PEM'),
   chain_pem: z.string().describe('the issuing CA chain, PEM, leaf-side first'),
+  pkcs12: z
+    .string()
+    .nullable()
+    .describe(
+      'created without a CSR: Base64 of the PKCS#12 file (the key KSP made, the certificate and the chain, sealed with pkcs12_password); answered once, never kept. null otherwise',
+    ),
 });
 
 export const kmipCalls = {
@@ -93,16 +101,50 @@ export const kmipCalls = {
   create: defineCall({
     method: 'POST',
     path: '/v1/ksp/kmip/client/create',
-    summary: "Create a KMIP client with a role, and sign its CSR with the domain's default CA",
+    summary:
+      "Create a KMIP client with a role, and sign its CSR with the domain's default CA, or make its key and answer it once in a PKCS#12 file",
     tag: 'kmip',
     access: 'kmip:write',
     changesAccess: false,
-    body: z.object({
-      name: ClientName,
-      role_id: Id.describe('a role of the current domain'),
-      csr: Csr,
-      validity_days: z.number().int().min(1).max(3650).default(365).describe('certificate validity in days'),
-    }),
+    body: z
+      .object({
+        name: ClientName,
+        role_id: Id.describe('a role of the current domain'),
+        csr: Csr.optional(),
+        key_algorithm: z
+          .enum(KMIP_CLIENT_KEY_ALGORITHMS)
+          .default('EC-P256')
+          .describe('without a CSR: the key KSP makes for the client (EC-P256 or RSA-2048)'),
+        pkcs12_password: z
+          .string()
+          .min(8)
+          .max(128)
+          .optional()
+          .describe(
+            'without a CSR: the password that seals the PKCS#12 file holding the key KSP makes and its certificate (8–128 characters; never stored)',
+          ),
+        validity_days: z
+          .number()
+          .int()
+          .min(1)
+          .max(3650)
+          .default(365)
+          .describe('certificate validity in days'),
+      })
+      .superRefine((body, ctx) => {
+        if (!body.csr && !body.pkcs12_password)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['csr'],
+            message: 'give a CSR, or a pkcs12_password for a key KSP makes',
+          });
+        if (body.csr && body.pkcs12_password)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['pkcs12_password'],
+            message: 'with a CSR the key stays with the client: no PKCS#12 is made',
+          });
+      }),
     data: Issued,
   }),
   update: defineCall({

@@ -1,13 +1,20 @@
+import { generateKeyPair } from 'node:crypto';
+import { promisify } from 'node:util';
 import type { CertCaTable } from '../../platform/db/schema.js';
 import { notFound } from '../../platform/errors.js';
 import type { Executor } from '../../platform/db/database.js';
 import type { DefaultIssuer } from './cert.ca.js';
 import type { CertContext } from './cert.context.js';
 import type { Crls } from './cert.crl.js';
-import { iso, pemChain, unb64, wholeSeconds } from './cert.input.js';
+import { iso, nameOf, pemChain, unb64, wholeSeconds } from './cert.input.js';
 import { signCertificate, type IssueInput } from './cert.signing.js';
 import * as store from './cert.store.js';
 import * as pki from './cert.pki.js';
+
+const generatePair = promisify(generateKeyPair) as unknown as (
+  type: 'ec' | 'rsa',
+  options: { namedCurve: string } | { modulusLength: number },
+) => Promise<{ publicKey: import('node:crypto').KeyObject; privateKey: import('node:crypto').KeyObject }>;
 
 /** The CA of an agent certificate and the certificate's identity (serial in hex, common name). */
 export interface ClientCertificateIdentity {
@@ -129,6 +136,69 @@ export function createAgentCertificates(ctx: CertContext, defaultIssuer: Default
         chainPem: pemChain(await chain()),
         store: (trx: Executor) => store.insertCertificate(trx, row),
       };
+    },
+
+    /**
+     * A client certificate for a key KSP makes now (a KMIP client made in the console without a
+     * CSR): an `EC-P256` or `RSA-2048` key pair, the certificate for `/CN=<cn>` from the domain's
+     * default CA, and both in a PKCS#12 file sealed with `password`. The private key is not kept:
+     * it leaves in the file, once. Nothing is stored until the caller runs `store(trx)`.
+     */
+    async prepareGeneratedClientCertificate(
+      domainId: string,
+      o: { cn: string; algorithm: 'EC-P256' | 'RSA-2048'; password: string },
+      validityDays: number,
+    ) {
+      const pair =
+        o.algorithm === 'EC-P256'
+          ? await generatePair('ec', { namedCurve: 'P-256' })
+          : await generatePair('rsa', { modulusLength: 2048 });
+      const spki = pair.publicKey.export({ type: 'spki', format: 'der' });
+      const pkcs8 = pair.privateKey.export({ type: 'pkcs8', format: 'der' });
+      try {
+        const { ca, caCert, chain } = await defaultIssuer(domainId);
+        const row = await signCertificate(ctx, domainId, {
+          name: o.cn,
+          subjectName: nameOf({ cn: o.cn }),
+          spki,
+          algorithm: o.algorithm,
+          keyBits: o.algorithm === 'EC-P256' ? 256 : 2048,
+          san: { dns: [], ips: [], emails: [] },
+          csrDer: null,
+          ca,
+          caCert,
+          purpose: 'client',
+          usage: 'signature',
+          validityDays,
+          keyId: null,
+          exportable: false,
+          source: 'sign-cert',
+        });
+        const certDer = unb64(row.cert_der);
+        const chainDers = await chain();
+        const pkcs12 = await pki.buildPkcs12({
+          algorithm: o.algorithm,
+          material: pkcs8,
+          storedPublicKey: spki,
+          certDer,
+          chainDers,
+          password: o.password,
+          friendlyName: o.cn,
+        });
+        return {
+          id: row.id,
+          serial: row.serial,
+          notBefore: row.not_before,
+          notAfter: row.not_after,
+          ca: { id: ca.id, name: ca.name },
+          certificatePem: pki.toPem(certDer, 'CERTIFICATE'),
+          chainPem: pemChain(chainDers),
+          pkcs12,
+          store: (trx: Executor) => store.insertCertificate(trx, row),
+        };
+      } finally {
+        pkcs8.fill(0);
+      }
     },
 
     /**

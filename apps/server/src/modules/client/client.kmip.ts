@@ -118,6 +118,7 @@ export function createKmipClients(deps: {
     client: await view(row),
     certificate_pem: issued.certificatePem,
     chain_pem: issued.chainPem.join(''),
+    pkcs12: null as string | null,
   });
 
   return {
@@ -135,7 +136,18 @@ export function createKmipClients(deps: {
       if (await kmipClientNamed(db, actor.domainId, body.name))
         throw conflict('kmip.clientExists', { name: body.name });
       await deps.license().checkQuota('kmip_clients', 1);
-      const issued = await prepare(actor.domainId, { csr: body.csr, ip: meta.ip }, body.validity_days);
+      const issued = body.csr
+        ? {
+            ...(await prepare(actor.domainId, { csr: body.csr, ip: meta.ip }, body.validity_days)),
+            pkcs12: null,
+          }
+        : await deps
+            .certs()
+            .prepareGeneratedClientCertificate(
+              actor.domainId,
+              { cn: body.name, algorithm: body.key_algorithm, password: body.pkcs12_password ?? '' },
+              body.validity_days,
+            );
       const at = clock().toISOString();
       const row: ClientTable = {
         id: randomUUID(),
@@ -169,10 +181,15 @@ export function createKmipClients(deps: {
           action: 'kmip.client.create',
           target: row.name,
           objectId: row.id,
-          details: { role: body.role_id, serial: issued.serial, ca: issued.ca.name },
+          details: {
+            role: body.role_id,
+            serial: issued.serial,
+            ca: issued.ca.name,
+            key: body.csr ? 'csr' : `made by KSP (${body.key_algorithm}), answered in PKCS#12`,
+          },
         });
       });
-      return issuedAnswer(row, issued);
+      return { ...(await issuedAnswer(row, issued)), pkcs12: issued.pkcs12?.toString('base64') ?? null };
     },
 
     async update(actor: Actor, meta: RequestMeta, body: Input<typeof api.kmip.update>) {

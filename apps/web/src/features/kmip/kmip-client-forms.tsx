@@ -1,6 +1,6 @@
-import { Alert, Col, Form, Input, InputNumber, Row } from 'antd';
+import { Alert, Col, Form, Input, InputNumber, Radio, Row, Select } from 'antd';
 import type { Rule } from 'antd/es/form';
-import { api, type KmipClientRow } from '@ksp/contracts';
+import { api, KMIP_CLIENT_KEY_ALGORITHMS, type KmipClientRow } from '@ksp/contracts';
 import { createKmipClient, renewKmipClient, updateKmipClient } from '../../api/kmip';
 import { ModalForm } from '../../components/form-modal';
 import { PemInput } from '../../components/pem-input';
@@ -23,11 +23,82 @@ const CSR_PLACEHOLDER = '-----BEGIN CERTIFICATE REQUEST-----';
 const contractRules = (schema: typeof createBody | typeof renewBody, name: string, label: string): Rule[] =>
   rulesFromSchema(fieldSchema(schema, name), label);
 
+const PASSWORD = limitsAt(createBody, ['pkcs12_password']);
+
 interface CreateValues {
   name: string;
   role_id: string;
   validity_days: number;
-  csr: string;
+  /** csr: the client made its key; generated: KSP makes it and answers a PKCS#12 file once. */
+  key_source: 'csr' | 'generated';
+  csr?: string;
+  key_algorithm?: (typeof KMIP_CLIENT_KEY_ALGORITHMS)[number];
+  pkcs12_password?: string;
+  confirm?: string;
+}
+
+/** The key KSP makes for a new client: its algorithm and the PKCS#12 file's password, twice. */
+function GeneratedKeyFields() {
+  const t = useT();
+  const password = t('kmip:fields.pkcs12Password');
+  const confirm = t('kmip:fields.confirmPassword');
+  const lengthRule = {
+    min: PASSWORD.min,
+    max: PASSWORD.max,
+    message: t('kmip:create.passwordHint', { min: PASSWORD.min, max: PASSWORD.max }),
+  };
+  return (
+    <>
+      <Alert
+        type="warning"
+        showIcon
+        title={t('kmip:create.generatedNote')}
+        style={{ marginBottom: 12 }}
+        data-testid="kmip-create-generated-note"
+      />
+      <Row gutter={12}>
+        <Col xs={24} md={8}>
+          <Form.Item name="key_algorithm" label={t('kmip:fields.keyAlgorithm')}>
+            <Select
+              options={KMIP_CLIENT_KEY_ALGORITHMS.map((a) => ({ value: a, label: a }))}
+              data-testid="kmip-create-key-algorithm"
+            />
+          </Form.Item>
+        </Col>
+        <Col xs={24} md={8}>
+          <Form.Item
+            name="pkcs12_password"
+            label={password}
+            extra={lengthRule.message}
+            rules={[
+              { required: true, message: t('common:validation.required', { label: password }) },
+              lengthRule,
+            ]}
+          >
+            <Input.Password maxLength={PASSWORD.max} data-testid="kmip-create-password" />
+          </Form.Item>
+        </Col>
+        <Col xs={24} md={8}>
+          <Form.Item
+            name="confirm"
+            label={confirm}
+            dependencies={['pkcs12_password']}
+            rules={[
+              { required: true, message: t('common:validation.required', { label: confirm }) },
+              ({ getFieldValue }) => ({
+                validator: (_rule, value) =>
+                  value === undefined || value === getFieldValue('pkcs12_password')
+                    ? Promise.resolve()
+                    : Promise.reject(new Error(t('kmip:create.passwordMismatch'))),
+              }),
+            ]}
+          >
+            <Input.Password maxLength={PASSWORD.max} data-testid="kmip-create-confirm" />
+          </Form.Item>
+        </Col>
+      </Row>
+    </>
+  );
 }
 
 /** Add a KMIP client: its name, role, certificate validity and CSR; the server signs the CSR. */
@@ -55,20 +126,26 @@ export function CreateKmipClientModal({
       okText={t('kmip:create.ok')}
       okTestId="kmip-create-ok"
       formTestId="kmip-create-form"
-      initialValues={{ validity_days: DEFAULT_VALIDITY }}
+      initialValues={{ validity_days: DEFAULT_VALIDITY, key_source: 'csr', key_algorithm: 'EC-P256' }}
       onSubmit={async (values) => {
         const name = values.name.trim();
         const issued = await createKmipClient({
           name,
           role_id: values.role_id,
           validity_days: values.validity_days,
-          csr: values.csr.trim(),
+          ...(values.key_source === 'generated'
+            ? {
+                key_algorithm: values.key_algorithm ?? 'EC-P256',
+                pkcs12_password: values.pkcs12_password ?? '',
+              }
+            : { csr: (values.csr ?? '').trim() }),
         });
         await onIssued({
           title: t('kmip:issued.createdTitle', { name: issued.client.name }),
           name: issued.client.name,
           certificate_pem: issued.certificate_pem,
           chain_pem: issued.chain_pem,
+          pkcs12: issued.pkcs12,
         });
       }}
       onClose={onClose}
@@ -126,13 +203,31 @@ export function CreateKmipClientModal({
           </Form.Item>
         </Col>
       </Row>
-      <Form.Item
-        name="csr"
-        label={label.csr}
-        extra={t('kmip:create.csrHint')}
-        rules={contractRules(createBody, 'csr', label.csr)}
-      >
-        <PemInput accept={CSR_ACCEPT} placeholder={CSR_PLACEHOLDER} testId="kmip-create-csr" />
+      <Form.Item name="key_source" label={t('kmip:create.keySource')}>
+        <Radio.Group data-testid="kmip-create-key-source">
+          <Radio value="csr" data-testid="kmip-create-source-csr">
+            {t('kmip:create.sourceCsr')}
+          </Radio>
+          <Radio value="generated" data-testid="kmip-create-source-generated">
+            {t('kmip:create.sourceGenerated')}
+          </Radio>
+        </Radio.Group>
+      </Form.Item>
+      <Form.Item noStyle dependencies={['key_source']}>
+        {({ getFieldValue }) =>
+          getFieldValue('key_source') === 'generated' ? (
+            <GeneratedKeyFields />
+          ) : (
+            <Form.Item
+              name="csr"
+              label={label.csr}
+              extra={t('kmip:create.csrHint')}
+              rules={[{ required: true, message: t('common:validation.required', { label: label.csr }) }]}
+            >
+              <PemInput accept={CSR_ACCEPT} placeholder={CSR_PLACEHOLDER} testId="kmip-create-csr" />
+            </Form.Item>
+          )
+        }
       </Form.Item>
     </ModalForm>
   );

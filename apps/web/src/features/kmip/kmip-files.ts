@@ -15,3 +15,9 @@ export function joinPem(first: string, second: string): string {
   const end = (pem: string) => (pem === '' || pem.endsWith('\n') ? pem : `${pem}\n`);
   return end(first) + end(second);
 }
+
+/** A PKCS#12 file answered as Base64, saved as it is. */
+export function savePkcs12(filename: string, base64: string): void {
+  const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+  saveBlob(filename, new Blob([bytes], { type: 'application/x-pkcs12' }));
+}

@@ -3,7 +3,7 @@ import { DownloadOutlined } from '@ant-design/icons';
 import { Alert, Button, Flex, Input, Modal, Typography } from 'antd';
 import { CopyButton } from '../../components/copy-button';
 import { useT } from '../../i18n/i18n';
-import { fileStem, joinPem, savePem } from './kmip-files';
+import { fileStem, joinPem, savePem, savePkcs12 } from './kmip-files';
 
 /** What a create or a renewal answered: the client's certificate and the issuing CA chain. */
 export interface IssuedCertificate {
@@ -11,6 +11,8 @@ export interface IssuedCertificate {
   name: string;
   certificate_pem: string;
   chain_pem: string;
+  /** Base64 of the PKCS#12 file holding a key KSP made (offered once), or absent. */
+  pkcs12?: string | null;
 }
 
 /** One PEM text, read-only, with its copy and download buttons. */
@@ -95,7 +97,24 @@ export function KmipIssuedModal({
     >
       {value && (
         <Flex vertical gap={12} data-testid="kmip-issued">
-          <Alert type="info" showIcon title={t('kmip:issued.note')} />
+          {value.pkcs12 ? (
+            <Alert
+              type="warning"
+              showIcon
+              title={t('kmip:issued.pkcs12Note')}
+              action={
+                <Button
+                  icon={<DownloadOutlined />}
+                  onClick={() => savePkcs12(`${stem}.p12`, value.pkcs12 ?? '')}
+                  data-testid="kmip-issued-pkcs12-download"
+                >
+                  {t('kmip:issued.pkcs12')}
+                </Button>
+              }
+            />
+          ) : (
+            <Alert type="info" showIcon title={t('kmip:issued.note')} />
+          )}
           <PemBlock
             label={t('kmip:issued.certificate')}
             value={value.certificate_pem}

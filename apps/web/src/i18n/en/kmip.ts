@@ -22,6 +22,9 @@ export const kmip = {
     noCertificate: 'None while the listener is off',
   },
   fields: {
+    keyAlgorithm: 'Key algorithm',
+    pkcs12Password: 'PKCS#12 password',
+    confirmPassword: 'Confirm the password',
     name: 'Name',
     role: 'Role',
     state: 'State',
@@ -49,6 +52,13 @@ export const kmip = {
     renew: 'Renew',
   },
   create: {
+    keySource: "Client's key",
+    sourceCsr: 'The client made it (CSR)',
+    sourceGenerated: 'KSP makes it (PKCS#12 file)',
+    generatedNote:
+      'KSP makes the key and answers it once, with the certificate, in a PKCS#12 file sealed with this password; KSP keeps neither the key nor the password. Prefer a CSR where the client can make its own key.',
+    passwordHint: '{{min}} to {{max}} characters; the PKCS#12 file is sealed with it',
+    passwordMismatch: 'The two passwords differ',
     title: 'Add a KMIP client',
     ok: 'Create and issue',
     keyNote:
@@ -83,6 +93,8 @@ export const kmip = {
       'Its certificate is revoked and it can no longer connect. The keys it made stay. This cannot be undone.',
   },
   issued: {
+    pkcs12Note: 'Download the PKCS#12 file now: it holds the key KSP made and is offered only this once.',
+    pkcs12: 'Download PKCS#12',
     createdTitle: 'KMIP client {{name}} created',
     renewedTitle: 'New certificate of {{name}}',
     note: 'Install the certificate on the client with the private key that made the CSR (KSP never had that key); the client presents the certificate followed by the CA chain.',

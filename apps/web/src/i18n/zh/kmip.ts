@@ -23,6 +23,9 @@ export const kmip: Catalogue<typeof en> = {
     noCertificate: '监听关闭时没有',
   },
   fields: {
+    keyAlgorithm: '密钥算法',
+    pkcs12Password: 'PKCS#12 密码',
+    confirmPassword: '确认密码',
     name: '名称',
     role: '角色',
     state: '状态',
@@ -50,6 +53,13 @@ export const kmip: Catalogue<typeof en> = {
     renew: '续期证书',
   },
   create: {
+    keySource: '客户端密钥',
+    sourceCsr: '由客户端生成（CSR）',
+    sourceGenerated: '由 KSP 生成（PKCS#12 文件）',
+    generatedNote:
+      'KSP 生成密钥，并仅一次将其与证书一起放入以此密码保护的 PKCS#12 文件返回；KSP 不保存密钥和密码。客户端能自行生成密钥时，建议使用 CSR。',
+    passwordHint: '{{min}} 至 {{max}} 个字符；用于保护 PKCS#12 文件',
+    passwordMismatch: '两次输入的密码不一致',
     title: '添加 KMIP 客户端',
     ok: '创建并签发',
     keyNote:
@@ -82,6 +92,8 @@ export const kmip: Catalogue<typeof en> = {
     content: '其证书将被吊销，无法再连接。它创建的密钥保留。此操作不可撤销。',
   },
   issued: {
+    pkcs12Note: '请立即下载 PKCS#12 文件：其中包含 KSP 生成的密钥，仅提供这一次。',
+    pkcs12: '下载 PKCS#12',
     createdTitle: 'KMIP 客户端 {{name}} 已创建',
     renewedTitle: '{{name}} 的新证书',
     note: '请在客户端将证书与生成 CSR 的私钥一起安装（KSP 从未持有该私钥）；客户端出示证书及其后的 CA 证书链。',
