@@ -102,3 +102,22 @@ export function DefaultMark() {
     </Tag>
   );
 }
+
+type Translate = ReturnType<typeof useT>;
+
+/** The validity and fingerprint fields of a certificate's (or CA's) details, in this order. */
+export function validityItems(
+  t: Translate,
+  cert: { not_before: string | null; not_after: string | null; fingerprint: string | null },
+) {
+  return [
+    { key: 'not_before', label: t('cert:fields.notBefore'), children: formatDateTime(cert.not_before) },
+    { key: 'not_after', label: t('cert:fields.notAfter'), children: formatDateTime(cert.not_after) },
+    { key: 'fingerprint', label: t('cert:fields.fingerprint'), children: <Hex value={cert.fingerprint} /> },
+  ];
+}
+
+/** The "created" field closing a certificate's (or CA's) details. */
+export function createdAtItem(t: Translate, row: { created_at: string }) {
+  return { key: 'created_at', label: t('cert:fields.createdAt'), children: formatDateTime(row.created_at) };
+}
