@@ -1,6 +1,5 @@
-import { ArrowLeftOutlined } from '@ant-design/icons';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Flex, Space, Typography } from 'antd';
+import { Flex } from 'antd';
 import { useNavigate, useParams } from 'react-router';
 import { api } from '@ksp/contracts';
 import {
@@ -17,6 +16,7 @@ import {
   type ClientActionCalls,
 } from '../../components/client-detail';
 import { useCanCall } from '../../components/permissions';
+import { PageHeader } from '../../components/page-header';
 import { useT } from '../../i18n/i18n';
 import { ClientStatusTag } from './client-status';
 import { ClientOperations } from './client-operations';
@@ -43,16 +43,14 @@ export default function ClientDetailPage() {
 
   return (
     <Flex vertical gap={16} data-testid="client-detail">
-      <Flex wrap gap={8} justify="space-between" align="center">
-        <Space wrap>
-          <Button icon={<ArrowLeftOutlined />} onClick={back} aria-label={t('kadp:back')} />
-          <Typography.Title level={4} style={{ margin: 0 }} data-testid="client-detail-title">
-            {row ? t('kadp:detailTitle', { name: row.name }) : ''}
-          </Typography.Title>
-          {row && <ClientStatusTag status={row.status} />}
-        </Space>
-        {row && canWrite && <ClientActionButtons row={row} calls={calls} />}
-      </Flex>
+      <PageHeader
+        onBack={back}
+        backLabel={t('kadp:back')}
+        titleTestId="client-detail-title"
+        title={row ? t('kadp:detailTitle', { name: row.name }) : ''}
+        tags={row && <ClientStatusTag status={row.status} />}
+        actions={row && canWrite && <ClientActionButtons row={row} calls={calls} />}
+      />
       {row && <ClientIdentityCards row={row} />}
       {row && <ClientOperations id={row.id} />}
     </Flex>

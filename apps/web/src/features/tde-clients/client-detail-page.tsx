@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import { ArrowLeftOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   App,
@@ -31,6 +30,7 @@ import {
 import { formatDateTime } from '../../components/date-time';
 import { FormModal } from '../../components/form-modal';
 import { useCanCall } from '../../components/permissions';
+import { PageHeader } from '../../components/page-header';
 import { useT } from '../../i18n/i18n';
 import {
   ClientActionButtons,
@@ -163,29 +163,34 @@ function AgentClientDetailPage({ area }: { area: AgentArea }) {
 
   return (
     <Flex vertical gap={16} data-testid="client-detail">
-      <Flex wrap gap={8} justify="space-between" align="center">
-        <Space wrap>
-          <Button icon={<ArrowLeftOutlined />} onClick={back} aria-label={t('kadp:back')} />
-          <Typography.Title level={4} style={{ margin: 0 }} data-testid="client-detail-title">
-            {row ? t('kadp:detailTitle', { name: row.name }) : ''}
-          </Typography.Title>
-          {row && <ClientStatusTag status={row.status} />}
-          {row && area === 'cte' && row.client_locked && <LockedTag />}
-          {row && area === 'rdm' && (
-            <Tag color="purple">{t(`tdeClient:protectionModes.${row.protection_mode ?? 'none'}`)}</Tag>
-          )}
-        </Space>
-        {row && canWrite && (
-          <Space wrap>
-            {area === 'cte' && (
-              <Button onClick={() => lock(row)} data-testid="client-lock">
-                {t(row.client_locked ? 'tdeClient:lock.unlock' : 'tdeClient:lock.lock')}
-              </Button>
+      <PageHeader
+        onBack={back}
+        backLabel={t('kadp:back')}
+        titleTestId="client-detail-title"
+        title={row ? t('kadp:detailTitle', { name: row.name }) : ''}
+        tags={
+          <>
+            {row && <ClientStatusTag status={row.status} />}
+            {row && area === 'cte' && row.client_locked && <LockedTag />}
+            {row && area === 'rdm' && (
+              <Tag color="purple">{t(`tdeClient:protectionModes.${row.protection_mode ?? 'none'}`)}</Tag>
             )}
-            <ClientActionButtons row={row} calls={actions} />
-          </Space>
-        )}
-      </Flex>
+          </>
+        }
+        actions={
+          row &&
+          canWrite && (
+            <Space wrap>
+              {area === 'cte' && (
+                <Button onClick={() => lock(row)} data-testid="client-lock">
+                  {t(row.client_locked ? 'tdeClient:lock.unlock' : 'tdeClient:lock.lock')}
+                </Button>
+              )}
+              <ClientActionButtons row={row} calls={actions} />
+            </Space>
+          )
+        }
+      />
       {row && (
         <Tabs
           data-testid="client-tabs"
