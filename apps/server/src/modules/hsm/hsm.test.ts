@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
   existsSync,
@@ -25,6 +25,7 @@ import {
   startServer,
   type TestServer,
 } from '../../test/harness.js';
+import { selfSignedEc } from '../../test/openssl.js';
 import {
   SOFTHSM_MODULE,
   createEmptyTestToken,
@@ -77,28 +78,7 @@ function changePin(token: TestToken, from: string, to: string) {
 /** A self-signed certificate and its key, made by OpenSSL. */
 function certificatePair(cn: string) {
   const dir = mkdtempSync(join(tmpdir(), 'ksp-hsm-cert-'));
-  const r = spawnSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:P-256',
-      '-nodes',
-      '-keyout',
-      'k.pem',
-      '-out',
-      'c.pem',
-      '-days',
-      '5',
-      '-subj',
-      `/CN=${cn}`,
-    ],
-    { cwd: dir, encoding: 'utf8' },
-  );
-  if (r.status !== 0) throw new Error(r.stderr);
+  selfSignedEc(dir, { key: 'k.pem', cert: 'c.pem', cn, days: 5 });
   const pair = {
     cert: readFileSync(join(dir, 'c.pem'), 'utf8'),
     key: readFileSync(join(dir, 'k.pem'), 'utf8'),
