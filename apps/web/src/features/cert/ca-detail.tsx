@@ -12,7 +12,7 @@ import {
   DefaultMark,
   DownloadMenu,
   Hex,
-  PemBlock,
+  CertPemBlocks,
   validityItems,
 } from './cert-display';
 
@@ -107,25 +107,7 @@ export function CaDetailDrawer({
         createdAtItem(t, ca),
       ]}
     >
-      {(ca) => (
-        <>
-          {ca.certificate_pem && (
-            <PemBlock
-              label={t('cert:fields.certificate')}
-              value={ca.certificate_pem}
-              testId="ca-detail-pem"
-            />
-          )}
-          {ca.chain_pem.length > 0 && (
-            <PemBlock
-              label={t('cert:fields.chain')}
-              value={ca.chain_pem.join('\n')}
-              testId="ca-detail-chain"
-            />
-          )}
-          {ca.csr_pem && <PemBlock label={t('cert:fields.csr')} value={ca.csr_pem} testId="ca-detail-csr" />}
-        </>
-      )}
+      {(ca) => <CertPemBlocks pems={ca} testId="ca-detail" />}
     </DetailDrawer>
   );
 }

@@ -11,7 +11,14 @@ import { StatusTag } from '../../components/columns';
 import { DetailDrawer } from '../../components/detail-drawer';
 import { formatDateTime } from '../../components/date-time';
 import { useT } from '../../i18n/i18n';
-import { certStatusColors, createdAtItem, DownloadMenu, Hex, PemBlock, validityItems } from './cert-display';
+import {
+  CertPemBlocks,
+  certStatusColors,
+  createdAtItem,
+  DownloadMenu,
+  Hex,
+  validityItems,
+} from './cert-display';
 
 /** A certificate's status tag, with the "expiring soon" badge beside a valid one. */
 export function CertStatus({ cert }: { cert: Pick<CertRow, 'status' | 'expiring'> }) {
@@ -116,25 +123,7 @@ export function CertDetailDrawer({
         createdAtItem(t, cert),
       ]}
     >
-      {(cert) => (
-        <>
-          <PemBlock
-            label={t('cert:fields.certificate')}
-            value={cert.certificate_pem}
-            testId="cert-detail-pem"
-          />
-          {cert.chain_pem.length > 0 && (
-            <PemBlock
-              label={t('cert:fields.chain')}
-              value={cert.chain_pem.join('\n')}
-              testId="cert-detail-chain"
-            />
-          )}
-          {cert.csr_pem && (
-            <PemBlock label={t('cert:fields.csr')} value={cert.csr_pem} testId="cert-detail-csr" />
-          )}
-        </>
-      )}
+      {(cert) => <CertPemBlocks pems={cert} testId="cert-detail" />}
     </DetailDrawer>
   );
 }

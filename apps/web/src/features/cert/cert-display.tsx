@@ -121,3 +121,38 @@ export function validityItems(
 export function createdAtItem(t: Translate, row: { created_at: string }) {
   return { key: 'created_at', label: t('cert:fields.createdAt'), children: formatDateTime(row.created_at) };
 }
+
+/**
+ * A certificate's (or CA's) PEMs under its details: the certificate, its chain and its
+ * request, each shown when there is one (test ids `<testId>-pem`, `-chain`, `-csr`).
+ */
+export function CertPemBlocks({
+  pems,
+  testId,
+}: {
+  pems: { certificate_pem: string | null; chain_pem: readonly string[]; csr_pem: string | null };
+  testId: string;
+}) {
+  const t = useT();
+  return (
+    <>
+      {pems.certificate_pem && (
+        <PemBlock
+          label={t('cert:fields.certificate')}
+          value={pems.certificate_pem}
+          testId={`${testId}-pem`}
+        />
+      )}
+      {pems.chain_pem.length > 0 && (
+        <PemBlock
+          label={t('cert:fields.chain')}
+          value={pems.chain_pem.join('\n')}
+          testId={`${testId}-chain`}
+        />
+      )}
+      {pems.csr_pem && (
+        <PemBlock label={t('cert:fields.csr')} value={pems.csr_pem} testId={`${testId}-csr`} />
+      )}
+    </>
+  );
+}

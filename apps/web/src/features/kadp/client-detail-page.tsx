@@ -12,18 +12,15 @@ import {
 } from '../../api/kadp-client';
 import {
   ClientActionButtons,
+  ClientDetailHeader,
   ClientIdentityCards,
   type ClientActionCalls,
 } from '../../components/client-detail';
 import { useCanCall } from '../../components/permissions';
-import { PageHeader } from '../../components/page-header';
-import { useT } from '../../i18n/i18n';
-import { ClientStatusTag } from './client-status';
 import { ClientOperations } from './client-operations';
 
 /** KADP › client details: identity, certificate validity; revoke, delete, force delete, renew. */
 export default function ClientDetailPage() {
-  const t = useT();
   const { id = '' } = useParams();
   const navigate = useNavigate();
   const canWrite = useCanCall(api.client.revoke);
@@ -43,12 +40,9 @@ export default function ClientDetailPage() {
 
   return (
     <Flex vertical gap={16} data-testid="client-detail">
-      <PageHeader
+      <ClientDetailHeader
+        row={row}
         onBack={back}
-        backLabel={t('kadp:back')}
-        titleTestId="client-detail-title"
-        title={row ? t('kadp:detailTitle', { name: row.name }) : ''}
-        tags={row && <ClientStatusTag status={row.status} />}
         actions={row && canWrite && <ClientActionButtons row={row} calls={calls} />}
       />
       {row && <ClientIdentityCards row={row} />}

@@ -30,10 +30,10 @@ import {
 import { formatDateTime } from '../../components/date-time';
 import { FormModal } from '../../components/form-modal';
 import { useCanCall } from '../../components/permissions';
-import { PageHeader } from '../../components/page-header';
 import { useT } from '../../i18n/i18n';
 import {
   ClientActionButtons,
+  ClientDetailHeader,
   ClientIdentityCards,
   type ClientActionCalls,
 } from '../../components/client-detail';
@@ -163,14 +163,11 @@ function AgentClientDetailPage({ area }: { area: AgentArea }) {
 
   return (
     <Flex vertical gap={16} data-testid="client-detail">
-      <PageHeader
+      <ClientDetailHeader
+        row={row}
         onBack={back}
-        backLabel={t('kadp:back')}
-        titleTestId="client-detail-title"
-        title={row ? t('kadp:detailTitle', { name: row.name }) : ''}
         tags={
           <>
-            {row && <ClientStatusTag status={row.status} />}
             {row && area === 'cte' && row.client_locked && <LockedTag />}
             {row && area === 'rdm' && (
               <Tag color="purple">{t(`tdeClient:protectionModes.${row.protection_mode ?? 'none'}`)}</Tag>
