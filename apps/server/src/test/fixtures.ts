@@ -114,3 +114,13 @@ export async function tenantAndAuditor(
   );
   return { other, auditor: await login(server, 'auditor', 'Auditor-Pass-1') };
 }
+
+/** The audit records of `action`, oldest first (every column). */
+export function auditRecords(server: Pick<TestServer, 'database'>, action: string) {
+  return server.database.db
+    .selectFrom('audit_log')
+    .selectAll()
+    .where('action', '=', action)
+    .orderBy('at')
+    .execute();
+}
