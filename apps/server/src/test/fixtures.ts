@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { api } from '@ksp/contracts';
+import { configClientOf } from '../platform/agent-config.js';
 import type { Executor } from '../platform/db/database.js';
 import {
   call,
@@ -123,4 +124,14 @@ export function auditRecords(server: Pick<TestServer, 'database'>, action: strin
     .where('action', '=', action)
     .orderBy('at')
     .execute();
+}
+
+/** The agent configuration document the server composes for a stored client now. */
+export async function agentConfigOf(server: Pick<TestServer, 'database' | 'services'>, clientId: string) {
+  const row = await server.database.db
+    .selectFrom('client')
+    .selectAll()
+    .where('id', '=', clientId)
+    .executeTakeFirstOrThrow();
+  return server.services.agentConfig.configFor(server.database.db, configClientOf(row));
 }

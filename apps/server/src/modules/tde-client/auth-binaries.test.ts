@@ -5,7 +5,7 @@ import { clientConfigEpoch } from '../../platform/agent-config.js';
 import { agentKeyAndCsr } from '../../test/agent.js';
 import { licenseEverything, testLicenseKeys } from '../../test/license.js';
 import { call, domainWithAdmin, engines, login, ok, type TestServer } from '../../test/harness.js';
-import { rootDomainId, signedInServer } from '../../test/fixtures.js';
+import { agentConfigOf, rootDomainId, signedInServer } from '../../test/fixtures.js';
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -95,21 +95,7 @@ describe.each(await engines())('TDE authorised binaries and client lock on %s', 
   });
 
   const epoch = () => clientConfigEpoch(server.database.db, rootDomain);
-  const configOf = async (clientId: string) => {
-    const row = await server.database.db
-      .selectFrom('client')
-      .selectAll()
-      .where('id', '=', clientId)
-      .executeTakeFirstOrThrow();
-    return server.services.agentConfig.configFor(server.database.db, {
-      id: row.id,
-      domain_id: row.domain_id,
-      type: row.type,
-      profile: row.profile,
-      groups: JSON.parse(row.groups) as string[],
-      cert_pem: row.cert_pem,
-    });
-  };
+  const configOf = (clientId: string) => agentConfigOf(server, clientId);
   const setOn = (target: { client_id?: string; group_id?: string }, entries: unknown[], as = token) =>
     call(server, api.tdeClient.authBinariesSet, { token: as, body: { ...target, entries } as never });
 

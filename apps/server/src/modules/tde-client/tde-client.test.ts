@@ -25,7 +25,7 @@ import { clientConfigEpoch } from '../../platform/agent-config.js';
 import { agentKeyAndCsr, until } from '../../test/agent.js';
 import { licenseEverything, testLicenseKeys } from '../../test/license.js';
 import { call, engines, initialize, ok, startServer, type TestServer } from '../../test/harness.js';
-import { rootDomainId, tenantAndAuditor } from '../../test/fixtures.js';
+import { agentConfigOf, rootDomainId, tenantAndAuditor } from '../../test/fixtures.js';
 import { AGENT_KEY_WRAP_INFO } from './agent-keys.js';
 import { createTestPolicies } from './test-policies.js';
 import { createTdeClientService } from './tde-client.service.js';
@@ -152,21 +152,7 @@ describe.each(await engines())('TDE and RDM clients on %s', (engine) => {
   });
 
   const epoch = () => clientConfigEpoch(server.database.db, rootDomain);
-  const configOf = async (clientId: string) => {
-    const row = await server.database.db
-      .selectFrom('client')
-      .selectAll()
-      .where('id', '=', clientId)
-      .executeTakeFirstOrThrow();
-    return server.services.agentConfig.configFor(server.database.db, {
-      id: row.id,
-      domain_id: row.domain_id,
-      type: row.type,
-      profile: row.profile,
-      groups: JSON.parse(row.groups) as string[],
-      cert_pem: row.cert_pem,
-    });
-  };
+  const configOf = (clientId: string) => agentConfigOf(server, clientId);
   const failures = async (action: string) =>
     (
       await server.database.db
