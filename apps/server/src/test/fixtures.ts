@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
-import { api } from '@ksp/contracts';
+import { api, type tokenUsages } from '@ksp/contracts';
 import { configClientOf } from '../platform/agent-config.js';
 import type { Executor } from '../platform/db/database.js';
 import {
@@ -134,4 +134,15 @@ export async function agentConfigOf(server: Pick<TestServer, 'database' | 'servi
     .where('id', '=', clientId)
     .executeTakeFirstOrThrow();
   return server.services.agentConfig.configFor(server.database.db, configClientOf(row));
+}
+
+/** A registration token of unlimited capacity for agents of `usage` (its secret enrols them). */
+export async function registrationToken(
+  server: TestServer,
+  token: string,
+  name: string,
+  usage: (typeof tokenUsages)[number],
+) {
+  return ok(await call(server, api.registrationToken.create, { token, body: { name, usage, capacity: 0 } }))
+    .data;
 }

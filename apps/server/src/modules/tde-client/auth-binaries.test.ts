@@ -5,7 +5,7 @@ import { clientConfigEpoch } from '../../platform/agent-config.js';
 import { agentKeyAndCsr } from '../../test/agent.js';
 import { licenseEverything, testLicenseKeys } from '../../test/license.js';
 import { call, domainWithAdmin, engines, login, ok, type TestServer } from '../../test/harness.js';
-import { agentConfigOf, rootDomainId, signedInServer } from '../../test/fixtures.js';
+import { agentConfigOf, registrationToken, rootDomainId, signedInServer } from '../../test/fixtures.js';
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -48,18 +48,8 @@ describe.each(await engines())('TDE authorised binaries and client lock on %s', 
       username: 'tenant-admin',
       password: 'Tenant-Pass-1',
     });
-    const tde = ok(
-      await call(server, api.registrationToken.create, {
-        token,
-        body: { name: 'cte-t', usage: 'cte', capacity: 0 },
-      }),
-    ).data;
-    const rdm = ok(
-      await call(server, api.registrationToken.create, {
-        token,
-        body: { name: 'rdm-t', usage: 'rdm', capacity: 0 },
-      }),
-    ).data;
+    const tde = await registrationToken(server, token, 'cte-t', 'cte');
+    const rdm = await registrationToken(server, token, 'rdm-t', 'rdm');
     clients.a = await enrol(tde.secret, 'auth-a', 'tde');
     clients.b = await enrol(tde.secret, 'auth-b', 'tde');
     clients.rdm = await enrol(rdm.secret, 'auth-rdm', 'rdm');
