@@ -27,9 +27,12 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { api as contract } from '@ksp/contracts';
+import type * as KeyColumns from '../apps/server/src/modules/key/key.columns.js';
 import {
   api,
+  pgInsertRows,
   runPerEngine,
+  sqliteInsert,
   initialize,
   login,
   startServer,
@@ -46,42 +49,10 @@ const WRAPPED = randomBytes(72).toString('base64');
 const EC_WRAPPED = randomBytes(180).toString('base64');
 const SPKI = randomBytes(91).toString('base64');
 
-const KEY_COLUMNS = [
-  'id',
-  'domain_id',
-  'name',
-  'algorithm',
-  'object_type',
-  'usage_mask',
-  'state',
-  'current_version',
-  'owner_id',
-  'owner_name',
-  'exportable',
-  'deletable',
-  'linked_key_id',
-  'description',
-  'labels',
-  'cte',
-  'kmip_total',
-  'operations',
-  'activation_date',
-  'deactivation_date',
-  'revocation_reason',
-  'revocation_message',
-  'destroyed_at',
-  'created_at',
-  'updated_at',
-] as const;
-const VERSION_COLUMNS = [
-  'key_id',
-  'version',
-  'material_wrapped',
-  'public_key',
-  'kcv',
-  'fingerprint',
-  'created_at',
-] as const;
+// The columns in the order the server writes them (its build; types from the sources).
+const { keyColumns: KEY_COLUMNS, keyVersionColumns: VERSION_COLUMNS } = (await import(
+  new URL('../apps/server/dist/modules/key/key.columns.js', import.meta.url).href
+)) as typeof KeyColumns;
 const INTEGERS = new Set([
   'usage_mask',
   'current_version',
@@ -163,12 +134,8 @@ async function seed(engine: Engine, dataDir: string, url: string | null): Promis
   if (engine === 'sqlite') {
     const db = new BetterSqlite3(join(dataDir, 'ksp.sqlite'));
     const domainId = (db.prepare("select id from domain where name = 'root'").get() as { id: string }).id;
-    const insertKey = db.prepare(
-      `insert into kms_key (${KEY_COLUMNS.join(', ')}) values (${KEY_COLUMNS.map(() => '?').join(', ')})`,
-    );
-    const insertVersion = db.prepare(
-      `insert into kms_key_version (${VERSION_COLUMNS.join(', ')}) values (${VERSION_COLUMNS.map(() => '?').join(', ')})`,
-    );
+    const insertKey = sqliteInsert(db, 'kms_key', KEY_COLUMNS);
+    const insertVersion = sqliteInsert(db, 'kms_key_version', VERSION_COLUMNS);
     const batch = db.transaction((from: number, to: number) => {
       for (let n = from; n < to; n++) {
         const rows = rowsOf(n, domainId);
@@ -186,12 +153,7 @@ async function seed(engine: Engine, dataDir: string, url: string | null): Promis
   try {
     const domainId = (await client.query<{ id: string }>("select id from domain where name = 'root'"))
       .rows[0]!.id;
-    const unnest = (table: string, columns: readonly string[]) =>
-      `insert into ${table} (${columns.join(', ')}) select * from unnest(${columns
-        .map((c, i) => `$${i + 1}::${INTEGERS.has(c) ? 'int' : 'text'}[]`)
-        .join(', ')})`;
-    const byColumn = (rows: unknown[][], width: number) =>
-      Array.from({ length: width }, (_, c) => rows.map((r) => r[c]));
+    const types = (columns: readonly string[]) => columns.map((c) => (INTEGERS.has(c) ? 'int' : 'text'));
     for (let n = 0; n < total; n += BATCH) {
       const keys: unknown[][] = [];
       const versions: unknown[][] = [];
@@ -201,11 +163,8 @@ async function seed(engine: Engine, dataDir: string, url: string | null): Promis
         versions.push(...rows.versions);
       }
       await client.query('begin');
-      await client.query(unnest('kms_key', KEY_COLUMNS), byColumn(keys, KEY_COLUMNS.length));
-      await client.query(
-        unnest('kms_key_version', VERSION_COLUMNS),
-        byColumn(versions, VERSION_COLUMNS.length),
-      );
+      await pgInsertRows(client, 'kms_key', KEY_COLUMNS, types(KEY_COLUMNS), keys);
+      await pgInsertRows(client, 'kms_key_version', VERSION_COLUMNS, types(VERSION_COLUMNS), versions);
       await client.query('commit');
     }
     await client.query('vacuum analyze kms_key');

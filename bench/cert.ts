@@ -50,7 +50,9 @@ import {
   login,
   root,
   startServer,
-  throwawayPostgres,
+  pgInsertRows,
+  serverData,
+  sqliteInsert,
   waitFor,
   type Child,
   type Engine,
@@ -325,9 +327,7 @@ function seedSqlite(file: string, caId: string): void {
     };
     const at = Date.now();
     const columns = Object.keys(revokedRow(0, caId, domain_id, at));
-    const insert = db.prepare(
-      `insert into cert_certificate (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`,
-    );
+    const insert = sqliteInsert(db, 'cert_certificate', columns);
     const batch = db.transaction((from: number, to: number) => {
       for (let n = from; n < to; n++) insert.run(Object.values(revokedRow(n, caId, domain_id, at)));
     });
@@ -352,17 +352,11 @@ async function seedPostgres(url: string, caId: string): Promise<void> {
     const at = Date.now();
     const columns = Object.keys(revokedRow(0, caId, domainId, at));
     const types = columns.map((c) => (INTEGER_COLUMNS.has(c) ? 'int' : 'text'));
-    const statement = `insert into cert_certificate (${columns.join(', ')}) select * from unnest(${types
-      .map((t, i) => `$${i + 1}::${t}[]`)
-      .join(', ')})`;
     for (let n = 0; n < REVOKED; n += BATCH) {
       const values = Array.from({ length: Math.min(REVOKED, n + BATCH) - n }, (_, i): unknown[] =>
         Object.values(revokedRow(n + i, caId, domainId, at)),
       );
-      await client.query(
-        statement,
-        columns.map((_, c) => values.map((v): unknown => v[c])),
-      );
+      await pgInsertRows(client, 'cert_certificate', columns, types, values);
     }
     await client.query('delete from cert_crl where ca_id = $1', [caId]);
     // What autovacuum does after a bulk load, done now so the planner sees the rows.
@@ -426,17 +420,12 @@ async function timedDownload(base: string, caId: string, token: string) {
 }
 
 async function runEngine(engine: Engine, csr: string): Promise<EngineResult> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'ksp-bench-cert-'));
-  const database = engine === 'postgres' ? await throwawayPostgres() : null;
-  const env: Record<string, string> = {
-    KSP_DATA_DIR: dataDir,
-    ...(database ? { KSP_DATABASE_URL: database.url } : {}),
-  };
+  const data = await serverData(engine, 'ksp-bench-cert-');
   const nodeArgs = PROFILE ? ['--cpu-prof', '--cpu-prof-dir', PROFILE] : [];
   let server: Awaited<ReturnType<typeof startServer>> | undefined;
   const say = (what: string) => console.error(`${engine}: ${what} (load ${load1()})`);
   try {
-    server = await startServer(env, nodeArgs);
+    server = await startServer(data.env, nodeArgs);
     const token = await initialize(server.base);
     const ca = await api<{ id: string }>(
       server.base,
@@ -482,10 +471,10 @@ async function runEngine(engine: Engine, csr: string): Promise<EngineResult> {
     await server.stop();
     say(`writing ${REVOKED} revoked certificates`);
     const t0 = performance.now();
-    if (engine === 'sqlite') seedSqlite(join(dataDir, 'ksp.sqlite'), ca.id);
-    else await seedPostgres(database!.url, ca.id);
+    if (engine === 'sqlite') seedSqlite(join(data.dir, 'ksp.sqlite'), ca.id);
+    else await seedPostgres(data.databaseUrl!, ca.id);
     const seedSeconds = (performance.now() - t0) / 1000;
-    server = await startServer(env, nodeArgs);
+    server = await startServer(data.env, nodeArgs);
     const session = await login(server.base);
     // Warm the request path (not the CRL) so the build is what the first download times.
     await api(server.base, `${contract.cert.caDetail.path}?id=${ca.id}`, undefined, session.token);
@@ -525,8 +514,7 @@ async function runEngine(engine: Engine, csr: string): Promise<EngineResult> {
     };
   } finally {
     await server?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-    await database?.drop();
+    await data.remove();
   }
 }
 

@@ -17,8 +17,6 @@
  *   BENCH_PG_URL    PostgreSQL admin URL (default postgres://postgres@127.0.0.1:5432/postgres)
  */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
@@ -27,11 +25,13 @@ import type * as KeyColumns from '../apps/server/src/modules/key/key.columns.js'
 import type { KeyTable, KeyVersionTable } from '../apps/server/src/platform/db/schema.js';
 import {
   api,
-  runPerEngine,
   initialize,
   login,
+  pgInsertRows,
+  runPerEngine,
+  serverData,
+  sqliteInsert,
   startServer,
-  throwawayPostgres,
   type Engine,
 } from './support.js';
 
@@ -162,12 +162,8 @@ function seedSqlite(file: string): void {
       "select domain_id as domainId, owner_id as ownerId, owner_name as ownerName from kms_key where name = 'bench-seed-1'",
     )
     .get() as Owner;
-  const insertKey = db.prepare(
-    `insert into kms_key (${keyColumns.join(', ')}) values (${keyColumns.map(() => '?').join(', ')})`,
-  );
-  const insertVersion = db.prepare(
-    `insert into kms_key_version (${keyVersionColumns.join(', ')}) values (${keyVersionColumns.map(() => '?').join(', ')})`,
-  );
+  const insertKey = sqliteInsert(db, 'kms_key', keyColumns);
+  const insertVersion = sqliteInsert(db, 'kms_key_version', keyVersionColumns);
   const batch = db.transaction((from: number, to: number) => {
     for (let n = from; n < to; n++) {
       insertKey.run(valuesOf(keyRow(n, owner), keyColumns));
@@ -192,10 +188,6 @@ async function seedPostgres(url: string): Promise<void> {
       ownerId: rows[0]!.ownerid,
       ownerName: rows[0]!.ownername,
     };
-    const unnest = (table: string, columns: readonly string[], types: string[]) =>
-      `insert into ${table} (${columns.join(', ')}) select * from unnest(${types.map((t, i) => `$${i + 1}::${t}[]`).join(', ')})`;
-    const columnsOf = (rowsOf: unknown[][], width: number) =>
-      Array.from({ length: width }, (_, c) => rowsOf.map((r) => r[c]));
     for (let n = 0; n < KEYS; n += BATCH) {
       const keys: unknown[][] = [];
       const versions: unknown[][] = [];
@@ -204,14 +196,8 @@ async function seedPostgres(url: string): Promise<void> {
         versions.push(valuesOf(versionRow(i), keyVersionColumns));
       }
       await client.query('begin');
-      await client.query(
-        unnest('kms_key', keyColumns, pgTypes(keyColumns)),
-        columnsOf(keys, keyColumns.length),
-      );
-      await client.query(
-        unnest('kms_key_version', keyVersionColumns, pgTypes(keyVersionColumns)),
-        columnsOf(versions, keyVersionColumns.length),
-      );
+      await pgInsertRows(client, 'kms_key', keyColumns, pgTypes(keyColumns), keys);
+      await pgInsertRows(client, 'kms_key_version', keyVersionColumns, pgTypes(keyVersionColumns), versions);
       await client.query('commit');
     }
     // What autovacuum does after a bulk load, done now so the planner sees the rows.
@@ -258,15 +244,10 @@ async function measure(base: string, token: string, scenario: Scenario) {
 }
 
 async function runEngine(engine: Engine): Promise<string[]> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'ksp-bench-list-'));
-  const database = engine === 'postgres' ? await throwawayPostgres() : null;
-  const env: Record<string, string> = {
-    KSP_DATA_DIR: dataDir,
-    ...(database ? { KSP_DATABASE_URL: database.url } : {}),
-  };
+  const data = await serverData(engine, 'ksp-bench-list-');
   let server: Awaited<ReturnType<typeof startServer>> | undefined;
   try {
-    server = await startServer(env);
+    server = await startServer(data.env);
     const token = await initialize(server.base);
     for (let i = 1; i <= 3; i++) {
       await api(
@@ -279,10 +260,10 @@ async function runEngine(engine: Engine): Promise<string[]> {
     // Seeded with the server stopped, as a restore would be, so its caches start cold.
     await server.stop();
     const t0 = performance.now();
-    if (engine === 'sqlite') seedSqlite(join(dataDir, 'ksp.sqlite'));
-    else await seedPostgres(database!.url);
+    if (engine === 'sqlite') seedSqlite(join(data.dir, 'ksp.sqlite'));
+    else await seedPostgres(data.databaseUrl!);
     console.error(`${engine}: ${KEYS} keys written in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
-    server = await startServer(env);
+    server = await startServer(data.env);
     const { base } = server;
     const session = await login(base);
     const deepPage = Math.max(1, Math.floor(KEYS / 2 / PAGE_SIZE));
@@ -308,8 +289,7 @@ async function runEngine(engine: Engine): Promise<string[]> {
     return lines;
   } finally {
     await server?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-    await database?.drop();
+    await data.remove();
   }
 }
 

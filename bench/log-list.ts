@@ -18,13 +18,21 @@
  *   BENCH_ENGINES   comma-separated subset of sqlite,postgres (default both)
  *   BENCH_EXPORT    0: skip the exports
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { api as contract } from '@ksp/contracts';
-import { runPerEngine, initialize, login, startServer, throwawayPostgres, type Engine } from './support.js';
+import {
+  initialize,
+  login,
+  pgInsertRows,
+  runPerEngine,
+  serverData,
+  sqliteInsert,
+  startServer,
+  type Engine,
+} from './support.js';
 
 const RECORDS = Number(process.env.BENCH_RECORDS ?? 1_000_000);
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
@@ -102,9 +110,7 @@ function seedSqlite(file: string): void {
   const db = new BetterSqlite3(file);
   db.pragma('busy_timeout = 5000');
   const domain = db.prepare("select id, name from domain where name = 'root'").get() as Domain;
-  const insert = db.prepare(
-    `insert into audit_log (${COLUMNS.join(', ')}) values (${COLUMNS.map(() => '?').join(', ')})`,
-  );
+  const insert = sqliteInsert(db, 'audit_log', COLUMNS);
   const now = Date.now();
   const batch = db.transaction((from: number, to: number) => {
     for (let n = from; n < to; n++) insert.run(row(n, domain, now));
@@ -140,15 +146,11 @@ async function seedPostgres(url: string): Promise<void> {
       'text',
       'text',
     ];
-    const statement = `insert into audit_log (${COLUMNS.join(', ')}) select * from unnest(${types.map((t, i) => `$${i + 1}::${t}[]`).join(', ')})`;
     const now = Date.now();
     for (let n = 0; n < RECORDS; n += BATCH) {
       const rows: unknown[][] = [];
       for (let i = n; i < Math.min(RECORDS, n + BATCH); i++) rows.push(row(i, domain, now));
-      await client.query(
-        statement,
-        COLUMNS.map((_, c) => rows.map((r) => r[c])),
-      );
+      await pgInsertRows(client, 'audit_log', COLUMNS, types, rows);
     }
     await client.query('vacuum analyze audit_log');
   } finally {
@@ -226,24 +228,19 @@ async function exportAll(base: string, token: string, pid: number, format: 'csv'
 }
 
 async function runEngine(engine: Engine): Promise<string[]> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'ksp-bench-log-'));
-  const database = engine === 'postgres' ? await throwawayPostgres() : null;
-  const env: Record<string, string> = {
-    KSP_DATA_DIR: dataDir,
-    ...(database ? { KSP_DATABASE_URL: database.url } : {}),
-  };
+  const data = await serverData(engine, 'ksp-bench-log-');
   let server: Awaited<ReturnType<typeof startServer>> | undefined;
   try {
-    server = await startServer(env);
+    server = await startServer(data.env);
     await initialize(server.base);
     await server.stop();
     const t0 = performance.now();
-    if (engine === 'sqlite') seedSqlite(join(dataDir, 'ksp.sqlite'));
-    else await seedPostgres(database!.url);
+    if (engine === 'sqlite') seedSqlite(join(data.dir, 'ksp.sqlite'));
+    else await seedPostgres(data.databaseUrl!);
     console.error(
       `${engine}: ${RECORDS} records written in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
     );
-    server = await startServer(env);
+    server = await startServer(data.env);
     const { token } = await login(server.base);
     const from = new Date(Date.now() - 30 * DAY).toISOString();
     const deep = Math.floor(RECORDS / 2 / PAGE_SIZE);
@@ -286,8 +283,7 @@ async function runEngine(engine: Engine): Promise<string[]> {
     return lines;
   } finally {
     await server?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-    await database?.drop();
+    await data.remove();
   }
 }
 

@@ -17,8 +17,8 @@
  *   BENCH_PG_URL               PostgreSQL admin URL (default postgres://postgres@127.0.0.1:5432/postgres)
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { writeFileSync, mkdirSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { api as contract } from '@ksp/contracts';
@@ -30,7 +30,7 @@ import {
   initialize,
   root,
   startServer,
-  throwawayPostgres,
+  serverData,
   waitFor,
   type Engine,
 } from './support.js';
@@ -138,17 +138,10 @@ function direct(name: string, fn: () => unknown, seconds = 2): Row {
 
 async function loadEngine(engine: Engine, bare: { base: string; cpuMs: () => number }): Promise<Row[]> {
   const bareBase = bare.base;
-  const dataDir = mkdtempSync(join(tmpdir(), 'ksp-bench-'));
-  const database = engine === 'postgres' ? await throwawayPostgres() : null;
+  const data = await serverData(engine, 'ksp-bench-');
   let server: Awaited<ReturnType<typeof startServer>> | undefined;
   try {
-    server = await startServer(
-      {
-        KSP_DATA_DIR: dataDir,
-        ...(database ? { KSP_DATABASE_URL: database.url } : {}),
-      },
-      PROFILE ? ['--cpu-prof', '--cpu-prof-dir', PROFILE] : [],
-    );
+    server = await startServer(data.env, PROFILE ? ['--cpu-prof', '--cpu-prof-dir', PROFILE] : []);
     const { base } = server;
     const token = await initialize(base);
     const key = async (name: string, algorithm: string, usage_mask: number) =>
@@ -199,8 +192,7 @@ async function loadEngine(engine: Engine, bare: { base: string; cpuMs: () => num
     return rows.map((r) => ({ ...r, engine }));
   } finally {
     await server?.stop();
-    await database?.drop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await data.remove();
   }
 }
 

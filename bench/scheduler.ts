@@ -9,12 +9,9 @@
  *   npm run build && npm run bench:scheduler -w bench
  *   BENCH_ENGINES=sqlite BENCH_ROTATE_KEYS=2000 npm run bench:scheduler -w bench
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { api as contract, Usage } from '@ksp/contracts';
-import { api, ENGINES, initialize, startServer, throwawayPostgres, type Engine } from './support.js';
+import { api, ENGINES, initialize, startServer, serverData, type Engine } from './support.js';
 
 const KEYS = Number(process.env.BENCH_ROTATE_KEYS ?? 10_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -74,9 +71,8 @@ async function makeKeys(base: string, token: string): Promise<void> {
 }
 
 async function runEngine(engine: Engine): Promise<string> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'ksp-bench-sched-'));
-  const pg = engine === 'postgres' ? await throwawayPostgres() : null;
-  const server = await startServer({ KSP_DATA_DIR: dataDir, ...(pg ? { KSP_DATABASE_URL: pg.url } : {}) });
+  const data = await serverData(engine, 'ksp-bench-sched-');
+  const server = await startServer(data.env);
   try {
     const token = await initialize(server.base);
     const hot = await api<{ id: string }>(
@@ -128,8 +124,7 @@ async function runEngine(engine: Engine): Promise<string> {
     ].join('\n');
   } finally {
     await server.stop();
-    await pg?.drop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await data.remove();
   }
 }
 

@@ -5,11 +5,13 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash, generateKeyPairSync, randomUUID, sign } from 'node:crypto';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { api as contract, licenseFeatures } from '@ksp/contracts';
 
@@ -184,6 +186,52 @@ export async function throwawayPostgres(): Promise<{ url: string; drop: () => Pr
   const url = new URL(PG_ADMIN_URL);
   url.pathname = `/${name}`;
   return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
+}
+
+/** A prepared SQLite INSERT of one row, its values in the order of `columns`. */
+export function sqliteInsert(db: BetterSqlite3.Database, table: string, columns: readonly string[]) {
+  return db.prepare(
+    `insert into ${table} (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`,
+  );
+}
+
+/**
+ * Writes `rows` (values in the order of `columns`) in one PostgreSQL statement: one array per
+ * column (`unnest`), each cast to its entry of `types`.
+ */
+export async function pgInsertRows(
+  client: pg.Client,
+  table: string,
+  columns: readonly string[],
+  types: readonly string[],
+  rows: readonly unknown[][],
+): Promise<void> {
+  await client.query(
+    `insert into ${table} (${columns.join(', ')}) select * from unnest(${types.map((t, i) => `$${i + 1}::${t}[]`).join(', ')})`,
+    columns.map((_, c) => rows.map((r) => r[c])),
+  );
+}
+
+/**
+ * Where one server on `engine` keeps its data: a fresh directory (its name starts with
+ * `prefix`) and, on PostgreSQL, a throwaway database. `env` points a server at both;
+ * `remove` deletes both.
+ */
+export async function serverData(engine: Engine, prefix: string) {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const database = engine === 'postgres' ? await throwawayPostgres() : null;
+  return {
+    dir,
+    databaseUrl: database?.url ?? null,
+    env: { KSP_DATA_DIR: dir, ...(database ? { KSP_DATABASE_URL: database.url } : {}) } as Record<
+      string,
+      string
+    >,
+    remove: async () => {
+      rmSync(dir, { recursive: true, force: true });
+      await database?.drop();
+    },
+  };
 }
 
 /**

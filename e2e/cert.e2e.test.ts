@@ -10,6 +10,7 @@ import { apiCall, startKsp, type RunningServer } from './support/server.js';
 import { cellShown, cellUnder } from './support/geometry.js';
 import { initializeByApi, loginByApi } from './support/setup.js';
 import { chooseOption, signIn } from './support/ui.js';
+import { newEcKey } from './support/agent.js';
 
 /** What the certificate pages say, word for word, in each language. */
 interface Language {
@@ -62,21 +63,7 @@ function openssl(...args: string[]): string {
 
 /** A P-256 key and its PKCS#10 request, made by OpenSSL (the key never leaves the temp dir). */
 function makeCsr(stem: string, cn: string): string {
-  openssl(
-    'req',
-    '-new',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:P-256',
-    '-nodes',
-    '-keyout',
-    `${stem}.key`,
-    '-out',
-    `${stem}.csr`,
-    '-subj',
-    `/CN=${cn}`,
-  );
+  openssl('req', '-new', ...newEcKey(`${stem}.key`), '-out', `${stem}.csr`, '-subj', `/CN=${cn}`);
   return readFileSync(join(work, `${stem}.csr`), 'utf8');
 }
 
@@ -85,13 +72,7 @@ function makeExternalP7b(stem: string, cn: string, form: 'PEM' | 'DER'): string 
   openssl(
     'req',
     '-x509',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:P-256',
-    '-nodes',
-    '-keyout',
-    `${stem}.key`,
+    ...newEcKey(`${stem}.key`),
     '-out',
     `${stem}.pem`,
     '-days',

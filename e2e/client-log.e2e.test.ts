@@ -1,9 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
-import { createHash, createPrivateKey, randomUUID, sign, type KeyObject } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { createHash, randomUUID, sign, type KeyObject } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { api, CLIENT_LOG_AUDIENCE } from '@ksp/contracts';
 import { newPage, shot } from './support/browser.js';
@@ -11,39 +8,7 @@ import { apiCall } from './support/server.js';
 import { loginByApi } from './support/setup.js';
 import { chooseOption, signIn } from './support/ui.js';
 import { consoleRun } from './support/run.js';
-
-/** An agent's key and CSR, made by openssl as an agent would. */
-function agentKeyAndCsr(cn: string): { key: KeyObject; csr: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'ksp-e2e-agent-'));
-  try {
-    const r = spawnSync(
-      'openssl',
-      [
-        'req',
-        '-new',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:P-256',
-        '-nodes',
-        '-keyout',
-        'a.key',
-        '-subj',
-        `/CN=${cn}`,
-        '-out',
-        'a.csr',
-      ],
-      { cwd: dir, encoding: 'utf8' },
-    );
-    if (r.status !== 0) throw new Error(r.stderr);
-    return {
-      key: createPrivateKey(readFileSync(join(dir, 'a.key'))),
-      csr: readFileSync(join(dir, 'a.csr'), 'utf8'),
-    };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
+import { agentCsr } from './support/agent.js';
 
 /** POST log/client/upload signed as docs/agent-log-upload.md says (ES256, x5c, bh). */
 async function upload(base: string, key: KeyObject, certPem: string, body: unknown) {
@@ -84,7 +49,7 @@ describe('client records, in the browser', () => {
     if (ca.code !== 0) throw new Error(ca.msg);
     const signed = await apiCall(ksp.url, api.cert.caSelfSign, { id: ca.data.id }, token);
     if (signed.code !== 0) throw new Error(signed.msg);
-    const { key, csr } = agentKeyAndCsr('db-01.example.test');
+    const { key, csr } = agentCsr('db-01.example.test');
     const cert = await apiCall<{ certificate_pem: string }>(
       ksp.url,
       api.cert.issue,

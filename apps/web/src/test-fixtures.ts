@@ -1,6 +1,6 @@
 import type { AxiosAdapter, AxiosResponse, InternalAxiosRequestConfig } from 'axios';
 import { AxiosError } from 'axios';
-import type { MenuItem } from '@ksp/contracts';
+import type { ClientRow, MenuItem } from '@ksp/contracts';
 import type { SignedIn } from './api/session';
 
 /** Shared test data and a fake axios adapter (no network in unit tests). */
@@ -94,4 +94,67 @@ export function fakeAdapter(reply: (config: InternalAxiosRequestConfig) => FakeR
 
 export function envelope(data: unknown, code = 0, msg = 'Success') {
   return { data: { code, msg, data } };
+}
+
+/** A user row as the user list answers it: a plain, unlocked account that never signed in. */
+export function userRowFixture(
+  overrides: { id: string; username: string; email: string } & Record<string, unknown>,
+) {
+  return {
+    phone: '',
+    directory: null,
+    roles: [] as { id: string; name: string }[],
+    domains: [] as { id: string; name: string }[],
+    ukey_bound: false,
+    ukey_serial: null,
+    must_change_password: false,
+    locked: false,
+    has_app_secret: false,
+    ip_whitelist: [] as string[],
+    last_login_at: null,
+    login_count: 0,
+    last_failed_login_at: null,
+    failed_login_count: 0,
+    created_at: '2026-01-01T00:00:00Z',
+    ...overrides,
+  };
+}
+
+/** system/status of a node ready to sign in to: initialized, activated, unsealed. */
+export const readyStatus = {
+  initialized: true,
+  activated: true,
+  sealed: false,
+  version: 'v1.9.0',
+  components_generated: 0,
+  components_total: 0,
+};
+
+/** An enrolled agent as the client lists answer it, its certificate valid until 2099. */
+export function clientRowFixture(
+  overrides: Partial<ClientRow> & Pick<ClientRow, 'name' | 'type'>,
+): ClientRow {
+  return {
+    id: '0190d5a4-0000-7000-8000-0000000000c1',
+    os: 'Linux 6.1',
+    agent_version: '1.2.0',
+    mac: 'aa:bb:cc:dd:ee:ff',
+    host: '',
+    status: 'healthy',
+    delete_acknowledged: false,
+    profile: null,
+    groups: [],
+    token_name: '',
+    last_seen_at: '2026-01-02T00:00:00.000Z',
+    registered_at: '2026-01-01T00:00:00.000Z',
+    certificate: {
+      id: '0190d5a4-0000-7000-8000-0000000000d1',
+      serial: '0a1b2c3d',
+      not_before: '2026-01-01T00:00:00.000Z',
+      not_after: '2099-01-01T00:00:00.000Z',
+      ca_name: 'Root CA',
+      revoked: false,
+    },
+    ...overrides,
+  };
 }

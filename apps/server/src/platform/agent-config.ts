@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { AgentConfig, AgentKey, AgentPolicy } from '@ksp/contracts';
 import type { Executor } from './db/database.js';
+import type { ClientTable } from './db/schema.js';
 
 /**
  * How the parts that make an agent's configuration meet (docs/modules.md#clients-and-agents):
@@ -56,6 +57,18 @@ export interface ConfigClient {
   groups: string[];
   /** The client's current certificate: keys are wrapped to its public key. */
   cert_pem: string;
+}
+
+/** What `configFor` reads of a stored client row (its groups are kept as JSON). */
+export function configClientOf(row: ClientTable): ConfigClient {
+  return {
+    id: row.id,
+    domain_id: row.domain_id,
+    type: row.type,
+    profile: row.profile,
+    groups: JSON.parse(row.groups) as string[],
+    cert_pem: row.cert_pem,
+  };
 }
 
 export interface AgentConfigSource {

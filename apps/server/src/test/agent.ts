@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CLIENT_LOG_AUDIENCE } from '@ksp/contracts';
-import { openssl } from './openssl.js';
+import { newEcKey, openssl } from './openssl.js';
 
 /** An agent's key pair (EC P-256) and a CSR for it, made by openssl (as an agent would). */
 export function agentKeyAndCsr(
@@ -46,13 +46,7 @@ export function selfSignedAgent(cn: string) {
       [
         'req',
         '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:P-256',
-        '-nodes',
-        '-keyout',
-        'a.key',
+        ...newEcKey('a.key'),
         '-subj',
         `/CN=${cn}`,
         '-days',

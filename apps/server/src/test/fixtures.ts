@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
-import { api } from '@ksp/contracts';
+import { api, type tokenUsages } from '@ksp/contracts';
+import { configClientOf } from '../platform/agent-config.js';
 import type { Executor } from '../platform/db/database.js';
 import {
   call,
@@ -113,4 +114,35 @@ export async function tenantAndAuditor(
     }),
   );
   return { other, auditor: await login(server, 'auditor', 'Auditor-Pass-1') };
+}
+
+/** The audit records of `action`, oldest first (every column). */
+export function auditRecords(server: Pick<TestServer, 'database'>, action: string) {
+  return server.database.db
+    .selectFrom('audit_log')
+    .selectAll()
+    .where('action', '=', action)
+    .orderBy('at')
+    .execute();
+}
+
+/** The agent configuration document the server composes for a stored client now. */
+export async function agentConfigOf(server: Pick<TestServer, 'database' | 'services'>, clientId: string) {
+  const row = await server.database.db
+    .selectFrom('client')
+    .selectAll()
+    .where('id', '=', clientId)
+    .executeTakeFirstOrThrow();
+  return server.services.agentConfig.configFor(server.database.db, configClientOf(row));
+}
+
+/** A registration token of unlimited capacity for agents of `usage` (its secret enrols them). */
+export async function registrationToken(
+  server: TestServer,
+  token: string,
+  name: string,
+  usage: (typeof tokenUsages)[number],
+) {
+  return ok(await call(server, api.registrationToken.create, { token, body: { name, usage, capacity: 0 } }))
+    .data;
 }

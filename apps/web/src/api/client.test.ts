@@ -7,6 +7,7 @@ import { call, http, REQUEST_TIMEOUT_MS, resetClient, upload } from './client';
 import { configureClient } from './client-environment';
 import { isEmbedded, postToParent } from './parent-window';
 import { getToken, saveSignedIn, sessionKeys } from './session';
+import { restoreAdapterAfterEach } from '../test-session';
 
 vi.mock('./parent-window', () => {
   const isEmbedded = vi.fn(() => false);
@@ -14,7 +15,6 @@ vi.mock('./parent-window', () => {
   return { isEmbedded, isHosted: () => isEmbedded(), subConsoleArea: () => null, postToParent: vi.fn() };
 });
 
-const originalAdapter = http.defaults.adapter;
 const ui = {
   showError: vi.fn(),
   showSessionExpired: vi.fn(),
@@ -23,6 +23,7 @@ const ui = {
   onPasswordChangeRequired: vi.fn(),
 };
 
+restoreAdapterAfterEach();
 beforeEach(() => {
   resetClient();
   vi.mocked(isEmbedded).mockReturnValue(false);
@@ -30,7 +31,6 @@ beforeEach(() => {
 });
 
 afterEach(() => {
-  http.defaults.adapter = originalAdapter;
   vi.clearAllMocks();
 });
 

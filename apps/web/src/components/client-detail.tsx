@@ -6,6 +6,7 @@ import { useT } from '../i18n/i18n';
 import { ClientStatusTag } from './client-status';
 import { useConfirm } from './confirm-delete';
 import { formatDateTime } from './date-time';
+import { PageHeader } from './page-header';
 
 /** The parts of a client's detail page the KADP, TDE and RDM sub-consoles share. */
 type Action = 'revoke' | 'delete' | 'forceDelete' | 'renew';
@@ -16,6 +17,41 @@ export interface ClientActionCalls {
   keys: { all: readonly unknown[]; list: readonly unknown[]; detail: (id: string) => readonly unknown[] };
   /** Where force delete returns to (the list). */
   back: () => void;
+}
+
+/**
+ * The head of a client's detail page: back to the list, the client's name (empty while it
+ * loads), its status and any `tags` beside it, the page's buttons on the right.
+ */
+export function ClientDetailHeader({
+  row,
+  onBack,
+  tags,
+  actions,
+}: {
+  row: Pick<ClientRow, 'name' | 'status'> | undefined;
+  onBack: () => void;
+  tags?: ReactNode;
+  actions?: ReactNode;
+}) {
+  const t = useT();
+  return (
+    <PageHeader
+      onBack={onBack}
+      backLabel={t('kadp:back')}
+      titleTestId="client-detail-title"
+      title={row ? t('kadp:detailTitle', { name: row.name }) : ''}
+      tags={
+        row && (
+          <>
+            <ClientStatusTag status={row.status} />
+            {tags}
+          </>
+        )
+      }
+      actions={actions}
+    />
+  );
 }
 
 /** Renew, revoke, delete and force delete, each confirmed, as buttons for a client. */

@@ -43,6 +43,11 @@ function isBlank(value: unknown): boolean {
   return isEmpty(value) || (typeof value === 'string' && value.trim() === '');
 }
 
+/** A value must be given: "<label> is required". */
+export function requiredRule(label: string): Rule {
+  return { required: true, message: i18n.t('common:validation.required', { label }) };
+}
+
 export interface SchemaRuleOptions {
   /** The message of a value the schema refuses (default "<label> is not valid", or the e-mail one). */
   invalid?: string;

@@ -9,14 +9,13 @@ import { envelope, fakeAdapter, signedInFixture } from '../test-fixtures';
 import { renderPage } from '../test-render';
 import { i18n } from './i18n';
 import { auditAction, configDescription, domainDescription, roleName, serverText } from './server-labels';
+import { restoreAdapterAfterEach } from '../test-session';
 
-const originalAdapter = http.defaults.adapter;
-
+restoreAdapterAfterEach();
 beforeEach(async () => {
   await i18n.changeLanguage('zh');
 });
 afterEach(async () => {
-  http.defaults.adapter = originalAdapter;
   await i18n.changeLanguage('en');
 });
 

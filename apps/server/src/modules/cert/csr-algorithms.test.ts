@@ -1,11 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { api, Code } from '@ksp/contracts';
 import { call, engines, type TestServer } from '../../test/harness.js';
 import { signedInServer } from '../../test/fixtures.js';
-import { openssl } from '../../test/openssl.js';
+import { agentKeyAndCsr } from '../../test/agent.js';
 
 /**
  * Which CSRs made by real openssl are certified: the key algorithms and signature digests
@@ -16,12 +13,10 @@ describe.each(await engines())('CSR key algorithms and signature digests on %s',
   let server: TestServer;
   let token: string;
   let caId: string;
-  let dir: string;
   let n = 0;
 
   signedInServer(engine, (started) => ({ server, token } = started));
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'ksp-csr-'));
     const ca = await call(server, api.cert.caCreate, {
       token,
       body: { name: 'CSR Root', cn: 'CSR Root CA', algorithm: 'EC-P256' },
@@ -29,31 +24,10 @@ describe.each(await engines())('CSR key algorithms and signature digests on %s',
     caId = ca.data.id;
     expect((await call(server, api.cert.caSelfSign, { token, body: { id: caId } })).code).toBe(0);
   });
-  afterAll(() => {
-    if (dir) rmSync(dir, { recursive: true, force: true });
-  });
 
   /** A CSR openssl makes with a new key (`req -newkey` arguments) and signing options. */
-  function csr(keyArgs: string[], signArgs: string[] = []): string {
-    const name = `r${++n}`;
-    openssl(
-      [
-        'req',
-        '-new',
-        ...keyArgs,
-        '-nodes',
-        '-keyout',
-        `${name}.key`,
-        ...signArgs,
-        '-subj',
-        `/CN=${name}`,
-        '-out',
-        `${name}.csr`,
-      ],
-      dir,
-    );
-    return readFileSync(join(dir, `${name}.csr`), 'utf8');
-  }
+  const csr = (keyArgs: string[], signArgs: string[] = []) =>
+    agentKeyAndCsr(`r${++n}`, [...keyArgs, ...signArgs]).csr;
   const ec = (curve: string) => ['-newkey', 'ec', '-pkeyopt', `ec_paramgen_curve:${curve}`];
   const issue = (pem: string, lang = 'en') =>
     call(server, api.cert.issue, { token, lang, body: { name: `csr ${n}`, ca_id: caId, csr: pem } });

@@ -8,7 +8,7 @@ import {
   type Input,
 } from '@ksp/contracts';
 import type { FastifyRequest } from 'fastify';
-import { clientConfigEpoch, type AgentConfigSource } from '../../platform/agent-config.js';
+import { clientConfigEpoch, configClientOf, type AgentConfigSource } from '../../platform/agent-config.js';
 import type { AuditWriter } from '../../platform/audit.js';
 import type { Clock } from '../../platform/auth/session.service.js';
 import type { Db } from '../../platform/db/database.js';
@@ -188,14 +188,7 @@ export function createAgentCalls(deps: AgentCallDeps) {
   async function composeConfig(row: ClientTable): Promise<AgentConfig> {
     const source = deps.agentConfig?.();
     if (!source) return emptyConfig(row.id, await clientConfigEpoch(db, row.domain_id));
-    return source.configFor(db, {
-      id: row.id,
-      domain_id: row.domain_id,
-      type: row.type,
-      profile: row.profile,
-      groups: JSON.parse(row.groups) as string[],
-      cert_pem: row.cert_pem,
-    });
+    return source.configFor(db, configClientOf(row));
   }
 
   /** An agent's delete acknowledgement: the client is deleted with the call's timestamp, audited. */

@@ -15,7 +15,7 @@ import {
   startServer,
   type TestServer,
 } from '../../test/harness.js';
-import { userWithRole } from '../../test/fixtures.js';
+import { auditRecords, userWithRole } from '../../test/fixtures.js';
 import { licenseEverything, testLicenseKeys } from '../../test/license.js';
 import { selfSignedEc } from '../../test/openssl.js';
 import { generatePassword } from './credential.value.js';
@@ -70,13 +70,7 @@ describe.each(await engines())('credentials on %s', (engine) => {
 
   const create = (name: string, type: string, value: string, lang = 'en', t = token) =>
     callUnchecked(server, api.credential.create, { token: t, lang, body: { name, type, value } });
-  const audits = (action: string) =>
-    server.database.db
-      .selectFrom('audit_log')
-      .select(['result', 'details', 'target', 'username'])
-      .where('action', '=', action)
-      .orderBy('at')
-      .execute();
+  const audits = (action: string) => auditRecords(server, action);
 
   it('creates a credential whose value is sealed: the database, the answers and the audit never hold it', async () => {
     const made = await call(server, api.credential.create, {

@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
   existsSync,
@@ -25,6 +25,8 @@ import {
   startServer,
   type TestServer,
 } from '../../test/harness.js';
+import { auditRecords } from '../../test/fixtures.js';
+import { selfSignedEc } from '../../test/openssl.js';
 import {
   SOFTHSM_MODULE,
   createEmptyTestToken,
@@ -77,28 +79,7 @@ function changePin(token: TestToken, from: string, to: string) {
 /** A self-signed certificate and its key, made by OpenSSL. */
 function certificatePair(cn: string) {
   const dir = mkdtempSync(join(tmpdir(), 'ksp-hsm-cert-'));
-  const r = spawnSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:P-256',
-      '-nodes',
-      '-keyout',
-      'k.pem',
-      '-out',
-      'c.pem',
-      '-days',
-      '5',
-      '-subj',
-      `/CN=${cn}`,
-    ],
-    { cwd: dir, encoding: 'utf8' },
-  );
-  if (r.status !== 0) throw new Error(r.stderr);
+  selfSignedEc(dir, { key: 'k.pem', cert: 'c.pem', cn, days: 5 });
   const pair = {
     cert: readFileSync(join(dir, 'c.pem'), 'utf8'),
     key: readFileSync(join(dir, 'k.pem'), 'utf8'),
@@ -165,19 +146,15 @@ describe.each(await engines())('the HSM root of trust on %s', (engine) => {
     pin: PIN,
     ...over,
   });
+  const bind = (changes: Record<string, unknown>, lang?: string) =>
+    call(server, api.hsm.bind, { token, body: target(changes), ...(lang ? { lang } : {}) });
   const sealFile = () => join(server.dataDir, 'seal.key');
   const decryptsOldCiphertext = async () => {
     const dec = await call(server, api.crypto.decrypt, { token, body: { ciphertext } });
     expect(dec.code, dec.msg).toBe(0);
     expect(Buffer.from(dec.data.plaintext, 'base64').toString('utf8')).toBe('the crown jewels');
   };
-  const audits = (action: string) =>
-    server.database.db
-      .selectFrom('audit_log')
-      .select(['result', 'details', 'target'])
-      .where('action', '=', action)
-      .orderBy('at')
-      .execute();
+  const audits = (action: string) => auditRecords(server, action);
   const everythingStored = async () => {
     const rows = await server.database.db.selectFrom('hsm').selectAll().execute();
     const trail = await server.database.db.selectFrom('audit_log').select('details').execute();
@@ -202,25 +179,15 @@ describe.each(await engines())('the HSM root of trust on %s', (engine) => {
   });
 
   it('refuses hostile settings with an error naming the field, audited, changing nothing', async () => {
-    const badLib = await call(server, api.hsm.bind, {
-      token,
-      body: target({ library: '/opt/vendor/libnothing.so' }),
-    });
+    const badLib = await bind({ library: '/opt/vendor/libnothing.so' });
     expect(badLib.code).toBe(Code.INVALID);
     expect(badLib.msg).toBe('library: the PKCS#11 library /opt/vendor/libnothing.so cannot be loaded');
-    const badLibZh = await call(server, api.hsm.bind, {
-      token,
-      lang: 'zh-CN',
-      body: target({ library: '/opt/vendor/libnothing.so' }),
-    });
+    const badLibZh = await bind({ library: '/opt/vendor/libnothing.so' }, 'zh-CN');
     expect(badLibZh.msg).toBe('library：无法加载 PKCS#11 库 /opt/vendor/libnothing.so');
-    const badPin = await call(server, api.hsm.bind, { token, body: target({ pin: '999999' }) });
+    const badPin = await bind({ pin: '999999' });
     expect(badPin.code).toBe(Code.INVALID);
     expect(badPin.msg).toMatch(/^pin: the HSM token .* refused the PIN \(CKR_PIN_INCORRECT\)$/);
-    const noToken = await call(server, api.hsm.bind, {
-      token,
-      body: target({ token_label: 'no-such-token' }),
-    });
+    const noToken = await bind({ token_label: 'no-such-token' });
     expect(noToken.code).toBe(Code.STATE_FORBIDS);
     expect(noToken.msg).toBe('No HSM token no-such-token is reachable through the PKCS#11 library');
     const noPin = await callUnchecked(server, api.hsm.bind, {
@@ -246,7 +213,7 @@ describe.each(await engines())('the HSM root of trust on %s', (engine) => {
       `${dirname(SOFTHSM_MODULE)}/../../..${join(scratch, 'elsewhere', 'evil.so')}`,
       join(scratch, 'allowed', 'evil.so'),
     ]) {
-      const refused = await call(server, api.hsm.bind, { token, body: target({ library }) });
+      const refused = await bind({ library });
       expect(refused.code).toBe(Code.INVALID);
       expect(refused.msg).toBe(
         `library: ${library} is not in a directory this server allows PKCS#11 libraries from (${dirs}); the operator names them with KSP_PKCS11_DIRS`,

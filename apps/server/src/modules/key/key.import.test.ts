@@ -16,6 +16,14 @@ import { signedInServer } from '../../test/fixtures.js';
 const b64 = (b: Uint8Array | string) =>
   (typeof b === 'string' ? Buffer.from(b) : Buffer.from(b)).toString('base64');
 const seedOf = (length: number, fill: number) => new Uint8Array(length).fill(fill);
+/** A copy of `bytes` with the lowest bit of byte `index` flipped. */
+const flipped = (bytes: Uint8Array, index: number) => {
+  const copy = Buffer.from(bytes);
+  copy[index]! ^= 1;
+  return copy;
+};
+const SIGN = Usage.Sign | Usage.Verify;
+const KEM = Usage.KeyAgreement;
 
 describe.each(await engines())('key/import of public and post-quantum keys on %s', (engine) => {
   let server: TestServer;
@@ -25,17 +33,19 @@ describe.each(await engines())('key/import of public and post-quantum keys on %s
 
   const importKey = (body: Record<string, unknown>, lang?: string) =>
     callUnchecked(server, api.key.import, { token, body, ...(lang ? { lang } : {}) });
+  /** A key imported from its raw bytes (`format`: seed, expanded or public). */
+  const importRaw = (
+    name: string,
+    algorithm: string,
+    format: string,
+    bytes: Uint8Array,
+    usage_mask: number,
+  ) => importKey({ name, algorithm, format, content: b64(bytes), usage_mask });
 
   it('imports an EC public key alone: a "public" row that verifies (DER and P1363) and does nothing else', async () => {
     const pair = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const spki = pair.publicKey.export({ type: 'spki', format: 'der' });
-    const made = await importKey({
-      name: 'partner-ec',
-      algorithm: 'EC-P256',
-      format: 'spki',
-      content: b64(spki),
-      usage_mask: Usage.Verify,
-    });
+    const made = await importRaw('partner-ec', 'EC-P256', 'spki', spki, Usage.Verify);
     expect(made.code, made.msg).toBe(0);
     expect(made.data).toMatchObject({
       name: 'partner-ec',
@@ -213,19 +223,13 @@ describe.each(await engines())('key/import of public and post-quantum keys on %s
       name: 'dsa-x',
       algorithm: 'ML-DSA-44',
       content: b64(seed),
-      usage_mask: Usage.Sign | Usage.Verify,
+      usage_mask: SIGN,
     });
     expect(noFormat).toMatchObject({
       code: Code.INVALID,
       msg: 'format: name the format of a ML-DSA-44 key (seed, expanded, public)',
     });
-    const short = await importKey({
-      name: 'dsa-x',
-      algorithm: 'ML-DSA-44',
-      format: 'seed',
-      content: b64(seed.subarray(0, 31)),
-      usage_mask: Usage.Sign | Usage.Verify,
-    });
+    const short = await importRaw('dsa-x', 'ML-DSA-44', 'seed', seed.subarray(0, 31), SIGN);
     expect(short).toMatchObject({ code: Code.INVALID, msg: 'content: ML-DSA-44 needs 32 bytes, got 31' });
     const wrongPublic = await importKey({
       name: 'dsa-x',
@@ -233,7 +237,7 @@ describe.each(await engines())('key/import of public and post-quantum keys on %s
       format: 'seed',
       content: b64(seed),
       public_key: b64(ml_dsa44.keygen(seedOf(32, 8)).publicKey),
-      usage_mask: Usage.Sign | Usage.Verify,
+      usage_mask: SIGN,
     });
     expect(wrongPublic).toMatchObject({
       code: Code.INVALID,
@@ -246,7 +250,7 @@ describe.each(await engines())('key/import of public and post-quantum keys on %s
       format: 'seed',
       content: b64(seed),
       public_key: b64(reference.publicKey),
-      usage_mask: Usage.Sign | Usage.Verify,
+      usage_mask: SIGN,
     });
     expect(fromSeed.code, fromSeed.msg).toBe(0);
     expect(fromSeed.data.object_type).toBe('private');
@@ -264,25 +268,12 @@ describe.each(await engines())('key/import of public and post-quantum keys on %s
     expect(ml_dsa44.verify(signature, Buffer.from('pq'), reference.publicKey, { context })).toBe(true);
     expect(ml_dsa44.verify(signature, Buffer.from('pq'), reference.publicKey)).toBe(false);
 
-    const expanded = await importKey({
-      name: 'dsa-expanded',
-      algorithm: 'ML-DSA-44',
-      format: 'expanded',
-      content: b64(reference.secretKey),
-      usage_mask: Usage.Sign | Usage.Verify,
-    });
+    const expanded = await importRaw('dsa-expanded', 'ML-DSA-44', 'expanded', reference.secretKey, SIGN);
     expect(expanded.code, expanded.msg).toBe(0);
     const half2 = await call(server, api.key.export, { token, body: { id: expanded.data.linked_key_id! } });
     expect(half2.data.material).toBe(b64(reference.publicKey));
-    const broken = Buffer.from(reference.secretKey);
-    broken[70]! ^= 1; // inside tr = H(pk)
-    const inconsistent = await importKey({
-      name: 'dsa-broken',
-      algorithm: 'ML-DSA-44',
-      format: 'expanded',
-      content: b64(broken),
-      usage_mask: Usage.Sign | Usage.Verify,
-    });
+    const broken = flipped(reference.secretKey, 70); // inside tr = H(pk)
+    const inconsistent = await importRaw('dsa-broken', 'ML-DSA-44', 'expanded', broken, SIGN);
     expect(inconsistent).toMatchObject({
       code: Code.INVALID,
       msg: 'content: the ML-DSA-44 private key is inconsistent (its public-key hash tr does not match the key it holds)',
@@ -291,21 +282,9 @@ describe.each(await engines())('key/import of public and post-quantum keys on %s
 
   it('imports ML-KEM expanded and public keys: the public key encapsulates, the private one decapsulates', async () => {
     const reference = ml_kem768.keygen(seedOf(64, 3));
-    const priv = await importKey({
-      name: 'kem-expanded',
-      algorithm: 'ML-KEM-768',
-      format: 'expanded',
-      content: b64(reference.secretKey),
-      usage_mask: Usage.KeyAgreement,
-    });
+    const priv = await importRaw('kem-expanded', 'ML-KEM-768', 'expanded', reference.secretKey, KEM);
     expect(priv.code, priv.msg).toBe(0);
-    const pub = await importKey({
-      name: 'kem-public',
-      algorithm: 'ML-KEM-768',
-      format: 'public',
-      content: b64(reference.publicKey),
-      usage_mask: Usage.KeyAgreement,
-    });
+    const pub = await importRaw('kem-public', 'ML-KEM-768', 'public', reference.publicKey, KEM);
     expect(pub.data).toMatchObject({ object_type: 'public', linked_key_id: null });
     const enc = await call(server, api.crypto.encapsulate, { token, body: { key_id: pub.data.id } });
     const dec = await call(server, api.crypto.decapsulate, {
@@ -323,51 +302,25 @@ describe.each(await engines())('key/import of public and post-quantum keys on %s
     });
 
     // The decapsulation key's embedded H(ek) must match its ek (FIPS 203 §7.3).
-    const broken = Buffer.from(reference.secretKey);
-    broken[2400 - 40]! ^= 1;
-    const refused = await importKey({
-      name: 'kem-broken',
-      algorithm: 'ML-KEM-768',
-      format: 'expanded',
-      content: b64(broken),
-      usage_mask: Usage.KeyAgreement,
-    });
+    const broken = flipped(reference.secretKey, 2400 - 40);
+    const refused = await importRaw('kem-broken', 'ML-KEM-768', 'expanded', broken, KEM);
     expect(refused.code).toBe(Code.INVALID);
     expect(refused.msg).toContain('content: the ML-KEM-768 private key is inconsistent');
     // An encapsulation key whose coefficients are not reduced mod q (FIPS 203 §7.2).
     const unreduced = Buffer.from(reference.publicKey);
     unreduced.fill(0xff, 0, 3);
-    const badPublic = await importKey({
-      name: 'kem-bad-public',
-      algorithm: 'ML-KEM-768',
-      format: 'public',
-      content: b64(unreduced),
-      usage_mask: Usage.KeyAgreement,
-    });
+    const badPublic = await importRaw('kem-bad-public', 'ML-KEM-768', 'public', unreduced, KEM);
     expect(badPublic.code).toBe(Code.INVALID);
   });
 
   it('imports SLH-DSA from its standard private key, PK.root checked', async () => {
     const reference = slh_dsa_sha2_128f.keygen(seedOf(48, 9));
-    const made = await importKey({
-      name: 'slh',
-      algorithm: 'SLH-DSA-SHA2-128F',
-      format: 'expanded',
-      content: b64(reference.secretKey),
-      usage_mask: Usage.Sign | Usage.Verify,
-    });
+    const made = await importRaw('slh', 'SLH-DSA-SHA2-128F', 'expanded', reference.secretKey, SIGN);
     expect(made.code, made.msg).toBe(0);
     const half = await call(server, api.key.export, { token, body: { id: made.data.linked_key_id! } });
     expect(half.data.material).toBe(b64(reference.publicKey));
-    const broken = Buffer.from(reference.secretKey);
-    broken[63]! ^= 1; // the last byte of PK.root
-    const refused = await importKey({
-      name: 'slh-broken',
-      algorithm: 'SLH-DSA-SHA2-128F',
-      format: 'expanded',
-      content: b64(broken),
-      usage_mask: Usage.Sign | Usage.Verify,
-    });
+    const broken = flipped(reference.secretKey, 63); // the last byte of PK.root
+    const refused = await importRaw('slh-broken', 'SLH-DSA-SHA2-128F', 'expanded', broken, SIGN);
     expect(refused).toMatchObject({
       code: Code.INVALID,
       msg: 'content: the SLH-DSA-SHA2-128F private key is inconsistent (PK.root does not match SK.seed and PK.seed)',
@@ -400,13 +353,8 @@ describe.each(await engines())('key/import of public and post-quantum keys on %s
 
       openssl('genpkey', '-algorithm', 'RSA', '-pkeyopt', 'rsa_keygen_bits:3072', '-out', 'rsa.pem');
       openssl('pkey', '-in', 'rsa.pem', '-pubout', '-outform', 'DER', '-out', 'rsa.der');
-      const rsa = await importKey({
-        name: 'openssl-rsa',
-        algorithm: 'RSA-3072',
-        format: 'spki',
-        content: b64(readFileSync(join(dir, 'rsa.der'))),
-        usage_mask: Usage.Verify,
-      });
+      const rsaDer = readFileSync(join(dir, 'rsa.der'));
+      const rsa = await importRaw('openssl-rsa', 'RSA-3072', 'spki', rsaDer, Usage.Verify);
       expect(rsa.code, rsa.msg).toBe(0);
       const pssArgs = ['-sigopt', 'rsa_padding_mode:pss', '-sigopt', 'rsa_pss_saltlen:digest'];
       openssl('dgst', '-sha256', ...pssArgs, '-sign', 'rsa.pem', '-out', 'pss.sig', 'msg');
@@ -423,13 +371,7 @@ describe.each(await engines())('key/import of public and post-quantum keys on %s
       }
       // Encrypting with the imported public key: the envelope names the public key, whose
       // private half is not in KSP, so KSP cannot decrypt it.
-      const encrypting = await importKey({
-        name: 'openssl-rsa-enc',
-        algorithm: 'RSA-3072',
-        format: 'spki',
-        content: b64(readFileSync(join(dir, 'rsa.der'))),
-        usage_mask: Usage.Encrypt,
-      });
+      const encrypting = await importRaw('openssl-rsa-enc', 'RSA-3072', 'spki', rsaDer, Usage.Encrypt);
       expect(encrypting.code, encrypting.msg).toBe(0);
       const sealed = await call(server, api.crypto.encrypt, {
         token,

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, Code, Usage, type Input } from '@ksp/contracts';
 import { call, engines, initialize, startServer, type TestServer } from '../../test/harness.js';
+import { auditRecords } from '../../test/fixtures.js';
 import {
   HealthTests,
   absorbEntropy,
@@ -108,13 +109,7 @@ describe.each(await engines())('the quantum entropy source on %s', (engine) => {
 
   const update = (body: Input<typeof api.quantum.update>) =>
     call(server, api.quantum.update, { token, body });
-  const auditOf = (action: string) =>
-    server.database.db
-      .selectFrom('audit_log')
-      .select(['result', 'details', 'username'])
-      .where('action', '=', action)
-      .orderBy('at')
-      .execute();
+  const auditOf = (action: string) => auditRecords(server, action);
 
   it('starts disabled, and refuses endpoints that cannot be a source with the field and rule', async () => {
     const state = (await call(server, api.quantum.status, { token })).data;

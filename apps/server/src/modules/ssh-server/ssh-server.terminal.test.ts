@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { api, Code } from '@ksp/contracts';
 import { call, domainWithAdmin, engines, login, type TestServer } from '../../test/harness.js';
-import { signedInServer, userWithRole } from '../../test/fixtures.js';
+import { auditRecords, signedInServer, userWithRole } from '../../test/fixtures.js';
 import { setPassword, startSshd, throwawayAccount, type Sshd } from '../../test/sshd.js';
 import { TERMINAL_PATH, TERMINAL_PER_USER } from './ssh-server.terminal.js';
 
@@ -109,13 +109,7 @@ describe.each(await engines())('web SSH terminal on %s', (engine) => {
     const r = await call(server, api.sshServer.terminalTicket, { token: t, body: { id } });
     return r;
   };
-  const audits = (action: string) =>
-    server.database.db
-      .selectFrom('audit_log')
-      .select(['result', 'details', 'target', 'username'])
-      .where('action', '=', action)
-      .orderBy('at')
-      .execute();
+  const audits = (action: string) => auditRecords(server, action);
 
   it('opens a shell with the stored credential: `id` answers the account, start and end are audited', async () => {
     const t = await ticket();

@@ -15,7 +15,7 @@ import {
   startServer,
   type TestServer,
 } from '../../test/harness.js';
-import { userWithRole } from '../../test/fixtures.js';
+import { auditRecords, userWithRole } from '../../test/fixtures.js';
 import {
   forbidPasswordChange,
   setPassword,
@@ -106,13 +106,7 @@ describe.each(await engines())('servers and root credentials on %s', (engine) =>
     await server?.close();
   });
 
-  const audits = (action: string) =>
-    server.database.db
-      .selectFrom('audit_log')
-      .select(['result', 'details', 'target', 'severity'])
-      .where('action', '=', action)
-      .orderBy('at')
-      .execute();
+  const audits = (action: string) => auditRecords(server, action);
   const current = async () =>
     (await call(server, api.credential.detail, { token, query: { id: credentialId } })).data.current_version;
   const reveal = async () => {

@@ -5,7 +5,7 @@ import { clientConfigEpoch } from '../../platform/agent-config.js';
 import { agentKeyAndCsr } from '../../test/agent.js';
 import { licenseEverything, testLicenseKeys } from '../../test/license.js';
 import { call, domainWithAdmin, engines, login, ok, type TestServer } from '../../test/harness.js';
-import { rootDomainId, signedInServer } from '../../test/fixtures.js';
+import { agentConfigOf, registrationToken, rootDomainId, signedInServer } from '../../test/fixtures.js';
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -48,18 +48,8 @@ describe.each(await engines())('TDE authorised binaries and client lock on %s', 
       username: 'tenant-admin',
       password: 'Tenant-Pass-1',
     });
-    const tde = ok(
-      await call(server, api.registrationToken.create, {
-        token,
-        body: { name: 'cte-t', usage: 'cte', capacity: 0 },
-      }),
-    ).data;
-    const rdm = ok(
-      await call(server, api.registrationToken.create, {
-        token,
-        body: { name: 'rdm-t', usage: 'rdm', capacity: 0 },
-      }),
-    ).data;
+    const tde = await registrationToken(server, token, 'cte-t', 'cte');
+    const rdm = await registrationToken(server, token, 'rdm-t', 'rdm');
     clients.a = await enrol(tde.secret, 'auth-a', 'tde');
     clients.b = await enrol(tde.secret, 'auth-b', 'tde');
     clients.rdm = await enrol(rdm.secret, 'auth-rdm', 'rdm');
@@ -95,21 +85,7 @@ describe.each(await engines())('TDE authorised binaries and client lock on %s', 
   });
 
   const epoch = () => clientConfigEpoch(server.database.db, rootDomain);
-  const configOf = async (clientId: string) => {
-    const row = await server.database.db
-      .selectFrom('client')
-      .selectAll()
-      .where('id', '=', clientId)
-      .executeTakeFirstOrThrow();
-    return server.services.agentConfig.configFor(server.database.db, {
-      id: row.id,
-      domain_id: row.domain_id,
-      type: row.type,
-      profile: row.profile,
-      groups: JSON.parse(row.groups) as string[],
-      cert_pem: row.cert_pem,
-    });
-  };
+  const configOf = (clientId: string) => agentConfigOf(server, clientId);
   const setOn = (target: { client_id?: string; group_id?: string }, entries: unknown[], as = token) =>
     call(server, api.tdeClient.authBinariesSet, { token: as, body: { ...target, entries } as never });
 

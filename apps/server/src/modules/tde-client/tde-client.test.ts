@@ -25,7 +25,7 @@ import { clientConfigEpoch } from '../../platform/agent-config.js';
 import { agentKeyAndCsr, until } from '../../test/agent.js';
 import { licenseEverything, testLicenseKeys } from '../../test/license.js';
 import { call, engines, initialize, ok, startServer, type TestServer } from '../../test/harness.js';
-import { rootDomainId, tenantAndAuditor } from '../../test/fixtures.js';
+import { agentConfigOf, registrationToken, rootDomainId, tenantAndAuditor } from '../../test/fixtures.js';
 import { AGENT_KEY_WRAP_INFO } from './agent-keys.js';
 import { createTestPolicies } from './test-policies.js';
 import { createTdeClientService } from './tde-client.service.js';
@@ -124,24 +124,9 @@ describe.each(await engines())('TDE and RDM clients on %s', (engine) => {
     policies.addProfile(rootDomain, { name: 'group-profile', log_threshold: 'WARN' });
     policies.addProfile(other.domainId, { name: 'tenant-profile' });
 
-    const tde = ok(
-      await call(server, api.registrationToken.create, {
-        token,
-        body: { name: 'cte-t', usage: 'cte', capacity: 0 },
-      }),
-    ).data;
-    const rdm = ok(
-      await call(server, api.registrationToken.create, {
-        token,
-        body: { name: 'rdm-t', usage: 'rdm', capacity: 0 },
-      }),
-    ).data;
-    const tenantTde = ok(
-      await call(server, api.registrationToken.create, {
-        token: other.token,
-        body: { name: 'tenant-cte', usage: 'cte', capacity: 0 },
-      }),
-    ).data;
+    const tde = await registrationToken(server, token, 'cte-t', 'cte');
+    const rdm = await registrationToken(server, token, 'rdm-t', 'rdm');
+    const tenantTde = await registrationToken(server, other.token, 'tenant-cte', 'cte');
     clients.ec = await enrol(tde.secret, 'tde-ec', 'tde', ecAgent.csr);
     clients.rsa = await enrol(tde.secret, 'tde-rsa', 'tde', rsaAgent.csr, 'Windows Server 2022');
     clients.rdm = await enrol(rdm.secret, 'rdm-a', 'rdm', rdmAgent.csr);
@@ -152,21 +137,7 @@ describe.each(await engines())('TDE and RDM clients on %s', (engine) => {
   });
 
   const epoch = () => clientConfigEpoch(server.database.db, rootDomain);
-  const configOf = async (clientId: string) => {
-    const row = await server.database.db
-      .selectFrom('client')
-      .selectAll()
-      .where('id', '=', clientId)
-      .executeTakeFirstOrThrow();
-    return server.services.agentConfig.configFor(server.database.db, {
-      id: row.id,
-      domain_id: row.domain_id,
-      type: row.type,
-      profile: row.profile,
-      groups: JSON.parse(row.groups) as string[],
-      cert_pem: row.cert_pem,
-    });
-  };
+  const configOf = (clientId: string) => agentConfigOf(server, clientId);
   const failures = async (action: string) =>
     (
       await server.database.db

@@ -1,14 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import { api } from '@ksp/contracts';
-import { http, resetClient } from '../../api/client';
-import { saveSignedIn } from '../../api/session';
+import { http } from '../../api/client';
 import { i18n } from '../../i18n/i18n';
 import { envelope, fakeAdapter, signedInFixture } from '../../test-fixtures';
 import { renderPage } from '../../test-render';
 import { TopBar } from './top-bar';
+import { signedInEachTest } from '../../test-session';
 
-const originalAdapter = http.defaults.adapter;
 const user = signedInFixture().userinfo;
 const titleEntry = {
   id: '00000000-0000-4000-8000-000000000001',
@@ -21,15 +20,13 @@ const titleEntry = {
   updated_at: '2026-01-01T00:00:00Z',
 };
 
+signedInEachTest();
 beforeEach(() => {
-  resetClient();
-  saveSignedIn(signedInFixture());
   http.defaults.adapter = fakeAdapter((config) =>
     config.url === api.config.list.path ? envelope({ data: [titleEntry], total: 1 }) : envelope([]),
   ).adapter;
 });
 afterEach(async () => {
-  http.defaults.adapter = originalAdapter;
   await i18n.changeLanguage('en');
 });
 

@@ -1,14 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { api } from '@ksp/contracts';
-import { http, resetClient } from '../../api/client';
-import { saveSignedIn } from '../../api/session';
-import { envelope, fakeAdapter, signedInFixture } from '../../test-fixtures';
+import { envelope } from '../../test-fixtures';
 import { renderPage } from '../../test-render';
 import { accessTree } from './permission-tree.fixture';
 import { RoleEditor, type RoleRow } from './role-editor';
-
-const originalAdapter = http.defaults.adapter;
+import { answerWith, signedInEachTest } from '../../test-session';
 
 /** The tree as the server offers it: served areas only (no certificates, no logs). */
 const tree = accessTree;
@@ -26,22 +23,14 @@ const role: RoleRow = {
 };
 
 function serve() {
-  const fake = fakeAdapter((config) => {
+  return answerWith((config) => {
     if (config.url === api.role.permissionTree.path) return envelope(tree);
     if (config.url === api.role.update.path) return envelope(role);
     return envelope(null);
   });
-  http.defaults.adapter = fake.adapter;
-  return fake.seen;
 }
 
-beforeEach(() => {
-  resetClient();
-  saveSignedIn(signedInFixture({ permissions: ['role:read', 'role:write'] }));
-});
-afterEach(() => {
-  http.defaults.adapter = originalAdapter;
-});
+signedInEachTest({ permissions: ['role:read', 'role:write'] });
 
 describe('the role editor', () => {
   it('offers only the served areas, and keeps the permissions of the others the role holds', async () => {

@@ -1,17 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { api } from '@ksp/contracts';
-import { http, resetClient } from '../../api/client';
-import { saveSignedIn } from '../../api/session';
-import { envelope, fakeAdapter, signedInFixture } from '../../test-fixtures';
+import { envelope } from '../../test-fixtures';
 import { renderPage } from '../../test-render';
 import { accessTree } from './permission-tree.fixture';
 import RolePage from './role-page';
+import { answerWith, signedInEachTest } from '../../test-session';
 
 // Whole antd pages render here: on a loaded shared machine the first one can take seconds.
 vi.setConfig({ testTimeout: 15_000 });
-
-const originalAdapter = http.defaults.adapter;
 
 const tree = accessTree;
 
@@ -32,7 +29,7 @@ const rows = [
 ];
 
 function serve(refuseDelete = false) {
-  const fake = fakeAdapter((config) => {
+  return answerWith((config) => {
     if (config.url === api.role.delete.path && refuseDelete)
       return envelope(null, 4220, "Role 'Help' is still held by 2 users");
     if (config.url === api.role.list.path) return envelope({ data: rows, total: rows.length });
@@ -40,17 +37,9 @@ function serve(refuseDelete = false) {
     if (config.url === api.role.create.path) return envelope(role('Desk', 'custom', ['user:read']));
     return envelope(null);
   });
-  http.defaults.adapter = fake.adapter;
-  return fake.seen;
 }
 
-beforeEach(() => {
-  resetClient();
-  saveSignedIn(signedInFixture({ permissions: ['role:read', 'role:write', 'user:read'] }));
-});
-afterEach(() => {
-  http.defaults.adapter = originalAdapter;
-});
+signedInEachTest({ permissions: ['role:read', 'role:write', 'user:read'] });
 
 describe('roles page', () => {
   it('lists built-in and custom roles with their permission counts; only custom ones can be selected', async () => {

@@ -2,16 +2,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { api } from '@ksp/contracts';
 import type { InternalAxiosRequestConfig } from 'axios';
-import { http, resetClient } from '../../api/client';
-import { saveSignedIn } from '../../api/session';
 import { i18n } from '../../i18n/i18n';
-import { envelope, fakeAdapter, signedInFixture } from '../../test-fixtures';
+import { envelope } from '../../test-fixtures';
 import { renderPage } from '../../test-render';
 import TokenPage from './token-page';
+import { answerWith, signedInEachTest } from '../../test-session';
 
 vi.setConfig({ testTimeout: 20_000 });
 
-const originalAdapter = http.defaults.adapter;
 const PATH = '/console/access/token';
 const row = (name: string, usage: 'kadp' | 'kmip') => ({
   id: `0190d5a4-0000-7000-8000-00000000000${usage === 'kadp' ? '1' : '2'}`,
@@ -28,7 +26,7 @@ const row = (name: string, usage: 'kadp' | 'kmip') => ({
 const SECRET = 'ksprt_renewedSecret-1';
 
 function serve() {
-  const fake = fakeAdapter((config: InternalAxiosRequestConfig) => {
+  return answerWith((config: InternalAxiosRequestConfig) => {
     switch (config.url) {
       case api.registrationToken.list.path:
         return envelope({ data: [row('apps', 'kadp'), row('kmip-devices', 'kmip')], total: 2 });
@@ -38,16 +36,10 @@ function serve() {
         return envelope(null, 4040, 'Not served');
     }
   });
-  http.defaults.adapter = fake.adapter;
-  return fake.seen;
 }
 
-beforeEach(() => {
-  resetClient();
-  saveSignedIn(signedInFixture({ permissions: ['token:read', 'token:write'] }));
-});
+signedInEachTest({ permissions: ['token:read', 'token:write'] });
 afterEach(async () => {
-  http.defaults.adapter = originalAdapter;
   vi.restoreAllMocks();
   await act(() => i18n.changeLanguage('en'));
 });

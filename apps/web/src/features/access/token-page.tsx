@@ -10,6 +10,7 @@ import { FormModal, type FormField } from '../../components/form-modal';
 import { ListAddButton, ListPage } from '../../components/list-page';
 import { useCanCall } from '../../components/permissions';
 import { useConfirm, useConfirmDelete } from '../../components/confirm-delete';
+import { requiredRule } from '../../components/schema-rules';
 import { useT } from '../../i18n/i18n';
 import { ExpiryInput, expiryRule, FOREVER, isForever } from './expiry-input';
 import { SecretModal, type OnceSecret } from './secret-modal';
@@ -198,9 +199,7 @@ export default function TokenPage() {
     );
   }
 
-  const required = (label: string) => [
-    { required: true, message: t('common:validation.required', { label }) },
-  ];
+  const required = (label: string) => [requiredRule(label)];
   const fieldsFor = (stored?: TokenRow): FormField<TokenValues>[] => [
     {
       name: 'name',

@@ -1,47 +1,29 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import { api } from '@ksp/contracts';
-import { http, resetClient } from '../../api/client';
-import { saveSignedIn } from '../../api/session';
-import { envelope, fakeAdapter, signedInFixture } from '../../test-fixtures';
+import { http } from '../../api/client';
+import { envelope, fakeAdapter, userRowFixture } from '../../test-fixtures';
 import { renderPage } from '../../test-render';
 import UserPage from './user-page';
+import { signedInEachTest } from '../../test-session';
 
 // Whole antd pages render here: on a loaded shared machine the first one can take seconds.
 vi.setConfig({ testTimeout: 15_000 });
 
-const originalAdapter = http.defaults.adapter;
-
-const user = {
+const user = userRowFixture({
   id: '00000000-0000-4000-8000-000000000001',
   username: 'fiona',
   email: 'fiona@example.test',
-  phone: '',
-  directory: null,
   roles: [{ id: '00000000-0000-4000-8000-0000000000aa', name: 'Operator' }],
   domains: [{ id: '00000000-0000-4000-8000-0000000000bb', name: 'root' }],
-  ukey_bound: false,
-  ukey_serial: null,
-  must_change_password: false,
-  locked: false,
-  has_app_secret: false,
-  ip_whitelist: [],
-  last_login_at: null,
-  login_count: 0,
-  last_failed_login_at: null,
-  failed_login_count: 0,
   created_at: '2026-01-10T12:00:00Z',
-};
+});
 
+signedInEachTest({ permissions: ['user:read', 'user:write'] });
 beforeEach(() => {
-  resetClient();
-  saveSignedIn(signedInFixture({ permissions: ['user:read', 'user:write'] }));
   http.defaults.adapter = fakeAdapter((config) =>
     config.url === api.user.list.path ? envelope({ data: [user], total: 1 }) : envelope([]),
   ).adapter;
-});
-afterEach(() => {
-  http.defaults.adapter = originalAdapter;
 });
 
 describe('user page', () => {

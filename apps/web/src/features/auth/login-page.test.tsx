@@ -1,38 +1,25 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { api, Code } from '@ksp/contracts';
 import { http, resetClient } from '../../api/client';
 import { getToken } from '../../api/session';
-import { envelope, fakeAdapter, signedInFixture } from '../../test-fixtures';
+import { envelope, fakeAdapter, signedInFixture, readyStatus } from '../../test-fixtures';
 import { renderPage } from '../../test-render';
 import LoginPage from './login-page';
-
-const originalAdapter = http.defaults.adapter;
-const ready = {
-  initialized: true,
-  activated: true,
-  sealed: false,
-  version: 'v1.9.0',
-  components_generated: 0,
-  components_total: 0,
-};
+import { answerWith, restoreAdapterAfterEach } from '../../test-session';
 
 function serve(login: () => ReturnType<typeof envelope>) {
-  const fake = fakeAdapter((config) => {
-    if (config.url === api.system.status.path) return envelope(ready);
+  return answerWith((config) => {
+    if (config.url === api.system.status.path) return envelope(readyStatus);
     if (config.url === api.config.outlist.path) return envelope([{ key: 'MFA', value: '0' }]);
     if (config.url === api.user.login.path) return login();
     if (config.url === api.config.list.path) return envelope({ data: [], total: 0 });
     return envelope(null);
   });
-  http.defaults.adapter = fake.adapter;
-  return fake.seen;
 }
 
+restoreAdapterAfterEach();
 beforeEach(() => resetClient());
-afterEach(() => {
-  http.defaults.adapter = originalAdapter;
-});
 
 async function fillAndSubmit(username: string, password: string) {
   fireEvent.change(await screen.findByTestId('login-username'), { target: { value: username } });
@@ -120,7 +107,7 @@ describe('login page', () => {
   it('goes to initialization when the system is not initialized', async () => {
     const fake = fakeAdapter((config) =>
       config.url === api.system.status.path
-        ? envelope({ ...ready, initialized: false, activated: false })
+        ? envelope({ ...readyStatus, initialized: false, activated: false })
         : envelope([]),
     );
     http.defaults.adapter = fake.adapter;

@@ -2,24 +2,16 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import type { InternalAxiosRequestConfig } from 'axios';
 import { api, Code } from '@ksp/contracts';
-import { http, resetClient } from '../../api/client';
+import { resetClient } from '../../api/client';
 import { getSignedIn, getToken, type SignedIn } from '../../api/session';
-import { envelope, fakeAdapter, signedInFixture } from '../../test-fixtures';
+import { envelope, signedInFixture, readyStatus } from '../../test-fixtures';
 import { renderPage } from '../../test-render';
 import LoginPage from './login-page';
 import { UkeyPanel } from './ukey-panel';
+import { answerWith, restoreAdapterAfterEach } from '../../test-session';
 
-const originalAdapter = http.defaults.adapter;
 const BRIDGE = 'http://127.0.0.1:5555';
 const CHALLENGE = 'a1b2c3d4';
-const ready = {
-  initialized: true,
-  activated: true,
-  sealed: false,
-  version: 'v1.9.0',
-  components_generated: 0,
-  components_total: 0,
-};
 
 interface Server {
   verify?: () => ReturnType<typeof envelope>;
@@ -28,10 +20,10 @@ interface Server {
 }
 
 function serve(server: Server = {}) {
-  const fake = fakeAdapter((config) => {
+  return answerWith((config) => {
     switch (config.url) {
       case api.system.status.path:
-        return envelope(ready);
+        return envelope(readyStatus);
       case api.config.outlist.path:
         return envelope([
           { key: 'MFA', value: '1' },
@@ -47,8 +39,6 @@ function serve(server: Server = {}) {
         return envelope(null);
     }
   });
-  http.defaults.adapter = fake.adapter;
-  return fake.seen;
 }
 
 type Bridge = (url: string, init?: RequestInit) => Promise<Response>;
@@ -80,9 +70,9 @@ async function enterPin(pin: string) {
 
 const calls = (seen: InternalAxiosRequestConfig[], path: string) => seen.filter((c) => c.url === path);
 
+restoreAdapterAfterEach();
 beforeEach(() => resetClient());
 afterEach(() => {
-  http.defaults.adapter = originalAdapter;
   vi.unstubAllGlobals();
 });
 

@@ -1,11 +1,20 @@
 import { useQuery } from '@tanstack/react-query';
-import { Descriptions, Drawer, Grid, Skeleton, Tag } from 'antd';
+import { Tag } from 'antd';
 import { caDetail, certKeys, type CaDownloadKind } from '../../api/cert';
 import { StatusTag } from '../../components/columns';
+import { DetailDrawer } from '../../components/detail-drawer';
 import { formatDateTime } from '../../components/date-time';
 import { useT } from '../../i18n/i18n';
 import { caDownloads } from './cert-actions';
-import { caStateColors, DefaultMark, DownloadMenu, Hex, PemBlock } from './cert-display';
+import {
+  caStateColors,
+  createdAtItem,
+  DefaultMark,
+  DownloadMenu,
+  Hex,
+  CertPemBlocks,
+  validityItems,
+} from './cert-display';
 
 /** A local CA with every field, its CRL figures and its PEMs. */
 export function CaDetailDrawer({
@@ -18,9 +27,7 @@ export function CaDetailDrawer({
   onDownload: (kind: CaDownloadKind) => void;
 }) {
   const t = useT();
-  const screens = Grid.useBreakpoint();
   const detail = useQuery({ queryKey: certKeys.caDetail(id), queryFn: () => caDetail(id) });
-  const ca = detail.data;
   const stateLabels = {
     pending: t('cert:states.pending'),
     active: t('cert:states.active'),
@@ -28,121 +35,79 @@ export function CaDetailDrawer({
   };
 
   return (
-    <Drawer
-      open
+    <DetailDrawer
+      record={detail.data}
       onClose={onClose}
-      size={screens.lg ? 720 : '100%'}
-      title={ca ? t('cert:ca.detailTitle', { name: ca.name }) : undefined}
-      extra={
-        ca && (
-          <DownloadMenu
-            kinds={caDownloads(ca)}
-            label={(kind) => t(`cert:ca.downloads.${kind}`)}
-            onChoose={onDownload}
-            testId="ca-detail-download"
-            button="default"
-          />
-        )
-      }
-      data-testid="ca-detail"
-    >
-      {!ca ? (
-        <Skeleton active />
-      ) : (
-        <>
-          <Descriptions
-            size="small"
-            bordered
-            column={1}
-            items={[
-              {
-                key: 'name',
-                label: t('cert:fields.name'),
-                children: (
-                  <>
-                    {ca.name} {ca.is_default && <DefaultMark />}
-                  </>
-                ),
-              },
-              { key: 'cn', label: t('cert:fields.cn'), children: ca.cn },
-              { key: 'subject', label: t('cert:fields.subject'), children: ca.subject },
-              { key: 'issuer', label: t('cert:fields.issuer'), children: ca.issuer ?? '-' },
-              {
-                key: 'state',
-                label: t('cert:fields.state'),
-                children: <StatusTag value={ca.state} colors={caStateColors} labels={stateLabels} />,
-              },
-              {
-                key: 'type',
-                label: t('cert:fields.type'),
-                children: ca.type ? <Tag>{t(`cert:types.${ca.type}`)}</Tag> : '-',
-              },
-              { key: 'parent', label: t('cert:fields.parent'), children: ca.parent_name ?? '-' },
-              {
-                key: 'algorithm',
-                label: t('cert:fields.algorithmLength'),
-                children: `${ca.algorithm} / ${ca.key_bits}`,
-              },
-              {
-                key: 'path_len',
-                label: t('cert:fields.pathLen'),
-                children: ca.path_len ?? (ca.state === 'pending' ? '-' : t('cert:common.unlimited')),
-              },
-              { key: 'serial', label: t('cert:fields.serial'), children: <Hex value={ca.serial} /> },
-              {
-                key: 'not_before',
-                label: t('cert:fields.notBefore'),
-                children: formatDateTime(ca.not_before),
-              },
-              { key: 'not_after', label: t('cert:fields.notAfter'), children: formatDateTime(ca.not_after) },
-              {
-                key: 'fingerprint',
-                label: t('cert:fields.fingerprint'),
-                children: <Hex value={ca.fingerprint} />,
-              },
-              { key: 'issued', label: t('cert:fields.issued'), children: ca.issued },
-              {
-                key: 'crl',
-                label: t('cert:fields.crl'),
-                children: (
-                  <span data-testid="ca-crl">
-                    {ca.crl
-                      ? t('cert:ca.crlEntries', {
-                          count: ca.crl.entries,
-                          number: ca.crl.number,
-                          next: formatDateTime(ca.crl.next_update),
-                        })
-                      : t('cert:ca.noCrl')}
-                  </span>
-                ),
-              },
-              { key: 'crl_url', label: t('cert:fields.crlUrl'), children: ca.crl_url },
-              { key: 'ocsp_url', label: t('cert:fields.ocspUrl'), children: ca.ocsp_url },
-              { key: 'key_id', label: t('cert:fields.privateKey'), children: <Hex value={ca.key_id} /> },
-              {
-                key: 'created_at',
-                label: t('cert:fields.createdAt'),
-                children: formatDateTime(ca.created_at),
-              },
-            ]}
-          />
-          {ca.certificate_pem && (
-            <PemBlock
-              label={t('cert:fields.certificate')}
-              value={ca.certificate_pem}
-              testId="ca-detail-pem"
-            />
-          )}
-          {ca.chain_pem.length > 0 && (
-            <PemBlock
-              label={t('cert:fields.chain')}
-              value={ca.chain_pem.join('\n')}
-              testId="ca-detail-chain"
-            />
-          )}
-          {ca.csr_pem && <PemBlock label={t('cert:fields.csr')} value={ca.csr_pem} testId="ca-detail-csr" />}
-        </>
+      title={(ca) => t('cert:ca.detailTitle', { name: ca.name })}
+      extra={(ca) => (
+        <DownloadMenu
+          kinds={caDownloads(ca)}
+          label={(kind) => t(`cert:ca.downloads.${kind}`)}
+          onChoose={onDownload}
+          testId="ca-detail-download"
+          button="default"
+        />
       )}
-    </Drawer>
+      testId="ca-detail"
+      items={(ca) => [
+        {
+          key: 'name',
+          label: t('cert:fields.name'),
+          children: (
+            <>
+              {ca.name} {ca.is_default && <DefaultMark />}
+            </>
+          ),
+        },
+        { key: 'cn', label: t('cert:fields.cn'), children: ca.cn },
+        { key: 'subject', label: t('cert:fields.subject'), children: ca.subject },
+        { key: 'issuer', label: t('cert:fields.issuer'), children: ca.issuer ?? '-' },
+        {
+          key: 'state',
+          label: t('cert:fields.state'),
+          children: <StatusTag value={ca.state} colors={caStateColors} labels={stateLabels} />,
+        },
+        {
+          key: 'type',
+          label: t('cert:fields.type'),
+          children: ca.type ? <Tag>{t(`cert:types.${ca.type}`)}</Tag> : '-',
+        },
+        { key: 'parent', label: t('cert:fields.parent'), children: ca.parent_name ?? '-' },
+        {
+          key: 'algorithm',
+          label: t('cert:fields.algorithmLength'),
+          children: `${ca.algorithm} / ${ca.key_bits}`,
+        },
+        {
+          key: 'path_len',
+          label: t('cert:fields.pathLen'),
+          children: ca.path_len ?? (ca.state === 'pending' ? '-' : t('cert:common.unlimited')),
+        },
+        { key: 'serial', label: t('cert:fields.serial'), children: <Hex value={ca.serial} /> },
+        ...validityItems(t, ca),
+        { key: 'issued', label: t('cert:fields.issued'), children: ca.issued },
+        {
+          key: 'crl',
+          label: t('cert:fields.crl'),
+          children: (
+            <span data-testid="ca-crl">
+              {ca.crl
+                ? t('cert:ca.crlEntries', {
+                    count: ca.crl.entries,
+                    number: ca.crl.number,
+                    next: formatDateTime(ca.crl.next_update),
+                  })
+                : t('cert:ca.noCrl')}
+            </span>
+          ),
+        },
+        { key: 'crl_url', label: t('cert:fields.crlUrl'), children: ca.crl_url },
+        { key: 'ocsp_url', label: t('cert:fields.ocspUrl'), children: ca.ocsp_url },
+        { key: 'key_id', label: t('cert:fields.privateKey'), children: <Hex value={ca.key_id} /> },
+        createdAtItem(t, ca),
+      ]}
+    >
+      {(ca) => <CertPemBlocks pems={ca} testId="ca-detail" />}
+    </DetailDrawer>
   );
 }

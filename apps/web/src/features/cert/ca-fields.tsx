@@ -3,6 +3,7 @@ import type { api } from '@ksp/contracts';
 import { caAlgorithms, type BodyOf } from '@ksp/contracts';
 import { type LocalCaRow } from '../../api/cert';
 import { type FormField } from '../../components/form-modal';
+import { requiredRule } from '../../components/schema-rules';
 import { useT } from '../../i18n/i18n';
 
 /** The values of a CA's create dialog. */
@@ -31,9 +32,7 @@ export type Dialog =
 /** The fields of the CA dialogs: the subject of a new CA, and the parent and validity of a signature. */
 export function useCaFields(rows: LocalCaRow[], dialog: Dialog) {
   const t = useT();
-  const required = (label: string) => [
-    { required: true, message: t('common:validation.required', { label }) },
-  ];
+  const required = (label: string) => [requiredRule(label)];
   const nameFields: FormField<CreateValues>[] = [
     { name: 'name', label: t('cert:fields.name'), testId: 'ca-name' },
     { name: 'cn', label: t('cert:fields.cn'), testId: 'ca-cn' },

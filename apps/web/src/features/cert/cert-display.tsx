@@ -102,3 +102,57 @@ export function DefaultMark() {
     </Tag>
   );
 }
+
+type Translate = ReturnType<typeof useT>;
+
+/** The validity and fingerprint fields of a certificate's (or CA's) details, in this order. */
+export function validityItems(
+  t: Translate,
+  cert: { not_before: string | null; not_after: string | null; fingerprint: string | null },
+) {
+  return [
+    { key: 'not_before', label: t('cert:fields.notBefore'), children: formatDateTime(cert.not_before) },
+    { key: 'not_after', label: t('cert:fields.notAfter'), children: formatDateTime(cert.not_after) },
+    { key: 'fingerprint', label: t('cert:fields.fingerprint'), children: <Hex value={cert.fingerprint} /> },
+  ];
+}
+
+/** The "created" field closing a certificate's (or CA's) details. */
+export function createdAtItem(t: Translate, row: { created_at: string }) {
+  return { key: 'created_at', label: t('cert:fields.createdAt'), children: formatDateTime(row.created_at) };
+}
+
+/**
+ * A certificate's (or CA's) PEMs under its details: the certificate, its chain and its
+ * request, each shown when there is one (test ids `<testId>-pem`, `-chain`, `-csr`).
+ */
+export function CertPemBlocks({
+  pems,
+  testId,
+}: {
+  pems: { certificate_pem: string | null; chain_pem: readonly string[]; csr_pem: string | null };
+  testId: string;
+}) {
+  const t = useT();
+  return (
+    <>
+      {pems.certificate_pem && (
+        <PemBlock
+          label={t('cert:fields.certificate')}
+          value={pems.certificate_pem}
+          testId={`${testId}-pem`}
+        />
+      )}
+      {pems.chain_pem.length > 0 && (
+        <PemBlock
+          label={t('cert:fields.chain')}
+          value={pems.chain_pem.join('\n')}
+          testId={`${testId}-chain`}
+        />
+      )}
+      {pems.csr_pem && (
+        <PemBlock label={t('cert:fields.csr')} value={pems.csr_pem} testId={`${testId}-csr`} />
+      )}
+    </>
+  );
+}

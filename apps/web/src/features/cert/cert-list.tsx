@@ -29,6 +29,7 @@ import { ModalForm } from '../../components/form-modal';
 import { ListAddButton, ListPage } from '../../components/list-page';
 import { useCanCall } from '../../components/permissions';
 import { limitsAt } from '../../components/schema-limits';
+import { requiredRule } from '../../components/schema-rules';
 import { useT } from '../../i18n/i18n';
 import { certActionsFor, certDownloads, isKeyDownload, keyDownloads, useDownloads } from './cert-actions';
 import { DownloadMenu, Hex, Validity } from './cert-display';
@@ -322,7 +323,7 @@ export function CertList({
           name="password"
           label={t('cert:certs.password')}
           rules={[
-            { required: true, message: t('common:validation.required', { label: t('cert:certs.password') }) },
+            requiredRule(t('cert:certs.password')),
             { min: PASSWORD.min, message: t('cert:certs.passwordLength') },
             { max: PASSWORD.max },
           ]}
@@ -334,10 +335,7 @@ export function CertList({
           label={t('cert:certs.passwordConfirm')}
           dependencies={['password']}
           rules={[
-            {
-              required: true,
-              message: t('common:validation.required', { label: t('cert:certs.passwordConfirm') }),
-            },
+            requiredRule(t('cert:certs.passwordConfirm')),
             ({ getFieldValue }) => ({
               validator: (_rule, value: unknown) =>
                 value === getFieldValue('password')

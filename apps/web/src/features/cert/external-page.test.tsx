@@ -1,15 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { api } from '@ksp/contracts';
-import { http, resetClient } from '../../api/client';
-import { saveSignedIn } from '../../api/session';
-import { envelope, fakeAdapter, signedInFixture } from '../../test-fixtures';
+import { envelope } from '../../test-fixtures';
 import { renderPage } from '../../test-render';
 import ExternalCertPage from './external-page';
+import { answerWith, signedInEachTest } from '../../test-session';
 
 vi.setConfig({ testTimeout: 20_000 });
 
-const originalAdapter = http.defaults.adapter;
 const row = {
   id: '55555555-5555-4555-8555-555555555555',
   name: 'Partner Root',
@@ -26,7 +24,7 @@ const row = {
 };
 
 function serve() {
-  const fake = fakeAdapter((config) => {
+  return answerWith((config) => {
     switch (config.url) {
       case api.cert.externalList.path:
         return envelope({ data: [row], total: 1 });
@@ -36,17 +34,9 @@ function serve() {
         return envelope(null);
     }
   });
-  http.defaults.adapter = fake.adapter;
-  return fake.seen;
 }
 
-beforeEach(() => {
-  resetClient();
-  saveSignedIn(signedInFixture({ permissions: ['cert:read', 'cert:write'] }));
-});
-afterEach(() => {
-  http.defaults.adapter = originalAdapter;
-});
+signedInEachTest({ permissions: ['cert:read', 'cert:write'] });
 
 describe('external CAs page', () => {
   it('lists the CAs and uploads a binary .p7b as Base64, keeping the dialog open on a refusal', async () => {

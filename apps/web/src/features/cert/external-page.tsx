@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Descriptions, Drawer, Grid, Skeleton, Tag, Typography, App, Button } from 'antd';
+import { Tag, Typography, App, Button } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
 import type { ColumnsType } from 'antd/es/table';
 import { api } from '@ksp/contracts';
@@ -14,12 +14,12 @@ import {
 } from '../../api/cert';
 import { RowActions, StatusTag, useColumnKit } from '../../components/columns';
 import { useConfirmDelete } from '../../components/confirm-delete';
-import { formatDateTime } from '../../components/date-time';
+import { DetailDrawer } from '../../components/detail-drawer';
 import { FormModal } from '../../components/form-modal';
 import { ListAddButton, ListPage } from '../../components/list-page';
 import { useCanCall } from '../../components/permissions';
 import { useT } from '../../i18n/i18n';
-import { externalStatusColors, Hex, PemBlock, Validity } from './cert-display';
+import { createdAtItem, externalStatusColors, Hex, PemBlock, Validity, validityItems } from './cert-display';
 import { fileStem, readCertFile, saveText } from './cert-files';
 import { certFieldRules } from './cert-rules';
 import { PemInput } from '../../components/pem-input';
@@ -40,82 +40,54 @@ function useStatusLabels() {
 
 function ExternalDetailDrawer({ id, onClose }: { id: string; onClose: () => void }) {
   const t = useT();
-  const screens = Grid.useBreakpoint();
   const labels = useStatusLabels();
   const detail = useQuery({ queryKey: certKeys.externalDetail(id), queryFn: () => externalDetail(id) });
-  const ca = detail.data;
   return (
-    <Drawer
-      open
+    <DetailDrawer
+      record={detail.data}
       onClose={onClose}
-      size={screens.lg ? 720 : '100%'}
-      title={ca ? t('cert:external.detailTitle', { name: ca.name }) : undefined}
-      extra={
-        ca && (
-          <Button
-            icon={<DownloadOutlined />}
-            onClick={() => saveText(`${fileStem(ca.name)}.pem`, ca.certificate_pem)}
-            data-testid="external-detail-download"
-          >
-            {t('cert:external.downloadPem')}
-          </Button>
-        )
-      }
-      data-testid="external-detail"
-    >
-      {!ca ? (
-        <Skeleton active />
-      ) : (
-        <>
-          <Descriptions
-            size="small"
-            bordered
-            column={1}
-            items={[
-              { key: 'name', label: t('cert:fields.name'), children: ca.name },
-              { key: 'subject', label: t('cert:fields.subject'), children: ca.subject },
-              {
-                key: 'issuer',
-                label: t('cert:fields.issuer'),
-                children: (
-                  <>
-                    {ca.issuer} {ca.self_signed && <Tag>{t('cert:fields.selfSigned')}</Tag>}
-                  </>
-                ),
-              },
-              { key: 'serial', label: t('cert:fields.serial'), children: <Hex value={ca.serial} /> },
-              { key: 'algorithm', label: t('cert:fields.algorithm'), children: ca.algorithm },
-              {
-                key: 'not_before',
-                label: t('cert:fields.notBefore'),
-                children: formatDateTime(ca.not_before),
-              },
-              { key: 'not_after', label: t('cert:fields.notAfter'), children: formatDateTime(ca.not_after) },
-              {
-                key: 'fingerprint',
-                label: t('cert:fields.fingerprint'),
-                children: <Hex value={ca.fingerprint} />,
-              },
-              {
-                key: 'status',
-                label: t('cert:fields.status'),
-                children: <StatusTag value={ca.status} colors={externalStatusColors} labels={labels} />,
-              },
-              {
-                key: 'created_at',
-                label: t('cert:fields.createdAt'),
-                children: formatDateTime(ca.created_at),
-              },
-            ]}
-          />
-          <PemBlock
-            label={t('cert:fields.certificate')}
-            value={ca.certificate_pem}
-            testId="external-detail-pem"
-          />
-        </>
+      title={(ca) => t('cert:external.detailTitle', { name: ca.name })}
+      extra={(ca) => (
+        <Button
+          icon={<DownloadOutlined />}
+          onClick={() => saveText(`${fileStem(ca.name)}.pem`, ca.certificate_pem)}
+          data-testid="external-detail-download"
+        >
+          {t('cert:external.downloadPem')}
+        </Button>
       )}
-    </Drawer>
+      testId="external-detail"
+      items={(ca) => [
+        { key: 'name', label: t('cert:fields.name'), children: ca.name },
+        { key: 'subject', label: t('cert:fields.subject'), children: ca.subject },
+        {
+          key: 'issuer',
+          label: t('cert:fields.issuer'),
+          children: (
+            <>
+              {ca.issuer} {ca.self_signed && <Tag>{t('cert:fields.selfSigned')}</Tag>}
+            </>
+          ),
+        },
+        { key: 'serial', label: t('cert:fields.serial'), children: <Hex value={ca.serial} /> },
+        { key: 'algorithm', label: t('cert:fields.algorithm'), children: ca.algorithm },
+        ...validityItems(t, ca),
+        {
+          key: 'status',
+          label: t('cert:fields.status'),
+          children: <StatusTag value={ca.status} colors={externalStatusColors} labels={labels} />,
+        },
+        createdAtItem(t, ca),
+      ]}
+    >
+      {(ca) => (
+        <PemBlock
+          label={t('cert:fields.certificate')}
+          value={ca.certificate_pem}
+          testId="external-detail-pem"
+        />
+      )}
+    </DetailDrawer>
   );
 }
 

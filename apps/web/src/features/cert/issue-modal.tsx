@@ -9,6 +9,7 @@ import { issueBody, issueDefaults, issueFormShape, signsOnly, type IssueValues }
 import { PemInput } from '../../components/pem-input';
 import { readCertFile } from './cert-files';
 import { certFieldRules } from './cert-rules';
+import { requiredRule } from '../../components/schema-rules';
 
 const schema = api.cert.issue.body;
 
@@ -41,10 +42,6 @@ export function IssueModal({
     ...certFieldRules(schema, name, label),
     ...extra,
   ];
-  const required = (label: string): Rule => ({
-    required: true,
-    message: t('common:validation.required', { label }),
-  });
   const text = (name: keyof IssueValues, label: string, extraRules: Rule[] = [], hint?: string) => (
     <Form.Item name={name} label={label} rules={rules(name, label, extraRules)} extra={hint}>
       <Input data-testid={`issue-${name}`} />
@@ -85,7 +82,7 @@ export function IssueModal({
           {text('name', t('cert:fields.name'))}
         </Col>
         <Col xs={24} md={12}>
-          <Form.Item name="ca_id" label={t('cert:fields.ca')} rules={[required(t('cert:fields.ca'))]}>
+          <Form.Item name="ca_id" label={t('cert:fields.ca')} rules={[requiredRule(t('cert:fields.ca'))]}>
             <Select
               options={cas.map((ca) => ({ value: ca.id, label: `${ca.name} (${ca.cn})` }))}
               data-testid="issue-ca"
@@ -110,7 +107,7 @@ export function IssueModal({
           name="csr"
           label={t('cert:certs.csrInput')}
           extra={t('cert:certs.csrHint')}
-          rules={[required(t('cert:certs.csrInput')), ...rules('csr', t('cert:certs.csrInput'))]}
+          rules={[requiredRule(t('cert:certs.csrInput')), ...rules('csr', t('cert:certs.csrInput'))]}
         >
           <PemInput
             read={readCertFile}
@@ -146,7 +143,7 @@ export function IssueModal({
       )}
       <Row gutter={12}>
         <Col xs={24} md={12}>
-          {text('cn', t('cert:fields.cn'), shape.cnRequired ? [required(t('cert:fields.cn'))] : [])}
+          {text('cn', t('cert:fields.cn'), shape.cnRequired ? [requiredRule(t('cert:fields.cn'))] : [])}
         </Col>
         <Col xs={24} md={12}>
           {text('o', t('cert:fields.o'))}
@@ -203,7 +200,7 @@ export function IssueModal({
             name="validity_days"
             label={t('cert:fields.validityDays')}
             rules={[
-              required(t('cert:fields.validityDays')),
+              requiredRule(t('cert:fields.validityDays')),
               ...rules('validity_days', t('cert:fields.validityDays')),
             ]}
           >

@@ -1,18 +1,16 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { InternalAxiosRequestConfig } from 'axios';
 import { api } from '@ksp/contracts';
-import { http, resetClient } from '../../api/client';
 import { saveSignedIn } from '../../api/session';
 import { changeLanguage } from '../../i18n/i18n';
-import { envelope, fakeAdapter, signedInFixture } from '../../test-fixtures';
+import { envelope, signedInFixture } from '../../test-fixtures';
 import { renderPage } from '../../test-render';
 import LocalCertPage from './local-page';
 import { caRow, certRow, PENDING_ID } from './cert-test-fixtures';
+import { answerWith, signedInEachTest } from '../../test-session';
 
 vi.setConfig({ testTimeout: 20_000 });
-
-const originalAdapter = http.defaults.adapter;
 
 const cas = [
   caRow(),
@@ -63,7 +61,7 @@ function bodyOf(config: InternalAxiosRequestConfig | undefined): unknown {
 }
 
 function serve() {
-  const fake = fakeAdapter((config) => {
+  return answerWith((config) => {
     switch (config.url) {
       case api.cert.caList.path:
         return envelope({ data: cas, total: cas.length });
@@ -83,16 +81,10 @@ function serve() {
         return envelope(null);
     }
   });
-  http.defaults.adapter = fake.adapter;
-  return fake.seen;
 }
 
-beforeEach(() => {
-  resetClient();
-  saveSignedIn(signedInFixture({ permissions: ['cert:read', 'cert:write', 'cert:export'] }));
-});
+signedInEachTest({ permissions: ['cert:read', 'cert:write', 'cert:export'] });
 afterEach(async () => {
-  http.defaults.adapter = originalAdapter;
   await changeLanguage('en');
 });
 

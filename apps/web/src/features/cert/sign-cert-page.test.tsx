@@ -5,10 +5,10 @@ import { http, resetClient } from '../../api/client';
 import { envelope, fakeAdapter, type FakeReply } from '../../test-fixtures';
 import { renderPage } from '../../test-render';
 import SignCertPage from './sign-cert-page';
+import { restoreAdapterAfterEach } from '../../test-session';
 
 vi.setConfig({ testTimeout: 20_000 });
 
-const originalAdapter = http.defaults.adapter;
 const CSR = '-----BEGIN CERTIFICATE REQUEST-----\nMIIBszCCAVkCAQAw\n-----END CERTIFICATE REQUEST-----';
 const issued = {
   certificate_pem: '-----BEGIN CERTIFICATE-----\nLEAF\n-----END CERTIFICATE-----\n',
@@ -27,6 +27,7 @@ function serve(reply: () => FakeReply) {
 
 const saved: string[] = [];
 
+restoreAdapterAfterEach();
 beforeEach(() => {
   resetClient();
   saved.length = 0;
@@ -37,7 +38,6 @@ beforeEach(() => {
   });
 });
 afterEach(() => {
-  http.defaults.adapter = originalAdapter;
   vi.restoreAllMocks();
 });
 

@@ -1,12 +1,11 @@
 import { Alert, Button, Col, Form, Input, InputNumber, Radio, Row, Select } from 'antd';
-import type { Rule } from 'antd/es/form';
 import { api, UKEY_PIN_MAX, UKEY_PIN_MIN, ukeyAlgorithms, ukeySpecs } from '@ksp/contracts';
 import { listUsers } from '../../api/access';
 import type { UkeyAlgorithm } from '../../api/ukey';
 import { PagedSelect } from '../../components/paged-select';
 import { PasswordInput } from '../../components/password-input';
 import { limitsAt } from '../../components/schema-limits';
-import { fieldSchema, rulesFromSchema } from '../../components/schema-rules';
+import { fieldSchema, requiredRule, rulesFromSchema } from '../../components/schema-rules';
 import { useT } from '../../i18n/i18n';
 import type { UkeyValues, useUkeyIssue } from './use-ukey-issue';
 
@@ -25,10 +24,6 @@ interface Props {
 export function UkeyIssueFields({ algorithm, locked, issue }: Props) {
   const t = useT();
   const { tokens, tokenList, bridgeText } = issue;
-  const required = (label: string): Rule => ({
-    required: true,
-    message: t('common:validation.required', { label }),
-  });
   const schemaRules = (name: keyof UkeyValues, label: string) =>
     rulesFromSchema(fieldSchema(schema, name), label);
 
@@ -40,7 +35,7 @@ export function UkeyIssueFields({ algorithm, locked, issue }: Props) {
             name="user"
             label={t('cert:ukey.user')}
             extra={t('cert:ukey.userHint')}
-            rules={[required(t('cert:ukey.user'))]}
+            rules={[requiredRule(t('cert:ukey.user'))]}
           >
             <PagedSelect<{ id: string; username: string }>
               labelInValue
@@ -101,7 +96,7 @@ export function UkeyIssueFields({ algorithm, locked, issue }: Props) {
       <Form.Item
         name="serial"
         label={t('cert:ukey.serial')}
-        rules={[required(t('cert:ukey.serial'))]}
+        rules={[requiredRule(t('cert:ukey.serial'))]}
         extra={
           tokens.isError || (tokens.isSuccess && tokenList.length === 0) ? (
             <Alert
@@ -141,7 +136,7 @@ export function UkeyIssueFields({ algorithm, locked, issue }: Props) {
             name="pin"
             label={t('cert:ukey.pin')}
             rules={[
-              required(t('cert:ukey.pin')),
+              requiredRule(t('cert:ukey.pin')),
               { min: UKEY_PIN_MIN, message: t('common:validation.pinMin') },
               { max: UKEY_PIN_MAX },
             ]}
@@ -155,7 +150,7 @@ export function UkeyIssueFields({ algorithm, locked, issue }: Props) {
             label={t('cert:ukey.pinConfirm')}
             dependencies={['pin']}
             rules={[
-              required(t('cert:ukey.pinConfirm')),
+              requiredRule(t('cert:ukey.pinConfirm')),
               ({ getFieldValue }) => ({
                 validator: (_rule, value: unknown) =>
                   value === getFieldValue('pin')
@@ -172,7 +167,7 @@ export function UkeyIssueFields({ algorithm, locked, issue }: Props) {
             name="validity_days"
             label={t('cert:ukey.validityDays')}
             rules={[
-              required(t('cert:ukey.validityDays')),
+              requiredRule(t('cert:ukey.validityDays')),
               ...schemaRules('validity_days', t('cert:ukey.validityDays')),
             ]}
           >

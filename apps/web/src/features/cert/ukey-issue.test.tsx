@@ -2,39 +2,20 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { InternalAxiosRequestConfig } from 'axios';
 import { api } from '@ksp/contracts';
-import { http, resetClient } from '../../api/client';
 import { saveSignedIn } from '../../api/session';
 import { changeLanguage } from '../../i18n/i18n';
-import { envelope, fakeAdapter, signedInFixture } from '../../test-fixtures';
+import { envelope, signedInFixture, userRowFixture } from '../../test-fixtures';
 import { renderPage } from '../../test-render';
 import LocalCertPage from './local-page';
 import { certRow } from './cert-test-fixtures';
+import { answerWith, signedInEachTest } from '../../test-session';
 
 vi.setConfig({ testTimeout: 30_000 });
 
-const originalAdapter = http.defaults.adapter;
 const BRIDGE = 'http://127.0.0.1:5555';
 const PIN = '246810';
 const ALICE = { id: '55555555-5555-4555-8555-555555555555', username: 'alice' };
-const userRow = {
-  ...ALICE,
-  email: 'alice@example.com',
-  phone: '',
-  directory: null,
-  roles: [],
-  domains: [],
-  ukey_bound: false,
-  ukey_serial: null,
-  must_change_password: false,
-  locked: false,
-  has_app_secret: false,
-  ip_whitelist: [],
-  last_login_at: null,
-  login_count: 0,
-  last_failed_login_at: null,
-  failed_login_count: 0,
-  created_at: '2026-01-01T00:00:00Z',
-};
+const userRow = userRowFixture({ ...ALICE, email: 'alice@example.com' });
 const CSR = '-----BEGIN CERTIFICATE REQUEST-----\nMIIB\n-----END CERTIFICATE REQUEST-----';
 
 const detail = (name: string, serial: string) => ({
@@ -52,7 +33,7 @@ const encryption = detail('UKEY UK-7 encryption', '0d0e0f');
 let log: string[] = [];
 
 function serve({ ukeyCerts = [signing] }: { ukeyCerts?: unknown[] } = {}) {
-  const fake = fakeAdapter((config) => {
+  return answerWith((config) => {
     log.push(`server ${config.url ?? ''}`);
     switch (config.url) {
       case api.config.outlist.path:
@@ -79,8 +60,6 @@ function serve({ ukeyCerts = [signing] }: { ukeyCerts?: unknown[] } = {}) {
         return envelope(null);
     }
   });
-  http.defaults.adapter = fake.adapter;
-  return fake.seen;
 }
 
 const json = (status: number, body: unknown) =>
@@ -124,13 +103,11 @@ const bridgeBodies = (fetchMock: ReturnType<typeof bridge>, path: string) =>
 
 const serverCalls = (seen: InternalAxiosRequestConfig[], path: string) => seen.filter((c) => c.url === path);
 
+signedInEachTest({ permissions: ['cert:read', 'cert:write', 'user:read', 'user:write'] });
 beforeEach(() => {
-  resetClient();
   log = [];
-  saveSignedIn(signedInFixture({ permissions: ['cert:read', 'cert:write', 'user:read', 'user:write'] }));
 });
 afterEach(async () => {
-  http.defaults.adapter = originalAdapter;
   vi.unstubAllGlobals();
   await changeLanguage('en');
 });

@@ -1,17 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { api, builtInConfig } from '@ksp/contracts';
-import { http, resetClient } from '../../api/client';
-import { saveSignedIn } from '../../api/session';
-import { envelope, fakeAdapter, signedInFixture } from '../../test-fixtures';
+import { envelope } from '../../test-fixtures';
 import { renderPage } from '../../test-render';
 import { changeLanguage } from '../../i18n/i18n';
 import ConfigPage from './config-page';
+import { answerWith, signedInEachTest } from '../../test-session';
 
 // Whole antd pages render here: on a loaded shared machine the first one can take seconds.
 vi.setConfig({ testTimeout: 15_000 });
-
-const originalAdapter = http.defaults.adapter;
 
 function entry(key: string, value: string, flags: { built_in?: boolean; read_only?: boolean } = {}) {
   return {
@@ -33,7 +30,7 @@ const rows = [
 ];
 
 function serve() {
-  const fake = fakeAdapter((config) => {
+  return answerWith((config) => {
     if (config.url === api.config.list.path) {
       const key = (config.params as { key?: string }).key;
       const data = key ? rows.filter((row) => row.key.includes(key)) : rows;
@@ -43,17 +40,9 @@ function serve() {
     if (config.url === api.config.edit.path) return envelope({ ...rows[1], value: '1' });
     return envelope([]);
   });
-  http.defaults.adapter = fake.adapter;
-  return fake.seen;
 }
 
-beforeEach(() => {
-  resetClient();
-  saveSignedIn(signedInFixture());
-});
-afterEach(() => {
-  http.defaults.adapter = originalAdapter;
-});
+signedInEachTest();
 
 const rowOf = (key: string) => screen.getByText(key).closest('tr') as HTMLElement;
 

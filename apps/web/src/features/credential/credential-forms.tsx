@@ -25,6 +25,7 @@ import {
 import { generatePassword } from '../../api/credential';
 import { limitsAt } from '../../components/schema-limits';
 import { useSubmit } from '../../components/use-submit';
+import { requiredRule } from '../../components/schema-rules';
 import { useT } from '../../i18n/i18n';
 
 const classNames = ['lower', 'upper', 'digits', 'symbols'] as const;
@@ -99,12 +100,7 @@ export function ValueField({
         name="value"
         label={t('credential:fields.value')}
         extra={t(`credential:valueHints.${type}`)}
-        rules={[
-          {
-            required: true,
-            message: t('common:validation.required', { label: t('credential:fields.value') }),
-          },
-        ]}
+        rules={[requiredRule(t('credential:fields.value'))]}
       >
         {multiline ? (
           <Input.TextArea

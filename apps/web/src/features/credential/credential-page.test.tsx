@@ -1,17 +1,16 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { api, Code, type CredentialRow } from '@ksp/contracts';
 import type { InternalAxiosRequestConfig } from 'axios';
-import { http, resetClient } from '../../api/client';
 import { saveSignedIn } from '../../api/session';
 import { i18n } from '../../i18n/i18n';
-import { envelope, fakeAdapter, signedInFixture } from '../../test-fixtures';
+import { envelope, signedInFixture } from '../../test-fixtures';
 import { renderPage } from '../../test-render';
 import CredentialPage from './credential-page';
+import { answerWith, signedInEachTest } from '../../test-session';
 
 vi.setConfig({ testTimeout: 20_000 });
 
-const originalAdapter = http.defaults.adapter;
 const PATH = '/credential/cred/index';
 const ALL = ['credential:read', 'credential:write', 'credential:use'];
 
@@ -36,7 +35,7 @@ const versions = [
 ];
 
 function serve() {
-  const fake = fakeAdapter((config: InternalAxiosRequestConfig) => {
+  return answerWith((config: InternalAxiosRequestConfig) => {
     const body = config.data ? (JSON.parse(String(config.data)) as Record<string, unknown>) : {};
     switch (config.url) {
       case api.credential.list.path:
@@ -74,19 +73,13 @@ function serve() {
         return envelope(null, Code.NOT_FOUND, 'Not served');
     }
   });
-  http.defaults.adapter = fake.adapter;
-  return fake.seen;
 }
 const sent = (seen: InternalAxiosRequestConfig[], url: string) =>
   seen.filter((c) => c.url === url).map((c) => JSON.parse(String(c.data)) as unknown);
 
-beforeEach(() => {
-  resetClient();
-  saveSignedIn(signedInFixture({ permissions: ALL }));
-});
+signedInEachTest({ permissions: ALL });
 afterEach(() => {
   vi.useRealTimers();
-  http.defaults.adapter = originalAdapter;
 });
 
 const open = async () => {

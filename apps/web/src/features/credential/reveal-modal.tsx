@@ -4,6 +4,7 @@ import { REVEAL_SECONDS } from '@ksp/contracts';
 import { revealCredential } from '../../api/credential';
 import { CopyButton } from '../../components/copy-button';
 import { useSubmit } from '../../components/use-submit';
+import { requiredRule } from '../../components/schema-rules';
 import { useT } from '../../i18n/i18n';
 
 export interface RevealTarget {
@@ -105,12 +106,7 @@ export function RevealModal({ target, onClose }: { target: RevealTarget | null; 
           <Form.Item
             name="password"
             label={t('credential:yourPassword')}
-            rules={[
-              {
-                required: true,
-                message: t('common:validation.required', { label: t('credential:yourPassword') }),
-              },
-            ]}
+            rules={[requiredRule(t('credential:yourPassword'))]}
           >
             <Input.Password autoComplete="current-password" autoFocus data-testid="cred-reveal-password" />
           </Form.Item>

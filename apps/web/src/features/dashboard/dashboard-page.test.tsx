@@ -1,8 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { api, Code } from '@ksp/contracts';
-import { http, resetClient } from '../../api/client';
+import { http } from '../../api/client';
 import { configureClient } from '../../api/client-environment';
 import { dashboardKeys } from '../../api/dashboard';
 import { saveSignedIn } from '../../api/session';
@@ -10,22 +10,20 @@ import { envelope, fakeAdapter, signedInFixture } from '../../test-fixtures';
 import { renderPage } from '../../test-render';
 import { operationsFixture, summaryFixture } from './dashboard-fixtures';
 import DashboardPage from './dashboard-page';
+import { signedInEachTest } from '../../test-session';
 
 // Whole antd pages render here: on a loaded shared machine the first one can take seconds.
 vi.setConfig({ testTimeout: 15_000 });
-
-const originalAdapter = http.defaults.adapter;
 
 let summary: object = summaryFixture;
 const operations = operationsFixture;
 
 let expired = false;
 
+signedInEachTest({ permissions: ['dashboard:read', 'key:read', 'cert:read', 'log:read'] });
 beforeEach(() => {
-  resetClient();
   expired = false;
   summary = summaryFixture;
-  saveSignedIn(signedInFixture({ permissions: ['dashboard:read', 'key:read', 'cert:read', 'log:read'] }));
   http.defaults.adapter = fakeAdapter((config) =>
     expired
       ? envelope(null, Code.SESSION_EXPIRED, 'expired')
@@ -35,9 +33,6 @@ beforeEach(() => {
           ? envelope(operations)
           : envelope(null, Code.NOT_FOUND, 'not found'),
   ).adapter;
-});
-afterEach(() => {
-  http.defaults.adapter = originalAdapter;
 });
 
 /** Stands in for the dashboard's minute refresh. */

@@ -1,47 +1,27 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { api, type ClientRow } from '@ksp/contracts';
 import type { InternalAxiosRequestConfig } from 'axios';
-import { http, resetClient } from '../../api/client';
-import { saveSignedIn } from '../../api/session';
-import { i18n } from '../../i18n/i18n';
-import { envelope, fakeAdapter, signedInFixture } from '../../test-fixtures';
+import { clientRowFixture, envelope } from '../../test-fixtures';
 import { renderPage } from '../../test-render';
 import ClientDetailPage from './client-detail-page';
 import ClientListPage from './client-list-page';
+import { answerWith, inLanguageEachTest, signedInEachTest } from '../../test-session';
 
 vi.setConfig({ testTimeout: 20_000 });
 
-const originalAdapter = http.defaults.adapter;
 const LIST = '/kadp/clients';
 
-const row: ClientRow = {
-  id: '0190d5a4-0000-7000-8000-0000000000c1',
+const row: ClientRow = clientRowFixture({
   name: 'billing-app',
   type: 'kadp',
-  os: 'Linux 6.1',
-  agent_version: '1.2.0',
-  mac: 'aa:bb:cc:dd:ee:ff',
   host: 'billing.example',
   status: 'warning',
-  delete_acknowledged: false,
-  profile: null,
-  groups: [],
   token_name: 'apps',
-  last_seen_at: '2026-01-02T00:00:00.000Z',
-  registered_at: '2026-01-01T00:00:00.000Z',
-  certificate: {
-    id: '0190d5a4-0000-7000-8000-0000000000d1',
-    serial: '0a1b2c3d',
-    not_before: '2026-01-01T00:00:00.000Z',
-    not_after: '2099-01-01T00:00:00.000Z',
-    ca_name: 'Root CA',
-    revoked: false,
-  },
-};
+});
 
 function serve() {
-  const fake = fakeAdapter((config: InternalAxiosRequestConfig) => {
+  return answerWith((config: InternalAxiosRequestConfig) => {
     switch (config.url) {
       case api.client.list.path:
         return envelope({ data: [row], total: 1, counts: { total: 7, errors: 2, warnings: 1, healthy: 4 } });
@@ -77,25 +57,12 @@ function serve() {
         return envelope(null, 4040, 'Not served');
     }
   });
-  http.defaults.adapter = fake.adapter;
-  return fake.seen;
 }
 
-beforeEach(() => {
-  resetClient();
-  saveSignedIn(signedInFixture({ permissions: ['kadp:read', 'kadp:write'] }));
-});
-afterEach(() => {
-  http.defaults.adapter = originalAdapter;
-});
+signedInEachTest({ permissions: ['kadp:read', 'kadp:write'] });
 
 describe.each(['en', 'zh'] as const)('KADP client pages (%s)', (lang) => {
-  beforeEach(async () => {
-    await act(() => i18n.changeLanguage(lang));
-  });
-  afterEach(async () => {
-    await act(() => i18n.changeLanguage('en'));
-  });
+  inLanguageEachTest(lang);
 
   it('shows the status bar counts, filters by a clicked count, and lists the client', async () => {
     const seen = serve();

@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Alert, App, Button, Descriptions, Flex, Form, Input, Modal, Select } from 'antd';
 import { exportKey, keyKeys, keyVersions, type KeyExport, type KeyRow } from '../../api/key';
 import { CopyableText } from '../../components/copyable-text';
+import { saveBlob } from '../../components/save-blob';
 import { useSubmit } from '../../components/use-submit';
 import { useT } from '../../i18n/i18n';
 import { isBase64, normalizeBase64 } from './key-model';
@@ -16,17 +17,6 @@ interface ExportValues {
 /** The export as a file: everything needed to unwrap it elsewhere. */
 export function exportFileText(row: Pick<KeyRow, 'name'>, result: KeyExport): string {
   return `${JSON.stringify({ name: row.name, ...result }, null, 2)}\n`;
-}
-
-function saveFile(filename: string, text: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type: 'application/json' }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = filename;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  URL.revokeObjectURL(url);
 }
 
 /**
@@ -67,7 +57,12 @@ export function ExportDialog({ row, onClose }: { row: KeyRow; onClose: () => voi
     <Flex justify="end" gap={8} wrap>
       <Button
         icon={<DownloadOutlined />}
-        onClick={() => saveFile(`${row.name}-v${result.version}.export.json`, exportFileText(row, result))}
+        onClick={() =>
+          saveBlob(
+            `${row.name}-v${result.version}.export.json`,
+            new Blob([exportFileText(row, result)], { type: 'application/json' }),
+          )
+        }
         data-testid="export-download"
       >
         {t('keys:export.download')}

@@ -1,17 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { api } from '@ksp/contracts';
-import { http, resetClient } from '../../api/client';
-import { saveSignedIn } from '../../api/session';
 import { changeLanguage } from '../../i18n/i18n';
-import { envelope, fakeAdapter, signedInFixture } from '../../test-fixtures';
+import { envelope } from '../../test-fixtures';
 import { renderPage } from '../../test-render';
 import KeyListPage from './key-list-page';
 import { keyRow } from './key-test-fixtures';
+import { answerWith, signedInEachTest } from '../../test-session';
 
 vi.setConfig({ testTimeout: 15_000 });
 
-const originalAdapter = http.defaults.adapter;
 const CERT_ID = '11111111-2222-4333-8444-555555555555';
 const CA_ID = '66666666-7777-4888-9999-aaaaaaaaaaaa';
 
@@ -27,22 +25,16 @@ const caKey = {
 
 /** A server that leaves certificate keys out unless `certificate_keys` says otherwise. */
 function serve() {
-  const fake = fakeAdapter((config) => {
+  return answerWith((config) => {
     if (config.url !== api.key.list.path) return envelope(null);
     const mode = (config.params as { certificate_keys?: string }).certificate_keys ?? 'hide';
     const data = mode === 'hide' ? [own] : mode === 'only' ? [certKey, caKey] : [own, certKey, caKey];
     return envelope({ data, total: data.length, total_capped: false });
   });
-  http.defaults.adapter = fake.adapter;
-  return fake.seen;
 }
 
-beforeEach(() => {
-  resetClient();
-  saveSignedIn(signedInFixture({ permissions: ['key:read'] }));
-});
+signedInEachTest({ permissions: ['key:read'] });
 afterEach(async () => {
-  http.defaults.adapter = originalAdapter;
   await changeLanguage('en');
 });
 

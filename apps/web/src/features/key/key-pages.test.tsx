@@ -1,19 +1,16 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { InternalAxiosRequestConfig } from 'axios';
 import { api, Usage } from '@ksp/contracts';
-import { http, resetClient } from '../../api/client';
-import { saveSignedIn } from '../../api/session';
-import { envelope, fakeAdapter, signedInFixture } from '../../test-fixtures';
+import { envelope } from '../../test-fixtures';
 import { renderPage } from '../../test-render';
 import KeyDetailPage from './key-detail-page';
 import KeyListPage from './key-list-page';
 import { keyRow } from './key-test-fixtures';
+import { answerWith, signedInEachTest } from '../../test-session';
 
 // Whole antd pages render here: on a loaded shared machine the first one can take seconds.
 vi.setConfig({ testTimeout: 15_000 });
-
-const originalAdapter = http.defaults.adapter;
 
 const PRIVATE_ID = '0c6f7a3e-2b1d-4e5f-8a9b-1c2d3e4f5a6b';
 const PUBLIC_ID = '9d8c7b6a-5f4e-4d3c-8b2a-1a0b9c8d7e6f';
@@ -56,7 +53,7 @@ function bodyOf(config: InternalAxiosRequestConfig | undefined): unknown {
 }
 
 function serve() {
-  const fake = fakeAdapter((config) => {
+  return answerWith((config) => {
     switch (config.url) {
       case api.key.list.path:
         return envelope({ data: rows, total: rows.length });
@@ -124,19 +121,11 @@ function serve() {
         return envelope(rows[0]);
     }
   });
-  http.defaults.adapter = fake.adapter;
-  return fake.seen;
 }
 
 const permissions = ['key:read', 'key:write', 'key:export'];
 
-beforeEach(() => {
-  resetClient();
-  saveSignedIn(signedInFixture({ permissions }));
-});
-afterEach(() => {
-  http.defaults.adapter = originalAdapter;
-});
+signedInEachTest({ permissions });
 
 const rowOf = (name: string) => screen.getByTestId(`key-row-${name}`);
 

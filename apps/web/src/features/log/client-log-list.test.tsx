@@ -1,16 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { api, type ClientLogRecord } from '@ksp/contracts';
-import { http, resetClient } from '../../api/client';
-import { saveSignedIn } from '../../api/session';
+import { http } from '../../api/client';
 import { changeLanguage } from '../../i18n/i18n';
-import { envelope, fakeAdapter, signedInFixture } from '../../test-fixtures';
+import { envelope, fakeAdapter } from '../../test-fixtures';
 import { renderPage } from '../../test-render';
 import LogPage from '../../app/log-tabs-page';
+import { signedInEachTest } from '../../test-session';
 
 vi.setConfig({ testTimeout: 20_000 });
-
-const originalAdapter = http.defaults.adapter;
 
 function record(overrides: Partial<ClientLogRecord> = {}): ClientLogRecord {
   return {
@@ -72,12 +70,8 @@ async function choose(testId: string, text: string) {
   fireEvent.click(options.at(-1)!);
 }
 
-beforeEach(() => {
-  resetClient();
-  saveSignedIn(signedInFixture({ permissions: ['log:read'] }));
-});
+signedInEachTest({ permissions: ['log:read'] });
 afterEach(async () => {
-  http.defaults.adapter = originalAdapter;
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
   await changeLanguage('en');

@@ -1,59 +1,39 @@
-import { Descriptions, Drawer, Grid } from 'antd';
 import type { LogRow } from '../../api/log';
-import { CopyableText } from '../../components/copyable-text';
 import { formatDateTime } from '../../components/date-time';
 import { useT } from '../../i18n/i18n';
 import { auditAction } from '../../i18n/server-labels';
 import { SeverityTag } from '../../components/severity-tag';
-import { ActionText, ResultTag } from './log-display';
+import { ActionText, RecordDetailDrawer, ResultTag } from './log-display';
 
 /** Every field of one server record, its details as JSON. Records never change: the row is the record. */
 export function LogDetailDrawer({ record, onClose }: { record: LogRow; onClose: () => void }) {
   const t = useT();
-  const screens = Grid.useBreakpoint();
   const text = (value: string | null) => value || t('log:none');
   return (
-    <Drawer
-      open
+    <RecordDetailDrawer
+      record={record}
       onClose={onClose}
-      size={screens.lg ? 720 : '100%'}
       title={t('log:detailTitle', { action: auditAction(record.action) })}
-      data-testid="log-detail"
-    >
-      <Descriptions
-        size="small"
-        bordered
-        column={1}
-        items={[
-          {
-            key: 'id',
-            label: t('log:fields.id'),
-            children: <span data-testid="log-detail-id">{record.id}</span>,
-          },
-          { key: 'at', label: t('log:fields.at'), children: formatDateTime(record.at) },
-          {
-            key: 'severity',
-            label: t('log:fields.severity'),
-            children: <SeverityTag severity={record.severity} />,
-          },
-          { key: 'action', label: t('log:fields.action'), children: <ActionText record={record} /> },
-          { key: 'code', label: t('log:fields.actionCode'), children: <code>{record.action}</code> },
-          { key: 'target', label: t('log:fields.target'), children: text(record.target) },
-          { key: 'result', label: t('log:fields.result'), children: <ResultTag result={record.result} /> },
-          { key: 'username', label: t('log:fields.username'), children: text(record.username) },
-          { key: 'domain', label: t('log:fields.domain'), children: text(record.domain_name) },
-          { key: 'source', label: t('log:fields.source'), children: t(`log:sources.${record.source}`) },
-          { key: 'ip', label: t('log:fields.ip'), children: text(record.ip) },
-          { key: 'count', label: t('log:fields.count'), children: record.count },
-          { key: 'object', label: t('log:fields.objectId'), children: text(record.object_id) },
-        ]}
-      />
-      <CopyableText
-        label={t('log:fields.details')}
-        value={JSON.stringify(record.details, null, 2)}
-        testId="log-detail-details"
-        maxRows={20}
-      />
-    </Drawer>
+      testId="log-detail"
+      labels={{ id: t('log:fields.id'), details: t('log:fields.details') }}
+      items={[
+        { key: 'at', label: t('log:fields.at'), children: formatDateTime(record.at) },
+        {
+          key: 'severity',
+          label: t('log:fields.severity'),
+          children: <SeverityTag severity={record.severity} />,
+        },
+        { key: 'action', label: t('log:fields.action'), children: <ActionText record={record} /> },
+        { key: 'code', label: t('log:fields.actionCode'), children: <code>{record.action}</code> },
+        { key: 'target', label: t('log:fields.target'), children: text(record.target) },
+        { key: 'result', label: t('log:fields.result'), children: <ResultTag result={record.result} /> },
+        { key: 'username', label: t('log:fields.username'), children: text(record.username) },
+        { key: 'domain', label: t('log:fields.domain'), children: text(record.domain_name) },
+        { key: 'source', label: t('log:fields.source'), children: t(`log:sources.${record.source}`) },
+        { key: 'ip', label: t('log:fields.ip'), children: text(record.ip) },
+        { key: 'count', label: t('log:fields.count'), children: record.count },
+        { key: 'object', label: t('log:fields.objectId'), children: text(record.object_id) },
+      ]}
+    />
   );
 }

@@ -2,17 +2,15 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { api, type LogRecord } from '@ksp/contracts';
 import dayjs from 'dayjs';
-import { http, resetClient } from '../../api/client';
-import { saveSignedIn } from '../../api/session';
+import { http } from '../../api/client';
 import { DATE_TIME_FORMAT } from '../../components/date-time';
 import { changeLanguage } from '../../i18n/i18n';
-import { envelope, fakeAdapter, signedInFixture } from '../../test-fixtures';
+import { envelope, fakeAdapter } from '../../test-fixtures';
 import { renderPage } from '../../test-render';
 import LogPage from './log-page';
+import { signedInEachTest } from '../../test-session';
 
 vi.setConfig({ testTimeout: 20_000 });
-
-const originalAdapter = http.defaults.adapter;
 
 function record(overrides: Partial<LogRecord> = {}): LogRecord {
   return {
@@ -82,9 +80,8 @@ function typeInto(testId: string, value: string) {
 
 let saved: { name: string; blob: Blob }[] = [];
 
+signedInEachTest({ permissions: ['log:read'] });
 beforeEach(() => {
-  resetClient();
-  saveSignedIn(signedInFixture({ permissions: ['log:read'] }));
   saved = [];
   // jsdom has no object URLs: the saved file is read back from the link that saves it.
   const blobs = new Map<string, Blob>();
@@ -104,7 +101,6 @@ beforeEach(() => {
   });
 });
 afterEach(async () => {
-  http.defaults.adapter = originalAdapter;
   vi.unstubAllGlobals();
   vi.restoreAllMocks();
   await changeLanguage('en');

@@ -1,18 +1,18 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { api, type ProductTile } from '@ksp/contracts';
 import type { InternalAxiosRequestConfig } from 'axios';
-import { http, resetClient } from '../../api/client';
+import { resetClient } from '../../api/client';
 import { getToken, saveSignedIn, setToken } from '../../api/session';
 import { i18n } from '../../i18n/i18n';
-import { envelope, fakeAdapter, signedInFixture } from '../../test-fixtures';
+import { envelope, signedInFixture } from '../../test-fixtures';
 import { renderPage } from '../../test-render';
 import ProductPage from './product-page';
 import { answerSubConsole, hostSubConsole, subConsoleWindowName } from './sub-console-host';
+import { answerWith, inLanguageEachTest, restoreAdapterAfterEach } from '../../test-session';
 
 vi.setConfig({ testTimeout: 20_000 });
 
-const originalAdapter = http.defaults.adapter;
 const PATH = '/console/product';
 
 const clients = (total: number, healthy: number) => [
@@ -70,7 +70,7 @@ const tiles: ProductTile[] = [
 ];
 
 function serve() {
-  const fake = fakeAdapter((config: InternalAxiosRequestConfig) => {
+  return answerWith((config: InternalAxiosRequestConfig) => {
     switch (config.url) {
       case api.product.overview.path:
         return envelope({ tiles });
@@ -80,10 +80,9 @@ function serve() {
         return envelope(null, 4040, 'Not served');
     }
   });
-  http.defaults.adapter = fake.adapter;
-  return fake.seen;
 }
 
+restoreAdapterAfterEach();
 beforeEach(() => {
   resetClient();
   saveSignedIn(
@@ -91,17 +90,11 @@ beforeEach(() => {
   );
 });
 afterEach(() => {
-  http.defaults.adapter = originalAdapter;
   vi.restoreAllMocks();
 });
 
 describe.each(['en', 'zh'] as const)('product page (%s)', (lang) => {
-  beforeEach(async () => {
-    await act(() => i18n.changeLanguage(lang));
-  });
-  afterEach(async () => {
-    await act(() => i18n.changeLanguage('en'));
-  });
+  inLanguageEachTest(lang);
 
   it('shows the five products with their counts and licence state; a forbidden one disabled', async () => {
     serve();

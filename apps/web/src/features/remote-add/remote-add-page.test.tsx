@@ -8,10 +8,10 @@ import { envelope, fakeAdapter } from '../../test-fixtures';
 import { renderPage } from '../../test-render';
 import { linuxCommand, readFragment, windowsCommand } from '../../components/enrol-command';
 import RemoteAddPage from './remote-add-page';
+import { restoreAdapterAfterEach } from '../../test-session';
 
 vi.setConfig({ testTimeout: 20_000 });
 
-const originalAdapter = http.defaults.adapter;
 const TOKEN = 'ksprt_AbC-d_9';
 const FINGERPRINT = 'AA:BB:CC:DD';
 
@@ -29,12 +29,12 @@ function serve(tls = true) {
   return fake.seen;
 }
 
+restoreAdapterAfterEach();
 beforeEach(() => {
   resetClient();
   localStorage.clear();
 });
 afterEach(() => {
-  http.defaults.adapter = originalAdapter;
   window.history.replaceState(null, '', '/');
 });
 

@@ -1,17 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { api, Code, type HsmStatus } from '@ksp/contracts';
 import type { InternalAxiosRequestConfig } from 'axios';
-import { http, resetClient } from '../../api/client';
-import { saveSignedIn } from '../../api/session';
 import { i18n } from '../../i18n/i18n';
-import { envelope, fakeAdapter, signedInFixture } from '../../test-fixtures';
+import { envelope } from '../../test-fixtures';
 import { renderPage } from '../../test-render';
 import HsmPage from './hsm-page';
+import { answerWith, signedInEachTest } from '../../test-session';
 
 vi.setConfig({ testTimeout: 15_000 });
 
-const originalAdapter = http.defaults.adapter;
 const PATH = '/console/setting/hsm';
 const LIB = '/usr/lib/softhsm/libsofthsm2.so';
 
@@ -47,7 +45,7 @@ const bound: HsmStatus = {
 
 function serve(initial: HsmStatus = unbound) {
   let state = initial;
-  const fake = fakeAdapter((config: InternalAxiosRequestConfig) => {
+  return answerWith((config: InternalAxiosRequestConfig) => {
     const body = config.data ? (JSON.parse(String(config.data)) as Record<string, string>) : {};
     if (config.url === api.hsm.status.path) return envelope(state);
     if (config.url === api.hsm.test.path) {
@@ -81,16 +79,10 @@ function serve(initial: HsmStatus = unbound) {
     }
     return envelope(null, Code.NOT_FOUND, 'Not served');
   });
-  http.defaults.adapter = fake.adapter;
-  return fake.seen;
 }
 
-beforeEach(() => {
-  resetClient();
-  saveSignedIn(signedInFixture({ permissions: ['hsm:read', 'hsm:write'] }));
-});
+signedInEachTest({ permissions: ['hsm:read', 'hsm:write'] });
 afterEach(async () => {
-  http.defaults.adapter = originalAdapter;
   await i18n.changeLanguage('en');
 });
 

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import {
   api,
@@ -9,16 +9,15 @@ import {
   type LicenseRow,
 } from '@ksp/contracts';
 import type { InternalAxiosRequestConfig } from 'axios';
-import { http, resetClient } from '../../api/client';
 import { saveSignedIn } from '../../api/session';
 import { i18n } from '../../i18n/i18n';
-import { envelope, fakeAdapter, signedInFixture, type FakeReply } from '../../test-fixtures';
+import { envelope, signedInFixture, type FakeReply } from '../../test-fixtures';
 import { renderPage } from '../../test-render';
 import LicensePage from './license-page';
+import { answerWith, signedInEachTest } from '../../test-session';
 
 vi.setConfig({ testTimeout: 15_000 });
 
-const originalAdapter = http.defaults.adapter;
 const PATH = '/console/setting/license';
 const LOCK = '3F2A-9B10-C4D5-E6F7-0011';
 
@@ -59,7 +58,7 @@ function overview(licensed: boolean): LicenseOverview {
 
 function serve(opts: { licensed?: boolean; activate?: (body: { license: string }) => FakeReply } = {}) {
   let licensed = opts.licensed ?? false;
-  const fake = fakeAdapter((config: InternalAxiosRequestConfig) => {
+  return answerWith((config: InternalAxiosRequestConfig) => {
     if (config.url === api.license.lockdata.path) return envelope({ lock_code: LOCK, bind_type: 'instance' });
     if (config.url === api.license.list.path) return envelope(overview(licensed));
     if (config.url === api.license.activate.path) {
@@ -74,17 +73,9 @@ function serve(opts: { licensed?: boolean; activate?: (body: { license: string }
     }
     return envelope(null, Code.NOT_FOUND, 'Not served');
   });
-  http.defaults.adapter = fake.adapter;
-  return fake.seen;
 }
 
-beforeEach(() => {
-  resetClient();
-  saveSignedIn(signedInFixture({ permissions: ['license:read', 'license:write'] }));
-});
-afterEach(() => {
-  http.defaults.adapter = originalAdapter;
-});
+signedInEachTest({ permissions: ['license:read', 'license:write'] });
 
 const open = async () => {
   renderPage(PATH, PATH, <LicensePage />);

@@ -20,6 +20,7 @@ import { userKeys } from '../../api/user';
 import { api } from '@ksp/contracts';
 import { useCanCall } from '../../components/permissions';
 import { PasswordRuleList } from '../../components/password-rules';
+import { requiredRule } from '../../components/schema-rules';
 import { useT } from '../../i18n/i18n';
 import { policyProblems, previewRules, problemText, type PasswordPolicyValues } from './policy-checks';
 import { formatDateTime } from '../../components/date-time';
@@ -78,7 +79,7 @@ export default function PasswordPolicyPage() {
   const numberRules = (name: NumberField): Rule[] => {
     const [min, max] = bounds[name];
     return [
-      { required: true, message: t('common:validation.required', { label: label[name] }) },
+      requiredRule(label[name]),
       { type: 'number', min, max, message: t('access:policy.range', { label: label[name], min, max }) },
     ];
   };

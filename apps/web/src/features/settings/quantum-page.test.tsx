@@ -1,18 +1,18 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { api, Code, QUANTUM_DEFAULTS, type QuantumState } from '@ksp/contracts';
 import type { InternalAxiosRequestConfig } from 'axios';
-import { http, resetClient } from '../../api/client';
+import { resetClient } from '../../api/client';
 import { saveSignedIn } from '../../api/session';
 import { i18n } from '../../i18n/i18n';
-import { envelope, fakeAdapter, signedInFixture, type FakeReply } from '../../test-fixtures';
+import { envelope, signedInFixture, type FakeReply } from '../../test-fixtures';
 import { renderPage } from '../../test-render';
 import QuantumPage from './quantum-page';
+import { answerWith, restoreAdapterAfterEach } from '../../test-session';
 
 // Whole antd pages render here: on a loaded shared machine the first one can take seconds.
 vi.setConfig({ testTimeout: 15_000 });
 
-const originalAdapter = http.defaults.adapter;
 const PATH = '/console/setting/quantum';
 
 function state(overrides: Partial<QuantumState> = {}): QuantumState {
@@ -43,7 +43,7 @@ interface Server {
 }
 
 function serve(server: Server = {}) {
-  const fake = fakeAdapter((config: InternalAxiosRequestConfig) => {
+  return answerWith((config: InternalAxiosRequestConfig) => {
     if (config.url === api.quantum.status.path) return envelope(server.status ?? state());
     if (config.url === api.quantum.update.path) {
       const body: unknown = JSON.parse(String(config.data));
@@ -52,8 +52,6 @@ function serve(server: Server = {}) {
     if (config.url === api.quantum.test.path && server.test) return server.test();
     return envelope(null, Code.NOT_FOUND, 'Not served');
   });
-  http.defaults.adapter = fake.adapter;
-  return fake.seen;
 }
 
 const writer = ['quantum:read', 'quantum:write'];
@@ -62,12 +60,10 @@ function signIn(permissions: string[]) {
   saveSignedIn(signedInFixture({ permissions }));
 }
 
+restoreAdapterAfterEach();
 beforeEach(() => {
   resetClient();
   signIn(writer);
-});
-afterEach(() => {
-  http.defaults.adapter = originalAdapter;
 });
 
 async function open() {

@@ -22,6 +22,7 @@ import { useCanCall } from '../../components/permissions';
 import { SwitchField } from '../../components/switch-field';
 import { useSubmit } from '../../components/use-submit';
 import { useViewActive } from '../../components/view-activity';
+import { requiredRule } from '../../components/schema-rules';
 import { useT } from '../../i18n/i18n';
 import {
   endpointProblem,
@@ -89,7 +90,7 @@ export default function QuantumPage() {
         label={label[name]}
         extra={extra}
         rules={[
-          { required: true, message: t('common:validation.required', { label: label[name] }) },
+          requiredRule(label[name]),
           {
             type: 'integer',
             min,
@@ -174,12 +175,7 @@ export default function QuantumPage() {
               name="source_type"
               label={t('quantum:fields.sourceType')}
               extra={t(`quantum:sourceHints.${sourceType}`)}
-              rules={[
-                {
-                  required: true,
-                  message: t('common:validation.required', { label: t('quantum:fields.sourceType') }),
-                },
-              ]}
+              rules={[requiredRule(t('quantum:fields.sourceType'))]}
             >
               <Select
                 data-testid="quantum-source-type"

@@ -1,16 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { api, Code, type SchedulerRun, type SchedulerTask } from '@ksp/contracts';
 import type { InternalAxiosRequestConfig } from 'axios';
-import { http, resetClient } from '../../api/client';
 import { saveSignedIn } from '../../api/session';
-import { envelope, fakeAdapter, signedInFixture } from '../../test-fixtures';
+import { envelope, signedInFixture } from '../../test-fixtures';
 import { renderPage } from '../../test-render';
 import SchedulerPage from './scheduler-page';
+import { answerWith, signedInEachTest } from '../../test-session';
 
 vi.setConfig({ testTimeout: 15_000 });
 
-const originalAdapter = http.defaults.adapter;
 const PATH = '/console/setting/scheduler';
 
 const task: SchedulerTask = {
@@ -53,7 +52,7 @@ const run: SchedulerRun = {
 
 function serve(opts: { refuseCreate?: string } = {}) {
   const tasks: SchedulerTask[] = [task];
-  const fake = fakeAdapter((config: InternalAxiosRequestConfig) => {
+  return answerWith((config: InternalAxiosRequestConfig) => {
     const url = config.url ?? '';
     if (url.startsWith(api.scheduler.list.path)) return envelope({ data: tasks, total: tasks.length });
     if (url === api.scheduler.create.path) {
@@ -72,17 +71,9 @@ function serve(opts: { refuseCreate?: string } = {}) {
     if (url === api.scheduler.disable.path) return envelope({ ...task, enabled: false, next_run_at: null });
     return envelope(null, Code.NOT_FOUND, 'Not served');
   });
-  http.defaults.adapter = fake.adapter;
-  return fake.seen;
 }
 
-beforeEach(() => {
-  resetClient();
-  saveSignedIn(signedInFixture({ permissions: ['scheduler:read', 'scheduler:write'] }));
-});
-afterEach(() => {
-  http.defaults.adapter = originalAdapter;
-});
+signedInEachTest({ permissions: ['scheduler:read', 'scheduler:write'] });
 
 const open = async () => {
   renderPage(PATH, PATH, <SchedulerPage />);

@@ -13,7 +13,7 @@ import {
 import { ModalForm } from '../../components/form-modal';
 import { PemInput } from '../../components/pem-input';
 import { limitsAt } from '../../components/schema-limits';
-import { fieldSchema, rulesFromSchema } from '../../components/schema-rules';
+import { fieldSchema, requiredRule, rulesFromSchema } from '../../components/schema-rules';
 import { SwitchField } from '../../components/switch-field';
 import { useT } from '../../i18n/i18n';
 import {
@@ -166,7 +166,7 @@ export function SyslogFormModal({ open, stored, onSubmit, onClose }: SyslogFormM
               protocol: t(`syslog:protocols.${protocol}`),
             })}
             rules={[
-              { required: true, message: t('common:validation.required', { label: label.port }) },
+              requiredRule(label.port),
               { type: 'integer', min: PORT.min, max: PORT.max, message: t('syslog:validation.port') },
             ]}
           >

@@ -1,18 +1,18 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { api, Code, type SyslogServer } from '@ksp/contracts';
 import type { InternalAxiosRequestConfig } from 'axios';
-import { http, resetClient } from '../../api/client';
+import { resetClient } from '../../api/client';
 import { saveSignedIn } from '../../api/session';
 import { i18n } from '../../i18n/i18n';
-import { envelope, fakeAdapter, signedInFixture, type FakeReply } from '../../test-fixtures';
+import { envelope, signedInFixture, type FakeReply } from '../../test-fixtures';
 import { renderPage } from '../../test-render';
 import SyslogPage from './syslog-page';
+import { answerWith, restoreAdapterAfterEach } from '../../test-session';
 
 // Whole antd pages render here: on a loaded shared machine the first one can take seconds.
 vi.setConfig({ testTimeout: 20_000 });
 
-const originalAdapter = http.defaults.adapter;
 const PATH = '/console/setting/syslog';
 const CERT = '-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIU\n-----END CERTIFICATE-----';
 const KEY = '-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49\n-----END PRIVATE KEY-----';
@@ -50,7 +50,7 @@ interface Server {
 
 function serve(server: Server = {}) {
   const rows = server.rows ?? [receiver()];
-  const fake = fakeAdapter((config: InternalAxiosRequestConfig) => {
+  return answerWith((config: InternalAxiosRequestConfig) => {
     const body = (config.data ? JSON.parse(String(config.data)) : {}) as Record<string, unknown>;
     if (config.url === api.syslog.list.path) return envelope({ data: rows, total: rows.length });
     if (config.url === api.syslog.create.path)
@@ -61,8 +61,6 @@ function serve(server: Server = {}) {
     if (config.url === api.syslog.delete.path) return envelope({ deleted: 1 });
     return envelope(null, Code.NOT_FOUND, 'Not served');
   });
-  http.defaults.adapter = fake.adapter;
-  return fake.seen;
 }
 
 const sent = (seen: InternalAxiosRequestConfig[], url: string) => seen.filter((config) => config.url === url);
@@ -73,12 +71,10 @@ function signIn(permissions: string[]) {
   saveSignedIn(signedInFixture({ permissions }));
 }
 
+restoreAdapterAfterEach();
 beforeEach(() => {
   resetClient();
   signIn(['syslog:read', 'syslog:write']);
-});
-afterEach(() => {
-  http.defaults.adapter = originalAdapter;
 });
 
 async function open(name = 'siem') {

@@ -1,15 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { api, Code, type ServerRotation, type ServerRow, type ServerSession } from '@ksp/contracts';
 import type { InternalAxiosRequestConfig } from 'axios';
-import { http, resetClient } from '../../api/client';
 import { saveSignedIn } from '../../api/session';
 import { i18n } from '../../i18n/i18n';
-import { envelope, fakeAdapter, signedInFixture } from '../../test-fixtures';
+import { envelope, signedInFixture } from '../../test-fixtures';
 import { renderPage } from '../../test-render';
 import AddServerPage from './add-server-page';
 import ServerDetailPage from './server-detail-page';
 import ServerListPage from './server-list-page';
+import { answerWith, signedInEachTest } from '../../test-session';
 
 vi.setConfig({ testTimeout: 20_000 });
 // The player itself (asciinema-player) runs in the e2e test; here: what the page hands it.
@@ -17,7 +17,6 @@ vi.mock('./session-player', () => ({
   default: ({ cast }: { cast: string }) => <pre data-testid="session-player">{cast}</pre>,
 }));
 
-const originalAdapter = http.defaults.adapter;
 const ALL = ['credential:read', 'credential:write', 'credential:use'];
 const ID = '0190d5a4-0000-7000-8000-0000000000a1';
 const CRED = '0190d5a4-0000-7000-8000-0000000000c1';
@@ -81,7 +80,7 @@ const session: ServerSession = {
 const CAST = '{"version":2,"width":80,"height":24}\n[0.5,"o","uid=0(root)\\r\\n"]\n';
 
 function serve(opts: { hostKeyChanged?: boolean } = {}) {
-  const fake = fakeAdapter((config: InternalAxiosRequestConfig) => {
+  return answerWith((config: InternalAxiosRequestConfig) => {
     switch (config.url) {
       case api.sshServer.list.path:
         return envelope({ data: [row], total: 1 });
@@ -139,19 +138,11 @@ function serve(opts: { hostKeyChanged?: boolean } = {}) {
         return envelope(null, Code.NOT_FOUND, 'Not served');
     }
   });
-  http.defaults.adapter = fake.adapter;
-  return fake.seen;
 }
 const sent = (seen: InternalAxiosRequestConfig[], url: string) =>
   seen.filter((c) => c.url === url).map((c) => JSON.parse(String(c.data)) as unknown);
 
-beforeEach(() => {
-  resetClient();
-  saveSignedIn(signedInFixture({ permissions: ALL }));
-});
-afterEach(() => {
-  http.defaults.adapter = originalAdapter;
-});
+signedInEachTest({ permissions: ALL });
 
 const openDetail = async () => {
   renderPage(`/credential/detail-server/${ID}`, '/credential/detail-server/:id', <ServerDetailPage />);

@@ -5,14 +5,15 @@ import { http, resetClient } from '../../api/client';
 import { envelope, fakeAdapter } from '../../test-fixtures';
 import { renderPage } from '../../test-render';
 import { ActivateUkeyStep } from './activate-ukey-step';
+import { restoreAdapterAfterEach } from '../../test-session';
 
 vi.setConfig({ testTimeout: 15_000 });
 
-const originalAdapter = http.defaults.adapter;
 const originalFetch = globalThis.fetch;
 const BRIDGE = 'http://127.0.0.1:47615';
 let mfa = '0';
 
+restoreAdapterAfterEach();
 beforeEach(() => {
   resetClient();
   mfa = '0';
@@ -26,7 +27,6 @@ beforeEach(() => {
   ).adapter;
 });
 afterEach(() => {
-  http.defaults.adapter = originalAdapter;
   globalThis.fetch = originalFetch;
 });
 

@@ -1,5 +1,4 @@
 import { useState } from 'react';
-import { ArrowLeftOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   App,
@@ -34,6 +33,7 @@ import { useCanCall } from '../../components/permissions';
 import { useT } from '../../i18n/i18n';
 import {
   ClientActionButtons,
+  ClientDetailHeader,
   ClientIdentityCards,
   type ClientActionCalls,
 } from '../../components/client-detail';
@@ -163,29 +163,31 @@ function AgentClientDetailPage({ area }: { area: AgentArea }) {
 
   return (
     <Flex vertical gap={16} data-testid="client-detail">
-      <Flex wrap gap={8} justify="space-between" align="center">
-        <Space wrap>
-          <Button icon={<ArrowLeftOutlined />} onClick={back} aria-label={t('kadp:back')} />
-          <Typography.Title level={4} style={{ margin: 0 }} data-testid="client-detail-title">
-            {row ? t('kadp:detailTitle', { name: row.name }) : ''}
-          </Typography.Title>
-          {row && <ClientStatusTag status={row.status} />}
-          {row && area === 'cte' && row.client_locked && <LockedTag />}
-          {row && area === 'rdm' && (
-            <Tag color="purple">{t(`tdeClient:protectionModes.${row.protection_mode ?? 'none'}`)}</Tag>
-          )}
-        </Space>
-        {row && canWrite && (
-          <Space wrap>
-            {area === 'cte' && (
-              <Button onClick={() => lock(row)} data-testid="client-lock">
-                {t(row.client_locked ? 'tdeClient:lock.unlock' : 'tdeClient:lock.lock')}
-              </Button>
+      <ClientDetailHeader
+        row={row}
+        onBack={back}
+        tags={
+          <>
+            {row && area === 'cte' && row.client_locked && <LockedTag />}
+            {row && area === 'rdm' && (
+              <Tag color="purple">{t(`tdeClient:protectionModes.${row.protection_mode ?? 'none'}`)}</Tag>
             )}
-            <ClientActionButtons row={row} calls={actions} />
-          </Space>
-        )}
-      </Flex>
+          </>
+        }
+        actions={
+          row &&
+          canWrite && (
+            <Space wrap>
+              {area === 'cte' && (
+                <Button onClick={() => lock(row)} data-testid="client-lock">
+                  {t(row.client_locked ? 'tdeClient:lock.unlock' : 'tdeClient:lock.lock')}
+                </Button>
+              )}
+              <ClientActionButtons row={row} calls={actions} />
+            </Space>
+          )
+        }
+      />
       {row && (
         <Tabs
           data-testid="client-tabs"

@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import { Tag, Typography } from 'antd';
+import { Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useNavigate } from 'react-router';
-import { clientStatuses, type ClientStatus, type ProtectionMode, type TdeClientRow } from '@ksp/contracts';
+import type { ClientStatus, ProtectionMode, TdeClientRow } from '@ksp/contracts';
 import {
   agentClientKeys,
   clientGroupKeys,
@@ -10,10 +10,9 @@ import {
   listClientGroups,
   type AgentArea,
 } from '../../api/tde-client';
-import { RowActions, useColumnKit } from '../../components/columns';
-import { ListPage } from '../../components/list-page';
+import { ClientList, useClientColumns } from '../../components/client-list';
+import { RowActions } from '../../components/columns';
 import { useT } from '../../i18n/i18n';
-import { ClientStatusBar } from '../../components/client-status-bar';
 import { ClientStatusTag } from '../../components/client-status';
 import { useCanCall } from '../../components/permissions';
 import { api } from '@ksp/contracts';
@@ -29,13 +28,11 @@ export const agentClientDetailPath = (area: AgentArea, id: string) =>
  */
 function AgentClientListPage({ area }: { area: AgentArea }) {
   const t = useT();
-  const kit = useColumnKit<TdeClientRow>();
   const navigate = useNavigate();
   const keys = agentClientKeys(area);
   const lock = useLockAction();
   const canLock = useCanCall(api.tdeClient.lock) && area === 'cte';
-  const open = (row: TdeClientRow) => void navigate(agentClientDetailPath(area, row.id));
-  const statusOptions = clientStatuses.map((v) => ({ value: v, label: t(`kadp:statuses.${v}`) }));
+  const col = useClientColumns<TdeClientRow>((row) => void navigate(agentClientDetailPath(area, row.id)));
   const groups = useQuery({
     queryKey: [...clientGroupKeys.list, 'options'],
     queryFn: () => listClientGroups({ page: 1, page_size: 1000 }),
@@ -53,15 +50,11 @@ function AgentClientListPage({ area }: { area: AgentArea }) {
         </>
       ),
     },
-    kit.name(t('kadp:fields.name'), 'name', (name: string, row) => (
-      <Typography.Link strong onClick={() => open(row)} data-testid={`client-open-${name}`}>
-        {name}
-      </Typography.Link>
-    )),
-    { title: t('kadp:fields.host'), dataIndex: 'host', render: (v: string) => v || '-' },
-    { title: t('kadp:fields.os'), dataIndex: 'os', render: (v: string) => v || '-' },
-    { title: t('kadp:fields.agentVersion'), dataIndex: 'agent_version', render: (v: string) => v || '-' },
-    { title: t('kadp:fields.mac'), dataIndex: 'mac', render: (v: string) => v || '-' },
+    col.name,
+    col.text(t('kadp:fields.host'), 'host'),
+    col.text(t('kadp:fields.os'), 'os'),
+    col.text(t('kadp:fields.agentVersion'), 'agent_version'),
+    col.text(t('kadp:fields.mac'), 'mac'),
     {
       title: t('kadp:fields.profile'),
       dataIndex: 'profile',
@@ -95,16 +88,11 @@ function AgentClientListPage({ area }: { area: AgentArea }) {
           },
         ]),
     { title: t('tdeClient:fields.guardPoints'), dataIndex: 'guard_points' },
-    kit.time(t('kadp:fields.lastSeen'), 'last_seen_at'),
-    kit.time(t('kadp:fields.registered'), 'registered_at'),
-    kit.actions((row) => (
+    ...col.dates,
+    col.kit.actions((row) => (
       <RowActions
         items={[
-          {
-            label: t('kadp:actions.details'),
-            onClick: () => open(row),
-            testId: `client-details-${row.name}`,
-          },
+          col.details(row),
           ...(canLock
             ? [
                 {
@@ -120,43 +108,33 @@ function AgentClientListPage({ area }: { area: AgentArea }) {
   ];
 
   return (
-    <>
-      <ClientStatusBar
-        queryKey={keys.list}
-        fetchCounts={() => listAgentClients(area, { page: 1, page_size: 1 })}
-      />
-      <ListPage<TdeClientRow>
-        queryKey={keys.list}
-        testId="client"
-        fetchPage={({ page, page_size, filters }) =>
-          listAgentClients(area, {
-            page,
-            page_size,
-            name: filters.name,
-            os: filters.os,
-            group: filters.group || undefined,
-            status: clientStatuses.find((s) => s === filters.status),
-          })
-        }
-        rowKey="id"
-        rowTestId={(row) => `client-row-${row.name}`}
-        columns={columns}
-        filters={[
-          { name: 'name', label: t('kadp:fields.name') },
-          { name: 'status', label: t('kadp:fields.status'), options: statusOptions },
-          { name: 'os', label: t('tdeClient:fields.os') },
-          ...(area === 'cte'
-            ? [
-                {
-                  name: 'group',
-                  label: t('tdeClient:fields.groups'),
-                  options: (groups ?? []).map((g) => ({ value: g.id, label: g.name })),
-                },
-              ]
-            : []),
-        ]}
-      />
-    </>
+    <ClientList<TdeClientRow>
+      queryKey={keys.list}
+      fetchCounts={() => listAgentClients(area, { page: 1, page_size: 1 })}
+      fetchPage={({ page, page_size, filters }, status) =>
+        listAgentClients(area, {
+          page,
+          page_size,
+          name: filters.name,
+          os: filters.os,
+          group: filters.group || undefined,
+          status,
+        })
+      }
+      columns={columns}
+      filters={[
+        { name: 'os', label: t('tdeClient:fields.os') },
+        ...(area === 'cte'
+          ? [
+              {
+                name: 'group',
+                label: t('tdeClient:fields.groups'),
+                options: (groups ?? []).map((g) => ({ value: g.id, label: g.name })),
+              },
+            ]
+          : []),
+      ]}
+    />
   );
 }
 

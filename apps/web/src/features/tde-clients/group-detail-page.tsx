@@ -1,20 +1,6 @@
 import { useState } from 'react';
-import { ArrowLeftOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  App,
-  Button,
-  Card,
-  Descriptions,
-  Flex,
-  Form,
-  Modal,
-  Select,
-  Space,
-  Table,
-  Tabs,
-  Typography,
-} from 'antd';
+import { App, Button, Card, Descriptions, Flex, Form, Modal, Select, Table, Tabs } from 'antd';
 import { Link, useNavigate, useParams } from 'react-router';
 import { api, type ClientStatus } from '@ksp/contracts';
 import {
@@ -32,6 +18,7 @@ import { formatDateTime } from '../../components/date-time';
 import { FormModal } from '../../components/form-modal';
 import { useCanCall } from '../../components/permissions';
 import { useSubmit } from '../../components/use-submit';
+import { PageHeader } from '../../components/page-header';
 import { useT } from '../../i18n/i18n';
 import { ClientStatusTag } from '../../components/client-status';
 import { agentClientDetailPath } from './client-list-page';
@@ -139,19 +126,20 @@ export default function GroupDetailPage() {
 
   return (
     <Flex vertical gap={16} data-testid="group-detail">
-      <Flex wrap gap={8} justify="space-between" align="center">
-        <Space wrap>
-          <Button icon={<ArrowLeftOutlined />} onClick={back} aria-label={t('tdeClient:group.back')} />
-          <Typography.Title level={4} style={{ margin: 0 }} data-testid="group-detail-title">
-            {group ? t('tdeClient:group.detailTitle', { name: group.name }) : ''}
-          </Typography.Title>
-        </Space>
-        {group && canWrite && (
-          <Button onClick={() => setEditing(true)} data-testid="group-edit">
-            {t('tdeClient:group.edit')}
-          </Button>
-        )}
-      </Flex>
+      <PageHeader
+        onBack={back}
+        backLabel={t('tdeClient:group.back')}
+        titleTestId="group-detail-title"
+        title={group ? t('tdeClient:group.detailTitle', { name: group.name }) : ''}
+        actions={
+          group &&
+          canWrite && (
+            <Button onClick={() => setEditing(true)} data-testid="group-edit">
+              {t('tdeClient:group.edit')}
+            </Button>
+          )
+        }
+      />
       {group && (
         <>
           <Card size="small">

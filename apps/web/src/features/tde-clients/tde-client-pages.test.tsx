@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import {
   api,
@@ -8,48 +8,32 @@ import {
   type TdeClientRow,
 } from '@ksp/contracts';
 import type { InternalAxiosRequestConfig } from 'axios';
-import { http, resetClient } from '../../api/client';
-import { saveSignedIn } from '../../api/session';
-import { i18n } from '../../i18n/i18n';
-import { envelope, fakeAdapter, signedInFixture } from '../../test-fixtures';
+import { clientRowFixture, envelope } from '../../test-fixtures';
 import { renderPage } from '../../test-render';
 import { CteClientDetailPage, RdmClientDetailPage } from './client-detail-page';
 import { CteClientListPage, RdmClientListPage } from './client-list-page';
 import GroupDetailPage from './group-detail-page';
 import GroupListPage from './group-list-page';
+import { answerWith, inLanguageEachTest, signedInEachTest } from '../../test-session';
 
 vi.setConfig({ testTimeout: 20_000 });
 
-const originalAdapter = http.defaults.adapter;
 const GROUP_ID = '0190d5a4-0000-7000-8000-0000000000a1';
 
 const client: TdeClientRow = {
-  id: '0190d5a4-0000-7000-8000-0000000000c1',
-  name: 'db-host',
-  type: 'tde',
-  os: 'Linux 6.1',
-  agent_version: '7.0',
-  mac: 'aa:bb:cc:dd:ee:ff',
-  host: 'db.example',
-  status: 'healthy',
-  delete_acknowledged: false,
-  profile: 'verbose',
-  groups: [GROUP_ID],
+  ...clientRowFixture({
+    name: 'db-host',
+    type: 'tde',
+    agent_version: '7.0',
+    host: 'db.example',
+    profile: 'verbose',
+    groups: [GROUP_ID],
+    token_name: 'cte-token',
+  }),
   group_names: ['databases'],
   guard_points: 2,
   communication_enabled: true,
   client_locked: false,
-  token_name: 'cte-token',
-  last_seen_at: '2026-01-02T00:00:00.000Z',
-  registered_at: '2026-01-01T00:00:00.000Z',
-  certificate: {
-    id: '0190d5a4-0000-7000-8000-0000000000d1',
-    serial: '0a1b2c3d',
-    not_before: '2026-01-01T00:00:00.000Z',
-    not_after: '2099-01-01T00:00:00.000Z',
-    ca_name: 'Root CA',
-    revoked: false,
-  },
 };
 const rdmClient: TdeClientRow = {
   ...client,
@@ -105,7 +89,7 @@ const groupBinary: AuthBinaryRow = {
 };
 
 function serve(detail: TdeClientRow = client) {
-  const fake = fakeAdapter((config: InternalAxiosRequestConfig) => {
+  return answerWith((config: InternalAxiosRequestConfig) => {
     switch (config.url) {
       case api.tdeClient.list.path:
         return envelope({
@@ -171,27 +155,14 @@ function serve(detail: TdeClientRow = client) {
         return envelope(null, 4040, 'Not served');
     }
   });
-  http.defaults.adapter = fake.adapter;
-  return fake.seen;
 }
 const bodyOf = (seen: InternalAxiosRequestConfig[], path: string) =>
   JSON.parse(String(seen.find((c) => c.url === path)!.data)) as Record<string, unknown>;
 
-beforeEach(() => {
-  resetClient();
-  saveSignedIn(signedInFixture({ permissions: ['cte:read', 'cte:write', 'rdm:read', 'rdm:write'] }));
-});
-afterEach(() => {
-  http.defaults.adapter = originalAdapter;
-});
+signedInEachTest({ permissions: ['cte:read', 'cte:write', 'rdm:read', 'rdm:write'] });
 
 describe.each(['en', 'zh'] as const)('TDE and RDM client pages (%s)', (lang) => {
-  beforeEach(async () => {
-    await act(() => i18n.changeLanguage(lang));
-  });
-  afterEach(async () => {
-    await act(() => i18n.changeLanguage('en'));
-  });
+  inLanguageEachTest(lang);
 
   it('lists TDE clients with the status bar, groups and guard point counts, and filters by group', async () => {
     const seen = serve();

@@ -1,5 +1,4 @@
 import { useEffect } from 'react';
-import { ArrowLeftOutlined } from '@ant-design/icons';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   App,
@@ -30,6 +29,7 @@ import { recordPlaceholder } from '../../components/not-found';
 import { useCanCall } from '../../components/permissions';
 import { limitsAt } from '../../components/schema-limits';
 import { useSubmit } from '../../components/use-submit';
+import { PageHeader } from '../../components/page-header';
 import { useT } from '../../i18n/i18n';
 import { policyPaths, usePolicyArea } from './area';
 import type { Values } from './element-values';
@@ -98,33 +98,34 @@ export default function ElementEditorPage() {
 
   return (
     <Flex vertical gap={16} data-testid="element-editor">
-      <Flex wrap gap={8} justify="space-between" align="center">
-        <Space wrap>
-          <Button icon={<ArrowLeftOutlined />} onClick={back} aria-label={t('tdePolicy:elements.back')} />
-          <Typography.Title level={4} style={{ margin: 0 }} data-testid="element-title">
-            {id && !row ? '' : title}
-          </Typography.Title>
-        </Space>
-        {row && canWrite && (
-          <Button
-            danger
-            data-testid="element-delete"
-            onClick={() =>
-              confirmDelete({
-                title: t('tdePolicy:elements.deleteTitle', { kind: kindLabel, name: row.name }),
-                remove: async () => {
-                  await deleteElement(row.id);
-                  back();
-                },
-                refresh: () => queryClient.invalidateQueries({ queryKey: tdePolicyKeys.elements }),
-                testId: 'element-confirm-delete',
-              })
-            }
-          >
-            {t('tdePolicy:actions.delete')}
-          </Button>
-        )}
-      </Flex>
+      <PageHeader
+        onBack={back}
+        backLabel={t('tdePolicy:elements.back')}
+        titleTestId="element-title"
+        title={id && !row ? '' : title}
+        actions={
+          row &&
+          canWrite && (
+            <Button
+              danger
+              data-testid="element-delete"
+              onClick={() =>
+                confirmDelete({
+                  title: t('tdePolicy:elements.deleteTitle', { kind: kindLabel, name: row.name }),
+                  remove: async () => {
+                    await deleteElement(row.id);
+                    back();
+                  },
+                  refresh: () => queryClient.invalidateQueries({ queryKey: tdePolicyKeys.elements }),
+                  testId: 'element-confirm-delete',
+                })
+              }
+            >
+              {t('tdePolicy:actions.delete')}
+            </Button>
+          )
+        }
+      />
       {row && (
         <Space wrap data-testid="element-used-by">
           <Typography.Text type="secondary">{t('tdePolicy:fields.usedBy')}:</Typography.Text>

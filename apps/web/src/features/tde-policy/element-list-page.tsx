@@ -1,18 +1,16 @@
 import { PlusOutlined } from '@ant-design/icons';
-import { useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Space, Tabs, Tag, Typography } from 'antd';
+import { Alert, Button, Space, Tabs, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useNavigate } from 'react-router';
 import { api, policyElementKinds, type PolicyElementKind } from '@ksp/contracts';
 import type { DataOf } from '@ksp/contracts';
 import { deleteElement, listElements, tdePolicyKeys } from '../../api/tde-policy';
-import { RowActions, useColumnKit } from '../../components/columns';
-import { useConfirmDelete } from '../../components/confirm-delete';
 import { ListPage } from '../../components/list-page';
 import { useCanCall } from '../../components/permissions';
 import { useViewSearchParams } from '../../components/view-activity';
 import { useT } from '../../i18n/i18n';
 import { policyPaths, usePolicyArea } from './area';
+import { usePolicyListColumns } from './list-columns';
 
 type ElementRow = DataOf<typeof api.tdePolicy.elementList>['data'][number];
 
@@ -21,23 +19,24 @@ export default function ElementListPage() {
   const t = useT();
   const area = usePolicyArea();
   const paths = policyPaths(area);
-  const kit = useColumnKit<ElementRow>();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
-  const confirmDelete = useConfirmDelete();
   const [params, setParams] = useViewSearchParams();
   const kind: PolicyElementKind = policyElementKinds.find((k) => k === params.get('kind')) ?? 'resource';
   // Elements are written through the TDE calls only (shared with TDE policies).
   const canWrite = useCanCall(api.tdePolicy.elementCreate);
-  const open = (row: ElementRow) => void navigate(paths.element(row.id));
+  const col = usePolicyListColumns<ElementRow>({
+    testId: 'element',
+    open: (row) => void navigate(paths.element(row.id)),
+    canDelete: () => canWrite,
+    deleteTitle: (row) =>
+      t('tdePolicy:elements.deleteTitle', { kind: t(`tdePolicy:kinds.${row.kind}`), name: row.name }),
+    remove: (row) => deleteElement(row.id),
+    queryKey: tdePolicyKeys.elements,
+  });
 
   const columns: ColumnsType<ElementRow> = [
-    kit.name(t('tdePolicy:fields.name'), 'name', (name: string, row) => (
-      <Typography.Link strong onClick={() => open(row)} data-testid={`element-open-${name}`}>
-        {name}
-      </Typography.Link>
-    )),
-    { title: t('tdePolicy:fields.description'), dataIndex: 'description', render: (v: string) => v || '-' },
+    col.name(),
+    col.description,
     { title: t('tdePolicy:fields.entries'), dataIndex: 'entry_count' },
     {
       title: t('tdePolicy:fields.usedBy'),
@@ -53,34 +52,8 @@ export default function ElementListPage() {
           t('tdePolicy:elements.usedByNone')
         ),
     },
-    kit.time(t('tdePolicy:fields.updated'), 'updated_at'),
-    kit.actions((row) => (
-      <RowActions
-        items={[
-          {
-            label: t('tdePolicy:actions.details'),
-            onClick: () => open(row),
-            testId: `element-details-${row.name}`,
-          },
-          {
-            label: t('tdePolicy:actions.delete'),
-            danger: true,
-            show: canWrite,
-            testId: `element-delete-${row.name}`,
-            onClick: () =>
-              confirmDelete({
-                title: t('tdePolicy:elements.deleteTitle', {
-                  kind: t(`tdePolicy:kinds.${row.kind}`),
-                  name: row.name,
-                }),
-                remove: () => deleteElement(row.id),
-                refresh: () => queryClient.invalidateQueries({ queryKey: tdePolicyKeys.elements }),
-                testId: 'element-confirm-delete',
-              }),
-          },
-        ]}
-      />
-    )),
+    col.updated,
+    col.actions,
   ];
 
   const chooseKind = (next: string) => {

@@ -1,12 +1,12 @@
 import type { ReactNode } from 'react';
-import { ArrowLeftOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
-import { Alert, Button, Flex, Form, Grid, Space, Steps, Tag, Typography } from 'antd';
+import { Alert, Button, Flex, Form, Grid, Steps, Tag } from 'antd';
 import { useNavigate } from 'react-router';
 import { CLEAR_KEY } from '@ksp/contracts';
 import { deletePolicy, tdePolicyKeys } from '../../api/tde-policy';
 import { useConfirmDelete } from '../../components/confirm-delete';
 import { recordPlaceholder } from '../../components/not-found';
+import { PageHeader } from '../../components/page-header';
 import { useT } from '../../i18n/i18n';
 import { PolicyGeneralStep } from './policy-general-step';
 import { PolicyKeysStep } from './policy-keys-step';
@@ -72,47 +72,54 @@ export default function PolicyEditorPage() {
 
   return (
     <Flex vertical gap={16} data-testid="policy-editor">
-      <Flex wrap gap={8} justify="space-between" align="center">
-        <Space wrap>
-          <Button icon={<ArrowLeftOutlined />} onClick={back} aria-label={t('tdePolicy:policies.back')} />
-          <Typography.Title level={4} style={{ margin: 0 }} data-testid="policy-title">
-            {row
-              ? t('tdePolicy:policies.detailTitle', { name: row.name })
-              : id
-                ? ''
-                : t('tdePolicy:policies.createTitle')}
-          </Typography.Title>
-          {row && (
-            <Tag data-testid="policy-revision">
-              {t('tdePolicy:fields.revision')} {row.revision}
-            </Tag>
-          )}
-          {row && (
-            <Tag>
-              {t('tdePolicy:fields.guardPoints')} {row.guard_points}
-            </Tag>
-          )}
-        </Space>
-        {row && canWrite && (
-          <Button
-            danger
-            data-testid="policy-delete"
-            onClick={() =>
-              confirmDelete({
-                title: t('tdePolicy:policies.deleteTitle', { name: row.name }),
-                remove: async () => {
-                  await deletePolicy(area, row.id);
-                  back();
-                },
-                refresh: () => queryClient.invalidateQueries({ queryKey: tdePolicyKeys.policies }),
-                testId: 'policy-confirm-delete',
-              })
-            }
-          >
-            {t('tdePolicy:actions.delete')}
-          </Button>
-        )}
-      </Flex>
+      <PageHeader
+        onBack={back}
+        backLabel={t('tdePolicy:policies.back')}
+        titleTestId="policy-title"
+        title={
+          row
+            ? t('tdePolicy:policies.detailTitle', { name: row.name })
+            : id
+              ? ''
+              : t('tdePolicy:policies.createTitle')
+        }
+        tags={
+          <>
+            {row && (
+              <Tag data-testid="policy-revision">
+                {t('tdePolicy:fields.revision')} {row.revision}
+              </Tag>
+            )}
+            {row && (
+              <Tag>
+                {t('tdePolicy:fields.guardPoints')} {row.guard_points}
+              </Tag>
+            )}
+          </>
+        }
+        actions={
+          row &&
+          canWrite && (
+            <Button
+              danger
+              data-testid="policy-delete"
+              onClick={() =>
+                confirmDelete({
+                  title: t('tdePolicy:policies.deleteTitle', { name: row.name }),
+                  remove: async () => {
+                    await deletePolicy(area, row.id);
+                    back();
+                  },
+                  refresh: () => queryClient.invalidateQueries({ queryKey: tdePolicyKeys.policies }),
+                  testId: 'policy-confirm-delete',
+                })
+              }
+            >
+              {t('tdePolicy:actions.delete')}
+            </Button>
+          )
+        }
+      />
       <Steps
         size="small"
         orientation={narrow ? 'vertical' : 'horizontal'}

@@ -1,35 +1,33 @@
 import { PlusOutlined } from '@ant-design/icons';
-import { useQueryClient } from '@tanstack/react-query';
-import { Button, Tag, Typography } from 'antd';
+import { Button, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useNavigate } from 'react-router';
 import { api, policyTypes, type PolicyRow } from '@ksp/contracts';
 import { deletePolicy, listPolicies, tdePolicyKeys } from '../../api/tde-policy';
-import { RowActions, useColumnKit } from '../../components/columns';
-import { useConfirmDelete } from '../../components/confirm-delete';
 import { ListPage } from '../../components/list-page';
 import { useCanCall } from '../../components/permissions';
 import { useT } from '../../i18n/i18n';
 import { policyPaths, usePolicyArea } from './area';
+import { usePolicyListColumns } from './list-columns';
 
 /** TDE / RDM › policies: name, type, learn mode, revision, rule counts (docs/modules.md#policies). */
 export default function PolicyListPage() {
   const t = useT();
   const area = usePolicyArea();
   const paths = policyPaths(area);
-  const kit = useColumnKit<PolicyRow>();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
-  const confirmDelete = useConfirmDelete();
   const canWrite = useCanCall(area === 'rdm' ? api.rdmPolicy.policyCreate : api.tdePolicy.policyCreate);
-  const open = (row: PolicyRow) => void navigate(paths.detail(row.id));
+  const col = usePolicyListColumns<PolicyRow>({
+    testId: 'policy',
+    open: (row) => void navigate(paths.detail(row.id)),
+    canDelete: () => canWrite,
+    deleteTitle: (row) => t('tdePolicy:policies.deleteTitle', { name: row.name }),
+    remove: (row) => deletePolicy(area, row.id),
+    queryKey: tdePolicyKeys.policies,
+  });
 
   const columns: ColumnsType<PolicyRow> = [
-    kit.name(t('tdePolicy:fields.name'), 'name', (name: string, row) => (
-      <Typography.Link strong onClick={() => open(row)} data-testid={`policy-open-${name}`}>
-        {name}
-      </Typography.Link>
-    )),
+    col.name(),
     {
       title: t('tdePolicy:fields.type'),
       dataIndex: 'type',
@@ -37,7 +35,7 @@ export default function PolicyListPage() {
         <Tag color={type === 'rdm' ? 'volcano' : 'blue'}>{t(`tdePolicy:types.${type}`)}</Tag>
       ),
     },
-    { title: t('tdePolicy:fields.description'), dataIndex: 'description', render: (v: string) => v || '-' },
+    col.description,
     {
       title: t('tdePolicy:fields.learnMode'),
       dataIndex: 'learn_mode',
@@ -46,31 +44,8 @@ export default function PolicyListPage() {
     { title: t('tdePolicy:fields.securityRules'), dataIndex: 'security_rule_count' },
     { title: t('tdePolicy:fields.keyRules'), dataIndex: 'key_rule_count' },
     { title: t('tdePolicy:fields.revision'), dataIndex: 'revision' },
-    kit.time(t('tdePolicy:fields.updated'), 'updated_at'),
-    kit.actions((row) => (
-      <RowActions
-        items={[
-          {
-            label: t('tdePolicy:actions.details'),
-            onClick: () => open(row),
-            testId: `policy-details-${row.name}`,
-          },
-          {
-            label: t('tdePolicy:actions.delete'),
-            danger: true,
-            show: canWrite,
-            testId: `policy-delete-${row.name}`,
-            onClick: () =>
-              confirmDelete({
-                title: t('tdePolicy:policies.deleteTitle', { name: row.name }),
-                remove: () => deletePolicy(area, row.id),
-                refresh: () => queryClient.invalidateQueries({ queryKey: tdePolicyKeys.policies }),
-                testId: 'policy-confirm-delete',
-              }),
-          },
-        ]}
-      />
-    )),
+    col.updated,
+    col.actions,
   ];
 
   return (

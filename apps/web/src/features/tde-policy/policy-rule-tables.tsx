@@ -50,18 +50,99 @@ function OrderButtons<T>({ list, index, set, prefix, disabled }: OrderButtonsPro
   );
 }
 
-/** A row of a rule table: marked when the server's refusal names it. */
-function useRowProps(draft: PolicyDraft) {
+/**
+ * One ordered list of rules as a table: its order first, then `columns`, then (unless
+ * read-only) the up / down, edit (with `onEdit`) and remove buttons. A row the server's
+ * refusal names is marked. Test ids: `<prefix>-table`, `<prefix>-row-<i>`, `<prefix>-up-<i>`…;
+ * the read-only copy's prefix is `review-<prefix>`.
+ */
+function RuleTable<R extends object>({
+  draft,
+  rules,
+  setRules,
+  prefix,
+  errorStep,
+  readOnly,
+  columns,
+  onEdit,
+}: {
+  draft: PolicyDraft;
+  rules: R[];
+  setRules: (rules: R[]) => void;
+  prefix: string;
+  errorStep: PolicyStep;
+  readOnly: boolean;
+  columns: ColumnsType<R & { index: number }>;
+  onEdit?: (index: number) => void;
+}) {
+  const t = useT();
   const { token } = theme.useToken();
-  const { stepError } = draft;
-  return (prefix: string, errorStep: PolicyStep) => (r: { index: number }) =>
-    ({
-      'data-testid': `${prefix}-row-${r.index}`,
-      style:
-        stepError?.step === errorStep && stepError.row === r.index
-          ? { background: token.colorErrorBg }
-          : undefined,
-    }) as HTMLAttributes<HTMLElement>;
+  const { stepError, disabled } = draft;
+  const rowPrefix = readOnly ? `review-${prefix}` : prefix;
+  const shown: ColumnsType<R & { index: number }> = [
+    { title: t('tdePolicy:fields.order'), dataIndex: 'index', render: (i: number) => i + 1, width: 70 },
+    ...columns,
+    ...(readOnly
+      ? []
+      : [
+          {
+            title: t('common:actions.operations'),
+            render: (_: unknown, r: R & { index: number }) => (
+              <Space size={0} wrap>
+                <OrderButtons
+                  list={rules}
+                  index={r.index}
+                  set={setRules}
+                  prefix={prefix}
+                  disabled={disabled}
+                />
+                {onEdit && (
+                  <Button
+                    size="small"
+                    type="link"
+                    disabled={disabled}
+                    data-testid={`${prefix}-edit-${r.index}`}
+                    onClick={() => onEdit(r.index)}
+                  >
+                    {t('tdePolicy:actions.edit')}
+                  </Button>
+                )}
+                <Button
+                  size="small"
+                  type="link"
+                  danger
+                  disabled={disabled}
+                  data-testid={`${prefix}-remove-${r.index}`}
+                  onClick={() => setRules(rules.filter((_, i) => i !== r.index))}
+                >
+                  {t('tdePolicy:actions.remove')}
+                </Button>
+              </Space>
+            ),
+          },
+        ]),
+  ];
+  return (
+    <Table
+      size="small"
+      rowKey="index"
+      pagination={false}
+      scroll={{ x: 'max-content' }}
+      data-testid={`${rowPrefix}-table`}
+      locale={{ emptyText: t('tdePolicy:noRules') }}
+      columns={shown}
+      dataSource={rules.map((r, index) => ({ ...r, index }))}
+      onRow={(r) =>
+        ({
+          'data-testid': `${rowPrefix}-row-${r.index}`,
+          style:
+            stepError?.step === errorStep && stepError.row === r.index
+              ? { background: token.colorErrorBg }
+              : undefined,
+        }) as HTMLAttributes<HTMLElement>
+      }
+    />
+  );
 }
 
 interface TableProps {
@@ -79,8 +160,6 @@ export function SecurityRuleTable({
   onEdit,
 }: TableProps & { onEdit?: (index: number) => void }) {
   const t = useT();
-  const rowProps = useRowProps(draft);
-  const { rules, setRules, disabled } = draft;
   const setTag = (setId: string | null, exclude: boolean) =>
     setId ? (
       <Tag color={exclude ? 'red' : undefined}>
@@ -90,65 +169,32 @@ export function SecurityRuleTable({
     ) : (
       <Typography.Text type="secondary">{t('tdePolicy:fields.any')}</Typography.Text>
     );
-  const columns: ColumnsType<Rule & { index: number }> = [
-    { title: t('tdePolicy:fields.order'), dataIndex: 'index', render: (i: number) => i + 1, width: 70 },
-    { title: t('tdePolicy:fields.userSet'), render: (_, r) => setTag(r.user_set_id, r.exclude_user_set) },
-    {
-      title: t('tdePolicy:fields.processSet'),
-      render: (_, r) => setTag(r.process_set_id, r.exclude_process_set),
-    },
-    {
-      title: t('tdePolicy:fields.resourceSet'),
-      render: (_, r) => setTag(r.resource_set_id, r.exclude_resource_set),
-    },
-    { title: t('tdePolicy:fields.actions'), dataIndex: 'actions', render: (a: string[]) => a.join(', ') },
-    {
-      title: t('tdePolicy:fields.effects'),
-      dataIndex: 'effects',
-      render: (e: PolicyEffect[]) => e.map((effect) => t(`tdePolicy:effects.${effect}`)).join(', '),
-    },
-  ];
-  const editColumns: ColumnsType<Rule & { index: number }> = [
-    ...columns,
-    {
-      title: t('common:actions.operations'),
-      render: (_, r) => (
-        <Space size={0} wrap>
-          <OrderButtons list={rules} index={r.index} set={setRules} prefix="rule" disabled={disabled} />
-          <Button
-            size="small"
-            type="link"
-            disabled={disabled}
-            data-testid={`rule-edit-${r.index}`}
-            onClick={() => onEdit?.(r.index)}
-          >
-            {t('tdePolicy:actions.edit')}
-          </Button>
-          <Button
-            size="small"
-            type="link"
-            danger
-            disabled={disabled}
-            data-testid={`rule-remove-${r.index}`}
-            onClick={() => setRules(rules.filter((_, i) => i !== r.index))}
-          >
-            {t('tdePolicy:actions.remove')}
-          </Button>
-        </Space>
-      ),
-    },
-  ];
   return (
-    <Table
-      size="small"
-      rowKey="index"
-      pagination={false}
-      scroll={{ x: 'max-content' }}
-      data-testid={readOnly ? 'review-rule-table' : 'rule-table'}
-      locale={{ emptyText: t('tdePolicy:noRules') }}
-      columns={readOnly ? columns : editColumns}
-      dataSource={rules.map((r, index) => ({ ...r, index }))}
-      onRow={rowProps(readOnly ? 'review-rule' : 'rule', 'rules')}
+    <RuleTable<Rule>
+      draft={draft}
+      rules={draft.rules}
+      setRules={draft.setRules}
+      prefix="rule"
+      errorStep="rules"
+      readOnly={readOnly}
+      onEdit={onEdit}
+      columns={[
+        { title: t('tdePolicy:fields.userSet'), render: (_, r) => setTag(r.user_set_id, r.exclude_user_set) },
+        {
+          title: t('tdePolicy:fields.processSet'),
+          render: (_, r) => setTag(r.process_set_id, r.exclude_process_set),
+        },
+        {
+          title: t('tdePolicy:fields.resourceSet'),
+          render: (_, r) => setTag(r.resource_set_id, r.exclude_resource_set),
+        },
+        { title: t('tdePolicy:fields.actions'), dataIndex: 'actions', render: (a: string[]) => a.join(', ') },
+        {
+          title: t('tdePolicy:fields.effects'),
+          dataIndex: 'effects',
+          render: (e: PolicyEffect[]) => e.map((effect) => t(`tdePolicy:effects.${effect}`)).join(', '),
+        },
+      ]}
     />
   );
 }
@@ -156,55 +202,26 @@ export function SecurityRuleTable({
 /** The key rules of a standard policy, in order, with their buttons unless read-only. */
 export function KeyRuleTable({ draft, options, readOnly }: TableProps) {
   const t = useT();
-  const rowProps = useRowProps(draft);
-  const { keyRules, setKeyRules, disabled } = draft;
-  const columns: ColumnsType<KeyRule & { index: number }> = [
-    { title: t('tdePolicy:fields.order'), dataIndex: 'index', render: (i: number) => i + 1, width: 70 },
-    {
-      title: t('tdePolicy:fields.resourceSet'),
-      render: (_, r) =>
-        r.resource_set_id ? <Tag>{options.setName(r.resource_set_id)}</Tag> : t('tdePolicy:fields.allFiles'),
-    },
-    { title: t('tdePolicy:fields.key'), render: (_, r) => options.keyName(r.key_id) },
-  ];
-  const editColumns: ColumnsType<KeyRule & { index: number }> = [
-    ...columns,
-    {
-      title: t('common:actions.operations'),
-      render: (_, r) => (
-        <Space size={0} wrap>
-          <OrderButtons
-            list={keyRules}
-            index={r.index}
-            set={setKeyRules}
-            prefix="key-rule"
-            disabled={disabled}
-          />
-          <Button
-            size="small"
-            type="link"
-            danger
-            disabled={disabled}
-            data-testid={`key-rule-remove-${r.index}`}
-            onClick={() => setKeyRules(keyRules.filter((_, i) => i !== r.index))}
-          >
-            {t('tdePolicy:actions.remove')}
-          </Button>
-        </Space>
-      ),
-    },
-  ];
   return (
-    <Table
-      size="small"
-      rowKey="index"
-      pagination={false}
-      scroll={{ x: 'max-content' }}
-      data-testid={readOnly ? 'review-key-rule-table' : 'key-rule-table'}
-      locale={{ emptyText: t('tdePolicy:noRules') }}
-      columns={readOnly ? columns : editColumns}
-      dataSource={keyRules.map((r, index) => ({ ...r, index }))}
-      onRow={rowProps(readOnly ? 'review-key-rule' : 'key-rule', 'keys')}
+    <RuleTable<KeyRule>
+      draft={draft}
+      rules={draft.keyRules}
+      setRules={draft.setKeyRules}
+      prefix="key-rule"
+      errorStep="keys"
+      readOnly={readOnly}
+      columns={[
+        {
+          title: t('tdePolicy:fields.resourceSet'),
+          render: (_, r) =>
+            r.resource_set_id ? (
+              <Tag>{options.setName(r.resource_set_id)}</Tag>
+            ) : (
+              t('tdePolicy:fields.allFiles')
+            ),
+        },
+        { title: t('tdePolicy:fields.key'), render: (_, r) => options.keyName(r.key_id) },
+      ]}
     />
   );
 }

@@ -1,11 +1,11 @@
-import { ArrowLeftOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Flex, Form, Input, Select, Space, Tag, Typography } from 'antd';
+import { Button, Card, Flex, Form, Input, Select, Tag } from 'antd';
 import { useNavigate, useParams } from 'react-router';
 import { logThresholds } from '@ksp/contracts';
 import { deleteProfile, tdePolicyKeys } from '../../api/tde-policy';
 import { useConfirmDelete } from '../../components/confirm-delete';
 import { recordPlaceholder } from '../../components/not-found';
+import { PageHeader } from '../../components/page-header';
 import { useT } from '../../i18n/i18n';
 import { profilePaths } from './area';
 import { ProfileNumberCards, SwitchItem } from './profile-fields';
@@ -34,39 +34,45 @@ export default function ProfileDetailPage() {
 
   return (
     <Flex vertical gap={16} data-testid="profile-detail">
-      <Flex wrap gap={8} justify="space-between" align="center">
-        <Space wrap>
-          <Button icon={<ArrowLeftOutlined />} onClick={back} aria-label={t('tdePolicy:profiles.back')} />
-          <Typography.Title level={4} style={{ margin: 0 }} data-testid="profile-title">
-            {t('tdePolicy:profiles.detailTitle', { name })}
-          </Typography.Title>
-          {row?.is_default && <Tag color="blue">{t('tdePolicy:profiles.default')}</Tag>}
-          {row && (
-            <Tag>
-              {t('tdePolicy:fields.users')}: {row.users}
-            </Tag>
-          )}
-        </Space>
-        {row && canWrite && !row.is_default && (
-          <Button
-            danger
-            data-testid="profile-delete"
-            onClick={() =>
-              confirmDelete({
-                title: t('tdePolicy:profiles.deleteTitle', { name: row.name }),
-                remove: async () => {
-                  await deleteProfile(row.name);
-                  back();
-                },
-                refresh: () => queryClient.invalidateQueries({ queryKey: tdePolicyKeys.profiles }),
-                testId: 'profile-confirm-delete',
-              })
-            }
-          >
-            {t('tdePolicy:actions.delete')}
-          </Button>
-        )}
-      </Flex>
+      <PageHeader
+        onBack={back}
+        backLabel={t('tdePolicy:profiles.back')}
+        titleTestId="profile-title"
+        title={t('tdePolicy:profiles.detailTitle', { name })}
+        tags={
+          <>
+            {row?.is_default && <Tag color="blue">{t('tdePolicy:profiles.default')}</Tag>}
+            {row && (
+              <Tag>
+                {t('tdePolicy:fields.users')}: {row.users}
+              </Tag>
+            )}
+          </>
+        }
+        actions={
+          row &&
+          canWrite &&
+          !row.is_default && (
+            <Button
+              danger
+              data-testid="profile-delete"
+              onClick={() =>
+                confirmDelete({
+                  title: t('tdePolicy:profiles.deleteTitle', { name: row.name }),
+                  remove: async () => {
+                    await deleteProfile(row.name);
+                    back();
+                  },
+                  refresh: () => queryClient.invalidateQueries({ queryKey: tdePolicyKeys.profiles }),
+                  testId: 'profile-confirm-delete',
+                })
+              }
+            >
+              {t('tdePolicy:actions.delete')}
+            </Button>
+          )
+        }
+      />
       {row && (
         <Form<ProfileValues>
           form={form}

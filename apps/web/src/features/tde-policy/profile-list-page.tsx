@@ -1,19 +1,18 @@
 import { useState } from 'react';
 import { PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Form, Input, Modal, Tag, Typography } from 'antd';
+import { Button, Form, Input, Modal, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useNavigate } from 'react-router';
 import { api, type ProfileRow } from '@ksp/contracts';
 import { createProfile, deleteProfile, listProfiles, tdePolicyKeys } from '../../api/tde-policy';
-import { RowActions, useColumnKit } from '../../components/columns';
-import { useConfirmDelete } from '../../components/confirm-delete';
 import { ListPage } from '../../components/list-page';
 import { useCanCall } from '../../components/permissions';
 import { limitsAt } from '../../components/schema-limits';
 import { useSubmit } from '../../components/use-submit';
 import { useT } from '../../i18n/i18n';
 import { profilePaths } from './area';
+import { usePolicyListColumns } from './list-columns';
 
 const NAME = limitsAt(api.tdePolicy.profileCreate.body!, ['name']);
 const DESCRIPTION = limitsAt(api.tdePolicy.profileCreate.body!, ['description']);
@@ -21,51 +20,29 @@ const DESCRIPTION = limitsAt(api.tdePolicy.profileCreate.body!, ['description'])
 /** TDE › settings › client profiles: the default one first (docs/modules.md#client-profiles). */
 export default function ProfileListPage() {
   const t = useT();
-  const kit = useColumnKit<ProfileRow>();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const confirmDelete = useConfirmDelete();
   const canWrite = useCanCall(api.tdePolicy.profileCreate);
   const submit = useSubmit();
   const [creating, setCreating] = useState(false);
   const [form] = Form.useForm<{ name: string; description?: string }>();
-  const open = (row: ProfileRow) => void navigate(profilePaths.detail(row.name));
+  const col = usePolicyListColumns<ProfileRow>({
+    testId: 'profile',
+    open: (row) => void navigate(profilePaths.detail(row.name)),
+    canDelete: (row) => canWrite && !row.is_default,
+    deleteTitle: (row) => t('tdePolicy:profiles.deleteTitle', { name: row.name }),
+    remove: (row) => deleteProfile(row.name),
+    queryKey: tdePolicyKeys.profiles,
+  });
 
   const columns: ColumnsType<ProfileRow> = [
-    kit.name(t('tdePolicy:fields.name'), 'name', (name: string, row) => (
-      <Typography.Link strong onClick={() => open(row)} data-testid={`profile-open-${name}`}>
-        {name} {row.is_default && <Tag color="blue">{t('tdePolicy:profiles.default')}</Tag>}
-      </Typography.Link>
-    )),
-    { title: t('tdePolicy:fields.description'), dataIndex: 'description', render: (v: string) => v || '-' },
+    col.name((row) => row.is_default && <Tag color="blue">{t('tdePolicy:profiles.default')}</Tag>),
+    col.description,
     { title: t('tdePolicy:fields.logThreshold'), render: (_, r) => r.logging.threshold },
     { title: t('tdePolicy:fields.rwpOperation'), render: (_, r) => t(`tdePolicy:rwp.${r.rwp_operation}`) },
     { title: t('tdePolicy:fields.users'), dataIndex: 'users' },
-    kit.time(t('tdePolicy:fields.updated'), 'updated_at'),
-    kit.actions((row) => (
-      <RowActions
-        items={[
-          {
-            label: t('tdePolicy:actions.details'),
-            onClick: () => open(row),
-            testId: `profile-details-${row.name}`,
-          },
-          {
-            label: t('tdePolicy:actions.delete'),
-            danger: true,
-            show: canWrite && !row.is_default,
-            testId: `profile-delete-${row.name}`,
-            onClick: () =>
-              confirmDelete({
-                title: t('tdePolicy:profiles.deleteTitle', { name: row.name }),
-                remove: () => deleteProfile(row.name),
-                refresh: () => queryClient.invalidateQueries({ queryKey: tdePolicyKeys.profiles }),
-                testId: 'profile-confirm-delete',
-              }),
-          },
-        ]}
-      />
-    )),
+    col.updated,
+    col.actions,
   ];
 
   const create = (v: { name: string; description?: string }) =>

@@ -1,21 +1,18 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { api, Code, type PolicyDetail, type PolicyElementDetail, type ProfileRow } from '@ksp/contracts';
 import type { InternalAxiosRequestConfig } from 'axios';
-import { http, resetClient } from '../../api/client';
-import { saveSignedIn } from '../../api/session';
-import { i18n } from '../../i18n/i18n';
-import { envelope, fakeAdapter, signedInFixture } from '../../test-fixtures';
+import { envelope } from '../../test-fixtures';
 import { renderPage } from '../../test-render';
 import ElementEditorPage from './element-editor-page';
 import ElementListPage from './element-list-page';
 import PolicyEditorPage from './policy-editor-page';
 import PolicyListPage from './policy-list-page';
 import ProfileDetailPage from './profile-detail-page';
+import { answerWith, inLanguageEachTest, signedInEachTest } from '../../test-session';
 
 vi.setConfig({ testTimeout: 20_000 });
 
-const originalAdapter = http.defaults.adapter;
 const T = '2026-01-01T00:00:00.000Z';
 const USERS = '0190d5a4-0000-7000-8000-0000000000a1';
 const FILES = '0190d5a4-0000-7000-8000-0000000000a2';
@@ -133,7 +130,7 @@ const SYSLOG_REFUSAL = 'syslog_settings.servers[1].name: must be a host name or 
 let refusal: { code: number; msg: string } | null = null;
 
 function serve() {
-  const fake = fakeAdapter((config: InternalAxiosRequestConfig) => {
+  return answerWith((config: InternalAxiosRequestConfig) => {
     const body = config.data ? (JSON.parse(String(config.data)) as Record<string, unknown>) : {};
     switch (config.url) {
       case api.tdePolicy.policyList.path:
@@ -176,28 +173,17 @@ function serve() {
         return envelope(null, 4040, 'Not served');
     }
   });
-  http.defaults.adapter = fake.adapter;
-  return fake.seen;
 }
 const sent = (seen: InternalAxiosRequestConfig[], path: string) =>
   seen.filter((c) => c.url === path).map((c) => JSON.parse(String(c.data)) as Record<string, unknown>);
 
-beforeEach(() => {
-  resetClient();
-  saveSignedIn(signedInFixture({ permissions: ['cte:read', 'cte:write', 'rdm:read', 'rdm:write'] }));
-});
+signedInEachTest({ permissions: ['cte:read', 'cte:write', 'rdm:read', 'rdm:write'] });
 afterEach(() => {
-  http.defaults.adapter = originalAdapter;
   refusal = null;
 });
 
 describe.each(['en', 'zh'] as const)('TDE policy pages (%s)', (lang) => {
-  beforeEach(async () => {
-    await act(() => i18n.changeLanguage(lang));
-  });
-  afterEach(async () => {
-    await act(() => i18n.changeLanguage('en'));
-  });
+  inLanguageEachTest(lang);
 
   it('lists policies with their type and opens the editor to create one', async () => {
     serve();

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sm2PublicKeyFromPrivate } from '../../../platform/crypto/asymmetric.js';
 import { derToPem, sm2PrivateKeyToPkcs8 } from '../../../platform/crypto/encoding.js';
 import { generateKey } from '../../../platform/crypto/generate.js';
-import { selfSignedEc } from '../../../test/openssl.js';
+import { newEcKey, selfSignedEc } from '../../../test/openssl.js';
 import { buildCertsOnlyP7b, orderChain, splitCertificateBundle } from './bundle.js';
 import {
   buildCertificate,
@@ -160,13 +160,7 @@ describe('names', () => {
       [
         'req',
         '-new',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:P-256',
-        '-nodes',
-        '-keyout',
-        'n.key',
+        ...newEcKey('n.key'),
         '-utf8',
         '-subj',
         '/C=CN/ST=BJ/L=Beijing/O=Acme/OU=Ops/CN=web',
