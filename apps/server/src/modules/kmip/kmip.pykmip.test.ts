@@ -43,14 +43,23 @@ async function pykmip(
 const failed = (answer: unknown) => (answer as { message?: string } | undefined)?.message ?? '';
 
 /** Sends raw bytes over a TLS connection with a client certificate; the bytes answered until the server closes or `ms` pass. */
-function rawExchange(port: number, files: ClientFiles | null, bytes: Buffer, ms = 3000): Promise<Buffer> {
+function rawExchange(
+  port: number,
+  files: ClientFiles | { pfx: Buffer; passphrase: string } | null,
+  bytes: Buffer,
+  ms = 3000,
+): Promise<Buffer> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     const socket = connect({
       host: '127.0.0.1',
       port,
       rejectUnauthorized: false,
-      ...(files ? { cert: readFileSync(files.cert), key: readFileSync(files.key) } : {}),
+      ...(files && 'pfx' in files
+        ? files
+        : files
+          ? { cert: readFileSync(files.cert), key: readFileSync(files.key) }
+          : {}),
     });
     const done = () => resolve(Buffer.concat(chunks));
     const timer = setTimeout(() => {
@@ -347,6 +356,45 @@ describe('KMIP with PyKMIP (sqlite)', () => {
     );
     await new Promise((r) => setTimeout(r, 1100));
     expect(results(await rawExchange(port, files, createRequest()))[0]!.status).toBe(0);
+  }, 60_000);
+
+  it('makes a client its key when it has no CSR, answered once in a PKCS#12 file that connects', async () => {
+    const roles = ok(await call(server, api.role.list, { token, query: { page: 1, page_size: 50 } })).data
+      .data;
+    const made = ok(
+      await call(server, api.kmip.create, {
+        token,
+        body: {
+          name: 'p12-client',
+          role_id: roles.find((r) => r.name === 'Administrator')!.id,
+          key_algorithm: 'RSA-2048',
+          pkcs12_password: 'P12-Pass-word',
+        },
+      }),
+    ).data;
+    expect(made.pkcs12).toMatch(/^[A-Za-z0-9+/]+=*$/);
+    const pfx = Buffer.from(made.pkcs12!, 'base64');
+    expect(
+      results(await rawExchange(port, { pfx, passphrase: 'P12-Pass-word' }, createRequest()))[0]!.status,
+    ).toBe(0);
+    // Neither a CSR and a password together, nor neither of them.
+    const both = await call(server, api.kmip.create, {
+      token,
+      body: { name: 'p12-both', role_id: made.client.role_id!, csr: 'x', pkcs12_password: 'P12-Pass-word' },
+    });
+    expect(both.code).toBe(4000);
+    const none = await call(server, api.kmip.create, {
+      token,
+      body: { name: 'p12-none', role_id: made.client.role_id! },
+    });
+    expect(none.code).toBe(4000);
+    // The password is not kept anywhere.
+    const stored = await server.database.db
+      .selectFrom('audit_log')
+      .select('details')
+      .where('action', '=', 'kmip.client.create')
+      .execute();
+    expect(stored.every((r) => !r.details.includes('P12-Pass-word'))).toBe(true);
   }, 60_000);
 
   it('answers hostile input with a KMIP error or closes, and keeps serving', async () => {
