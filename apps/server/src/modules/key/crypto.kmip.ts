@@ -119,6 +119,10 @@ export function createKmipCipher(deps: KmipCipherDeps) {
           op,
           reason: 'OAEP padding is for RSA keys; AES takes GCM, CBC or CTR',
         });
+      // A tag shorter than 96 bits makes forgeries too likely (NIST SP 800-38D): 12 to 16 bytes.
+      const tagBytes = request.tag?.length ?? request.tagLength;
+      if (request.mode === 'GCM' && tagBytes !== undefined && (tagBytes < 12 || tagBytes > 16))
+        throw invalid('crypto.failed', { op, reason: 'GCM tags are 12 to 16 bytes' });
       const ivBytes = IV_BYTES[request.mode];
       const iv = request.iv ?? (op === 'encrypt' ? randomBytes(ivBytes) : undefined);
       if (!iv) throw invalid('crypto.failed', { op, reason: 'decryption needs the IV/Counter/Nonce' });

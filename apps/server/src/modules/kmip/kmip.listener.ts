@@ -25,6 +25,9 @@ export const DEFAULT_KMIP_LIMITS: KmipLimits = {
   connectionsTotal: 1024,
 };
 
+/** How long a connection without a client certificate may stay open without a message. */
+const NO_CERTIFICATE_IDLE_MS = 10_000;
+
 /** How long a connection trusts what it read about its client (disabled, revoked, role changed). */
 export const IDENTITY_FRESH_MS = 1000;
 
@@ -107,10 +110,24 @@ export async function startKmipListener(options: {
   );
   server.on('tlsClientError', (err) => log.debug({ err: err.message }, 'kmip: TLS handshake failed'));
 
+  /**
+   * Whether a refusal of this kind for this source is to be audited: once a minute each, so a
+   * flood of connections does not flood the log (the first of each minute is recorded).
+   */
+  const lastAudited = new Map<string, number>();
+  function throttled(kind: string, source: string): boolean {
+    const key = `${kind}\u0000${source}`;
+    const now = Date.now();
+    if (now - (lastAudited.get(key) ?? -Infinity) < 60_000) return false;
+    if (lastAudited.size > 10_000) lastAudited.clear();
+    lastAudited.set(key, now);
+    return true;
+  }
+
   function serve(socket: TLSSocket) {
     const ip = socket.remoteAddress ?? '';
     if (sockets.size >= limits.connectionsTotal) {
-      void options.refused('connections', ip, null);
+      if (throttled('connections', ip)) void options.refused('connections', ip, null);
       socket.destroy();
       return;
     }
@@ -120,6 +137,9 @@ export async function startKmipListener(options: {
     socket.setTimeout(limits.idleSeconds * 1000, () => socket.destroy());
     const peer = socket.getPeerCertificate(true);
     const der = peer && 'raw' in peer && Buffer.isBuffer(peer.raw) ? peer.raw : null;
+    // Without a certificate nothing will be answered but a refusal: the connection may not hold
+    // a place of the node's limit for long.
+    if (!der) socket.setTimeout(NO_CERTIFICATE_IDLE_MS);
     let counted: string | null = null;
     let pending: Buffer = Buffer.alloc(0);
     let busy = false;
@@ -153,7 +173,8 @@ export async function startKmipListener(options: {
       if (counted !== serial) {
         const n = perClient.get(serial) ?? 0;
         if (n >= limits.connectionsPerClient) {
-          await options.refused('clientConnections', ip, identity);
+          if (throttled('clientConnections', serial))
+            await options.refused('clientConnections', ip, identity);
           return {
             refused: new KmipError('PermissionDenied', `the client has ${n} connections open, the limit`),
             close: true,
