@@ -1,4 +1,4 @@
-import { generateKeyPair } from 'node:crypto';
+import { generateKeyPair, type KeyObject } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { CertCaTable } from '../../platform/db/schema.js';
 import { notFound } from '../../platform/errors.js';
@@ -14,7 +14,7 @@ import * as pki from './cert.pki.js';
 const generatePair = promisify(generateKeyPair) as unknown as (
   type: 'ec' | 'rsa',
   options: { namedCurve: string } | { modulusLength: number },
-) => Promise<{ publicKey: import('node:crypto').KeyObject; privateKey: import('node:crypto').KeyObject }>;
+) => Promise<{ publicKey: KeyObject; privateKey: KeyObject }>;
 
 /** The CA of an agent certificate and the certificate's identity (serial in hex, common name). */
 export interface ClientCertificateIdentity {

@@ -1,13 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { connect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, builtInRoles } from '@ksp/contracts';
-import { call, domainWithAdmin, initialize, ok, startServer, type TestServer } from '../../test/harness.js';
-import { newEcKey, openssl, selfSignedEc } from '../../test/openssl.js';
+import { call, domainWithAdmin, ok, type TestServer } from '../../test/harness.js';
 import { ttlv } from './kmip.message.js';
-import { kmipPortOf } from './kmip.module.js';
+import { startKmipServer, type KmipServer } from './test/kmip-fixture.js';
 import { OPERATION, TAG, type OperationName } from './kmip.tags.js';
 import { decodeTtlv, encodeTtlv, type Ttlv } from './kmip.ttlv.js';
 
@@ -202,11 +199,11 @@ const ITEM_NOT_FOUND = 0x01;
  * certificate is refused everything.
  */
 describe('KMIP authorization matrix', () => {
+  let kmip: KmipServer;
   let server: TestServer;
   let token: string;
   let port: number;
   let key: string;
-  const dir = mkdtempSync(join(tmpdir(), 'ksp-kmip-matrix-'));
   const roles: Record<string, readonly string[]> = {
     Administrator: builtInRoles.Administrator.permissions,
     Operator: builtInRoles.Operator.permissions,
@@ -214,31 +211,14 @@ describe('KMIP authorization matrix', () => {
     'Key reader': ['key:read'],
     'Key user': ['key:read', 'key:use'],
   };
-  const files = (name: string) => ({ cert: join(dir, `${name}.pem`), key: join(dir, `${name}.key`) });
-
-  async function client(as: string, name: string, roleId: string) {
-    openssl(['req', '-new', ...newEcKey(`${name}.key`), '-out', `${name}.csr`, '-subj', `/CN=${name}`], dir);
-    const made = ok(
-      await call(server, api.kmip.create, {
-        token: as,
-        body: { name, role_id: roleId, csr: readFileSync(join(dir, `${name}.csr`), 'utf8') },
-      }),
-    );
-    const { writeFileSync } = await import('node:fs');
-    writeFileSync(join(dir, `${name}.pem`), made.data.certificate_pem + made.data.chain_pem);
-    return made.data.client;
-  }
+  const files = (name: string) => kmip.files(name);
+  const client = async (as: string, name: string, roleId: string) =>
+    (await kmip.client(as, name, roleId)).client;
 
   const roleIds = new Map<string, string>();
   beforeAll(async () => {
-    selfSignedEc(dir, { key: 'server.key', cert: 'server.pem', cn: '127.0.0.1', days: 2 });
-    server = await startServer('sqlite', {
-      KSP_KMIP_PORT: '0',
-      KSP_KMIP_CERT: join(dir, 'server.pem'),
-      KSP_KMIP_KEY: join(dir, 'server.key'),
-    });
-    ({ token } = await initialize(server));
-    port = kmipPortOf(server.app)!;
+    kmip = await startKmipServer();
+    ({ server, token, port } = kmip);
     const list = ok(await call(server, api.role.list, { token, query: { page: 1, page_size: 50 } })).data
       .data;
     for (const [name, permissions] of Object.entries(roles)) {
@@ -250,10 +230,7 @@ describe('KMIP authorization matrix', () => {
       await client(token, `m-${name.replace(/\W/g, '').toLowerCase()}`, id);
     }
   }, 90_000);
-  afterAll(async () => {
-    await server?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(async () => kmip?.close());
 
   /** A fresh key of the root domain for each run, exportable, in use. */
   const freshKey = async () =>

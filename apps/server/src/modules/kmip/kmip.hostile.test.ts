@@ -1,14 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { connect, type TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '@ksp/contracts';
-import { call, initialize, ok, startServer, type TestServer } from '../../test/harness.js';
-import { newEcKey, openssl, selfSignedEc } from '../../test/openssl.js';
+import { call, ok, type TestServer } from '../../test/harness.js';
 import { ttlv } from './kmip.message.js';
 import { DEFAULT_KMIP_LIMITS } from './kmip.listener.js';
-import { kmipPortOf } from './kmip.module.js';
+import { startKmipServer, type KmipServer } from './test/kmip-fixture.js';
 import { OPERATION, RESULT_REASON, TAG } from './kmip.tags.js';
 import { decodeTtlv, encodeTtlv, type Ttlv } from './kmip.ttlv.js';
 
@@ -174,37 +171,17 @@ const resultsOf = (answer: Buffer) => {
 };
 
 describe('KMIP listener under hostile input (sqlite)', () => {
+  let kmip: KmipServer;
   let server: TestServer;
   let token: string;
   let port: number;
   let key: string;
-  const dir = mkdtempSync(join(tmpdir(), 'ksp-kmip-hostile-'));
-  const files = { cert: join(dir, 'c.pem'), key: join(dir, 'c.key') };
+  let files: { cert: string; key: string };
 
   beforeAll(async () => {
-    selfSignedEc(dir, { key: 'server.key', cert: 'server.pem', cn: '127.0.0.1', days: 2 });
-    server = await startServer('sqlite', {
-      KSP_KMIP_PORT: '0',
-      KSP_KMIP_CERT: join(dir, 'server.pem'),
-      KSP_KMIP_KEY: join(dir, 'server.key'),
-      KSP_KMIP_IDLE_SECONDS: '3',
-    });
-    ({ token } = await initialize(server));
-    port = kmipPortOf(server.app)!;
-    openssl(['req', '-new', ...newEcKey('c.key'), '-out', 'c.csr', '-subj', '/CN=fuzz'], dir);
-    const roles = ok(await call(server, api.role.list, { token, query: { page: 1, page_size: 50 } })).data
-      .data;
-    const made = ok(
-      await call(server, api.kmip.create, {
-        token,
-        body: {
-          name: 'fuzz',
-          role_id: roles.find((r) => r.name === 'Administrator')!.id,
-          csr: readFileSync(join(dir, 'c.csr'), 'utf8'),
-        },
-      }),
-    ).data;
-    writeFileSync(files.cert, made.certificate_pem + made.chain_pem);
+    kmip = await startKmipServer({ KSP_KMIP_IDLE_SECONDS: '3' });
+    ({ server, token, port } = kmip);
+    ({ files } = await kmip.client(token, 'fuzz', 'Administrator'));
     key = ok(
       await call(server, api.key.create, {
         token,
@@ -212,10 +189,7 @@ describe('KMIP listener under hostile input (sqlite)', () => {
       }),
     ).data.id;
   }, 60_000);
-  afterAll(async () => {
-    await server?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(async () => kmip?.close());
 
   const keysNamed = async () =>
     (

@@ -452,13 +452,20 @@ const deleteAttribute: Handler = async (ctx, payload) => {
   return attributeAnswer(ctx, id, isV2(ctx.version) ? null : attr);
 };
 
-const activate: Handler = async (ctx, payload) => {
-  const id = uid(ctx, payload);
-  await twin(ctx, api.key.activate);
-  await ctx.keys.activate(ctx.actor, ctx.meta, id);
-  ctx.touched.add(id);
-  return [uidItem(id)];
-};
+/** An operation that names a key and changes its state through one key call, answering its id. */
+const onKey =
+  (call: CallDef, change: (ctx: OperationContext, id: string) => Promise<unknown>): Handler =>
+  async (ctx, payload) => {
+    const id = uid(ctx, payload);
+    await twin(ctx, call);
+    await change(ctx, id);
+    ctx.touched.add(id);
+    return [uidItem(id)];
+  };
+
+const activate = onKey(api.key.activate, (ctx, id) => ctx.keys.activate(ctx.actor, ctx.meta, id));
+const destroy = onKey(api.key.destroy, (ctx, id) => ctx.keys.destroy(ctx.actor, ctx.meta, id));
+const reKey = onKey(api.key.addVersion, (ctx, id) => ctx.keys.addVersion(ctx.actor, ctx.meta, id));
 
 const REASONS: Record<number, string> = {
   [REVOCATION_REASON_CODE.Unspecified]: 'unspecified',
@@ -483,22 +490,6 @@ const revoke: Handler = async (ctx, payload) => {
     ctx.meta,
     parse(api.key.disable, { id, reason: word, message: message.slice(0, 512) }),
   );
-  ctx.touched.add(id);
-  return [uidItem(id)];
-};
-
-const destroy: Handler = async (ctx, payload) => {
-  const id = uid(ctx, payload);
-  await twin(ctx, api.key.destroy);
-  await ctx.keys.destroy(ctx.actor, ctx.meta, id);
-  ctx.touched.add(id);
-  return [uidItem(id)];
-};
-
-const reKey: Handler = async (ctx, payload) => {
-  const id = uid(ctx, payload);
-  await twin(ctx, api.key.addVersion);
-  await ctx.keys.addVersion(ctx.actor, ctx.meta, id);
   ctx.touched.add(id);
   return [uidItem(id)];
 };

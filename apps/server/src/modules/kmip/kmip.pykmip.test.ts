@@ -1,28 +1,21 @@
 import { execFile } from 'node:child_process';
 import { createCipheriv } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect } from 'node:tls';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '@ksp/contracts';
-import { call, domainWithAdmin, initialize, ok, startServer, type TestServer } from '../../test/harness.js';
-import { newEcKey, openssl, selfSignedEc } from '../../test/openssl.js';
-import { kmipPortOf } from './kmip.module.js';
+import { call, domainWithAdmin, ok, type TestServer } from '../../test/harness.js';
+import { newEcKey, openssl } from '../../test/openssl.js';
+import { startKmipServer, type ClientFiles, type KmipServer } from './test/kmip-fixture.js';
 import { TAG } from './kmip.tags.js';
 import { decodeTtlv, encodeTtlv, type Ttlv } from './kmip.ttlv.js';
 import { ttlv } from './kmip.message.js';
 
 const script = fileURLToPath(new URL('./test/pykmip_client.py', import.meta.url));
 const run = promisify(execFile);
-
-interface ClientFiles {
-  cert: string;
-  key: string;
-  ca: string;
-}
 
 /** Runs the PyKMIP client script (the server answers in this process, so never synchronously): its JSON answer. */
 async function pykmip(
@@ -123,31 +116,14 @@ function results(answer: Buffer) {
 }
 
 describe('KMIP with PyKMIP (sqlite)', () => {
+  let kmip: KmipServer;
   let server: TestServer;
   let token: string;
-  const dir = mkdtempSync(join(tmpdir(), 'ksp-kmip-'));
-  const filesOf = (name: string): ClientFiles => ({
-    cert: join(dir, `${name}.pem`),
-    key: join(dir, `${name}.key`),
-    ca: join(dir, 'server.pem'),
-  });
+  let dir: string;
   let port: number;
   let admin: ClientFiles;
-
-  /** A KMIP client made in the console by `as` with `role`, its key and certificate written to files. */
-  async function kmipClient(as: string, name: string, role: string) {
-    openssl(['req', '-new', ...newEcKey(`${name}.key`), '-out', `${name}.csr`, '-subj', `/CN=${name}`], dir);
-    const roles = ok(await call(server, api.role.list, { token: as, query: { page: 1, page_size: 50 } }));
-    const roleId = roles.data.data.find((r) => r.name === role)!.id;
-    const made = ok(
-      await call(server, api.kmip.create, {
-        token: as,
-        body: { name, role_id: roleId, csr: readFileSync(join(dir, `${name}.csr`), 'utf8') },
-      }),
-    );
-    writeFileSync(join(dir, `${name}.pem`), made.data.certificate_pem + made.data.chain_pem);
-    return { files: filesOf(name), client: made.data.client };
-  }
+  const filesOf = (name: string) => kmip.files(name);
+  const kmipClient = (as: string, name: string, role: string) => kmip.client(as, name, role);
 
   const keyDetail = async (id: string) =>
     ok(await call(server, api.key.detail, { token, query: { id } })).data;
@@ -160,20 +136,11 @@ describe('KMIP with PyKMIP (sqlite)', () => {
       .execute();
 
   beforeAll(async () => {
-    selfSignedEc(dir, { key: 'server.key', cert: 'server.pem', cn: '127.0.0.1', days: 2 });
-    server = await startServer('sqlite', {
-      KSP_KMIP_PORT: '0',
-      KSP_KMIP_CERT: join(dir, 'server.pem'),
-      KSP_KMIP_KEY: join(dir, 'server.key'),
-    });
-    ({ token } = await initialize(server));
-    port = kmipPortOf(server.app)!;
+    kmip = await startKmipServer();
+    ({ server, token, port, dir } = kmip);
     ({ files: admin } = await kmipClient(token, 'pykmip', 'Administrator'));
   }, 60_000);
-  afterAll(async () => {
-    await server?.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(async () => kmip?.close());
 
   for (const version of ['1.2', '2.0']) {
     it(`runs a symmetric key's life over KMIP ${version}, and the console sees it`, async () => {
