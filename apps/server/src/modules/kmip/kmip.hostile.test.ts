@@ -239,6 +239,26 @@ describe('KMIP listener under hostile input (sqlite)', () => {
     expect(resultsOf(answer!)[0]!.status).toBe(0);
   }, 60_000);
 
+  it('refuses a GCM tag shorter than 96 bits, and round-trips with one of 16 bytes', async () => {
+    const encrypt = (tagLength: number) =>
+      request(0, [
+        item('Encrypt', [
+          ttlv.text(TAG.UniqueIdentifier, key),
+          ttlv.structure(TAG.CryptographicParameters, [
+            ttlv.enumeration(TAG.BlockCipherMode, 9),
+            ttlv.integer(TAG.TagLength, tagLength),
+          ]),
+          ttlv.bytes(TAG.Data, Buffer.from('tag length')),
+        ]),
+      ]);
+    const conn = await Connection.open(port, files);
+    const short = resultsOf((await conn.send(encrypt(4)))!);
+    expect(short[0]).toMatchObject({ status: 1, reason: RESULT_REASON.CryptographicFailure });
+    const full = resultsOf((await conn.send(encrypt(16)))!);
+    conn.close();
+    expect(full[0]!.status).toBe(0);
+  }, 30_000);
+
   it('closes an idle connection, and refuses a client past its connection limit, audited', async () => {
     const idle = await Connection.open(port, files);
     await new Promise((resolve) => setTimeout(resolve, 3600));
