@@ -12,7 +12,6 @@ import { ListPage, listTestIds, type ListQuery } from './list-page';
 import { canAccess, useCanCall } from './permissions';
 
 // Whole antd pages render here: on a loaded shared machine the first one can take seconds.
-vi.setConfig({ testTimeout: 15_000 });
 
 interface Row {
   id: string;

@@ -8,8 +8,6 @@ import { renderPage } from '../../test-render';
 import TokenPage from './token-page';
 import { answerWith, signedInEachTest } from '../../test-session';
 
-vi.setConfig({ testTimeout: 20_000 });
-
 const PATH = '/console/access/token';
 const row = (name: string, usage: 'kadp' | 'kmip') => ({
   id: `0190d5a4-0000-7000-8000-00000000000${usage === 'kadp' ? '1' : '2'}`,

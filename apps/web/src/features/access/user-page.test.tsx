@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { screen, within } from '@testing-library/react';
 import { api } from '@ksp/contracts';
 import { http } from '../../api/client';
@@ -8,7 +8,6 @@ import UserPage from './user-page';
 import { signedInEachTest } from '../../test-session';
 
 // Whole antd pages render here: on a loaded shared machine the first one can take seconds.
-vi.setConfig({ testTimeout: 15_000 });
 
 const user = userRowFixture({
   id: '00000000-0000-4000-8000-000000000001',

@@ -1,12 +1,10 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { api } from '@ksp/contracts';
 import { envelope } from '../../test-fixtures';
 import { renderPage } from '../../test-render';
 import ExternalCertPage from './external-page';
 import { answerWith, signedInEachTest } from '../../test-session';
-
-vi.setConfig({ testTimeout: 20_000 });
 
 const row = {
   id: '55555555-5555-4555-8555-555555555555',

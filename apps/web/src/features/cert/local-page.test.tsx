@@ -10,8 +10,6 @@ import LocalCertPage from './local-page';
 import { caRow, certRow, PENDING_ID } from './cert-test-fixtures';
 import { answerWith, signedInEachTest } from '../../test-session';
 
-vi.setConfig({ testTimeout: 20_000 });
-
 const cas = [
   caRow(),
   caRow({

@@ -7,8 +7,6 @@ import { renderPage } from '../../test-render';
 import SignCertPage from './sign-cert-page';
 import { restoreAdapterAfterEach } from '../../test-session';
 
-vi.setConfig({ testTimeout: 20_000 });
-
 const CSR = '-----BEGIN CERTIFICATE REQUEST-----\nMIIBszCCAVkCAQAw\n-----END CERTIFICATE REQUEST-----';
 const issued = {
   certificate_pem: '-----BEGIN CERTIFICATE-----\nLEAF\n-----END CERTIFICATE-----\n',

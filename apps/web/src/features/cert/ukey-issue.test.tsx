@@ -10,8 +10,6 @@ import LocalCertPage from './local-page';
 import { certRow } from './cert-test-fixtures';
 import { answerWith, signedInEachTest } from '../../test-session';
 
-vi.setConfig({ testTimeout: 30_000 });
-
 const BRIDGE = 'http://127.0.0.1:5555';
 const PIN = '246810';
 const ALICE = { id: '55555555-5555-4555-8555-555555555555', username: 'alice' };

@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { api, builtInConfig } from '@ksp/contracts';
 import { envelope } from '../../test-fixtures';
@@ -8,7 +8,6 @@ import ConfigPage from './config-page';
 import { answerWith, signedInEachTest } from '../../test-session';
 
 // Whole antd pages render here: on a loaded shared machine the first one can take seconds.
-vi.setConfig({ testTimeout: 15_000 });
 
 function entry(key: string, value: string, flags: { built_in?: boolean; read_only?: boolean } = {}) {
   return {

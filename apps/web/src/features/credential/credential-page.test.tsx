@@ -9,8 +9,6 @@ import { renderPage } from '../../test-render';
 import CredentialPage from './credential-page';
 import { answerWith, signedInEachTest } from '../../test-session';
 
-vi.setConfig({ testTimeout: 20_000 });
-
 const PATH = '/credential/cred/index';
 const ALL = ['credential:read', 'credential:write', 'credential:use'];
 

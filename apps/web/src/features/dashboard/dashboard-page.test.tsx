@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { api, Code } from '@ksp/contracts';
@@ -13,7 +13,6 @@ import DashboardPage from './dashboard-page';
 import { signedInEachTest } from '../../test-session';
 
 // Whole antd pages render here: on a loaded shared machine the first one can take seconds.
-vi.setConfig({ testTimeout: 15_000 });
 
 let summary: object = summaryFixture;
 const operations = operationsFixture;

@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { api, type ClientRow } from '@ksp/contracts';
 import type { InternalAxiosRequestConfig } from 'axios';
@@ -7,8 +7,6 @@ import { renderPage } from '../../test-render';
 import ClientDetailPage from './client-detail-page';
 import ClientListPage from './client-list-page';
 import { answerWith, inLanguageEachTest, signedInEachTest } from '../../test-session';
-
-vi.setConfig({ testTimeout: 20_000 });
 
 const LIST = '/kadp/clients';
 

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { api } from '@ksp/contracts';
 import { changeLanguage } from '../../i18n/i18n';
@@ -7,8 +7,6 @@ import { renderPage } from '../../test-render';
 import KeyListPage from './key-list-page';
 import { keyRow } from './key-test-fixtures';
 import { answerWith, signedInEachTest } from '../../test-session';
-
-vi.setConfig({ testTimeout: 15_000 });
 
 const CERT_ID = '11111111-2222-4333-8444-555555555555';
 const CA_ID = '66666666-7777-4888-9999-aaaaaaaaaaaa';

@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { InternalAxiosRequestConfig } from 'axios';
 import { api, Usage } from '@ksp/contracts';
@@ -10,7 +10,6 @@ import { keyRow } from './key-test-fixtures';
 import { answerWith, signedInEachTest } from '../../test-session';
 
 // Whole antd pages render here: on a loaded shared machine the first one can take seconds.
-vi.setConfig({ testTimeout: 15_000 });
 
 const PRIVATE_ID = '0c6f7a3e-2b1d-4e5f-8a9b-1c2d3e4f5a6b';
 const PUBLIC_ID = '9d8c7b6a-5f4e-4d3c-8b2a-1a0b9c8d7e6f';

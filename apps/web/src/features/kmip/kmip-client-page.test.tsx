@@ -9,8 +9,6 @@ import { envelope, fakeAdapter, signedInFixture } from '../../test-fixtures';
 import { renderPage } from '../../test-render';
 import KmipClientPage from './kmip-client-page';
 
-vi.setConfig({ testTimeout: 30_000 });
-
 const originalAdapter = http.defaults.adapter;
 const PATH = '/console/kmip';
 const ROLE_ID = '0190d5a4-0000-7000-8000-0000000000a1';

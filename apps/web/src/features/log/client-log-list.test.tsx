@@ -8,8 +8,6 @@ import { renderPage } from '../../test-render';
 import LogPage from '../../app/log-tabs-page';
 import { signedInEachTest } from '../../test-session';
 
-vi.setConfig({ testTimeout: 20_000 });
-
 function record(overrides: Partial<ClientLogRecord> = {}): ClientLogRecord {
   return {
     id: '0195f0a0-0000-7000-8000-0000000000c1',

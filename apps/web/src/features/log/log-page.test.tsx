@@ -10,8 +10,6 @@ import { renderPage } from '../../test-render';
 import LogPage from './log-page';
 import { signedInEachTest } from '../../test-session';
 
-vi.setConfig({ testTimeout: 20_000 });
-
 function record(overrides: Partial<LogRecord> = {}): LogRecord {
   return {
     id: '0195f0a0-0000-7000-8000-000000000001',

@@ -11,8 +11,6 @@ import ProductPage from './product-page';
 import { answerSubConsole, hostSubConsole, subConsoleWindowName } from './sub-console-host';
 import { answerWith, inLanguageEachTest, restoreAdapterAfterEach } from '../../test-session';
 
-vi.setConfig({ testTimeout: 20_000 });
-
 const PATH = '/console/product';
 
 const clients = (total: number, healthy: number) => [

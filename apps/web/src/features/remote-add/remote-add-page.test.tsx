@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { api } from '@ksp/contracts';
 import type { InternalAxiosRequestConfig } from 'axios';
@@ -9,8 +9,6 @@ import { renderPage } from '../../test-render';
 import { linuxCommand, readFragment, windowsCommand } from '../../components/enrol-command';
 import RemoteAddPage from './remote-add-page';
 import { restoreAdapterAfterEach } from '../../test-session';
-
-vi.setConfig({ testTimeout: 20_000 });
 
 const TOKEN = 'ksprt_AbC-d_9';
 const FINGERPRINT = 'AA:BB:CC:DD';

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { api, Code, type HsmStatus } from '@ksp/contracts';
 import type { InternalAxiosRequestConfig } from 'axios';
@@ -7,8 +7,6 @@ import { envelope } from '../../test-fixtures';
 import { renderPage } from '../../test-render';
 import HsmPage from './hsm-page';
 import { answerWith, signedInEachTest } from '../../test-session';
-
-vi.setConfig({ testTimeout: 15_000 });
 
 const PATH = '/console/setting/hsm';
 const LIB = '/usr/lib/softhsm/libsofthsm2.so';

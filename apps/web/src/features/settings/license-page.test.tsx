@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import {
   api,
@@ -15,8 +15,6 @@ import { envelope, signedInFixture, type FakeReply } from '../../test-fixtures';
 import { renderPage } from '../../test-render';
 import LicensePage from './license-page';
 import { answerWith, signedInEachTest } from '../../test-session';
-
-vi.setConfig({ testTimeout: 15_000 });
 
 const PATH = '/console/setting/license';
 const LOCK = '3F2A-9B10-C4D5-E6F7-0011';

@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { api, Code, type SchedulerRun, type SchedulerTask } from '@ksp/contracts';
 import type { InternalAxiosRequestConfig } from 'axios';
@@ -7,8 +7,6 @@ import { envelope, signedInFixture } from '../../test-fixtures';
 import { renderPage } from '../../test-render';
 import SchedulerPage from './scheduler-page';
 import { answerWith, signedInEachTest } from '../../test-session';
-
-vi.setConfig({ testTimeout: 15_000 });
 
 const PATH = '/console/setting/scheduler';
 

@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { api, Code, type SyslogServer } from '@ksp/contracts';
 import type { InternalAxiosRequestConfig } from 'axios';
@@ -11,7 +11,6 @@ import SyslogPage from './syslog-page';
 import { answerWith, restoreAdapterAfterEach } from '../../test-session';
 
 // Whole antd pages render here: on a loaded shared machine the first one can take seconds.
-vi.setConfig({ testTimeout: 20_000 });
 
 const PATH = '/console/setting/syslog';
 const CERT = '-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIU\n-----END CERTIFICATE-----';

@@ -11,7 +11,6 @@ import ServerDetailPage from './server-detail-page';
 import ServerListPage from './server-list-page';
 import { answerWith, signedInEachTest } from '../../test-session';
 
-vi.setConfig({ testTimeout: 20_000 });
 // The player itself (asciinema-player) runs in the e2e test; here: what the page hands it.
 vi.mock('./session-player', () => ({
   default: ({ cast }: { cast: string }) => <pre data-testid="session-player">{cast}</pre>,

@@ -7,8 +7,6 @@ import { renderPage } from '../../test-render';
 import { ActivateUkeyStep } from './activate-ukey-step';
 import { restoreAdapterAfterEach } from '../../test-session';
 
-vi.setConfig({ testTimeout: 15_000 });
-
 const originalFetch = globalThis.fetch;
 const BRIDGE = 'http://127.0.0.1:47615';
 let mfa = '0';

@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import {
   api,
@@ -15,8 +15,6 @@ import { CteClientListPage, RdmClientListPage } from './client-list-page';
 import GroupDetailPage from './group-detail-page';
 import GroupListPage from './group-list-page';
 import { answerWith, inLanguageEachTest, signedInEachTest } from '../../test-session';
-
-vi.setConfig({ testTimeout: 20_000 });
 
 const GROUP_ID = '0190d5a4-0000-7000-8000-0000000000a1';
 

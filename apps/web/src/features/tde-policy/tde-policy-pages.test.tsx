@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { api, Code, type PolicyDetail, type PolicyElementDetail, type ProfileRow } from '@ksp/contracts';
 import type { InternalAxiosRequestConfig } from 'axios';
@@ -10,8 +10,6 @@ import PolicyEditorPage from './policy-editor-page';
 import PolicyListPage from './policy-list-page';
 import ProfileDetailPage from './profile-detail-page';
 import { answerWith, inLanguageEachTest, signedInEachTest } from '../../test-session';
-
-vi.setConfig({ testTimeout: 20_000 });
 
 const T = '2026-01-01T00:00:00.000Z';
 const USERS = '0190d5a4-0000-7000-8000-0000000000a1';
