@@ -1,7 +1,5 @@
-import { api, type AlgorithmId, type CallDef } from '@ksp/contracts';
-import type { z } from 'zod';
-import { authorizeCall, type Actor, type Gatekeeper, type RequestMeta } from '../../platform/http/route.js';
-import type { ModuleServices } from '../../platform/module.js';
+import { api, type CallDef } from '@ksp/contracts';
+
 import {
   attributeContainer,
   customText,
@@ -36,10 +34,8 @@ import {
 import {
   BLOCK_CIPHER_MODE,
   CRYPTOGRAPHIC_ALGORITHM,
-  HASHING_ALGORITHM,
   OBJECT_TYPE,
   OPERATION,
-  PADDING_METHOD,
   QUERY_FUNCTION,
   REVOCATION_REASON_CODE,
   TAG,
@@ -48,95 +44,26 @@ import {
 } from './kmip.tags.js';
 import type { Ttlv } from './kmip.ttlv.js';
 
-type Structure = Ttlv & { type: 'Structure' };
-type KeyRow = z.output<typeof api.key.detail.data>;
+import {
+  type Structure,
+  type KeyRow,
+  type OperationContext,
+  type Handler,
+  twin,
+  uid,
+  parse,
+  nameFrom,
+  labelsFrom,
+  intOf,
+  usageFrom,
+  activationFrom,
+  uidItem,
+  detail,
+  newEncoding,
+} from './kmip.op-context.js';
+import { decrypt, encrypt, mac, macVerify, rngRetrieve, sign, signatureVerify } from './kmip.op-crypto.js';
 
-/** What an operation runs with: the version of the request, the client, and KSP's services. */
-export interface OperationContext {
-  version: ProtocolVersion;
-  actor: Actor;
-  meta: RequestMeta;
-  gate: Gatekeeper;
-  keys: ModuleServices['keys'];
-  crypto: ModuleServices['crypto'];
-  /** Keys the operation used (their "KMIP total" goes up by one each). */
-  touched: Set<string>;
-  /** The ID Placeholder: the Unique Identifier the previous item of the batch answered. */
-  placeholder: string | null;
-}
-
-type Handler = (ctx: OperationContext, payload: Structure) => Promise<Ttlv[]>;
-
-/** The one check (platform/http/route.ts) of the REST call this operation is the twin of. */
-const twin = (ctx: OperationContext, call: CallDef) => authorizeCall(ctx.gate, call, ctx.actor, ctx.meta);
-
-/** The object an operation names, or the batch's ID Placeholder when it names none. */
-function uid(ctx: OperationContext, payload: Structure): string {
-  const given = optional(payload, TAG.UniqueIdentifier, 'TextString')?.value;
-  const id = given ?? ctx.placeholder;
-  if (!id)
-    throw new KmipError(
-      'MissingData',
-      'Unique Identifier is required (no earlier item of the batch made one)',
-    );
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id))
-    throw new KmipError('ItemNotFound', `no object has the Unique Identifier ${id.slice(0, 64)}`);
-  return id;
-}
-
-const parse = <C extends CallDef>(call: C, body: unknown) => {
-  const parsed = call.body!.safeParse(body);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new KmipError(
-      'InvalidField',
-      `${issue?.path.join('.') || 'request'}: ${issue?.message ?? 'invalid'}`,
-    );
-  }
-  return parsed.data as z.output<NonNullable<C['body']>>;
-};
-
-/** A new key's name: the one given (its rules are the REST call's), or one KSP makes. */
-const nameFrom = (attrs: Attribute[], suffix = '') => {
-  const name = valueOf(attrs, 'Name');
-  return name ? nameText(name) + suffix : `kmip-${crypto.randomUUID().slice(0, 13)}${suffix}`;
-};
-
-/** The labels a request's Object Group and custom attributes become. */
-function labelsFrom(attrs: Attribute[]): Record<string, string> {
-  const labels: Record<string, string> = {};
-  const group = valueOf(attrs, 'Object Group');
-  if (group?.type === 'TextString') labels[OBJECT_GROUP_LABEL] = group.value;
-  for (const a of attrs) if (isCustomName(a.name)) labels[a.name] = customText(a);
-  return labels;
-}
-
-const intOf = (attrs: Attribute[], name: string) => {
-  const v = valueOf(attrs, name);
-  return v && (v.type === 'Integer' || v.type === 'Enumeration') ? v.value : undefined;
-};
-
-/** The usage mask asked for, or the algorithm's everyday one. */
-function usageFrom(attrs: Attribute[], algorithm: AlgorithmId, fallback: number): number {
-  // A mask of 0 (PyKMIP sends one for an object given no usage) means none was asked for.
-  return intOf(attrs, 'Cryptographic Usage Mask') || (algorithm.startsWith('HMAC') ? 0x80 | 0x100 : fallback);
-}
-
-const activationFrom = (attrs: Attribute[]) => {
-  const v = valueOf(attrs, 'Activation Date');
-  if (!v) return {};
-  if (v.type !== 'DateTime') throw new KmipError('InvalidField', 'Activation Date must be a Date-Time');
-  const at = new Date(Number(v.value) * 1000);
-  return at.getTime() <= Date.now() ? { state: 'active' as const } : { activation_date: at.toISOString() };
-};
-
-const uidItem = (id: string) => ttlv.text(TAG.UniqueIdentifier, id);
-
-async function detail(ctx: OperationContext, id: string): Promise<KeyRow> {
-  await twin(ctx, api.key.detail);
-  return ctx.keys.detail(ctx.actor, id);
-}
-
+export type { OperationContext } from './kmip.op-context.js';
 /* ---- the operations ---- */
 
 const create: Handler = async (ctx, payload) => {
@@ -312,8 +239,6 @@ const wrappingData = (keyId: string) =>
     ]),
     ttlv.enumeration(TAG.EncodingOption, 1),
   ]);
-
-const newEncoding = (ctx: OperationContext) => isV2(ctx.version) || ctx.version.minor >= 4;
 
 /** The attribute names a GetAttributes asks for (1.x: names; 2.0: references by tag); none: all. */
 function askedNames(ctx: OperationContext, payload: Structure): string[] | null {
@@ -557,189 +482,6 @@ const locatedAnswer = (ctx: OperationContext, ids: string[], total: number) => [
   ...(isV2(ctx.version) || ctx.version.minor >= 3 ? [ttlv.integer(TAG.LocatedItems, total)] : []),
   ...ids.map(uidItem),
 ];
-
-/* ---- cryptography ---- */
-
-interface Params {
-  mode?: number;
-  padding?: number;
-  hashing?: number;
-  algorithm?: number;
-  tagLength?: number;
-  randomIv?: boolean;
-}
-
-function params(payload: Structure): Params {
-  const p = optional(payload, TAG.CryptographicParameters, 'Structure');
-  if (!p) return {};
-  const e = (tag: number) => optional(p, tag, 'Enumeration')?.value;
-  return {
-    ...(e(TAG.BlockCipherMode) !== undefined ? { mode: e(TAG.BlockCipherMode)! } : {}),
-    ...(e(TAG.PaddingMethod) !== undefined ? { padding: e(TAG.PaddingMethod)! } : {}),
-    ...(e(TAG.HashingAlgorithm) !== undefined ? { hashing: e(TAG.HashingAlgorithm)! } : {}),
-    ...(e(TAG.CryptographicAlgorithm) !== undefined ? { algorithm: e(TAG.CryptographicAlgorithm)! } : {}),
-    ...(optional(p, TAG.TagLength, 'Integer')
-      ? { tagLength: optional(p, TAG.TagLength, 'Integer')!.value }
-      : {}),
-    ...(optional(p, TAG.RandomIv, 'Boolean')
-      ? { randomIv: optional(p, TAG.RandomIv, 'Boolean')!.value }
-      : {}),
-  };
-}
-
-function cipherMode(p: Params, version: ProtocolVersion): 'GCM' | 'CBC' | 'CTR' | 'OAEP' {
-  const old = !isV2(version) && version.minor < 4;
-  // Without a mode: GCM where the answer can carry its tag, CBC before.
-  const mode = p.mode === undefined && p.padding !== PADDING_METHOD.OAEP && old ? 'CBC' : modeOf(p);
-  // The tag travels in Authenticated Encryption Tag, which KMIP 1.4 brought.
-  if (mode === 'GCM' && old)
-    throw new KmipError(
-      'FeatureNotSupported',
-      'GCM needs KMIP 1.4 or later (its tag has no field before); use CBC or CTR',
-    );
-  return mode;
-}
-
-function modeOf(p: Params): 'GCM' | 'CBC' | 'CTR' | 'OAEP' {
-  if (p.padding === PADDING_METHOD.OAEP) {
-    if (p.hashing !== undefined && p.hashing !== HASHING_ALGORITHM.SHA256)
-      throw new KmipError('FeatureNotSupported', 'RSA-OAEP is offered with SHA-256 only');
-    return 'OAEP';
-  }
-  if (p.mode === undefined) return 'GCM';
-  const mode = Object.entries(BLOCK_CIPHER_MODE).find(([, v]) => v === p.mode)?.[0];
-  if (mode === 'GCM' || mode === 'CBC' || mode === 'CTR') return mode;
-  throw new KmipError(
-    'FeatureNotSupported',
-    `Block Cipher Mode ${mode ?? p.mode} is not offered (GCM, CBC, CTR)`,
-  );
-}
-
-function cipherPadding(p: Params, mode: string): 'PKCS5' | 'None' {
-  if (mode !== 'CBC') return 'None';
-  if (p.padding === undefined || p.padding === PADDING_METHOD.PKCS5) return 'PKCS5';
-  if (p.padding === PADDING_METHOD.None) return 'None';
-  throw new KmipError('FeatureNotSupported', 'CBC takes PKCS5 padding or none');
-}
-
-const bytesOf = (payload: Structure, tag: number) => optional(payload, tag, 'ByteString')?.value;
-
-const encrypt: Handler = async (ctx, payload) => {
-  const id = uid(ctx, payload);
-  const p = params(payload);
-  const mode = cipherMode(p, ctx.version);
-  await twin(ctx, api.crypto.encrypt);
-  const out = await ctx.crypto.kmipCipher(ctx.actor, ctx.meta, 'encrypt', {
-    key_id: id,
-    mode,
-    padding: cipherPadding(p, mode),
-    data: required(payload, TAG.Data, 'ByteString').value,
-    iv: bytesOf(payload, TAG.IvCounterNonce),
-    aad: bytesOf(payload, TAG.AuthenticatedEncryptionAdditionalData),
-    tagLength: p.tagLength,
-  });
-  ctx.touched.add(id);
-  return [
-    uidItem(id),
-    ttlv.bytes(TAG.Data, out.data),
-    ...(out.iv ? [ttlv.bytes(TAG.IvCounterNonce, out.iv)] : []),
-    ...(out.tag ? [ttlv.bytes(TAG.AuthenticatedEncryptionTag, out.tag)] : []),
-  ];
-};
-
-const decrypt: Handler = async (ctx, payload) => {
-  const id = uid(ctx, payload);
-  const p = params(payload);
-  const mode = cipherMode(p, ctx.version);
-  await twin(ctx, api.crypto.decrypt);
-  const out = await ctx.crypto.kmipCipher(ctx.actor, ctx.meta, 'decrypt', {
-    key_id: id,
-    mode,
-    padding: cipherPadding(p, mode),
-    data: required(payload, TAG.Data, 'ByteString').value,
-    iv: bytesOf(payload, TAG.IvCounterNonce),
-    aad: bytesOf(payload, TAG.AuthenticatedEncryptionAdditionalData),
-    tag: bytesOf(payload, TAG.AuthenticatedEncryptionTag),
-  });
-  ctx.touched.add(id);
-  return [uidItem(id), ttlv.bytes(TAG.Data, out.data)];
-};
-
-/** The REST signature options of KMIP's parameters: RSA PSS (default) or PKCS#1 v1.5, SHA-256. */
-function signatureFields(p: Params) {
-  if (p.hashing !== undefined && p.hashing !== HASHING_ALGORITHM.SHA256)
-    throw new KmipError(
-      'FeatureNotSupported',
-      "signatures are offered with SHA-256 (RSA) or the curve's hash (EC)",
-    );
-  if (p.padding === PADDING_METHOD.PKCS1v15) return { rsa_padding: 'pkcs1v15' as const };
-  if (p.padding === PADDING_METHOD.PSS) return { rsa_padding: 'pss' as const };
-  return {};
-}
-
-const isRsaRow = (row: KeyRow) => row.algorithm.startsWith('RSA');
-
-const sign: Handler = async (ctx, payload) => {
-  const id = uid(ctx, payload);
-  const p = params(payload);
-  const row = await detail(ctx, id);
-  await twin(ctx, api.crypto.sign);
-  const out = await ctx.crypto.sign(ctx.actor, ctx.meta, {
-    key_id: id,
-    data: required(payload, TAG.Data, 'ByteString').value.toString('base64'),
-    ...(isRsaRow(row) ? signatureFields(p) : {}),
-  });
-  ctx.touched.add(id);
-  return [uidItem(id), ttlv.bytes(TAG.SignatureData, Buffer.from(out.signature, 'base64'))];
-};
-
-const signatureVerify: Handler = async (ctx, payload) => {
-  const id = uid(ctx, payload);
-  const p = params(payload);
-  const row = await detail(ctx, id);
-  await twin(ctx, api.crypto.verify);
-  const out = await ctx.crypto.verify(ctx.actor, ctx.meta, {
-    key_id: id,
-    data: required(payload, TAG.Data, 'ByteString').value.toString('base64'),
-    signature: required(payload, TAG.SignatureData, 'ByteString').value.toString('base64'),
-    ...(isRsaRow(row) ? signatureFields(p) : {}),
-  });
-  ctx.touched.add(id);
-  return [uidItem(id), ttlv.enumeration(TAG.ValidityIndicator, out.valid ? 1 : 2)];
-};
-
-const mac: Handler = async (ctx, payload) => {
-  const id = uid(ctx, payload);
-  await twin(ctx, api.crypto.mac);
-  const out = await ctx.crypto.mac(ctx.actor, ctx.meta, {
-    key_id: id,
-    data: required(payload, TAG.Data, 'ByteString').value.toString('base64'),
-  });
-  ctx.touched.add(id);
-  return [uidItem(id), ttlv.bytes(TAG.MacData, Buffer.from(out.mac, 'base64'))];
-};
-
-const macVerify: Handler = async (ctx, payload) => {
-  const id = uid(ctx, payload);
-  await twin(ctx, api.crypto.macVerify);
-  const given = required(payload, TAG.MacData, 'ByteString').value;
-  if (given.length < 4) return [uidItem(id), ttlv.enumeration(TAG.ValidityIndicator, 2)];
-  const out = await ctx.crypto.macVerify(ctx.actor, ctx.meta, {
-    key_id: id,
-    data: required(payload, TAG.Data, 'ByteString').value.toString('base64'),
-    mac: given.toString('base64'),
-  });
-  ctx.touched.add(id);
-  return [uidItem(id), ttlv.enumeration(TAG.ValidityIndicator, out.valid ? 1 : 2)];
-};
-
-const rngRetrieve: Handler = async (ctx, payload) => {
-  const length = required(payload, TAG.DataLength, 'Integer').value;
-  if (length < 1 || length > 1024) throw new KmipError('InvalidField', 'Data Length must be 1 to 1024 bytes');
-  await twin(ctx, api.crypto.random);
-  const out = await ctx.crypto.random(ctx.actor, ctx.meta, { bytes: length });
-  return [ttlv.bytes(TAG.Data, Buffer.from(out.random, 'base64'))];
-};
 
 /* ---- the server itself ---- */
 
