@@ -29,6 +29,7 @@ import { productCalls } from './calls/product.js';
 import { remoteAddCalls } from './calls/remote-add.js';
 import { kadpOpsCalls } from './calls/kadp-ops.js';
 import { kmipCalls } from './calls/kmip.js';
+import { tdeDatabaseCalls } from './calls/tde-database.js';
 
 /** Every call, grouped by area: the server registers these and the console calls them. */
 export const api = {
@@ -66,6 +67,7 @@ export const api = {
   remoteAdd: remoteAddCalls,
   kadpOps: kadpOpsCalls,
   kmip: kmipCalls,
+  tdeDatabase: tdeDatabaseCalls,
 } as const;
 
 /** Every call of the API, in area order: what the server registers and the tests sweep. */

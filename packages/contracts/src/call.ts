@@ -24,11 +24,13 @@ export type Scope = 'domain' | 'system';
  * A token keeps its kind for life: refresh and domain switch answer a token of the same kind.
  * `kmip`: not a token but a KMIP client's certificate (docs/kmip.md); a call that lists it is
  * the twin of a KMIP operation, and the KMIP listener asks the same check of it.
+ * `database`: a TDE database client's access token (docs/tde-database.md), accepted only by the
+ * key endpoint's calls (`dbKeyCalls`), which ask the same check of it.
  */
-export const tokenKinds = ['session', 'kadp', 'sms', 'cte', 'rdm', 'kms', 'app', 'kmip'] as const;
+export const tokenKinds = ['session', 'kadp', 'sms', 'cte', 'rdm', 'kms', 'app', 'kmip', 'database'] as const;
 export type TokenKind = (typeof tokenKinds)[number];
 /** Calls every kind of token may make: the token's own life and the caller's identity. */
-export const ANY_TOKEN: readonly TokenKind[] = tokenKinds.filter((kind) => kind !== 'kmip');
+export const ANY_TOKEN: readonly TokenKind[] = tokenKinds.filter((kind) => kind !== 'kmip' && kind !== 'database');
 /** Calls an application token may make besides a console session. */
 export const APP_TOKEN: readonly TokenKind[] = ['session', 'app'];
 

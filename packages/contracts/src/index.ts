@@ -36,6 +36,7 @@ export * from './calls/product.js';
 export * from './calls/remote-add.js';
 export * from './calls/kadp-ops.js';
 export * from './calls/kmip.js';
+export * from './calls/tde-database.js';
 export * from './calls/scheduler.js';
 export * from './calls/backup.js';
 export * from './ip.js';

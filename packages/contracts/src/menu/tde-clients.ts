@@ -12,6 +12,7 @@ export const tdeClientPageKeys = [
   'cte/clients/clients-details',
   'cte/clients/clients-groups',
   'cte/clients/clients-groups-details',
+  'cte/databases/main',
   'rdm/clients/main',
   'rdm/clients/clients-details',
 ] as const;
@@ -62,6 +63,8 @@ export const cteClientNodes: MenuNode[] = [
     cte.permission,
     'cteClientGroupDetail',
   ),
+  // Databases that read their data-at-rest keys from the key endpoint (docs/tde-database.md).
+  mainPage('CteDatabases', `${cte.path}/databases/main`, cte.permission, 'cteDatabases', 'cteDatabases'),
 ];
 
 export const rdmClientNodes: MenuNode[] = [

@@ -22,6 +22,7 @@ import { tdePolicyMessages } from './tde-policy.js';
 import { tdeClientMessages } from './tde-client.js';
 import { kadpOpsMessages } from './kadp-ops.js';
 import { kmipMessages } from './kmip.js';
+import { tdeDatabaseMessages } from './tde-database.js';
 import { schedulerMessages } from './scheduler.js';
 import { backupMessages } from './backup.js';
 import { ldapMessages } from './ldap.js';
@@ -60,6 +61,7 @@ export const areaMessages = [
   tdeClientMessages,
   kadpOpsMessages,
   kmipMessages,
+  tdeDatabaseMessages,
   schedulerMessages,
   backupMessages,
 ] as const;

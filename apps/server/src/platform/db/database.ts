@@ -53,6 +53,7 @@ import * as m033 from './migrations/033-role-name-per-domain.js';
 import * as m034 from './migrations/034-license-quota.js';
 import * as m035 from './migrations/035-cert-key-owner.js';
 import * as m036 from './migrations/036-kmip-client.js';
+import * as m037 from './migrations/037-tde-database.js';
 
 export type Db = Kysely<Database>;
 /** A store function takes either the database or an open transaction. */
@@ -122,6 +123,7 @@ export const migrations: Record<string, Migration> = {
   '034-license-quota': m034,
   '035-cert-key-owner': m035,
   '036-kmip-client': m036,
+  '037-tde-database': m037,
 };
 
 export interface OpenOptions {

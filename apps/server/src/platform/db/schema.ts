@@ -69,6 +69,8 @@ export type {
   TdeClientGroupMemberTable,
   TdeGuardPointTable,
   TdeAuthBinaryTable,
+  TdeDbClientTable,
+  TdeDbKeyTable,
 } from './schema/clients.js';
 export type {
   SshServerTable,

@@ -10,6 +10,8 @@ export interface ClientTables {
   tde_policy: TdePolicyTable;
   tde_profile: TdeProfileTable;
   tde_element_ref: TdeElementRefTable;
+  tde_db_client: TdeDbClientTable;
+  tde_db_key: TdeDbKeyTable;
 }
 
 /** A client (migration 024, modules/client). */
@@ -159,4 +161,35 @@ export interface TdeAuthBinaryTable {
   signature_set_id: string | null;
   position: number;
   created_at: string;
+}
+
+/** A TDE database client (migration 037, modules/tde-database). */
+export interface TdeDbClientTable {
+  id: string;
+  domain_id: string;
+  name: string;
+  description: string;
+  enabled: number;
+  /** JSON array of addresses and CIDR ranges; empty: any. */
+  ip_whitelist: string;
+  /** SHA-256 (hex) of the access token; null: revoked. */
+  token_hash: string | null;
+  token_hint: string | null;
+  token_issued_at: string | null;
+  last_read_at: string | null;
+  last_read_ip: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A key a database client may read, under the database's key id (migration 037). */
+export interface TdeDbKeyTable {
+  client_id: string;
+  db_key_id: number | string;
+  domain_id: string;
+  key_id: string;
+  reads: number | string;
+  last_read_at: string | null;
+  last_version: number | null;
+  granted_at: string;
 }
