@@ -253,7 +253,7 @@ export default function DatabaseClientPage() {
             await refresh();
           }}
         />
-        <DbTokenModal value={issued} onClose={() => setIssued(null)} />
+        {issued && <DbTokenModal value={issued} onClose={() => setIssued(null)} />}
         {openId && <DbClientDrawer id={openId} onChanged={refresh} onClose={() => setOpenId(null)} />}
       </ListPage>
     </Flex>

@@ -10,17 +10,18 @@ export interface IssuedToken {
 
 /**
  * The token the server answers once (KSP keeps only its hash): the value, a copy button, the
- * warning that it is not shown again, and where the database puts it. Closing it forgets it.
+ * warning that it is not shown again, and where the database puts it. The page renders it only
+ * while it has a token, so closing it takes the token out of the page at once (a closing antd
+ * modal would keep its content in the page until its animation ends).
  */
-export function DbTokenModal({ value, onClose }: { value: IssuedToken | null; onClose: () => void }) {
+export function DbTokenModal({ value, onClose }: { value: IssuedToken; onClose: () => void }) {
   const t = useT();
   return (
     <Modal
-      open={value !== null}
-      title={value?.title}
+      open
+      title={value.title}
       onCancel={onClose}
       mask={{ closable: false }}
-      destroyOnHidden
       width={640}
       footer={
         <Button type="primary" onClick={onClose} data-testid="db-token-done">
@@ -28,22 +29,20 @@ export function DbTokenModal({ value, onClose }: { value: IssuedToken | null; on
         </Button>
       }
     >
-      {value && (
-        <Flex vertical gap={12} data-testid="db-token">
-          <Alert type="warning" showIcon title={t('tdeDatabase:token.once')} />
-          <Typography.Paragraph
-            code
-            style={{ wordBreak: 'break-all', margin: 0, fontSize: 15 }}
-            data-testid="db-token-value"
-          >
-            {value.token}
-          </Typography.Paragraph>
-          <Flex>
-            <CopyButton text={value.token} testId="db-token-copy" />
-          </Flex>
-          <Typography.Text type="secondary">{t('tdeDatabase:token.use')}</Typography.Text>
+      <Flex vertical gap={12} data-testid="db-token">
+        <Alert type="warning" showIcon title={t('tdeDatabase:token.once')} />
+        <Typography.Paragraph
+          code
+          style={{ wordBreak: 'break-all', margin: 0, fontSize: 15 }}
+          data-testid="db-token-value"
+        >
+          {value.token}
+        </Typography.Paragraph>
+        <Flex>
+          <CopyButton text={value.token} testId="db-token-copy" />
         </Flex>
-      )}
+        <Typography.Text type="secondary">{t('tdeDatabase:token.use')}</Typography.Text>
+      </Flex>
     </Modal>
   );
 }
