@@ -33,6 +33,12 @@ export const regenerateDbToken = (id: string) => call(api.tdeDatabase.regenerate
 
 export const revokeDbToken = (id: string) => call(api.tdeDatabase.revokeToken, { body: { id } });
 
+/** The keys a client may be granted: the domain's AES-256 keys in use, by name (`name`: part of it). */
+export const listDbKeyOptions = (name?: string) =>
+  call(api.tdeDatabase.keyOptions, { query: name ? { name } : {} });
+
+export type DbKeyOption = DataOf<typeof api.tdeDatabase.keyOptions>[number];
+
 export const grantDbKey = (body: BodyOf<typeof api.tdeDatabase.grant>) =>
   call(api.tdeDatabase.grant, { body });
 

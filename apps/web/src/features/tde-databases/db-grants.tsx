@@ -13,8 +13,7 @@ import {
   type KeyState,
   type KeyStateLabel,
 } from '@ksp/contracts';
-import { listKeys, type KeyListRow } from '../../api/key';
-import { grantDbKey, ungrantDbKey } from '../../api/tde-database';
+import { grantDbKey, listDbKeyOptions, ungrantDbKey, type DbKeyOption } from '../../api/tde-database';
 import { useConfirm } from '../../components/confirm-delete';
 import { formatDateTime } from '../../components/date-time';
 import { keyDetailHref } from '../../components/key-links';
@@ -29,8 +28,6 @@ import { useT } from '../../i18n/i18n';
 const grantBody = api.tdeDatabase.grant.body!;
 const DB_KEY_ID = limitsAt(grantBody, ['db_key_id']);
 const dbKeyIdSchema = fieldSchema(grantBody, 'db_key_id')!;
-/** The keys a database can read: AES-256, in use (the server refuses any other). */
-const GRANTABLE = { algorithm: 'AES-256', state: 'in-use' } as const;
 
 interface GrantValues {
   db_key_id?: number | null;
@@ -112,16 +109,13 @@ function GrantForm({ client, onChanged }: { client: DbClientDetail; onChanged: (
             extra={t('tdeDatabase:grant.keyHint')}
             rules={[{ ...requiredRule(keyLabel), message: t('tdeDatabase:grant.keyRequired') }]}
           >
-            <PagedSelect<KeyListRow>
-              queryKey={['tde-database', 'grantable-keys']}
-              fetchPage={(page, pageSize, search) =>
-                listKeys({
-                  page,
-                  page_size: pageSize,
-                  ...GRANTABLE,
-                  ...(search.trim() ? { name: search.trim() } : {}),
-                })
-              }
+            <PagedSelect<DbKeyOption>
+              queryKey={['tde-database', 'key-options']}
+              // One answer holds every key that may be granted (the server's list, searched by name).
+              fetchPage={async (_page, _pageSize, search) => {
+                const keys = await listDbKeyOptions(search.trim() || undefined);
+                return { data: keys, total: keys.length };
+              }}
               toOption={(key) => ({ value: key.id, label: key.name })}
               data-testid="db-grant-key"
             />

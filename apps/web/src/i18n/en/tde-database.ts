@@ -95,6 +95,7 @@ export const tdeDatabase = {
     ok: 'Grant',
     done: 'Key id {{id}} granted',
     keyName: 'KSP key',
+    keyDeleted: 'Deleted',
     keyState: 'Key state',
     currentVersion: 'Current version',
     reads: 'Reads',

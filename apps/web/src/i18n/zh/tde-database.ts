@@ -95,6 +95,7 @@ export const tdeDatabase: Catalogue<typeof en> = {
     ok: '授权',
     done: '密钥编号 {{id}} 已授权',
     keyName: 'KSP 密钥',
+    keyDeleted: '已删除',
     keyState: '密钥状态',
     currentVersion: '当前版本',
     reads: '读取次数',
