@@ -21,7 +21,7 @@ const client = (name: string, n: number, over: Partial<DbClientRow> = {}): DbCli
   description: `${name} on db-${n}`,
   enabled: true,
   ip_whitelist: [],
-  token_hint: `kspdb_Ab${n}`,
+  token_hint: `kspdb_Ab${n}…`,
   token_issued_at: '2026-01-01T00:00:00.000Z',
   keys: 2,
   last_read_at: '2026-01-02T03:04:05.000Z',

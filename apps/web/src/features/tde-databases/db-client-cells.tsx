@@ -19,7 +19,7 @@ export function DbClientState({ row }: { row: Pick<DbClientRow, 'name' | 'enable
   );
 }
 
-/** The first characters of the current token (to tell tokens apart), or "No token" once it is revoked. */
+/** The start of the current token as the server gives it (to tell tokens apart), or "No token" once it is revoked. */
 export function DbTokenHint({ row }: { row: Pick<DbClientRow, 'name' | 'token_hint'> }) {
   const t = useT();
   return row.token_hint === null ? (
@@ -28,7 +28,7 @@ export function DbTokenHint({ row }: { row: Pick<DbClientRow, 'name' | 'token_hi
     </Tag>
   ) : (
     <Typography.Text style={{ fontFamily: 'monospace' }} data-testid={`db-token-${row.name}`}>
-      {`${row.token_hint}…`}
+      {row.token_hint}
     </Typography.Text>
   );
 }
