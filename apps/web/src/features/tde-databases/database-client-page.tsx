@@ -126,6 +126,8 @@ export default function DatabaseClientPage() {
     {
       title: t('tdeDatabase:fields.description'),
       dataIndex: 'description',
+      // At 1280 px the row's actions need the room: the description is in the drawer.
+      responsive: ['xxl'],
       ellipsis: { showTitle: false },
       render: (text: string) => <EllipsisText text={text || '-'} />,
     },
@@ -157,7 +159,7 @@ export default function DatabaseClientPage() {
           never
         ),
     },
-    kit.time(t('tdeDatabase:fields.created'), 'created_at'),
+    { ...kit.time(t('tdeDatabase:fields.created'), 'created_at'), responsive: ['xxl'] },
     kit.actions((row) => (
       <RowActions
         items={[
