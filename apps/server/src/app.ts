@@ -46,6 +46,7 @@ import { userModule } from './modules/user/user.module.js';
 import { productModule } from './modules/product/product.module.js';
 import { remoteAddModule } from './modules/remote-add/remote-add.module.js';
 import { kmipModule } from './modules/kmip/kmip.module.js';
+import { tdeDatabaseModule } from './modules/tde-database/tde-database.module.js';
 import { kadpOpsModule } from './modules/kadp-ops/kadp-ops.module.js';
 
 /**
@@ -84,6 +85,7 @@ const modules: readonly KspModule[] = [
   remoteAddModule,
   kadpOpsModule,
   kmipModule,
+  tdeDatabaseModule,
 ];
 
 export interface AppOptions extends HttpOptions {

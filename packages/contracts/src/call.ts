@@ -30,7 +30,9 @@ export type Scope = 'domain' | 'system';
 export const tokenKinds = ['session', 'kadp', 'sms', 'cte', 'rdm', 'kms', 'app', 'kmip', 'database'] as const;
 export type TokenKind = (typeof tokenKinds)[number];
 /** Calls every kind of token may make: the token's own life and the caller's identity. */
-export const ANY_TOKEN: readonly TokenKind[] = tokenKinds.filter((kind) => kind !== 'kmip' && kind !== 'database');
+export const ANY_TOKEN: readonly TokenKind[] = tokenKinds.filter(
+  (kind) => kind !== 'kmip' && kind !== 'database',
+);
 /** Calls an application token may make besides a console session. */
 export const APP_TOKEN: readonly TokenKind[] = ['session', 'app'];
 

@@ -46,7 +46,7 @@ export const FIRST_RUN_SUBJECT: AuditSubject = { ...SYSTEM_SUBJECT, source: 'web
 
 /** The log's source platform of a call made with a token of `kind`. */
 export const sourceOfToken = (kind: TokenKind): LogSource =>
-  kind === 'session' ? 'web' : kind === 'kmip' ? 'kmip' : 'api';
+  kind === 'session' ? 'web' : kind === 'kmip' ? 'kmip' : kind === 'database' ? 'database' : 'api';
 
 /** Longest name a record keeps from what a caller typed (the rest is cut, marked with "…"). */
 export const AUDIT_TYPED_MAX = 128;

@@ -29,6 +29,11 @@ const Schema = z.object({
   /** Seconds a KMIP connection may stay without a complete message before it is closed. */
   KSP_KMIP_IDLE_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
   KSP_KMIP_KEY: z.string().optional(),
+  /**
+   * The window, in seconds, over which a database client's reads of one key version (and its
+   * refusals of one kind) share one audit record with a count (docs/tde-database.md#audit).
+   */
+  KSP_DB_KEY_AUDIT_SECONDS: z.coerce.number().int().min(1).max(3600).default(60),
   KSP_TLS_CERT: z.string().optional(),
   KSP_TLS_KEY: z.string().optional(),
   KSP_DATA_DIR: z.string().default('./data'),
@@ -126,6 +131,8 @@ export interface KspConfig {
   tls: { cert: string; key: string } | null;
   /** See KSP_KMIP_PORT; null: no KMIP listener. `tls`: its certificate and key files (absolute). */
   kmip: { port: number; tls: { cert: string; key: string } | null; idleSeconds: number } | null;
+  /** See KSP_DB_KEY_AUDIT_SECONDS. */
+  dbKeyAuditSeconds: number;
   dataDir: string;
   databaseUrl: string | null;
   session: { idleSeconds: number; maxSeconds: number };
@@ -225,6 +232,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd = process.c
                   ? { cert: abs(tls.cert), key: abs(tls.key) }
                   : null,
           },
+    dbKeyAuditSeconds: v.KSP_DB_KEY_AUDIT_SECONDS,
     dataDir: abs(v.KSP_DATA_DIR),
     databaseUrl: v.KSP_DATABASE_URL ?? null,
     session: { idleSeconds: v.KSP_SESSION_IDLE_SECONDS, maxSeconds: v.KSP_SESSION_MAX_SECONDS },

@@ -6,7 +6,7 @@ import { Id, PageQuery, pageOf } from '../common.js';
 export const logSeverities = ['INFO', 'WARNING', 'ERROR', 'CRITICAL'] as const;
 export type LogSeverity = (typeof logSeverities)[number];
 /** Where a record came from: the console (a session), the API (app or service tokens), the system's own work. */
-export const logSources = ['web', 'api', 'agent', 'kmip', 'scheduler', 'cli'] as const;
+export const logSources = ['web', 'api', 'agent', 'kmip', 'database', 'scheduler', 'cli'] as const;
 export type LogSource = (typeof logSources)[number];
 export const logResults = ['success', 'failure'] as const;
 export const logExportFormats = ['csv', 'json'] as const;

@@ -50,9 +50,15 @@ export const DbClientRow = z.object({
     .string()
     .nullable()
     .describe('the first characters of the current token, to tell tokens apart; null: no token (revoked)'),
-  token_issued_at: z.string().nullable().describe('when the current token was made, ISO 8601 UTC; null: none'),
+  token_issued_at: z
+    .string()
+    .nullable()
+    .describe('when the current token was made, ISO 8601 UTC; null: none'),
   keys: z.number().int().describe('keys granted'),
-  last_read_at: z.string().nullable().describe('the last key read, ISO 8601 UTC (written once a minute); null: none yet'),
+  last_read_at: z
+    .string()
+    .nullable()
+    .describe('the last key read, ISO 8601 UTC (written once a minute); null: none yet'),
   last_read_ip: z.string().describe('the address of the last key read; empty: none yet'),
   created_at: z.string(),
 });
@@ -63,7 +69,10 @@ export const DbKeyGrant = z.object({
   key_id: z.string().describe('the KSP key'),
   key_name: z.string(),
   key_state: z.string().describe("the KSP key's state: only an active key is served"),
-  current_version: z.number().int().describe("the key's current version: the KV version the database reads as latest"),
+  current_version: z
+    .number()
+    .int()
+    .describe("the key's current version: the KV version the database reads as latest"),
   reads: z.number().int().describe('reads of this key by this client (counted once a minute)'),
   last_read_at: z.string().nullable(),
   last_version: z.number().int().nullable().describe('the version last read; null: none yet'),
@@ -79,7 +88,9 @@ const Issued = z.object({
   client: DbClientRow,
   token: z
     .string()
-    .describe(`the access token (\`${DB_TOKEN_PREFIX}…\`): answered only now; the database sends it as X-Vault-Token`),
+    .describe(
+      `the access token (\`${DB_TOKEN_PREFIX}…\`): answered only now; the database sends it as X-Vault-Token`,
+    ),
 });
 
 /** Who has read a key from the key endpoint (the key detail's "Database reads"). */
@@ -94,6 +105,8 @@ export const DbKeyReader = z.object({
 export type DbKeyReader = z.infer<typeof DbKeyReader>;
 
 const ClientId = z.object({ id: Id });
+/** The TDE sub-console's pages run with a console session or a TDE sub-console token. */
+const CTE_TOKENS = ['session', 'cte'] as const;
 
 export const tdeDatabaseCalls = {
   endpoint: defineCall({
@@ -103,13 +116,20 @@ export const tdeDatabaseCalls = {
       "The key endpoint databases read from: its path (the plugin's URL is this node's address and this path) and the certificate it is served with",
     tag: 'tde-database',
     access: 'cte:read',
+    tokens: CTE_TOKENS,
     data: z.object({
       path: z.string().describe(`the path the plugin's URL ends with: ${DB_KEY_PATH}`),
       mount: z.string().describe('the KV mount name inside that path'),
-      tls: z.boolean().describe('false: this node serves plain HTTP (databases then send tokens in clear: not for production)'),
+      tls: z
+        .boolean()
+        .describe(
+          'false: this node serves plain HTTP (databases then send tokens in clear: not for production)',
+        ),
       server_certificate_pem: z
         .string()
-        .describe("this node's TLS certificate (the database checks it with the CA file of docs/tde-database.md); empty without TLS"),
+        .describe(
+          "this node's TLS certificate (the database checks it with the CA file of docs/tde-database.md); empty without TLS",
+        ),
     }),
   }),
   list: defineCall({
@@ -118,6 +138,7 @@ export const tdeDatabaseCalls = {
     summary: 'Database clients of the current domain',
     tag: 'tde-database',
     access: 'cte:read',
+    tokens: CTE_TOKENS,
     query: PageQuery.extend({ name: z.string().trim().max(64).optional().describe('part of the name') }),
     data: pageOf(DbClientRow),
   }),
@@ -127,6 +148,7 @@ export const tdeDatabaseCalls = {
     summary: 'One database client with the keys granted to it and their reads',
     tag: 'tde-database',
     access: 'cte:read',
+    tokens: CTE_TOKENS,
     query: ClientId,
     data: DbClientDetail,
   }),
@@ -136,6 +158,7 @@ export const tdeDatabaseCalls = {
     summary: 'Create a database client; answers its access token once',
     tag: 'tde-database',
     access: 'cte:write',
+    tokens: CTE_TOKENS,
     body: z.object({
       name: DbClientName,
       description: Description.default(''),
@@ -149,6 +172,7 @@ export const tdeDatabaseCalls = {
     summary: "Change a database client's description or IP whitelist, or disable / enable it",
     tag: 'tde-database',
     access: 'cte:write',
+    tokens: CTE_TOKENS,
     body: z.object({
       id: Id,
       description: Description.optional(),
@@ -160,9 +184,11 @@ export const tdeDatabaseCalls = {
   regenerateToken: defineCall({
     method: 'POST',
     path: '/v1/ksp/tde/database/token/regenerate',
-    summary: 'Make a new access token for a database client (answered once); the old one stops working at once',
+    summary:
+      'Make a new access token for a database client (answered once); the old one stops working at once',
     tag: 'tde-database',
     access: 'cte:write',
+    tokens: CTE_TOKENS,
     body: ClientId,
     data: Issued,
   }),
@@ -172,6 +198,7 @@ export const tdeDatabaseCalls = {
     summary: "Revoke a database client's token: every read is refused until a new one is made",
     tag: 'tde-database',
     access: 'cte:write',
+    tokens: CTE_TOKENS,
     body: ClientId,
     data: DbClientRow,
   }),
@@ -182,7 +209,12 @@ export const tdeDatabaseCalls = {
       'Let a database client read a KSP AES-256 key of the domain under a key id (replaces what that key id named)',
     tag: 'tde-database',
     access: 'cte:write',
-    body: z.object({ id: Id, db_key_id: DbKeyId, key_id: Id.describe('an AES-256 key of the current domain') }),
+    tokens: CTE_TOKENS,
+    body: z.object({
+      id: Id,
+      db_key_id: DbKeyId,
+      key_id: Id.describe('an AES-256 key of the current domain'),
+    }),
     data: DbClientDetail,
   }),
   ungrant: defineCall({
@@ -191,6 +223,7 @@ export const tdeDatabaseCalls = {
     summary: 'Take a key id away from a database client: its next read of that id is refused',
     tag: 'tde-database',
     access: 'cte:write',
+    tokens: CTE_TOKENS,
     body: z.object({ id: Id, db_key_id: DbKeyId }),
     data: DbClientDetail,
   }),
@@ -200,8 +233,20 @@ export const tdeDatabaseCalls = {
     summary: 'Delete a database client (its token and grants go with it; the keys stay)',
     tag: 'tde-database',
     access: 'cte:write',
+    tokens: CTE_TOKENS,
     body: ClientId,
     data: z.object({ deleted: z.number().int() }),
+  }),
+  keyOptions: defineCall({
+    method: 'GET',
+    path: '/v1/ksp/tde/database/key-options',
+    summary:
+      'Keys a database client may be granted: the AES-256 keys of the domain in use, by name (at most 1000)',
+    tag: 'tde-database',
+    access: 'cte:read',
+    tokens: CTE_TOKENS,
+    query: z.object({ name: z.string().trim().max(64).optional().describe('part of the name') }),
+    data: z.array(z.object({ id: z.string(), name: z.string(), current_version: z.number().int() })),
   }),
   keyReaders: defineCall({
     method: 'GET',
@@ -209,6 +254,7 @@ export const tdeDatabaseCalls = {
     summary: 'The database clients that may read a key, with their reads (the key detail)',
     tag: 'tde-database',
     access: 'key:read',
+    tokens: ['session', 'kms'],
     query: z.object({ key_id: Id }),
     data: z.array(DbKeyReader),
   }),
@@ -237,7 +283,7 @@ export const dbKeyCalls = {
   mountCheck: defineCall({
     method: 'GET',
     path: DB_KEY_MOUNT_CHECK_PATH,
-    summary: 'The mount check the plugin makes at start: answers the mount\'s options, KV version 2',
+    summary: "The mount check the plugin makes at start: answers the mount's options, KV version 2",
     tag: 'tde-database',
     access: 'key:use',
     tokens: ['database'],

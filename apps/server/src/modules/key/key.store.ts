@@ -346,6 +346,16 @@ export async function rotatableKeys(
 }
 
 /** Adds KMIP operations to keys' "KMIP total" (the kmip module's tally, flushed about once a second). */
+/** Adds uses made outside the crypto API (database key reads) to keys' operation counters. */
+export async function addOperationCounts(db: Executor, counts: ReadonlyMap<string, number>): Promise<void> {
+  for (const [id, n] of [...counts].sort(([a], [b]) => (a < b ? -1 : 1)))
+    await db
+      .updateTable('kms_key')
+      .set((eb) => ({ operations: eb('operations', '+', n) }))
+      .where('id', '=', id)
+      .execute();
+}
+
 export async function addKmipTotals(db: Executor, counts: ReadonlyMap<string, number>): Promise<void> {
   // In id order, so two nodes' flushes cannot deadlock on PostgreSQL.
   for (const [id, n] of [...counts].sort(([a], [b]) => (a < b ? -1 : 1)))

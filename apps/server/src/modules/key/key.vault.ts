@@ -8,7 +8,7 @@ import type { Actor, RequestMeta } from '../../platform/http/route.js';
 import type { KeyCache } from './key.cache.js';
 import type { KeyMaterial } from './key.material.js';
 import type { KeyService } from './key.service.js';
-import { findKey, findVersion } from './key.store.js';
+import { addOperationCounts, findKey, findVersion } from './key.store.js';
 
 /** What another module asks of a key pair it had the key store generate. */
 export interface VaultKeyPair {
@@ -163,6 +163,42 @@ export function createKeyVault(deps: {
       });
       return { id: row.id, name: row.name, version: row.current_version, material: secret };
     },
+
+    /**
+     * A key of the domain and one of its versions, for a database client's read (modules/tde-database):
+     * `version` null is the current one. `material` (the caller zeroes it) only for an AES-256 key
+     * in use whose version exists; the caller judges and answers the rest from `key` and `version`.
+     * Read from the database each time: a disable or a new version on any node applies at the
+     * next read.
+     */
+    async databaseKey(
+      domainId: string,
+      keyId: string,
+      version: number | null,
+    ): Promise<{
+      key?: { id: string; name: string; state: string; algorithm: string; current_version: number };
+      version?: { number: number; created_at: string; material: Buffer };
+    }> {
+      const row = await findKey(db, domainId, keyId);
+      if (!row) return {};
+      const key = {
+        id: row.id,
+        name: row.name,
+        state: row.state,
+        algorithm: row.algorithm,
+        current_version: row.current_version,
+      };
+      if (row.algorithm !== 'AES-256' || row.state !== 'active') return { key };
+      const number = version ?? row.current_version;
+      if (number > row.current_version) return { key };
+      const found = await findVersion(db, row.id, number);
+      if (!found?.material_wrapped) return { key };
+      const secret = await material.open(db, domainId, row.id, number, found.material_wrapped);
+      return { key, version: { number, created_at: found.created_at, material: secret } };
+    },
+
+    /** Counts uses of keys made outside the crypto API (database reads) in their operation counters. */
+    countUses: (counts: ReadonlyMap<string, number>) => addOperationCounts(db, counts),
 
     /** Whether a private key of the domain is in use (a CA can sign with it). */
     async usable(domainId: string, keyId: string): Promise<boolean> {

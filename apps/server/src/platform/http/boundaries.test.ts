@@ -44,6 +44,9 @@ describe('domain boundaries', () => {
   const tdePolicy: Record<string, string> = {};
   const rdmPolicy: Record<string, string> = {};
   const tdeClient: Record<string, string> = {};
+  /** A database client of each domain (docs/tde-database.md), key id 1 granted its key, and its token. */
+  const dbClient: Record<string, string> = {};
+  const dbToken: Record<string, string> = {};
   const rdmClient: Record<string, string> = {};
   const clientGroup: Record<string, string> = {};
   const guardPoint: Record<string, string> = {};
@@ -123,6 +126,17 @@ describe('domain boundaries', () => {
           body: { name: `secret-key-${where}`, algorithm: 'AES-256', usage_mask: 0xc },
         })
       ).data.id;
+      const dbMade = await call(server, api.tdeDatabase.create, {
+        token,
+        body: { name: `secret-db-${where}` },
+      });
+      expect(dbMade.code, dbMade.msg).toBe(0);
+      [dbClient[where], dbToken[where]] = [dbMade.data.client.id, dbMade.data.token];
+      const granted = await call(server, api.tdeDatabase.grant, {
+        token,
+        body: { id: dbMade.data.client.id, db_key_id: 1, key_id: key[where] },
+      });
+      expect(granted.code, granted.msg).toBe(0);
       credential[where] = (
         await call(server, api.credential.create, {
           token,
@@ -345,6 +359,10 @@ describe('domain boundaries', () => {
         body: { name: 'branch-group' },
       })
     ).data.id;
+    // A database client of the branch, to which an attacker would grant another domain's key.
+    dbClient.branch = (
+      await call(server, api.tdeDatabase.create, { token: await as('b-admin'), body: { name: 'branch-db' } })
+    ).data.client.id;
     // A credential of the branch, which an attacker would link to another domain's server.
     credential.branch = (
       await call(server, api.credential.create, {
@@ -671,6 +689,26 @@ describe('domain boundaries', () => {
         { id: clientGroup[target], name: 'owned' },
       ],
       [`delete ${target}'s client group`, api.tdeClient.groupDelete, { id: clientGroup[target] }],
+      [`detail of ${target}'s database client`, api.tdeDatabase.detail, { id: dbClient[target] }],
+      [
+        `disable ${target}'s database client`,
+        api.tdeDatabase.update,
+        { id: dbClient[target], enabled: false },
+      ],
+      [`new token of ${target}'s database client`, api.tdeDatabase.regenerateToken, { id: dbClient[target] }],
+      [`revoke ${target}'s database token`, api.tdeDatabase.revokeToken, { id: dbClient[target] }],
+      [
+        `grant a key to ${target}'s database client`,
+        api.tdeDatabase.grant,
+        { id: dbClient[target], db_key_id: 5, key_id: k },
+      ],
+      [`ungrant ${target}'s database key`, api.tdeDatabase.ungrant, { id: dbClient[target], db_key_id: 1 }],
+      [`delete ${target}'s database client`, api.tdeDatabase.delete, { id: dbClient[target] }],
+      [
+        `grant ${target}'s key to my database client`,
+        api.tdeDatabase.grant,
+        { id: dbClient.branch, db_key_id: 9, key_id: k },
+      ],
       [
         `add my client to ${target}'s group`,
         api.tdeClient.groupAddMembers,
@@ -724,6 +762,13 @@ describe('domain boundaries', () => {
           query: { id: key[target]! },
         });
         expect(keyRow.data.description).not.toBe('owned');
+        // The database client of the target still reads its key with its token.
+        const read = await server.app.inject({
+          method: 'GET',
+          url: '/v1/tde/data/1',
+          headers: { 'x-vault-token': dbToken[target]! },
+        });
+        expect(read.statusCode, read.body).toBe(200);
         const owner = target === 'root' ? root : await as('c-admin');
         const certRow = await call(server, api.cert.detail, { token: owner, query: { id: cert[target]! } });
         expect(certRow.data.status).toBe('normal');
@@ -950,6 +995,32 @@ describe('domain boundaries', () => {
       }
     }
     expect(leaks).toEqual([]);
+  });
+
+  it("a database client's token reaches no REST call, and no token but its own reaches the key endpoint", async () => {
+    const leaks: string[] = [];
+    for (const def of allCalls) {
+      if (def.access === 'public') continue;
+      const res = await server.app.inject({
+        method: def.method,
+        url: def.path,
+        headers: { token: dbToken.coast!, 'content-type': 'application/json' },
+        payload: def.method === 'GET' ? undefined : '{}',
+      });
+      if (res.statusCode !== 401) leaks.push(`${def.method} ${def.path} answered ${res.statusCode}`);
+    }
+    expect(leaks).toEqual([]);
+    const session = await as('b-admin');
+    const kadp = (await call(server, api.user.kadpToken, { token: session })).data.token;
+    for (const token of [session, kadp, root]) {
+      const res = await server.app.inject({
+        method: 'GET',
+        url: '/v1/tde/data/1',
+        headers: { 'x-vault-token': token },
+      });
+      expect(res.statusCode).toBe(403);
+      expect(JSON.stringify(res.json())).not.toContain('secret-key');
+    }
   });
 
   it('refuses every system call to a domain administrator', async () => {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { allCalls, api, builtInRoles, Code } from '@ksp/contracts';
+import { allCalls, dbKeyCalls, api, builtInRoles, Code } from '@ksp/contracts';
 import { call, initialize, login, roleIdByName, startServer, type TestServer } from '../../test/harness.js';
 
 describe('HTTP surface', () => {
@@ -12,8 +12,20 @@ describe('HTTP surface', () => {
 
   it('registers exactly the contract calls, each declaring its access', async () => {
     server = await startServer('sqlite');
-    const api_ = server.routes.filter((r) => r.url.startsWith('/v1/') && r.method !== 'HEAD');
-    expect(api_.filter((r) => !r.access)).toEqual([]);
+    const all = server.routes.filter((r) => r.url.startsWith('/v1/') && r.method !== 'HEAD');
+    expect(all.filter((r) => !r.access)).toEqual([]);
+    // The database key endpoint (Vault-shaped, docs/tde-database.md) is declared in dbKeyCalls;
+    // everything else under its two prefixes answers a refusal to anyone.
+    const vault = (url: string) =>
+      url === '/v1/tde' || url.startsWith('/v1/tde/') || url === '/v1/sys' || url.startsWith('/v1/sys/');
+    const api_ = all.filter((r) => !vault(r.url));
+    for (const c of Object.values(dbKeyCalls))
+      expect(all.find((r) => r.method === c.method && r.url === c.path)?.access).toBe(c.access);
+    expect(
+      all
+        .filter((r) => vault(r.url) && !Object.values(dbKeyCalls).some((c) => c.path === r.url))
+        .every((r) => r.access === 'public'),
+    ).toBe(true);
     const key = (r: { method: string; url: string }) => `${r.method} ${r.url}`;
     expect(new Set(api_.map(key))).toEqual(
       new Set(allCalls.map((c) => key({ method: c.method, url: c.path }))),

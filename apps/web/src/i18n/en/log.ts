@@ -27,6 +27,7 @@ export const log = {
     api: 'API',
     agent: 'Agent',
     kmip: 'KMIP',
+    database: 'Database (key endpoint)',
     scheduler: 'Scheduler',
     cli: 'Command line (ksp)',
   },

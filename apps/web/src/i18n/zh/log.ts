@@ -29,6 +29,7 @@ export const log: Catalogue<typeof en> = {
     api: 'API',
     agent: '客户端代理',
     kmip: 'KMIP',
+    database: '数据库（密钥接口）',
     scheduler: '定时任务',
     cli: '命令行（ksp）',
   },
