@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api } from '@ksp/contracts';
+import { api, type LogRecord } from '@ksp/contracts';
 import { call, initialize, ok, startServer, type TestServer } from '../../test/harness.js';
 import { mariadbAvailable, startMariadb, type Mariadb } from './test/mariadb.js';
 
@@ -77,8 +77,22 @@ describe.runIf(mariadbAvailable())('MariaDB reads its keys from the key endpoint
     };
   };
   const values = async (table: string) => (await db.query(`SELECT v FROM shop.${table} ORDER BY id`)).flat();
-  const audit = async (action: string) =>
-    ok(await call(server, api.log.list, { token, query: { page: 1, page_size: 50, action } })).data.data;
+  /**
+   * The key endpoint's audit records (one per key version and client, or per refusal kind, per
+   * window of KSP_DB_KEY_AUDIT_SECONDS): the window is ended on the server's clock (the test's),
+   * then the records are waited for until one satisfies `wanted`.
+   */
+  const dbKeyRecords = async (wanted: (r: LogRecord) => boolean) => {
+    server.clock.advance(2);
+    const list = async () =>
+      ok(
+        await call(server, api.log.list, {
+          token,
+          query: { page: 1, page_size: 200, action: 'db-key.read' },
+        }),
+      ).data.data;
+    return until(list, (rows) => rows.some(wanted), 15_000);
+  };
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'ksp-tde-mariadb-'));
@@ -137,6 +151,8 @@ describe.runIf(mariadbAvailable())('MariaDB reads its keys from the key endpoint
       vaultUrl: `${base}${endpoint.path}`,
       token: made.token,
       caFile: join(dir, 'ksp-ca.pem'),
+      // A new key version is taken within a second (the plugin's default is a minute).
+      cacheVersionTimeoutMs: 1000,
     });
   }, 120_000);
 
@@ -173,59 +189,107 @@ describe.runIf(mariadbAvailable())('MariaDB reads its keys from the key endpoint
     expect(await values('secret_one')).toEqual([secretOne]);
     expect(await values('secret_two')).toEqual([secretTwo]);
 
-    // KSP audits the reads (batched every KSP_DB_KEY_AUDIT_SECONDS).
-    const reads = await until(
-      () => audit('db-key.read'),
-      (r) => r.length > 0,
-      15_000,
-    );
-    expect(reads.length).toBeGreaterThan(0);
-    expect(reads.every((r) => r.result === 'success')).toBe(true);
+    // KSP audits the reads: each key version the database read, by the client, from its address.
+    const reads = await dbKeyRecords((r) => r.object_id === keyTwo);
+    for (const keyId of [keyOne, keyTwo])
+      expect(reads.find((r) => r.object_id === keyId)).toMatchObject({
+        result: 'success',
+        source: 'database',
+        username: 'shop-db',
+        ip: '127.0.0.1',
+        details: expect.objectContaining({ version: 1 }) as unknown,
+      });
+    expect(reads.filter((r) => r.result === 'failure')).toEqual([]);
   }, 120_000);
 
-  it('takes a new key version made in KSP as the table key, and re-encrypts the table with it', async () => {
-    ok(await call(server, api.key.addVersion, { token, body: { id: keyOne } }));
-    const after = await until(
+  it('takes each new key version made in KSP as the table key, and re-encrypts the older pages', async () => {
+    const rotate = () => call(server, api.key.addVersion, { token, body: { id: keyOne } }).then(ok);
+    await rotate();
+    const second = await until(
       () => tablespace('secret_one'),
-      (t) => t.current === 2 && t.min === 2,
-      60_000,
+      (t) => t.current === 2,
+      30_000,
     );
-    expect(after).toMatchObject({ keyId: 1, current: 2, min: 2 });
+    expect(second).toMatchObject({ keyId: 1, current: 2 });
     // The other key id is another KSP key: unchanged.
     expect(await tablespace('secret_two')).toMatchObject({ keyId: 2, current: 1 });
-    // After a restart the table opens with the new version (and the system tablespace, still partly under version 1, too).
+    // innodb_encryption_rotate_key_age=1 re-encrypts the pages more than one version behind the
+    // latest: after a second new version none is left under version 1.
+    await rotate();
+    const third = await until(
+      () => tablespace('secret_one'),
+      (t) => t.current === 3 && t.min === 3,
+      60_000,
+    );
+    expect(third).toMatchObject({ keyId: 1, current: 3, min: 3 });
+    // KSP served the new versions to this client.
+    const reads = await dbKeyRecords((r) => r.object_id === keyOne && r.details.version === 3);
+    const served = reads.filter((r) => r.object_id === keyOne && r.result === 'success');
+    expect(served.map((r) => r.details.version)).toEqual(expect.arrayContaining([1, 2, 3]));
+    // After a restart the tables open with what KSP serves now.
     await db.restart();
     expect(await values('secret_one')).toEqual([secretOne]);
-    const detail = ok(await call(server, api.tdeDatabase.detail, { token, query: { id: clientId } })).data;
-    expect(detail.grants.find((g) => g.db_key_id === 1)?.current_version).toBe(2);
+    expect(await values('secret_two')).toEqual([secretTwo]);
   }, 120_000);
 
-  it("refuses a disabled client's database its keys: it cannot open its data until enabled again", async () => {
+  it("refuses a disabled client's database its keys: it does not start until the client is enabled again", async () => {
     ok(await call(server, api.tdeDatabase.update, { token, body: { id: clientId, enabled: false } }));
-    const logBefore = db.errorLog().length;
-    // Without its key cache, and a restart empties any cache anyway: every key is asked for again.
-    await expect(db.restart({ cacheEnabled: false })).rejects.toThrow(/permission denied/);
-    expect(db.running()).toBe(false);
-    const told = db.errorLog().slice(logBefore);
-    expect(told).toMatch(
-      /hashicorp: Hashicorp server error: 403, response: \{"errors":\["permission denied: database client .*disabled/,
-    );
-    const refused = await until(
-      () => audit('db-key.refused'),
-      (r) => r.length > 0,
-      15_000,
-    );
-    expect(refused.length).toBeGreaterThan(0);
-    expect(refused[0]!.result).toBe('failure');
-
-    ok(await call(server, api.tdeDatabase.update, { token, body: { id: clientId, enabled: true } }));
+    try {
+      const logBefore = db.errorLog().length;
+      // Key id 1 is InnoDB's own (the system tablespace and the redo log): without it mariadbd does
+      // not start. A restart begins with an empty key cache, so the cache setting changes nothing here.
+      await expect(db.restart({ cacheEnabled: false })).rejects.toThrow(/permission denied/);
+      expect(db.running()).toBe(false);
+      expect(db.errorLog().slice(logBefore)).toContain(
+        'hashicorp: Hashicorp server error: 403, response: {"errors":["permission denied: database client shop-db is disabled in KSP"]}',
+      );
+      const refused = await dbKeyRecords((r) => r.details.reason === 'dbKey.clientDisabled');
+      expect(refused.find((r) => r.details.reason === 'dbKey.clientDisabled')).toMatchObject({
+        result: 'failure',
+        source: 'database',
+        ip: '127.0.0.1',
+        details: expect.objectContaining({ client: 'shop-db' }) as unknown,
+      });
+    } finally {
+      ok(await call(server, api.tdeDatabase.update, { token, body: { id: clientId, enabled: true } }));
+    }
     await db.start({ cacheEnabled: true });
     expect(await values('secret_one')).toEqual([secretOne]);
     expect(await values('secret_two')).toEqual([secretTwo]);
   }, 120_000);
 
+  it('cannot open the table of a key id taken away from the client, and opens the others', async () => {
+    ok(await call(server, api.tdeDatabase.ungrant, { token, body: { id: clientId, db_key_id: 2 } }));
+    try {
+      const logBefore = db.errorLog().length;
+      await db.restart();
+      expect(await values('secret_one')).toEqual([secretOne]);
+      // The query is refused with the plugin's words; the error log names KSP's refusal.
+      await expect(values('secret_two')).rejects.toThrow(/hashicorp: Unable to get key data/);
+      expect(db.errorLog().slice(logBefore)).toContain(
+        'permission denied: key id 2 is not granted to database client shop-db',
+      );
+      const refused = await dbKeyRecords((r) => r.details.reason === 'dbKey.notGranted');
+      expect(refused.find((r) => r.details.reason === 'dbKey.notGranted')).toMatchObject({
+        result: 'failure',
+        details: expect.objectContaining({ db_key_id: 2, client: 'shop-db' }) as unknown,
+      });
+    } finally {
+      ok(
+        await call(server, api.tdeDatabase.grant, {
+          token,
+          body: { id: clientId, db_key_id: 2, key_id: keyTwo },
+        }),
+      );
+    }
+    await db.restart();
+    expect(await values('secret_two')).toEqual([secretTwo]);
+  }, 120_000);
+
   it('goes on serving its encrypted tables from its key cache while KSP is stopped', async () => {
-    // Warm the cache with both keys, then take KSP away (its port refuses connections).
+    // With a version cache time of 0 the plugin asks KSP at every lookup of a key's latest version:
+    // what follows is answered from its cache only because KSP cannot be reached.
+    await db.restart({ cacheVersionTimeoutMs: 0 });
     expect(await values('secret_two')).toEqual([secretTwo]);
     kspClosed = true;
     await server.close();
@@ -237,7 +301,7 @@ describe.runIf(mariadbAvailable())('MariaDB reads its keys from the key endpoint
     expect(await values('secret_one')).toEqual([secretOne, 'written while KSP is away']);
     expect(await values('secret_two')).toEqual([secretTwo, 'written while KSP is away']);
     // The key versions are asked of KSP again (and answered from the cache when it cannot be reached).
-    expect(await tablespace('secret_one')).toMatchObject({ keyId: 1, current: 2 });
+    expect(await tablespace('secret_one')).toMatchObject({ keyId: 1, current: 3 });
     expect(db.running()).toBe(true);
   }, 60_000);
 });

@@ -108,8 +108,10 @@ function pluginArgs(o: MariadbOptions): string[] {
     `--hashicorp-key-management-vault-ca=${o.caFile}`,
     // Seconds before a request is given up; an unreachable endpoint on loopback is refused at once anyway.
     '--hashicorp-key-management-timeout=5',
-    `--${o.cacheEnabled === false ? 'skip-' : ''}hashicorp-key-management-caching-enabled`,
-    `--${o.checkKvVersion === false ? 'skip-' : ''}hashicorp-key-management-check-kv-version`,
+    // The plugin's switches take a value: a bare `--hashicorp-key-management-caching-enabled` would
+    // take the next argument as its value.
+    `--hashicorp-key-management-caching-enabled=${o.cacheEnabled === false ? 'OFF' : 'ON'}`,
+    `--hashicorp-key-management-check-kv-version=${o.checkKvVersion === false ? 'OFF' : 'ON'}`,
     ...(o.cacheVersionTimeoutMs !== undefined
       ? [`--hashicorp-key-management-cache-version-timeout=${o.cacheVersionTimeoutMs}`]
       : []),
@@ -125,6 +127,10 @@ const INNODB_ARGS = [
   '--innodb-encrypt-temporary-tables=ON',
   '--innodb-encryption-threads=2',
   '--innodb-encryption-rotate-key-age=1',
+  // No buffer pool dump loaded at start: no table's pages are read before it is queried (with it,
+  // a table whose key is refused at start is marked corrupted before any query).
+  '--innodb-buffer-pool-dump-at-shutdown=OFF',
+  '--innodb-buffer-pool-load-at-startup=OFF',
 ];
 
 /**
