@@ -46,9 +46,10 @@ const filesContaining = (dir: string, text: string) =>
  * MariaDB 10.11 with Debian's `hashicorp_key_management` plugin against a real KSP over HTTPS
  * (docs/tde-database.md): the plugin reads the keys granted to a database client from the key
  * endpoint, InnoDB encrypts the tables and the redo log with them, a new key version in KSP
- * becomes the tables' key, a disabled client's database cannot open its data, and MariaDB goes
- * on from its key cache while KSP is away. One engine: what is asserted is decided by MariaDB
- * and the endpoint's HTTP answers, not by SQL the engines run differently.
+ * becomes the tables' key, a disabled client's database does not start, a key id taken away
+ * leaves its table unreadable, and MariaDB goes on from its key cache while KSP is away. One
+ * MariaDB for the whole file, restarted between steps. One engine: what is asserted is decided
+ * by MariaDB and the endpoint's HTTP answers, not by SQL the engines run differently.
  */
 describe.runIf(mariadbAvailable())('MariaDB reads its keys from the key endpoint (sqlite)', () => {
   let server: TestServer;
