@@ -25,11 +25,19 @@ export async function launch(): Promise<Browser> {
 
 export async function newPage(
   browser: Browser,
-  options: { locale?: string; width?: number; height?: number; timezoneId?: string } = {},
+  options: {
+    locale?: string;
+    width?: number;
+    height?: number;
+    timezoneId?: string;
+    /** For a server started over TLS with a self-signed certificate (`startKsp`). */
+    ignoreHTTPSErrors?: boolean;
+  } = {},
 ): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await browser.newContext({
     locale: options.locale ?? 'en-US',
     ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}),
+    ...(options.ignoreHTTPSErrors ? { ignoreHTTPSErrors: true } : {}),
     viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
   });
   const page = await context.newPage();

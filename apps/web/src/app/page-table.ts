@@ -58,6 +58,7 @@ export const pageTable: Record<PageKey, PageModule> = {
     import('../features/tde-clients/client-detail-page').then((m) => ({ default: m.CteClientDetailPage })),
   'cte/clients/clients-groups': () => import('../features/tde-clients/group-list-page'),
   'cte/clients/clients-groups-details': () => import('../features/tde-clients/group-detail-page'),
+  'cte/databases/main': () => import('../features/tde-databases/database-client-page'),
   'rdm/clients/main': () =>
     import('../features/tde-clients/client-list-page').then((m) => ({ default: m.RdmClientListPage })),
   'rdm/clients/clients-details': () =>

@@ -9,6 +9,7 @@ import {
   BugOutlined,
   CloudServerOutlined,
   ClusterOutlined,
+  ConsoleSqlOutlined,
   ControlOutlined,
   DashboardOutlined,
   DatabaseOutlined,
@@ -81,6 +82,7 @@ const icons: Record<string, ReactNode> = {
   tdeProfiles: <SlidersOutlined />,
   cteClients: <LaptopOutlined />,
   cteClientGroups: <GroupOutlined />,
+  cteDatabases: <ConsoleSqlOutlined />,
   rdmClients: <LaptopOutlined />,
 };
 

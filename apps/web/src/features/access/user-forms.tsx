@@ -8,7 +8,7 @@ import { ModalForm } from '../../components/form-modal';
 import { NewPasswordFields } from '../../components/password-fields';
 import { fieldSchema, rulesFromSchema } from '../../components/schema-rules';
 import { useT } from '../../i18n/i18n';
-import { parseIpRules, ipRulesRule } from './ip-rules';
+import { parseIpRules, ipRulesRule } from '../../components/ip-rules';
 import { DomainSelect, RoleSelect } from './option-selects';
 import { SwitchField } from '../../components/switch-field';
 

@@ -22,7 +22,7 @@ import { ListAddButton, ListPage } from '../../components/list-page';
 import { useCanCall } from '../../components/permissions';
 import { useT } from '../../i18n/i18n';
 import { roleName } from '../../i18n/server-labels';
-import { formatIpRules, ipRulesRule, parseIpRules } from './ip-rules';
+import { formatIpRules, ipRulesRule, parseIpRules } from '../../components/ip-rules';
 import { RoleSelect } from './option-selects';
 import { SecretModal, type OnceSecret } from './secret-modal';
 import { TimeAgo } from './time-text';

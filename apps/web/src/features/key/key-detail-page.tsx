@@ -29,6 +29,7 @@ import {
   type KeyEditValues,
 } from './key-model';
 import { VersionsTable, AuditTable } from './key-history';
+import { KeyDbReaders } from './key-db-readers';
 
 /** The linked half of a key pair, by name when it can be read. */
 function LinkedKey({ id, area }: { id: string; area: KeyArea }) {
@@ -298,6 +299,7 @@ export default function KeyDetailPage() {
           ]}
         />
       </Card>
+      <KeyDbReaders row={row} />
       <EditKeyModal row={row} open={editing} onClose={() => setEditing(false)} />
       {actions.dialogs}
     </Flex>

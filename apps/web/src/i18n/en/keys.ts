@@ -339,6 +339,16 @@ export const keys = {
       failure: 'Failure',
     },
   },
+  dbReads: {
+    title: 'Database reads',
+    hint: 'TDE database clients that may read this key, under the key id they ask for (reads are counted once a minute).',
+    client: 'Database client',
+    dbKeyId: 'Key id',
+    reads: 'Reads',
+    lastRead: 'Last read',
+    lastVersion: 'Last version read',
+    never: 'Never',
+  },
   feedback: {
     created: 'Key "{{name}}" created',
     imported: 'Key "{{name}}" imported',

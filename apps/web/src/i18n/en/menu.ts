@@ -34,6 +34,7 @@ export const menu = {
   cteClientDetail: 'Client details',
   cteClientGroups: 'Client groups',
   cteClientGroupDetail: 'Client group details',
+  cteDatabases: 'Database clients',
   rdmClients: 'Clients',
   rdmClientDetail: 'Client details',
   kadpClients: 'Clients',

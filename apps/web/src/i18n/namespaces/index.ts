@@ -32,5 +32,6 @@ export { scheduler } from './scheduler';
 export { sshServer } from './ssh-server';
 export { syslog } from './syslog';
 export { tdeClient } from './tde-client';
+export { tdeDatabase } from './tde-database';
 export { system } from './system';
 export { tdePolicy } from './tde-policy';

@@ -333,6 +333,16 @@ export const keys: Catalogue<typeof en> = {
       failure: '失败',
     },
   },
+  dbReads: {
+    title: '数据库读取',
+    hint: '可以读取该密钥的透明加密数据库客户端及其请求的密钥编号（读取次数每分钟统计一次）。',
+    client: '数据库客户端',
+    dbKeyId: '密钥编号',
+    reads: '读取次数',
+    lastRead: '最近读取',
+    lastVersion: '最近读取的版本',
+    never: '从未',
+  },
   feedback: {
     created: '密钥“{{name}}”已创建',
     imported: '密钥“{{name}}”已导入',

@@ -36,6 +36,7 @@ export const menu: Catalogue<typeof en> = {
   cteClientDetail: '客户端详情',
   cteClientGroups: '客户端组',
   cteClientGroupDetail: '客户端组详情',
+  cteDatabases: '数据库客户端',
   rdmClients: '客户端',
   rdmClientDetail: '客户端详情',
   kadpClients: '客户端',

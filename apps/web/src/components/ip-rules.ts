@@ -1,6 +1,6 @@
 import { isIpRule } from '@ksp/contracts';
 import type { Rule } from 'antd/es/form';
-import { i18n } from '../../i18n/i18n';
+import { i18n } from '../i18n/i18n';
 
 /** The contract's limit on a whitelist (IpWhitelist.max). */
 export const IP_RULES_MAX = 100;
