@@ -11,6 +11,7 @@ import {
   type MessageKey,
 } from '@ksp/contracts';
 import type { Db } from '../../platform/db/database.js';
+import { isStorageUnavailable } from '../../platform/db/storage-health.js';
 import type { TdeDbClientTable } from '../../platform/db/schema.js';
 import { KspError } from '../../platform/errors.js';
 import {
@@ -96,10 +97,17 @@ export function registerKeyEndpoint(deps: {
   });
 
   /** Who a request is from, the checks every call makes, and the audited refusal of the one check. */
-  async function admit(req: FastifyRequest, call: CallDef, meta: RequestMeta): Promise<TdeDbClientTable> {
+  async function admit(
+    req: FastifyRequest,
+    call: CallDef,
+    meta: RequestMeta,
+    seen: { client: TdeDbClientTable | null },
+  ): Promise<TdeDbClientTable> {
     const state = await gate.readiness();
     if (!state.ready) throw new Refusal(503, state.reason, state.params ?? {}, false);
     const client = await clientOf(req);
+    // Every refusal from here on is recorded under the client (and its domain).
+    seen.client = client;
     try {
       await authorizeCall(gate, call, actorOf(client), meta);
     } catch (err) {
@@ -148,6 +156,15 @@ export function registerKeyEndpoint(deps: {
       const body = await work(meta, seen);
       return reply.header('cache-control', 'no-store').send(body);
     } catch (err) {
+      // KSP not ready (sealed, not activated) or its database out of reach: the connection is
+      // closed without an answer, as an unreachable server's would be. The plugin then serves
+      // from its key cache (it does so on any transfer failure); an HTTP 503 it would take as a
+      // refusal, and a running MariaDB stops at its next key lookup (docs/tde-database.md).
+      if ((err instanceof Refusal && err.status === 503) || isStorageUnavailable(err)) {
+        reply.hijack();
+        reply.raw.destroy();
+        return reply;
+      }
       if (!(err instanceof Refusal)) throw err;
       if (err.audited)
         tally.add({
@@ -186,7 +203,7 @@ export function registerKeyEndpoint(deps: {
     ),
     handler: (req, reply) =>
       serve(req, reply, async (meta, seen) => {
-        seen.client = await admit(req, dbKeyCalls.mountCheck, meta);
+        await admit(req, dbKeyCalls.mountCheck, meta, seen);
         return { type: 'kv', description: 'KSP database keys', options: { version: '2' } };
       }),
   });
@@ -208,8 +225,7 @@ export function registerKeyEndpoint(deps: {
         seen.dbKeyId = dbKeyId;
         const rawVersion = Array.isArray(query.version) ? '' : query.version;
         const asked = rawVersion === undefined ? 0 : parseNumber(rawVersion, 'dbKey.badVersion');
-        const client = await admit(req, dbKeyCalls.read, meta);
-        seen.client = client;
+        const client = await admit(req, dbKeyCalls.read, meta, seen);
         const grant = await findGrant(db, client.id, dbKeyId);
         if (!grant) throw new Refusal(403, 'dbKey.notGranted', { db_key_id: dbKeyId, client: client.name });
         const found = await deps.keyVault().databaseKey(client.domain_id, grant.key_id, asked || null);

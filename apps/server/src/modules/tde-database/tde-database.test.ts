@@ -203,6 +203,8 @@ describe.each(await engines())('TDE database clients and the key endpoint on %s'
 
     const refusals = (await records()).filter((r) => r.result === 'failure');
     const reasons = refusals.map((r) => r.details.reason);
+    // A known client's refusals are recorded under it (its domain's administrators see them).
+    expect(refusals.find((r) => r.details.reason === 'dbKey.clientDisabled')?.username).toBe('maria-2');
     for (const reason of [
       'dbKey.addressRefused',
       'dbKey.tokenMissing',
@@ -406,5 +408,32 @@ describe.each(await engines())('TDE database clients and the key endpoint on %s'
     expect(reads.reduce((n, r) => n + r.count, 0)).toBe(40);
     ok(await call(server, api.tdeDatabase.delete, { token: root, body: { id: made.client.id } }));
     expect((await kv(server, '/v1/tde/data/1', made.token)).status).toBe(403);
+  });
+});
+
+describe('the key endpoint of a node that is not ready', () => {
+  it('closes the connection without an answer, as an unreachable server would, so the plugin serves from its cache', async () => {
+    const server = await startServer('sqlite', {}, undefined, undefined, {
+      services: {
+        readiness: () =>
+          Promise.resolve({ ready: false, reason: 'system.sealed', params: { file: 'seal.key' } }),
+      },
+    });
+    try {
+      await server.app.listen({ port: 0, host: '127.0.0.1' });
+      const { port } = server.app.server.address() as { port: number };
+      const answer = await fetch(`http://127.0.0.1:${port}/v1/tde/data/1`, {
+        headers: { 'x-vault-token': `${DB_TOKEN_PREFIX}${'A'.repeat(43)}` },
+      }).then(
+        (res) => `HTTP ${res.status}`,
+        (err: Error) => `no answer (${err.message})`,
+      );
+      expect(answer).toMatch(/^no answer/);
+      // The REST API says why, as always.
+      const status = await fetch(`http://127.0.0.1:${port}${api.system.ready.path}`);
+      expect(status.status).toBe(503);
+    } finally {
+      await server.close();
+    }
   });
 });
