@@ -101,15 +101,10 @@ describe.each(await engines())('client records on %s', (engine) => {
       .execute();
   }
 
-  signedInWithBranch(
-    engine,
-    (started) =>
-      ({
-        server,
-        token: root,
-        branch: { token: branchAdmin },
-      } = started),
-  );
+  signedInWithBranch(engine, (started) => {
+    ({ server, token: root } = started);
+    branchAdmin = started.branch.token;
+  });
   beforeAll(async () => {
     const rootCa = await caOf(root, 'Agents');
     const branchCa = await caOf(branchAdmin, 'Branch agents');

@@ -60,15 +60,10 @@ describe.each(await engines())('server records (the log page) on %s', (engine) =
   let root: string;
   let branchAdmin: string;
 
-  signedInWithBranch(
-    engine,
-    (started) =>
-      ({
-        server,
-        token: root,
-        branch: { token: branchAdmin },
-      } = started),
-  );
+  signedInWithBranch(engine, (started) => {
+    ({ server, token: root } = started);
+    branchAdmin = started.branch.token;
+  });
   beforeAll(async () => {
     for (const [token, name] of [
       [root, 'root-secret-key'],
