@@ -1,24 +1,7 @@
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { api } from '@ksp/contracts';
 import { ADMIN, call, initialize, login, startServer, type TestServer } from './test/harness.js';
-
-const cli = fileURLToPath(new URL('./cli.ts', import.meta.url));
-
-/** Runs the CLI as a separate process (async: the server under test shares this event loop). */
-function runCli(args: string[], env: Record<string, string> = {}) {
-  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=source', cli, ...args], {
-      env: { ...process.env, ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
+import { runCli } from './test/cli.js';
 
 describe('ksp CLI', () => {
   let server: TestServer;

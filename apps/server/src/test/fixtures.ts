@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { api, type tokenUsages } from '@ksp/contracts';
 import { configClientOf } from '../platform/agent-config.js';
 import type { Executor } from '../platform/db/database.js';
+import type { Actor } from '../platform/http/route.js';
 import {
   call,
   domainWithAdmin,
@@ -145,4 +146,37 @@ export async function registrationToken(
 ) {
   return ok(await call(server, api.registrationToken.create, { token, body: { name, usage, capacity: 0 } }))
     .data;
+}
+
+/** A signed-in user with no permissions, for calling a service directly (not over HTTP). */
+export function plainActor(who: Pick<Actor, 'userId' | 'username' | 'domainId' | 'domainName'>): Actor {
+  return {
+    ...who,
+    sessionId: '',
+    permissions: new Set(),
+    mustChangePassword: false,
+    directory: null,
+    kind: 'session',
+    systemScope: false,
+  };
+}
+
+/** The second domain of the cross-domain cases, and its administrator. */
+export const BRANCH = { domain: 'branch', username: 'branch-admin', password: 'Branch-Pass-1' } as const;
+
+/**
+ * `signedInServer`, and the domain `BRANCH` with its administrator signed in: `use` receives the
+ * root administrator's token as `token` and the branch's id and token as `branch`.
+ */
+export function signedInWithBranch(
+  engine: EngineName,
+  use: (started: SignedInServer & { branch: { domainId: string; token: string } }) => unknown,
+  o: SignedInOptions = {},
+): void {
+  signedInServer(
+    engine,
+    async (started) =>
+      use({ ...started, branch: await domainWithAdmin(started.server, started.token, BRANCH) }),
+    o,
+  );
 }

@@ -1,6 +1,13 @@
 import { generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
 import { api, LICENSE_PREFIX, licenseFeatures, type LicensePayload } from '@ksp/contracts';
-import { call, type TestServer } from './harness.js';
+import {
+  call,
+  initialize,
+  startServer,
+  type EngineName,
+  type StartOptions,
+  type TestServer,
+} from './harness.js';
 
 /**
  * A licence signing key pair made for one test run (the vendor's private key is never in the
@@ -54,4 +61,26 @@ export async function licenseEverything(
     },
   });
   if (activated.code !== 0) throw new Error(`licence: ${activated.msg}`);
+}
+
+/**
+ * A server on `engine` that trusts `keys` (KSP_LICENSE_TEST_PUBLIC_KEY), its app built as
+ * `options` says, initialized and licensed for everything: the server and the first
+ * administrator's token. The caller closes it.
+ */
+export async function licensedServer(
+  engine: EngineName,
+  keys: ReturnType<typeof testLicenseKeys>,
+  options?: StartOptions,
+): Promise<{ server: TestServer; token: string }> {
+  const server = await startServer(
+    engine,
+    { KSP_LICENSE_TEST_PUBLIC_KEY: keys.publicKeyBase64 },
+    undefined,
+    undefined,
+    options,
+  );
+  const { token } = await initialize(server);
+  await licenseEverything(server, token, keys);
+  return { server, token };
 }

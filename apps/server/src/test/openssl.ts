@@ -1,4 +1,6 @@
 import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 /** Runs openssl in `cwd`; its error output is the thrown message. */
 export function openssl(args: string[], cwd: string): void {
@@ -27,6 +29,39 @@ export function selfSignedEc(
       String(files.days),
       '-subj',
       `/CN=${files.cn}`,
+    ],
+    dir,
+  );
+}
+
+/**
+ * A new EC P-256 key `<name>.key` and its certificate `<name>.pem` for `/CN=cn`, signed by the CA
+ * `ca.pem` / `ca.key` in `dir`, with the extensions `ext` (openssl extfile lines).
+ */
+export function caSignedEc(
+  dir: string,
+  files: { name: string; cn: string; ext: string; days: number },
+): void {
+  const { name, cn, ext, days } = files;
+  openssl(['req', ...newEcKey(`${name}.key`), '-out', `${name}.csr`, '-subj', `/CN=${cn}`], dir);
+  writeFileSync(join(dir, `${name}.ext`), `${ext}\n`);
+  openssl(
+    [
+      'x509',
+      '-req',
+      '-in',
+      `${name}.csr`,
+      '-CA',
+      'ca.pem',
+      '-CAkey',
+      'ca.key',
+      '-CAcreateserial',
+      '-out',
+      `${name}.pem`,
+      '-days',
+      String(days),
+      '-extfile',
+      `${name}.ext`,
     ],
     dir,
   );

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'ldapts';
-import { newEcKey, openssl, selfSignedEc } from './openssl.js';
+import { caSignedEc, selfSignedEc } from './openssl.js';
 import { freePort } from './free-port.js';
 
 export const BASE_DN = 'dc=ksp,dc=test';
@@ -30,31 +30,12 @@ export async function startSlapd(): Promise<Slapd> {
   const dir = mkdtempSync(join(tmpdir(), 'ksp-slapd-'));
   mkdirSync(join(dir, 'db'));
   selfSignedEc(dir, { key: 'ca.key', cert: 'ca.pem', cn: 'KSP Test Directory CA', days: 2 });
-  openssl(['req', ...newEcKey('server.key'), '-out', 'server.csr', '-subj', '/CN=127.0.0.1'], dir);
-  writeFileSync(
-    join(dir, 'ext.cnf'),
-    'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\n',
-  );
-  openssl(
-    [
-      'x509',
-      '-req',
-      '-in',
-      'server.csr',
-      '-CA',
-      'ca.pem',
-      '-CAkey',
-      'ca.key',
-      '-CAcreateserial',
-      '-out',
-      'server.pem',
-      '-days',
-      '2',
-      '-extfile',
-      'ext.cnf',
-    ],
-    dir,
-  );
+  caSignedEc(dir, {
+    name: 'server',
+    cn: '127.0.0.1',
+    ext: 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth',
+    days: 2,
+  });
   const ldapPort = await freePort();
   const ldapsPort = await freePort();
   writeFileSync(

@@ -1,9 +1,9 @@
-import { spawnSync } from 'node:child_process';
 import { createSocket, type Socket as UdpSocket } from 'node:dgram';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer as createTcpServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { createServer as createTlsServer, type TLSSocket } from 'node:tls';
+import { caSignedEc, openssl, selfSignedEc } from './openssl.js';
 
 /**
  * TESTS ONLY: syslog receivers (UDP, TCP and mutual TLS with RFC 6587 octet counting), parsers
@@ -118,49 +118,15 @@ export function parseLeef(msg: string) {
 }
 
 export function opensslTls(dir: string) {
-  const run = (args: string[]) => {
-    const r = spawnSync('openssl', args, { cwd: dir, encoding: 'utf8' });
-    if (r.status !== 0) throw new Error(`openssl ${args.join(' ')}: ${r.stderr}`);
-  };
-  const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'];
-  run([
-    'req',
-    '-x509',
-    ...ec,
-    '-keyout',
-    'ca.key',
-    '-out',
-    'ca.pem',
-    '-days',
-    '2',
-    '-subj',
-    '/CN=syslog-test-ca',
-  ]);
-  for (const [name, cn, san] of [
-    ['server', 'localhost', 'subjectAltName=IP:127.0.0.1,DNS:localhost'],
-    ['client', 'ksp-client', 'extendedKeyUsage=clientAuth'],
-  ] as const) {
-    run(['req', ...ec, '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', `/CN=${cn}`]);
-    writeFileSync(join(dir, `${name}.ext`), `${san}\n`);
-    run([
-      'x509',
-      '-req',
-      '-in',
-      `${name}.csr`,
-      '-CA',
-      'ca.pem',
-      '-CAkey',
-      'ca.key',
-      '-CAcreateserial',
-      '-out',
-      `${name}.pem`,
-      '-days',
-      '2',
-      '-extfile',
-      `${name}.ext`,
-    ]);
-  }
-  run(['pkcs8', '-topk8', '-nocrypt', '-in', 'client.key', '-out', 'client.p8']);
+  selfSignedEc(dir, { key: 'ca.key', cert: 'ca.pem', cn: 'syslog-test-ca', days: 2 });
+  caSignedEc(dir, {
+    name: 'server',
+    cn: 'localhost',
+    ext: 'subjectAltName=IP:127.0.0.1,DNS:localhost',
+    days: 2,
+  });
+  caSignedEc(dir, { name: 'client', cn: 'ksp-client', ext: 'extendedKeyUsage=clientAuth', days: 2 });
+  openssl(['pkcs8', '-topk8', '-nocrypt', '-in', 'client.key', '-out', 'client.p8'], dir);
   const read = (f: string) => readFileSync(join(dir, f), 'utf8');
   return {
     ca: read('ca.pem'),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineCall } from '../call.js';
-import { Id, PageQuery, pageOf } from '../common.js';
-import { LOG_COUNT_MAX, LogCursor, logExportFormats } from './log.js';
+import { Id } from '../common.js';
+import { logExportFormats, logListQuery, logPageOf } from './log.js';
 
 /**
  * Client records: what agents (CTE/RDM/KADP) upload about the file operations they saw
@@ -120,24 +120,8 @@ export const clientLogCalls = {
     tag: 'log',
     access: 'log:read',
     changesAccess: false,
-    query: PageQuery.extend(ClientLogFilter.shape).extend({
-      after: LogCursor.optional().describe(
-        `the \`next_cursor\` of the page before: this page starts right after its last record, whatever \`page\` says (a deep page costs what the first one costs). Without it, pages by number reach the first ${LOG_COUNT_MAX.toLocaleString('en')} records (4000 log.pageTooDeep beyond)`,
-      ),
-    }),
-    data: pageOf(ClientLogRecord).extend({
-      total_exact: z
-        .boolean()
-        .describe(
-          `false when more than ${LOG_COUNT_MAX.toLocaleString('en')} records match: total is then that cap`,
-        ),
-      next_cursor: z
-        .string()
-        .nullable()
-        .describe(
-          'where the next page starts (pass it as `after` with the same filters); null on the last page',
-        ),
-    }),
+    query: logListQuery(ClientLogFilter),
+    data: logPageOf(ClientLogRecord),
   }),
   detail: defineCall({
     method: 'GET',

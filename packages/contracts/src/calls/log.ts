@@ -41,6 +41,32 @@ export const LogCursor = z
   .max(200)
   .regex(/^[A-Za-z0-9_-]+$/, 'a cursor from next_cursor');
 
+/** The query of a log list: the page, the filters, and `after` to page by position instead. */
+export function logListQuery<F extends z.ZodRawShape>(filter: z.ZodObject<F>) {
+  return PageQuery.extend(filter.shape).extend({
+    after: LogCursor.optional().describe(
+      `the \`next_cursor\` of the page before: this page starts right after its last record, whatever \`page\` says (a deep page costs what the first one costs). Without it, pages by number reach the first ${LOG_COUNT_MAX.toLocaleString('en')} records (4000 log.pageTooDeep beyond)`,
+    ),
+  });
+}
+
+/** A page of a log list: its total capped at LOG_COUNT_MAX, and where the next page starts. */
+export function logPageOf<T extends z.ZodType>(record: T) {
+  return pageOf(record).extend({
+    total_exact: z
+      .boolean()
+      .describe(
+        `false when more than ${LOG_COUNT_MAX.toLocaleString('en')} records match: total is then that cap`,
+      ),
+    next_cursor: z
+      .string()
+      .nullable()
+      .describe(
+        'where the next page starts (pass it as `after` with the same filters); null on the last page',
+      ),
+  });
+}
+
 export const LogRecord = z.object({
   id: z.string(),
   at: z.string().describe('ISO time the record was made'),
@@ -87,24 +113,8 @@ export const logCalls = {
     tag: 'log',
     access: 'log:read',
     changesAccess: false,
-    query: PageQuery.extend(LogFilter.shape).extend({
-      after: LogCursor.optional().describe(
-        `the \`next_cursor\` of the page before: this page starts right after its last record, whatever \`page\` says (a deep page costs what the first one costs). Without it, pages by number reach the first ${LOG_COUNT_MAX.toLocaleString('en')} records (4000 log.pageTooDeep beyond)`,
-      ),
-    }),
-    data: pageOf(LogRecord).extend({
-      total_exact: z
-        .boolean()
-        .describe(
-          `false when more than ${LOG_COUNT_MAX.toLocaleString('en')} records match: total is then that cap`,
-        ),
-      next_cursor: z
-        .string()
-        .nullable()
-        .describe(
-          'where the next page starts (pass it as `after` with the same filters); null on the last page',
-        ),
-    }),
+    query: logListQuery(LogFilter),
+    data: logPageOf(LogRecord),
   }),
   detail: defineCall({
     method: 'GET',

@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { api, Code, Usage } from '@ksp/contracts';
 import { writeAudit } from '../../platform/audit.js';
 import {
@@ -7,13 +7,10 @@ import {
   encodeUsername,
   engines,
   hashForLogin,
-  domainWithAdmin,
   type TestServer,
 } from '../../test/harness.js';
-import { signedInServer } from '../../test/fixtures.js';
+import { auditRecords, signedInWithBranch } from '../../test/fixtures.js';
 import { createAlarmService, type ClientLogCounter } from './alarm.service.js';
-
-const PASSWORD = 'Alarm-Pass-1';
 
 describe.each(await engines())('alarms on %s', (engine) => {
   let server: TestServer;
@@ -38,22 +35,17 @@ describe.each(await engines())('alarms on %s', (engine) => {
     callUnchecked(server, api.alarm.list, { token, query: { page: 1, page_size: 100, ...query } });
   const rules = (token: string) =>
     call(server, api.alarm.ruleList, { token, query: { page: 1, page_size: 100 } });
-  const records = (action: string) =>
-    server.database.db
-      .selectFrom('audit_log')
-      .selectAll()
-      .where('action', '=', action)
-      .orderBy('at')
-      .execute();
+  const records = (action: string) => auditRecords(server, action);
 
-  signedInServer(engine, (started) => ({ server, token: root } = started));
-  beforeAll(async () => {
-    ({ domainId: branchId, token: branch } = await domainWithAdmin(server, root, {
-      domain: 'branch',
-      username: 'branch-admin',
-      password: PASSWORD,
-    }));
-  });
+  signedInWithBranch(
+    engine,
+    (started) =>
+      ({
+        server,
+        token: root,
+        branch: { domainId: branchId, token: branch },
+      } = started),
+  );
 
   it('raises one alarm when failed sign-ins reach the threshold, audited, then keeps quiet for the interval', async () => {
     const rule = await call(server, api.alarm.ruleCreate, {

@@ -1,16 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, Code, Usage } from '@ksp/contracts';
-import {
-  SOFTHSM_MODULE,
-  createEmptyTestToken,
-  softhsmAvailable,
-  type TestToken,
-} from '@ksp/ukey-bridge/testing';
 import { downloadKey, fetchArchive, finished, uploadArchive } from '../../test/backup.js';
+import { SOFTHSM_MODULE, createEmptyTestToken, type TestToken } from '../../test/softhsm.js';
 import { call, engines, initialize, login, ADMIN, startServer, type TestServer } from '../../test/harness.js';
-
-// SoftHSM2 is a required peer of this suite (Debian softhsm2 and opensc), never skipped.
-if (!softhsmAvailable()) throw new Error('SoftHSM2 and OpenSC are required (Debian softhsm2, opensc)');
 
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 

@@ -28,12 +28,57 @@ export type ClientCertificateCheck =
   | { ok: false; reason: 'certificate' | 'unknownCa' }
   | ({ ok: false; reason: 'certValidity' | 'revoked' | 'notClient' } & ClientCertificateIdentity);
 
+/** What a client certificate is made for: its subject and key. */
+type ClientCertificateInput = Pick<
+  IssueInput,
+  'name' | 'subjectName' | 'spki' | 'algorithm' | 'keyBits' | 'san' | 'csrDer'
+>;
+
 /**
  * Agents' client certificates for the client module: enrolment and renewal from the domain's
  * default CA, revocation when a client goes, and the check of a certificate an agent presents.
  */
 export function createAgentCertificates(ctx: CertContext, defaultIssuer: DefaultIssuer, crls: Crls) {
   const { db, now } = ctx;
+
+  /**
+   * A client certificate for `input` from the domain's default CA, signed now: its DER, the
+   * chain's, and the answer of the prepare calls (nothing stored until the caller runs `store(trx)`).
+   */
+  async function signClientCertificate(
+    domainId: string,
+    input: ClientCertificateInput,
+    validityDays: number,
+  ) {
+    const { ca, caCert, chain } = await defaultIssuer(domainId);
+    const row = await signCertificate(ctx, domainId, {
+      ...input,
+      ca,
+      caCert,
+      purpose: 'client',
+      usage: 'signature',
+      validityDays,
+      keyId: null,
+      exportable: false,
+      source: 'sign-cert',
+    });
+    const certDer = unb64(row.cert_der);
+    const chainDers = await chain();
+    return {
+      certDer,
+      chainDers,
+      answer: {
+        id: row.id,
+        serial: row.serial,
+        notBefore: row.not_before,
+        notAfter: row.not_after,
+        ca: { id: ca.id, name: ca.name },
+        certificatePem: pki.toPem(certDer, 'CERTIFICATE'),
+        chainPem: pemChain(chainDers),
+        store: (trx: Executor) => store.insertCertificate(trx, row),
+      },
+    };
+  }
 
   return {
     /**
@@ -85,10 +130,7 @@ export function createAgentCertificates(ctx: CertContext, defaultIssuer: Default
       from: { csr: string; ip: string; action: string } | { renew: string },
       validityDays: number,
     ) {
-      let input: Pick<
-        IssueInput,
-        'name' | 'subjectName' | 'spki' | 'algorithm' | 'keyBits' | 'san' | 'csrDer'
-      >;
+      let input: ClientCertificateInput;
       if ('csr' in from) {
         const csr = await ctx.readCsr(from.csr, { actor: null, ip: from.ip, action: from.action });
         input = {
@@ -114,28 +156,7 @@ export function createAgentCertificates(ctx: CertContext, defaultIssuer: Default
           csrDer: null,
         };
       }
-      const { ca, caCert, chain } = await defaultIssuer(domainId);
-      const row = await signCertificate(ctx, domainId, {
-        ...input,
-        ca,
-        caCert,
-        purpose: 'client',
-        usage: 'signature',
-        validityDays,
-        keyId: null,
-        exportable: false,
-        source: 'sign-cert',
-      });
-      return {
-        id: row.id,
-        serial: row.serial,
-        notBefore: row.not_before,
-        notAfter: row.not_after,
-        ca: { id: ca.id, name: ca.name },
-        certificatePem: pki.toPem(unb64(row.cert_der), 'CERTIFICATE'),
-        chainPem: pemChain(await chain()),
-        store: (trx: Executor) => store.insertCertificate(trx, row),
-      };
+      return (await signClientCertificate(domainId, input, validityDays)).answer;
     },
 
     /**
@@ -156,26 +177,19 @@ export function createAgentCertificates(ctx: CertContext, defaultIssuer: Default
       const spki = pair.publicKey.export({ type: 'spki', format: 'der' });
       const pkcs8 = pair.privateKey.export({ type: 'pkcs8', format: 'der' });
       try {
-        const { ca, caCert, chain } = await defaultIssuer(domainId);
-        const row = await signCertificate(ctx, domainId, {
-          name: o.cn,
-          subjectName: nameOf({ cn: o.cn }),
-          spki,
-          algorithm: o.algorithm,
-          keyBits: o.algorithm === 'EC-P256' ? 256 : 2048,
-          san: { dns: [], ips: [], emails: [] },
-          csrDer: null,
-          ca,
-          caCert,
-          purpose: 'client',
-          usage: 'signature',
+        const { certDer, chainDers, answer } = await signClientCertificate(
+          domainId,
+          {
+            name: o.cn,
+            subjectName: nameOf({ cn: o.cn }),
+            spki,
+            algorithm: o.algorithm,
+            keyBits: o.algorithm === 'EC-P256' ? 256 : 2048,
+            san: { dns: [], ips: [], emails: [] },
+            csrDer: null,
+          },
           validityDays,
-          keyId: null,
-          exportable: false,
-          source: 'sign-cert',
-        });
-        const certDer = unb64(row.cert_der);
-        const chainDers = await chain();
+        );
         const pkcs12 = await pki.buildPkcs12({
           algorithm: o.algorithm,
           material: pkcs8,
@@ -185,17 +199,7 @@ export function createAgentCertificates(ctx: CertContext, defaultIssuer: Default
           password: o.password,
           friendlyName: o.cn,
         });
-        return {
-          id: row.id,
-          serial: row.serial,
-          notBefore: row.not_before,
-          notAfter: row.not_after,
-          ca: { id: ca.id, name: ca.name },
-          certificatePem: pki.toPem(certDer, 'CERTIFICATE'),
-          chainPem: pemChain(chainDers),
-          pkcs12,
-          store: (trx: Executor) => store.insertCertificate(trx, row),
-        };
+        return { ...answer, pkcs12 };
       } finally {
         pkcs8.fill(0);
       }

@@ -1,4 +1,5 @@
 import { AsnConvert } from '@peculiar/asn1-schema';
+import { caAlgorithms } from '@ksp/contracts';
 import { Name } from '@peculiar/asn1-x509';
 import { commonNameOfName } from './pki/certificate.js';
 import type { OcspHash } from './pki/ocsp.js';
@@ -43,16 +44,7 @@ export { encryptPkcs8, buildPkcs12 } from './pki/private-key.js';
 export { buildSm2EnvelopedKey } from './pki/sm2-enveloped-key.js';
 
 /** Key algorithms a PKCS#12 file is offered for (ML-DSA keys: encrypted PKCS#8 only). */
-export const PKCS12_ALGORITHMS: readonly string[] = [
-  'RSA-2048',
-  'RSA-3072',
-  'RSA-4096',
-  'EC-P256',
-  'EC-P384',
-  'EC-P521',
-  'ED25519',
-  'SM2',
-];
+export const PKCS12_ALGORITHMS: readonly string[] = caAlgorithms.filter((a) => !a.startsWith('ML-DSA-'));
 
 const OCSP_HASHES: readonly string[] = ['sha1', 'sha256', 'sha384', 'sha512'];
 export const isOcspHash = (name: string): name is OcspHash => OCSP_HASHES.includes(name);

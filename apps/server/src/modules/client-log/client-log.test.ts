@@ -4,10 +4,8 @@ import { api, Code, type ClientLogInput } from '@ksp/contracts';
 import { CLIENT_CSV_COLUMNS, UPLOAD_REFUSALS_PER_MINUTE } from './client-log.service.js';
 import { csvCell } from '../../platform/csv.js';
 import { agentAuthorization, agentKeyAndCsr, selfSignedAgent } from '../../test/agent.js';
-import { call, callUnchecked, engines, domainWithAdmin, type TestServer } from '../../test/harness.js';
-import { rootDomainId, signedInServer } from '../../test/fixtures.js';
-
-const PASSWORD = 'Clog-Pass-1';
+import { call, callUnchecked, engines, type TestServer } from '../../test/harness.js';
+import { rootDomainId, signedInWithBranch } from '../../test/fixtures.js';
 
 interface Agent {
   key: KeyObject;
@@ -103,13 +101,11 @@ describe.each(await engines())('client records on %s', (engine) => {
       .execute();
   }
 
-  signedInServer(engine, (started) => ({ server, token: root } = started));
+  signedInWithBranch(engine, (started) => {
+    ({ server, token: root } = started);
+    branchAdmin = started.branch.token;
+  });
   beforeAll(async () => {
-    ({ token: branchAdmin } = await domainWithAdmin(server, root, {
-      domain: 'branch',
-      username: 'branch-admin',
-      password: PASSWORD,
-    }));
     const rootCa = await caOf(root, 'Agents');
     const branchCa = await caOf(branchAdmin, 'Branch agents');
     rootAgent = await issue(root, rootCa, 'host-a.example.test');

@@ -5,8 +5,8 @@ import { api, Code, signedText } from '@ksp/contracts';
 import { bumpClientConfig, clientConfigEpoch } from '../../platform/agent-config.js';
 import { stubAgentConfig } from '../../test/agent-config-stub.js';
 import { agentKeyAndCsr } from '../../test/agent.js';
-import { licenseEverything, testLicenseKeys } from '../../test/license.js';
-import { call, engines, initialize, ok, startServer, type TestServer } from '../../test/harness.js';
+import { licensedServer, testLicenseKeys } from '../../test/license.js';
+import { call, engines, ok, type TestServer } from '../../test/harness.js';
 
 // The TDE client module's `agentConfig` is stood in for by the test stub (test/agent-config-stub.ts).
 describe.each(await engines())('config channel on %s', (engine) => {
@@ -61,15 +61,7 @@ describe.each(await engines())('config channel on %s', (engine) => {
     ).map((r) => r.details ?? '');
 
   beforeAll(async () => {
-    server = await startServer(
-      engine,
-      { KSP_LICENSE_TEST_PUBLIC_KEY: vendor.publicKeyBase64 },
-      undefined,
-      undefined,
-      { services: { agentConfig: stub.source } },
-    );
-    ({ token } = await initialize(server));
-    await licenseEverything(server, token, vendor);
+    ({ server, token } = await licensedServer(engine, vendor, { services: { agentConfig: stub.source } }));
     clientA = await enrol('host-a', agentA.csr);
     const row = await server.database.db
       .selectFrom('client')

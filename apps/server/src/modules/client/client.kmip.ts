@@ -22,6 +22,7 @@ import {
   listKmipClients,
   updateClient,
 } from './client.store.js';
+import { certificateView } from './client.view.js';
 
 /** A KMIP client as the console shows it. */
 export function kmipClientView(row: ClientTable, roleName: string): KmipClientRow {
@@ -34,14 +35,7 @@ export function kmipClientView(row: ClientTable, roleName: string): KmipClientRo
     state: revoked ? 'revoked' : row.communication_enabled ? 'active' : 'disabled',
     last_seen_at: row.last_seen_at === row.registered_at ? null : row.last_seen_at,
     registered_at: row.registered_at,
-    certificate: {
-      id: row.cert_id,
-      serial: row.cert_serial,
-      not_before: row.cert_not_before,
-      not_after: row.cert_not_after,
-      ca_name: row.cert_ca_name,
-      revoked,
-    },
+    certificate: certificateView(row, revoked),
   };
 }
 

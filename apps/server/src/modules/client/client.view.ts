@@ -29,6 +29,18 @@ export function statusOf(row: Pick<ClientTable, 'state' | 'last_seen_at'>, now: 
   return 'error';
 }
 
+/** A client's certificate as the console shows it (KADP/TDE and KMIP clients alike). */
+export function certificateView(row: ClientTable, revoked: boolean) {
+  return {
+    id: row.cert_id,
+    serial: row.cert_serial,
+    not_before: row.cert_not_before,
+    not_after: row.cert_not_after,
+    ca_name: row.cert_ca_name,
+    revoked,
+  };
+}
+
 /** A client as the console shows it, its status as of `at`. */
 export function clientView(row: ClientTable, at: number): ClientRow {
   const state = row.state as State;
@@ -47,14 +59,7 @@ export function clientView(row: ClientTable, at: number): ClientRow {
     token_name: row.token_name,
     last_seen_at: row.last_seen_at,
     registered_at: row.registered_at,
-    certificate: {
-      id: row.cert_id,
-      serial: row.cert_serial,
-      not_before: row.cert_not_before,
-      not_after: row.cert_not_after,
-      ca_name: row.cert_ca_name,
-      revoked: state === 'revoked' || state === 'deleted',
-    },
+    certificate: certificateView(row, state === 'revoked' || state === 'deleted'),
   };
 }
 

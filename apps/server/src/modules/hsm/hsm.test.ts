@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
   existsSync,
@@ -13,7 +12,6 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import * as graphene from 'graphene-pk11';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, Code, Usage, HSM_DEFAULT_KEY_LABEL } from '@ksp/contracts';
@@ -27,33 +25,10 @@ import {
 } from '../../test/harness.js';
 import { auditRecords } from '../../test/fixtures.js';
 import { selfSignedEc } from '../../test/openssl.js';
-import {
-  SOFTHSM_MODULE,
-  createEmptyTestToken,
-  softhsmAvailable,
-  type TestToken,
-} from '@ksp/ukey-bridge/testing';
-
-// SoftHSM2 is a required peer of this suite (Debian softhsm2 and opensc), never skipped.
-if (!softhsmAvailable()) throw new Error('SoftHSM2 and OpenSC are required (Debian softhsm2, opensc)');
+import { runCli } from '../../test/cli.js';
+import { SOFTHSM_MODULE, createEmptyTestToken, type TestToken } from '../../test/softhsm.js';
 
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
-
-const cli = fileURLToPath(new URL('../../cli.ts', import.meta.url));
-
-/** Runs the `ksp` command as a separate process (the server under test shares this event loop). */
-function runCli(args: string[], env: Record<string, string>) {
-  return new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=source', cli, ...args], {
-      env: { ...process.env, ...env },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
 
 /** Changes the user PIN on the token (as an HSM administrator would), outside the server. */
 function changePin(token: TestToken, from: string, to: string) {

@@ -3,8 +3,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { api, Code, signedText } from '@ksp/contracts';
 import { agentKeyAndCsr } from '../../test/agent.js';
 import { HEARTBEAT_REFUSALS_PER_MINUTE } from '../client/client.service.js';
-import { call, domainWithAdmin, engines, ok, type TestServer } from '../../test/harness.js';
-import { signedInServer } from '../../test/fixtures.js';
+import { call, engines, ok, type TestServer } from '../../test/harness.js';
+import { signedInWithBranch } from '../../test/fixtures.js';
 
 describe.each(await engines())('KADP client operations on %s', (engine) => {
   let server: TestServer;
@@ -29,13 +29,8 @@ describe.each(await engines())('KADP client operations on %s', (engine) => {
   const ops = (id: string, token = admin) =>
     call(server, api.kadpOps.operations, { token, query: { id, page: 1, page_size: 10 } });
 
-  signedInServer(engine, (started) => ({ server, token: admin } = started));
+  signedInWithBranch(engine, (started) => ({ server, token: admin, branch: tenant } = started));
   beforeAll(async () => {
-    tenant = await domainWithAdmin(server, admin, {
-      domain: 'tenant',
-      username: 'tenant-admin',
-      password: 'Tenant-Pass-1',
-    });
     const reg = ok(
       await call(server, api.registrationToken.create, {
         token: admin,

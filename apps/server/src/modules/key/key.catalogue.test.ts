@@ -1,23 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { ALGORITHM_IDS, algorithmInfo, api, Code, Usage, type AlgorithmId } from '@ksp/contracts';
+import { ALGORITHM_IDS, algorithmInfo, api, Code, type AlgorithmId } from '@ksp/contracts';
 import { call, engines, type TestServer } from '../../test/harness.js';
 import { signedInServer } from '../../test/fixtures.js';
+import { usageFor } from './test/usage.js';
 
 // Each algorithm of the catalogue generated, stored and used through the API: cryptography,
 // minutes of it in JavaScript, on one engine (src/test/engine-rule.ts); the key rows themselves
 // are listed, filtered and changed on both engines in key.test.ts.
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
-
-/** A usage mask each algorithm accepts, and how to exercise it through the crypto API. */
-function usageFor(alg: AlgorithmId): number {
-  const family = algorithmInfo(alg).family;
-  if (family === 'AES' || family === 'SM4')
-    return Usage.Encrypt | Usage.Decrypt | (family === 'AES' ? Usage.WrapKey | Usage.UnwrapKey : 0);
-  if (family === 'HMAC') return Usage.MacGenerate | Usage.MacVerify;
-  if (family === 'ML-KEM') return Usage.KeyAgreement;
-  return Usage.Sign | Usage.Verify;
-}
 
 /** SLH-DSA "s" sets sign in seconds in JS; one of them is exercised, the others created only. */
 const slowSigners = new Set<AlgorithmId>([

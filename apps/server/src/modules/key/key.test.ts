@@ -10,22 +10,13 @@ import {
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { algorithmInfo, api, Code, Usage, type AlgorithmId } from '@ksp/contracts';
+import { api, Code, Usage, type AlgorithmId } from '@ksp/contracts';
 import { aesKeyUnwrapPadded } from '../../platform/crypto/symmetric.js';
 import { call, domainWithAdmin, engines, login, type TestServer } from '../../test/harness.js';
 import { signedInServer } from '../../test/fixtures.js';
+import { usageFor } from './test/usage.js';
 
 const b64 = (s: string) => Buffer.from(s).toString('base64');
-
-/** A usage mask each algorithm accepts, and how to exercise it through the crypto API. */
-function usageFor(alg: AlgorithmId): number {
-  const family = algorithmInfo(alg).family;
-  if (family === 'AES' || family === 'SM4')
-    return Usage.Encrypt | Usage.Decrypt | (family === 'AES' ? Usage.WrapKey | Usage.UnwrapKey : 0);
-  if (family === 'HMAC') return Usage.MacGenerate | Usage.MacVerify;
-  if (family === 'ML-KEM') return Usage.KeyAgreement;
-  return Usage.Sign | Usage.Verify;
-}
 
 describe.each(await engines())('keys and the crypto API on %s', (engine) => {
   let server: TestServer;

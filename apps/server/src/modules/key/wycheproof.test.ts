@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, Code, Usage, type AlgorithmId, type ImportFormat } from '@ksp/contracts';
-import { call, engines, initialize, startServer, type TestServer } from '../../test/harness.js';
-import { licenseEverything, testLicenseKeys } from '../../test/license.js';
+import { call, engines, type TestServer } from '../../test/harness.js';
+import { licensedServer, testLicenseKeys } from '../../test/license.js';
 import {
   hexToBase64,
   inParallel,
@@ -78,9 +78,7 @@ describe.each(await engines())('Wycheproof vectors through the HTTP API on %s', 
   beforeAll(async () => {
     // Thousands of keys: more than the community limit, so the suite's server is licensed.
     const vendor = testLicenseKeys();
-    server = await startServer(engine, { KSP_LICENSE_TEST_PUBLIC_KEY: vendor.publicKeyBase64 });
-    ({ token } = await initialize(server));
-    await licenseEverything(server, token, vendor);
+    ({ server, token } = await licensedServer(engine, vendor));
   }, 60_000);
   afterAll(async () => server?.close());
 

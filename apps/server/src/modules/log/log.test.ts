@@ -8,14 +8,11 @@ import {
   encodeUsername,
   engines,
   hashForLogin,
-  domainWithAdmin,
   type TestServer,
 } from '../../test/harness.js';
-import { signedInServer } from '../../test/fixtures.js';
+import { signedInWithBranch } from '../../test/fixtures.js';
 import { auditRow } from '../../platform/audit.js';
 import { CSV_COLUMNS, csvCell } from './log.service.js';
-
-const PASSWORD = 'Log-Pass-1';
 
 /** A minimal RFC 4180 reader for the checks (quoted cells, doubled quotes, CRLF rows). */
 function parseCsv(text: string): string[][] {
@@ -63,13 +60,11 @@ describe.each(await engines())('server records (the log page) on %s', (engine) =
   let root: string;
   let branchAdmin: string;
 
-  signedInServer(engine, (started) => ({ server, token: root } = started));
+  signedInWithBranch(engine, (started) => {
+    ({ server, token: root } = started);
+    branchAdmin = started.branch.token;
+  });
   beforeAll(async () => {
-    ({ token: branchAdmin } = await domainWithAdmin(server, root, {
-      domain: 'branch',
-      username: 'branch-admin',
-      password: PASSWORD,
-    }));
     for (const [token, name] of [
       [root, 'root-secret-key'],
       [branchAdmin, 'branch-key'],

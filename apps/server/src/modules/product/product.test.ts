@@ -1,16 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, COMMUNITY_LIMITS, Code, type ProductTile } from '@ksp/contracts';
 import { agentKeyAndCsr } from '../../test/agent.js';
-import {
-  call,
-  domainWithAdmin,
-  engines,
-  login,
-  ok,
-  roleIdByName,
-  type TestServer,
-} from '../../test/harness.js';
-import { signedInServer } from '../../test/fixtures.js';
+import { call, engines, login, ok, roleIdByName, type TestServer } from '../../test/harness.js';
+import { signedInWithBranch } from '../../test/fixtures.js';
 
 const figure = (tile: ProductTile | undefined, name: string) =>
   tile?.figures.find((f) => f.name === name)?.value;
@@ -47,13 +39,8 @@ describe.each(await engines())('product page and sub-console tokens on %s', (eng
   const overview = async (token: string) =>
     ok(await call(server, api.product.overview, { token })).data.tiles;
 
-  signedInServer(engine, (started) => ({ server, token: admin } = started));
+  signedInWithBranch(engine, (started) => ({ server, token: admin, branch: tenant } = started));
   beforeAll(async () => {
-    tenant = await domainWithAdmin(server, admin, {
-      domain: 'tenant',
-      username: 'tenant-admin',
-      password: 'Tenant-Pass-1',
-    });
     // Root domain: two KADP clients (one revoked), one TDE client, two keys.
     const a = await enrol(admin, 'kadp', 'kadp', 'app-one');
     await enrol(admin, 'kadp', 'kadp', 'app-two');

@@ -3,6 +3,7 @@ import { api } from '@ksp/contracts';
 import { call, engines, initialize, startServer, type TestServer } from '../../test/harness.js';
 import { createDomainSealer } from '../../platform/keyring/domain-sealer.js';
 import type { Actor } from '../../platform/http/route.js';
+import { plainActor } from '../../test/fixtures.js';
 import { createRecordings, SESSION_ALIVE_MS } from './ssh-server.recording.js';
 
 /** The recorder on its own (no sshd): size limit, cut-off sessions, order of chunks. */
@@ -29,18 +30,12 @@ describe.each(await engines())('terminal recordings on %s', (engine) => {
       .select(['id', 'name'])
       .where('parent_id', 'is', null)
       .executeTakeFirstOrThrow();
-    actor = {
+    actor = plainActor({
       userId: 'u-rec',
       username: 'rec-user',
       domainId: domain.id,
       domainName: domain.name,
-      sessionId: '',
-      permissions: new Set(),
-      mustChangePassword: false,
-      directory: null,
-      kind: 'session',
-      systemScope: false,
-    };
+    });
   });
   afterAll(async () => {
     await server?.close();

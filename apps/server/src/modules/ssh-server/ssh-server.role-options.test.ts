@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { api, Code } from '@ksp/contracts';
-import { call, domainWithAdmin, engines, type TestServer } from '../../test/harness.js';
-import { signedInServer } from '../../test/fixtures.js';
+import { call, engines, type TestServer } from '../../test/harness.js';
+import { signedInWithBranch } from '../../test/fixtures.js';
 
 /** The server form's role picker: names of the roles `terminal_roles` may hold, of the caller's domain. */
 describe.each(await engines())('credential/server/role-options on %s', (engine) => {
@@ -11,13 +11,16 @@ describe.each(await engines())('credential/server/role-options on %s', (engine) 
   let ownRole: string;
   let otherRole: string;
 
-  signedInServer(engine, (started) => ({ server, token: rootToken } = started));
+  signedInWithBranch(
+    engine,
+    (started) =>
+      ({
+        server,
+        token: rootToken,
+        branch: { token: otherToken },
+      } = started),
+  );
   beforeAll(async () => {
-    ({ token: otherToken } = await domainWithAdmin(server, rootToken, {
-      domain: 'branch',
-      username: 'branch-admin',
-      password: 'Branch-Pass-1',
-    }));
     const own = await call(server, api.role.create, {
       token: rootToken,
       body: { name: 'terminal operators', permissions: ['credential:read'] },

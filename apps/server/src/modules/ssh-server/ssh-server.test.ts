@@ -15,7 +15,7 @@ import {
   startServer,
   type TestServer,
 } from '../../test/harness.js';
-import { auditRecords, userWithRole } from '../../test/fixtures.js';
+import { auditRecords, plainActor, userWithRole } from '../../test/fixtures.js';
 import {
   forbidPasswordChange,
   setPassword,
@@ -25,7 +25,6 @@ import {
 } from '../../test/sshd.js';
 import { licenseEverything, testLicenseKeys } from '../../test/license.js';
 import { conflict } from '../../platform/errors.js';
-import type { Actor } from '../../platform/http/route.js';
 import type { ModuleServices } from '../../platform/module.js';
 import { SERVER_ROTATION_JOB } from './ssh-server.module.js';
 import { type SshClient } from './ssh-server.connection.js';
@@ -571,18 +570,7 @@ describe('a rotation that fails after the server changed its password', () => {
       credentials: () => credentials,
       ssh,
     });
-    const actor: Actor = {
-      userId: '',
-      username: 'tester',
-      domainId,
-      domainName: 'root',
-      sessionId: '',
-      permissions: new Set(),
-      mustChangePassword: false,
-      directory: null,
-      kind: 'session',
-      systemScope: false,
-    };
+    const actor = plainActor({ userId: '', username: 'tester', domainId, domainName: 'root' });
     const rotate = () => service.rotate(actor, { ip: '', lang: 'en', userAgent: '' }, serverId);
     return { rotate, commands, commits };
   }

@@ -23,8 +23,8 @@ import {
 } from '@ksp/contracts';
 import { clientConfigEpoch } from '../../platform/agent-config.js';
 import { agentKeyAndCsr, until } from '../../test/agent.js';
-import { licenseEverything, testLicenseKeys } from '../../test/license.js';
-import { call, engines, initialize, ok, startServer, type TestServer } from '../../test/harness.js';
+import { licensedServer, testLicenseKeys } from '../../test/license.js';
+import { call, engines, ok, type TestServer } from '../../test/harness.js';
 import { agentConfigOf, registrationToken, rootDomainId, tenantAndAuditor } from '../../test/fixtures.js';
 import { AGENT_KEY_WRAP_INFO } from './agent-keys.js';
 import { createTestPolicies } from './test-policies.js';
@@ -93,15 +93,9 @@ describe.each(await engines())('TDE and RDM clients on %s', (engine) => {
     ).data.client_id;
 
   beforeAll(async () => {
-    server = await startServer(
-      engine,
-      { KSP_LICENSE_TEST_PUBLIC_KEY: vendor.publicKeyBase64 },
-      undefined,
-      undefined,
-      { services: { tdePolicies: policies.catalog } },
-    );
-    ({ token } = await initialize(server));
-    await licenseEverything(server, token, vendor);
+    ({ server, token } = await licensedServer(engine, vendor, {
+      services: { tdePolicies: policies.catalog },
+    }));
     rootDomain = await rootDomainId(server.database.db);
     ({ other, auditor } = await tenantAndAuditor(server, token));
     const key = ok(

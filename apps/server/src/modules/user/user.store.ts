@@ -3,8 +3,38 @@ import { escapeLike, type Executor } from '../../platform/db/database.js';
 import { pagedRows, type PageQuery } from '../../platform/db/paged.js';
 import type { MfaPendingTable, UserTable } from '../../platform/db/schema.js';
 
-export async function insertUser(db: Executor, row: UserTable): Promise<void> {
-  await db.insertInto('app_user').values(row).execute();
+/** A new user's own columns, and when it is made (`at`). */
+export type NewUser = Pick<
+  UserTable,
+  'id' | 'username' | 'email' | 'password_hash' | 'directory' | 'password_changed_at'
+> & { at: string };
+
+/**
+ * Stores a new user: no phone, no password change demanded, never signed in, not locked, no
+ * address list, application secret or UKEY yet.
+ */
+export async function insertUser(db: Executor, user: NewUser): Promise<void> {
+  const { at, ...own } = user;
+  await db
+    .insertInto('app_user')
+    .values({
+      ...own,
+      phone: '',
+      must_change_password: 0,
+      last_login_at: null,
+      login_count: 0,
+      last_failed_login_at: null,
+      failed_login_count: 0,
+      locked_until: null,
+      ip_whitelist: '[]',
+      app_secret_hash: null,
+      app_role_id: null,
+      ukey_serial: null,
+      ukey_cert: null,
+      created_at: at,
+      updated_at: at,
+    })
+    .execute();
 }
 
 export async function findUserByName(db: Executor, username: string) {

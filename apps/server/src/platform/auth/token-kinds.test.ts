@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allCalls, api, Code, ROOT_DOMAIN, tokensOf } from '@ksp/contracts';
 import { call, initialize, login, roleIdByName, startServer, type TestServer } from '../../test/harness.js';
+import { userWithRole } from '../../test/fixtures.js';
 
 const PASSWORD = 'Kinds-Pass-1';
 
@@ -163,23 +164,18 @@ describe('token kinds', () => {
 
   it('refuses a secret whose role grants more than its user holds', async () => {
     const adminSession = await login(server, 'admin', 'Admin-Pass-1');
-    const auditor = await call(server, api.user.create, {
-      token: adminSession,
-      body: {
-        username: 'aud',
-        password: PASSWORD,
-        email: 'a@example.test',
-        role_ids: [auditorRole],
-        must_change_password: false,
-      },
+    // The fixture expects the user's creation to succeed.
+    const auditor = await userWithRole(server, adminSession, {
+      role: 'Auditor',
+      username: 'aud',
+      password: PASSWORD,
     });
     const tooWide = await call(server, api.user.updateSecret, {
-      token: await login(server, 'aud', PASSWORD),
+      token: auditor.token,
       body: { role_id: operatorRole },
     });
     expect(tooWide.code).toBe(Code.INVALID);
     expect(tooWide.msg).toContain('Operator');
-    expect(auditor.code).toBe(0);
   });
 
   it('app-login obeys lockout, and MFA does not apply to it (documented)', async () => {

@@ -1,23 +1,29 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Migrator, sql } from 'kysely';
-import { afterEach, describe, expect, it } from 'vitest';
-import { migrations, openDatabase, type DatabaseHandle } from './database.js';
+import { describe, expect, it } from 'vitest';
+import { sqliteFiles } from '../../test/sqlite-files.js';
+import { migrations } from './database.js';
 import { walSyncer } from './wal-sync.js';
 
-describe('the SQLite database file', () => {
-  let dir: string;
-  let handle: DatabaseHandle | null = null;
-  afterEach(async () => {
-    await handle?.close();
-    handle = null;
-    rmSync(dir, { recursive: true, force: true });
-  });
+const sqlite = sqliteFiles();
 
+/** A SQLite database migrated up to `version`, and the migrator to go on with. */
+async function migratedTo(version: string) {
+  const { handle } = sqlite.open();
+  const migrator = new Migrator({
+    db: handle.db,
+    provider: { getMigrations: () => Promise.resolve(migrations) },
+    migrationTableName: 'ksp_migration',
+    migrationLockTableName: 'ksp_migration_lock',
+  });
+  expect((await migrator.migrateTo(version)).error).toBeUndefined();
+  return { handle, migrator };
+}
+
+describe('the SQLite database file', () => {
   it('copies committed writes into the database file in the background, and leaves no log at close', async () => {
-    dir = mkdtempSync(join(tmpdir(), 'ksp-db-'));
-    handle = openDatabase({ url: null, dataDir: dir });
+    const { dir, handle } = sqlite.open();
     const file = join(dir, 'ksp.sqlite');
     await sql`create table t (v text)`.execute(handle.db);
     const before = statSync(file).size;
@@ -33,21 +39,12 @@ describe('the SQLite database file', () => {
     expect(statSync(file).size).toBeGreaterThan(before + 2_000_000);
     const rows = await sql<{ n: number }>`select count(*) as n from t`.execute(handle.db);
     expect(rows.rows[0]?.n).toBe(2048);
-    await handle.close();
-    handle = null;
+    await sqlite.close();
     expect(() => statSync(`${file}-wal`)).toThrow();
   });
 });
 
 describe('durable SQLite commits (synchronous=FULL)', () => {
-  let dir: string;
-  let handle: DatabaseHandle | null = null;
-  afterEach(async () => {
-    await handle?.close();
-    handle = null;
-    rmSync(dir, { recursive: true, force: true });
-  });
-
   /** A WAL flush that the test lets finish. */
   function heldFlushes() {
     const pending: (() => void)[] = [];
@@ -64,9 +61,8 @@ describe('durable SQLite commits (synchronous=FULL)', () => {
     Promise.race([p.then(() => true), new Promise((r) => setTimeout(() => r(false), ms))]);
 
   it('answers a write only once the WAL flush that follows its commit has returned, and no query reads it before', async () => {
-    dir = mkdtempSync(join(tmpdir(), 'ksp-db-'));
     const held = heldFlushes();
-    handle = openDatabase({ url: null, dataDir: dir, flushWal: held.flush });
+    const { handle } = sqlite.open({ flushWal: held.flush });
     await sql`create table t (v text)`.execute(handle.db); // no rows changed: no flush
     expect(held.pending).toHaveLength(0);
     const write = handle.db.transaction().execute((trx) => sql`insert into t (v) values ('a')`.execute(trx));
@@ -98,141 +94,97 @@ describe('durable SQLite commits (synchronous=FULL)', () => {
   });
 
   it('flushes nothing when configured to NORMAL', () => {
-    dir = mkdtempSync(join(tmpdir(), 'ksp-db-'));
-    handle = openDatabase({ url: null, dataDir: dir, sqliteSynchronous: 'NORMAL' });
+    const { handle } = sqlite.open({ sqliteSynchronous: 'NORMAL' });
     expect(handle.walSync).toBeUndefined();
   });
 });
 
 describe('migration 004', () => {
   it('files earlier key records under their key for the trail', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ksp-db-'));
-    const handle = openDatabase({ url: null, dataDir: dir });
-    try {
-      const migrator = new Migrator({
-        db: handle.db,
-        provider: { getMigrations: () => Promise.resolve(migrations) },
-        migrationTableName: 'ksp_migration',
-        migrationLockTableName: 'ksp_migration_lock',
-      });
-      expect((await migrator.migrateTo('003-keys')).error).toBeUndefined();
-      const record = (id: string, details: string) =>
-        sql`insert into audit_log (id, at, username, domain_name, action, target, result, source_ip, details)
-            values (${id}, '2026-01-01T00:00:00.000Z', 'admin', 'default', 'x', 'y', 'success', '::1', ${details})`;
-      await record('a', '{"key_id":"k-1","version":2}').execute(handle.db);
-      await record('b', '{"user":"u"}').execute(handle.db);
-      expect((await migrator.migrateToLatest()).error).toBeUndefined();
-      const rows = await sql<{ id: string; object_id: string | null }>`
-        select id, object_id from audit_log order by id`.execute(handle.db);
-      expect(rows.rows).toEqual([
-        { id: 'a', object_id: 'k-1' },
-        { id: 'b', object_id: null },
-      ]);
-    } finally {
-      await handle.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const { handle, migrator } = await migratedTo('003-keys');
+    const record = (id: string, details: string) =>
+      sql`insert into audit_log (id, at, username, domain_name, action, target, result, source_ip, details)
+          values (${id}, '2026-01-01T00:00:00.000Z', 'admin', 'default', 'x', 'y', 'success', '::1', ${details})`;
+    await record('a', '{"key_id":"k-1","version":2}').execute(handle.db);
+    await record('b', '{"user":"u"}').execute(handle.db);
+    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+    const rows = await sql<{ id: string; object_id: string | null }>`
+      select id, object_id from audit_log order by id`.execute(handle.db);
+    expect(rows.rows).toEqual([
+      { id: 'a', object_id: 'k-1' },
+      { id: 'b', object_id: null },
+    ]);
   });
 });
 
 describe('migration 007', () => {
   it('counts the keys already there, and keeps counting', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ksp-db-'));
-    const handle = openDatabase({ url: null, dataDir: dir });
-    try {
-      const migrator = new Migrator({
-        db: handle.db,
-        provider: { getMigrations: () => Promise.resolve(migrations) },
-        migrationTableName: 'ksp_migration',
-        migrationLockTableName: 'ksp_migration_lock',
-      });
-      expect((await migrator.migrateTo('006-jobs')).error).toBeUndefined();
-      await sql`insert into domain (id, name, kek_wrapped, created_at) values ('d', 'default', 'k', 'x')`.execute(
-        handle.db,
-      );
-      const key = (id: string, state: string, at: string) =>
-        sql`insert into kms_key (id, domain_id, name, algorithm, object_type, usage_mask, state,
-              current_version, owner_name, exportable, deletable, description, labels, created_at, updated_at)
-            values (${id}, 'd', ${id}, 'AES-256', 'symmetric', 12, ${state}, 1, 'admin', 0, 1, '', '{}', ${at}, ${at})`;
-      await key('a', 'active', '2026-01-05T00:00:00.000Z').execute(handle.db);
-      await key('b', 'active', '2026-01-06T00:00:00.000Z').execute(handle.db);
-      await key('c', 'destroyed', '2026-02-01T00:00:00.000Z').execute(handle.db);
-      expect((await migrator.migrateToLatest()).error).toBeUndefined();
-      const tally = () =>
-        handle.db
-          .selectFrom('kms_key_tally')
-          .select(['state', 'month', 'keys'])
-          .where('keys', '>', 0)
-          .orderBy('month')
-          .orderBy('state')
-          .execute();
-      expect(await tally()).toEqual([
-        { state: 'active', month: '2026-01', keys: 2 },
-        { state: 'destroyed', month: '2026-02', keys: 1 },
-      ]);
-      await handle.db.updateTable('kms_key').set({ state: 'deactivated' }).where('id', '=', 'a').execute();
-      await handle.db.deleteFrom('kms_key').where('id', '=', 'c').execute();
-      expect(await tally()).toEqual([
-        { state: 'active', month: '2026-01', keys: 1 },
-        { state: 'deactivated', month: '2026-01', keys: 1 },
-      ]);
-      expect((await migrator.migrateDown()).error).toBeUndefined();
-      expect((await migrator.migrateToLatest()).error).toBeUndefined();
-      expect(await tally()).toHaveLength(2);
-    } finally {
-      await handle.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const { handle, migrator } = await migratedTo('006-jobs');
+    await sql`insert into domain (id, name, kek_wrapped, created_at) values ('d', 'default', 'k', 'x')`.execute(
+      handle.db,
+    );
+    const key = (id: string, state: string, at: string) =>
+      sql`insert into kms_key (id, domain_id, name, algorithm, object_type, usage_mask, state,
+            current_version, owner_name, exportable, deletable, description, labels, created_at, updated_at)
+          values (${id}, 'd', ${id}, 'AES-256', 'symmetric', 12, ${state}, 1, 'admin', 0, 1, '', '{}', ${at}, ${at})`;
+    await key('a', 'active', '2026-01-05T00:00:00.000Z').execute(handle.db);
+    await key('b', 'active', '2026-01-06T00:00:00.000Z').execute(handle.db);
+    await key('c', 'destroyed', '2026-02-01T00:00:00.000Z').execute(handle.db);
+    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+    const tally = () =>
+      handle.db
+        .selectFrom('kms_key_tally')
+        .select(['state', 'month', 'keys'])
+        .where('keys', '>', 0)
+        .orderBy('month')
+        .orderBy('state')
+        .execute();
+    expect(await tally()).toEqual([
+      { state: 'active', month: '2026-01', keys: 2 },
+      { state: 'destroyed', month: '2026-02', keys: 1 },
+    ]);
+    await handle.db.updateTable('kms_key').set({ state: 'deactivated' }).where('id', '=', 'a').execute();
+    await handle.db.deleteFrom('kms_key').where('id', '=', 'c').execute();
+    expect(await tally()).toEqual([
+      { state: 'active', month: '2026-01', keys: 1 },
+      { state: 'deactivated', month: '2026-01', keys: 1 },
+    ]);
+    expect((await migrator.migrateDown()).error).toBeUndefined();
+    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+    expect(await tally()).toHaveLength(2);
   });
 });
 
 describe('migration 033', () => {
   it('names roles per domain on SQLite without losing a grant (the table is rebuilt)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ksp-db-'));
-    const handle = openDatabase({ url: null, dataDir: dir });
-    try {
-      const migrator = new Migrator({
-        db: handle.db,
-        provider: { getMigrations: () => Promise.resolve(migrations) },
-        migrationTableName: 'ksp_migration',
-        migrationLockTableName: 'ksp_migration_lock',
-      });
-      expect((await migrator.migrateTo('032-audit-unsealed')).error).toBeUndefined();
-      const at = '2026-01-01T00:00:00.000Z';
-      await sql`insert into domain (id, name, kek_wrapped, created_at) values ('d1', 'east', 'k', ${at}), ('d2', 'west', 'k', ${at})`.execute(
-        handle.db,
-      );
-      await sql`insert into app_user (id, username, created_at, updated_at) values ('u1', 'ann', ${at}, ${at})`.execute(
-        handle.db,
-      );
-      await sql`insert into role (id, name, type, permissions, created_at, domain_id)
-        values ('r0', 'Operator', 'built-in', '[]', ${at}, null), ('r1', 'Ops', 'custom', '["key:read"]', ${at}, 'd1')`.execute(
-        handle.db,
-      );
-      await sql`insert into user_role (user_id, role_id) values ('u1', 'r0'), ('u1', 'r1')`.execute(
-        handle.db,
-      );
-      expect((await migrator.migrateToLatest()).error).toBeUndefined();
-      const grants = await sql<{ role_id: string }>`select role_id from user_role order by role_id`.execute(
-        handle.db,
-      );
-      expect(grants.rows).toEqual([{ role_id: 'r0' }, { role_id: 'r1' }]);
-      const add = (id: string, domain: string | null) =>
-        sql`insert into role (id, name, type, permissions, created_at, domain_id)
-          values (${id}, 'Ops', 'custom', '[]', ${at}, ${domain})`.execute(handle.db);
-      await add('r2', 'd2');
-      await expect(add('r3', 'd1')).rejects.toThrow(/UNIQUE/);
-      // Deleting a role still takes its grants with it: the foreign key survived the rebuild.
-      await sql`delete from role where id = 'r1'`.execute(handle.db);
-      const left = await sql<{ role_id: string }>`select role_id from user_role`.execute(handle.db);
-      expect(left.rows).toEqual([{ role_id: 'r0' }]);
-      const fk = await sql<{ v: number }>`select foreign_keys as v from pragma_foreign_keys`.execute(
-        handle.db,
-      );
-      expect(fk.rows[0]?.v).toBe(1);
-    } finally {
-      await handle.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const { handle, migrator } = await migratedTo('032-audit-unsealed');
+    const at = '2026-01-01T00:00:00.000Z';
+    await sql`insert into domain (id, name, kek_wrapped, created_at) values ('d1', 'east', 'k', ${at}), ('d2', 'west', 'k', ${at})`.execute(
+      handle.db,
+    );
+    await sql`insert into app_user (id, username, created_at, updated_at) values ('u1', 'ann', ${at}, ${at})`.execute(
+      handle.db,
+    );
+    await sql`insert into role (id, name, type, permissions, created_at, domain_id)
+      values ('r0', 'Operator', 'built-in', '[]', ${at}, null), ('r1', 'Ops', 'custom', '["key:read"]', ${at}, 'd1')`.execute(
+      handle.db,
+    );
+    await sql`insert into user_role (user_id, role_id) values ('u1', 'r0'), ('u1', 'r1')`.execute(handle.db);
+    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+    const grants = await sql<{ role_id: string }>`select role_id from user_role order by role_id`.execute(
+      handle.db,
+    );
+    expect(grants.rows).toEqual([{ role_id: 'r0' }, { role_id: 'r1' }]);
+    const add = (id: string, domain: string | null) =>
+      sql`insert into role (id, name, type, permissions, created_at, domain_id)
+        values (${id}, 'Ops', 'custom', '[]', ${at}, ${domain})`.execute(handle.db);
+    await add('r2', 'd2');
+    await expect(add('r3', 'd1')).rejects.toThrow(/UNIQUE/);
+    // Deleting a role still takes its grants with it: the foreign key survived the rebuild.
+    await sql`delete from role where id = 'r1'`.execute(handle.db);
+    const left = await sql<{ role_id: string }>`select role_id from user_role`.execute(handle.db);
+    expect(left.rows).toEqual([{ role_id: 'r0' }]);
+    const fk = await sql<{ v: number }>`select foreign_keys as v from pragma_foreign_keys`.execute(handle.db);
+    expect(fk.rows[0]?.v).toBe(1);
   });
 });

@@ -1,20 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { auditRow } from '../audit.js';
-import { migrate, openDatabase, type DatabaseHandle } from './database.js';
+import { migrate, type DatabaseHandle } from './database.js';
 import { createJournal } from './journal.js';
 import { engines, throwawayDatabase } from '../../test/harness.js';
+import { sqliteFiles } from '../../test/sqlite-files.js';
 
 describe('the journal answers each writer at the durability it asked for (SQLite, synchronous=FULL)', () => {
-  let dir: string;
-  let handle: DatabaseHandle | null = null;
-  afterEach(async () => {
-    await handle?.close();
-    handle = null;
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const sqlite = sqliteFiles();
 
   const record = (target: string) => ({
     audit: [auditRow({ who: null, action: 'test.write', target, result: 'success', ip: '-' })],
@@ -23,12 +15,9 @@ describe('the journal answers each writer at the durability it asked for (SQLite
     Promise.race([p.then(() => true), new Promise((r) => setTimeout(() => r(false), ms))]);
 
   it('answers `commit` writers at commit and `disk` writers once the WAL flush returns; a shutdown waits for both', async () => {
-    dir = mkdtempSync(join(tmpdir(), 'ksp-journal-'));
     const pending: (() => void)[] = [];
     let hold = false;
-    handle = openDatabase({
-      url: null,
-      dataDir: dir,
+    const { handle } = sqlite.open({
       flushWal: () => (hold ? new Promise<void>((resolve) => pending.push(resolve)) : Promise.resolve()),
     });
     await migrate(handle.db);
@@ -54,12 +43,9 @@ describe('the journal answers each writer at the durability it asked for (SQLite
   });
 
   it('starts the flush of `commit` writes at once, and a failed flush fails only the writers that wait for it', async () => {
-    dir = mkdtempSync(join(tmpdir(), 'ksp-journal-'));
     let flushes = 0;
     let failing = false;
-    handle = openDatabase({
-      url: null,
-      dataDir: dir,
+    const { handle } = sqlite.open({
       flushWal: () => {
         if (!failing) return Promise.resolve();
         flushes++;
@@ -78,8 +64,7 @@ describe('the journal answers each writer at the durability it asked for (SQLite
   });
 
   it('writes identical operations committed together as one record with their number, and nothing else merged', async () => {
-    dir = mkdtempSync(join(tmpdir(), 'ksp-journal-'));
-    handle = openDatabase({ url: null, dataDir: dir });
+    const { handle } = sqlite.open();
     await migrate(handle.db);
     const journal = createJournal(handle);
     const who = { userId: 'u1', username: 'alice', domainId: null, domainName: '' };

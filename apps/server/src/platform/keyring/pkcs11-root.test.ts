@@ -1,16 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  SOFTHSM_MODULE,
-  createEmptyTestToken,
-  softhsmAvailable,
-  type TestToken,
-} from '@ksp/ukey-bridge/testing';
+import { SOFTHSM_MODULE, createEmptyTestToken, type TestToken } from '../../test/softhsm.js';
 import { DEFAULT_PKCS11_DIRS } from './pkcs11-library.js';
 import { Pkcs11Root } from './pkcs11-root.js';
 import { RootUnavailable } from './root-of-trust.js';
-
-if (!softhsmAvailable()) throw new Error('SoftHSM2 and OpenSC are required (Debian softhsm2, opensc)');
 
 const reasonOf = (work: () => unknown) => {
   try {

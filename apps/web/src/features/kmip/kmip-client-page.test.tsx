@@ -6,6 +6,7 @@ import { http, resetClient } from '../../api/client';
 import { saveSignedIn } from '../../api/session';
 import { i18n } from '../../i18n/i18n';
 import { envelope, fakeAdapter, signedInFixture } from '../../test-fixtures';
+import { captureDownloads } from '../../test-downloads';
 import { renderPage } from '../../test-render';
 import KmipClientPage from './kmip-client-page';
 
@@ -163,22 +164,7 @@ describe.each(['en', 'zh'] as const)('Keys › KMIP clients (%s)', (lang) => {
 
   it('creates a client from an uploaded CSR and shows the issued certificate and chain', async () => {
     const seen = serve();
-    const saved: { name: string; blob: Blob }[] = [];
-    const blobs = new Map<string, Blob>();
-    vi.stubGlobal(
-      'URL',
-      Object.assign(globalThis.URL, {
-        createObjectURL: (blob: Blob) => {
-          const url = `blob:test/${blobs.size}`;
-          blobs.set(url, blob);
-          return url;
-        },
-        revokeObjectURL: () => undefined,
-      }),
-    );
-    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-      saved.push({ name: this.download, blob: blobs.get(this.href)! });
-    });
+    const saved = captureDownloads();
     renderPage(PATH, PATH, <KmipClientPage />);
     fireEvent.click(await screen.findByTestId('kmip-add'));
     const note = await screen.findByTestId('kmip-create-key-note');

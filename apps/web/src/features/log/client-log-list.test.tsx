@@ -4,6 +4,7 @@ import { api, type ClientLogRecord } from '@ksp/contracts';
 import { http } from '../../api/client';
 import { changeLanguage } from '../../i18n/i18n';
 import { envelope, fakeAdapter } from '../../test-fixtures';
+import { captureDownloads } from '../../test-downloads';
 import { renderPage } from '../../test-render';
 import LogPage from '../../app/log-tabs-page';
 import { signedInEachTest } from '../../test-session';
@@ -131,17 +132,7 @@ describe('client records tab', () => {
 
   it('opens a record in the drawer and exports with the applied filters', async () => {
     serve();
-    const saved: string[] = [];
-    vi.stubGlobal(
-      'URL',
-      Object.assign(globalThis.URL, {
-        createObjectURL: () => 'blob:test/1',
-        revokeObjectURL: () => undefined,
-      }),
-    );
-    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-      saved.push(this.download);
-    });
+    const saved = captureDownloads();
     const fetchMock = vi.fn<typeof fetch>(() =>
       Promise.resolve(
         new Response('[]', {
@@ -162,7 +153,7 @@ describe('client records tab', () => {
     expect(within(drawer).getByText('0A1B2C')).toBeTruthy();
 
     fireEvent.click(screen.getByTestId('client-log-export-json'));
-    await waitFor(() => expect(saved).toEqual(['ksp-client-log-20260301-100000Z.json']));
+    await waitFor(() => expect(saved.map((s) => s.name)).toEqual(['ksp-client-log-20260301-100000Z.json']));
     const [input] = fetchMock.mock.calls[0]!;
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const sent = new URL(url, 'http://localhost');

@@ -6,6 +6,7 @@ import { http } from '../../api/client';
 import { DATE_TIME_FORMAT } from '../../components/date-time';
 import { changeLanguage } from '../../i18n/i18n';
 import { envelope, fakeAdapter } from '../../test-fixtures';
+import { captureDownloads, type SavedFile } from '../../test-downloads';
 import { renderPage } from '../../test-render';
 import LogPage from './log-page';
 import { signedInEachTest } from '../../test-session';
@@ -76,27 +77,19 @@ function typeInto(testId: string, value: string) {
   fireEvent.change(screen.getByTestId(testId), { target: { value } });
 }
 
-let saved: { name: string; blob: Blob }[] = [];
+/** Opens the log page at `search` (its URL's query) and waits for the rows: answers the calls seen and the router. */
+async function openAt(search: string) {
+  const seen = serve();
+  const { router } = renderPage(`/console/log${search}`, '/console/log', <LogPage />);
+  await screen.findByTestId(`log-row-${records[0]!.id}`);
+  return { seen, router };
+}
+
+let saved: SavedFile[] = [];
 
 signedInEachTest({ permissions: ['log:read'] });
 beforeEach(() => {
-  saved = [];
-  // jsdom has no object URLs: the saved file is read back from the link that saves it.
-  const blobs = new Map<string, Blob>();
-  vi.stubGlobal(
-    'URL',
-    Object.assign(globalThis.URL, {
-      createObjectURL: (blob: Blob) => {
-        const url = `blob:test/${blobs.size}`;
-        blobs.set(url, blob);
-        return url;
-      },
-      revokeObjectURL: () => undefined,
-    }),
-  );
-  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-    saved.push({ name: this.download, blob: blobs.get(this.href)! });
-  });
+  saved = captureDownloads();
 });
 afterEach(async () => {
   vi.unstubAllGlobals();
@@ -129,13 +122,9 @@ describe('log page', () => {
 
   it('sends the URL filters (time presets as from) to the list call', async () => {
     vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-03-31T12:00:00.000Z') });
-    const seen = serve();
-    renderPage(
-      '/console/log?time=month&severity=WARNING&result=failure&source=api&action=key.&username=admin&ip=10.0.0.7&q=billing&page=2',
-      '/console/log',
-      <LogPage />,
+    const { seen } = await openAt(
+      '?time=month&severity=WARNING&result=failure&source=api&action=key.&username=admin&ip=10.0.0.7&q=billing&page=2',
     );
-    await screen.findByTestId(`log-row-${records[0]!.id}`);
     vi.useRealTimers();
     expect(listCalls(seen).at(-1)?.params).toEqual({
       page: 2,
@@ -152,13 +141,7 @@ describe('log page', () => {
   });
 
   it('sends a custom range from the URL with both ends', async () => {
-    const seen = serve();
-    renderPage(
-      '/console/log?time=2026-01-01T00:00:00.000Z/2026-01-02T00:00:00.000Z',
-      '/console/log',
-      <LogPage />,
-    );
-    await screen.findByTestId(`log-row-${records[0]!.id}`);
+    const { seen } = await openAt('?time=2026-01-01T00:00:00.000Z/2026-01-02T00:00:00.000Z');
     expect(listCalls(seen).at(-1)?.params).toEqual({
       page: 1,
       page_size: 20,
@@ -176,9 +159,7 @@ describe('log page', () => {
 
   it('puts the chosen filters in the URL and the list call, and resets them', async () => {
     vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-03-31T12:00:00.000Z') });
-    const seen = serve();
-    const { router } = renderPage('/console/log?severity=ERROR', '/console/log', <LogPage />);
-    await screen.findByTestId(`log-row-${records[0]!.id}`);
+    const { seen, router } = await openAt('?severity=ERROR');
     expect(listCalls(seen).at(-1)?.params).toEqual({ page: 1, page_size: 20, severity: 'ERROR' });
 
     await choose('log-filter-time', 'Last 24 hours');
