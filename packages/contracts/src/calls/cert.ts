@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineCall } from '../call.js';
 import { Id, IdsBody, PageQuery, pageOf } from '../common.js';
 import { isWellFormedText } from '../rules/text.js';
+import { withKmip } from './key-fields.js';
 
 /**
  * Certificates and PKI (docs/modules.md#certificates): local CAs whose private keys are key objects of the
@@ -525,6 +526,7 @@ export const certCalls = {
     summary: 'External CA certificates (trust anchors) of the current domain',
     tag: 'cert',
     access: 'cert:read',
+    tokens: withKmip(['session']),
     changesAccess: false,
     query: PageQuery.extend({ name: z.string().trim().max(128).optional() }),
     data: pageOf(ExternalCa),
@@ -535,6 +537,7 @@ export const certCalls = {
     summary: 'One external CA certificate',
     tag: 'cert',
     access: 'cert:read',
+    tokens: withKmip(['session']),
     changesAccess: false,
     query: z.object({ id: Id }),
     data: ExternalCaDetail,
@@ -545,6 +548,7 @@ export const certCalls = {
     summary: 'Add CA certificates from PEM or a PKCS#7 (.p7b) chain; each CA certificate is stored',
     tag: 'cert',
     access: 'cert:write',
+    tokens: withKmip(['session']),
     changesAccess: false,
     body: z.object({
       name: DisplayName.optional().describe(
@@ -562,6 +566,7 @@ export const certCalls = {
     summary: 'Delete external CA certificates',
     tag: 'cert',
     access: 'cert:write',
+    tokens: withKmip(['session']),
     changesAccess: false,
     body: IdsBody,
     data: z.object({ deleted: z.number().int() }),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineCall } from '../call.js';
 import { Id, IdsBody, PageQuery, pageOf } from '../common.js';
 import { objectName } from '../rules/text.js';
+import { withKmip } from './key-fields.js';
 
 /**
  * Credentials of the SMS sub-console (docs/modules.md#credentials): secrets the server keeps sealed under
@@ -79,7 +80,7 @@ export const credentialCalls = {
     summary: 'Credentials of the current domain (metadata only, never a value)',
     tag: 'credential',
     access: 'credential:read',
-    tokens: ['session', 'sms'],
+    tokens: withKmip(['session', 'sms']),
     query: PageQuery.extend({
       name: z.string().trim().max(64).optional().describe('part of the name'),
       type: z.enum(credentialTypes).optional(),
@@ -93,7 +94,7 @@ export const credentialCalls = {
     summary: "A credential's metadata and its versions (never a value)",
     tag: 'credential',
     access: 'credential:read',
-    tokens: ['session', 'sms'],
+    tokens: withKmip(['session', 'sms']),
     query: z.object({ id: Id }),
     data: CredentialRow.extend({ versions: z.array(CredentialVersion) }),
   }),
@@ -104,7 +105,7 @@ export const credentialCalls = {
       'Create a credential; its value (checked against its type) is sealed under the domain KEK as version 1',
     tag: 'credential',
     access: 'credential:write',
-    tokens: ['session', 'sms'],
+    tokens: withKmip(['session', 'sms']),
     changesAccess: false,
     body: z.object({
       ...metadataShape,
@@ -149,7 +150,7 @@ export const credentialCalls = {
     summary: 'Delete credentials with every version of their value (cannot be undone)',
     tag: 'credential',
     access: 'credential:write',
-    tokens: ['session', 'sms'],
+    tokens: withKmip(['session', 'sms']),
     changesAccess: false,
     body: IdsBody,
     data: z.object({ deleted: z.number().int() }),
@@ -201,7 +202,7 @@ export const credentialCalls = {
       "Applications: a credential's value (by id or by name; the current version by default) with an app token; audited",
     tag: 'credential',
     access: 'credential:use',
-    tokens: ['app'],
+    tokens: withKmip(['app']),
     changesAccess: false,
     body: z
       .object({

@@ -5,10 +5,22 @@ import { createCredentialService, type CredentialService } from './credential.se
 
 declare module '../../platform/module.js' {
   interface ModuleServices {
-    /** Credentials for other modules (servers): describe, open the current value, add a rotated version, link. */
+    /**
+     * Credentials for other modules: describe, open the current value, add a rotated version, link
+     * (servers); and the calls KMIP's Secret Data operations are the twins of (docs/kmip.md#secret-data).
+     */
     credentials: Pick<
       CredentialService,
-      'describe' | 'openCurrent' | 'addRotatedVersion' | 'link' | 'generatePassword'
+      | 'describe'
+      | 'openCurrent'
+      | 'addRotatedVersion'
+      | 'link'
+      | 'generatePassword'
+      | 'list'
+      | 'detail'
+      | 'create'
+      | 'remove'
+      | 'readValue'
     >;
   }
 }

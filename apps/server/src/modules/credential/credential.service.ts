@@ -54,6 +54,9 @@ export function createCredentialService(deps: {
     return row;
   }
 
+  /** Who a credential or version was made by: a KMIP client says so, as a key it makes does (docs/kmip.md#audit). */
+  const author = (actor: Actor) => (actor.kind === 'kmip' ? `KMIP ${actor.username}` : actor.username);
+
   const normalTags = (tags: string[]) => [...new Set(tags.map((t) => t.trim()))].sort();
   const isoOrNull = (at: string | null) => (at === null ? null : new Date(at).toISOString());
 
@@ -106,7 +109,7 @@ export function createCredentialService(deps: {
         credential_id: id,
         version,
         value_sealed: sealed,
-        created_by: actor.username,
+        created_by: author(actor),
         created_at: at,
       });
     } finally {
@@ -189,7 +192,7 @@ export function createCredentialService(deps: {
         expires_at: isoOrNull(body.expires_at),
         rotation_days: body.rotation_days,
         current_version: 1,
-        created_by: actor.username,
+        created_by: author(actor),
         created_at: now,
         updated_at: now,
       };

@@ -30,6 +30,9 @@ export const ATTRIBUTES = {
   'Revocation Reason': { tag: TAG.RevocationReason, type: 'Structure' },
   'Object Group': { tag: TAG.ObjectGroup, type: 'TextString' },
   Link: { tag: TAG.Link, type: 'Structure' },
+  'Certificate Type': { tag: TAG.CertificateType, type: 'Enumeration' },
+  'Certificate Length': { tag: TAG.CertificateLength, type: 'Integer' },
+  Digest: { tag: TAG.Digest, type: 'Structure' },
 } as const satisfies Record<string, { tag: number; type: TtlvType }>;
 
 export type AttributeName = keyof typeof ATTRIBUTES;
@@ -73,6 +76,13 @@ export function readAttribute(item: Ttlv): Attribute {
   if (!value) throw new KmipError('MissingData', `attribute ${name}: Attribute Value is required`);
   checkType(name, value);
   return { name, index, value };
+}
+
+/** The name of the attribute a KMIP 2.0 Attribute Reference names by its tag. */
+export function attributeNameOf(tag: number): AttributeName {
+  const name = NAME_OF_TAG.get(tag);
+  if (!name) throw new KmipError('InvalidField', `${tagName(tag)} is not an attribute KSP knows`);
+  return name;
 }
 
 /** A KMIP 2.0 attribute item read (its tag names it). */

@@ -1,5 +1,8 @@
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { connect } from 'node:tls';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, builtInRoles } from '@ksp/contracts';
 import { call, domainWithAdmin, ok, type TestServer } from '../../test/harness.js';
@@ -115,6 +118,91 @@ function payloadOf(op: OperationName, key: string): Ttlv[] {
     default:
       return [uid];
   }
+}
+
+/**
+ * The permission each operation on a certificate or secret data needs, written from
+ * docs/kmip.md's tables (the REST twin's permission). Get of secret data is the applications'
+ * read (credential:use), not a detail.
+ */
+const OBJECT_NEEDS = {
+  'Register certificate': 'cert:write',
+  'Locate certificates': 'cert:read',
+  'Get certificate': 'cert:read',
+  'Get Attributes of a certificate': 'cert:read',
+  'Get Attribute List of a certificate': 'cert:read',
+  'Destroy certificate': 'cert:write',
+  'Register secret data': 'credential:write',
+  'Locate secret data': 'credential:read',
+  'Get secret data': 'credential:use',
+  'Get Attributes of secret data': 'credential:read',
+  'Get Attribute List of secret data': 'credential:read',
+  'Destroy secret data': 'credential:write',
+} as const;
+type ObjectStep = keyof typeof OBJECT_NEEDS;
+
+/** One 2.0 message of every operation on a certificate and on secret data (Continue), in OBJECT_NEEDS's order. */
+function everyObjectOperation(o: { der: Buffer; cert: string; secret: string; name: string }): Buffer {
+  const name = (text: string) =>
+    ttlv.structure(TAG.Name, [ttlv.text(TAG.NameValue, text), ttlv.enumeration(TAG.NameType, 1)]);
+  const ofType = (type: number) => ttlv.structure(TAG.Attributes, [ttlv.enumeration(TAG.ObjectType, type)]);
+  const uid = (id: string) => [ttlv.text(TAG.UniqueIdentifier, id)];
+  const steps: Record<ObjectStep, [OperationName, Ttlv[]]> = {
+    'Register certificate': [
+      'Register',
+      [
+        ttlv.enumeration(TAG.ObjectType, 1),
+        ttlv.structure(TAG.Attributes, [name(o.name)]),
+        ttlv.structure(TAG.Certificate, [
+          ttlv.enumeration(TAG.CertificateType, 1),
+          ttlv.bytes(TAG.CertificateValue, o.der),
+        ]),
+      ],
+    ],
+    'Locate certificates': ['Locate', [ofType(1)]],
+    'Get certificate': ['Get', uid(o.cert)],
+    'Get Attributes of a certificate': ['GetAttributes', uid(o.cert)],
+    'Get Attribute List of a certificate': ['GetAttributeList', uid(o.cert)],
+    'Destroy certificate': ['Destroy', uid(o.cert)],
+    'Register secret data': [
+      'Register',
+      [
+        ttlv.enumeration(TAG.ObjectType, 7),
+        ttlv.structure(TAG.Attributes, [name(o.name)]),
+        ttlv.structure(TAG.SecretData, [
+          ttlv.enumeration(TAG.SecretDataType, 1),
+          ttlv.structure(TAG.KeyBlock, [
+            ttlv.enumeration(TAG.KeyFormatType, 2),
+            ttlv.structure(TAG.KeyValue, [ttlv.bytes(TAG.KeyMaterial, Buffer.from('matrix password'))]),
+          ]),
+        ]),
+      ],
+    ],
+    'Locate secret data': ['Locate', [ofType(7)]],
+    'Get secret data': ['Get', uid(o.secret)],
+    'Get Attributes of secret data': ['GetAttributes', uid(o.secret)],
+    'Get Attribute List of secret data': ['GetAttributeList', uid(o.secret)],
+    'Destroy secret data': ['Destroy', uid(o.secret)],
+  };
+  const items = Object.values(steps);
+  return encodeTtlv(
+    ttlv.structure(TAG.RequestMessage, [
+      ttlv.structure(TAG.RequestHeader, [
+        ttlv.structure(TAG.ProtocolVersion, [
+          ttlv.integer(TAG.ProtocolVersionMajor, 2),
+          ttlv.integer(TAG.ProtocolVersionMinor, 0),
+        ]),
+        ttlv.enumeration(TAG.BatchErrorContinuationOption, 1),
+        ttlv.integer(TAG.BatchCount, items.length),
+      ]),
+      ...items.map(([op, payload]) =>
+        ttlv.structure(TAG.BatchItem, [
+          ttlv.enumeration(TAG.Operation, OPERATION[op]),
+          ttlv.structure(TAG.RequestPayload, payload),
+        ]),
+      ),
+    ]),
+  );
 }
 
 /** One message holding every operation (Continue: each item answered on its own). */
@@ -299,6 +387,131 @@ describe('KMIP authorization matrix', () => {
     const detail = ok(await call(server, api.key.detail, { token, query: { id: key } })).data;
     expect(detail.state).toBe('active');
     expect(detail.labels).toEqual({});
+  }, 60_000);
+
+  /** A new self-signed CA certificate (DER) made by openssl in the fixture's directory. */
+  const caCertificate = async () => {
+    const name = `m-ca-${crypto.randomUUID().slice(0, 8)}`;
+    await promisify(execFile)(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:P-256',
+        '-nodes',
+        '-keyout',
+        `${name}.key`,
+        '-outform',
+        'DER',
+        '-out',
+        `${name}.der`,
+        '-days',
+        '2',
+        '-subj',
+        `/CN=${name}`,
+      ],
+      { cwd: kmip.dir },
+    );
+    return readFileSync(join(kmip.dir, `${name}.der`));
+  };
+
+  /** A root-domain certificate (an external CA) and secret data (a password credential), made over REST. */
+  const freshObjects = async () => {
+    const der = await caCertificate();
+    const cert = ok(
+      await call(server, api.cert.externalUpload, { token, body: { content: der.toString('base64') } }),
+    ).data.added[0]!.id;
+    const secret = ok(
+      await call(server, api.credential.create, {
+        token,
+        body: { name: `m-pw-${crypto.randomUUID().slice(0, 8)}`, type: 'password', value: 'matrix secret' },
+      }),
+    ).data.id;
+    return { cert: `cert-${cert}`, secret: `secret-${secret}` };
+  };
+
+  const objectRoles: Record<string, readonly string[]> = {
+    ...roles,
+    'Cert reader': ['cert:read'],
+    'Secret user': ['credential:use'],
+  };
+  for (const role of Object.keys(objectRoles)) {
+    it(`${role}: refused exactly what its role lacks on certificates and secret data`, async () => {
+      const name = `o-${role.replace(/\W/g, '').toLowerCase()}`;
+      const roleId =
+        roleIds.get(role) ??
+        ok(
+          await call(server, api.role.create, {
+            token,
+            body: { name: role, permissions: [...objectRoles[role]!] },
+          }),
+        ).data.id;
+      await client(token, name, roleId);
+      const made = await freshObjects();
+      const items = await exchange(
+        port,
+        files(name),
+        everyObjectOperation({ ...made, der: await caCertificate(), name: `${name}-made` }),
+      );
+      const steps = Object.keys(OBJECT_NEEDS) as ObjectStep[];
+      expect(items).toHaveLength(steps.length);
+      const held = new Set(objectRoles[role]);
+      const verdicts = items.flatMap((item, i) => {
+        const step = steps[i]!;
+        const lacks = !held.has(OBJECT_NEEDS[step]);
+        const denied = item.status === 1 && item.reason === PERMISSION_DENIED;
+        return denied === lacks
+          ? []
+          : [
+              `${step}: ${denied ? 'denied' : 'allowed'} (${item.message ?? 'ok'}), expected ${lacks ? 'deny' : 'allow'}`,
+            ];
+      });
+      expect(verdicts).toEqual([]);
+      // What is allowed also works: nothing else failed.
+      expect(items.filter((i) => i.status !== 0 && i.reason !== PERMISSION_DENIED)).toEqual([]);
+      const refusals = await server.database.db
+        .selectFrom('audit_log')
+        .select(['source'])
+        .where('action', '=', 'access.denied')
+        .where('username', '=', name)
+        .execute();
+      expect(refusals.length).toBe(items.filter((i) => i.reason === PERMISSION_DENIED).length);
+      expect(refusals.every((r) => r.source === 'kmip')).toBe(true);
+    }, 60_000);
+  }
+
+  it("keeps another domain's client from this domain's certificates and secret data, and its Locate from them", async () => {
+    const made = await freshObjects();
+    const other = await domainWithAdmin(server, token, {
+      domain: 'kmip-objects',
+      username: 'kmipob',
+      password: 'Objects-Pass-1',
+    });
+    await client(other.token, 'o-outsider', roleIds.get('Administrator')!);
+    const items = await exchange(
+      port,
+      files('o-outsider'),
+      everyObjectOperation({ ...made, der: await caCertificate(), name: 'outsider-made' }),
+    );
+    const steps = Object.keys(OBJECT_NEEDS) as ObjectStep[];
+    const named = items.filter((_, i) => /^(Get|Destroy)/.test(steps[i]!));
+    expect(named).toHaveLength(8);
+    expect(named.filter((i) => !(i.status === 1 && i.reason === ITEM_NOT_FOUND))).toEqual([]);
+    for (const step of ['Locate certificates', 'Locate secret data'] as const) {
+      const located = items[steps.indexOf(step)]!;
+      expect(located.status).toBe(0);
+      const ids = located.payload.filter((p) => p.tag === TAG.UniqueIdentifier).map((p) => p.value);
+      expect(ids).not.toContain(made.cert);
+      expect(ids).not.toContain(made.secret);
+      // Its own, registered in the same message, it finds.
+      expect(ids).toHaveLength(1);
+    }
+    // Both are still there for their own domain.
+    ok(await call(server, api.cert.externalDetail, { token, query: { id: made.cert.slice(5) } }));
+    ok(await call(server, api.credential.detail, { token, query: { id: made.secret.slice(7) } }));
   }, 60_000);
 
   it('refuses everything to a client whose certificate was revoked', async () => {

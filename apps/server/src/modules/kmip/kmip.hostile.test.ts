@@ -1,4 +1,6 @@
+import { X509Certificate } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { connect, type TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '@ksp/contracts';
@@ -86,8 +88,8 @@ const item = (op: keyof typeof OPERATION, payload: Ttlv[]) =>
     ttlv.structure(TAG.RequestPayload, payload),
   ]);
 
-/** Valid requests of several shapes (1.2 and 2.0) the fuzzer starts from. */
-function seeds(key: string): Buffer[] {
+/** Valid requests of several shapes (1.2 and 2.0) the fuzzer starts from; with `der`, a certificate's and secret data's Register too. */
+function seeds(key: string, der?: Buffer): Buffer[] {
   const uid = ttlv.text(TAG.UniqueIdentifier, key);
   const aes12 = ttlv.structure(TAG.TemplateAttribute, [
     ttlv.structure(TAG.Attribute, [
@@ -108,6 +110,35 @@ function seeds(key: string): Buffer[] {
     request(0, [item('Encrypt', [uid, ttlv.bytes(TAG.Data, Buffer.from('fuzz me'))])]),
     request(0, [item('GetAttributes', [uid]), item('Locate', [ttlv.integer(TAG.MaximumItems, 3)])]),
     request(4, [item('Get', [uid]), item('Query', [ttlv.enumeration(TAG.QueryFunction, 1)])]),
+    ...(der
+      ? [
+          request(0, [
+            item('Register', [
+              ttlv.enumeration(TAG.ObjectType, 1),
+              ttlv.structure(TAG.Attributes, []),
+              ttlv.structure(TAG.Certificate, [
+                ttlv.enumeration(TAG.CertificateType, 1),
+                ttlv.bytes(TAG.CertificateValue, der),
+              ]),
+            ]),
+            item('GetAttributes', []),
+          ]),
+          request(2, [
+            item('Register', [
+              ttlv.enumeration(TAG.ObjectType, 7),
+              ttlv.structure(TAG.TemplateAttribute, []),
+              ttlv.structure(TAG.SecretData, [
+                ttlv.enumeration(TAG.SecretDataType, 2),
+                ttlv.structure(TAG.KeyBlock, [
+                  ttlv.enumeration(TAG.KeyFormatType, 2),
+                  ttlv.structure(TAG.KeyValue, [ttlv.bytes(TAG.KeyMaterial, Buffer.from([0xff, 0, 1]))]),
+                ]),
+              ]),
+            ]),
+            item('Get', []),
+          ]),
+        ]
+      : []),
   ];
 }
 
@@ -202,7 +233,10 @@ describe('KMIP listener under hostile input (sqlite)', () => {
 
   it('answers mutated requests with a KMIP answer or a closed connection, never a crash or a half-made key', async () => {
     const r = random(0x5eed);
-    const starting = seeds(key);
+    const starting = seeds(
+      key,
+      Buffer.from(new X509Certificate(readFileSync(join(kmip.dir, 'server.pem'))).raw),
+    );
     let conn = await Connection.open(port, files);
     let sent = 0;
     let answered = 0;
@@ -238,6 +272,119 @@ describe('KMIP listener under hostile input (sqlite)', () => {
     again.close();
     expect(resultsOf(answer!)[0]!.status).toBe(0);
   }, 60_000);
+
+  it('answers malformed certificates and secret data with their Result Reason, stores nothing, and keeps serving', async () => {
+    const der = Buffer.from(new X509Certificate(readFileSync(join(kmip.dir, 'server.pem'))).raw);
+    const certificate = (fields: Ttlv[]) =>
+      request(0, [
+        item('Register', [
+          ttlv.enumeration(TAG.ObjectType, 1),
+          ttlv.structure(TAG.Attributes, []),
+          ttlv.structure(TAG.Certificate, fields),
+        ]),
+      ]);
+    const x509 = ttlv.enumeration(TAG.CertificateType, 1);
+    const secret = (type: number, format: number, material: Ttlv) =>
+      request(0, [
+        item('Register', [
+          ttlv.enumeration(TAG.ObjectType, 7),
+          ttlv.structure(TAG.Attributes, []),
+          ttlv.structure(TAG.SecretData, [
+            ttlv.enumeration(TAG.SecretDataType, type),
+            ttlv.structure(TAG.KeyBlock, [
+              ttlv.enumeration(TAG.KeyFormatType, format),
+              ttlv.structure(TAG.KeyValue, [material]),
+            ]),
+          ]),
+        ]),
+      ]);
+    const bytes = (b: Buffer) => ttlv.bytes(TAG.KeyMaterial, b);
+    const R = RESULT_REASON;
+    const cases: [string, Buffer, number][] = [
+      [
+        'bytes that are not DER',
+        certificate([x509, ttlv.bytes(TAG.CertificateValue, Buffer.from('not a certificate'))]),
+        R.InvalidField,
+      ],
+      [
+        'PEM text',
+        certificate([x509, ttlv.bytes(TAG.CertificateValue, readFileSync(join(kmip.dir, 'server.pem')))]),
+        R.InvalidField,
+      ],
+      [
+        'DER with bytes after it',
+        certificate([x509, ttlv.bytes(TAG.CertificateValue, Buffer.concat([der, Buffer.from([0, 0])]))]),
+        R.InvalidField,
+      ],
+      [
+        'a truncated DER',
+        certificate([x509, ttlv.bytes(TAG.CertificateValue, der.subarray(0, der.length - 9))]),
+        R.InvalidField,
+      ],
+      [
+        'an oversize value',
+        certificate([x509, ttlv.bytes(TAG.CertificateValue, Buffer.concat([der, Buffer.alloc(70_000)]))]),
+        R.InvalidField,
+      ],
+      [
+        'a PGP certificate',
+        certificate([ttlv.enumeration(TAG.CertificateType, 2), ttlv.bytes(TAG.CertificateValue, der)]),
+        R.FeatureNotSupported,
+      ],
+      [
+        'a value of the wrong type',
+        certificate([x509, ttlv.text(TAG.CertificateValue, 'MIIB')]),
+        R.InvalidField,
+      ],
+      ['no value', certificate([x509]), R.MissingData],
+      [
+        'no Certificate',
+        request(0, [item('Register', [ttlv.enumeration(TAG.ObjectType, 1)])]),
+        R.MissingData,
+      ],
+      ['secret data of type 3', secret(3, 2, bytes(Buffer.from('x'))), R.FeatureNotSupported],
+      ['secret data as PKCS#8', secret(1, 4, bytes(Buffer.from('x'))), R.KeyFormatTypeNotSupported],
+      ['empty secret data', secret(1, 2, bytes(Buffer.alloc(0))), R.InvalidField],
+      ['oversize secret data', secret(2, 2, bytes(Buffer.alloc(48 * 1024 + 1, 7))), R.InvalidField],
+      ['a password that is not UTF-8', secret(1, 2, bytes(Buffer.from([0xc3, 0x28]))), R.InvalidField],
+      ['key material that is a structure', secret(1, 2, ttlv.structure(TAG.KeyMaterial, [])), R.InvalidField],
+      [
+        'a certificate identifier that is not one',
+        request(0, [item('Get', [ttlv.text(TAG.UniqueIdentifier, 'cert-1')])]),
+        R.ItemNotFound,
+      ],
+      [
+        'an unknown secret',
+        request(0, [item('Get', [ttlv.text(TAG.UniqueIdentifier, `secret-${crypto.randomUUID()}`)])]),
+        R.ItemNotFound,
+      ],
+      [
+        'a certificate where a key is needed',
+        request(0, [
+          item('Encrypt', [
+            ttlv.text(TAG.UniqueIdentifier, `cert-${crypto.randomUUID()}`),
+            ttlv.bytes(TAG.Data, Buffer.from('x')),
+          ]),
+        ]),
+        R.IllegalOperation,
+      ],
+    ];
+    const count = async (table: 'cert_external' | 'credential') =>
+      (await server.database.db.selectFrom(table).select('id').execute()).length;
+    const before = [await count('cert_external'), await count('credential')];
+    const conn = await Connection.open(port, files);
+    const answered: { what: string; status: unknown; reason: unknown }[] = [];
+    for (const [what, message] of cases) {
+      const answer = await conn.send(message);
+      const got = answer ? resultsOf(answer)[0] : undefined;
+      answered.push({ what, status: got?.status, reason: got?.reason });
+    }
+    expect(answered).toEqual(cases.map(([what, , reason]) => ({ what, status: 1, reason })));
+    // Nothing was stored, and the connection still serves.
+    expect([await count('cert_external'), await count('credential')]).toEqual(before);
+    expect(resultsOf((await conn.send(seeds(key)[1]!))!)[0]!.status).toBe(0);
+    conn.close();
+  }, 30_000);
 
   it('refuses a GCM tag shorter than 96 bits, and round-trips with one of 16 bytes', async () => {
     const encrypt = (tagLength: number) =>

@@ -102,6 +102,8 @@ export const kmipModule: KspModule = {
       gate: ctx.gate,
       keys: () => ctx.use('keys'),
       crypto: () => ctx.use('crypto'),
+      certs: () => ctx.use('certs'),
+      credentials: () => ctx.use('credentials'),
       limits: { ...DEFAULT_TTLV_LIMITS, maxBytes: DEFAULT_KMIP_LIMITS.maxMessageBytes },
       log: ctx.log,
       now: () => ctx.clock(),

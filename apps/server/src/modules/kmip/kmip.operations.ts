@@ -1,7 +1,9 @@
 import { api, type CallDef } from '@ksp/contracts';
+import { mayCall } from '../../platform/http/route.js';
 
 import {
   attributeContainer,
+  attributeNameOf,
   customText,
   isCustomName,
   isV2,
@@ -44,11 +46,18 @@ import {
 } from './kmip.tags.js';
 import type { Ttlv } from './kmip.ttlv.js';
 
+import { createCollector, LOCATE_PAGES, type Collector } from './kmip.locate.js';
+import { certificates } from './kmip.op-certificate.js';
+import { secrets } from './kmip.op-secret.js';
 import {
   type Structure,
   type KeyRow,
   type OperationContext,
   type Handler,
+  type ObjectHome,
+  type ObjectKind,
+  kmipUid,
+  objectRef,
   twin,
   uid,
   parse,
@@ -123,16 +132,35 @@ const createKeyPair: Handler = async (ctx, payload) => {
   ];
 };
 
+/** Where Register, Get, Get Attributes, Destroy and Locate find the managed objects that are not keys. */
+const HOMES: Record<Exclude<ObjectKind, 'key'>, { objectType: number; tag: number; home: ObjectHome }> = {
+  certificate: { objectType: OBJECT_TYPE.Certificate, tag: TAG.Certificate, home: certificates },
+  secret: { objectType: OBJECT_TYPE.SecretData, tag: TAG.SecretData, home: secrets },
+};
+const homeOfType = (objectType: number | undefined) =>
+  Object.values(HOMES).find((h) => h.objectType === objectType);
+
 const register: Handler = async (ctx, payload) => {
   const objectType = required(payload, TAG.ObjectType, 'Enumeration').value;
   const attrs = readAttributes(ctx.version, attributeContainer(ctx.version, payload));
+  const other = homeOfType(objectType);
+  if (other) {
+    const object = all(payload, other.tag)[0];
+    if (!object) throw new KmipError('MissingData', `${tagName(other.tag)} is required`);
+    const id = await other.home.register(ctx, attrs, object);
+    ctx.placeholder = id;
+    return [uidItem(id)];
+  }
   const objectTag = {
     [OBJECT_TYPE.SymmetricKey]: TAG.SymmetricKey,
     [OBJECT_TYPE.PrivateKey]: TAG.PrivateKey,
     [OBJECT_TYPE.PublicKey]: TAG.PublicKey,
   }[objectType];
   if (!objectTag)
-    throw new KmipError('FeatureNotSupported', 'KSP registers symmetric keys, private keys and public keys');
+    throw new KmipError(
+      'FeatureNotSupported',
+      'KSP registers symmetric keys, private keys, public keys, certificates and secret data',
+    );
   const object = all(payload, objectTag)[0];
   if (!object) throw new KmipError('MissingData', `${tagName(objectTag)} is required`);
   const key = readKeyObject(objectType, object);
@@ -164,7 +192,13 @@ const register: Handler = async (ctx, payload) => {
 };
 
 const get: Handler = async (ctx, payload) => {
-  const id = uid(ctx, payload);
+  const ref = objectRef(ctx, payload);
+  if (ref.kind !== 'key') {
+    const { objectType, home } = HOMES[ref.kind];
+    const object = await home.get(ctx, ref.id, payload);
+    return [ttlv.enumeration(TAG.ObjectType, objectType), uidItem(kmipUid(ref.kind, ref.id)), object];
+  }
+  const id = ref.id;
   const format = optional(payload, TAG.KeyFormatType, 'Enumeration')?.value;
   const wrapping = wrappingOf(optional(payload, TAG.KeyWrappingSpecification, 'Structure'));
   await twin(ctx, api.key.export);
@@ -248,7 +282,7 @@ function askedNames(ctx: OperationContext, payload: Structure): string[] | null 
     return refs.map((ref) => {
       if (ref.type !== 'Enumeration')
         throw new KmipError('FeatureNotSupported', 'vendor attribute references are not supported');
-      return readTaggedAttribute({ tag: ref.value, type: 'Integer', value: 0 }).name;
+      return attributeNameOf(ref.value);
     });
   }
   const names = all(payload, TAG.AttributeName).map((n) => {
@@ -258,12 +292,23 @@ function askedNames(ctx: OperationContext, payload: Structure): string[] | null 
   return names.length ? names : null;
 }
 
+/** The attributes of the object an operation names, each kind asking its twin's check (key/detail for a key). */
+async function attributesOf(
+  ctx: OperationContext,
+  payload: Structure,
+): Promise<{ uid: string; attrs: Attribute[] }> {
+  const ref = objectRef(ctx, payload);
+  if (ref.kind !== 'key')
+    return { uid: kmipUid(ref.kind, ref.id), attrs: await HOMES[ref.kind].home.attributes(ctx, ref.id) };
+  const row = await detail(ctx, ref.id);
+  ctx.touched.add(ref.id);
+  return { uid: ref.id, attrs: keyAttributes(row, newEncoding(ctx)) };
+}
+
 const getAttributes: Handler = async (ctx, payload) => {
-  const id = uid(ctx, payload);
-  const row = await detail(ctx, id);
+  const { uid: id, attrs: every } = await attributesOf(ctx, payload);
   const asked = askedNames(ctx, payload);
-  const attrs = keyAttributes(row, newEncoding(ctx)).filter((a) => !asked || asked.includes(a.name));
-  ctx.touched.add(id);
+  const attrs = every.filter((a) => !asked || asked.includes(a.name));
   const written = attrs
     .filter((a) => !(isV2(ctx.version) && isCustomName(a.name)))
     .map((a) => writeAttribute(ctx.version, a));
@@ -271,10 +316,7 @@ const getAttributes: Handler = async (ctx, payload) => {
 };
 
 const getAttributeList: Handler = async (ctx, payload) => {
-  const id = uid(ctx, payload);
-  const row = await detail(ctx, id);
-  ctx.touched.add(id);
-  const attrs = keyAttributes(row, newEncoding(ctx));
+  const { uid: id, attrs } = await attributesOf(ctx, payload);
   if (isV2(ctx.version))
     return [
       uidItem(id),
@@ -389,7 +431,13 @@ const onKey =
   };
 
 const activate = onKey(api.key.activate, (ctx, id) => ctx.keys.activate(ctx.actor, ctx.meta, id));
-const destroy = onKey(api.key.destroy, (ctx, id) => ctx.keys.destroy(ctx.actor, ctx.meta, id));
+const destroyKey = onKey(api.key.destroy, (ctx, id) => ctx.keys.destroy(ctx.actor, ctx.meta, id));
+const destroy: Handler = async (ctx, payload) => {
+  const ref = objectRef(ctx, payload);
+  if (ref.kind === 'key') return destroyKey(ctx, payload);
+  await HOMES[ref.kind].home.destroy(ctx, ref.id);
+  return [uidItem(kmipUid(ref.kind, ref.id))];
+};
 const reKey = onKey(api.key.addVersion, (ctx, id) => ctx.keys.addVersion(ctx.actor, ctx.meta, id));
 
 const REASONS: Record<number, string> = {
@@ -419,25 +467,52 @@ const revoke: Handler = async (ctx, payload) => {
   return [uidItem(id)];
 };
 
-/** Locate: the domain's keys whose attributes match all of those given, newest first. */
+/**
+ * Locate: the domain's objects whose attributes match all of those given (docs/kmip.md#operations).
+ * An Object Type names one kind, asked with the check of that kind's list call; without one, keys
+ * (key/list's check, as before) and then the certificates and secret data whose list call the
+ * client may make.
+ */
 const locate: Handler = async (ctx, payload) => {
-  const max = optional(payload, TAG.MaximumItems, 'Integer')?.value;
-  const offset = optional(payload, TAG.OffsetItems, 'Integer')?.value ?? 0;
-  if (max !== undefined && max < 0) throw new KmipError('InvalidField', 'Maximum Items must not be negative');
-  if (offset < 0) throw new KmipError('InvalidField', 'Offset Items must not be negative');
+  const found = createCollector(
+    optional(payload, TAG.MaximumItems, 'Integer')?.value,
+    optional(payload, TAG.OffsetItems, 'Integer')?.value ?? 0,
+  );
   const attrs = isV2(ctx.version)
     ? readAttributes(ctx.version, optional(payload, TAG.Attributes, 'Structure'))
     : all(payload, TAG.Attribute).map(readAttribute);
+  const objectType = intOf(attrs, 'Object Type');
+  const other = homeOfType(objectType);
+  if (other) {
+    await twin(ctx, other.home.listCall);
+    await other.home.locate(ctx, attrs, found);
+    return locatedAnswer(ctx, found.found, found.seen());
+  }
   await twin(ctx, api.key.list);
+  const type = Object.entries(OBJECT_TYPE_OF).find(([, v]) => v === objectType)?.[0];
+  if (objectType !== undefined && !type) return locatedAnswer(ctx, [], 0);
+  await locateKeys(ctx, attrs, type as KeyRow['object_type'] | undefined, found);
+  if (objectType === undefined)
+    for (const { home } of Object.values(HOMES))
+      if (!found.full() && mayCall(home.listCall, ctx.actor)) await home.locate(ctx, attrs, found);
+  return locatedAnswer(ctx, found.found, found.seen());
+};
+
+/** The keys (of `type`, or all) matching the attributes a Locate gives, newest first. */
+async function locateKeys(
+  ctx: OperationContext,
+  attrs: Attribute[],
+  type: KeyRow['object_type'] | undefined,
+  found: Collector,
+) {
   const name = valueOf(attrs, 'Name');
   const exactName = name ? nameText(name) : undefined;
-  const objectType = intOf(attrs, 'Object Type');
   const algorithm = intOf(attrs, 'Cryptographic Algorithm');
   const length = intOf(attrs, 'Cryptographic Length');
   const state = intOf(attrs, 'State');
   const labels = labelsFrom(attrs.filter((a) => a.name !== 'Name'));
-  const type = Object.entries(OBJECT_TYPE_OF).find(([, v]) => v === objectType)?.[0];
-  if (objectType !== undefined && !type) return locatedAnswer(ctx, [], 0);
+  // Attributes only a certificate has: no key matches them.
+  if (valueOf(attrs, 'Certificate Type') || valueOf(attrs, 'Certificate Length')) return;
   const matches = (row: KeyRow) => {
     const attributes = keyAttributes(row, true);
     const num = (n: string) => {
@@ -454,29 +529,18 @@ const locate: Handler = async (ctx, payload) => {
     if (state !== undefined && STATE_OF[row.state] !== state) return false;
     return Object.entries(labels).every(([k, v]) => row.labels[k] === v);
   };
-  const found: string[] = [];
-  const wanted = max === undefined || max === 0 ? LOCATE_MAX : Math.min(max, LOCATE_MAX);
-  let seen = 0;
   for (let page = 1; page <= LOCATE_PAGES; page++) {
     const list = await ctx.keys.list(ctx.actor, {
       page,
       page_size: 100,
       ...(exactName ? { name_prefix: exactName } : {}),
-      ...(type ? { type: type as KeyRow['object_type'] } : {}),
+      ...(type ? { type } : {}),
       certificate_keys: 'show',
     });
-    for (const row of list.data) {
-      if (!matches(row)) continue;
-      seen++;
-      if (seen > offset && found.length < wanted) found.push(row.id);
-    }
-    if (list.data.length < 100 || found.length >= wanted) break;
+    for (const row of list.data) if (matches(row)) found.add(row.id);
+    if (list.data.length < 100 || found.full()) break;
   }
-  return locatedAnswer(ctx, found, seen);
-};
-/** Locate looks at most this many keys (pages of 100) and answers at most this many identifiers. */
-const LOCATE_PAGES = 100;
-export const LOCATE_MAX = 1000;
+}
 
 const locatedAnswer = (ctx: OperationContext, ids: string[], total: number) => [
   ...(isV2(ctx.version) || ctx.version.minor >= 3 ? [ttlv.integer(TAG.LocatedItems, total)] : []),
@@ -513,7 +577,13 @@ const query: Handler = async (ctx, payload) => {
     for (const name of offeredOperations(ctx.version))
       out.push(ttlv.enumeration(TAG.Operation, OPERATION[name]));
   if (functions.includes(QUERY_FUNCTION.Objects))
-    for (const t of [OBJECT_TYPE.SymmetricKey, OBJECT_TYPE.PublicKey, OBJECT_TYPE.PrivateKey])
+    for (const t of [
+      OBJECT_TYPE.SymmetricKey,
+      OBJECT_TYPE.PublicKey,
+      OBJECT_TYPE.PrivateKey,
+      OBJECT_TYPE.Certificate,
+      OBJECT_TYPE.SecretData,
+    ])
       out.push(ttlv.enumeration(TAG.ObjectType, t));
   if (functions.includes(QUERY_FUNCTION.ServerInformation)) {
     out.push(ttlv.text(TAG.VendorIdentification, 'KSP'));

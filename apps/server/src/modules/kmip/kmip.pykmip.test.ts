@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { createCipheriv } from 'node:crypto';
+import { createCipheriv, createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect } from 'node:tls';
@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '@ksp/contracts';
-import { call, domainWithAdmin, ok, type TestServer } from '../../test/harness.js';
+import { ADMIN, call, domainWithAdmin, ok, type TestServer } from '../../test/harness.js';
 import { newEcKey, openssl } from '../../test/openssl.js';
 import { startKmipServer, type ClientFiles, type KmipServer } from './test/kmip-fixture.js';
 import { TAG } from './kmip.tags.js';
@@ -186,6 +186,118 @@ describe('KMIP with PyKMIP (sqlite)', () => {
       expect(mine.length).toBeGreaterThan(0);
       expect(mine[0]!.source).toBe('kmip');
       expect(String(mine[0]!.details)).toContain('certificate');
+    }, 90_000);
+  }
+
+  /** A self-signed EC certificate's DER file in the test's directory: a CA's, or a leaf's. */
+  const certificateFile = async (name: string, ca = true) => {
+    await run(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        ...newEcKey(`${name}.key`),
+        '-outform',
+        'DER',
+        '-out',
+        `${name}.der`,
+        '-days',
+        '2',
+        '-subj',
+        `/CN=${name}`,
+        '-addext',
+        `basicConstraints=critical,CA:${ca ? 'TRUE' : 'FALSE'}`,
+      ],
+      { cwd: dir },
+    );
+    return join(dir, `${name}.der`);
+  };
+
+  for (const version of ['1.2', '2.0']) {
+    it(`keeps certificates and secret data over KMIP ${version}, as the console's external CAs and credentials`, async () => {
+      const [a, b, leaf] = await Promise.all([
+        certificateFile(`ca-a-${version}`),
+        certificateFile(`ca-b-${version}`),
+        certificateFile(`leaf-${version}`, false),
+      ]);
+      const out = await pykmip(port, admin, version, 'objects', a, b, leaf);
+
+      // A CA certificate: registered, answered byte for byte, described, located, destroyed.
+      const cert = out.cert as string;
+      expect(cert).toMatch(/^cert-[0-9a-f-]{36}$/);
+      const der = readFileSync(a);
+      expect(out.get_cert).toBe(der.toString('hex'));
+      const certAttrs = Object.fromEntries(out.cert_attributes as [string, string][]);
+      expect(certAttrs).toMatchObject({
+        'Unique Identifier': cert,
+        Name: `ca-a-${version}`,
+        'Certificate Length': String(der.length),
+        Digest: createHash('sha256').update(der).digest('hex'),
+      });
+      expect(certAttrs['Object Type']).toMatch(/CERTIFICATE/);
+      expect(certAttrs.State).toMatch(/ACTIVE/);
+      if (version === '1.2') expect(certAttrs['Certificate Type']).toMatch(/X_509/);
+      expect(out.cert_attribute_list).toEqual(
+        expect.arrayContaining(['Certificate Type', 'Certificate Length', 'Digest', 'Name', 'State']),
+      );
+      expect(out.locate_certificates).toEqual(expect.arrayContaining([cert]));
+      expect(out.locate_cert_by_name).toEqual([cert]);
+      expect(failed(out.activate_cert)).toMatch(/ILLEGAL_OPERATION.*applies to keys only/);
+      expect(failed(out.register_leaf)).toMatch(/INVALID_FIELD.*is not a CA certificate/);
+      expect(failed(out.register_not_der)).toMatch(/INVALID_FIELD.*not one DER-encoded X.509 certificate/);
+      expect(out.destroy_cert).toBe('ok');
+      expect(failed(out.get_destroyed_cert)).toMatch(/ITEM_NOT_FOUND/);
+
+      // Secret Data: a Password (UTF-8 text) and a Seed (bytes that are not text) round-trip.
+      const password = out.password as string;
+      const seed = out.seed as string;
+      expect(password).toMatch(/^secret-[0-9a-f-]{36}$/);
+      expect(out.get_password).toEqual({
+        type: 'PASSWORD',
+        value: Buffer.from(`correct horse \u2713 ${version}`).toString('hex'),
+      });
+      const seedBytes = Buffer.from(Array.from({ length: 48 }, (_, i) => 255 - i));
+      expect(out.get_seed).toEqual({ type: 'SEED', value: seedBytes.toString('hex') });
+      const pwAttrs = Object.fromEntries(out.password_attributes as [string, string][]);
+      expect(pwAttrs).toMatchObject({ 'Unique Identifier': password, Name: `pw-${version}` });
+      expect(pwAttrs['Object Type']).toMatch(/SECRET_DATA/);
+      expect(pwAttrs.State).toMatch(/ACTIVE/);
+      expect(failed(out.register_bad_password)).toMatch(/INVALID_FIELD.*UTF-8/);
+      expect(out.locate_secrets).toEqual(expect.arrayContaining([password, seed]));
+      expect(out.locate_seed_by_name).toEqual([seed]);
+      expect(out.destroy_password).toBe('ok');
+      expect(failed(out.get_destroyed_password)).toMatch(/ITEM_NOT_FOUND/);
+
+      // The console: the kept certificate among the external CAs, the Seed among the credentials.
+      const external = ok(
+        await call(server, api.cert.externalList, { token, query: { page: 1, page_size: 100 } }),
+      ).data.data.map((r) => r.name);
+      expect(external).toContain(`ca-b-${version}`);
+      expect(external).not.toContain(`ca-a-${version}`);
+      const credentials = ok(
+        await call(server, api.credential.list, { token, query: { page: 1, page_size: 100 } }),
+      ).data.data;
+      expect(credentials.find((r) => r.name === `pw-${version}`)).toBeUndefined();
+      const kept = credentials.find((r) => r.name === `seed-${version}`);
+      expect(kept).toMatchObject({ type: 'api-key', tags: ['kmip-seed'], created_by: 'KMIP pykmip' });
+      const revealed = ok(
+        await call(server, api.credential.reveal, {
+          token,
+          body: { id: seed.slice('secret-'.length), password: ADMIN.password },
+        }),
+      ).data;
+      expect(revealed.value).toBe(seedBytes.toString('base64'));
+      // Audited as the REST twins are, with source kmip.
+      for (const action of [
+        'cert.external.upload',
+        'cert.external.delete',
+        'credential.create',
+        'credential.read-value',
+        'credential.delete',
+      ])
+        expect((await auditOf(action)).some((r) => r.source === 'kmip' && r.username === 'pykmip')).toBe(
+          true,
+        );
     }, 90_000);
   }
 

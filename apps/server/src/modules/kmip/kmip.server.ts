@@ -82,6 +82,8 @@ export function createKmipProcessor(deps: {
   gate: Gatekeeper;
   keys: () => ModuleServices['keys'];
   crypto: () => ModuleServices['crypto'];
+  certs: () => ModuleServices['certs'];
+  credentials: () => ModuleServices['credentials'];
   limits: TtlvLimits;
   log: FastifyBaseLogger;
   now: () => Date;
@@ -184,6 +186,8 @@ export function createKmipProcessor(deps: {
         gate: deps.gate,
         keys: deps.keys(),
         crypto: deps.crypto(),
+        certs: deps.certs(),
+        credentials: deps.credentials(),
         touched: new Set(),
         placeholder: null,
       };

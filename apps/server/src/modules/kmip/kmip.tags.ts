@@ -29,6 +29,8 @@ export const TAG = {
   CustomAttribute: 0x42002d,
   DeactivationDate: 0x42002f,
   DestroyDate: 0x420033,
+  Digest: 0x420034,
+  DigestValue: 0x420035,
   EncryptionKeyInformation: 0x420036,
   HashingAlgorithm: 0x420038,
   InitialDate: 0x420039,
@@ -102,6 +104,7 @@ export const TAG = {
   IvLength: 0x4200cd,
   TagLength: 0x4200ce,
   ValidityIndicator: 0x42009b,
+  CertificateLength: 0x4200ad,
   ObjectGroupMember: 0x4200ac,
   OffsetItems: 0x4200d4,
   LocatedItems: 0x4200d5,
@@ -256,5 +259,7 @@ export const QUERY_FUNCTION = { Operations: 1, Objects: 2, ServerInformation: 3 
 export const NAME_TYPE = { UninterpretedTextString: 1, Uri: 2 } as const;
 
 export const SECRET_DATA_TYPE = { Password: 1, Seed: 2 } as const;
+
+export const CERTIFICATE_TYPE = { X509: 1, Pgp: 2 } as const;
 
 // Cryptographic Usage Mask bits: the contract's `Usage` (@ksp/contracts) already holds KMIP's values.

@@ -133,21 +133,34 @@ export async function authorizeCall(
   actor: Actor,
   meta: RequestMeta,
 ): Promise<void> {
-  const refuse = async (reason: MessageKey, params: MessageParams) => {
-    await gate.refused({ actor, meta, path: call.path, reason, params });
-    return new KspError(Code.FORBIDDEN, reason, params);
-  };
-  if (call.access === 'public') return;
-  if (!tokensOf(call).includes(actor.kind)) throw await refuse('auth.tokenKind', { kind: actor.kind });
-  if (actor.mustChangePassword && !call.beforePasswordChange) {
+  const refusal = refusalOf(call, actor);
+  if (!refusal) return;
+  if (refusal === 'password')
     throw new KspError(Code.PASSWORD_CHANGE_REQUIRED, 'auth.passwordChangeRequired');
-  }
-  if (scopeOf(call) === 'system' && !actor.systemScope) {
-    throw await refuse('auth.systemScope', { domain: actor.domainName });
-  }
-  if (call.access !== 'session' && !actor.permissions.has(call.access)) {
-    throw await refuse('auth.forbidden', { permission: call.access });
-  }
+  await gate.refused({ actor, meta, path: call.path, reason: refusal.reason, params: refusal.params });
+  throw new KspError(Code.FORBIDDEN, refusal.reason, refusal.params);
+}
+
+/**
+ * Whether `actor` passes `authorizeCall`'s check of `call`, asked without a refusal or a record:
+ * for a request that reaches several kinds of objects at once and is answered those the caller
+ * may see (a KMIP Locate naming no Object Type, docs/kmip.md#operations).
+ */
+export const mayCall = (call: CallDef, actor: Actor): boolean => refusalOf(call, actor) === null;
+
+/** Why `actor` may not make `call`, in authorizeCall's order, or null when it may. */
+function refusalOf(
+  call: CallDef,
+  actor: Actor,
+): { reason: MessageKey; params: MessageParams } | 'password' | null {
+  if (call.access === 'public') return null;
+  if (!tokensOf(call).includes(actor.kind)) return { reason: 'auth.tokenKind', params: { kind: actor.kind } };
+  if (actor.mustChangePassword && !call.beforePasswordChange) return 'password';
+  if (scopeOf(call) === 'system' && !actor.systemScope)
+    return { reason: 'auth.systemScope', params: { domain: actor.domainName } };
+  if (call.access !== 'session' && !actor.permissions.has(call.access))
+    return { reason: 'auth.forbidden', params: { permission: call.access } };
+  return null;
 }
 
 export function registerCall<C extends CallDef>(

@@ -19,6 +19,20 @@ kmip_version = {"1.2": KMIPVersion.KMIP_1_2, "2.0": KMIPVersion.KMIP_2_0}[versio
 out = {}
 
 
+def attribute_pairs(attrs):
+    """[name, value] of each attribute answered (a Name's text, a Digest's value in hex)."""
+    pairs = []
+    for a in attrs:
+        name, value = a.attribute_name.value, a.attribute_value
+        if name == "Name":
+            pairs.append([name, value.name_value.value])
+        elif name == "Digest":
+            pairs.append([name, value.digest_value.value.hex()])
+        else:
+            pairs.append([name, str(value)])
+    return pairs
+
+
 def step(name, fn):
     try:
         out[name] = fn()
@@ -106,6 +120,51 @@ with pie_client.ProxyKmipClient(
         step("get_wrapped", lambda: c.get(sys.argv[8], key_wrapping_specification=spec).value.hex())
     elif scenario == "denied":
         step("create", lambda: c.create(enums.CryptographicAlgorithm.AES, 128, name="denied-" + version))
+    elif scenario == "objects":
+        # Certificates (sys.argv[8]: a CA certificate's DER file, destroyed; [9]: another, kept;
+        # [10]: a leaf certificate's) and Secret Data (a Password, destroyed; a Seed, kept).
+        der = lambda path: open(path, "rb").read()
+        # PyKMIP 2.0 cannot read Certificate Type or Link items back: ask 2.0 for the others.
+        names_v2 = ["Unique Identifier", "Name", "Object Type", "State", "Certificate Length", "Digest"]
+        def attributes(uid):
+            asked = names_v2 if version == "2.0" else None
+            return attribute_pairs(c.get_attributes(uid, asked)[1])
+        of_type = lambda t: c.attribute_factory.create_attribute(enums.AttributeType.OBJECT_TYPE, t)
+        named = lambda n: c.attribute_factory.create_attribute(enums.AttributeType.NAME, n)
+        cert = step("register_cert", lambda: c.register(objects.X509Certificate(der(sys.argv[8]), name="ca-a-" + version)))
+        out["cert"] = cert
+        step("get_cert", lambda: c.get(cert).value.hex())
+        step("cert_attributes", lambda: attributes(cert))
+        step("cert_attribute_list", lambda: sorted(c.get_attribute_list(cert)))
+        step("locate_certificates", lambda: c.locate(attributes=[of_type(enums.ObjectType.CERTIFICATE)]))
+        step("locate_cert_by_name", lambda: c.locate(attributes=[named("ca-a-" + version)]))
+        step("activate_cert", lambda: c.activate(cert) or "ok")
+        step("register_kept_cert", lambda: c.register(objects.X509Certificate(der(sys.argv[9]), name="ca-b-" + version)))
+        step("register_leaf", lambda: c.register(objects.X509Certificate(der(sys.argv[10]), name="leaf-" + version)))
+        step("register_not_der", lambda: c.register(objects.X509Certificate(b"-----BEGIN CERTIFICATE-----", name="bad-" + version)))
+        step("destroy_cert", lambda: c.destroy(cert) or "ok")
+        step("get_destroyed_cert", lambda: c.get(cert).value.hex())
+
+        password = "correct horse \u2713 " + version
+        pw = step("register_password", lambda: c.register(objects.SecretData(
+            password.encode(), enums.SecretDataType.PASSWORD, name="pw-" + version)))
+        out["password"] = pw
+        def get_secret(uid):
+            got = c.get(uid)
+            return {"type": got.data_type.name, "value": got.value.hex()}
+        step("get_password", lambda: get_secret(pw))
+        step("password_attributes", lambda: attributes(pw))
+        seed_bytes = bytes(range(255, 207, -1))  # 48 bytes, not UTF-8
+        seed = step("register_seed", lambda: c.register(objects.SecretData(
+            seed_bytes, enums.SecretDataType.SEED, name="seed-" + version)))
+        out["seed"] = seed
+        step("get_seed", lambda: get_secret(seed))
+        step("register_bad_password", lambda: c.register(objects.SecretData(
+            b"\xff\xfe not text", enums.SecretDataType.PASSWORD, name="bad-pw-" + version)))
+        step("locate_secrets", lambda: c.locate(attributes=[of_type(enums.ObjectType.SECRET_DATA)]))
+        step("locate_seed_by_name", lambda: c.locate(attributes=[named("seed-" + version)]))
+        step("destroy_password", lambda: c.destroy(pw) or "ok")
+        step("get_destroyed_password", lambda: get_secret(pw))
     elif scenario == "get_other":
         step("get", lambda: c.get(sys.argv[8]).value.hex())
         step("destroy", lambda: c.destroy(sys.argv[8]) or "ok")
