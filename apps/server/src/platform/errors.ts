@@ -21,6 +21,17 @@ export const stateForbids = (key: MessageKey, params?: MessageParams) =>
 export const forbidden = (key: MessageKey, params?: MessageParams) =>
   new KspError(Code.FORBIDDEN, key, params);
 
+/**
+ * A node that cannot serve now (not ready, or its database not writable): answered with HTTP 503
+ * and Retry-After, so a load balancer's check and a client's retry both see it.
+ */
+export class UnavailableError extends KspError {
+  constructor(code: CodeValue, messageKey: MessageKey, params: MessageParams = {}) {
+    super(code, messageKey, params);
+    this.name = 'UnavailableError';
+  }
+}
+
 /** HTTP 401: no usable token on a protected path (the console clears it and reloads). */
 export class UnauthorizedError extends Error {
   constructor(readonly messageKey: MessageKey) {

@@ -30,6 +30,32 @@ export const KeyComponent = z.object({
 });
 
 export const systemCalls = {
+  ready: defineCall({
+    method: 'GET',
+    path: '/v1/ksp/system/ready',
+    summary:
+      "Readiness, for a load balancer's health check: HTTP 200 only when this node is initialized, activated, unsealed and can write to its database; otherwise HTTP 503 with Retry-After",
+    tag: 'system',
+    access: 'public',
+    beforeInit: true,
+    data: z.object({
+      ready: z.literal(true),
+      node: z.string().describe('this node (KSP_NODE_NAME)'),
+      database: z
+        .string()
+        .describe('the database host in use (for PostgreSQL, the primary this node writes to)'),
+    }),
+  }),
+  live: defineCall({
+    method: 'GET',
+    path: '/v1/ksp/system/live',
+    summary:
+      'Liveness: HTTP 200 while the process answers, whatever the database (restart the node only when this fails)',
+    tag: 'system',
+    access: 'public',
+    beforeInit: true,
+    data: z.object({ node: z.string(), uptime_seconds: z.number().int() }),
+  }),
   status: defineCall({
     method: 'GET',
     path: '/v1/ksp/system/status',

@@ -12,7 +12,6 @@ import { createServer as createHttps } from 'node:https';
 import { randomUUID } from 'node:crypto';
 import { parentPort, workerData } from 'node:worker_threads';
 import BetterSqlite3 from 'better-sqlite3';
-import pg from 'pg';
 import {
   api,
   CLIENT_HEARTBEAT_SECONDS,
@@ -37,6 +36,7 @@ import {
   type RefusalReason,
 } from './agent-auth.js';
 import type { ClientTable } from '../../platform/db/schema.js';
+import { createPgPool } from '../../platform/db/pg-failover.js';
 import type { ListenerData, MainAnswer, Touch, WorkerAsk } from './agent-listener.js';
 
 const data = workerData as ListenerData;
@@ -123,14 +123,20 @@ const readRows: (ids: string[]) => Promise<Map<string, AgentRowResult>> = (() =>
       return Promise.resolve(rows);
     };
   }
-  const pool = new pg.Pool({ connectionString: data.connection.url, max: 2 });
+  // The same pool as the API's: one host, or the primary of several (platform/db/pg-failover.ts).
+  const pool = createPgPool(data.connection.url, { max: 2 });
   pool.on('error', () => undefined);
   closers.push(() => pool.end());
   // A named statement: each connection parses and plans it once, not on every batch.
   const query = { name: 'ksp-agent-rows', text: `${AGENT_ROW_SQL}any($1::text[])` };
   return async (ids: string[]) => {
-    const result = await pool.query<AgentRowResult>({ ...query, values: [ids] });
-    return new Map(result.rows.map((row) => [row.id, row]));
+    const client = await pool.connect();
+    try {
+      const result = await client.query<AgentRowResult>({ ...query, values: [ids] });
+      return new Map(result.rows.map((row) => [row.id, row]));
+    } finally {
+      client.release();
+    }
   };
 })();
 

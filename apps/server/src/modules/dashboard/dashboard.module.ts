@@ -25,7 +25,14 @@ export const dashboardModule: KspModule = {
     const node = ctx.config.nodeName;
     const startedAt = ctx.clock();
     const opCounter = createOpCounter({ db: ctx.db, clock: ctx.clock, node });
-    const nodes = createClusterNodes({ db: ctx.db, clock: ctx.clock, node, startedAt });
+    const nodes = createClusterNodes({
+      db: ctx.db,
+      engine: ctx.engine,
+      clock: ctx.clock,
+      node,
+      startedAt,
+      readiness: () => ctx.use('readiness')(),
+    });
     ctx.provide('opCounter', opCounter);
     ctx.provide('clusterNodes', nodes);
     // Per-node jobs: each node's name makes a lease of its own, so every node runs them.
@@ -67,7 +74,7 @@ export const dashboardModule: KspModule = {
       opCounter,
       nodes,
     });
-    dashboardRoutes(ctx.app, ctx.gate, dashboard);
+    dashboardRoutes(ctx.app, ctx.gate, dashboard, nodes);
   },
   async start(ctx) {
     await ctx.use('clusterNodes').report();

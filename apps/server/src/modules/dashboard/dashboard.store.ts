@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Executor } from '../../platform/db/database.js';
+import type { Engine, Executor } from '../../platform/db/database.js';
 import type { ClusterNodeTable, OpCounterTable } from '../../platform/db/schema.js';
 
 /** A node's report: its row, made or brought up to date. */
@@ -15,6 +15,15 @@ export async function upsertClusterNode(db: Executor, row: ClusterNodeTable): Pr
       }),
     )
     .execute();
+}
+
+/** The database server a connection reached: host:port of PostgreSQL's primary, or "sqlite". */
+export async function serverAddress(db: Executor, engine: Engine): Promise<string> {
+  if (engine !== 'postgres') return 'sqlite';
+  const { rows } = await sql<{ address: string | null }>`
+    SELECT coalesce(host(inet_server_addr()), 'local') || ':' || coalesce(inet_server_port()::text, '') AS address
+  `.execute(db);
+  return rows[0]?.address ?? '';
 }
 
 /** Every node that has reported, by name. */

@@ -230,6 +230,47 @@ describe.each(await engines())('TDE database clients and the key endpoint on %s'
     );
   });
 
+  it('applies a change made on one node at the next read on another node', async () => {
+    const other = await server.startNode();
+    try {
+      const made = ok(
+        await call(server, api.tdeDatabase.create, { token: root, body: { name: 'maria-nodes' } }),
+      ).data;
+      ok(
+        await call(server, api.tdeDatabase.grant, {
+          token: root,
+          body: { id: made.client.id, db_key_id: 1, key_id: aes },
+        }),
+      );
+      const read = () =>
+        other.app.inject({ method: 'GET', url: '/v1/tde/data/1', headers: { 'x-vault-token': made.token } });
+      expect((await read()).statusCode).toBe(200);
+      ok(
+        await call(server, api.tdeDatabase.update, {
+          token: root,
+          body: { id: made.client.id, enabled: false },
+        }),
+      );
+      expect((await read()).statusCode).toBe(403);
+      ok(
+        await call(server, api.tdeDatabase.update, {
+          token: root,
+          body: { id: made.client.id, enabled: true },
+        }),
+      );
+      expect((await read()).statusCode).toBe(200);
+      ok(
+        await call(server, api.tdeDatabase.ungrant, {
+          token: root,
+          body: { id: made.client.id, db_key_id: 1 },
+        }),
+      );
+      expect((await read()).statusCode).toBe(403);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('answers hostile and unknown requests with a clear error, never a 500', async () => {
     const made = ok(
       await call(server, api.tdeDatabase.create, { token: root, body: { name: 'maria-3' } }),

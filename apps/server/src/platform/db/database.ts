@@ -11,8 +11,8 @@ import {
   type SqliteDatabase,
   type Transaction,
 } from 'kysely';
-import pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
+import { createPgPool, splitHosts } from './pg-failover.js';
 import { copyLinesSql } from './copy-out.js';
 import { startCheckpointer } from './checkpointer.js';
 import { SyncedSqliteDialect, walSyncer, type DeferredFlush, type WalSync } from './wal-sync.js';
@@ -141,7 +141,11 @@ export interface OpenOptions {
 
 export function openDatabase(options: OpenOptions): DatabaseHandle {
   if (options.url && /^postgres(ql)?:\/\//.test(options.url)) {
-    const pool = new pg.Pool({ connectionString: options.url, max: 10 });
+    // One host, or several (pg_auto_failover's URI): then the pool follows the primary (pg-failover.ts).
+    const pool = createPgPool(options.url, {
+      max: 10,
+      onSwitch: (from, to) => console.warn(`PostgreSQL primary is now ${to} (was ${from})`),
+    });
     // An idle client can lose its connection (server restart, failover, admin command):
     // pg reports it on the pool, and an unhandled 'error' event would end the process.
     // The pool drops that client and opens a new one on demand. All idle clients fail
@@ -161,11 +165,12 @@ export function openDatabase(options: OpenOptions): DatabaseHandle {
       console.warn(`PostgreSQL idle connection(s) lost (${err.message}); reopened when needed`);
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    const u = new URL(options.url);
+    const { hosts } = splitHosts(options.url);
+    const path = /^[^/]*\/\/[^/]*(\/[^?#]*)?/.exec(options.url)?.[1] ?? '';
     return {
       db,
       engine: 'postgres',
-      location: `postgres://${u.host}${u.pathname}`,
+      location: `postgres://${hosts.map((h) => h.replace(/^.*@/, '')).join(',')}${path}`,
       connection: { engine: 'postgres', url: options.url },
       copyOut: async (select) => {
         const client = await pool.connect();

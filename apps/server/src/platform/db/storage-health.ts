@@ -24,9 +24,11 @@ const networkCodes = new Set([
 
 /**
  * PostgreSQL SQLSTATEs: class 08 (connection exception), 57P01..57P03 (admin/crash shutdown,
- * cannot connect now), 53300 (too many connections), 3D000 (the database is gone).
+ * cannot connect now), 53300 (too many connections), 3D000 (the database is gone), 25006 (a
+ * write refused by a server that is read-only: a primary demoted in a failover, until the pool
+ * finds the new one).
  */
-const pgCodes = /^(08[0-9A-Z]{3}|57P0[1-3]|53300|3D000)$/;
+const pgCodes = /^(08[0-9A-Z]{3}|57P0[1-3]|53300|3D000|25006)$/;
 
 /** SQLite: the file is locked past busy_timeout, cannot be read or written, or cannot be opened. */
 const sqliteCodes = /^SQLITE_(BUSY|IOERR|CANTOPEN|FULL)(_|$)/;

@@ -6,7 +6,7 @@ import {
   STORAGE_RETRY_AFTER_SECONDS,
   type StorageHealth,
 } from '../db/storage-health.js';
-import { KspError, UnauthorizedError } from '../errors.js';
+import { KspError, UnauthorizedError, UnavailableError } from '../errors.js';
 import { requestLanguage } from './language.js';
 import { describeIssues, type ValidationIssue } from './validation-message.js';
 
@@ -64,6 +64,12 @@ export function installErrorHandler(app: FastifyInstance, storage: StorageHealth
           msg: formatMessage('error.storageUnavailable', lang, { seconds: STORAGE_RETRY_AFTER_SECONDS }),
           data: null,
         });
+    }
+    if (raw instanceof UnavailableError) {
+      return reply
+        .status(503)
+        .header('retry-after', String(STORAGE_RETRY_AFTER_SECONDS))
+        .send({ code: raw.code, msg: formatMessage(raw.messageKey, lang, raw.params), data: null });
     }
     if (raw instanceof KspError) {
       return reply
