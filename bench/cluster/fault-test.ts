@@ -11,7 +11,9 @@
  *   npm run bench:cluster -w bench -- --nodes 1       # one node, no HAProxy: 503 + Retry-After
  *
  * Options: --nodes N (3), --pg-fault kill|freeze (kill; see PrimaryFault in pg-formation.ts),
- * --pg-timeouts fast|default (fast; FAST_FAILOVER). Environment: BENCH_CLUSTER_CHECK (the
+ * --pg-timeouts fast|default (fast; FAST_FAILOVER), --haproxy-mode http|tcp (http: HAProxy
+ * speaks HTTP to the nodes and retries what is safe; tcp: passthrough as in docs/cluster.md, see
+ * haproxy.ts). Environment: BENCH_CLUSTER_CHECK (the
  * HAProxy health check path; default /v1/ksp/system/ready, or /v1/ksp/system/status on a server
  * that has no readiness path yet), BENCH_CLUSTER_URL=multi|single (the database URL given to
  * KSP: pg_auto_failover's multi-host URI, or the current primary alone; default multi, falling
@@ -45,13 +47,17 @@ const { values: args } = parseArgs({
     nodes: { type: 'string', default: '3' },
     'pg-fault': { type: 'string', default: 'kill' },
     'pg-timeouts': { type: 'string', default: 'fast' },
+    'haproxy-mode': { type: 'string', default: 'http' },
   },
 });
+const HAPROXY_MODE = args['haproxy-mode'] === 'tcp' ? 'tcp' : 'http';
 const NODES = Number(args.nodes);
 const PG_FAULT = args['pg-fault'] as PrimaryFault;
 const PG_TIMEOUTS = args['pg-timeouts'] === 'default' ? 'default' : 'fast';
 if (!(NODES >= 1 && NODES <= 9) || !['kill', 'freeze'].includes(PG_FAULT)) {
-  console.error('usage: fault-test.ts [--nodes 1..9] [--pg-fault kill|freeze] [--pg-timeouts fast|default]');
+  console.error(
+    'usage: fault-test.ts [--nodes 1..9] [--pg-fault kill|freeze] [--pg-timeouts fast|default] [--haproxy-mode http|tcp]',
+  );
   process.exit(2);
 }
 const KMIP = process.env.BENCH_CLUSTER_KMIP !== '0' && NODES > 1;
@@ -386,7 +392,7 @@ async function startNodes(formation: Formation, kmip: { cert: string; key: strin
 
 async function main() {
   say(
-    `cluster fault test: ${NODES} KSP node(s)${NODES > 1 ? ' behind HAProxy' : ', no HAProxy'}, PostgreSQL fault: ${PG_FAULT}, pg_auto_failover timeouts: ${PG_TIMEOUTS}`,
+    `cluster fault test: ${NODES} KSP node(s)${NODES > 1 ? ` behind HAProxy (${HAPROXY_MODE})` : ', no HAProxy'}, PostgreSQL fault: ${PG_FAULT}, pg_auto_failover timeouts: ${PG_TIMEOUTS}`,
   );
   const formation = await createFormation({ timeouts: PG_TIMEOUTS, say });
   const replicationBefore = await formation.replication();
@@ -410,6 +416,7 @@ async function main() {
       dir: cluster.dir,
       backends: cluster.nodes.map((n) => ({ name: n.name, port: n.port, kmipPort: n.kmipPort })),
       checkPath,
+      mode: HAPROXY_MODE,
     });
     if (!(await proxy.allUp()))
       throw new Error(`HAProxy: not every node is UP: ${JSON.stringify(await proxy.servers())}`);
@@ -538,7 +545,7 @@ async function main() {
   const p = (line = '') => out.push(line);
   p();
   p(
-    `## Cluster fault test: ${NODES} KSP node(s)${proxy ? ' behind HAProxy' : ' (no HAProxy)'}, PostgreSQL ${PG_FAULT}`,
+    `## Cluster fault test: ${NODES} KSP node(s)${proxy ? ` behind HAProxy (mode ${HAPROXY_MODE})` : ' (no HAProxy)'}, PostgreSQL ${PG_FAULT}`,
   );
   p();
   p(
@@ -546,7 +553,7 @@ async function main() {
       .map(([k, n]) => `${n} ${k} loop(s)`)
       .join(
         ', ',
-      )}, each sending its next request ≥ ${INTERVAL_MS} ms after the last one started, for ${secs(loadEnd - events[0]!.at)}. Database URL given to KSP: \`${url}\`${multi ? '' : ' (single host: no failover possible for KSP)'}. HAProxy check: \`GET ${checkPath}\`.`,
+      )}, each sending its next request ≥ ${INTERVAL_MS} ms after the last one started, for ${secs(loadEnd - events[0]!.at)}. Database URL given to KSP: \`${url}\`${multi ? '' : ' (single host: no failover possible for KSP)'}.${proxy ? ` HAProxy check: \`GET ${checkPath}\`.` : ''}`,
   );
   p();
   p('Timeline:');
@@ -577,18 +584,29 @@ async function main() {
   if (NODES === 1) {
     const during = samples.filter((s) => s.start >= pgLost.at && s.status === 503);
     p(
-      `503 answers after the database fault: ${during.length}, with Retry-After: ${during.filter((s) => s.retryAfter !== null).length} (values: ${[...new Set(during.map((s) => s.retryAfter))].join(', ') || '—'}). KSP process: pid ${pidBefore} before, ${pidAfter} after, never restarted.`,
+      `503 answers after the database fault: ${during.length}, with Retry-After: ${during.filter((s) => s.retryAfter !== null).length} (values: ${[...new Set(during.map((s) => s.retryAfter))].join(', ') || '—'}). KSP process: ${pidBefore === pidAfter && cluster.nodes[0]!.proc!.running() ? `pid ${pidBefore} throughout, never restarted` : `pid ${pidBefore} before, ${pidAfter} after`}.`,
     );
   }
-  if (proxy) {
+  const unanswered = samples.filter((s) => typeof s.status !== 'number');
+  if (unanswered.length) {
+    p(
+      `Requests without an HTTP answer: ${unanswered
+        .slice(0, 20)
+        .map((s) => `${s.kind} ${at(s.start)}→${at(s.end)} ${s.error ?? s.status}`)
+        .join('; ')}${unanswered.length > 20 ? '; …' : ''}.`,
+    );
+  }
+  if (proxy && HAPROXY_MODE === 'http') {
     const byNode = new Map<string, number>();
     for (const s of samples.filter(ok)) byNode.set(s.node ?? '?', (byNode.get(s.node ?? '?') ?? 0) + 1);
     p(
-      `Successful answers by node: ${[...byNode.entries()]
+      `Successful answers by node (X-KSP-Node): ${[...byNode.entries()]
         .sort()
         .map(([n, c]) => `${n} ${c}`)
         .join(', ')}.`,
     );
+  }
+  if (proxy) {
     p('HAProxy server states:');
     for (const l of haproxyTransitions(proxy.log)) p(l);
   }

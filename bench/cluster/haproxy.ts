@@ -28,6 +28,13 @@ export interface HaproxyOptions {
   backends: Backend[];
   /** The health check's path (GET, 200 expected); READY_PATH by default. */
   checkPath?: string;
+  /**
+   * `http` (default): HAProxy speaks HTTP to the nodes (it ends TLS, or the nodes serve plain
+   * HTTP on a private network) and can retry. `tcp`: the API is passed through as TCP, as in
+   * docs/cluster.md where TLS ends on the nodes: no request-level retries, and a node marked
+   * down has its connections closed (`on-marked-down shutdown-sessions`).
+   */
+  mode?: 'http' | 'tcp';
 }
 
 /**
@@ -49,12 +56,15 @@ export interface HaproxyOptions {
  *     twice, or a change applied twice, is worse than an error the client can see and retry
  *     knowing what it asked for. Those get HAProxy's 502 when their node dies under them.
  * - When no node is ready (database failover) HAProxy answers at once, 503 with Retry-After
- *   and a KSP-style envelope, rather than holding requests.
+ *   (5 s, as KSP's own 503) and a KSP-style envelope, rather than holding requests.
  * - `X-KSP-Node` on each answer names the node that gave it.
  * - KMIP (TTLV over mutual TLS) is passed through as TCP (`mode tcp`): TLS ends on the node,
  *   which needs the client's certificate itself. Its health is the same HTTP readiness check,
  *   made on the node's API port (`check port`), so both listeners leave and return together.
  *   A KMIP connection open on a node that dies is lost; the client reconnects (to another node).
+ *   A node marked down has its KMIP connections closed, so that clients reconnect to one that
+ *   is ready.
+ * - `mode: 'tcp'` (see HaproxyOptions) keeps only the health check and the connection retries.
  */
 export function haproxyConfig(
   o: HaproxyOptions & { port: number; kmipPort: number | null; socket: string },
@@ -78,25 +88,46 @@ export function haproxyConfig(
     '  retries 2',
     '  option redispatch 1',
     '',
-    'frontend ksp_api',
-    '  mode http',
-    '  option httplog',
-    '  option dontlog-normal',
-    `  bind 127.0.0.1:${o.port}`,
-    '  default_backend ksp_nodes',
-    '',
-    'backend ksp_nodes',
-    '  mode http',
-    '  balance roundrobin',
-    `  option httpchk GET ${checkPath}`,
-    '  http-check expect status 200',
-    '  default-server inter 500ms fall 2 rise 2',
-    '  retry-on conn-failure empty-response junk-response 503',
-    '  http-request disable-l7-retry unless { method GET HEAD } || { path_beg /v1/ksp/crypto/ }',
-    '  http-response set-header X-KSP-Node %s',
-    `  http-error status 503 content-type application/json hdr Retry-After 2 string '{"code":503,"msg":"No KSP node is ready","data":null}'`,
-    ...servers((b) => b.port),
   ];
+  if (o.mode === 'tcp') {
+    lines.push(
+      'frontend ksp_api',
+      '  mode tcp',
+      '  option tcplog',
+      '  option dontlog-normal',
+      `  bind 127.0.0.1:${o.port}`,
+      '  default_backend ksp_nodes',
+      '',
+      'backend ksp_nodes',
+      '  mode tcp',
+      '  balance roundrobin',
+      `  option httpchk GET ${checkPath}`,
+      '  http-check expect status 200',
+      '  default-server inter 500ms fall 2 rise 2 on-marked-down shutdown-sessions',
+      ...servers((b) => b.port),
+    );
+  } else {
+    lines.push(
+      'frontend ksp_api',
+      '  mode http',
+      '  option httplog',
+      '  option dontlog-normal',
+      `  bind 127.0.0.1:${o.port}`,
+      '  default_backend ksp_nodes',
+      '',
+      'backend ksp_nodes',
+      '  mode http',
+      '  balance roundrobin',
+      `  option httpchk GET ${checkPath}`,
+      '  http-check expect status 200',
+      '  default-server inter 500ms fall 2 rise 2',
+      '  retry-on conn-failure empty-response junk-response 503',
+      '  http-request disable-l7-retry unless { method GET HEAD } || { path_beg /v1/ksp/crypto/ }',
+      '  http-response set-header X-KSP-Node %s',
+      `  http-error status 503 content-type application/json hdr Retry-After 5 string '{"code":503,"msg":"No KSP node is ready","data":null}'`,
+      ...servers((b) => b.port),
+    );
+  }
   if (o.kmipPort) {
     lines.push(
       '',
@@ -108,7 +139,7 @@ export function haproxyConfig(
       '  timeout server 150s',
       `  option httpchk GET ${checkPath}`,
       '  http-check expect status 200',
-      '  default-server inter 500ms fall 2 rise 2',
+      '  default-server inter 500ms fall 2 rise 2 on-marked-down shutdown-sessions',
       ...servers(
         (b) => b.kmipPort ?? 0,
         (b) => ` port ${b.port}`,
