@@ -18,20 +18,21 @@
  * that has no readiness path yet), BENCH_CLUSTER_URL=multi|single (the database URL given to
  * KSP: pg_auto_failover's multi-host URI, or the current primary alone; default multi, falling
  * back to single, loudly, when the server refuses the multi-host URI), BENCH_CLUSTER_KMIP=0 (no
- * KMIP listeners and no TCP frontend).
+ * KMIP listeners and no TCP frontend), BENCH_CLUSTER_KEEP_LOGS=<dir> (every process's log is
+ * copied there), KSP_LOG_LEVEL (the nodes'; warn).
  *
  * Run as root (the formation runs as the postgres OS user). Takes about two and a half minutes.
  * Prints figures; its exit code is 1 if the run could not be carried out or if an acknowledged
  * write was lost.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect as tlsConnect } from 'node:tls';
 import { parseArgs } from 'node:util';
 import { api as contract } from '@ksp/contracts';
 import { BENCH_USER, api, root } from '../support.js';
-import { READY_PATH, startHaproxy, type Haproxy } from './haproxy.js';
+import { LIVE_PATH, READY_PATH, startHaproxy, type Haproxy } from './haproxy.js';
 import { startKspNodes } from './ksp-nodes.js';
 import {
   createFormation,
@@ -70,6 +71,8 @@ const AFTER_FAILOVER_MS = 20_000;
 const LOOPS = { create: 2, encrypt: 2, sign: 2, login: 1 } as const;
 type Kind = keyof typeof LOOPS;
 
+/** BENCH_CLUSTER_KEEP_LOGS=<dir>: every process's log is copied there at the end. */
+const keepLogs = process.env.BENCH_CLUSTER_KEEP_LOGS ? { keepLogs: process.env.BENCH_CLUSTER_KEEP_LOGS } : {};
 const t0 = Date.now();
 const at = (t: number) => `+${((t - t0) / 1000).toFixed(1)} s`;
 const say = (line: string) => console.log(`[${at(Date.now())}] ${line}`);
@@ -357,7 +360,13 @@ async function startNodes(formation: Formation, kmip: { cert: string; key: strin
     const url = formation.nodeUrl(p!);
     say(`database URL for KSP: ${url} (${why}; KSP will not follow a failover)`);
     return {
-      cluster: await startKspNodes({ count: NODES, databaseUrl: url, say, ...(kmip ? { kmip } : {}) }),
+      cluster: await startKspNodes({
+        count: NODES,
+        databaseUrl: url,
+        say,
+        ...keepLogs,
+        ...(kmip ? { kmip } : {}),
+      }),
       url,
       multi: false,
     };
@@ -370,6 +379,7 @@ async function startNodes(formation: Formation, kmip: { cert: string; key: strin
         count: NODES,
         databaseUrl: formation.uri,
         say,
+        ...keepLogs,
         ...(kmip ? { kmip } : {}),
       }),
       url: formation.uri,
@@ -394,7 +404,7 @@ async function main() {
   say(
     `cluster fault test: ${NODES} KSP node(s)${NODES > 1 ? ` behind HAProxy (${HAPROXY_MODE})` : ', no HAProxy'}, PostgreSQL fault: ${PG_FAULT}, pg_auto_failover timeouts: ${PG_TIMEOUTS}`,
   );
-  const formation = await createFormation({ timeouts: PG_TIMEOUTS, say });
+  const formation = await createFormation({ timeouts: PG_TIMEOUTS, say, ...keepLogs });
   const replicationBefore = await formation.replication();
   say(`replication: ${replicationLine(replicationBefore)}`);
   const kmip = KMIP ? await kmipMaterial(formation.dir) : undefined;
@@ -409,6 +419,9 @@ async function main() {
       `\n!!! ${READY_PATH} answers 404 on this build: HAProxy checks ${checkPath} instead (it reads the database but does not prove a write).\n`,
     );
   }
+  const live = await fetch(cluster.nodes[0]!.base + LIVE_PATH);
+  await live.arrayBuffer();
+  const hasLive = live.status !== 404;
   let proxy: Haproxy | null = null;
   let base = cluster.nodes[0]!.base;
   if (NODES > 1) {
@@ -417,6 +430,8 @@ async function main() {
       backends: cluster.nodes.map((n) => ({ name: n.name, port: n.port, kmipPort: n.kmipPort })),
       checkPath,
       mode: HAPROXY_MODE,
+      ...keepLogs,
+      livePath: hasLive ? LIVE_PATH : null,
     });
     if (!(await proxy.allUp()))
       throw new Error(`HAProxy: not every node is UP: ${JSON.stringify(await proxy.servers())}`);
@@ -645,7 +660,6 @@ async function main() {
   mkdirSync(join(root, '.tmp'), { recursive: true });
   const file = join(root, '.tmp', `bench-cluster-${NODES}.md`);
   writeFileSync(file, `${report}\n`);
-  if (proxy) copyFileSync(proxy.log, join(root, '.tmp', `bench-cluster-${NODES}-haproxy.log`));
   say(`report written to ${file}`);
   if (lost?.length) process.exitCode = 1;
 }

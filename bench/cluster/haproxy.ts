@@ -6,7 +6,7 @@
  * Standalone: `npx tsx bench/cluster/haproxy.ts` prints the configuration for three example
  * nodes (checked with `haproxy -c`).
  */
-import { writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { freePort } from '../support.js';
@@ -15,6 +15,8 @@ import { background, isMain, onCleanup, run, sleep, tail, until, type Background
 export const HAPROXY = process.env.BENCH_HAPROXY ?? '/usr/sbin/haproxy';
 /** KSP's readiness: 200 only while the node can write to its database, 503 otherwise. */
 export const READY_PATH = '/v1/ksp/system/ready';
+/** KSP's liveness: 200 while the process answers, whatever the database. */
+export const LIVE_PATH = '/v1/ksp/system/live';
 
 export interface Backend {
   name: string;
@@ -35,6 +37,13 @@ export interface HaproxyOptions {
    * down has its connections closed (`on-marked-down shutdown-sessions`).
    */
   mode?: 'http' | 'tcp';
+  /** A directory to copy HAProxy's log to when it stops. */
+  keepLogs?: string;
+  /**
+   * The liveness path (LIVE_PATH by default) of a second backend with the same nodes, used only
+   * while no node is ready; null: none.
+   */
+  livePath?: string | null;
 }
 
 /**
@@ -55,8 +64,13 @@ export interface HaproxyOptions {
  *     sign-in, any change) is never re-sent once a node may have received it: a key created
  *     twice, or a change applied twice, is worse than an error the client can see and retry
  *     knowing what it asked for. Those get HAProxy's 502 when their node dies under them.
- * - When no node is ready (database failover) HAProxy answers at once, 503 with Retry-After
- *   (5 s, as KSP's own 503) and a KSP-style envelope, rather than holding requests.
+ * - When no node is ready (database failover), requests go to the nodes that are alive
+ *   (backend ksp_live, checked on the liveness path), which answer them themselves: HTTP 503,
+ *   Retry-After and code 5031 while they cannot write, and success as soon as they can (before
+ *   the readiness checks have noticed). Without it HAProxy has no server to give a request to:
+ *   in HTTP mode it answers its own 503; in TCP mode it can only close the connection, which a
+ *   client sees as a reset instead of "503, retry after 5 s". Only when no node is even alive
+ *   does HAProxy answer 503 (with Retry-After and a KSP-style envelope) itself.
  * - `X-KSP-Node` on each answer names the node that gave it.
  * - KMIP (TTLV over mutual TLS) is passed through as TCP (`mode tcp`): TLS ends on the node,
  *   which needs the client's certificate itself. Its health is the same HTTP readiness check,
@@ -64,7 +78,8 @@ export interface HaproxyOptions {
  *   A KMIP connection open on a node that dies is lost; the client reconnects (to another node).
  *   A node marked down has its KMIP connections closed, so that clients reconnect to one that
  *   is ready.
- * - `mode: 'tcp'` (see HaproxyOptions) keeps only the health check and the connection retries.
+ * - `mode: 'tcp'` (see HaproxyOptions) keeps the health checks, the fallback to live nodes and
+ *   the connection retries; the API's connections to a node marked down are closed too.
  */
 export function haproxyConfig(
   o: HaproxyOptions & { port: number; kmipPort: number | null; socket: string },
@@ -89,42 +104,47 @@ export function haproxyConfig(
     '  option redispatch 1',
     '',
   ];
-  if (o.mode === 'tcp') {
+  const mode = o.mode ?? 'http';
+  const live = o.livePath === undefined ? LIVE_PATH : o.livePath;
+  lines.push(
+    'frontend ksp_api',
+    `  mode ${mode}`,
+    `  option ${mode}log`,
+    '  option dontlog-normal',
+    `  bind 127.0.0.1:${o.port}`,
+    ...(live ? ['  use_backend ksp_live if { nbsrv(ksp_nodes) eq 0 }'] : []),
+    '  default_backend ksp_nodes',
+    '',
+    'backend ksp_nodes',
+    `  mode ${mode}`,
+    '  balance roundrobin',
+    `  option httpchk GET ${checkPath}`,
+    '  http-check expect status 200',
+    ...(mode === 'tcp'
+      ? ['  default-server inter 500ms fall 2 rise 2 on-marked-down shutdown-sessions']
+      : [
+          '  default-server inter 500ms fall 2 rise 2',
+          '  retry-on conn-failure empty-response junk-response 503',
+          '  http-request disable-l7-retry unless { method GET HEAD } || { path_beg /v1/ksp/crypto/ }',
+          '  http-response set-header X-KSP-Node %s',
+        ]),
+    ...servers((b) => b.port),
+  );
+  if (live) {
     lines.push(
-      'frontend ksp_api',
-      '  mode tcp',
-      '  option tcplog',
-      '  option dontlog-normal',
-      `  bind 127.0.0.1:${o.port}`,
-      '  default_backend ksp_nodes',
       '',
-      'backend ksp_nodes',
-      '  mode tcp',
+      'backend ksp_live',
+      `  mode ${mode}`,
       '  balance roundrobin',
-      `  option httpchk GET ${checkPath}`,
+      `  option httpchk GET ${live}`,
       '  http-check expect status 200',
       '  default-server inter 500ms fall 2 rise 2 on-marked-down shutdown-sessions',
-      ...servers((b) => b.port),
-    );
-  } else {
-    lines.push(
-      'frontend ksp_api',
-      '  mode http',
-      '  option httplog',
-      '  option dontlog-normal',
-      `  bind 127.0.0.1:${o.port}`,
-      '  default_backend ksp_nodes',
-      '',
-      'backend ksp_nodes',
-      '  mode http',
-      '  balance roundrobin',
-      `  option httpchk GET ${checkPath}`,
-      '  http-check expect status 200',
-      '  default-server inter 500ms fall 2 rise 2',
-      '  retry-on conn-failure empty-response junk-response 503',
-      '  http-request disable-l7-retry unless { method GET HEAD } || { path_beg /v1/ksp/crypto/ }',
-      '  http-response set-header X-KSP-Node %s',
-      `  http-error status 503 content-type application/json hdr Retry-After 5 string '{"code":503,"msg":"No KSP node is ready","data":null}'`,
+      ...(mode === 'http'
+        ? [
+            '  http-response set-header X-KSP-Node %s',
+            `  http-error status 503 content-type application/json hdr Retry-After 5 string '{"code":503,"msg":"No KSP node answers","data":null}'`,
+          ]
+        : []),
       ...servers((b) => b.port),
     );
   }
@@ -218,6 +238,10 @@ export async function startHaproxy(o: HaproxyOptions): Promise<Haproxy> {
     if ((await Promise.race([proc.exited.then(() => 'done'), sleep(5000)])) !== 'done') {
       proc.signalGroup('SIGKILL');
       await proc.exited;
+    }
+    if (o.keepLogs) {
+      mkdirSync(o.keepLogs, { recursive: true });
+      copyFileSync(log, join(o.keepLogs, 'haproxy.log'));
     }
   };
   onCleanup(stop);

@@ -10,11 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { api as contract } from '@ksp/contracts';
 import { BENCH_VENDOR_PUBLIC, api, freePort, initialize, root } from '../support.js';
+import { LIVE_PATH } from './haproxy.js';
 import { background, onCleanup, sleep, tail, type Background } from './proc.js';
 
 export const SERVER_MAIN = join(root, 'apps/server/dist/main.js');
-/** Answers 200 while the process runs (issue: cluster deployment); older builds answer 404. */
-export const LIVE_PATH = '/v1/ksp/system/live';
 
 export interface KspNode {
   index: number;
@@ -36,6 +35,7 @@ export interface KspCluster {
   kill9(n: number): number;
   /** Starts node `n` again with the same settings; answers ms until it answers HTTP. */
   restart(n: number): Promise<number>;
+  /** Stops every node and removes their directory (after copying their logs to `keepLogs`). */
   stop(): Promise<void>;
 }
 
@@ -46,6 +46,8 @@ export interface KspNodesOptions {
   kmip?: { cert: string; key: string };
   env?: Record<string, string>;
   say?: (line: string) => void;
+  /** A directory to copy the nodes' logs to when they stop. */
+  keepLogs?: string;
 }
 
 /** Resolves once the node answers HTTP at all; rejects with its log if the process ends first. */
@@ -111,7 +113,7 @@ export async function startKspNodes(o: KspNodesOptions): Promise<KspCluster> {
         KSP_NODE_NAME: node.name,
         // The nodes of a cluster share one backup directory (README, KSP_BACKUP_DIR).
         KSP_BACKUP_DIR: backups,
-        KSP_LOG_LEVEL: 'warn',
+        KSP_LOG_LEVEL: process.env.KSP_LOG_LEVEL ?? 'warn',
         KSP_SESSION_IDLE_SECONDS: '3600',
         KSP_LICENSE_TEST_PUBLIC_KEY: BENCH_VENDOR_PUBLIC,
         // The load signs in as one user from one address many times a minute: not an attack.
@@ -135,6 +137,12 @@ export async function startKspNodes(o: KspNodesOptions): Promise<KspCluster> {
     if ((await Promise.race([all.then(() => 'done'), sleep(10_000)])) !== 'done') {
       for (const node of nodes) node.proc?.signalGroup('SIGKILL');
       await all;
+    }
+    if (o.keepLogs) {
+      mkdirSync(o.keepLogs, { recursive: true });
+      for (const node of nodes) {
+        if (existsSync(node.log)) copyFileSync(node.log, join(o.keepLogs, `${node.name}.log`));
+      }
     }
     rmSync(dir, { recursive: true, force: true });
   };

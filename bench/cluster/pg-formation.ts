@@ -7,7 +7,7 @@
  * Standalone: `npx tsx bench/cluster/pg-formation.ts` creates one, prints its URI, node states
  * and replication settings, fails the primary over once, brings it back, and removes it all.
  */
-import { chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chownSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -119,6 +119,7 @@ export interface Formation {
   waitForFailover(lost: { node: number; at: number }, timeoutMs?: number): Promise<FailoverReport>;
   /** Starts node `n` again and waits until it is a streaming synchronous standby; answers ms taken. */
   startNode(n: number, timeoutMs?: number): Promise<number>;
+  /** Stops everything and removes the directory (after copying the logs to `keepLogs`). */
   destroy(): Promise<void>;
 }
 
@@ -154,6 +155,8 @@ export interface FormationOptions {
   /** `fast` (default): FAST_FAILOVER; `default`: pg_auto_failover's own timeouts. */
   timeouts?: 'fast' | 'default';
   say?: (line: string) => void;
+  /** A directory to copy the formation's logs (monitor, nodes) to when it is destroyed. */
+  keepLogs?: string;
 }
 
 export async function createFormation(options: FormationOptions = {}): Promise<Formation> {
@@ -233,6 +236,12 @@ export async function createFormation(options: FormationOptions = {}): Promise<F
       stopProcesses(p.proc, p.pgdata, 'SIGKILL');
     }
     await Promise.race([Promise.all(procs.flatMap((p) => (p.proc ? [p.proc.exited] : []))), sleep(5000)]);
+    if (options.keepLogs) {
+      mkdirSync(options.keepLogs, { recursive: true });
+      for (const f of readdirSync(join(dir, 'logs'))) {
+        copyFileSync(join(dir, 'logs', f), join(options.keepLogs, `pg-${f}`));
+      }
+    }
     rmSync(dir, { recursive: true, force: true });
   };
   onCleanup(destroy);
