@@ -73,6 +73,8 @@ type Kind = keyof typeof LOOPS;
 
 /** BENCH_CLUSTER_KEEP_LOGS=<dir>: every process's log is copied there at the end. */
 const keepLogs = process.env.BENCH_CLUSTER_KEEP_LOGS ? { keepLogs: process.env.BENCH_CLUSTER_KEEP_LOGS } : {};
+/** Behind HAProxy the nodes take the client's address from X-Forwarded-For (docs/cluster.md). */
+const behindProxy = NODES > 1 ? { env: { KSP_TRUST_PROXY: 'true' } } : {};
 const t0 = Date.now();
 const at = (t: number) => `+${((t - t0) / 1000).toFixed(1)} s`;
 const say = (line: string) => console.log(`[${at(Date.now())}] ${line}`);
@@ -365,6 +367,7 @@ async function startNodes(formation: Formation, kmip: { cert: string; key: strin
         databaseUrl: url,
         say,
         ...keepLogs,
+        ...behindProxy,
         ...(kmip ? { kmip } : {}),
       }),
       url,
@@ -380,6 +383,7 @@ async function startNodes(formation: Formation, kmip: { cert: string; key: strin
         databaseUrl: formation.uri,
         say,
         ...keepLogs,
+        ...behindProxy,
         ...(kmip ? { kmip } : {}),
       }),
       url: formation.uri,

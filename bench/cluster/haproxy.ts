@@ -71,7 +71,8 @@ export interface HaproxyOptions {
  *   in HTTP mode it answers its own 503; in TCP mode it can only close the connection, which a
  *   client sees as a reset instead of "503, retry after 5 s". Only when no node is even alive
  *   does HAProxy answer 503 (with Retry-After and a KSP-style envelope) itself.
- * - `X-KSP-Node` on each answer names the node that gave it.
+ * - `X-KSP-Node` on each answer names the node that gave it; `X-Forwarded-For` gives the nodes
+ *   the client's address (they run with KSP_TRUST_PROXY=true, as docs/cluster.md says).
  * - KMIP (TTLV over mutual TLS) is passed through as TCP (`mode tcp`): TLS ends on the node,
  *   which needs the client's certificate itself. Its health is the same HTTP readiness check,
  *   made on the node's API port (`check port`), so both listeners leave and return together.
@@ -124,6 +125,7 @@ export function haproxyConfig(
       ? ['  default-server inter 500ms fall 2 rise 2 on-marked-down shutdown-sessions']
       : [
           '  default-server inter 500ms fall 2 rise 2',
+          '  option forwardfor',
           '  retry-on conn-failure empty-response junk-response 503',
           '  http-request disable-l7-retry unless { method GET HEAD } || { path_beg /v1/ksp/crypto/ }',
           '  http-response set-header X-KSP-Node %s',
