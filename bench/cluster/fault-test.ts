@@ -546,6 +546,46 @@ async function main() {
   const present = verifyError ? inDatabase : listed;
   const unacknowledgedPresent = present ? [...present.values()].filter((n) => !ackedNames.has(n)) : [];
 
+  /*
+   * Each node on its own, after the run: one of each kind of request straight to it (not
+   * through HAProxy), so that a node that answers its readiness check but hangs or fails real
+   * calls is seen.
+   */
+  const afterwards: string[] = [];
+  for (const node of cluster.nodes) {
+    const results: string[] = [];
+    for (const [kind, path, body] of [
+      [
+        'encrypt',
+        contract.crypto.encrypt.path,
+        { key_id: keys.aes, plaintext: randomBytes(16).toString('base64') },
+      ],
+      ['sign', contract.crypto.sign.path, { key_id: keys.ec, data: randomBytes(16).toString('base64') }],
+      [
+        'create',
+        contract.key.create.path,
+        { name: `${load.tag}-after-${node.name}`, algorithm: 'AES-256', usage_mask: 12 },
+      ],
+    ] as const) {
+      const started = Date.now();
+      try {
+        const res = await fetch(node.base + path, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', token },
+          body: JSON.stringify(body),
+          signal: AbortSignal.timeout(5000),
+        });
+        const json = (await res.json()) as { code?: number };
+        results.push(`${kind} ${res.status}/${json.code ?? '?'} in ${Date.now() - started} ms`);
+      } catch (err) {
+        results.push(
+          `${kind} ${(err as Error).name === 'TimeoutError' ? 'no answer within 5 s' : (err as Error).message}`,
+        );
+      }
+    }
+    afterwards.push(`  ${node.name}: ${results.join(', ')}`);
+  }
+
   /* the old primary back as a standby */
   let rejoinMs: number | null = null;
   let replicationAfter: ReplicationReport | null = null;
@@ -659,6 +699,9 @@ async function main() {
   p(
     `Keys present whose creation was not answered code 0 (the outcome the client could not know: its node died, or the answer was lost): ${unacknowledgedPresent.length}.`,
   );
+  p();
+  p('Each node afterwards, called directly:');
+  for (const l of afterwards) p(l);
   const report = out.join('\n');
   console.log(report);
   mkdirSync(join(root, '.tmp'), { recursive: true });
