@@ -137,7 +137,7 @@ export async function initialize(base: string): Promise<string> {
  * set by `startServer`) and gets a licence for its lock code with room for every feature.
  */
 const benchVendor = generateKeyPairSync('ed25519');
-const BENCH_VENDOR_PUBLIC = benchVendor.publicKey.export({ format: 'jwk' }).x!;
+export const BENCH_VENDOR_PUBLIC = benchVendor.publicKey.export({ format: 'jwk' }).x!;
 
 async function licenseForBench(base: string, token: string): Promise<void> {
   // A build from before licences (bench:ab's other build) has no such call, and no limits.
