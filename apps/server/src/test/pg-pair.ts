@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { chmodSync, chownSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, chownSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -29,6 +29,18 @@ export interface PgServer {
   /** Stops at once, as a crash would (no shutdown checkpoint). */
   crash(): Promise<void>;
   promote(): Promise<void>;
+  /** Stops the server's processes where they stand (SIGSTOP): a hung machine, as the network sees it. */
+  freeze(): Promise<void>;
+  thaw(): Promise<void>;
+}
+
+/** The postmaster's and its children's process ids. */
+async function processesOf(dir: string): Promise<number[]> {
+  const postmaster = Number(readFileSync(join(dir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const { stdout } = await run('pgrep', ['-P', String(postmaster)], { encoding: 'utf8' }).catch(() => ({
+    stdout: '',
+  }));
+  return [postmaster, ...stdout.split('\n').filter(Boolean).map(Number)];
 }
 
 /**
@@ -72,6 +84,12 @@ export async function startPgPair(): Promise<{
       promote: async () => {
         await asPostgres('pg_ctl', ['-D', dir, '-w', 'promote']);
       },
+      freeze: async () => {
+        for (const pid of await processesOf(dir)) process.kill(pid, 'SIGSTOP');
+      },
+      thaw: async () => {
+        for (const pid of await processesOf(dir)) process.kill(pid, 'SIGCONT');
+      },
     };
   };
   const primary = server('primary', await freePort());
@@ -94,7 +112,10 @@ export async function startPgPair(): Promise<{
   ]);
   await standby.start();
   const stopAll = async () => {
-    for (const s of [primary, standby]) await s.crash().catch(() => undefined);
+    for (const s of [primary, standby]) {
+      await s.thaw().catch(() => undefined);
+      await s.crash().catch(() => undefined);
+    }
     rmSync(base, { recursive: true, force: true });
   };
   return {

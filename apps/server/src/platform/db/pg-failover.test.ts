@@ -92,3 +92,49 @@ describe('following a PostgreSQL failover', () => {
     );
   }, 120_000);
 });
+
+/**
+ * A primary that hangs instead of dying (its processes stopped: a hung machine or a cut network,
+ * as KSP sees it) closes nothing: the watchdog finds it silent, the calls waiting on it answer
+ * 503, and the node moves to the promoted standby by itself.
+ */
+describe('following a failover away from a primary that hangs', () => {
+  let pair: Awaited<ReturnType<typeof startPgPair>>;
+  let server: TestServer;
+  let token: string;
+
+  beforeAll(async () => {
+    pair = await startPgPair();
+    server = await startServer('sqlite', { KSP_DATABASE_URL: pair.url });
+    token = (await initialize(server)).token;
+  }, 120_000);
+  afterAll(async () => {
+    await server?.close();
+    await pair?.stop();
+  });
+
+  it('answers the calls caught on the hung primary with 503 and serves from the promoted standby', async () => {
+    ok(
+      await call(server, api.key.create, {
+        token,
+        body: { name: 'before-hang', algorithm: 'AES-256', usage_mask: 12 },
+      }),
+    );
+    await pair.primary.freeze();
+    // A call made now waits on the silent primary, then is answered (503), not left hanging.
+    const caught = call(server, api.key.list, { token, query: { page: 1, page_size: 5 } });
+    await pair.standby.promote();
+    const answer = await caught;
+    expect([200, 503]).toContain(answer.status);
+    let ready = await server.app.inject({ method: 'GET', url: api.system.ready.path });
+    for (let i = 0; i < 150 && ready.statusCode !== 200; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      ready = await server.app.inject({ method: 'GET', url: api.system.ready.path });
+    }
+    expect(ready.json<{ data: { database: string } }>().data.database).toBe(`127.0.0.1:${pair.standby.port}`);
+    const listed = ok(
+      await call(server, api.key.list, { token, query: { page: 1, page_size: 50 } }),
+    );
+    expect(listed.data.data.map((k) => k.name)).toContain('before-hang');
+  }, 120_000);
+});

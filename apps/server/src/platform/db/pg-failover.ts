@@ -49,7 +49,20 @@ export interface FailoverOptions {
   max: number;
   /** Told once per switch of host. */
   onSwitch?: (from: string, to: string) => void;
+  /** Milliseconds between two checks of the host in use (several hosts only). Default 2000. */
+  watchMs?: number;
 }
+
+/**
+ * With several hosts: how long a connection (or a wait for a free one) may take before the host
+ * counts as out of reach. A waiter of a pool that is being retired is then answered too (pg-pool
+ * leaves a waiter of an ended pool pending for ever otherwise).
+ */
+const CONNECT_TIMEOUT_MS = 5000;
+/** How long the watchdog's check of the host in use may take. */
+const CHECK_TIMEOUT_MS = 4000;
+/** Failed checks in a row that make the host in use count as silent (not merely slow). */
+const CHECKS_TO_FAIL = 2;
 
 export function createPgPool(url: string, options: FailoverOptions): FailoverPool {
   const { hosts, urls } = splitHosts(url);
@@ -62,7 +75,12 @@ export function createPgPool(url: string, options: FailoverOptions): FailoverPoo
     connect: [],
   };
   const make = (i: number) => {
-    const pool = new pg.Pool({ connectionString: urls[i], max: options.max });
+    const pool = new pg.Pool({
+      connectionString: urls[i],
+      max: options.max,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      keepAlive: true,
+    });
     pool.on('error', (err) => listeners.error.forEach((l) => l(err)));
     pool.on('connect', (client) => listeners.connect.forEach((l) => l(client)));
     return pool;
@@ -72,6 +90,8 @@ export function createPgPool(url: string, options: FailoverOptions): FailoverPoo
   /** The host in use must be checked before its next connection is handed out. */
   let suspect = true;
   let ended = false;
+  /** Connections handed out and not yet released, with the host they lead to. */
+  const out = new Map<pg.PoolClient, number>();
 
   const retire = (i: number) => {
     // Its idle connections lead to a server that is down or a standby: close them, start afresh.
@@ -81,7 +101,14 @@ export function createPgPool(url: string, options: FailoverOptions): FailoverPoo
   };
 
   /** Watches a checked-out client's queries: a dropped connection or a read-only refusal makes the host suspect. */
-  const watch = (client: pg.PoolClient) => {
+  const watch = (client: pg.PoolClient, host: number) => {
+    // pg-pool gives each checkout its own release: note the hand-out until it is called.
+    out.set(client, host);
+    const release = client.release.bind(client);
+    client.release = (err?: Error | boolean) => {
+      out.delete(client);
+      release(err);
+    };
     const c = client as pg.PoolClient & { [PATCHED]?: true };
     if (c[PATCHED]) return;
     c[PATCHED] = true;
@@ -117,13 +144,62 @@ export function createPgPool(url: string, options: FailoverOptions): FailoverPoo
     return null;
   }
 
+  /**
+   * The watchdog: a primary that stops answering without closing its connections (a hung machine,
+   * a network cut) fails nothing by itself; queries on it just wait. Every `watchMs` a fresh
+   * connection checks the host in use within CHECK_TIMEOUT_MS; after CHECKS_TO_FAIL failures in a
+   * row the host is suspect (the next checkout looks for the primary) and the connections handed
+   * out to it are cut, so the calls waiting on them answer 503 instead of hanging. A host that
+   * answers but is now a standby is only made suspect (its connections fail on their next write).
+   */
+  let failures = 0;
+  let checking = false;
+  async function check(): Promise<void> {
+    if (checking || ended) return;
+    checking = true;
+    const host = current;
+    const client = new pg.Client({ connectionString: urls[host], connectionTimeoutMillis: CHECK_TIMEOUT_MS });
+    client.on('error', () => undefined);
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const answer = await Promise.race([
+        client
+          .connect()
+          .then(() => client.query<{ standby: boolean }>('SELECT pg_is_in_recovery() AS standby')),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error('check timed out')), CHECK_TIMEOUT_MS);
+        }),
+      ]);
+      failures = 0;
+      if (answer.rows[0]?.standby && host === current) suspect = true;
+    } catch {
+      failures += 1;
+      if (failures >= CHECKS_TO_FAIL && host === current) {
+        failures = 0;
+        suspect = true;
+        for (const [held, at] of out)
+          if (at === host)
+            (
+              held as unknown as { connection?: { stream?: { destroy(): void } } }
+            ).connection?.stream?.destroy();
+        retire(host);
+      }
+    } finally {
+      clearTimeout(timer);
+      void client.end().catch(() => undefined);
+      checking = false;
+    }
+  }
+  const watchdog = setInterval(() => void check(), options.watchMs ?? 2000);
+  watchdog.unref();
+
   return {
     async connect() {
       if (ended) throw new Error('the database pool is closed');
       if (!suspect) {
         try {
           const client = await pools[current]!.connect();
-          watch(client);
+          watch(client, current);
           return client;
         } catch (err) {
           if (!isStorageUnavailable(err)) throw err;
@@ -142,7 +218,7 @@ export function createPgPool(url: string, options: FailoverOptions): FailoverPoo
           options.onSwitch?.(from, hosts[i]!);
         }
         suspect = false;
-        watch(client);
+        watch(client, i);
         return client;
       }
       // No writable primary now (a failover in progress, or every host down): a storage error.
@@ -152,6 +228,7 @@ export function createPgPool(url: string, options: FailoverOptions): FailoverPoo
     },
     async end() {
       ended = true;
+      clearInterval(watchdog);
       await Promise.all(pools.map((p) => p.end().catch(() => undefined)));
     },
     current: () => hosts[current]!,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Code, formatMessage, type Language, type MessageKey } from '@ksp/contracts';
+import { api, Code, formatMessage, type Language, type MessageKey } from '@ksp/contracts';
 import {
   isStorageUnavailable,
   STORAGE_RETRY_AFTER_SECONDS,
@@ -45,8 +45,17 @@ function multipartRule(error: FastifyError): MessageKey | null {
 
 /** The one place errors become envelopes. 5xx bodies stay generic and carry an error id. */
 export function installErrorHandler(app: FastifyInstance, storage: StorageHealth): void {
-  app.addHook('onResponse', (_req, reply, done) => {
-    if (storage.unavailable && reply.statusCode === 200) storage.succeeded();
+  app.addHook('onResponse', (req, reply, done) => {
+    // Only an API call that reached the database proves it is back: not the liveness check, the
+    // console's files or the documentation, which answer 200 without it.
+    const url = req.routeOptions.url ?? '';
+    if (
+      storage.unavailable &&
+      reply.statusCode === 200 &&
+      url.startsWith('/v1/') &&
+      url !== api.system.live.path
+    )
+      storage.succeeded();
     done();
   });
   app.setErrorHandler((raw: unknown, req: FastifyRequest, reply: FastifyReply) => {
