@@ -60,6 +60,7 @@ describe('ksp CLI', () => {
     expect(again.stdout).toContain('already activated');
   });
 
+  // Three runs of the CLI, each a process of its own: a minute or more on a loaded machine.
   it('sends the setup code of a server on a network address, given or read from its data directory', async () => {
     server = await startServer('sqlite', {}, undefined, undefined, {
       config: (c) => ({ ...c, host: '0.0.0.0' }),
@@ -80,7 +81,7 @@ describe('ksp CLI', () => {
       activated: true,
       setup_code_required: false,
     });
-  });
+  }, 120_000);
 
   it('log-verify walks the audit chains, and exits 1 naming the first broken link after tampering', async () => {
     server = await startServer('sqlite');
