@@ -214,7 +214,7 @@ describe('KMIP with PyKMIP (sqlite)', () => {
   };
 
   for (const version of ['1.2', '2.0']) {
-    it(`keeps certificates and secret data over KMIP ${version}, as the console's external CAs and credentials`, async () => {
+    it(`keeps certificates (CA and leaf) and secret data over KMIP ${version}, as the console's external certificates and credentials`, async () => {
       const [a, b, leaf] = await Promise.all([
         certificateFile(`ca-a-${version}`),
         certificateFile(`ca-b-${version}`),
