@@ -185,9 +185,15 @@ export const CertificateDetail = Certificate.extend({
   ext_key_usage: z.array(z.string()),
 });
 
+/** What an external certificate is: a CA certificate (a trust anchor), or an end-entity one (only kept). */
+export const ExternalKind = z.enum(['ca', 'certificate']);
+
 export const ExternalCa = z.object({
   id: z.string(),
   name: z.string(),
+  kind: ExternalKind.describe(
+    'ca: a CA certificate, a trust anchor of the domain; certificate: an end-entity certificate, only kept (never trusted as an issuer)',
+  ),
   subject: z.string(),
   issuer: z.string(),
   serial: z.string(),
@@ -523,18 +529,22 @@ export const certCalls = {
   externalList: defineCall({
     method: 'GET',
     path: '/v1/ksp/cert/external/list',
-    summary: 'External CA certificates (trust anchors) of the current domain',
+    summary:
+      'External certificates of the current domain: CA certificates (trust anchors) and end-entity certificates',
     tag: 'cert',
     access: 'cert:read',
     tokens: withKmip(['session']),
     changesAccess: false,
-    query: PageQuery.extend({ name: z.string().trim().max(128).optional() }),
+    query: PageQuery.extend({
+      name: z.string().trim().max(128).optional(),
+      kind: ExternalKind.optional().describe('only this kind'),
+    }),
     data: pageOf(ExternalCa),
   }),
   externalDetail: defineCall({
     method: 'GET',
     path: '/v1/ksp/cert/external/detail',
-    summary: 'One external CA certificate',
+    summary: 'One external certificate (a CA or an end-entity one)',
     tag: 'cert',
     access: 'cert:read',
     tokens: withKmip(['session']),
@@ -545,7 +555,8 @@ export const certCalls = {
   externalUpload: defineCall({
     method: 'POST',
     path: '/v1/ksp/cert/external/upload',
-    summary: 'Add CA certificates from PEM or a PKCS#7 (.p7b) chain; each CA certificate is stored',
+    summary:
+      'Add CA certificates from PEM or a PKCS#7 (.p7b) chain, or end-entity certificates (kind certificate); each certificate is stored',
     tag: 'cert',
     access: 'cert:write',
     tokens: withKmip(['session']),
@@ -557,13 +568,16 @@ export const certCalls = {
       content: PemText.describe(
         'PEM text (CERTIFICATE or PKCS7 blocks) or Base64 of a DER certificate or .p7b',
       ),
+      kind: ExternalKind.optional().describe(
+        'ca (default): every certificate must be a CA certificate; certificate: every one must be an end-entity certificate',
+      ),
     }),
     data: z.object({ added: z.array(ExternalCa), skipped: z.number().int().describe('already present') }),
   }),
   externalDelete: defineCall({
     method: 'POST',
     path: '/v1/ksp/cert/external/delete',
-    summary: 'Delete external CA certificates',
+    summary: 'Delete external certificates',
     tag: 'cert',
     access: 'cert:write',
     tokens: withKmip(['session']),

@@ -20,6 +20,8 @@ export const certMessages = defineMessages({
     'cert.privateKeyRefused': 'The upload contains a private key; send certificates or requests only',
     'cert.invalidPem': 'content: not a PEM certificate, a PKCS#7 (.p7b) chain or Base64 DER',
     'cert.notCaCertificate': "'{subject}' is not a CA certificate (basicConstraints CA is not set)",
+    'cert.notLeafCertificate':
+      "'{subject}' is a CA certificate (basicConstraints CA is set), not an end-entity certificate: upload it as a CA",
     'cert.chainBroken': "'{subject}' is not issued by any other certificate of the upload",
     'cert.cnRequired': 'cn: required when the server generates the key pair',
     'cert.csrAndKey': 'Give either csr or key_algorithm, not both',
@@ -69,6 +71,8 @@ export const certMessages = defineMessages({
     'cert.privateKeyRefused': '上传内容包含私钥；只能上传证书或证书请求',
     'cert.invalidPem': 'content：不是 PEM 证书、PKCS#7（.p7b）证书链或 Base64 DER',
     'cert.notCaCertificate': '“{subject}”不是 CA 证书（未设置 basicConstraints CA）',
+    'cert.notLeafCertificate':
+      '“{subject}”是 CA 证书（已设置 basicConstraints CA），不是终端实体证书：请作为 CA 上传',
     'cert.chainBroken': '“{subject}”不是由上传内容中的其他证书签发的',
     'cert.cnRequired': 'cn：由服务器生成密钥对时必填',
     'cert.csrAndKey': 'csr 与 key_algorithm 只能二选一',

@@ -270,6 +270,8 @@ export function createBackupRestore(deps: {
       } else if ('domain_id' in row && scope !== 'system') {
         out = { ...row, domain_id: targetOf(row.domain_id).id };
       }
+      // A backup written before migration 038 has no kind: every external certificate was a CA's then.
+      if (table === 'cert_external' && out.kind === undefined) out = { ...out, kind: 'ca' };
       batch.rows.push(out);
     }
     await flush();

@@ -1,7 +1,9 @@
-import { createHash, randomBytes, scryptSync } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { createHash, randomBytes, randomUUID, scryptSync } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, BACKUP_FORMAT_VERSION, Code, formatMessage, PRODUCT_VERSION, Usage } from '@ksp/contracts';
 import { keyCheckValue } from '../../platform/crypto/symmetric.js';
@@ -492,11 +494,19 @@ describe.each(available)('backups on %s', (engine) => {
     expect(text(rootDec.data.plaintext)).toBe(rootKey!.plain);
   });
 
-  it("refuses a hostile domain archive (another table, another domain's rows) and changes nothing", async () => {
-    // A domain administrator holds a domain key and could forge an archive with it.
+  /**
+   * Restores into `domain` an archive written here with `records` after its domain row, sealed
+   * under a domain key uploaded by its administrator (who holds one and could forge an archive
+   * with it), as an older KSP or a forger would write it.
+   */
+  const forgedRestore = async (
+    domain: { domainId: string; token: string },
+    name: string,
+    records: object[],
+  ) => {
     const material = randomBytes(32);
     const kcv = keyCheckValue('AES-256', material);
-    const keyId = '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b';
+    const keyId = randomUUID();
     const salt = randomBytes(32);
     const kdf = { N: 1024, r: 8, p: 1 };
     const sealed = aeadSeal(
@@ -508,50 +518,51 @@ describe.each(available)('backups on %s', (engine) => {
       format: 'ksp-backup-key',
       version: 1,
       id: keyId,
-      name: 'forged',
+      name: `forged-${keyId.slice(0, 8)}`,
       scope: 'domain',
-      domain: 'd1',
+      domain: name,
       kcv,
       hint: '',
       kdf: { name: 'scrypt', ...kdf, salt: salt.toString('base64') },
       sealed,
     });
     const up = await call(a, api.backupKey.upload, {
-      token: d1.token,
+      token: domain.token,
       body: { file, password: 'Forger-Pass-1' },
     });
     expect(up.code, up.msg).toBe(0);
-    const forge = async (records: object[]) => {
-      const archiveSalt = newSalt();
-      const path = join(mkdtempSync(join(tmpdir(), 'ksp-forge-')), 'x.kspb');
-      const writer = createArchiveWriter(path, material, {
-        format_version: BACKUP_FORMAT_VERSION,
-        scope: 'domain',
-        domain_id: d1.domainId,
-        domain_name: 'd1',
-        created_at: new Date().toISOString(),
-        source_version: PRODUCT_VERSION,
-        counts: {},
-        backup_key_id: keyId,
-        backup_key_kcv: kcv,
-        salt: archiveSalt,
-        description: 'forged',
-      });
-      const kek = randomBytes(32);
-      const wrap = kekWrapKey(material, Buffer.from(archiveSalt, 'base64'));
-      await writer.write({
-        t: 'domain',
-        r: { id: d1.domainId, name: 'd1' },
-        kek: aeadSeal(wrap, kek, `ksp/backup/kek/${d1.domainId}`),
-      });
-      for (const r of records) await writer.write(r as never);
-      await writer.write({ t: 'end', counts: {} });
-      await writer.finish();
-      const { readFileSync } = await import('node:fs');
-      const uploaded = await uploadArchive(a, d1.token, readFileSync(path));
-      expect(uploaded.code, uploaded.msg).toBe(0);
-      return call(a, api.backup.restore, { token: d1.token, body: { id: uploaded.data.id } });
-    };
+    const archiveSalt = newSalt();
+    const path = join(mkdtempSync(join(tmpdir(), 'ksp-forge-')), 'x.kspb');
+    const writer = createArchiveWriter(path, material, {
+      format_version: BACKUP_FORMAT_VERSION,
+      scope: 'domain',
+      domain_id: domain.domainId,
+      domain_name: name,
+      created_at: new Date().toISOString(),
+      source_version: PRODUCT_VERSION,
+      counts: {},
+      backup_key_id: keyId,
+      backup_key_kcv: kcv,
+      salt: archiveSalt,
+      description: 'forged',
+    });
+    const kek = randomBytes(32);
+    const wrap = kekWrapKey(material, Buffer.from(archiveSalt, 'base64'));
+    await writer.write({
+      t: 'domain',
+      r: { id: domain.domainId, name },
+      kek: aeadSeal(wrap, kek, `ksp/backup/kek/${domain.domainId}`),
+    });
+    for (const r of records) await writer.write(r as never);
+    await writer.write({ t: 'end', counts: {} });
+    await writer.finish();
+    const uploaded = await uploadArchive(a, domain.token, readFileSync(path));
+    expect(uploaded.code, uploaded.msg).toBe(0);
+    return call(a, api.backup.restore, { token: domain.token, body: { id: uploaded.data.id } });
+  };
+
+  it("refuses a hostile domain archive (another table, another domain's rows) and changes nothing", async () => {
+    const forge = (records: object[]) => forgedRestore(d1, 'd1', records);
     const usersBefore = await a.database.db.selectFrom('app_user').select('id').execute();
     const d1Before = await call(a, api.key.list, { token: d1.token });
     const d2Before = await call(a, api.key.list, { token: d2.token });
@@ -726,5 +737,82 @@ describe.each(available)('backups on %s', (engine) => {
     const del = await call(a, api.backupKey.delete, { token: lateToken, body: { ids: [key.data.id] } });
     expect(del.code).toBe(Code.STATE_FORBIDS);
     expect(del.msg).toMatch(/only key able to open/);
+  });
+
+  it('keeps the kind of external certificates, and restores those of a backup written before kinds as CAs', async () => {
+    const kinds = await domainWithAdmin(a, token, {
+      domain: 'kinds',
+      username: 'kindsadmin',
+      password: 'Kinds-Admin-Pass-1',
+    });
+    const dir = mkdtempSync(join(tmpdir(), 'ksp-kinds-'));
+    try {
+      const run = promisify(execFile);
+      const certificate = async (name: string, ca: boolean) => {
+        await run('openssl', [
+          'req',
+          '-x509',
+          '-newkey',
+          'ec',
+          '-pkeyopt',
+          'ec_paramgen_curve:P-256',
+          '-nodes',
+          '-keyout',
+          join(dir, `${name}.key`),
+          '-out',
+          join(dir, `${name}.pem`),
+          '-days',
+          '2',
+          '-subj',
+          `/CN=${name}`,
+          '-addext',
+          `basicConstraints=critical,CA:${ca ? 'TRUE' : 'FALSE'}`,
+        ]);
+        return readFileSync(join(dir, `${name}.pem`), 'utf8');
+      };
+      const upload = async (content: string, kind: 'ca' | 'certificate') => {
+        const added = await call(a, api.cert.externalUpload, { token: kinds.token, body: { content, kind } });
+        expect(added.code, added.msg).toBe(0);
+        return added.data.added[0]!;
+      };
+      const listed = async () =>
+        Object.fromEntries(
+          (await call(a, api.cert.externalList, { token: kinds.token })).data.data.map((r) => [
+            r.name,
+            r.kind,
+          ]),
+        );
+      const ca = await upload(await certificate('kinds-ca', true), 'ca');
+      await upload(await certificate('kinds-leaf', false), 'certificate');
+      expect(
+        await call(a, api.backupKey.create, {
+          token: kinds.token,
+          body: { name: 'kinds-key', scope: 'domain' },
+        }),
+      ).toMatchObject({ code: 0 });
+      const started = await call(a, api.backup.create, { token: kinds.token, body: { scope: 'domain' } });
+      expect(started.code, started.msg).toBe(0);
+      expect((await finished(a, kinds.token, started.data.id)).status).toBe('completed');
+      await a.database.db.deleteFrom('cert_external').where('domain_id', '=', kinds.domainId).execute();
+      const restored = await call(a, api.backup.restore, {
+        token: kinds.token,
+        body: { id: started.data.id },
+      });
+      expect(restored.code, restored.msg).toBe(0);
+      expect(await listed()).toEqual({ 'kinds-ca': 'ca', 'kinds-leaf': 'certificate' });
+
+      // A backup of an older KSP has no kind: every external certificate was a CA's then.
+      const row = await a.database.db
+        .selectFrom('cert_external')
+        .selectAll()
+        .where('id', '=', ca.id)
+        .executeTakeFirstOrThrow();
+      const { kind: _kind, ...older } = row;
+      const old = await forgedRestore(kinds, 'kinds', [{ t: 'cert_external', r: older }]);
+      expect(old.code, old.msg).toBe(0);
+      expect(await listed()).toEqual({ 'kinds-ca': 'ca' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

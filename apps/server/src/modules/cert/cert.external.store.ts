@@ -1,10 +1,13 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../platform/db/database.js';
 import { pagedRows, type PageQuery } from '../../platform/db/paged.js';
-import type { CertExternalTable } from '../../platform/db/schema.js';
+import type { CertExternalTable, ExternalKind } from '../../platform/db/schema.js';
 import { contains } from './cert.store.js';
 
-/* External CA certificates a domain keeps as trust anchors (`cert_external`). */
+/*
+ * External certificates of a domain (`cert_external`): CA certificates it keeps as trust anchors
+ * (kind `ca`) and end-entity certificates it only keeps (kind `certificate`, migration 038).
+ */
 
 export async function insertExternal(db: Executor, row: CertExternalTable): Promise<void> {
   await db.insertInto('cert_external').values(row).execute();
@@ -31,10 +34,12 @@ export async function findExternalByFingerprint(db: Executor, domainId: string, 
 export async function listExternal(
   db: Executor,
   domainId: string,
-  name: string | undefined,
+  filter: { name?: string | undefined; kind?: ExternalKind | undefined },
   page: PageQuery,
 ) {
+  const { name, kind } = filter;
   let q = db.selectFrom('cert_external').where('domain_id', '=', domainId);
+  if (kind) q = q.where('kind', '=', kind);
   if (name) {
     const text = contains(name);
     q = q.where(sql<boolean>`(name like ${text} escape '\\' or subject like ${text} escape '\\')`);
@@ -51,12 +56,15 @@ export async function deleteExternal(db: Executor, domainId: string, ids: string
   return Number(result.numDeletedRows);
 }
 
-/** The certificates (DER, Base64) of a domain's external CAs. */
-export async function externalCertificates(db: Executor, domainId: string): Promise<string[]> {
-  const rows = await db
+/**
+ * A domain's trust anchors: its external CA certificates (DER, Base64). End-entity certificates
+ * of the same table are never among them.
+ */
+export async function externalCaCertificates(db: Executor, domainId: string) {
+  return db
     .selectFrom('cert_external')
-    .select('cert_der')
+    .select(['id', 'name', 'cert_der'])
     .where('domain_id', '=', domainId)
+    .where('kind', '=', 'ca')
     .execute();
-  return rows.map((r) => r.cert_der);
 }

@@ -7,7 +7,11 @@ import { b64, checked, fingerprintOf, iso, newId, unb64 } from './cert.input.js'
 import * as store from './cert.external.store.js';
 import * as pki from './cert.pki.js';
 
-/** External CA certificates a domain keeps as trust anchors. */
+/**
+ * External certificates of a domain: CA certificates it keeps as trust anchors (kind `ca`), and
+ * end-entity certificates it only keeps (kind `certificate`: a KMIP client's own certificate, say),
+ * which are never trusted as issuers.
+ */
 export function createExternalCas(ctx: CertContext) {
   const { db, deps, now } = ctx;
 
@@ -16,6 +20,7 @@ export function createExternalCas(ctx: CertContext) {
     return {
       id: row.id,
       name: row.name,
+      kind: row.kind,
       subject: row.subject,
       issuer: row.issuer,
       serial: row.serial,
@@ -42,7 +47,12 @@ export function createExternalCas(ctx: CertContext) {
 
   return {
     async externalList(actor: Actor, query: QueryInput<typeof api.cert.externalList>) {
-      const { rows, total } = await store.listExternal(db, actor.domainId, query.name, query);
+      const { rows, total } = await store.listExternal(
+        db,
+        actor.domainId,
+        { name: query.name, kind: query.kind },
+        query,
+      );
       return { data: rows.map(externalView), total };
     },
 
@@ -58,9 +68,15 @@ export function createExternalCas(ctx: CertContext) {
         : Buffer.from(body.content.replace(/\s+/g, ''), 'base64');
       const certs = checked('content', () => pki.splitCertificateBundle(content));
       const described = certs.map((der) => ({ der, info: pki.describeCertificate(der) }));
-      for (const { info } of described)
-        if (!info.is_ca) throw invalid('cert.notCaCertificate', { subject: info.subject });
-      if (certs.length > 1) checked('content', () => pki.orderChain(certs));
+      // Every certificate of an upload is of the kind asked: CA certificates (trust anchors, one
+      // chain) unless end-entity certificates are asked for, which are only kept.
+      const kind = body.kind ?? 'ca';
+      for (const { info } of described) {
+        if (kind === 'ca' && !info.is_ca) throw invalid('cert.notCaCertificate', { subject: info.subject });
+        if (kind === 'certificate' && info.is_ca)
+          throw invalid('cert.notLeafCertificate', { subject: info.subject });
+      }
+      if (kind === 'ca' && certs.length > 1) checked('content', () => pki.orderChain(certs));
       const added: CertExternalTable[] = [];
       let skipped = 0;
       await db.transaction().execute(async (trx) => {
@@ -90,6 +106,7 @@ export function createExternalCas(ctx: CertContext) {
             self_signed: info.subject === info.issuer && ctx.safeVerify(der, spki) ? 1 : 0,
             cert_der: b64(der),
             created_at: iso(now()),
+            kind,
           };
           await store.insertExternal(trx, row);
           added.push(row);
@@ -97,7 +114,7 @@ export function createExternalCas(ctx: CertContext) {
             action: 'cert.external.upload',
             target: row.name,
             objectId: row.id,
-            details: { fingerprint },
+            details: { fingerprint, kind },
           });
         }
       });
@@ -119,9 +136,35 @@ export function createExternalCas(ctx: CertContext) {
       });
     },
 
-    /** Trust anchors of a domain (client certificates of later areas are checked against them). */
+    /**
+     * Trust anchors of a domain: its external CA certificates, never its end-entity ones (client
+     * certificates of later areas are checked against them).
+     */
     async trustAnchors(domainId: string): Promise<Buffer[]> {
-      return (await store.externalCertificates(db, domainId)).map((der) => unb64(der));
+      return (await store.externalCaCertificates(db, domainId)).map((row) => unb64(row.cert_der));
+    },
+
+    /**
+     * The external CA of `domainId` that issued `der`: a trust anchor named as its issuer, a CA
+     * certificate valid now, whose key verifies its signature. Null when none did; an end-entity
+     * certificate the domain keeps never issues, even when its key signed `der`.
+     */
+    async externalIssuerOf(domainId: string, der: Buffer): Promise<{ id: string; name: string } | null> {
+      let issuer: string;
+      try {
+        issuer = pki.describeCertificate(der).issuer;
+      } catch {
+        return null;
+      }
+      const at = now().getTime();
+      for (const row of await store.externalCaCertificates(db, domainId)) {
+        const anchor = unb64(row.cert_der);
+        const info = pki.describeCertificate(anchor);
+        if (!info.is_ca || info.subject !== issuer) continue;
+        if (Date.parse(info.not_before) > at || Date.parse(info.not_after) <= at) continue;
+        if (ctx.safeVerify(der, pki.certificateSpki(anchor))) return { id: row.id, name: row.name };
+      }
+      return null;
     },
   };
 }

@@ -2,6 +2,7 @@ import { execFile, spawnSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { connect, createServer, type TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -1178,5 +1179,113 @@ describe.each(await engines())('certificates on %s', (engine) => {
       body: { user_id: alice.id, ukey_type: 'SKF', algorithm: 'SM2', serial: 'UK-4', csr: rsa.csr },
     });
     expect(mismatch.msg).toBe('csr: the token key is RSA-2048, not SM2');
+  });
+
+  it('keeps end-entity certificates beside the external CAs, never trusting them as issuers', async () => {
+    const run = promisify(execFile);
+    const here = mkdtempSync(join(tmpdir(), 'ksp-leaf-'));
+    const ssl = (args: string[]) => run('openssl', args, { cwd: here });
+    const ec = (key: string) => [
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:P-256',
+      '-nodes',
+      '-keyout',
+      key,
+    ];
+    /** A certificate for `/CN=cn` with a new key, signed by `by` (its .pem and .key). */
+    const signed = async (name: string, cn: string, by: string, ext: string) => {
+      await ssl(['req', ...ec(`${name}.key`), '-out', `${name}.csr`, '-subj', `/CN=${cn}`]);
+      writeFileSync(join(here, `${name}.ext`), `${ext}\n`);
+      await ssl(
+        ['x509', '-req', '-in', `${name}.csr`, '-CA', `${by}.pem`, '-CAkey', `${by}.key`].concat([
+          '-set_serial',
+          String(Date.now()),
+          '-days',
+          '30',
+          '-extfile',
+          `${name}.ext`,
+          '-out',
+          `${name}.pem`,
+        ]),
+      );
+      return readFileSync(join(here, `${name}.pem`), 'utf8');
+    };
+    try {
+      await ssl(
+        ['req', '-x509', ...ec('anchor.key'), '-subj', '/CN=Leaf Test Anchor', '-days', '30'].concat([
+          '-out',
+          'anchor.pem',
+        ]),
+      );
+      const leafPem = await signed('array', 'storage-array-7', 'anchor', 'basicConstraints=CA:FALSE');
+      // What a client of the leaf's key could present, and what one of the anchor's would.
+      const byLeaf = await signed('by-leaf', 'client-of-leaf', 'array', 'basicConstraints=CA:FALSE');
+      const byAnchor = await signed('by-anchor', 'client-of-anchor', 'anchor', 'basicConstraints=CA:FALSE');
+      const anchorPem = readFileSync(join(here, 'anchor.pem'), 'utf8');
+      // The server's clock (held still, and set back by an earlier test) reads the real time: the
+      // certificates start now.
+      server.clock.now = new Date();
+
+      const anchor = ok(await call(server, api.cert.externalUpload, { token, body: { content: anchorPem } }))
+        .data.added[0]!;
+      expect(anchor.kind).toBe('ca');
+      // Without a kind the upload stays what it was: CA certificates only.
+      const asCa = await call(server, api.cert.externalUpload, { token, body: { content: leafPem } });
+      expect(asCa.code).toBe(Code.INVALID);
+      expect(asCa.msg).toBe("'CN=storage-array-7' is not a CA certificate (basicConstraints CA is not set)");
+      const leaf = ok(
+        await call(server, api.cert.externalUpload, {
+          token,
+          body: { content: leafPem, kind: 'certificate', name: 'Array 7' },
+        }),
+      ).data.added[0]!;
+      expect(leaf).toMatchObject({ name: 'Array 7', kind: 'certificate', self_signed: false });
+      const caAsLeaf = await call(server, api.cert.externalUpload, {
+        token,
+        body: { content: anchorPem, kind: 'certificate' },
+      });
+      expect(caAsLeaf.code).toBe(Code.INVALID);
+      expect(caAsLeaf.msg).toBe(
+        "'CN=Leaf Test Anchor' is a CA certificate (basicConstraints CA is set), not an end-entity certificate: upload it as a CA",
+      );
+      const detail = ok(await call(server, api.cert.externalDetail, { token, query: { id: leaf.id } })).data;
+      expect(detail.kind).toBe('certificate');
+      expect(new X509Certificate(detail.certificate_pem).raw.equals(new X509Certificate(leafPem).raw)).toBe(
+        true,
+      );
+      const ofKind = async (kind: 'ca' | 'certificate') =>
+        ok(
+          await call(server, api.cert.externalList, { token, query: { kind, page_size: 1000 } }),
+        ).data.data.map((r) => r.id);
+      expect(await ofKind('certificate')).toEqual([leaf.id]);
+      expect(await ofKind('ca')).toContain(anchor.id);
+      expect(await ofKind('ca')).not.toContain(leaf.id);
+
+      // The trust anchors hold the CA, never the leaf; a certificate the leaf's key signed is
+      // issued by no trust anchor, where the anchor's is.
+      const { domain_id: domainId } = await server.database.db
+        .selectFrom('cert_external')
+        .select('domain_id')
+        .where('id', '=', leaf.id)
+        .executeTakeFirstOrThrow();
+      const certs = server.services.certs;
+      const anchors = (await certs.trustAnchors(domainId)).map((der) => new X509Certificate(der).subject);
+      expect(anchors).toContain('CN=Leaf Test Anchor');
+      expect(anchors).not.toContain('CN=storage-array-7');
+      const der = (pem: string) => Buffer.from(new X509Certificate(pem).raw);
+      expect(await certs.externalIssuerOf(domainId, der(byAnchor))).toEqual({
+        id: anchor.id,
+        name: 'Leaf Test Anchor',
+      });
+      expect(new X509Certificate(byLeaf).verify(new X509Certificate(leafPem).publicKey)).toBe(true);
+      expect(await certs.externalIssuerOf(domainId, der(byLeaf))).toBeNull();
+
+      ok(await call(server, api.cert.externalDelete, { token, body: { ids: [leaf.id, anchor.id] } }));
+      expect(await certs.externalIssuerOf(domainId, der(byAnchor))).toBeNull();
+    } finally {
+      rmSync(here, { recursive: true, force: true });
+    }
   });
 });

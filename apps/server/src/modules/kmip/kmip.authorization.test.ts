@@ -141,6 +141,10 @@ const OBJECT_NEEDS = {
 } as const;
 type ObjectStep = keyof typeof OBJECT_NEEDS;
 
+/** The certificates KMIP clients register: CA certificates (trust anchors) and leaf (end-entity) ones. */
+const CERT_KINDS = ['CA', 'leaf'] as const;
+type CertKind = (typeof CERT_KINDS)[number];
+
 /** One 2.0 message of every operation on a certificate and on secret data (Continue), in OBJECT_NEEDS's order. */
 function everyObjectOperation(o: { der: Buffer; cert: string; secret: string; name: string }): Buffer {
   const name = (text: string) =>
@@ -389,9 +393,12 @@ describe('KMIP authorization matrix', () => {
     expect(detail.labels).toEqual({});
   }, 60_000);
 
-  /** A new self-signed CA certificate (DER) made by openssl in the fixture's directory. */
-  const caCertificate = async () => {
-    const name = `m-ca-${crypto.randomUUID().slice(0, 8)}`;
+  /**
+   * A new self-signed certificate (DER) made by openssl in the fixture's directory: a CA's, or an
+   * end-entity one (a storage array's own, say: basicConstraints CA:FALSE).
+   */
+  const caCertificate = async (kind: CertKind = 'CA') => {
+    const name = `m-${kind === 'CA' ? 'ca' : 'leaf'}-${crypto.randomUUID().slice(0, 8)}`;
     await promisify(execFile)(
       'openssl',
       [
@@ -412,17 +419,24 @@ describe('KMIP authorization matrix', () => {
         '2',
         '-subj',
         `/CN=${name}`,
+        ...(kind === 'leaf' ? ['-addext', 'basicConstraints=critical,CA:FALSE'] : []),
       ],
       { cwd: kmip.dir },
     );
     return readFileSync(join(kmip.dir, `${name}.der`));
   };
 
-  /** A root-domain certificate (an external CA) and secret data (a password credential), made over REST. */
-  const freshObjects = async () => {
-    const der = await caCertificate();
+  /**
+   * A root-domain certificate (an external CA, or an end-entity certificate) and secret data (a
+   * password credential), made over REST.
+   */
+  const freshObjects = async (kind: CertKind = 'CA') => {
+    const der = await caCertificate(kind);
     const cert = ok(
-      await call(server, api.cert.externalUpload, { token, body: { content: der.toString('base64') } }),
+      await call(server, api.cert.externalUpload, {
+        token,
+        body: { content: der.toString('base64'), kind: kind === 'CA' ? 'ca' : 'certificate' },
+      }),
     ).data.added[0]!.id;
     const secret = ok(
       await call(server, api.credential.create, {
@@ -438,9 +452,11 @@ describe('KMIP authorization matrix', () => {
     'Cert reader': ['cert:read'],
     'Secret user': ['credential:use'],
   };
-  for (const role of Object.keys(objectRoles)) {
-    it(`${role}: refused exactly what its role lacks on certificates and secret data`, async () => {
-      const name = `o-${role.replace(/\W/g, '').toLowerCase()}`;
+  // Leaf (end-entity) certificates go through the same checks as CA certificates.
+  const kindsAndRoles = CERT_KINDS.flatMap((k) => Object.keys(objectRoles).map((r) => [k, r] as const));
+  for (const [kind, role] of kindsAndRoles) {
+    it(`${role}: refused exactly what its role lacks on ${kind} certificates and secret data`, async () => {
+      const name = `o-${role.replace(/\W/g, '').toLowerCase()}${kind === 'CA' ? '' : '-leaf'}`;
       const roleId =
         roleIds.get(role) ??
         ok(
@@ -449,12 +465,13 @@ describe('KMIP authorization matrix', () => {
             body: { name: role, permissions: [...objectRoles[role]!] },
           }),
         ).data.id;
+      roleIds.set(role, roleId);
       await client(token, name, roleId);
-      const made = await freshObjects();
+      const made = await freshObjects(kind);
       const items = await exchange(
         port,
         files(name),
-        everyObjectOperation({ ...made, der: await caCertificate(), name: `${name}-made` }),
+        everyObjectOperation({ ...made, der: await caCertificate(kind), name: `${name}-made` }),
       );
       const steps = Object.keys(OBJECT_NEEDS) as ObjectStep[];
       expect(items).toHaveLength(steps.length);
@@ -483,36 +500,41 @@ describe('KMIP authorization matrix', () => {
     }, 60_000);
   }
 
-  it("keeps another domain's client from this domain's certificates and secret data, and its Locate from them", async () => {
-    const made = await freshObjects();
-    const other = await domainWithAdmin(server, token, {
-      domain: 'kmip-objects',
-      username: 'kmipob',
-      password: 'Objects-Pass-1',
-    });
-    await client(other.token, 'o-outsider', roleIds.get('Administrator')!);
-    const items = await exchange(
-      port,
-      files('o-outsider'),
-      everyObjectOperation({ ...made, der: await caCertificate(), name: 'outsider-made' }),
-    );
-    const steps = Object.keys(OBJECT_NEEDS) as ObjectStep[];
-    const named = items.filter((_, i) => /^(Get|Destroy)/.test(steps[i]!));
-    expect(named).toHaveLength(8);
-    expect(named.filter((i) => !(i.status === 1 && i.reason === ITEM_NOT_FOUND))).toEqual([]);
-    for (const step of ['Locate certificates', 'Locate secret data'] as const) {
-      const located = items[steps.indexOf(step)]!;
-      expect(located.status).toBe(0);
-      const ids = located.payload.filter((p) => p.tag === TAG.UniqueIdentifier).map((p) => p.value);
-      expect(ids).not.toContain(made.cert);
-      expect(ids).not.toContain(made.secret);
-      // Its own, registered in the same message, it finds.
-      expect(ids).toHaveLength(1);
-    }
-    // Both are still there for their own domain.
-    ok(await call(server, api.cert.externalDetail, { token, query: { id: made.cert.slice(5) } }));
-    ok(await call(server, api.credential.detail, { token, query: { id: made.secret.slice(7) } }));
-  }, 60_000);
+  it.each(CERT_KINDS)(
+    "keeps another domain's client from this domain's %s certificates and secret data, and its Locate from them",
+    async (kind) => {
+      const made = await freshObjects(kind);
+      const suffix = kind === 'CA' ? '' : 'leaf';
+      const other = await domainWithAdmin(server, token, {
+        domain: `kmip-objects${suffix}`,
+        username: `kmipob${suffix}`,
+        password: 'Objects-Pass-1',
+      });
+      await client(other.token, `o-outsider${suffix}`, roleIds.get('Administrator')!);
+      const items = await exchange(
+        port,
+        files(`o-outsider${suffix}`),
+        everyObjectOperation({ ...made, der: await caCertificate(kind), name: `outsider-made${suffix}` }),
+      );
+      const steps = Object.keys(OBJECT_NEEDS) as ObjectStep[];
+      const named = items.filter((_, i) => /^(Get|Destroy)/.test(steps[i]!));
+      expect(named).toHaveLength(8);
+      expect(named.filter((i) => !(i.status === 1 && i.reason === ITEM_NOT_FOUND))).toEqual([]);
+      for (const step of ['Locate certificates', 'Locate secret data'] as const) {
+        const located = items[steps.indexOf(step)]!;
+        expect(located.status).toBe(0);
+        const ids = located.payload.filter((p) => p.tag === TAG.UniqueIdentifier).map((p) => p.value);
+        expect(ids).not.toContain(made.cert);
+        expect(ids).not.toContain(made.secret);
+        // Its own, registered in the same message, it finds.
+        expect(ids).toHaveLength(1);
+      }
+      // Both are still there for their own domain.
+      ok(await call(server, api.cert.externalDetail, { token, query: { id: made.cert.slice(5) } }));
+      ok(await call(server, api.credential.detail, { token, query: { id: made.secret.slice(7) } }));
+    },
+    60_000,
+  );
 
   it('refuses everything to a client whose certificate was revoked', async () => {
     const victim = await client(token, 'm-revoked', roleIds.get('Administrator')!);

@@ -16,10 +16,12 @@ import {
 import type { Ttlv } from './kmip.ttlv.js';
 
 /**
- * Certificates over KMIP (docs/kmip.md#certificates): the domain's external CA certificates, the
- * trust anchors of the console's external CAs page. Each operation asks the check of the external
- * CA call it is the twin of, and the cert module's service does the work, so what a KMIP client
- * registers is what an upload stores (CA certificates only) and shows on that page.
+ * Certificates over KMIP (docs/kmip.md#certificates): the domain's external certificates, those of
+ * the console's external certificates page. A CA certificate is kept as a trust anchor (kind
+ * `ca`), an end-entity certificate (a storage array's or database's own) only kept (kind
+ * `certificate`, never trusted as an issuer). Each operation asks the check of the external
+ * certificate call it is the twin of, and the cert module's service does the work, so what a KMIP
+ * client registers is what an upload stores and shows on that page.
  */
 
 type ExternalRow = z.output<typeof ExternalCa>;
@@ -35,7 +37,7 @@ const STATE_OF_STATUS: Record<ExternalRow['status'], number> = {
 };
 
 /** The DER X.509 certificate of a registered Certificate object: one certificate, nothing before or after it. */
-export function readCertificateObject(object: Ttlv): Buffer {
+export function readCertificateObject(object: Ttlv): { der: Buffer; ca: boolean } {
   if (object.type !== 'Structure') throw new KmipError('InvalidField', 'Certificate must be a Structure');
   const type = required(object, TAG.CertificateType, 'Enumeration').value;
   if (type !== CERTIFICATE_TYPE.X509)
@@ -56,7 +58,7 @@ export function readCertificateObject(object: Ttlv): Buffer {
     }
   if (!parsed || !parsed.raw.equals(der))
     throw new KmipError('InvalidField', 'Certificate Value is not one DER-encoded X.509 certificate');
-  return der;
+  return { der, ca: parsed.ca };
 }
 
 function certificateAttributes(row: ExternalRow, der: Buffer | null): Attribute[] {
@@ -96,12 +98,15 @@ export const certificates: ObjectHome = {
   listCall: api.cert.externalList,
 
   async register(ctx: OperationContext, attrs: Attribute[], object: Ttlv) {
-    const der = readCertificateObject(object);
+    const { der, ca } = readCertificateObject(object);
     await twin(ctx, api.cert.externalUpload);
     const name = valueOf(attrs, 'Name');
+    // KMIP registers a certificate, whichever it is: its own basicConstraints says which kind it is
+    // kept as (the upload reads it again and refuses any disagreement).
     const body = parse(api.cert.externalUpload, {
       ...(name ? { name: nameText(name) } : {}),
       content: der.toString('base64'),
+      kind: ca ? 'ca' : 'certificate',
     });
     const { added } = await ctx.certs.externalUpload(ctx.actor, ctx.meta, body);
     const row = added[0];

@@ -214,7 +214,7 @@ describe('KMIP with PyKMIP (sqlite)', () => {
   };
 
   for (const version of ['1.2', '2.0']) {
-    it(`keeps certificates and secret data over KMIP ${version}, as the console's external CAs and credentials`, async () => {
+    it(`keeps certificates (CA and leaf) and secret data over KMIP ${version}, as the console's external certificates and credentials`, async () => {
       const [a, b, leaf] = await Promise.all([
         certificateFile(`ca-a-${version}`),
         certificateFile(`ca-b-${version}`),
@@ -243,7 +243,31 @@ describe('KMIP with PyKMIP (sqlite)', () => {
       expect(out.locate_certificates).toEqual(expect.arrayContaining([cert]));
       expect(out.locate_cert_by_name).toEqual([cert]);
       expect(failed(out.activate_cert)).toMatch(/ILLEGAL_OPERATION.*applies to keys only/);
-      expect(failed(out.register_leaf)).toMatch(/INVALID_FIELD.*is not a CA certificate/);
+      // A leaf (end-entity) certificate: kept as one (never a trust anchor), answered as a CA's is.
+      const leafUid = out.register_leaf as string;
+      expect(leafUid).toMatch(/^cert-[0-9a-f-]{36}$/);
+      const leafDer = readFileSync(leaf);
+      expect(out.get_leaf).toBe(leafDer.toString('hex'));
+      const leafAttrs = Object.fromEntries(out.leaf_attributes as [string, string][]);
+      expect(leafAttrs).toMatchObject({
+        'Unique Identifier': leafUid,
+        Name: `leaf-${version}`,
+        'Certificate Length': String(leafDer.length),
+        Digest: createHash('sha256').update(leafDer).digest('hex'),
+      });
+      expect(leafAttrs['Object Type']).toMatch(/CERTIFICATE/);
+      expect(leafAttrs.State).toMatch(/ACTIVE/);
+      if (version === '1.2') expect(leafAttrs['Certificate Type']).toMatch(/X_509/);
+      expect(out.leaf_attribute_list).toEqual(out.cert_attribute_list);
+      expect(out.locate_leaf_by_name).toEqual([leafUid]);
+      expect(out.locate_certificates_with_leaf).toEqual(expect.arrayContaining([leafUid]));
+      expect(out.destroy_leaf).toBe('ok');
+      expect(failed(out.get_destroyed_leaf)).toMatch(/ITEM_NOT_FOUND/);
+      const leafUpload = (await auditOf('cert.external.upload')).find(
+        (r) => r.object_id === leafUid.slice('cert-'.length),
+      );
+      expect(leafUpload?.source).toBe('kmip');
+      expect(JSON.parse(String(leafUpload?.details))).toMatchObject({ kind: 'certificate' });
       expect(failed(out.register_not_der)).toMatch(/INVALID_FIELD.*not one DER-encoded X.509 certificate/);
       expect(out.destroy_cert).toBe('ok');
       expect(failed(out.get_destroyed_cert)).toMatch(/ITEM_NOT_FOUND/);
@@ -274,6 +298,7 @@ describe('KMIP with PyKMIP (sqlite)', () => {
       ).data.data.map((r) => r.name);
       expect(external).toContain(`ca-b-${version}`);
       expect(external).not.toContain(`ca-a-${version}`);
+      expect(external).not.toContain(`leaf-${version}`);
       const credentials = ok(
         await call(server, api.credential.list, { token, query: { page: 1, page_size: 100 } }),
       ).data.data;

@@ -188,3 +188,32 @@ describe('migration 033', () => {
     expect(fk.rows[0]?.v).toBe(1);
   });
 });
+
+describe('migration 038', () => {
+  it('reads the external certificates stored before it as CAs, and going back drops the end-entity ones', async () => {
+    const { handle, migrator } = await migratedTo('037-tde-database');
+    const at = '2026-01-01T00:00:00.000Z';
+    const insert = (id: string, kind?: string) =>
+      sql`insert into cert_external (id, domain_id, name, subject, issuer, serial, fingerprint, algorithm,
+        not_before, not_after, self_signed, cert_der, created_at${kind ? sql`, kind` : sql``})
+        values (${id}, 'd1', ${id}, 'CN=x', 'CN=x', '01', ${id}, 'EC-P256', ${at}, ${at}, 1, 'MA==', ${at}${
+          kind ? sql`, ${kind}` : sql``
+        })`.execute(handle.db);
+    await insert('old');
+    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+    await insert('leaf', 'certificate');
+    const kinds = async () =>
+      (
+        await sql<{ id: string; kind: string }>`select id, kind from cert_external order by id`.execute(
+          handle.db,
+        )
+      ).rows;
+    expect(await kinds()).toEqual([
+      { id: 'leaf', kind: 'certificate' },
+      { id: 'old', kind: 'ca' },
+    ]);
+    expect((await migrator.migrateTo('037-tde-database')).error).toBeUndefined();
+    const left = await sql<{ id: string }>`select id from cert_external`.execute(handle.db);
+    expect(left.rows).toEqual([{ id: 'old' }]);
+  });
+});

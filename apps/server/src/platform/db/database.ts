@@ -54,6 +54,7 @@ import * as m034 from './migrations/034-license-quota.js';
 import * as m035 from './migrations/035-cert-key-owner.js';
 import * as m036 from './migrations/036-kmip-client.js';
 import * as m037 from './migrations/037-tde-database.js';
+import * as m038 from './migrations/038-external-leaf.js';
 
 export type Db = Kysely<Database>;
 /** A store function takes either the database or an open transaction. */
@@ -124,6 +125,7 @@ export const migrations: Record<string, Migration> = {
   '035-cert-key-owner': m035,
   '036-kmip-client': m036,
   '037-tde-database': m037,
+  '038-external-leaf': m038,
 };
 
 export interface OpenOptions {

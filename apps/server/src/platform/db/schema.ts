@@ -57,7 +57,13 @@ export type {
   BackupKeyTable,
   BackupTable,
 } from './schema/jobs.js';
-export type { CertCaTable, CertCertificateTable, CertCrlTable, CertExternalTable } from './schema/cert.js';
+export type {
+  CertCaTable,
+  CertCertificateTable,
+  CertCrlTable,
+  CertExternalTable,
+  ExternalKind,
+} from './schema/cert.js';
 export type {
   ClientTable,
   TdePolicyElementTable,

@@ -24,9 +24,19 @@ import { fileStem, readCertFile, saveText } from './cert-files';
 import { certFieldRules } from './cert-rules';
 import { PemInput } from '../../components/pem-input';
 
+type ExternalKind = ExternalCaRow['kind'];
+const externalKinds: readonly ExternalKind[] = ['ca', 'certificate'];
+const kindColors: Record<ExternalKind, string> = { ca: 'blue', certificate: 'default' };
+
 interface UploadValues {
   name?: string;
   content: string;
+  kind: ExternalKind;
+}
+
+function useKindLabels(): Record<ExternalKind, string> {
+  const t = useT();
+  return { ca: t('cert:external.kinds.ca'), certificate: t('cert:external.kinds.certificate') };
 }
 
 function useStatusLabels() {
@@ -41,12 +51,17 @@ function useStatusLabels() {
 function ExternalDetailDrawer({ id, onClose }: { id: string; onClose: () => void }) {
   const t = useT();
   const labels = useStatusLabels();
+  const kindLabels = useKindLabels();
   const detail = useQuery({ queryKey: certKeys.externalDetail(id), queryFn: () => externalDetail(id) });
   return (
     <DetailDrawer
       record={detail.data}
       onClose={onClose}
-      title={(ca) => t('cert:external.detailTitle', { name: ca.name })}
+      title={(ca) =>
+        ca.kind === 'ca'
+          ? t('cert:external.detailTitle', { name: ca.name })
+          : t('cert:external.detailTitleCertificate', { name: ca.name })
+      }
       extra={(ca) => (
         <Button
           icon={<DownloadOutlined />}
@@ -59,6 +74,21 @@ function ExternalDetailDrawer({ id, onClose }: { id: string; onClose: () => void
       testId="external-detail"
       items={(ca) => [
         { key: 'name', label: t('cert:fields.name'), children: ca.name },
+        {
+          key: 'kind',
+          label: t('cert:external.kind'),
+          children: (
+            <>
+              <StatusTag
+                value={ca.kind}
+                colors={kindColors}
+                labels={kindLabels}
+                testId="external-detail-kind"
+              />
+              <Typography.Text type="secondary">{t(`cert:external.kindMeaning.${ca.kind}`)}</Typography.Text>
+            </>
+          ),
+        },
         { key: 'subject', label: t('cert:fields.subject'), children: ca.subject },
         {
           key: 'issuer',
@@ -91,7 +121,10 @@ function ExternalDetailDrawer({ id, onClose }: { id: string; onClose: () => void
   );
 }
 
-/** Certificates › external: CA certificates kept as trust anchors (PEM or a .p7b chain). */
+/**
+ * Certificates › external: CA certificates kept as trust anchors (PEM or a .p7b chain), and
+ * end-entity certificates only kept (never trusted as issuers), which KMIP clients register too.
+ */
 export default function ExternalCertPage() {
   const t = useT();
   const kit = useColumnKit<ExternalCaRow>();
@@ -100,6 +133,8 @@ export default function ExternalCertPage() {
   const confirmDelete = useConfirmDelete();
   const canWrite = useCanCall(api.cert.externalUpload);
   const labels = useStatusLabels();
+  const kindLabels = useKindLabels();
+  const kindOptions = externalKinds.map((value) => ({ value, label: kindLabels[value] }));
   const [uploading, setUploading] = useState(false);
   const [viewing, setViewing] = useState<ExternalCaRow | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: certKeys.external });
@@ -115,6 +150,13 @@ export default function ExternalCertPage() {
         {name}
       </Typography.Link>
     )),
+    {
+      title: t('cert:external.kind'),
+      dataIndex: 'kind',
+      render: (kind: ExternalKind) => (
+        <StatusTag value={kind} colors={kindColors} labels={kindLabels} testId="external-kind" />
+      ),
+    },
     { title: t('cert:fields.subject'), dataIndex: 'subject', ellipsis: true },
     { title: t('cert:fields.issuer'), dataIndex: 'issuer', ellipsis: true },
     {
@@ -146,7 +188,10 @@ export default function ExternalCertPage() {
             label: t('common:actions.delete'),
             onClick: () =>
               confirmDelete({
-                title: t('cert:external.deleteConfirm', { name: row.name }),
+                title:
+                  row.kind === 'ca'
+                    ? t('cert:external.deleteConfirm', { name: row.name })
+                    : t('cert:external.deleteConfirmCertificate', { name: row.name }),
                 remove: () => deleteExternal([row.id]),
                 refresh,
               }),
@@ -163,10 +208,20 @@ export default function ExternalCertPage() {
     <>
       <ListPage<ExternalCaRow>
         queryKey={certKeys.external}
-        fetchPage={({ page, page_size, filters }) => listExternal({ page, page_size, name: filters.name })}
+        fetchPage={({ page, page_size, filters }) =>
+          listExternal({
+            page,
+            page_size,
+            name: filters.name,
+            kind: externalKinds.find((kind) => kind === filters.kind),
+          })
+        }
         rowKey="id"
         columns={columns}
-        filters={[{ name: 'name', label: t('cert:fields.name') }]}
+        filters={[
+          { name: 'name', label: t('cert:fields.name') },
+          { name: 'kind', label: t('cert:external.kind'), options: kindOptions },
+        ]}
         toolbar={canWrite && <ListAddButton onClick={() => setUploading(true)} testId="external-upload" />}
         onDelete={canWrite ? (ids) => deleteExternal(ids) : undefined}
         testId="external"
@@ -180,7 +235,16 @@ export default function ExternalCertPage() {
         width={640}
         okText={t('cert:external.upload')}
         okTestId="external-upload-ok"
+        initialValues={{ kind: 'ca' }}
         fields={[
+          {
+            name: 'kind',
+            label: t('cert:external.kind'),
+            kind: 'select',
+            options: kindOptions,
+            extra: t('cert:external.kindHint'),
+            testId: 'external-upload-kind',
+          },
           {
             name: 'name',
             label: t('cert:fields.name'),
@@ -204,7 +268,11 @@ export default function ExternalCertPage() {
         ]}
         onSubmit={async (values) => {
           const name = values.name?.trim();
-          const result = await uploadExternal({ content: values.content.trim(), ...(name ? { name } : {}) });
+          const result = await uploadExternal({
+            content: values.content.trim(),
+            kind: values.kind,
+            ...(name ? { name } : {}),
+          });
           void message.success(
             t('cert:external.uploaded', { added: result.added.length, skipped: result.skipped }),
           );

@@ -216,14 +216,24 @@ export const cert = {
   },
   external: {
     upload: 'Upload',
-    uploadTitle: 'Upload CA certificates',
+    uploadTitle: 'Upload certificates',
     uploadHint:
       'PEM certificates or a PKCS#7 chain (.p7b). Files in binary form (DER, .p7b) are sent as Base64. Private keys are refused.',
     nameHint: 'For a single certificate; otherwise each is named by its common name',
     content: 'Certificates',
+    kind: 'Kind',
+    kinds: { ca: 'CA certificate', certificate: 'End-entity certificate' },
+    kindHint:
+      "CA certificates become trust anchors of the domain. End-entity certificates (a server's or a device's own) are only kept: they are never trusted as issuers.",
+    kindMeaning: {
+      ca: 'Trust anchor of the domain',
+      certificate: 'Only kept: never trusted as an issuer',
+    },
     uploaded: '{{added}} added, {{skipped}} already present',
     deleteConfirm: "Delete external CA '{{name}}'?",
+    deleteConfirmCertificate: "Delete external certificate '{{name}}'?",
     detailTitle: "External CA '{{name}}'",
+    detailTitleCertificate: "External certificate '{{name}}'",
     statuses: { valid: 'Valid', expired: 'Expired', 'not-yet-valid': 'Not yet valid' },
     downloadPem: 'Download PEM',
   },

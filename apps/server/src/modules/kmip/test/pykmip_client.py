@@ -122,7 +122,7 @@ with pie_client.ProxyKmipClient(
         step("create", lambda: c.create(enums.CryptographicAlgorithm.AES, 128, name="denied-" + version))
     elif scenario == "objects":
         # Certificates (sys.argv[8]: a CA certificate's DER file, destroyed; [9]: another, kept;
-        # [10]: a leaf certificate's) and Secret Data (a Password, destroyed; a Seed, kept).
+        # [10]: a leaf certificate's, destroyed) and Secret Data (a Password, destroyed; a Seed, kept).
         der = lambda path: open(path, "rb").read()
         # PyKMIP 2.0 cannot read Certificate Type or Link items back: ask 2.0 for the others.
         names_v2 = ["Unique Identifier", "Name", "Object Type", "State", "Certificate Length", "Digest"]
@@ -140,7 +140,14 @@ with pie_client.ProxyKmipClient(
         step("locate_cert_by_name", lambda: c.locate(attributes=[named("ca-a-" + version)]))
         step("activate_cert", lambda: c.activate(cert) or "ok")
         step("register_kept_cert", lambda: c.register(objects.X509Certificate(der(sys.argv[9]), name="ca-b-" + version)))
-        step("register_leaf", lambda: c.register(objects.X509Certificate(der(sys.argv[10]), name="leaf-" + version)))
+        leaf = step("register_leaf", lambda: c.register(objects.X509Certificate(der(sys.argv[10]), name="leaf-" + version)))
+        step("get_leaf", lambda: c.get(leaf).value.hex())
+        step("leaf_attributes", lambda: attributes(leaf))
+        step("leaf_attribute_list", lambda: sorted(c.get_attribute_list(leaf)))
+        step("locate_leaf_by_name", lambda: c.locate(attributes=[named("leaf-" + version)]))
+        step("locate_certificates_with_leaf", lambda: c.locate(attributes=[of_type(enums.ObjectType.CERTIFICATE)]))
+        step("destroy_leaf", lambda: c.destroy(leaf) or "ok")
+        step("get_destroyed_leaf", lambda: c.get(leaf).value.hex())
         step("register_not_der", lambda: c.register(objects.X509Certificate(b"-----BEGIN CERTIFICATE-----", name="bad-" + version)))
         step("destroy_cert", lambda: c.destroy(cert) or "ok")
         step("get_destroyed_cert", lambda: c.get(cert).value.hex())

@@ -79,6 +79,7 @@ export interface CertCrlTable {
   stale: number;
 }
 
+/** An external certificate of a domain (migration 009; `kind`, 038): a CA's, or an end-entity one. */
 export interface CertExternalTable {
   id: string;
   domain_id: string;
@@ -93,4 +94,9 @@ export interface CertExternalTable {
   self_signed: number;
   cert_der: string;
   created_at: string;
+  /** `ca`: a trust anchor; `certificate`: an end-entity certificate only kept (migration 038). */
+  kind: ExternalKind;
 }
+
+/** What an external certificate is: only `ca` ones are ever trust anchors. */
+export type ExternalKind = 'ca' | 'certificate';
