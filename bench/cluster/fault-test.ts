@@ -25,6 +25,7 @@
  * Prints figures; its exit code is 1 if the run could not be carried out or if an acknowledged
  * write was lost.
  */
+import { measureCoherence } from './coherence.js';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -447,6 +448,15 @@ async function main() {
   }
 
   const token = cluster.token;
+  // Before any fault: how long a change made on one node takes to be refused on another.
+  const coherence =
+    cluster.nodes.length >= 2
+      ? await measureCoherence(cluster.nodes[0]!.base, cluster.nodes[1]!.base, token)
+      : [];
+  for (const c of coherence)
+    say(
+      `coherence: ${c.change}: refused on the other node after ${c.ms === null ? 'more than 10 s' : `${c.ms} ms`}`,
+    );
   const key = async (name: string, algorithm: string, usage_mask: number) =>
     (await api<{ id: string }>(base, contract.key.create.path, { name, algorithm, usage_mask }, token)).id;
   const keys = { aes: await key('fault-aes', 'AES-256', 12), ec: await key('fault-ec', 'EC-P256', 3) };
@@ -700,6 +710,14 @@ async function main() {
     `Keys present whose creation was not answered code 0 (the outcome the client could not know: its node died, or the answer was lost): ${unacknowledgedPresent.length}.`,
   );
   p();
+  if (coherence.length) {
+    p('Coherence between two nodes (a change on ksp-1, asked of ksp-2 every 10 ms):');
+    for (const c of coherence)
+      p(
+        `  ${c.change}: refused after ${c.ms === null ? 'more than 10 s' : `${c.ms} ms`} (documented bound: ${c.boundMs ? `${c.boundMs} ms` : 'at once'})`,
+      );
+    p();
+  }
   p('Each node afterwards, called directly:');
   for (const l of afterwards) p(l);
   const report = out.join('\n');
