@@ -1,13 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '@ksp/contracts';
-import { licenseEverything, testLicenseKeys } from '../../test/license.js';
-import { agentProcess as agent, finished, until } from '../../test/agent.js';
-import { call, initialize, startServer, type TestServer } from '../../test/harness.js';
+import { agentProcess as agent, agentServer, enrolAgent, finished, until } from '../../test/agent.js';
+import { call, type TestServer } from '../../test/harness.js';
 
 /**
  * The reference agent (tools/ksp-agent) against a real server on a loopback port: enrolment,
@@ -21,10 +19,8 @@ describe('ksp-agent (reference agent) against a server', () => {
   let server: TestServer;
   let token: string;
   let base: string;
-  let clock: NodeJS.Timeout;
   let daemon: ChildProcess | undefined;
   let daemonLog = '';
-  const vendor = testLicenseKeys();
   const work = mkdtempSync(join(tmpdir(), 'ksp-agent-it-'));
   const stateDir = join(work, 'state');
   const rdmState = join(work, 'rdm-state');
@@ -50,23 +46,7 @@ describe('ksp-agent (reference agent) against a server', () => {
         body: { name: `${name}-token`, usage: type === 'tde' ? 'cte' : 'rdm', capacity: 0 },
       }),
     ).data;
-    const out = await finished(
-      agent([
-        'enrol',
-        '--server',
-        base,
-        '--token',
-        created.secret,
-        '--name',
-        name,
-        '--type',
-        type,
-        '--state',
-        state,
-      ]),
-    );
-    expect(out.code, out.stderr).toBe(0);
-    return (JSON.parse(out.stdout) as { client_id: string }).client_id;
+    return enrolAgent(base, { secret: created.secret, name, type, state });
   };
   const configVersion = () => {
     try {
@@ -78,18 +58,9 @@ describe('ksp-agent (reference agent) against a server', () => {
   const clientLogs = async (action: string) =>
     (await call(server, api.clientLog.list, { token, query: { page: 1, page_size: 50, action } })).data.data;
 
+  // With the agent listener: the daemon heartbeats on the port the enrolment names.
+  agentServer((started) => ({ server, token, base } = started), { KSP_AGENT_PORT: '0' });
   beforeAll(async () => {
-    // With the agent listener: the daemon heartbeats on the port the enrolment names.
-    server = await startServer('sqlite', {
-      KSP_LICENSE_TEST_PUBLIC_KEY: vendor.publicKeyBase64,
-      KSP_AGENT_PORT: '0',
-    });
-    // The agent's timestamps are real time: the server's test clock follows it.
-    clock = setInterval(() => (server.clock.now = new Date()), 100);
-    ({ token } = await initialize(server));
-    await licenseEverything(server, token, vendor);
-    await server.app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`;
     mkdirSync(join(gpDir, 'sub'), { recursive: true });
     writeFileSync(join(gpDir, 'open.txt'), 'open figures\n');
     writeFileSync(join(gpDir, 'secret.txt'), 'secret figures\n');
@@ -150,8 +121,6 @@ describe('ksp-agent (reference agent) against a server', () => {
   afterAll(async () => {
     daemon?.kill('SIGTERM');
     rdmDaemon?.kill('SIGTERM');
-    clearInterval(clock);
-    await server?.close();
     rmSync(work, { recursive: true, force: true });
   });
 
