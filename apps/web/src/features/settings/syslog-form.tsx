@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { Alert, Checkbox, Col, Divider, Form, Input, InputNumber, Radio, Row, Select } from 'antd';
+import { Alert, Checkbox, Col, Divider, Form, Input, Radio, Row, Select } from 'antd';
 import type { Rule } from 'antd/es/form';
 import {
   api,
@@ -15,6 +15,7 @@ import { PemInput } from '../../components/pem-input';
 import { limitsAt } from '../../components/schema-limits';
 import { fieldSchema, requiredRule, rulesFromSchema } from '../../components/schema-rules';
 import { SwitchField } from '../../components/switch-field';
+import { WholeNumberInput } from '../../components/whole-number-input';
 import { useT } from '../../i18n/i18n';
 import {
   clientPairProblem,
@@ -170,13 +171,7 @@ export function SyslogFormModal({ open, stored, onSubmit, onClose }: SyslogFormM
               { type: 'integer', min: PORT.min, max: PORT.max, message: t('syslog:validation.port') },
             ]}
           >
-            <InputNumber
-              min={PORT.min}
-              max={PORT.max}
-              precision={0}
-              style={{ width: '100%' }}
-              data-testid="syslog-port"
-            />
+            <WholeNumberInput range={PORT} data-testid="syslog-port" />
           </Form.Item>
         </Col>
       </Row>
