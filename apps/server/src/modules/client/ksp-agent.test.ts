@@ -37,8 +37,13 @@ describe('ksp-agent (reference agent) against a server', () => {
     expect(res.code, res.msg).toBe(0);
     return res;
   };
-  const element = async (name: string, body: Record<string, unknown>) =>
-    ok(await call(server, api.tdePolicy.elementCreate, { token, body: { name, ...body } as never })).data.id;
+  /** What the console makes (a key, a policy element, a TDE or RDM policy): its id. */
+  const create = async (
+    def: typeof api.key.create | typeof api.tdePolicy.elementCreate | typeof api.tdePolicy.policyCreate,
+    body: Record<string, unknown>,
+  ) => ok(await call(server, def, { token, body: body as never })).data.id;
+  const element = (name: string, body: Record<string, unknown>) =>
+    create(api.tdePolicy.elementCreate, { name, ...body });
   const enrol = async (name: string, type: 'tde' | 'rdm', state: string) => {
     const created = ok(
       await call(server, api.registrationToken.create, {
@@ -69,17 +74,12 @@ describe('ksp-agent (reference agent) against a server', () => {
     for (let i = 1; i <= 40; i++) writeFileSync(join(rdmDir, `f${i}.txt`), `document ${i}\n`);
 
     // What the console makes: a TDE key, the sets, a standard policy and an RDM policy.
-    keyId = ok(
-      await call(server, api.key.create, {
-        token,
-        body: {
-          name: 'finance-key',
-          algorithm: 'AES-256',
-          usage_mask: 0xc,
-          cte: { versioned: false, persistent_on_client: false, encryption_mode: 'CBC' },
-        } as never,
-      }),
-    ).data.id;
+    keyId = await create(api.key.create, {
+      name: 'finance-key',
+      algorithm: 'AES-256',
+      usage_mask: 0xc,
+      cte: { versioned: false, persistent_on_client: false, encryption_mode: 'CBC' },
+    });
     sets.open = await element('open-file', {
       kind: 'resource',
       resources: [{ directory: '/', file: 'open.txt', include_subfolders: false }],
@@ -91,32 +91,27 @@ describe('ksp-agent (reference agent) against a server', () => {
     sets.me = await element('me', { kind: 'user', users: [{ uid }] });
     sets.someone = await element('someone-else', { kind: 'user', users: [{ uid: uid + 1 }] });
     sets.tac = await element('tac', { kind: 'process', processes: [{ file: 'tac' }] });
-    policyId = ok(
-      await call(server, api.tdePolicy.policyCreate, {
-        token,
-        body: {
-          name: 'finance',
-          type: 'standard',
-          security_rules: [
-            { process_set_id: sets.tac, actions: ['read'], effects: ['deny'] },
-            {
-              user_set_id: sets.me,
-              resource_set_id: sets.open,
-              actions: ['all_ops'],
-              effects: ['permit', 'applykey'],
-            },
-            {
-              user_set_id: sets.someone,
-              resource_set_id: sets.secret,
-              actions: ['read'],
-              effects: ['permit', 'applykey', 'audit'],
-            },
-            { actions: ['all_ops'], effects: ['deny'] },
-          ],
-          key_rules: [{ key_id: keyId }],
-        } as never,
-      }),
-    ).data.id;
+    policyId = await create(api.tdePolicy.policyCreate, {
+      name: 'finance',
+      type: 'standard',
+      security_rules: [
+        { process_set_id: sets.tac, actions: ['read'], effects: ['deny'] },
+        {
+          user_set_id: sets.me,
+          resource_set_id: sets.open,
+          actions: ['all_ops'],
+          effects: ['permit', 'applykey'],
+        },
+        {
+          user_set_id: sets.someone,
+          resource_set_id: sets.secret,
+          actions: ['read'],
+          effects: ['permit', 'applykey', 'audit'],
+        },
+        { actions: ['all_ops'], effects: ['deny'] },
+      ],
+      key_rules: [{ key_id: keyId }],
+    });
   });
   afterAll(async () => {
     daemon?.kill('SIGTERM');
@@ -260,16 +255,11 @@ describe('ksp-agent (reference agent) against a server', () => {
   it('RDM in block mode kills a process that rewrites many files quickly and reports rdm.suspicious', async () => {
     // An RDM agent of its own, its guard point under an RDM policy in block mode.
     const rdmClient = await enrol('fs-01', 'rdm', rdmState);
-    const rdmPolicy = ok(
-      await call(server, api.rdmPolicy.policyCreate, {
-        token,
-        body: {
-          name: 'shares-rdm',
-          type: 'rdm',
-          rdm: { mode: 'block', threshold: { files: 5, window_s: 10 } },
-        } as never,
-      }),
-    ).data.id;
+    const rdmPolicy = await create(api.rdmPolicy.policyCreate, {
+      name: 'shares-rdm',
+      type: 'rdm',
+      rdm: { mode: 'block', threshold: { files: 5, window_s: 10 } },
+    });
     ok(
       await call(server, api.rdmClient.guardPointCreate, {
         token,
