@@ -24,7 +24,7 @@ import { api as contract } from '@ksp/contracts';
 import type * as KeyColumns from '../apps/server/src/modules/key/key.columns.js';
 import type { KeyTable, KeyVersionTable } from '../apps/server/src/platform/db/schema.js';
 import {
-  api,
+  aesKey,
   initialize,
   login,
   pgInsertRows,
@@ -249,14 +249,7 @@ async function runEngine(engine: Engine): Promise<string[]> {
   try {
     server = await startServer(data.env);
     const token = await initialize(server.base);
-    for (let i = 1; i <= 3; i++) {
-      await api(
-        server.base,
-        contract.key.create.path,
-        { name: `bench-seed-${i}`, algorithm: 'AES-256', usage_mask: 12 },
-        token,
-      );
-    }
+    for (let i = 1; i <= 3; i++) await aesKey(server.base, token, `bench-seed-${i}`);
     // Seeded with the server stopped, as a restore would be, so its caches start cold.
     await server.stop();
     const t0 = performance.now();

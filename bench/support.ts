@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
-import { api as contract, licenseFeatures } from '@ksp/contracts';
+import { api as contract, licenseFeatures, Usage } from '@ksp/contracts';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
 export const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -256,4 +256,46 @@ export function runPerEngine(o: {
     console.error(err);
     process.exitCode = 1;
   });
+}
+
+/**
+ * autocannon's request for an AES-256-GCM encrypt of 64 bytes under `keyId`, the same one over
+ * and over (the run's connections and duration are the caller's).
+ */
+export function restEncryptRequest(base: string, token: string, keyId: string) {
+  return {
+    url: base + contract.crypto.encrypt.path,
+    method: 'POST' as const,
+    headers: { token, 'content-type': 'application/json' },
+    body: JSON.stringify({ key_id: keyId, plaintext: Buffer.alloc(64, 0x61).toString('base64') }),
+  };
+}
+
+/** A new AES-256 key for encrypt and decrypt, named `name`: its id. */
+export async function aesKey(base: string, token: string, name: string): Promise<string> {
+  const body = { name, algorithm: 'AES-256', usage_mask: Usage.Encrypt | Usage.Decrypt };
+  return (await api<{ id: string }>(base, contract.key.create.path, body, token)).id;
+}
+
+/** openssl's options for a new EC P-256 key, unencrypted. */
+const EC_P256_KEY = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'];
+
+/**
+ * A new EC P-256 key written to `files.key` and, by `openssl req`, a CSR (`csr`) or a
+ * certificate the key signs itself, valid a day (`self-signed`), written to `files.out`.
+ */
+export function ecP256(kind: 'csr' | 'self-signed', files: { key: string; out: string }, cn: string): void {
+  const made = kind === 'csr' ? ['-new'] : ['-x509', '-days', '1'];
+  const args = [
+    'req',
+    ...made,
+    ...EC_P256_KEY,
+    '-keyout',
+    files.key,
+    '-out',
+    files.out,
+    '-subj',
+    `/CN=${cn}`,
+  ];
+  execFileSync('openssl', args, { stdio: 'pipe' });
 }
