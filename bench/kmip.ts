@@ -86,21 +86,21 @@ function encryptRequest(keyId: string, items: number): Buffer {
   ]);
 }
 
+/** A KMIP client's certificate (its chain after it) and key, PEM. */
+interface ClientIdentity {
+  cert: string;
+  key: string;
+}
+
 /** One client: a TLS connection sending a request, waiting for its answer, again, until `until`. */
 async function kmipClient(
   port: number,
-  files: { cert: string; key: string },
+  identity: ClientIdentity,
   message: Buffer,
   until: () => boolean,
 ): Promise<{ requests: number; failed: number }> {
   const socket: TLSSocket = await new Promise((resolve, reject) => {
-    const s = connect({
-      host: '127.0.0.1',
-      port,
-      rejectUnauthorized: false,
-      cert: readFileSync(files.cert),
-      key: readFileSync(files.key),
-    });
+    const s = connect({ host: '127.0.0.1', port, rejectUnauthorized: false, ...identity });
     s.once('secureConnect', () => {
       s.setNoDelay(true);
       resolve(s);
@@ -136,7 +136,7 @@ async function kmipClient(
 async function runKmip(
   cpuMs: () => number,
   port: number,
-  files: { cert: string; key: string },
+  identity: ClientIdentity,
   keyId: string,
   clients: number,
   items: number,
@@ -145,7 +145,7 @@ async function runKmip(
   const load = async (seconds: number) => {
     const end = Date.now() + seconds * 1000;
     return Promise.all(
-      Array.from({ length: clients }, () => kmipClient(port, files, message, () => Date.now() >= end)),
+      Array.from({ length: clients }, () => kmipClient(port, identity, message, () => Date.now() >= end)),
     );
   };
   if (WARMUP) await load(WARMUP);
@@ -204,14 +204,15 @@ async function runEngine(engine: Engine): Promise<string[]> {
       },
       token,
     );
-    const { writeFileSync } = await import('node:fs');
-    writeFileSync(join(dir, 'client.pem'), made.certificate_pem + made.chain_pem);
-    const files = { cert: join(dir, 'client.pem'), key: join(dir, 'client.key') };
+    const identity = {
+      cert: made.certificate_pem + made.chain_pem,
+      key: readFileSync(join(dir, 'client.key'), 'utf8'),
+    };
     const cpuMs = () => server.cpuMs();
     for (const clients of CLIENTS) {
       const rest = await runRest(cpuMs, server.base, token, keyId, clients);
-      const kmip = await runKmip(cpuMs, kmipPort, files, keyId, clients, 1);
-      const batch = await runKmip(cpuMs, kmipPort, files, keyId, clients, BATCH);
+      const kmip = await runKmip(cpuMs, kmipPort, identity, keyId, clients, 1);
+      const batch = await runKmip(cpuMs, kmipPort, identity, keyId, clients, BATCH);
       const fmt = (n: number) => n.toFixed(0);
       const ms = (n: number) => n.toFixed(3);
       rows.push(
