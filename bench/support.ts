@@ -271,6 +271,50 @@ export function restEncryptRequest(base: string, token: string, keyId: string) {
   };
 }
 
+/** The key tables' integer columns (PostgreSQL casts); every other column is text. */
+const KEY_INTEGER_COLUMNS = new Set([
+  'usage_mask',
+  'current_version',
+  'exportable',
+  'deletable',
+  'kmip_total',
+  'operations',
+  'version',
+]);
+
+/**
+ * Writes keys 0 to `o.total` - 1 into PostgreSQL's kms_key and kms_key_version, `o.batch` keys
+ * a transaction (`rowsOf(i)`: key i's rows of each, in the columns' order), then analyzes both
+ * tables as autovacuum would after a bulk load.
+ */
+export async function pgSeedKeys(
+  client: pg.Client,
+  o: {
+    total: number;
+    batch: number;
+    columns: { keys: readonly string[]; versions: readonly string[] };
+    rowsOf: (i: number) => { keys: unknown[][]; versions: unknown[][] };
+  },
+): Promise<void> {
+  const types = (columns: readonly string[]) =>
+    columns.map((c) => (KEY_INTEGER_COLUMNS.has(c) ? 'int' : 'text'));
+  for (let n = 0; n < o.total; n += o.batch) {
+    const keys: unknown[][] = [];
+    const versions: unknown[][] = [];
+    for (let i = n; i < Math.min(o.total, n + o.batch); i++) {
+      const rows = o.rowsOf(i);
+      keys.push(...rows.keys);
+      versions.push(...rows.versions);
+    }
+    await client.query('begin');
+    await pgInsertRows(client, 'kms_key', o.columns.keys, types(o.columns.keys), keys);
+    await pgInsertRows(client, 'kms_key_version', o.columns.versions, types(o.columns.versions), versions);
+    await client.query('commit');
+  }
+  await client.query('vacuum analyze kms_key');
+  await client.query('vacuum analyze kms_key_version');
+}
+
 /** A new AES-256 key for encrypt and decrypt, named `name`: its id. */
 export async function aesKey(base: string, token: string, name: string): Promise<string> {
   const body = { name, algorithm: 'AES-256', usage_mask: Usage.Encrypt | Usage.Decrypt };
