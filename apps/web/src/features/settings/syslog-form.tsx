@@ -57,6 +57,10 @@ export function SyslogFormModal({ open, stored, onSubmit, onClose }: SyslogFormM
   const protocol: SyslogProtocol = Form.useWatch('protocol', form) ?? stored?.protocol ?? 'udp';
   const removeClient = Form.useWatch('remove_client', form) === true;
   const hasStoredClient = stored !== undefined && (stored.client_cert !== null || stored.has_client_key);
+  /** A PEM certificate field (the CA's, the client's). */
+  const certificateInput = (testId: string) => (
+    <PemInput rows={3} accept=".pem,.crt,.cer" placeholder={t('syslog:placeholders.pem')} testId={testId} />
+  );
 
   const label = {
     name: t('syslog:fields.name'),
@@ -204,12 +208,7 @@ export function SyslogFormModal({ open, stored, onSubmit, onClose }: SyslogFormM
             extra={t('syslog:hints.caCert')}
             rules={[pemRule(CERT_PEM, t('syslog:validation.pemCert'))]}
           >
-            <PemInput
-              rows={3}
-              accept=".pem,.crt,.cer"
-              placeholder={t('syslog:placeholders.pem')}
-              testId="syslog-ca-cert"
-            />
+            {certificateInput('syslog-ca-cert')}
           </Form.Item>
           {hasStoredClient && (
             <Form.Item name="remove_client" valuePropName="checked">
@@ -225,12 +224,7 @@ export function SyslogFormModal({ open, stored, onSubmit, onClose }: SyslogFormM
                 dependencies={['client_key']}
                 rules={[pemRule(CERT_PEM, t('syslog:validation.pemCert')), pairRule('certMissing')]}
               >
-                <PemInput
-                  rows={3}
-                  accept=".pem,.crt,.cer"
-                  placeholder={t('syslog:placeholders.pem')}
-                  testId="syslog-client-cert"
-                />
+                {certificateInput('syslog-client-cert')}
               </Form.Item>
               <Form.Item
                 name="client_key"
