@@ -26,8 +26,17 @@ import { join } from 'node:path';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { api as contract, signedText, Usage } from '@ksp/contracts';
-import { api, ENGINES, initialize, startServer, throwawayPostgres, type Engine } from './support.js';
+import { api as contract, signedText } from '@ksp/contracts';
+import {
+  aesKey,
+  api,
+  ENGINES,
+  initialize,
+  restEncryptRequest,
+  startServer,
+  throwawayPostgres,
+  type Engine,
+} from './support.js';
 
 const AGENTS = Number(process.env.BENCH_AGENTS ?? 1000);
 const HEARTBEAT_S = Number(process.env.BENCH_HEARTBEAT_S ?? 10);
@@ -133,19 +142,15 @@ function postRaw<T>(
 }
 
 function encryptRate(base: string, token: string, keyId: string, seconds: number): Promise<number> {
-  const plaintext = Buffer.alloc(64, 7).toString('base64');
   return new Promise((resolve, reject) => {
     autocannon(
       {
-        url: base + contract.crypto.encrypt.path,
+        ...restEncryptRequest(base, token, keyId),
         connections: 16,
         // Its own thread: the simulated agents' loops share this process's event loop, and
         // would otherwise slow the load generator rather than the server.
         workers: 1,
         duration: seconds,
-        method: 'POST',
-        headers: { token, 'content-type': 'application/json' },
-        body: JSON.stringify({ key_id: keyId, plaintext }),
       },
       (err, result) => {
         if (err) return reject(err instanceof Error ? err : new Error(String(err)));
@@ -241,12 +246,7 @@ async function runEngine(engine: Engine): Promise<string[]> {
   const loops: Promise<void>[] = [];
   try {
     const token = await initialize(server.base);
-    const hot = await api<{ id: string }>(
-      server.base,
-      contract.key.create.path,
-      { name: 'hot', algorithm: 'AES-256', usage_mask: Usage.Encrypt | Usage.Decrypt },
-      token,
-    );
+    const hot = await aesKey(server.base, token, 'hot');
     const reg = await api<{ secret: string }>(
       server.base,
       contract.registrationToken.create.path,
@@ -423,7 +423,7 @@ async function runEngine(engine: Engine): Promise<string[]> {
       // (Waiting calls of the old generation stay open, idle, until the new one replaces them.)
       await new Promise((r) => setTimeout(r, 1000));
       beatingOn = false;
-      const alone = await encryptRate(server.base, token, hot.id, SECONDS);
+      const alone = await encryptRate(server.base, token, hot, SECONDS);
       generation++;
       const burning = BURN > 0 ? burner(BURN) : null;
       if (!burning) {
@@ -431,7 +431,7 @@ async function runEngine(engine: Engine): Promise<string[]> {
         for (const a of waiting) loops.push(wait(a));
       }
       await new Promise((r) => setTimeout(r, 2000));
-      const loaded = await encryptRate(server.base, token, hot.id, SECONDS);
+      const loaded = await encryptRate(server.base, token, hot, SECONDS);
       burning?.kill();
       pairs.push({ alone, loaded });
       console.log(

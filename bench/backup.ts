@@ -30,11 +30,11 @@ import { api as contract } from '@ksp/contracts';
 import type * as KeyColumns from '../apps/server/src/modules/key/key.columns.js';
 import {
   api,
-  pgInsertRows,
-  runPerEngine,
-  sqliteInsert,
   initialize,
   login,
+  pgSeedKeys,
+  runPerEngine,
+  sqliteInsert,
   startServer,
   throwawayPostgres,
   type Engine,
@@ -53,15 +53,6 @@ const SPKI = randomBytes(91).toString('base64');
 const { keyColumns: KEY_COLUMNS, keyVersionColumns: VERSION_COLUMNS } = (await import(
   new URL('../apps/server/dist/modules/key/key.columns.js', import.meta.url).href
 )) as typeof KeyColumns;
-const INTEGERS = new Set([
-  'usage_mask',
-  'current_version',
-  'exportable',
-  'deletable',
-  'kmip_total',
-  'operations',
-  'version',
-]);
 
 const id = (kind: number, n: number) => `00000000-0000-7000-8${kind}00-${n.toString(16).padStart(12, '0')}`;
 
@@ -153,22 +144,12 @@ async function seed(engine: Engine, dataDir: string, url: string | null): Promis
   try {
     const domainId = (await client.query<{ id: string }>("select id from domain where name = 'root'"))
       .rows[0]!.id;
-    const types = (columns: readonly string[]) => columns.map((c) => (INTEGERS.has(c) ? 'int' : 'text'));
-    for (let n = 0; n < total; n += BATCH) {
-      const keys: unknown[][] = [];
-      const versions: unknown[][] = [];
-      for (let i = n; i < Math.min(total, n + BATCH); i++) {
-        const rows = rowsOf(i, domainId);
-        keys.push(...rows.keys);
-        versions.push(...rows.versions);
-      }
-      await client.query('begin');
-      await pgInsertRows(client, 'kms_key', KEY_COLUMNS, types(KEY_COLUMNS), keys);
-      await pgInsertRows(client, 'kms_key_version', VERSION_COLUMNS, types(VERSION_COLUMNS), versions);
-      await client.query('commit');
-    }
-    await client.query('vacuum analyze kms_key');
-    await client.query('vacuum analyze kms_key_version');
+    await pgSeedKeys(client, {
+      total,
+      batch: BATCH,
+      columns: { keys: KEY_COLUMNS, versions: VERSION_COLUMNS },
+      rowsOf: (i) => rowsOf(i, domainId),
+    });
   } finally {
     await client.end();
   }

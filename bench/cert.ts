@@ -44,6 +44,7 @@ import type * as SignerModule from '../apps/server/src/modules/cert/pki/signer.j
 import {
   api,
   child,
+  ecP256,
   ENGINES,
   freePort,
   initialize,
@@ -89,21 +90,7 @@ const load1 = () => loadavg()[0]!.toFixed(2);
 function makeCsr(): string {
   const dir = mkdtempSync(join(tmpdir(), 'ksp-bench-csr-'));
   try {
-    execFileSync('openssl', [
-      'req',
-      '-new',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:P-256',
-      '-nodes',
-      '-keyout',
-      join(dir, 'key.pem'),
-      '-subj',
-      '/CN=bench',
-      '-out',
-      join(dir, 'csr.pem'),
-    ]);
+    ecP256('csr', { key: join(dir, 'key.pem'), out: join(dir, 'csr.pem') }, 'bench');
     return readFileSync(join(dir, 'csr.pem'), 'utf8');
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -24,10 +24,10 @@ import { api as contract } from '@ksp/contracts';
 import type * as KeyColumns from '../apps/server/src/modules/key/key.columns.js';
 import type { KeyTable, KeyVersionTable } from '../apps/server/src/platform/db/schema.js';
 import {
-  api,
+  aesKey,
   initialize,
   login,
-  pgInsertRows,
+  pgSeedKeys,
   runPerEngine,
   serverData,
   sqliteInsert,
@@ -123,18 +123,6 @@ function keyRow(n: number, owner: Owner): KeyTable {
 const valuesOf = <T, C extends keyof T>(row: T, columns: readonly C[]): unknown[] =>
   columns.map((c) => row[c]);
 
-/** Integer columns (PostgreSQL casts); every other column is text. */
-const INTEGER_COLUMNS = new Set<string>([
-  'usage_mask',
-  'current_version',
-  'exportable',
-  'deletable',
-  'kmip_total',
-  'operations',
-  'version',
-]);
-const pgTypes = (columns: readonly string[]) => columns.map((c) => (INTEGER_COLUMNS.has(c) ? 'int' : 'text'));
-
 /** Stands for wrapped material: the list never unwraps it, but the row has its real size. */
 const WRAPPED = randomBytes(72).toString('base64');
 
@@ -188,21 +176,15 @@ async function seedPostgres(url: string): Promise<void> {
       ownerId: rows[0]!.ownerid,
       ownerName: rows[0]!.ownername,
     };
-    for (let n = 0; n < KEYS; n += BATCH) {
-      const keys: unknown[][] = [];
-      const versions: unknown[][] = [];
-      for (let i = n; i < Math.min(KEYS, n + BATCH); i++) {
-        keys.push(valuesOf(keyRow(i, owner), keyColumns));
-        versions.push(valuesOf(versionRow(i), keyVersionColumns));
-      }
-      await client.query('begin');
-      await pgInsertRows(client, 'kms_key', keyColumns, pgTypes(keyColumns), keys);
-      await pgInsertRows(client, 'kms_key_version', keyVersionColumns, pgTypes(keyVersionColumns), versions);
-      await client.query('commit');
-    }
-    // What autovacuum does after a bulk load, done now so the planner sees the rows.
-    await client.query('vacuum analyze kms_key');
-    await client.query('vacuum analyze kms_key_version');
+    await pgSeedKeys(client, {
+      total: KEYS,
+      batch: BATCH,
+      columns: { keys: keyColumns, versions: keyVersionColumns },
+      rowsOf: (i) => ({
+        keys: [valuesOf(keyRow(i, owner), keyColumns)],
+        versions: [valuesOf(versionRow(i), keyVersionColumns)],
+      }),
+    });
   } finally {
     await client.end();
   }
@@ -249,14 +231,7 @@ async function runEngine(engine: Engine): Promise<string[]> {
   try {
     server = await startServer(data.env);
     const token = await initialize(server.base);
-    for (let i = 1; i <= 3; i++) {
-      await api(
-        server.base,
-        contract.key.create.path,
-        { name: `bench-seed-${i}`, algorithm: 'AES-256', usage_mask: 12 },
-        token,
-      );
-    }
+    for (let i = 1; i <= 3; i++) await aesKey(server.base, token, `bench-seed-${i}`);
     // Seeded with the server stopped, as a restore would be, so its caches start cold.
     await server.stop();
     const t0 = performance.now();

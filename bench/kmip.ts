@@ -11,7 +11,6 @@
  *   npm run build && npm run bench:kmip -w bench
  *   BENCH_ENGINES=sqlite BENCH_SECONDS=5 npm run bench:kmip -w bench
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,9 +18,12 @@ import { connect, type TLSSocket } from 'node:tls';
 import autocannon from 'autocannon';
 import { api as contract } from '@ksp/contracts';
 import {
+  aesKey,
   api,
+  ecP256,
   freePort,
   initialize,
+  restEncryptRequest,
   runPerEngine,
   startServer,
   throwawayPostgres,
@@ -84,21 +86,21 @@ function encryptRequest(keyId: string, items: number): Buffer {
   ]);
 }
 
+/** A KMIP client's certificate (its chain after it) and key, PEM. */
+interface ClientIdentity {
+  cert: string;
+  key: string;
+}
+
 /** One client: a TLS connection sending a request, waiting for its answer, again, until `until`. */
 async function kmipClient(
   port: number,
-  files: { cert: string; key: string },
+  identity: ClientIdentity,
   message: Buffer,
   until: () => boolean,
 ): Promise<{ requests: number; failed: number }> {
   const socket: TLSSocket = await new Promise((resolve, reject) => {
-    const s = connect({
-      host: '127.0.0.1',
-      port,
-      rejectUnauthorized: false,
-      cert: readFileSync(files.cert),
-      key: readFileSync(files.key),
-    });
+    const s = connect({ host: '127.0.0.1', port, rejectUnauthorized: false, ...identity });
     s.once('secureConnect', () => {
       s.setNoDelay(true);
       resolve(s);
@@ -134,7 +136,7 @@ async function kmipClient(
 async function runKmip(
   cpuMs: () => number,
   port: number,
-  files: { cert: string; key: string },
+  identity: ClientIdentity,
   keyId: string,
   clients: number,
   items: number,
@@ -143,7 +145,7 @@ async function runKmip(
   const load = async (seconds: number) => {
     const end = Date.now() + seconds * 1000;
     return Promise.all(
-      Array.from({ length: clients }, () => kmipClient(port, files, message, () => Date.now() >= end)),
+      Array.from({ length: clients }, () => kmipClient(port, identity, message, () => Date.now() >= end)),
     );
   };
   if (WARMUP) await load(WARMUP);
@@ -156,13 +158,7 @@ async function runKmip(
 }
 
 async function runRest(cpuMs: () => number, base: string, token: string, keyId: string, clients: number) {
-  const options = {
-    url: base + contract.crypto.encrypt.path,
-    method: 'POST' as const,
-    headers: { token, 'content-type': 'application/json' },
-    body: JSON.stringify({ key_id: keyId, plaintext: Buffer.alloc(64, 0x61).toString('base64') }),
-    connections: clients,
-  };
+  const options = { ...restEncryptRequest(base, token, keyId), connections: clients };
   if (WARMUP) await autocannon({ ...options, duration: WARMUP });
   const cpu0 = cpuMs();
   const result = await autocannon({ ...options, duration: SECONDS });
@@ -179,24 +175,7 @@ async function runEngine(engine: Engine): Promise<string[]> {
   const dir = mkdtempSync(join(tmpdir(), 'ksp-bench-kmip-'));
   const pgdb = engine === 'postgres' ? await throwawayPostgres() : null;
   const kmipPort = await freePort();
-  const openssl = (args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' });
-  openssl([
-    'req',
-    '-x509',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:P-256',
-    '-nodes',
-    '-keyout',
-    'server.key',
-    '-out',
-    'server.pem',
-    '-days',
-    '1',
-    '-subj',
-    '/CN=127.0.0.1',
-  ]);
+  ecP256('self-signed', { key: join(dir, 'server.key'), out: join(dir, 'server.pem') }, '127.0.0.1');
   const server = await startServer({
     KSP_DATA_DIR: join(dir, 'data'),
     KSP_KMIP_PORT: String(kmipPort),
@@ -207,33 +186,14 @@ async function runEngine(engine: Engine): Promise<string[]> {
   const rows: string[] = [];
   try {
     const token = await initialize(server.base);
-    const key = await api<{ id: string }>(
-      server.base,
-      contract.key.create.path,
-      { name: 'bench-kmip', algorithm: 'AES-256', usage_mask: 12 },
-      token,
-    );
+    const keyId = await aesKey(server.base, token, 'bench-kmip');
     const roles = await api<{ data: { id: string; name: string }[] }>(
       server.base,
       `${contract.role.list.path}?page=1&page_size=50`,
       undefined,
       token,
     );
-    openssl([
-      'req',
-      '-new',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:P-256',
-      '-nodes',
-      '-keyout',
-      'client.key',
-      '-out',
-      'client.csr',
-      '-subj',
-      '/CN=bench',
-    ]);
+    ecP256('csr', { key: join(dir, 'client.key'), out: join(dir, 'client.csr') }, 'bench');
     const made = await api<{ certificate_pem: string; chain_pem: string }>(
       server.base,
       contract.kmip.create.path,
@@ -244,14 +204,15 @@ async function runEngine(engine: Engine): Promise<string[]> {
       },
       token,
     );
-    const { writeFileSync } = await import('node:fs');
-    writeFileSync(join(dir, 'client.pem'), made.certificate_pem + made.chain_pem);
-    const files = { cert: join(dir, 'client.pem'), key: join(dir, 'client.key') };
+    const identity = {
+      cert: made.certificate_pem + made.chain_pem,
+      key: readFileSync(join(dir, 'client.key'), 'utf8'),
+    };
     const cpuMs = () => server.cpuMs();
     for (const clients of CLIENTS) {
-      const rest = await runRest(cpuMs, server.base, token, key.id, clients);
-      const kmip = await runKmip(cpuMs, kmipPort, files, key.id, clients, 1);
-      const batch = await runKmip(cpuMs, kmipPort, files, key.id, clients, BATCH);
+      const rest = await runRest(cpuMs, server.base, token, keyId, clients);
+      const kmip = await runKmip(cpuMs, kmipPort, identity, keyId, clients, 1);
+      const batch = await runKmip(cpuMs, kmipPort, identity, keyId, clients, BATCH);
       const fmt = (n: number) => n.toFixed(0);
       const ms = (n: number) => n.toFixed(3);
       rows.push(

@@ -126,26 +126,7 @@ async function seedPostgres(url: string): Promise<void> {
   await client.connect();
   try {
     const domain = (await client.query<Domain>("select id, name from domain where name = 'root'")).rows[0]!;
-    const types = [
-      'text',
-      'text',
-      'text',
-      'text',
-      'text',
-      'text',
-      'text',
-      'text',
-      'text',
-      'text',
-      'text',
-      'text',
-      'int',
-      'text',
-      'text',
-      'bigint',
-      'text',
-      'text',
-    ];
+    const types = COLUMNS.map((c) => (c === 'count' ? 'int' : c === 'chain_seq' ? 'bigint' : 'text'));
     const now = Date.now();
     for (let n = 0; n < RECORDS; n += BATCH) {
       const rows: unknown[][] = [];

@@ -10,8 +10,17 @@
  *   BENCH_ENGINES=sqlite BENCH_ROTATE_KEYS=2000 npm run bench:scheduler -w bench
  */
 import autocannon from 'autocannon';
-import { api as contract, Usage } from '@ksp/contracts';
-import { api, ENGINES, initialize, startServer, serverData, type Engine } from './support.js';
+import { api as contract } from '@ksp/contracts';
+import {
+  aesKey,
+  api,
+  ENGINES,
+  initialize,
+  restEncryptRequest,
+  serverData,
+  startServer,
+  type Engine,
+} from './support.js';
 
 const KEYS = Number(process.env.BENCH_ROTATE_KEYS ?? 10_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -26,18 +35,10 @@ interface Load {
 }
 
 function encryptLoad(base: string, token: string, keyId: string, seconds: number) {
-  const plaintext = Buffer.alloc(64, 7).toString('base64');
   let instance: autocannon.Instance | null = null;
   const done = new Promise<Load>((resolve, reject) => {
     instance = autocannon(
-      {
-        url: base + contract.crypto.encrypt.path,
-        connections: CLIENTS,
-        duration: seconds,
-        method: 'POST',
-        headers: { token, 'content-type': 'application/json' },
-        body: JSON.stringify({ key_id: keyId, plaintext }),
-      },
+      { ...restEncryptRequest(base, token, keyId), connections: CLIENTS, duration: seconds },
       (err, result) => {
         if (err) return reject(err instanceof Error ? err : new Error(String(err)));
         resolve({
@@ -59,12 +60,7 @@ async function makeKeys(base: string, token: string): Promise<void> {
   const worker = async () => {
     while (next < KEYS) {
       const i = next++;
-      await api(
-        base,
-        contract.key.create.path,
-        { name: `rot-${i}`, algorithm: 'AES-256', usage_mask: Usage.Encrypt | Usage.Decrypt },
-        token,
-      );
+      await aesKey(base, token, `rot-${i}`);
     }
   };
   await Promise.all(Array.from({ length: 8 }, worker));
@@ -75,12 +71,7 @@ async function runEngine(engine: Engine): Promise<string> {
   const server = await startServer(data.env);
   try {
     const token = await initialize(server.base);
-    const hot = await api<{ id: string }>(
-      server.base,
-      contract.key.create.path,
-      { name: 'hot', algorithm: 'AES-256', usage_mask: Usage.Encrypt | Usage.Decrypt },
-      token,
-    );
+    const hot = await aesKey(server.base, token, 'hot');
     const made = Date.now();
     await makeKeys(server.base, token);
     console.log(`${engine}: ${KEYS} keys made in ${((Date.now() - made) / 1000).toFixed(1)} s`);
@@ -98,10 +89,10 @@ async function runEngine(engine: Engine): Promise<string> {
       token,
     );
 
-    const alone = await encryptLoad(server.base, token, hot.id, SECONDS).done;
+    const alone = await encryptLoad(server.base, token, hot, SECONDS).done;
 
     // The same load for as long as the rotation runs (at most 10 minutes).
-    const load = encryptLoad(server.base, token, hot.id, 600);
+    const load = encryptLoad(server.base, token, hot, 600);
     const started = Date.now();
     await api(server.base, contract.scheduler.runNow.path, { id: task.id }, token);
     let run: { state: string; rotated: number; matched: number; error: string | null } | undefined;

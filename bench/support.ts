@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
-import { api as contract, licenseFeatures } from '@ksp/contracts';
+import { api as contract, licenseFeatures, Usage } from '@ksp/contracts';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
 export const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -256,4 +256,90 @@ export function runPerEngine(o: {
     console.error(err);
     process.exitCode = 1;
   });
+}
+
+/**
+ * autocannon's request for an AES-256-GCM encrypt of 64 bytes under `keyId`, the same one over
+ * and over (the run's connections and duration are the caller's).
+ */
+export function restEncryptRequest(base: string, token: string, keyId: string) {
+  return {
+    url: base + contract.crypto.encrypt.path,
+    method: 'POST' as const,
+    headers: { token, 'content-type': 'application/json' },
+    body: JSON.stringify({ key_id: keyId, plaintext: Buffer.alloc(64, 0x61).toString('base64') }),
+  };
+}
+
+/** The key tables' integer columns (PostgreSQL casts); every other column is text. */
+const KEY_INTEGER_COLUMNS = new Set([
+  'usage_mask',
+  'current_version',
+  'exportable',
+  'deletable',
+  'kmip_total',
+  'operations',
+  'version',
+]);
+
+/**
+ * Writes keys 0 to `o.total` - 1 into PostgreSQL's kms_key and kms_key_version, `o.batch` keys
+ * a transaction (`rowsOf(i)`: key i's rows of each, in the columns' order), then analyzes both
+ * tables as autovacuum would after a bulk load.
+ */
+export async function pgSeedKeys(
+  client: pg.Client,
+  o: {
+    total: number;
+    batch: number;
+    columns: { keys: readonly string[]; versions: readonly string[] };
+    rowsOf: (i: number) => { keys: unknown[][]; versions: unknown[][] };
+  },
+): Promise<void> {
+  const types = (columns: readonly string[]) =>
+    columns.map((c) => (KEY_INTEGER_COLUMNS.has(c) ? 'int' : 'text'));
+  for (let n = 0; n < o.total; n += o.batch) {
+    const keys: unknown[][] = [];
+    const versions: unknown[][] = [];
+    for (let i = n; i < Math.min(o.total, n + o.batch); i++) {
+      const rows = o.rowsOf(i);
+      keys.push(...rows.keys);
+      versions.push(...rows.versions);
+    }
+    await client.query('begin');
+    await pgInsertRows(client, 'kms_key', o.columns.keys, types(o.columns.keys), keys);
+    await pgInsertRows(client, 'kms_key_version', o.columns.versions, types(o.columns.versions), versions);
+    await client.query('commit');
+  }
+  await client.query('vacuum analyze kms_key');
+  await client.query('vacuum analyze kms_key_version');
+}
+
+/** A new AES-256 key for encrypt and decrypt, named `name`: its id. */
+export async function aesKey(base: string, token: string, name: string): Promise<string> {
+  const body = { name, algorithm: 'AES-256', usage_mask: Usage.Encrypt | Usage.Decrypt };
+  return (await api<{ id: string }>(base, contract.key.create.path, body, token)).id;
+}
+
+/** openssl's options for a new EC P-256 key, unencrypted. */
+const EC_P256_KEY = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'];
+
+/**
+ * A new EC P-256 key written to `files.key` and, by `openssl req`, a CSR (`csr`) or a
+ * certificate the key signs itself, valid a day (`self-signed`), written to `files.out`.
+ */
+export function ecP256(kind: 'csr' | 'self-signed', files: { key: string; out: string }, cn: string): void {
+  const made = kind === 'csr' ? ['-new'] : ['-x509', '-days', '1'];
+  const args = [
+    'req',
+    ...made,
+    ...EC_P256_KEY,
+    '-keyout',
+    files.key,
+    '-out',
+    files.out,
+    '-subj',
+    `/CN=${cn}`,
+  ];
+  execFileSync('openssl', args, { stdio: 'pipe' });
 }

@@ -90,6 +90,29 @@ export function defineCall<
   return def;
 }
 
+/**
+ * The calls of one area that change its own objects, not access: each a POST with the
+ * area's tag, permission and token kinds, `changesAccess: false`, a path, a summary, a body
+ * and its answer.
+ */
+export function writeCallsOf(area: { tag: string; access: Access; tokens: readonly TokenKind[] }) {
+  return <B extends z.ZodType, D extends z.ZodType>(call: {
+    path: string;
+    summary: string;
+    body: B;
+    data: D;
+  }): CallDef<undefined, B, D> =>
+    defineCall({
+      method: 'POST',
+      path: call.path,
+      summary: call.summary,
+      ...area,
+      changesAccess: false,
+      body: call.body,
+      data: call.data,
+    });
+}
+
 export type QueryOf<C> =
   C extends CallDef<infer Q, z.ZodType | undefined, z.ZodType>
     ? Q extends z.ZodType

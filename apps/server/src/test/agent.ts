@@ -3,8 +3,12 @@ import { createHash, createPrivateKey, sign, type KeyObject } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { CLIENT_LOG_AUDIENCE } from '@ksp/contracts';
+import { initialize, startServer, type TestServer } from './harness.js';
+import { licenseEverything, testLicenseKeys } from './license.js';
 import { newEcKey, openssl } from './openssl.js';
 
 /** An agent's key pair (EC P-256) and a CSR for it, made by openssl (as an agent would). */
@@ -145,4 +149,64 @@ export async function until<T>(
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+export interface AgentServer {
+  server: TestServer;
+  token: string;
+  /** Where the agent reaches it: `http://127.0.0.1:<port>`. */
+  base: string;
+}
+
+/**
+ * Registers the hooks of a licensed SQLite server for the reference agent, listening on a
+ * loopback port, with `env` besides; closed after the block's own after-hooks. The agent's
+ * timestamps are real time: the server's test clock follows it from the start. `use` receives
+ * the server, the first administrator's token and the address in the set-up hook.
+ */
+export function agentServer(use: (started: AgentServer) => unknown, env: Record<string, string> = {}): void {
+  let server: TestServer | undefined;
+  let clock: NodeJS.Timeout | undefined;
+  beforeAll(async () => {
+    const vendor = testLicenseKeys();
+    server = await startServer('sqlite', { KSP_LICENSE_TEST_PUBLIC_KEY: vendor.publicKeyBase64, ...env });
+    const started = server;
+    clock = setInterval(() => (started.clock.now = new Date()), 100);
+    const { token } = await initialize(server);
+    await licenseEverything(server, token, vendor);
+    await server.app.listen({ port: 0, host: '127.0.0.1' });
+    await use({
+      server,
+      token,
+      base: `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`,
+    });
+  });
+  afterAll(async () => {
+    clearInterval(clock);
+    await server?.close();
+  });
+}
+
+/** `ksp-agent enrol` with a registration token's secret into `state`: the new client's id. */
+export async function enrolAgent(
+  base: string,
+  o: { secret: string; name: string; type: 'tde' | 'rdm'; state: string },
+): Promise<string> {
+  const out = await finished(
+    agentProcess([
+      'enrol',
+      '--server',
+      base,
+      '--token',
+      o.secret,
+      '--name',
+      o.name,
+      '--type',
+      o.type,
+      '--state',
+      o.state,
+    ]),
+  );
+  expect(out.code, out.stderr).toBe(0);
+  return (JSON.parse(out.stdout) as { client_id: string }).client_id;
 }

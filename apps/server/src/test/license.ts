@@ -64,21 +64,22 @@ export async function licenseEverything(
 }
 
 /**
- * A server on `engine` that trusts `keys` (KSP_LICENSE_TEST_PUBLIC_KEY), its app built as
- * `options` says, initialized and licensed for everything: the server and the first
- * administrator's token. The caller closes it.
+ * A server on `engine` that trusts `keys` (KSP_LICENSE_TEST_PUBLIC_KEY), with the further
+ * environment `options.env`, its app built as the rest of `options` says, initialized and
+ * licensed for everything: the server and the first administrator's token. The caller closes it.
  */
 export async function licensedServer(
   engine: EngineName,
   keys: ReturnType<typeof testLicenseKeys>,
-  options?: StartOptions,
+  options: StartOptions & { env?: Record<string, string> } = {},
 ): Promise<{ server: TestServer; token: string }> {
+  const { env, ...start } = options;
   const server = await startServer(
     engine,
-    { KSP_LICENSE_TEST_PUBLIC_KEY: keys.publicKeyBase64 },
+    { KSP_LICENSE_TEST_PUBLIC_KEY: keys.publicKeyBase64, ...env },
     undefined,
     undefined,
-    options,
+    start,
   );
   const { token } = await initialize(server);
   await licenseEverything(server, token, keys);

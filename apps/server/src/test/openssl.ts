@@ -13,10 +13,13 @@ export function newEcKey(keyFile: string): string[] {
   return ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', keyFile];
 }
 
-/** A self-signed EC P-256 certificate for `/CN=cn`, written with its key to `dir`. */
+/**
+ * A self-signed EC P-256 certificate for `/CN=cn`, written with its key to `dir`; `addext`: one
+ * more extension (`subjectAltName=IP:127.0.0.1`).
+ */
 export function selfSignedEc(
   dir: string,
-  files: { key: string; cert: string; cn: string; days: number },
+  files: { key: string; cert: string; cn: string; days: number; addext?: string },
 ): void {
   openssl(
     [
@@ -29,6 +32,7 @@ export function selfSignedEc(
       String(files.days),
       '-subj',
       `/CN=${files.cn}`,
+      ...(files.addext ? ['-addext', files.addext] : []),
     ],
     dir,
   );

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineCall, type TokenKind } from '../call.js';
+import { defineCall, writeCallsOf, type TokenKind } from '../call.js';
 import type { AgentConfig } from '../agent.js';
 import { Id, PageQuery, pageOf } from '../common.js';
 
@@ -186,6 +186,12 @@ const SignedBody = z.object({
     ),
 });
 
+/** KADP client changes: `kadp:write`, from a session or a KADP sub-console token. */
+const kadpWrite = writeCallsOf({ tag: 'client', access: 'kadp:write', tokens: CLIENT_TOKENS });
+
+/** Whether the agent is still enrolled: `deleted` once the client was deleted. */
+const AgentState = z.enum(['enrolled', 'deleted']);
+
 export const clientCalls = {
   list: defineCall({
     method: 'GET',
@@ -210,49 +216,29 @@ export const clientCalls = {
     query: ClientIdBody,
     data: ClientRow,
   }),
-  revoke: defineCall({
-    method: 'POST',
+  revoke: kadpWrite({
     path: '/v1/ksp/kadp/client/revoke',
     summary: 'Revoke a client: its certificate is revoked, so its agent can no longer authenticate',
-    tag: 'client',
-    access: 'kadp:write',
-    tokens: CLIENT_TOKENS,
-    changesAccess: false,
     body: ClientIdBody,
     data: ClientRow,
   }),
-  delete: defineCall({
-    method: 'POST',
+  delete: kadpWrite({
     path: '/v1/ksp/kadp/client/delete',
     summary:
       "Delete a client: its next heartbeat answers `deleted`, and the agent's acknowledgement ends it (the certificate is then revoked)",
-    tag: 'client',
-    access: 'kadp:write',
-    tokens: CLIENT_TOKENS,
-    changesAccess: false,
     body: ClientIdBody,
     data: ClientRow,
   }),
-  forceDelete: defineCall({
-    method: 'POST',
+  forceDelete: kadpWrite({
     path: '/v1/ksp/kadp/client/force-delete',
     summary: 'Remove a client at once without waiting for its agent; its certificate is revoked',
-    tag: 'client',
-    access: 'kadp:write',
-    tokens: CLIENT_TOKENS,
-    changesAccess: false,
     body: ClientIdBody,
     data: z.object({ deleted: z.number().int() }),
   }),
-  renew: defineCall({
-    method: 'POST',
+  renew: kadpWrite({
     path: '/v1/ksp/kadp/client/renew',
     summary:
       "Issue the client a new certificate for the same key, as long as its token's validity; the agent receives it with its next heartbeat",
-    tag: 'client',
-    access: 'kadp:write',
-    tokens: CLIENT_TOKENS,
-    changesAccess: false,
     body: ClientIdBody,
     data: ClientRow,
   }),
@@ -305,9 +291,7 @@ export const clientCalls = {
     changesAccess: false,
     body: SignedBody,
     data: z.object({
-      state: z
-        .enum(['enrolled', 'deleted'])
-        .describe('deleted: the client was deleted; the agent unregisters and acknowledges'),
+      state: AgentState.describe('deleted: the client was deleted; the agent unregisters and acknowledges'),
       heartbeat_seconds: z.number().int().describe('how often to heartbeat, in seconds'),
       certificate_pem: z
         .string()
@@ -327,9 +311,9 @@ export const clientCalls = {
     changesAccess: false,
     body: SignedBody,
     data: z.object({
-      state: z
-        .enum(['enrolled', 'deleted'])
-        .describe('deleted: the client was deleted (an empty document); the agent unregisters'),
+      state: AgentState.describe(
+        'deleted: the client was deleted (an empty document); the agent unregisters',
+      ),
       changed: z
         .boolean()
         .describe('the document is newer than `since_version` (false: the wait ended without a change)'),

@@ -61,6 +61,15 @@ export const CredentialVersion = z.object({
 });
 export type CredentialVersion = z.infer<typeof CredentialVersion>;
 
+/** A version's value as `reveal` and `value` answer it. */
+const RevealedValue = z.object({
+  id: z.string(),
+  name: z.string(),
+  type: z.enum(credentialTypes),
+  version: z.number().int(),
+  value: z.string(),
+});
+
 const metadataShape = {
   name: objectName(64),
   description: z.string().trim().max(500),
@@ -187,13 +196,7 @@ export const credentialCalls = {
       version: z.number().int().min(1).optional(),
       password: z.string().min(1).max(128).describe("the user's own password, as typed"),
     }),
-    data: z.object({
-      id: z.string(),
-      name: z.string(),
-      type: z.enum(credentialTypes),
-      version: z.number().int(),
-      value: z.string(),
-    }),
+    data: RevealedValue,
   }),
   value: defineCall({
     method: 'POST',
@@ -213,12 +216,6 @@ export const credentialCalls = {
       .refine((b) => (b.id === undefined) !== (b.name === undefined), {
         message: 'give either id or name',
       }),
-    data: z.object({
-      id: z.string(),
-      name: z.string(),
-      type: z.enum(credentialTypes),
-      version: z.number().int(),
-      value: z.string(),
-    }),
+    data: RevealedValue,
   }),
 };

@@ -1,19 +1,19 @@
 import { z } from 'zod';
-import { defineCall } from '../call.js';
+import { writeCallsOf } from '../call.js';
 import { Id, IdsBody } from '../common.js';
 import { Flags, KMS_TOKENS, KeyId, KeyName, Labels, UsageMask, withKmip } from './key-fields.js';
 import { Algorithm, CteAttributes, KeyRow, revocationReasons } from './key-rows.js';
 
 /** A key's life: generated, changed, moved between states, rotated, cloned, destroyed, deleted. */
+/** Key changes that KMIP clients make too (each the twin of a KMIP operation). */
+const kmipKeyWrite = writeCallsOf({ tag: 'key', access: 'key:write', tokens: withKmip(KMS_TOKENS) });
+/** Key changes a console session or a KMS sub-console token makes (no KMIP twin). */
+const keyWrite = writeCallsOf({ tag: 'key', access: 'key:write', tokens: KMS_TOKENS });
+
 export const keyLifecycleCalls = {
-  create: defineCall({
-    method: 'POST',
+  create: kmipKeyWrite({
     path: '/v1/ksp/key/create',
     summary: 'Generate a key (a key pair is a private and a public key linked to each other)',
-    tag: 'key',
-    access: 'key:write',
-    tokens: withKmip(KMS_TOKENS),
-    changesAccess: false,
     body: z.object({
       name: KeyName,
       algorithm: Algorithm,
@@ -25,15 +25,10 @@ export const keyLifecycleCalls = {
     }),
     data: KeyRow,
   }),
-  update: defineCall({
-    method: 'POST',
+  update: kmipKeyWrite({
     path: '/v1/ksp/key/update',
     summary:
       'Rename, describe, label a key; allow export (once allowed it stays) or deletion; TDE attributes',
-    tag: 'key',
-    access: 'key:write',
-    tokens: withKmip(KMS_TOKENS),
-    changesAccess: false,
     body: z.object({
       id: Id,
       name: KeyName.optional(),
@@ -45,25 +40,15 @@ export const keyLifecycleCalls = {
     }),
     data: KeyRow,
   }),
-  activate: defineCall({
-    method: 'POST',
+  activate: kmipKeyWrite({
     path: '/v1/ksp/key/activate',
     summary: 'Inactive → in use',
-    tag: 'key',
-    access: 'key:write',
-    tokens: withKmip(KMS_TOKENS),
-    changesAccess: false,
     body: KeyId,
     data: KeyRow,
   }),
-  disable: defineCall({
-    method: 'POST',
+  disable: kmipKeyWrite({
     path: '/v1/ksp/key/disable',
     summary: 'In use or inactive → disabled (a compromise reason marks it compromised for good)',
-    tag: 'key',
-    access: 'key:write',
-    tokens: withKmip(KMS_TOKENS),
-    changesAccess: false,
     body: z.object({
       id: Id,
       reason: z.enum(revocationReasons).default('unspecified'),
@@ -71,58 +56,33 @@ export const keyLifecycleCalls = {
     }),
     data: KeyRow,
   }),
-  recover: defineCall({
-    method: 'POST',
+  recover: keyWrite({
     path: '/v1/ksp/key/recover',
     summary: 'Disabled (not compromised) → in use',
-    tag: 'key',
-    access: 'key:write',
-    tokens: KMS_TOKENS,
-    changesAccess: false,
     body: KeyId,
     data: KeyRow,
   }),
-  addVersion: defineCall({
-    method: 'POST',
+  addVersion: kmipKeyWrite({
     path: '/v1/ksp/key/add-version',
     summary: 'Rotate: new material becomes current; older versions keep decrypting and verifying',
-    tag: 'key',
-    access: 'key:write',
-    tokens: withKmip(KMS_TOKENS),
-    changesAccess: false,
     body: KeyId,
     data: KeyRow,
   }),
-  clone: defineCall({
-    method: 'POST',
+  clone: keyWrite({
     path: '/v1/ksp/key/clone',
     summary: 'A new key with the same algorithm, usage, flags and current material',
-    tag: 'key',
-    access: 'key:write',
-    tokens: KMS_TOKENS,
-    changesAccess: false,
     body: z.object({ id: Id, new_name: KeyName }),
     data: KeyRow,
   }),
-  destroy: defineCall({
-    method: 'POST',
+  destroy: kmipKeyWrite({
     path: '/v1/ksp/key/destroy',
     summary: 'Wipe the material of every version, keep the record (inactive or disabled keys only)',
-    tag: 'key',
-    access: 'key:write',
-    tokens: withKmip(KMS_TOKENS),
-    changesAccess: false,
     body: KeyId,
     data: KeyRow,
   }),
-  delete: defineCall({
-    method: 'POST',
+  delete: keyWrite({
     path: '/v1/ksp/key/delete',
     summary: 'Remove keys whose deletion is allowed and that nothing references',
-    tag: 'key',
-    access: 'key:write',
-    tokens: KMS_TOKENS,
-    changesAccess: false,
     body: IdsBody,
     data: z.object({ deleted: z.number().int() }),
   }),

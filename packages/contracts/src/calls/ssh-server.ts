@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineCall } from '../call.js';
+import { defineCall, writeCallsOf } from '../call.js';
 import { Id, IdsBody, PageQuery, pageOf } from '../common.js';
 import { objectName } from '../rules/text.js';
 import { GENERATED_PASSWORD_MAX } from './credential.js';
@@ -176,6 +176,13 @@ const HostKey = z.object({
   key_type: z.string().describe('ssh-ed25519, ecdsa-sha2-nistp256, rsa-sha2-512, …'),
 });
 
+/** SSH server changes: `credential:write`, from a session or an SMS sub-console token. */
+const serverWrite = writeCallsOf({
+  tag: 'credential-server',
+  access: 'credential:write',
+  tokens: ['session', 'sms'],
+});
+
 export const sshServerCalls = {
   terminalTicket: defineCall({
     method: 'POST',
@@ -232,15 +239,10 @@ export const sshServerCalls = {
     query: z.object({ id: Id }),
     data: ServerRow,
   }),
-  create: defineCall({
-    method: 'POST',
+  create: serverWrite({
     path: '/v1/ksp/credential/server/create',
     summary:
       'Add a server; give the host key fingerprint the user confirmed (from fetch-fingerprint) to pin it now, or confirm it later',
-    tag: 'credential-server',
-    access: 'credential:write',
-    tokens: ['session', 'sms'],
-    changesAccess: false,
     body: z.object({
       ...settingsShape,
       description: settingsShape.description.default(''),
@@ -266,38 +268,23 @@ export const sshServerCalls = {
     }),
     data: ServerRow,
   }),
-  update: defineCall({
-    method: 'POST',
+  update: serverWrite({
     path: '/v1/ksp/credential/server/update',
     summary:
       "Change a server's settings; a new host or port forgets the pinned host key (confirm the new one before connecting)",
-    tag: 'credential-server',
-    access: 'credential:write',
-    tokens: ['session', 'sms'],
-    changesAccess: false,
     body: z.object(settingsShape).partial().extend({ id: Id }),
     data: ServerRow,
   }),
-  delete: defineCall({
-    method: 'POST',
+  delete: serverWrite({
     path: '/v1/ksp/credential/server/delete',
     summary: 'Delete servers and their rotation history (their credentials stay)',
-    tag: 'credential-server',
-    access: 'credential:write',
-    tokens: ['session', 'sms'],
-    changesAccess: false,
     body: IdsBody,
     data: z.object({ deleted: z.number().int() }),
   }),
-  fetchFingerprint: defineCall({
-    method: 'POST',
+  fetchFingerprint: serverWrite({
     path: '/v1/ksp/credential/server/fetch-fingerprint',
     summary:
       "Connect to a host (a server's, by id, or a host and port being added) and answer its host key fingerprint, without logging in",
-    tag: 'credential-server',
-    access: 'credential:write',
-    tokens: ['session', 'sms'],
-    changesAccess: false,
     body: z
       .object({ id: Id.optional(), host: Host.optional(), port: Port.default(22) })
       .refine((b) => (b.id === undefined) !== (b.host === undefined), { message: 'give either id or host' }),
@@ -305,39 +292,24 @@ export const sshServerCalls = {
       pinned: z.string().nullable().describe("the server's pinned fingerprint (by id), null otherwise"),
     }),
   }),
-  confirmFingerprint: defineCall({
-    method: 'POST',
+  confirmFingerprint: serverWrite({
     path: '/v1/ksp/credential/server/confirm-fingerprint',
     summary:
       'Pin the host key the user confirmed: the server connects again and pins it only if the host still presents that fingerprint',
-    tag: 'credential-server',
-    access: 'credential:write',
-    tokens: ['session', 'sms'],
-    changesAccess: false,
     body: z.object({ id: Id, fingerprint: Fingerprint }),
     data: ServerRow,
   }),
-  test: defineCall({
-    method: 'POST',
+  test: serverWrite({
     path: '/v1/ksp/credential/server/test',
     summary:
       'Connection test: log in with the current credential, the pinned host key verified, and run `id`; audited',
-    tag: 'credential-server',
-    access: 'credential:write',
-    tokens: ['session', 'sms'],
-    changesAccess: false,
     body: z.object({ id: Id }),
     data: z.object({ output: z.string().describe('what `id` printed'), elapsed_ms: z.number().int() }),
   }),
-  rotate: defineCall({
-    method: 'POST',
+  rotate: serverWrite({
     path: '/v1/ksp/credential/server/rotate',
     summary:
       'Rotate now: set a new generated password on the server, check a fresh login with it, then store it as the next credential version; on failure the old version stays current',
-    tag: 'credential-server',
-    access: 'credential:write',
-    tokens: ['session', 'sms'],
-    changesAccess: false,
     body: z.object({ id: Id }),
     data: ServerRotation,
   }),

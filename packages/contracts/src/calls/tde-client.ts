@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineCall } from '../call.js';
+import { defineCall, writeCallsOf } from '../call.js';
 import { Id, IdList, PageQuery, pageOf } from '../common.js';
 import { ClientCounts, ClientRow, clientStatuses } from './client.js';
 
@@ -124,10 +124,14 @@ export const AuthBinaryEntry = z.object({
 /** The client calls of one sub-console: its own type only, its own permissions. */
 function clientCallsOf(area: 'cte' | 'rdm') {
   const read = area === 'cte' ? 'cte:read' : 'rdm:read';
-  const write = area === 'cte' ? 'cte:write' : 'rdm:write';
   const kind = area === 'cte' ? 'TDE' : 'RDM';
   const base = `/v1/ksp/${area}`;
   const tag = area === 'cte' ? 'tde-client' : 'rdm-client';
+  const write = writeCallsOf({
+    tag,
+    access: area === 'cte' ? 'cte:write' : 'rdm:write',
+    tokens: ['session', area],
+  });
   return {
     list: defineCall({
       method: 'GET',
@@ -154,73 +158,43 @@ function clientCallsOf(area: 'cte' | 'rdm') {
       query: ClientIdBody,
       data: TdeClientRow,
     }),
-    revoke: defineCall({
-      method: 'POST',
+    revoke: write({
       path: `${base}/client/revoke`,
       summary: 'Revoke a client: its certificate is revoked, so its agent can no longer authenticate',
-      tag,
-      access: write,
-      tokens: ['session', area],
-      changesAccess: false,
       body: ClientIdBody,
       data: TdeClientRow,
     }),
-    delete: defineCall({
-      method: 'POST',
+    delete: write({
       path: `${base}/client/delete`,
       summary:
         "Delete a client: its next heartbeat answers `deleted`, and the agent's acknowledgement ends it",
-      tag,
-      access: write,
-      tokens: ['session', area],
-      changesAccess: false,
       body: ClientIdBody,
       data: TdeClientRow,
     }),
-    forceDelete: defineCall({
-      method: 'POST',
+    forceDelete: write({
       path: `${base}/client/force-delete`,
       summary:
         'Remove a client at once (its guard points and memberships with it); data it encrypted stays encrypted',
-      tag,
-      access: write,
-      tokens: ['session', area],
-      changesAccess: false,
       body: ClientIdBody,
       data: z.object({ deleted: z.number().int() }),
     }),
-    renew: defineCall({
-      method: 'POST',
+    renew: write({
       path: `${base}/client/renew`,
       summary:
         'Issue the client a new certificate for the same key; the agent receives it with its next heartbeat',
-      tag,
-      access: write,
-      tokens: ['session', area],
-      changesAccess: false,
       body: ClientIdBody,
       data: TdeClientRow,
     }),
-    setProfile: defineCall({
-      method: 'POST',
+    setProfile: write({
       path: `${base}/client/set-profile`,
       summary: "Assign a client profile (by name) to a client, or null for its groups' or the default one",
-      tag,
-      access: write,
-      tokens: ['session', area],
-      changesAccess: false,
       body: z.object({ id: Id, profile: ProfileName }),
       data: TdeClientRow,
     }),
-    setCommunication: defineCall({
-      method: 'POST',
+    setCommunication: write({
       path: `${base}/client/set-communication`,
       summary:
         "Enable or disable communication with a client: while disabled, its agent's heartbeats are refused (4001) and its status ages to error",
-      tag,
-      access: write,
-      tokens: ['session', area],
-      changesAccess: false,
       body: z.object({ id: Id, enabled: z.boolean() }),
       data: TdeClientRow,
     }),
@@ -235,15 +209,10 @@ function clientCallsOf(area: 'cte' | 'rdm') {
       query: z.object({ client_id: Id.optional(), group_id: Id.optional() }),
       data: z.object({ data: z.array(GuardPointRow) }),
     }),
-    guardPointCreate: defineCall({
-      method: 'POST',
+    guardPointCreate: write({
       path: `${base}/guard-point/create`,
       summary:
         'Guard a path on a client or a client group: a policy for directory types (none for rwp); no two guard points on one path for a client',
-      tag,
-      access: write,
-      tokens: ['session', area],
-      changesAccess: false,
       body: z.object({
         client_id: Id.optional(),
         group_id: Id.optional(),
@@ -254,25 +223,15 @@ function clientCallsOf(area: 'cte' | 'rdm') {
       }),
       data: GuardPointRow,
     }),
-    guardPointSetEnabled: defineCall({
-      method: 'POST',
+    guardPointSetEnabled: write({
       path: `${base}/guard-point/set-enabled`,
       summary: 'Enable or disable a guard point (a disabled one stays configured, not applied)',
-      tag,
-      access: write,
-      tokens: ['session', area],
-      changesAccess: false,
       body: z.object({ id: Id, enabled: z.boolean() }),
       data: GuardPointRow,
     }),
-    guardPointDelete: defineCall({
-      method: 'POST',
+    guardPointDelete: write({
       path: `${base}/guard-point/delete`,
       summary: 'Unguard: remove a guard point (files already encrypted stay encrypted)',
-      tag,
-      access: write,
-      tokens: ['session', area],
-      changesAccess: false,
       body: z.object({ id: Id }),
       data: z.object({ deleted: z.number().int() }),
     }),
@@ -285,17 +244,15 @@ const GroupBody = z.object({
   profile: ProfileName.default(null),
 });
 
+/** TDE client and group changes: `cte:write`, from a session or a TDE sub-console token. */
+const cteWrite = writeCallsOf({ tag: 'tde-client', access: 'cte:write', tokens: ['session', 'cte'] });
+
 export const tdeClientCalls = {
   ...clientCallsOf('cte'),
-  lock: defineCall({
-    method: 'POST',
+  lock: cteWrite({
     path: '/v1/ksp/cte/client/lock',
     summary:
       'Lock or unlock a TDE client: while locked, its agent refuses local changes of its own configuration (unenrol, re-enrol)',
-    tag: 'tde-client',
-    access: 'cte:write',
-    tokens: ['session', 'cte'],
-    changesAccess: false,
     body: z.object({ id: Id, locked: z.boolean() }),
     data: TdeClientRow,
   }),
@@ -310,14 +267,9 @@ export const tdeClientCalls = {
     query: z.object({ client_id: Id.optional(), group_id: Id.optional() }),
     data: z.object({ data: z.array(AuthBinaryRow) }),
   }),
-  authBinariesSet: defineCall({
-    method: 'POST',
+  authBinariesSet: cteWrite({
     path: '/v1/ksp/cte/auth-binary/set',
     summary: `Replace the authorised binaries of a TDE client or a client group (exactly one of client_id, group_id; at most ${AUTH_BINARIES_MAX}, no filename twice); answers the target's own list`,
-    tag: 'tde-client',
-    access: 'cte:write',
-    tokens: ['session', 'cte'],
-    changesAccess: false,
     body: z.object({
       client_id: Id.optional(),
       group_id: Id.optional(),
@@ -349,59 +301,34 @@ export const tdeClientCalls = {
       ),
     }),
   }),
-  groupCreate: defineCall({
-    method: 'POST',
+  groupCreate: cteWrite({
     path: '/v1/ksp/cte/client-group/create',
     summary: 'Create a client group (name unique in the domain)',
-    tag: 'tde-client',
-    access: 'cte:write',
-    tokens: ['session', 'cte'],
-    changesAccess: false,
     body: GroupBody,
     data: ClientGroupRow,
   }),
-  groupUpdate: defineCall({
-    method: 'POST',
+  groupUpdate: cteWrite({
     path: '/v1/ksp/cte/client-group/update',
     summary: "Change a group's name, description or profile",
-    tag: 'tde-client',
-    access: 'cte:write',
-    tokens: ['session', 'cte'],
-    changesAccess: false,
     body: GroupBody.extend({ id: Id }),
     data: ClientGroupRow,
   }),
-  groupDelete: defineCall({
-    method: 'POST',
+  groupDelete: cteWrite({
     path: '/v1/ksp/cte/client-group/delete',
     summary: 'Delete a client group: refused (4090) while it has guard points; its members leave it',
-    tag: 'tde-client',
-    access: 'cte:write',
-    tokens: ['session', 'cte'],
-    changesAccess: false,
     body: z.object({ id: Id }),
     data: z.object({ deleted: z.number().int() }),
   }),
-  groupAddMembers: defineCall({
-    method: 'POST',
+  groupAddMembers: cteWrite({
     path: '/v1/ksp/cte/client-group/add-members',
     summary:
       "Add TDE clients to a group: refused (4090) when a group guard point's path is already guarded for one of them",
-    tag: 'tde-client',
-    access: 'cte:write',
-    tokens: ['session', 'cte'],
-    changesAccess: false,
     body: z.object({ id: Id, client_ids: IdList }),
     data: ClientGroupRow,
   }),
-  groupRemoveMembers: defineCall({
-    method: 'POST',
+  groupRemoveMembers: cteWrite({
     path: '/v1/ksp/cte/client-group/remove-members',
     summary: 'Remove clients from a group: they lose its guard points',
-    tag: 'tde-client',
-    access: 'cte:write',
-    tokens: ['session', 'cte'],
-    changesAccess: false,
     body: z.object({ id: Id, client_ids: IdList }),
     data: ClientGroupRow,
   }),

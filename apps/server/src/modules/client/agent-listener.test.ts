@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, Code, signedText } from '@ksp/contracts';
 import { agentKeyAndCsr } from '../../test/agent.js';
-import { newEcKey, openssl } from '../../test/openssl.js';
-import { licenseEverything, testLicenseKeys } from '../../test/license.js';
+import { selfSignedEc } from '../../test/openssl.js';
+import { licensedServer, testLicenseKeys } from '../../test/license.js';
 import { call, engines, initialize, ok, startServer, type TestServer } from '../../test/harness.js';
 import { HEARTBEAT_REFUSALS_PER_MINUTE } from './client.service.js';
 
@@ -31,12 +31,7 @@ describe.each(await engines())('the agent listener on %s', (engine) => {
   const stranger = agentKeyAndCsr('stranger');
 
   beforeAll(async () => {
-    server = await startServer(engine, {
-      KSP_LICENSE_TEST_PUBLIC_KEY: vendor.publicKeyBase64,
-      KSP_AGENT_PORT: '0',
-    });
-    ({ token } = await initialize(server));
-    await licenseEverything(server, token, vendor);
+    ({ server, token } = await licensedServer(engine, vendor, { env: { KSP_AGENT_PORT: '0' } }));
     secret = ok(
       await call(server, api.registrationToken.create, {
         token,
@@ -219,22 +214,13 @@ describe('the agent listener with TLS', () => {
   const agent = agentKeyAndCsr('tls-agent');
 
   beforeAll(async () => {
-    openssl(
-      [
-        'req',
-        '-x509',
-        ...newEcKey('server.key'),
-        '-out',
-        'server.pem',
-        '-days',
-        '2',
-        '-subj',
-        '/CN=127.0.0.1',
-        '-addext',
-        'subjectAltName=IP:127.0.0.1',
-      ],
-      dir,
-    );
+    selfSignedEc(dir, {
+      key: 'server.key',
+      cert: 'server.pem',
+      cn: '127.0.0.1',
+      days: 2,
+      addext: 'subjectAltName=IP:127.0.0.1',
+    });
     server = await startServer('sqlite', {
       KSP_AGENT_PORT: '0',
       KSP_TLS_CERT: join(dir, 'server.pem'),

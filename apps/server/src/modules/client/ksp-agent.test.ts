@@ -1,13 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '@ksp/contracts';
-import { licenseEverything, testLicenseKeys } from '../../test/license.js';
-import { agentProcess as agent, finished, until } from '../../test/agent.js';
-import { call, initialize, startServer, type TestServer } from '../../test/harness.js';
+import { agentProcess as agent, agentServer, enrolAgent, finished, until } from '../../test/agent.js';
+import { call, type TestServer } from '../../test/harness.js';
 
 /**
  * The reference agent (tools/ksp-agent) against a real server on a loopback port: enrolment,
@@ -21,10 +19,8 @@ describe('ksp-agent (reference agent) against a server', () => {
   let server: TestServer;
   let token: string;
   let base: string;
-  let clock: NodeJS.Timeout;
   let daemon: ChildProcess | undefined;
   let daemonLog = '';
-  const vendor = testLicenseKeys();
   const work = mkdtempSync(join(tmpdir(), 'ksp-agent-it-'));
   const stateDir = join(work, 'state');
   const rdmState = join(work, 'rdm-state');
@@ -41,8 +37,13 @@ describe('ksp-agent (reference agent) against a server', () => {
     expect(res.code, res.msg).toBe(0);
     return res;
   };
-  const element = async (name: string, body: Record<string, unknown>) =>
-    ok(await call(server, api.tdePolicy.elementCreate, { token, body: { name, ...body } as never })).data.id;
+  /** What the console makes (a key, a policy element, a TDE or RDM policy): its id. */
+  const create = async (
+    def: typeof api.key.create | typeof api.tdePolicy.elementCreate | typeof api.tdePolicy.policyCreate,
+    body: Record<string, unknown>,
+  ) => ok(await call(server, def, { token, body: body as never })).data.id;
+  const element = (name: string, body: Record<string, unknown>) =>
+    create(api.tdePolicy.elementCreate, { name, ...body });
   const enrol = async (name: string, type: 'tde' | 'rdm', state: string) => {
     const created = ok(
       await call(server, api.registrationToken.create, {
@@ -50,23 +51,7 @@ describe('ksp-agent (reference agent) against a server', () => {
         body: { name: `${name}-token`, usage: type === 'tde' ? 'cte' : 'rdm', capacity: 0 },
       }),
     ).data;
-    const out = await finished(
-      agent([
-        'enrol',
-        '--server',
-        base,
-        '--token',
-        created.secret,
-        '--name',
-        name,
-        '--type',
-        type,
-        '--state',
-        state,
-      ]),
-    );
-    expect(out.code, out.stderr).toBe(0);
-    return (JSON.parse(out.stdout) as { client_id: string }).client_id;
+    return enrolAgent(base, { secret: created.secret, name, type, state });
   };
   const configVersion = () => {
     try {
@@ -78,18 +63,9 @@ describe('ksp-agent (reference agent) against a server', () => {
   const clientLogs = async (action: string) =>
     (await call(server, api.clientLog.list, { token, query: { page: 1, page_size: 50, action } })).data.data;
 
+  // With the agent listener: the daemon heartbeats on the port the enrolment names.
+  agentServer((started) => ({ server, token, base } = started), { KSP_AGENT_PORT: '0' });
   beforeAll(async () => {
-    // With the agent listener: the daemon heartbeats on the port the enrolment names.
-    server = await startServer('sqlite', {
-      KSP_LICENSE_TEST_PUBLIC_KEY: vendor.publicKeyBase64,
-      KSP_AGENT_PORT: '0',
-    });
-    // The agent's timestamps are real time: the server's test clock follows it.
-    clock = setInterval(() => (server.clock.now = new Date()), 100);
-    ({ token } = await initialize(server));
-    await licenseEverything(server, token, vendor);
-    await server.app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`;
     mkdirSync(join(gpDir, 'sub'), { recursive: true });
     writeFileSync(join(gpDir, 'open.txt'), 'open figures\n');
     writeFileSync(join(gpDir, 'secret.txt'), 'secret figures\n');
@@ -98,17 +74,12 @@ describe('ksp-agent (reference agent) against a server', () => {
     for (let i = 1; i <= 40; i++) writeFileSync(join(rdmDir, `f${i}.txt`), `document ${i}\n`);
 
     // What the console makes: a TDE key, the sets, a standard policy and an RDM policy.
-    keyId = ok(
-      await call(server, api.key.create, {
-        token,
-        body: {
-          name: 'finance-key',
-          algorithm: 'AES-256',
-          usage_mask: 0xc,
-          cte: { versioned: false, persistent_on_client: false, encryption_mode: 'CBC' },
-        } as never,
-      }),
-    ).data.id;
+    keyId = await create(api.key.create, {
+      name: 'finance-key',
+      algorithm: 'AES-256',
+      usage_mask: 0xc,
+      cte: { versioned: false, persistent_on_client: false, encryption_mode: 'CBC' },
+    });
     sets.open = await element('open-file', {
       kind: 'resource',
       resources: [{ directory: '/', file: 'open.txt', include_subfolders: false }],
@@ -120,38 +91,31 @@ describe('ksp-agent (reference agent) against a server', () => {
     sets.me = await element('me', { kind: 'user', users: [{ uid }] });
     sets.someone = await element('someone-else', { kind: 'user', users: [{ uid: uid + 1 }] });
     sets.tac = await element('tac', { kind: 'process', processes: [{ file: 'tac' }] });
-    policyId = ok(
-      await call(server, api.tdePolicy.policyCreate, {
-        token,
-        body: {
-          name: 'finance',
-          type: 'standard',
-          security_rules: [
-            { process_set_id: sets.tac, actions: ['read'], effects: ['deny'] },
-            {
-              user_set_id: sets.me,
-              resource_set_id: sets.open,
-              actions: ['all_ops'],
-              effects: ['permit', 'applykey'],
-            },
-            {
-              user_set_id: sets.someone,
-              resource_set_id: sets.secret,
-              actions: ['read'],
-              effects: ['permit', 'applykey', 'audit'],
-            },
-            { actions: ['all_ops'], effects: ['deny'] },
-          ],
-          key_rules: [{ key_id: keyId }],
-        } as never,
-      }),
-    ).data.id;
+    policyId = await create(api.tdePolicy.policyCreate, {
+      name: 'finance',
+      type: 'standard',
+      security_rules: [
+        { process_set_id: sets.tac, actions: ['read'], effects: ['deny'] },
+        {
+          user_set_id: sets.me,
+          resource_set_id: sets.open,
+          actions: ['all_ops'],
+          effects: ['permit', 'applykey'],
+        },
+        {
+          user_set_id: sets.someone,
+          resource_set_id: sets.secret,
+          actions: ['read'],
+          effects: ['permit', 'applykey', 'audit'],
+        },
+        { actions: ['all_ops'], effects: ['deny'] },
+      ],
+      key_rules: [{ key_id: keyId }],
+    });
   });
   afterAll(async () => {
     daemon?.kill('SIGTERM');
     rdmDaemon?.kill('SIGTERM');
-    clearInterval(clock);
-    await server?.close();
     rmSync(work, { recursive: true, force: true });
   });
 
@@ -291,16 +255,11 @@ describe('ksp-agent (reference agent) against a server', () => {
   it('RDM in block mode kills a process that rewrites many files quickly and reports rdm.suspicious', async () => {
     // An RDM agent of its own, its guard point under an RDM policy in block mode.
     const rdmClient = await enrol('fs-01', 'rdm', rdmState);
-    const rdmPolicy = ok(
-      await call(server, api.rdmPolicy.policyCreate, {
-        token,
-        body: {
-          name: 'shares-rdm',
-          type: 'rdm',
-          rdm: { mode: 'block', threshold: { files: 5, window_s: 10 } },
-        } as never,
-      }),
-    ).data.id;
+    const rdmPolicy = await create(api.rdmPolicy.policyCreate, {
+      name: 'shares-rdm',
+      type: 'rdm',
+      rdm: { mode: 'block', threshold: { files: 5, window_s: 10 } },
+    });
     ok(
       await call(server, api.rdmClient.guardPointCreate, {
         token,

@@ -4,7 +4,7 @@ import { api, Code, signedText } from '@ksp/contracts';
 import { agentKeyAndCsr } from '../../test/agent.js';
 import { HEARTBEAT_REFUSALS_PER_MINUTE } from '../client/client.service.js';
 import { call, engines, ok, type TestServer } from '../../test/harness.js';
-import { signedInWithBranch } from '../../test/fixtures.js';
+import { auditRecords, signedInWithBranch } from '../../test/fixtures.js';
 
 describe.each(await engines())('KADP client operations on %s', (engine) => {
   let server: TestServer;
@@ -114,12 +114,7 @@ describe.each(await engines())('KADP client operations on %s', (engine) => {
     const bad = await signed(clientId, agent.key, { op: 'sign', key_id: keyId });
     expect(bad.code).toBe(Code.INVALID);
     expect(ok(await ops(clientId)).data.total).toBe(before);
-    const audits = await server.database.db
-      .selectFrom('audit_log')
-      .select('details')
-      .where('action', '=', 'client.crypto')
-      .where('result', '=', 'failure')
-      .execute();
+    const audits = (await auditRecords(server, 'client.crypto')).filter((a) => a.result === 'failure');
     expect(audits.map((a) => a.details).join(' ')).toMatch(/signature.*stale|stale.*signature/s);
   });
 

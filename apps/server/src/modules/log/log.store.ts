@@ -107,23 +107,31 @@ export function findRecord(db: Executor, id: string, domainId: string | null) {
   return q.executeTakeFirst();
 }
 
+/**
+ * A record's view (`LogRecord`) by member, in its order, and the column each comes from. The
+ * details are JSON text as the audit writer stored it (`JSON.stringify` of an object), so the
+ * view writes them as they are.
+ */
+const VIEW_COLUMNS = {
+  id: 'id',
+  at: 'at',
+  severity: 'severity',
+  action: 'action',
+  target: 'target',
+  result: 'result',
+  username: 'username',
+  domain_name: 'domain_name',
+  source: 'source',
+  ip: 'source_ip',
+  count: 'count',
+  object_id: 'object_id',
+  details: 'details',
+} as const satisfies Record<string, keyof AuditTable>;
+export type ViewMember = keyof typeof VIEW_COLUMNS;
+
 /** The columns a record's view shows: what an export reads (not the chain's place and MAC). */
-const EXPORTED = [
-  'id',
-  'at',
-  'severity',
-  'action',
-  'target',
-  'result',
-  'username',
-  'domain_name',
-  'source',
-  'source_ip',
-  'count',
-  'object_id',
-  'details',
-] as const satisfies readonly (keyof AuditTable)[];
-export type ExportedRecord = Pick<AuditTable, (typeof EXPORTED)[number]>;
+const EXPORTED = Object.values(VIEW_COLUMNS);
+export type ExportedRecord = Pick<AuditTable, (typeof VIEW_COLUMNS)[ViewMember]>;
 
 /**
  * The records the filters select, newest first, `chunk` rows at a time by keyset (at, id):
@@ -153,28 +161,6 @@ export async function* streamRecords(
     after = { at: last.at, id: last.id };
   }
 }
-
-/**
- * A record's view (`LogRecord`) by member, in its order, and the column each comes from. The
- * details are JSON text as the audit writer stored it (`JSON.stringify` of an object), so the
- * view writes them as they are.
- */
-const VIEW_COLUMNS = {
-  id: 'id',
-  at: 'at',
-  severity: 'severity',
-  action: 'action',
-  target: 'target',
-  result: 'result',
-  username: 'username',
-  domain_name: 'domain_name',
-  source: 'source',
-  ip: 'source_ip',
-  count: 'count',
-  object_id: 'object_id',
-  details: 'details',
-} as const;
-export type ViewMember = keyof typeof VIEW_COLUMNS;
 
 /**
  * PostgreSQL: the query of an export by COPY, whose one column is each record's CSV line (the

@@ -213,40 +213,19 @@ describe.each(await engines())('TDE and RDM clients on %s', (engine) => {
         body: { client_id: clients.rdm!, timestamp: ts, payload, signature },
       });
     };
+    // The RDM client's communication, through a sub-console's call, by a caller.
+    const setCommunication = (calls: typeof api.rdmClient, caller: string, enabled: boolean) =>
+      call(server, calls.setCommunication, { token: caller, body: { id: clients.rdm!, enabled } });
     const now = server.clock.now.getTime();
     ok(await heartbeat(now));
-    const off = ok(
-      await call(server, api.rdmClient.setCommunication, {
-        token,
-        body: { id: clients.rdm!, enabled: false },
-      }),
-    ).data;
+    const off = ok(await setCommunication(api.rdmClient, token, false)).data;
     expect(off.communication_enabled).toBe(false);
     const refused = await heartbeat(now + 1);
     expect(refused.code).toBe(Code.BAD_CREDENTIALS);
     expect(refused.msg).toContain('communication');
-    expect(
-      (
-        await call(server, api.tdeClient.setCommunication, {
-          token,
-          body: { id: clients.rdm!, enabled: true },
-        })
-      ).code,
-    ).toBe(Code.NOT_FOUND);
-    expect(
-      (
-        await call(server, api.rdmClient.setCommunication, {
-          token: other.token,
-          body: { id: clients.rdm!, enabled: true },
-        })
-      ).code,
-    ).toBe(Code.NOT_FOUND);
-    ok(
-      await call(server, api.rdmClient.setCommunication, {
-        token,
-        body: { id: clients.rdm!, enabled: true },
-      }),
-    );
+    expect((await setCommunication(api.tdeClient, token, true)).code).toBe(Code.NOT_FOUND);
+    expect((await setCommunication(api.rdmClient, other.token, true)).code).toBe(Code.NOT_FOUND);
+    ok(await setCommunication(api.rdmClient, token, true));
     ok(await heartbeat(now + 2));
     const audited = await server.database.db
       .selectFrom('audit_log')

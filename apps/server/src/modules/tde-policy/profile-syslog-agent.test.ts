@@ -1,13 +1,11 @@
 import type { ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '@ksp/contracts';
-import { licenseEverything, testLicenseKeys } from '../../test/license.js';
-import { agentProcess as agent, finished, until } from '../../test/agent.js';
-import { call, initialize, startServer, type TestServer } from '../../test/harness.js';
+import { agentProcess as agent, agentServer, enrolAgent, finished, until } from '../../test/agent.js';
+import { call, type TestServer } from '../../test/harness.js';
 import {
   opensslTls,
   parse5424,
@@ -28,10 +26,8 @@ describe('ksp-agent sends its log events to the syslog servers of its profile', 
   let server: TestServer;
   let token: string;
   let base: string;
-  let clock: NodeJS.Timeout;
   let daemon: ChildProcess | undefined;
   let daemonLog = '';
-  const vendor = testLicenseKeys();
   const work = mkdtempSync(join(tmpdir(), 'ksp-agent-syslog-'));
   const stateDir = join(work, 'state');
   const gpDir = join(work, 'payroll');
@@ -55,13 +51,8 @@ describe('ksp-agent sends its log events to the syslog servers of its profile', 
   const version = () => (config() ? (JSON.parse(config()) as { version: number }).version : 0);
   const cat = (file: string) => finished(agent(['cat', '--state', stateDir, join(gpDir, file)]));
 
+  agentServer((started) => ({ server, token, base } = started));
   beforeAll(async () => {
-    server = await startServer('sqlite', { KSP_LICENSE_TEST_PUBLIC_KEY: vendor.publicKeyBase64 });
-    clock = setInterval(() => (server.clock.now = new Date()), 100);
-    ({ token } = await initialize(server));
-    await licenseEverything(server, token, vendor);
-    await server.app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(server.app.server.address() as AddressInfo).port}`;
     udp = await udpReceiver();
     tcp = await tcpReceiver();
     tls = await tcpReceiver(0, { key: pki.serverKey, cert: pki.serverCert, ca: pki.ca });
@@ -110,23 +101,7 @@ describe('ksp-agent sends its log events to the syslog servers of its profile', 
         body: { name: 'app-token', usage: 'cte', capacity: 0 },
       }),
     ).data.secret;
-    const out = await finished(
-      agent([
-        'enrol',
-        '--server',
-        base,
-        '--token',
-        secret,
-        '--name',
-        'app-01',
-        '--type',
-        'tde',
-        '--state',
-        stateDir,
-      ]),
-    );
-    expect(out.code, out.stderr).toBe(0);
-    clientId = (JSON.parse(out.stdout) as { client_id: string }).client_id;
+    clientId = await enrolAgent(base, { secret, name: 'app-01', type: 'tde', state: stateDir });
     ok(
       await call(server, api.tdeClient.setProfile, {
         token,
@@ -148,9 +123,7 @@ describe('ksp-agent sends its log events to the syslog servers of its profile', 
   });
   afterAll(async () => {
     daemon?.kill('SIGTERM');
-    clearInterval(clock);
     for (const r of [udp, tcp, tls]) await r?.close().catch(() => undefined);
-    await server?.close();
     rmSync(work, { recursive: true, force: true });
   });
 

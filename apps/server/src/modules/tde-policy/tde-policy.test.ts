@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, Code, DEFAULT_PROFILE, type CallDef } from '@ksp/contracts';
+import { api, Code, DEFAULT_PROFILE, SecurityRule, type CallDef } from '@ksp/contracts';
 import { clientConfigEpoch, type TdeUsage } from '../../platform/agent-config.js';
 import {
   call,
@@ -493,16 +493,8 @@ describe.each(await engines())('TDE policies on %s', (engine) => {
       const detail = ok(
         await call(server, api.tdePolicy.policyDetail, { token, query: { id: policyId } }),
       ).data;
-      const rules = detail.security_rules.map((r) => ({
-        user_set_id: r.user_set_id,
-        process_set_id: r.process_set_id,
-        resource_set_id: r.resource_set_id,
-        exclude_user_set: r.exclude_user_set,
-        exclude_process_set: r.exclude_process_set,
-        exclude_resource_set: r.exclude_resource_set,
-        actions: r.actions,
-        effects: r.effects,
-      }));
+      // A rule as the update takes it: its row without the order and the sets' names.
+      const rules = detail.security_rules.map((r) => SecurityRule.parse(r));
       const before = await epoch();
       const updated = ok(
         await call(server, api.tdePolicy.policyUpdate, {

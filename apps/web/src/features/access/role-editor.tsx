@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Flex, Form, Input, Spin, Tree, Typography } from 'antd';
+import type { Rule } from 'antd/es/form';
 import { api, type DataOf } from '@ksp/contracts';
 import { accessKeys, createRole, fetchPermissionTree, updateRole } from '../../api/access';
 import { ModalForm } from '../../components/form-modal';
@@ -118,6 +119,8 @@ export function RoleEditor({
 }) {
   const t = useT();
   const readOnly = target?.mode === 'view';
+  /** A field's rules while editing; none while viewing. */
+  const editRules = (rules: Rule[]) => (readOnly ? [] : rules);
   const role = target && target.mode !== 'create' ? target.role : null;
   const schema = target?.mode === 'create' ? api.role.create.body : api.role.update.body;
 
@@ -163,33 +166,27 @@ export function RoleEditor({
         name="name"
         label={t('access:role.fields.name')}
         extra={readOnly ? undefined : t('access:common.nameHint')}
-        rules={
-          readOnly
-            ? []
-            : rulesFromSchema(fieldSchema(api.role.create.body, 'name'), t('access:role.fields.name'))
-        }
+        rules={editRules(
+          rulesFromSchema(fieldSchema(api.role.create.body, 'name'), t('access:role.fields.name')),
+        )}
       >
         <Input data-testid="role-name" />
       </Form.Item>
       <Form.Item
         name="description"
         label={t('access:role.fields.description')}
-        rules={
-          readOnly
-            ? []
-            : rulesFromSchema(fieldSchema(schema, 'description'), t('access:role.fields.description'))
-        }
+        rules={editRules(
+          rulesFromSchema(fieldSchema(schema, 'description'), t('access:role.fields.description')),
+        )}
       >
         <Input.TextArea autoSize={{ minRows: 1, maxRows: 4 }} data-testid="role-description" />
       </Form.Item>
       <Form.Item
         name="permissions"
         label={t('access:role.fields.permissions')}
-        rules={
-          readOnly
-            ? []
-            : [{ required: true, type: 'array', min: 1, message: t('access:role.permissionsRequired') }]
-        }
+        rules={editRules([
+          { required: true, type: 'array', min: 1, message: t('access:role.permissionsRequired') },
+        ])}
       >
         <PermissionTreeField disabled={readOnly} />
       </Form.Item>

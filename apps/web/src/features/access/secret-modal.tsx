@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
-import { Alert, Button, Flex, Modal, Typography } from 'antd';
+import { Alert, Button, Flex, Typography } from 'antd';
 import { CopyButton } from '../../components/copy-button';
+import { OnceModal } from '../../components/once-modal';
 import { useT } from '../../i18n/i18n';
 
 export interface OnceSecret {
@@ -19,12 +20,10 @@ export interface OnceSecret {
 export function SecretModal({ value, onClose }: { value: OnceSecret | null; onClose: () => void }) {
   const t = useT();
   return (
-    <Modal
+    <OnceModal
       open={value !== null}
       title={value?.title}
-      onCancel={onClose}
-      mask={{ closable: false }}
-      destroyOnHidden
+      onClose={onClose}
       width={600}
       footer={
         <Button type="primary" onClick={onClose} data-testid="secret-close">
@@ -48,6 +47,6 @@ export function SecretModal({ value, onClose }: { value: OnceSecret | null; onCl
           </Flex>
         </Flex>
       )}
-    </Modal>
+    </OnceModal>
   );
 }

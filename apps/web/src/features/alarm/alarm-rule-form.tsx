@@ -11,6 +11,7 @@ import {
 import { ModalForm } from '../../components/form-modal';
 import { fieldSchema, rulesFromSchema } from '../../components/schema-rules';
 import { SwitchField } from '../../components/switch-field';
+import { WholeNumberInput } from '../../components/whole-number-input';
 import { useT } from '../../i18n/i18n';
 import {
   actionValid,
@@ -143,11 +144,8 @@ export function AlarmRuleForm({ stored, onSubmit, onClose }: AlarmRuleFormProps)
               },
             ]}
           >
-            <InputNumber
-              min={1}
-              max={ALARM_THRESHOLD_MAX}
-              precision={0}
-              style={{ width: '100%' }}
+            <WholeNumberInput
+              range={{ min: 1, max: ALARM_THRESHOLD_MAX }}
               data-testid="alarm-rule-threshold"
             />
           </Form.Item>

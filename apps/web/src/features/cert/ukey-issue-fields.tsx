@@ -1,4 +1,4 @@
-import { Alert, Button, Col, Form, Input, InputNumber, Radio, Row, Select } from 'antd';
+import { Alert, Button, Col, Form, Input, Radio, Row, Select } from 'antd';
 import { api, UKEY_PIN_MAX, UKEY_PIN_MIN, ukeyAlgorithms, ukeySpecs } from '@ksp/contracts';
 import { listUsers } from '../../api/access';
 import type { UkeyAlgorithm } from '../../api/ukey';
@@ -6,6 +6,7 @@ import { PagedSelect } from '../../components/paged-select';
 import { PasswordInput } from '../../components/password-input';
 import { limitsAt } from '../../components/schema-limits';
 import { fieldSchema, requiredRule, rulesFromSchema } from '../../components/schema-rules';
+import { WholeNumberInput } from '../../components/whole-number-input';
 import { useT } from '../../i18n/i18n';
 import type { UkeyValues, useUkeyIssue } from './use-ukey-issue';
 
@@ -171,14 +172,7 @@ export function UkeyIssueFields({ algorithm, locked, issue }: Props) {
               ...schemaRules('validity_days', t('cert:ukey.validityDays')),
             ]}
           >
-            <InputNumber
-              disabled={locked}
-              min={VALIDITY.min}
-              max={VALIDITY.max}
-              precision={0}
-              style={{ width: '100%' }}
-              data-testid="ukey-validity"
-            />
+            <WholeNumberInput range={VALIDITY} disabled={locked} data-testid="ukey-validity" />
           </Form.Item>
         </Col>
       </Row>

@@ -1,4 +1,4 @@
-import { Alert, Col, Form, Input, InputNumber, Radio, Row, Select } from 'antd';
+import { Alert, Col, Form, Input, Radio, Row, Select } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { api, KMIP_CLIENT_KEY_ALGORITHMS, type KmipClientRow } from '@ksp/contracts';
 import { createKmipClient, renewKmipClient, updateKmipClient } from '../../api/kmip';
@@ -7,6 +7,7 @@ import { PemInput } from '../../components/pem-input';
 import { SingleRoleSelect } from '../../components/role-select';
 import { limitsAt } from '../../components/schema-limits';
 import { fieldSchema, rulesFromSchema } from '../../components/schema-rules';
+import { WholeNumberInput } from '../../components/whole-number-input';
 import { useT } from '../../i18n/i18n';
 import type { IssuedCertificate } from './kmip-issued-modal';
 
@@ -193,13 +194,7 @@ export function CreateKmipClientModal({
               },
             ]}
           >
-            <InputNumber
-              min={VALIDITY.min}
-              max={VALIDITY.max}
-              precision={0}
-              style={{ width: '100%' }}
-              data-testid="kmip-create-validity"
-            />
+            <WholeNumberInput range={VALIDITY} data-testid="kmip-create-validity" />
           </Form.Item>
         </Col>
       </Row>

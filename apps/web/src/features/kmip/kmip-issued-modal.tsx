@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
 import { DownloadOutlined } from '@ant-design/icons';
-import { Alert, Button, Flex, Input, Modal, Typography } from 'antd';
+import { Alert, Button, Flex, Input, Typography } from 'antd';
 import { CopyButton } from '../../components/copy-button';
+import { OnceModal } from '../../components/once-modal';
 import { useT } from '../../i18n/i18n';
 import { fileStem, joinPem, savePem, savePkcs12 } from './kmip-files';
 
@@ -69,12 +70,10 @@ export function KmipIssuedModal({
   const t = useT();
   const stem = value ? fileStem(value.name) : '';
   return (
-    <Modal
+    <OnceModal
       open={value !== null}
       title={value?.title}
-      onCancel={onClose}
-      mask={{ closable: false }}
-      destroyOnHidden
+      onClose={onClose}
       width={720}
       footer={
         <Flex justify="end" gap={8} wrap>
@@ -129,6 +128,6 @@ export function KmipIssuedModal({
           />
         </Flex>
       )}
-    </Modal>
+    </OnceModal>
   );
 }

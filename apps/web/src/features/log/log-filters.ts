@@ -60,21 +60,32 @@ export function timeRange(value: string | undefined, now: Dayjs = dayjs()): { fr
   }
 }
 
+/**
+ * The server's filters from URL filters: the time range, each choice that is one of its values,
+ * each text as it is; the empty ones and values the contract does not know are left out.
+ */
+function serverFilters(
+  filters: Record<string, string>,
+  now: Dayjs,
+  choices: Record<string, readonly string[]>,
+  texts: readonly string[],
+): Record<string, string> {
+  const query: Record<string, string> = {};
+  for (const [name, value] of Object.entries(timeRange(filters.time, now))) if (value) query[name] = value;
+  for (const [name, values] of Object.entries(choices)) {
+    const value = filters[name];
+    if (value && values.includes(value)) query[name] = value;
+  }
+  for (const name of texts) if (filters[name]) query[name] = filters[name];
+  return query;
+}
+
 type LogFilterQuery = Omit<LogListQuery, 'page' | 'page_size'>;
 
-/** The server's filters from the page's URL filters (values the contract does not know are left out). */
+/** The server's filters from the page's URL filters. */
 export function logFilterQuery(filters: Record<string, string>, now: Dayjs = dayjs()): LogFilterQuery {
-  const query: LogFilterQuery = {
-    ...timeRange(filters.time, now),
-    severity: logSeverities.find((value) => value === filters.severity),
-    result: logResults.find((value) => value === filters.result),
-    source: logSources.find((value) => value === filters.source),
-    action: filters.action,
-    username: filters.username,
-    ip: filters.ip,
-    q: filters.q,
-  };
-  return Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined && value !== ''));
+  const choices = { severity: logSeverities, result: logResults, source: logSources };
+  return serverFilters(filters, now, choices, ['action', 'username', 'ip', 'q']);
 }
 
 /** The URL names of the client records' filters. */
@@ -96,15 +107,7 @@ export function clientLogFilterQuery(
   filters: Record<string, string>,
   now: Dayjs = dayjs(),
 ): ClientLogFilterQuery {
-  const query: ClientLogFilterQuery = {
-    ...timeRange(filters.time, now),
-    level: clientLogLevels.find((value) => value === filters.level),
-    effect: clientLogEffects.find((value) => value === filters.effect),
-    action: filters.action,
-    client: filters.client,
-    os_user: filters.os_user,
-    ip: filters.ip,
-    q: filters.q,
-  };
-  return Object.fromEntries(Object.entries(query).filter(([, value]) => value !== undefined && value !== ''));
+  const choices = { level: clientLogLevels, effect: clientLogEffects };
+  const texts = ['action', 'client', 'os_user', 'ip', 'q'];
+  return serverFilters(filters, now, choices, texts);
 }

@@ -1,19 +1,6 @@
 import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  Alert,
-  App,
-  Button,
-  Card,
-  Col,
-  Divider,
-  Form,
-  Input,
-  InputNumber,
-  Row,
-  Skeleton,
-  Typography,
-} from 'antd';
+import { Alert, App, Button, Card, Col, Divider, Form, Input, Row, Skeleton, Typography } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { fetchPasswordPolicy, passwordPolicyKeys, savePasswordPolicy } from '../../api/password-policy';
 import { userKeys } from '../../api/user';
@@ -25,6 +12,7 @@ import { useT } from '../../i18n/i18n';
 import { policyProblems, previewRules, problemText, type PasswordPolicyValues } from './policy-checks';
 import { formatDateTime } from '../../components/date-time';
 import { SwitchField } from '../../components/switch-field';
+import { WholeNumberInput } from '../../components/whole-number-input';
 
 type NumberField = Exclude<keyof PasswordPolicyValues, 'lockout_disabled'>;
 
@@ -101,12 +89,9 @@ export default function PasswordPolicyPage() {
       rules={name === 'max_length' ? [...numberRules(name), crossRule] : numberRules(name)}
       dependencies={name === 'max_length' ? crossFields : undefined}
     >
-      <InputNumber
-        min={bounds[name][0]}
-        max={bounds[name][1]}
-        precision={0}
+      <WholeNumberInput
+        range={{ min: bounds[name][0], max: bounds[name][1] }}
         disabled={disabled}
-        style={{ width: '100%' }}
         data-testid={`policy-${name}`}
       />
     </Form.Item>

@@ -23,6 +23,7 @@ import { SwitchField } from '../../components/switch-field';
 import { useSubmit } from '../../components/use-submit';
 import { useViewActive } from '../../components/view-activity';
 import { requiredRule } from '../../components/schema-rules';
+import { WholeNumberInput } from '../../components/whole-number-input';
 import { useT } from '../../i18n/i18n';
 import {
   endpointProblem,
@@ -99,13 +100,7 @@ export default function QuantumPage() {
           },
         ]}
       >
-        <InputNumber
-          min={min}
-          max={max}
-          precision={0}
-          style={{ width: '100%' }}
-          data-testid={`quantum-${name.replaceAll('_', '-')}`}
-        />
+        <WholeNumberInput range={{ min, max }} data-testid={`quantum-${name.replaceAll('_', '-')}`} />
       </Form.Item>
     );
   };

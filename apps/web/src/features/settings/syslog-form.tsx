@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { Alert, Checkbox, Col, Divider, Form, Input, InputNumber, Radio, Row, Select } from 'antd';
+import { Alert, Checkbox, Col, Divider, Form, Input, Radio, Row, Select } from 'antd';
 import type { Rule } from 'antd/es/form';
 import {
   api,
@@ -15,6 +15,7 @@ import { PemInput } from '../../components/pem-input';
 import { limitsAt } from '../../components/schema-limits';
 import { fieldSchema, requiredRule, rulesFromSchema } from '../../components/schema-rules';
 import { SwitchField } from '../../components/switch-field';
+import { WholeNumberInput } from '../../components/whole-number-input';
 import { useT } from '../../i18n/i18n';
 import {
   clientPairProblem,
@@ -56,6 +57,10 @@ export function SyslogFormModal({ open, stored, onSubmit, onClose }: SyslogFormM
   const protocol: SyslogProtocol = Form.useWatch('protocol', form) ?? stored?.protocol ?? 'udp';
   const removeClient = Form.useWatch('remove_client', form) === true;
   const hasStoredClient = stored !== undefined && (stored.client_cert !== null || stored.has_client_key);
+  /** A PEM certificate field (the CA's, the client's). */
+  const certificateInput = (testId: string) => (
+    <PemInput rows={3} accept=".pem,.crt,.cer" placeholder={t('syslog:placeholders.pem')} testId={testId} />
+  );
 
   const label = {
     name: t('syslog:fields.name'),
@@ -170,13 +175,7 @@ export function SyslogFormModal({ open, stored, onSubmit, onClose }: SyslogFormM
               { type: 'integer', min: PORT.min, max: PORT.max, message: t('syslog:validation.port') },
             ]}
           >
-            <InputNumber
-              min={PORT.min}
-              max={PORT.max}
-              precision={0}
-              style={{ width: '100%' }}
-              data-testid="syslog-port"
-            />
+            <WholeNumberInput range={PORT} data-testid="syslog-port" />
           </Form.Item>
         </Col>
       </Row>
@@ -209,12 +208,7 @@ export function SyslogFormModal({ open, stored, onSubmit, onClose }: SyslogFormM
             extra={t('syslog:hints.caCert')}
             rules={[pemRule(CERT_PEM, t('syslog:validation.pemCert'))]}
           >
-            <PemInput
-              rows={3}
-              accept=".pem,.crt,.cer"
-              placeholder={t('syslog:placeholders.pem')}
-              testId="syslog-ca-cert"
-            />
+            {certificateInput('syslog-ca-cert')}
           </Form.Item>
           {hasStoredClient && (
             <Form.Item name="remove_client" valuePropName="checked">
@@ -230,12 +224,7 @@ export function SyslogFormModal({ open, stored, onSubmit, onClose }: SyslogFormM
                 dependencies={['client_key']}
                 rules={[pemRule(CERT_PEM, t('syslog:validation.pemCert')), pairRule('certMissing')]}
               >
-                <PemInput
-                  rows={3}
-                  accept=".pem,.crt,.cer"
-                  placeholder={t('syslog:placeholders.pem')}
-                  testId="syslog-client-cert"
-                />
+                {certificateInput('syslog-client-cert')}
               </Form.Item>
               <Form.Item
                 name="client_key"

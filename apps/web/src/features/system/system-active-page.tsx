@@ -12,6 +12,7 @@ import {
   Spin,
   Steps,
   Typography,
+  type ButtonProps,
 } from 'antd';
 import { useNavigate } from 'react-router';
 import type { DataOf, api } from '@ksp/contracts';
@@ -126,6 +127,12 @@ export default function SystemActivePage() {
       setFinished(result);
       await queryClient.invalidateQueries({ queryKey: systemKeys.status });
     });
+  /** The button that ends the set-up (after the last component, or when all are generated). */
+  const finishButton = (props: Pick<ButtonProps, 'type' | 'disabled'>) => (
+    <LockButton {...props} loading={busy} onClick={() => void finish()} data-testid="init-finish">
+      {t('system:init.finish')}
+    </LockButton>
+  );
 
   if (status.isPending) {
     return (
@@ -168,15 +175,7 @@ export default function SystemActivePage() {
         <ComponentCard component={component} saved={saved} onSaved={setSaved} />
         <Flex justify="flex-end">
           {last ? (
-            <LockButton
-              type="primary"
-              disabled={!saved}
-              loading={busy}
-              onClick={() => void finish()}
-              data-testid="init-finish"
-            >
-              {t('system:init.finish')}
-            </LockButton>
+            finishButton({ type: 'primary', disabled: !saved })
           ) : (
             <LockButton
               type="primary"
@@ -218,16 +217,9 @@ export default function SystemActivePage() {
           />
         </Flex>
         <Flex justify="flex-end" gap={8} wrap>
-          {inProgress && inProgress.components_generated >= inProgress.components_total && (
-            <LockButton
-              loading={busy}
-              disabled={!codeReady}
-              onClick={() => void finish()}
-              data-testid="init-finish"
-            >
-              {t('system:init.finish')}
-            </LockButton>
-          )}
+          {inProgress &&
+            inProgress.components_generated >= inProgress.components_total &&
+            finishButton({ disabled: !codeReady })}
           <LockButton
             type="primary"
             loading={busy}

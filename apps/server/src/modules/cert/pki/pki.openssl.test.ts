@@ -11,6 +11,7 @@ import {
   describeCertificate,
   newSerial,
   verifyCertificateSignature,
+  type CertificateProfile,
 } from './certificate.js';
 import { buildCrl } from './crl.js';
 import { buildCsr, parseCsr } from './csr.js';
@@ -128,6 +129,10 @@ function party(algorithm: CaAlgorithm): Party {
 const DAY = 86_400_000;
 const CRL_URL = 'http://ca.example/crl/inter.crl';
 const OCSP_URL = 'http://ca.example/ocsp';
+/** `openssl verify`'s trust: the root trusted, the intermediate offered. */
+const CHAIN = ['-CAfile', 'root.pem', '-untrusted', 'inter.pem'];
+/** `openssl ocsp`'s question: the server certificate's status from its issuer, under the root. */
+const OCSP_OF_SERVER = ['-issuer', 'inter.pem', '-CAfile', 'root.pem', '-cert', 'server.pem'];
 
 describe.each(['RSA-2048', 'EC-P256', 'EC-P384', 'ED25519', 'SM2'] as const)(
   '%s with openssl',
@@ -192,23 +197,33 @@ describe.each(['RSA-2048', 'EC-P256', 'EC-P384', 'ED25519', 'SM2'] as const)(
       expect(serverCsr.signatureValid).toBe(true);
       expect(serverCsr.algorithm).toBe(algorithm);
       expect(serverCsr.subject).toBe('CN=server.example,O=KSP Test,C=CN');
-      serverDer = await buildCertificate({
-        serial: newSerial(),
-        issuerName: certificateParts(interDer).subject,
-        subjectName: serverCsr.subjectName,
-        notBefore: now,
-        notAfter: new Date(now.getTime() + 365 * DAY),
-        subjectSpki: serverCsr.spki,
-        signer: inter.signer,
-        profile: {
+      // A leaf the intermediate issues for a year from a parsed CSR.
+      const leaf = (
+        csr: typeof serverCsr,
+        profile: CertificateProfile,
+        urls: { crlUrl: string; ocspUrl?: string },
+      ) =>
+        buildCertificate({
+          serial: newSerial(),
+          issuerName: certificateParts(interDer).subject,
+          subjectName: csr.subjectName,
+          notBefore: now,
+          notAfter: new Date(now.getTime() + 365 * DAY),
+          subjectSpki: csr.spki,
+          signer: inter.signer,
+          profile,
+          ...urls,
+        });
+      serverDer = await leaf(
+        serverCsr,
+        {
           kind: 'end-entity',
           purpose: 'server',
           usage: algorithm === 'ED25519' ? 'signature' : 'both',
           san: serverCsr.san,
         },
-        crlUrl: CRL_URL,
-        ocspUrl: OCSP_URL,
-      });
+        { crlUrl: CRL_URL, ocspUrl: OCSP_URL },
+      );
       // The client leaf: key from the key store, CSR from the engine.
       clientCsr = await buildCsr({
         subjectName: parseName('CN=alice,OU=People,O=KSP Test,C=CN'),
@@ -217,17 +232,11 @@ describe.each(['RSA-2048', 'EC-P256', 'EC-P384', 'ED25519', 'SM2'] as const)(
       });
       const parsedClient = parseCsr(clientCsr);
       expect(parsedClient.signatureValid).toBe(true);
-      clientDer = await buildCertificate({
-        serial: newSerial(),
-        issuerName: certificateParts(interDer).subject,
-        subjectName: parsedClient.subjectName,
-        notBefore: now,
-        notAfter: new Date(now.getTime() + 365 * DAY),
-        subjectSpki: parsedClient.spki,
-        signer: inter.signer,
-        profile: { kind: 'end-entity', purpose: 'client', usage: 'signature', san: parsedClient.san },
-        crlUrl: CRL_URL,
-      });
+      clientDer = await leaf(
+        parsedClient,
+        { kind: 'end-entity', purpose: 'client', usage: 'signature', san: parsedClient.san },
+        { crlUrl: CRL_URL },
+      );
       write('root.pem', toPem(rootDer, 'CERTIFICATE'));
       write('inter.pem', toPem(interDer, 'CERTIFICATE'));
       write('server.pem', toPem(serverDer, 'CERTIFICATE'));
@@ -255,21 +264,7 @@ describe.each(['RSA-2048', 'EC-P256', 'EC-P384', 'ED25519', 'SM2'] as const)(
         }
       }
       if (!sm2) {
-        expect(
-          ok(
-            [
-              'verify',
-              '-purpose',
-              'sslserver',
-              '-CAfile',
-              'root.pem',
-              '-untrusted',
-              'inter.pem',
-              'server.pem',
-            ],
-            dir,
-          ),
-        ).toContain('OK');
+        expect(ok(['verify', '-purpose', 'sslserver', ...CHAIN, 'server.pem'], dir)).toContain('OK');
         expect(
           ok(
             [
@@ -351,21 +346,7 @@ describe.each(['RSA-2048', 'EC-P256', 'EC-P384', 'ED25519', 'SM2'] as const)(
       expect(text).toContain(serverSerial.toString('hex').toUpperCase());
       ok(['crl', '-inform', 'DER', '-in', 'revoked.der.crl', '-noout'], dir);
       const crlCheck = (file: string) =>
-        run(
-          [
-            'verify',
-            ...vfy,
-            '-crl_check',
-            '-CRLfile',
-            file,
-            '-CAfile',
-            'root.pem',
-            '-untrusted',
-            'inter.pem',
-            'server.pem',
-          ],
-          dir,
-        );
+        run(['verify', ...vfy, '-crl_check', '-CRLfile', file, ...CHAIN, 'server.pem'], dir);
       if (sm2) {
         expect(sm2PkeyutlVerify(dir, revoked, inter.signer.spki)).toBe(true);
         const tampered = Buffer.from(revoked);
@@ -430,21 +411,7 @@ describe.each(['RSA-2048', 'EC-P256', 'EC-P384', 'ED25519', 'SM2'] as const)(
           const file = `resp-${nonce}-${status}.der`;
           write(file, response);
           // -no_nonce keeps openssl from adding a nonce of its own to the -reqin request it checks against.
-          const args = [
-            'ocsp',
-            '-respin',
-            file,
-            '-reqin',
-            req,
-            '-no_nonce',
-            '-issuer',
-            'inter.pem',
-            '-CAfile',
-            'root.pem',
-            '-cert',
-            'server.pem',
-            '-resp_text',
-          ];
+          const args = ['ocsp', '-respin', file, '-reqin', req, '-no_nonce', ...OCSP_OF_SERVER, '-resp_text'];
           const result = run(args, dir);
           expect(result.out).toContain(`server.pem: ${status}`);
           if (status === 'revoked') expect(result.out).toContain('Reason: keyCompromise');
@@ -459,21 +426,7 @@ describe.each(['RSA-2048', 'EC-P256', 'EC-P384', 'ED25519', 'SM2'] as const)(
           const tampered = Buffer.from(response);
           tampered[tampered.length - 5] = (tampered[tampered.length - 5] ?? 0) ^ 0x01;
           write(`bad-${file}`, tampered);
-          const bad = run(
-            [
-              'ocsp',
-              '-respin',
-              `bad-${file}`,
-              '-no_nonce',
-              '-issuer',
-              'inter.pem',
-              '-CAfile',
-              'root.pem',
-              '-cert',
-              'server.pem',
-            ],
-            dir,
-          );
+          const bad = run(['ocsp', '-respin', `bad-${file}`, '-no_nonce', ...OCSP_OF_SERVER], dir);
           expect(bad.out).toMatch(/Response Verify Failure/);
         }
       }

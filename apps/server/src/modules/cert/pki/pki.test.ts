@@ -68,15 +68,24 @@ function party(algorithm: CaAlgorithm) {
 
 const DAY = 86_400_000;
 
+/** A certificate valid from now for a day, with a new serial. */
+function dayCertificate(
+  o: Omit<Parameters<typeof buildCertificate>[0], 'serial' | 'notBefore' | 'notAfter'>,
+) {
+  return buildCertificate({
+    serial: newSerial(),
+    notBefore: new Date(),
+    notAfter: new Date(Date.now() + DAY),
+    ...o,
+  });
+}
+
 async function selfSigned(algorithm: CaAlgorithm, cn: string) {
   const p = party(algorithm);
   const name = parseName(`CN=${cn}`);
-  const der = await buildCertificate({
-    serial: newSerial(),
+  const der = await dayCertificate({
     issuerName: name,
     subjectName: name,
-    notBefore: new Date(),
-    notAfter: new Date(Date.now() + DAY),
     subjectSpki: p.signer.spki,
     signer: p.signer,
     profile: { kind: 'ca' },
@@ -237,12 +246,9 @@ describe('profiles', () => {
     for (const algorithm of ['ED25519', 'ML-DSA-44'] as const) {
       const subject = party(algorithm);
       const error = await pkiErrorAsync(() =>
-        buildCertificate({
-          serial: newSerial(),
+        dayCertificate({
           issuerName: certificateParts(ca.der).subject,
           subjectName: parseName('CN=x'),
-          notBefore: new Date(),
-          notAfter: new Date(Date.now() + DAY),
           subjectSpki: subject.signer.spki,
           signer: ca.signer,
           profile: { kind: 'end-entity', purpose: 'client', usage: 'encryption' },
@@ -255,12 +261,9 @@ describe('profiles', () => {
   it('writes SM2 encryption key usage and a 16-byte positive serial', async () => {
     const ca = await selfSigned('SM2', 'SM2 CA');
     const subject = party('SM2');
-    const der = await buildCertificate({
-      serial: newSerial(),
+    const der = await dayCertificate({
       issuerName: certificateParts(ca.der).subject,
       subjectName: parseName('CN=enc'),
-      notBefore: new Date(),
-      notAfter: new Date(Date.now() + DAY),
       subjectSpki: subject.signer.spki,
       signer: ca.signer,
       profile: { kind: 'end-entity', purpose: 'client', usage: 'encryption' },
@@ -489,12 +492,9 @@ describe('bundles and chains', () => {
     expect(broken.details.subject).toMatch(/^CN=Root [AB]$/);
     // A leaf whose issuer is missing from the set, next to an unrelated root.
     const leafKey = party('EC-P256');
-    const leaf = await buildCertificate({
-      serial: newSerial(),
+    const leaf = await dayCertificate({
       issuerName: parseName('CN=Missing CA'),
       subjectName: parseName('CN=leaf'),
-      notBefore: new Date(),
-      notAfter: new Date(Date.now() + DAY),
       subjectSpki: leafKey.signer.spki,
       signer: a.signer,
       profile: { kind: 'end-entity', purpose: 'server', usage: 'signature' },
