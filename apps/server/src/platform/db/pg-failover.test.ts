@@ -132,9 +132,7 @@ describe('following a failover away from a primary that hangs', () => {
       ready = await server.app.inject({ method: 'GET', url: api.system.ready.path });
     }
     expect(ready.json<{ data: { database: string } }>().data.database).toBe(`127.0.0.1:${pair.standby.port}`);
-    const listed = ok(
-      await call(server, api.key.list, { token, query: { page: 1, page_size: 50 } }),
-    );
+    const listed = ok(await call(server, api.key.list, { token, query: { page: 1, page_size: 50 } }));
     expect(listed.data.data.map((k) => k.name)).toContain('before-hang');
   }, 120_000);
 });
