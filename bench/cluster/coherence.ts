@@ -4,7 +4,7 @@
  * 10 ms from the moment A answered the change. B is asked once before the change, so whatever B
  * keeps in memory is warm: the figure is the real bound, not a cold read.
  */
-import { api as contract } from '@ksp/contracts';
+import { api as contract, DB_KEY_PATH, DB_TOKEN_HEADER } from '@ksp/contracts';
 import { api, login } from '../support.js';
 
 /** What one request to a node answered: HTTP status and the envelope's code (or null). */
@@ -142,7 +142,7 @@ export async function measureCoherence(a: string, b: string, token: string): Pro
     { id: made.client.id, db_key_id: 1, key_id: dbKey.id },
     token,
   );
-  const read = () => ask(b, '/v1/tde/data/1', { headers: { 'x-vault-token': made.token } });
+  const read = () => ask(b, `${DB_KEY_PATH}/data/1`, { headers: { [DB_TOKEN_HEADER]: made.token } });
   if ((await read()).status !== 200) throw new Error('coherence: the database client cannot read on node B');
   await api(a, contract.tdeDatabase.update.path, { id: made.client.id, enabled: false }, token);
   t = Date.now();

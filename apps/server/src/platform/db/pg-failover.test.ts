@@ -21,6 +21,21 @@ describe('the hosts of a connection URL', () => {
   });
 });
 
+/** A KSP node whose KSP_DATABASE_URL names a primary/standby pair of the test's own, for one describe block. */
+function nodeOnAPair() {
+  const on = {} as { pair: Awaited<ReturnType<typeof startPgPair>>; server: TestServer; token: string };
+  beforeAll(async () => {
+    on.pair = await startPgPair();
+    on.server = await startServer('sqlite', { KSP_DATABASE_URL: on.pair.url });
+    on.token = (await initialize(on.server)).token;
+  }, 120_000);
+  afterAll(async () => {
+    await on.server?.close();
+    await on.pair?.stop();
+  });
+  return on;
+}
+
 /**
  * A node follows a database failover by itself (docs/cluster.md#database-failover): two real
  * PostgreSQL servers of the test's own, a primary and its streaming standby, named together in
@@ -29,23 +44,12 @@ describe('the hosts of a connection URL', () => {
  * written before is there.
  */
 describe('following a PostgreSQL failover', () => {
-  let pair: Awaited<ReturnType<typeof startPgPair>>;
-  let server: TestServer;
-  let token: string;
+  const on = nodeOnAPair();
 
-  beforeAll(async () => {
-    pair = await startPgPair();
-    server = await startServer('sqlite', { KSP_DATABASE_URL: pair.url });
-    token = (await initialize(server)).token;
-  }, 120_000);
-  afterAll(async () => {
-    await server?.close();
-    await pair?.stop();
-  });
-
-  const ready = () => server.app.inject({ method: 'GET', url: api.system.ready.path });
+  const ready = () => on.server.app.inject({ method: 'GET', url: api.system.ready.path });
 
   it('answers 503 while no primary is reachable and serves from the promoted standby without a restart', async () => {
+    const { pair, server, token } = on;
     const before = await ready();
     expect(before.statusCode).toBe(200);
     expect(before.json<{ data: { database: string } }>().data.database).toBe(
@@ -99,21 +103,10 @@ describe('following a PostgreSQL failover', () => {
  * 503, and the node moves to the promoted standby by itself.
  */
 describe('following a failover away from a primary that hangs', () => {
-  let pair: Awaited<ReturnType<typeof startPgPair>>;
-  let server: TestServer;
-  let token: string;
-
-  beforeAll(async () => {
-    pair = await startPgPair();
-    server = await startServer('sqlite', { KSP_DATABASE_URL: pair.url });
-    token = (await initialize(server)).token;
-  }, 120_000);
-  afterAll(async () => {
-    await server?.close();
-    await pair?.stop();
-  });
+  const on = nodeOnAPair();
 
   it('answers the calls caught on the hung primary with 503 and serves from the promoted standby', async () => {
+    const { pair, server, token } = on;
     ok(
       await call(server, api.key.create, {
         token,
