@@ -42,7 +42,7 @@ describe('the console, from a fresh install', () => {
   });
 
   it('initializes, activates, signs in and shows the layout', async () => {
-    const { page, errors } = await newPage(browser);
+    const { page, errors } = await newPage(browser, { motion: true });
     await page.goto(`${ksp.url}/`);
     await page.waitForURL(/\/system-active/);
     await page.getByTestId('init-start').click();
@@ -83,7 +83,7 @@ describe('the console, from a fresh install', () => {
   });
 
   it('navigates with the menu, tags and breadcrumb; switches language to 中文 and back', async () => {
-    const { page, errors } = await newPage(browser);
+    const { page, errors } = await newPage(browser, { motion: true });
     await signIn(page, ksp.url);
     await page.getByTestId('side-menu').getByText('Settings').click();
     await page.getByTestId('side-menu').getByText('Configuration').click();
@@ -130,7 +130,7 @@ describe('the console, from a fresh install', () => {
   });
 
   it('switches domain from the top bar with a new token', async () => {
-    const { page } = await newPage(browser);
+    const { page } = await newPage(browser, { motion: true });
     await signIn(page, ksp.url);
     const token = await storedToken(page);
     const created = await apiCall<{ id: string }>(
@@ -171,7 +171,7 @@ describe('the console, from a fresh install', () => {
   });
 
   it('tells the user when the session expired, then signs out', async () => {
-    const { page } = await newPage(browser);
+    const { page } = await newPage(browser, { motion: true });
     await signIn(page, ksp.url);
     // Make this session idle for longer than the server allows.
     const db = new BetterSqlite3(join(ksp.dataDir, 'ksp.sqlite'));
@@ -209,7 +209,7 @@ describe('the console, from a fresh install', () => {
   });
 
   it('shows every side-menu label whole, in English and in Chinese', async () => {
-    const { page, errors } = await newPage(browser);
+    const { page, errors } = await newPage(browser, { motion: true });
     await signIn(page, ksp.url);
     const menu = page.getByTestId('side-menu');
     /** Labels the menu cuts (an ellipsis): none at the menu's width. */
@@ -236,7 +236,7 @@ describe('the console, from a fresh install', () => {
   });
 
   it('works on a 375 px phone screen', async () => {
-    const { page, errors } = await newPage(browser, { width: 375, height: 740 });
+    const { page, errors } = await newPage(browser, { width: 375, height: 740, motion: true });
     // On a phone the menu is a closed drawer: wait for the dashboard, not for the menu.
     await signInUi(page, ksp.url, ADMIN.username, ADMIN.password);
     await page.waitForURL(/\/console\/dashboard/);

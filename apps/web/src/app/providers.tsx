@@ -4,6 +4,7 @@ import { App as AntApp, ConfigProvider } from 'antd';
 import { configureClient } from '../api/client-environment';
 import { antdLocale, currentLanguage, useT } from '../i18n/i18n';
 import { LayoutStateProvider, useLayoutState } from './layout-state';
+import { usePrefersReducedMotion } from './reduced-motion';
 import { SettingsProvider, useSettings } from './settings';
 
 export function createQueryClient(): QueryClient {
@@ -34,6 +35,7 @@ function ThemedApp({ children }: { children: ReactNode }) {
   const { settings } = useSettings();
   const { size } = useLayoutState();
   const language = currentLanguage();
+  const reducedMotion = usePrefersReducedMotion();
 
   useEffect(() => {
     document.documentElement.style.setProperty('--ksp-primary', settings.theme);
@@ -43,7 +45,7 @@ function ThemedApp({ children }: { children: ReactNode }) {
     <ConfigProvider
       locale={antdLocale(language)}
       componentSize={size}
-      theme={{ token: { colorPrimary: settings.theme } }}
+      theme={{ token: { colorPrimary: settings.theme, motion: !reducedMotion } }}
     >
       <AntApp style={{ minHeight: '100%' }}>
         <ClientFeedback />
