@@ -1,6 +1,21 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { defaultClientConditions } from 'vite';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+
+/**
+ * The test files that replace a module with `vi.mock`. A worker that is not isolated keeps the
+ * modules an earlier file imported, so such a file would get the real module instead of its
+ * mock: these run isolated, each in a fresh module graph; every other file shares its worker's
+ * (docs/testing.md#isolation).
+ */
+const mocking = readdirSync(`${here}src`, { recursive: true, encoding: 'utf8' })
+  .filter((file) => /\.test\.tsx?$/.test(file))
+  .map((file) => `src/${file.replaceAll('\\', '/')}`)
+  .filter((file) => readFileSync(`${here}${file}`, 'utf8').includes('vi.mock('));
 
 export default defineConfig({
   plugins: [react()],
@@ -10,7 +25,6 @@ export default defineConfig({
   test: {
     environment: 'jsdom',
     setupFiles: ['./src/test-setup.ts'],
-    include: ['src/**/*.test.{ts,tsx}'],
     css: false,
     restoreMocks: true,
     // Vitest's default is one worker less than the cores: one on the two-core machines. Two
@@ -26,5 +40,20 @@ export default defineConfig({
     // warning printed as a file's worker closed (antd's, from a timer) failed a whole CI run
     // with "Closing rpc while onUserConsoleLog was pending" though every test had passed.
     disableConsoleIntercept: true,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'shared',
+          include: ['src/**/*.test.{ts,tsx}'],
+          exclude: mocking,
+          // Importing antd, React and the pages again for every file was half the suite's CPU
+          // time (session 24: 12 page files, 172 → 92 CPU-s). test-setup.ts puts back what a
+          // file may leave behind (the DOM, storage, the language).
+          isolate: false,
+        },
+      },
+      { extends: true, test: { name: 'isolated', include: mocking } },
+    ],
   },
 });

@@ -1,12 +1,15 @@
 import { afterEach } from 'vitest';
 import { cleanup, configure } from '@testing-library/react';
-import { loadPageNamespaces } from './i18n/i18n';
+import { i18n, loadPageNamespaces } from './i18n/i18n';
 
 // antd reads media queries (Grid, responsive observers); jsdom has no matchMedia.
 Object.defineProperty(window, 'matchMedia', {
   writable: true,
   value: (query: string) => ({
-    matches: false,
+    // As if the system asked for less motion: antd then opens and closes dialogs and menus at
+    // once instead of waiting out animations (a third of the page tests' time). The console's
+    // own handling of the setting is tested in app/reduced-motion.test.tsx.
+    matches: query === '(prefers-reduced-motion: reduce)',
     media: query,
     onchange: null,
     addListener() {},
@@ -43,7 +46,11 @@ configure({ asyncUtilTimeout: 10_000 });
 afterEach(() => {
   cleanup();
   localStorage.clear();
+  sessionStorage.clear();
 });
 
 // Pages render here without the layout, which loads the namespaces not in the bundle.
 await loadPageNamespaces();
+// Most files share their worker with the files before them (vitest.config.ts): each starts in
+// English whatever the one before left.
+if (i18n.language !== 'en') await i18n.changeLanguage('en');
