@@ -1,11 +1,10 @@
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect } from 'node:tls';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, builtInRoles } from '@ksp/contracts';
 import { call, domainWithAdmin, ok, type TestServer } from '../../test/harness.js';
+import { makeSelfSignedEc } from '../../test/openssl.js';
 import { ttlv } from './kmip.message.js';
 import { startKmipServer, type KmipServer } from './test/kmip-fixture.js';
 import { OPERATION, TAG, type OperationName } from './kmip.tags.js';
@@ -399,30 +398,15 @@ describe('KMIP authorization matrix', () => {
    */
   const caCertificate = async (kind: CertKind = 'CA') => {
     const name = `m-${kind === 'CA' ? 'ca' : 'leaf'}-${crypto.randomUUID().slice(0, 8)}`;
-    await promisify(execFile)(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:P-256',
-        '-nodes',
-        '-keyout',
-        `${name}.key`,
-        '-outform',
-        'DER',
-        '-out',
-        `${name}.der`,
-        '-days',
-        '2',
-        '-subj',
-        `/CN=${name}`,
-        ...(kind === 'leaf' ? ['-addext', 'basicConstraints=critical,CA:FALSE'] : []),
-      ],
-      { cwd: kmip.dir },
-    );
+    await makeSelfSignedEc({
+      key: `${name}.key`,
+      cert: `${name}.der`,
+      der: true,
+      cn: name,
+      days: 2,
+      ...(kind === 'leaf' ? { ca: false } : {}),
+      cwd: kmip.dir,
+    });
     return readFileSync(join(kmip.dir, `${name}.der`));
   };
 
