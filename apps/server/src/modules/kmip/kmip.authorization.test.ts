@@ -187,7 +187,16 @@ function everyObjectOperation(o: { der: Buffer; cert: string; secret: string; na
     'Get Attribute List of secret data': ['GetAttributeList', uid(o.secret)],
     'Destroy secret data': ['Destroy', uid(o.secret)],
   };
-  const items = Object.values(steps);
+  return batch(Object.values(steps));
+}
+
+/** One message holding every operation (Continue: each item answered on its own). */
+function everyOperation(key: string): Buffer {
+  return batch((Object.keys(NEEDS) as OperationName[]).map((op) => [op, payloadOf(op, key)]));
+}
+
+/** A KMIP 2.0 request of `items`, each answered on its own (Continue). */
+function batch(items: [OperationName, Ttlv[]][]): Buffer {
   return encodeTtlv(
     ttlv.structure(TAG.RequestMessage, [
       ttlv.structure(TAG.RequestHeader, [
@@ -202,29 +211,6 @@ function everyObjectOperation(o: { der: Buffer; cert: string; secret: string; na
         ttlv.structure(TAG.BatchItem, [
           ttlv.enumeration(TAG.Operation, OPERATION[op]),
           ttlv.structure(TAG.RequestPayload, payload),
-        ]),
-      ),
-    ]),
-  );
-}
-
-/** One message holding every operation (Continue: each item answered on its own). */
-function everyOperation(key: string): Buffer {
-  const ops = Object.keys(NEEDS) as OperationName[];
-  return encodeTtlv(
-    ttlv.structure(TAG.RequestMessage, [
-      ttlv.structure(TAG.RequestHeader, [
-        ttlv.structure(TAG.ProtocolVersion, [
-          ttlv.integer(TAG.ProtocolVersionMajor, 2),
-          ttlv.integer(TAG.ProtocolVersionMinor, 0),
-        ]),
-        ttlv.enumeration(TAG.BatchErrorContinuationOption, 1),
-        ttlv.integer(TAG.BatchCount, ops.length),
-      ]),
-      ...ops.map((op) =>
-        ttlv.structure(TAG.BatchItem, [
-          ttlv.enumeration(TAG.Operation, OPERATION[op]),
-          ttlv.structure(TAG.RequestPayload, payloadOf(op, key)),
         ]),
       ),
     ]),

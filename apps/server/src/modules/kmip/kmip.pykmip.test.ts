@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '@ksp/contracts';
 import { ADMIN, call, domainWithAdmin, ok, type TestServer } from '../../test/harness.js';
-import { newEcKey, openssl } from '../../test/openssl.js';
+import { makeSelfSignedEc, newEcKey, openssl } from '../../test/openssl.js';
 import { startKmipServer, type ClientFiles, type KmipServer } from './test/kmip-fixture.js';
 import { TAG } from './kmip.tags.js';
 import { decodeTtlv, encodeTtlv, type Ttlv } from './kmip.ttlv.js';
@@ -191,25 +191,15 @@ describe('KMIP with PyKMIP (sqlite)', () => {
 
   /** A self-signed EC certificate's DER file in the test's directory: a CA's, or a leaf's. */
   const certificateFile = async (name: string, ca = true) => {
-    await run(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        ...newEcKey(`${name}.key`),
-        '-outform',
-        'DER',
-        '-out',
-        `${name}.der`,
-        '-days',
-        '2',
-        '-subj',
-        `/CN=${name}`,
-        '-addext',
-        `basicConstraints=critical,CA:${ca ? 'TRUE' : 'FALSE'}`,
-      ],
-      { cwd: dir },
-    );
+    await makeSelfSignedEc({
+      key: `${name}.key`,
+      cert: `${name}.der`,
+      der: true,
+      cn: name,
+      days: 2,
+      ca,
+      cwd: dir,
+    });
     return join(dir, `${name}.der`);
   };
 
