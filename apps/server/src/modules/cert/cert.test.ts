@@ -347,21 +347,24 @@ describe.each(await engines())('certificates on %s', (engine) => {
     const viaGet = await fetch(getUrl);
     expect(viaGet.headers.get('content-type')).toBe('application/ocsp-response');
     write('resp.der', Buffer.from(await viaGet.arrayBuffer()));
-    const parsed = tryOpenssl(
-      [
-        'ocsp',
-        '-respin',
-        'resp.der',
-        '-issuer',
-        'inter.pem',
-        '-cert',
-        'web.pem',
-        '-CAfile',
-        'root.pem',
-        '-no_nonce',
-      ],
-      dir,
-    ).out;
+    /** What openssl reads in the OCSP answer `file` about web.pem, checked against the root. */
+    const answerOf = (file: string) =>
+      tryOpenssl(
+        [
+          'ocsp',
+          '-respin',
+          file,
+          '-issuer',
+          'inter.pem',
+          '-cert',
+          'web.pem',
+          '-CAfile',
+          'root.pem',
+          '-no_nonce',
+        ],
+        dir,
+      ).out;
+    const parsed = answerOf('resp.der');
     expect(parsed).toMatch(/Response verify OK/);
     expect(parsed).toMatch(/web.pem: good/);
     // A tampered answer fails verification.
@@ -371,21 +374,7 @@ describe.each(await engines())('certificates on %s', (engine) => {
     expect(producedAt).toBeGreaterThan(0);
     tampered.writeUInt8(tampered.readUInt8(producedAt + 15) ^ 0x01, producedAt + 15);
     write('tampered.der', tampered);
-    const broken = tryOpenssl(
-      [
-        'ocsp',
-        '-respin',
-        'tampered.der',
-        '-issuer',
-        'inter.pem',
-        '-cert',
-        'web.pem',
-        '-CAfile',
-        'root.pem',
-        '-no_nonce',
-      ],
-      dir,
-    ).out;
+    const broken = answerOf('tampered.der');
     expect(broken).toMatch(/Response Verify Failure|verify error/i);
     // Garbage is a malformedRequest answer, not a crash.
     const garbage = await fetch(`${base}/pki/ocsp/${inter.id}`, {
