@@ -32,6 +32,7 @@ import {
   serverData,
   sqliteInsert,
   startServer,
+  timeList,
   type Engine,
 } from './support.js';
 
@@ -195,34 +196,11 @@ interface Scenario {
   query: Record<string, string | number>;
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
-async function measure(base: string, token: string, scenario: Scenario) {
+function measure(base: string, token: string, scenario: Scenario) {
   const qs = new URLSearchParams(
     Object.entries(scenario.query).map(([k, v]): [string, string] => [k, String(v)]),
   );
-  const url = `${base}${contract.key.list.path}?${qs.toString()}`;
-  const times: number[] = [];
-  let shown = 0;
-  let total = 0;
-  for (let i = 0; i < WARMUP + RUNS; i++) {
-    const t0 = performance.now();
-    const res = await fetch(url, { headers: { token } });
-    const json = (await res.json()) as {
-      code: number;
-      msg: string;
-      data: { data: unknown[]; total: number };
-    };
-    const ms = performance.now() - t0;
-    if (json.code !== 0) throw new Error(`${scenario.name}: ${json.msg}`);
-    if (i >= WARMUP) times.push(ms);
-    shown = json.data.data.length;
-    total = json.data.total;
-  }
-  times.sort((a, b) => a - b);
-  return { p50: percentile(times, 50), p95: percentile(times, 95), shown, total };
+  return timeList(`${base}${contract.key.list.path}?${qs.toString()}`, token, WARMUP, RUNS);
 }
 
 async function runEngine(engine: Engine): Promise<string[]> {

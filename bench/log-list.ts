@@ -31,6 +31,7 @@ import {
   serverData,
   sqliteInsert,
   startServer,
+  timeList,
   type Engine,
 } from './support.js';
 
@@ -139,30 +140,9 @@ async function seedPostgres(url: string): Promise<void> {
   }
 }
 
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-
-async function measure(base: string, token: string, query: Record<string, string | number>) {
+function measure(base: string, token: string, query: Record<string, string | number>) {
   const qs = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]));
-  const url = `${base}${contract.log.list.path}?${qs.toString()}`;
-  const times: number[] = [];
-  let shown = 0;
-  let total = 0;
-  for (let i = 0; i < WARMUP + RUNS; i++) {
-    const t0 = performance.now();
-    const json = (await (await fetch(url, { headers: { token } })).json()) as {
-      code: number;
-      msg: string;
-      data: { data: unknown[]; total: number };
-    };
-    const ms = performance.now() - t0;
-    if (json.code !== 0) throw new Error(`${url}: ${json.msg}`);
-    if (i >= WARMUP) times.push(ms);
-    shown = json.data.data.length;
-    total = json.data.total;
-  }
-  times.sort((a, b) => a - b);
-  return { p50: percentile(times, 50), p95: percentile(times, 95), shown, total };
+  return timeList(`${base}${contract.log.list.path}?${qs.toString()}`, token, WARMUP, RUNS);
 }
 
 /** The `next_cursor` of the page before `page` (read once, by number, untimed). */

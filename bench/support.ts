@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import type BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { api as contract, licenseFeatures, Usage } from '@ksp/contracts';
+import { newEcKeyArgs } from '../tools/ukey-bridge/src/self-signed.js';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
 export const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -322,24 +323,42 @@ export async function aesKey(base: string, token: string, name: string): Promise
 }
 
 /** openssl's options for a new EC P-256 key, unencrypted. */
-const EC_P256_KEY = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'];
-
 /**
  * A new EC P-256 key written to `files.key` and, by `openssl req`, a CSR (`csr`) or a
  * certificate the key signs itself, valid a day (`self-signed`), written to `files.out`.
  */
 export function ecP256(kind: 'csr' | 'self-signed', files: { key: string; out: string }, cn: string): void {
   const made = kind === 'csr' ? ['-new'] : ['-x509', '-days', '1'];
-  const args = [
-    'req',
-    ...made,
-    ...EC_P256_KEY,
-    '-keyout',
-    files.key,
-    '-out',
-    files.out,
-    '-subj',
-    `/CN=${cn}`,
-  ];
+  const args = ['req', ...made, ...newEcKeyArgs(files.key), '-out', files.out, '-subj', `/CN=${cn}`];
   execFileSync('openssl', args, { stdio: 'pipe' });
+}
+
+/** The `p`th percentile of `values` (nearest rank); NaN when there are none. */
+export function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+}
+
+/**
+ * Times a list call (`url` with its query): `warmup` untimed requests, then `runs` one at a time.
+ * Its p50 and p95 in ms, and the rows shown and the total of the last answer.
+ */
+export async function timeList(url: string, token: string, warmup: number, runs: number) {
+  const times: number[] = [];
+  let shown = 0;
+  let total = 0;
+  for (let i = 0; i < warmup + runs; i++) {
+    const t0 = performance.now();
+    const json = (await (await fetch(url, { headers: { token } })).json()) as {
+      code: number;
+      msg: string;
+      data: { data: unknown[]; total: number };
+    };
+    const ms = performance.now() - t0;
+    if (json.code !== 0) throw new Error(`${url}: ${json.msg}`);
+    if (i >= warmup) times.push(ms);
+    shown = json.data.data.length;
+    total = json.data.total;
+  }
+  return { p50: percentile(times, 50), p95: percentile(times, 95), shown, total };
 }
