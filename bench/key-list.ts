@@ -23,6 +23,7 @@ import pg from 'pg';
 import { api as contract } from '@ksp/contracts';
 import type * as KeyColumns from '../apps/server/src/modules/key/key.columns.js';
 import type { KeyTable, KeyVersionTable } from '../apps/server/src/platform/db/schema.js';
+import { storedKeyRow } from '../apps/server/src/test/key-row.js';
 import {
   aesKey,
   initialize,
@@ -91,7 +92,7 @@ function keyRow(n: number, owner: Owner): KeyTable {
   const kind = KINDS[n % KINDS.length]!;
   const state = STATES[Math.floor(n / KINDS.length) % STATES.length]!;
   const at = new Date(START_MS + Math.floor((n * SPAN_MS) / KEYS)).toISOString();
-  return {
+  return storedKeyRow({
     id: seedId(n),
     domain_id: owner.domainId,
     name: `${APPS[n % APPS.length]}-${n}`,
@@ -99,25 +100,13 @@ function keyRow(n: number, owner: Owner): KeyTable {
     object_type: kind.object_type,
     usage_mask: kind.usage_mask,
     state,
-    current_version: 1,
     owner_id: owner.ownerId,
     owner_name: owner.ownerName,
-    exportable: 0,
-    deletable: 1,
-    linked_key_id: null,
-    description: '',
-    labels: '{}',
-    cte: null,
-    kmip_total: 0,
-    operations: 0,
     activation_date: state === 'pre-active' ? null : at,
     deactivation_date: state === 'deactivated' || state === 'destroyed' ? at : null,
-    revocation_reason: null,
-    revocation_message: null,
     destroyed_at: state === 'destroyed' ? at : null,
     created_at: at,
-    updated_at: at,
-  };
+  });
 }
 
 /** A row's values in the order of the server's column list. */
