@@ -7,8 +7,9 @@ import { call, domainWithAdmin, ok, type TestServer } from '../../test/harness.j
 import { makeSelfSignedEc } from '../../test/openssl.js';
 import { ttlv } from './kmip.message.js';
 import { startKmipServer, type KmipServer } from './test/kmip-fixture.js';
+import { requestMessage } from './test/kmip-request.js';
 import { OPERATION, TAG, type OperationName } from './kmip.tags.js';
-import { decodeTtlv, encodeTtlv, type Ttlv } from './kmip.ttlv.js';
+import { decodeTtlv, type Ttlv } from './kmip.ttlv.js';
 
 /**
  * The permission each KMIP operation needs, written from docs/kmip.md's table (the REST twin's
@@ -196,26 +197,12 @@ function everyOperation(key: string): Buffer {
 }
 
 /** A KMIP 2.0 request of `items`, each answered on its own (Continue). */
-function batch(items: [OperationName, Ttlv[]][]): Buffer {
-  return encodeTtlv(
-    ttlv.structure(TAG.RequestMessage, [
-      ttlv.structure(TAG.RequestHeader, [
-        ttlv.structure(TAG.ProtocolVersion, [
-          ttlv.integer(TAG.ProtocolVersionMajor, 2),
-          ttlv.integer(TAG.ProtocolVersionMinor, 0),
-        ]),
-        ttlv.enumeration(TAG.BatchErrorContinuationOption, 1),
-        ttlv.integer(TAG.BatchCount, items.length),
-      ]),
-      ...items.map(([op, payload]) =>
-        ttlv.structure(TAG.BatchItem, [
-          ttlv.enumeration(TAG.Operation, OPERATION[op]),
-          ttlv.structure(TAG.RequestPayload, payload),
-        ]),
-      ),
-    ]),
+const batch = (items: [OperationName, Ttlv[]][]) =>
+  requestMessage(
+    [2, 0],
+    items.map(([op, payload]) => [OPERATION[op], payload]),
+    true,
   );
-}
 
 interface Item {
   op: OperationName;
