@@ -18,8 +18,6 @@
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
-import pg from 'pg';
 import { api as contract } from '@ksp/contracts';
 import type * as KeyColumns from '../apps/server/src/modules/key/key.columns.js';
 import type { KeyTable, KeyVersionTable } from '../apps/server/src/platform/db/schema.js';
@@ -30,10 +28,12 @@ import {
   login,
   pgSeedKeys,
   runPerEngine,
+  seedSqliteFile,
   serverData,
   sqliteInsert,
   startServer,
   timeList,
+  withPgClient,
   type Engine,
 } from './support.js';
 
@@ -133,31 +133,28 @@ function versionRow(n: number): KeyVersionTable {
 const BATCH = 10_000;
 
 function seedSqlite(file: string): void {
-  const db = new BetterSqlite3(file);
-  db.pragma('busy_timeout = 5000');
-  const owner = db
-    .prepare(
-      "select domain_id as domainId, owner_id as ownerId, owner_name as ownerName from kms_key where name = 'bench-seed-1'",
-    )
-    .get() as Owner;
-  const insertKey = sqliteInsert(db, 'kms_key', keyColumns);
-  const insertVersion = sqliteInsert(db, 'kms_key_version', keyVersionColumns);
-  const batch = db.transaction((from: number, to: number) => {
-    for (let n = from; n < to; n++) {
-      insertKey.run(valuesOf(keyRow(n, owner), keyColumns));
-      insertVersion.run(valuesOf(versionRow(n), keyVersionColumns));
-    }
+  seedSqliteFile(file, {
+    total: KEYS,
+    batch: BATCH,
+    writer: (db) => {
+      const owner = db
+        .prepare(
+          "select domain_id as domainId, owner_id as ownerId, owner_name as ownerName from kms_key where name = 'bench-seed-1'",
+        )
+        .get() as Owner;
+      const insertKey = sqliteInsert(db, 'kms_key', keyColumns);
+      const insertVersion = sqliteInsert(db, 'kms_key_version', keyVersionColumns);
+      return (n) => {
+        insertKey.run(valuesOf(keyRow(n, owner), keyColumns));
+        insertVersion.run(valuesOf(versionRow(n), keyVersionColumns));
+      };
+    },
   });
-  for (let n = 0; n < KEYS; n += BATCH) batch(n, Math.min(KEYS, n + BATCH));
-  db.pragma('wal_checkpoint(TRUNCATE)');
-  db.close();
 }
 
 /** Multi-row inserts as one array per column (`unnest`), BATCH rows per statement. */
-async function seedPostgres(url: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
+function seedPostgres(url: string): Promise<void> {
+  return withPgClient(url, async (client) => {
     const { rows } = await client.query<{ domainid: string; ownerid: string | null; ownername: string }>(
       "select domain_id as domainId, owner_id as ownerId, owner_name as ownerName from kms_key where name = 'bench-seed-1'",
     );
@@ -175,9 +172,7 @@ async function seedPostgres(url: string): Promise<void> {
         versions: [valuesOf(versionRow(i), keyVersionColumns)],
       }),
     });
-  } finally {
-    await client.end();
-  }
+  });
 }
 
 interface Scenario {

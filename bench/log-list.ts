@@ -20,18 +20,18 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
-import pg from 'pg';
 import { api as contract } from '@ksp/contracts';
 import {
   initialize,
   login,
   pgInsertRows,
   runPerEngine,
+  seedSqliteFile,
   serverData,
   sqliteInsert,
   startServer,
   timeList,
+  withPgClient,
   type Engine,
 } from './support.js';
 
@@ -108,24 +108,21 @@ function row(n: number, domain: Domain, now: number): unknown[] {
 }
 
 function seedSqlite(file: string): void {
-  const db = new BetterSqlite3(file);
-  db.pragma('busy_timeout = 5000');
-  const domain = db.prepare("select id, name from domain where name = 'root'").get() as Domain;
-  const insert = sqliteInsert(db, 'audit_log', COLUMNS);
   const now = Date.now();
-  const batch = db.transaction((from: number, to: number) => {
-    for (let n = from; n < to; n++) insert.run(row(n, domain, now));
+  seedSqliteFile(file, {
+    total: RECORDS,
+    batch: BATCH,
+    writer: (db) => {
+      const domain = db.prepare("select id, name from domain where name = 'root'").get() as Domain;
+      const insert = sqliteInsert(db, 'audit_log', COLUMNS);
+      return (n) => insert.run(row(n, domain, now));
+    },
+    after: (db) => db.exec('analyze'),
   });
-  for (let n = 0; n < RECORDS; n += BATCH) batch(n, Math.min(RECORDS, n + BATCH));
-  db.exec('analyze');
-  db.pragma('wal_checkpoint(TRUNCATE)');
-  db.close();
 }
 
-async function seedPostgres(url: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
+function seedPostgres(url: string): Promise<void> {
+  return withPgClient(url, async (client) => {
     const domain = (await client.query<Domain>("select id, name from domain where name = 'root'")).rows[0]!;
     const types = COLUMNS.map((c) => (c === 'count' ? 'int' : c === 'chain_seq' ? 'bigint' : 'text'));
     const now = Date.now();
@@ -135,9 +132,7 @@ async function seedPostgres(url: string): Promise<void> {
       await pgInsertRows(client, 'audit_log', COLUMNS, types, rows);
     }
     await client.query('vacuum analyze audit_log');
-  } finally {
-    await client.end();
-  }
+  });
 }
 
 function measure(base: string, token: string, query: Record<string, string | number>) {

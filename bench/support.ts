@@ -11,7 +11,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type BetterSqlite3 from 'better-sqlite3';
+import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { api as contract, licenseFeatures, Usage } from '@ksp/contracts';
 import { newEcKeyArgs } from '../tools/ukey-bridge/src/self-signed.js';
@@ -194,6 +194,46 @@ export function sqliteInsert(db: BetterSqlite3.Database, table: string, columns:
   return db.prepare(
     `insert into ${table} (${columns.join(', ')}) values (${columns.map(() => '?').join(', ')})`,
   );
+}
+
+/**
+ * Writes `total` rows into a stopped server's SQLite file, `batch` to a transaction: `writer`
+ * reads what it needs from the database and answers the writing of row n; `after` runs last,
+ * before the write-ahead log is folded into the file.
+ */
+export function seedSqliteFile(
+  file: string,
+  o: {
+    total: number;
+    batch: number;
+    writer: (db: BetterSqlite3.Database) => (n: number) => void;
+    after?: (db: BetterSqlite3.Database) => void;
+  },
+): void {
+  const db = new BetterSqlite3(file);
+  try {
+    db.pragma('busy_timeout = 5000');
+    const write = o.writer(db);
+    const batch = db.transaction((from: number, to: number) => {
+      for (let n = from; n < to; n++) write(n);
+    });
+    for (let n = 0; n < o.total; n += o.batch) batch(n, Math.min(o.total, n + o.batch));
+    o.after?.(db);
+    db.pragma('wal_checkpoint(TRUNCATE)');
+  } finally {
+    db.close();
+  }
+}
+
+/** Runs `use` with a client of the PostgreSQL database `url`, ended afterwards. */
+export async function withPgClient<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await use(client);
+  } finally {
+    await client.end();
+  }
 }
 
 /**
