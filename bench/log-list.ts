@@ -21,6 +21,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { api as contract } from '@ksp/contracts';
+import { AUDIT_COLUMNS } from '../apps/server/src/platform/db/journal.js';
 import {
   initialize,
   login,
@@ -53,26 +54,8 @@ const ACTIONS = [
   'key.sign',
   'role.update',
 ];
-const COLUMNS = [
-  'id',
-  'at',
-  'user_id',
-  'username',
-  'domain_id',
-  'domain_name',
-  'action',
-  'target',
-  'result',
-  'source_ip',
-  'details',
-  'object_id',
-  'count',
-  'severity',
-  'source',
-  'chain_seq',
-  'chain_mac',
-  'area',
-] as const;
+// What the journal writes, and the place in the chain that sealing adds.
+const COLUMNS = [...AUDIT_COLUMNS, 'chain_seq', 'chain_mac'] as const;
 
 interface Domain {
   id: string;
@@ -83,28 +66,29 @@ interface Domain {
 function row(n: number, domain: Domain, now: number): unknown[] {
   const at = new Date(now - 90 * DAY + Math.floor((n / RECORDS) * 90 * DAY)).toISOString();
   const failure = n % 10 === 7;
-  const id = `0190${n.toString(16).padStart(8, '0')}-0000-7000-8000-${n.toString(16).padStart(12, '0')}`;
-  return [
-    id,
+  const action = ACTIONS[n % ACTIONS.length]!;
+  const record: Record<(typeof COLUMNS)[number], unknown> = {
+    id: `0190${n.toString(16).padStart(8, '0')}-0000-7000-8000-${n.toString(16).padStart(12, '0')}`,
     at,
-    null,
-    `user-${n % 50}`,
-    domain.id,
-    domain.name,
-    ACTIONS[n % ACTIONS.length],
-    `key-${n % 5000}`,
-    failure ? 'failure' : 'success',
-    `10.0.${(n >> 8) & 255}.${n & 255}`,
-    JSON.stringify({ version: 1, reason: failure ? 'bench failure' : undefined }),
-    null,
-    1,
-    failure ? 'WARNING' : 'INFO',
-    n % 3 === 0 ? 'api' : 'web',
+    user_id: null,
+    username: `user-${n % 50}`,
+    domain_id: domain.id,
+    domain_name: domain.name,
+    action,
+    target: `key-${n % 5000}`,
+    result: failure ? 'failure' : 'success',
+    source_ip: `10.0.${(n >> 8) & 255}.${n & 255}`,
+    details: JSON.stringify({ version: 1, reason: failure ? 'bench failure' : undefined }),
+    object_id: null,
+    count: 1,
+    severity: failure ? 'WARNING' : 'INFO',
+    source: n % 3 === 0 ? 'api' : 'web',
+    area: action.split('.')[0],
     // Sealed elsewhere (a negative place): the sealing job leaves them, the chain stays apart.
-    -1 - n,
-    null,
-    ACTIONS[n % ACTIONS.length]!.split('.')[0],
-  ];
+    chain_seq: -1 - n,
+    chain_mac: null,
+  };
+  return COLUMNS.map((c) => record[c]);
 }
 
 function seedSqlite(file: string): void {
