@@ -24,8 +24,6 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, openAsBlob, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
-import pg from 'pg';
 import { api as contract } from '@ksp/contracts';
 import type * as KeyColumns from '../apps/server/src/modules/key/key.columns.js';
 import {
@@ -34,9 +32,11 @@ import {
   login,
   pgSeedKeys,
   runPerEngine,
+  seedSqliteFile,
   sqliteInsert,
   startServer,
   throwawayPostgres,
+  withPgClient,
   type Engine,
 } from './support.js';
 
@@ -123,25 +123,23 @@ function rowsOf(n: number, domainId: string): { keys: unknown[][]; versions: unk
 async function seed(engine: Engine, dataDir: string, url: string | null): Promise<void> {
   const total = AES + EC;
   if (engine === 'sqlite') {
-    const db = new BetterSqlite3(join(dataDir, 'ksp.sqlite'));
-    const domainId = (db.prepare("select id from domain where name = 'root'").get() as { id: string }).id;
-    const insertKey = sqliteInsert(db, 'kms_key', KEY_COLUMNS);
-    const insertVersion = sqliteInsert(db, 'kms_key_version', VERSION_COLUMNS);
-    const batch = db.transaction((from: number, to: number) => {
-      for (let n = from; n < to; n++) {
-        const rows = rowsOf(n, domainId);
-        for (const k of rows.keys) insertKey.run(k);
-        for (const v of rows.versions) insertVersion.run(v);
-      }
+    seedSqliteFile(join(dataDir, 'ksp.sqlite'), {
+      total,
+      batch: BATCH,
+      writer: (db) => {
+        const domainId = (db.prepare("select id from domain where name = 'root'").get() as { id: string }).id;
+        const insertKey = sqliteInsert(db, 'kms_key', KEY_COLUMNS);
+        const insertVersion = sqliteInsert(db, 'kms_key_version', VERSION_COLUMNS);
+        return (n) => {
+          const rows = rowsOf(n, domainId);
+          for (const k of rows.keys) insertKey.run(k);
+          for (const v of rows.versions) insertVersion.run(v);
+        };
+      },
     });
-    for (let n = 0; n < total; n += BATCH) batch(n, Math.min(total, n + BATCH));
-    db.pragma('wal_checkpoint(TRUNCATE)');
-    db.close();
     return;
   }
-  const client = new pg.Client({ connectionString: url! });
-  await client.connect();
-  try {
+  await withPgClient(url!, async (client) => {
     const domainId = (await client.query<{ id: string }>("select id from domain where name = 'root'"))
       .rows[0]!.id;
     await pgSeedKeys(client, {
@@ -150,9 +148,7 @@ async function seed(engine: Engine, dataDir: string, url: string | null): Promis
       columns: { keys: KEY_COLUMNS, versions: VERSION_COLUMNS },
       rowsOf: (i) => rowsOf(i, domainId),
     });
-  } finally {
-    await client.end();
-  }
+  });
 }
 
 const rssMb = (pid: number) => {

@@ -31,8 +31,6 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import BetterSqlite3 from 'better-sqlite3';
-import pg from 'pg';
 import { api as contract } from '@ksp/contracts';
 import type { CertCertificateTable } from '../apps/server/src/platform/db/schema.js';
 import type * as Asymmetric from '../apps/server/src/platform/crypto/asymmetric.js';
@@ -53,8 +51,10 @@ import {
   startServer,
   pgInsertRows,
   serverData,
+  seedSqliteFile,
   sqliteInsert,
   waitFor,
+  withPgClient,
   type Child,
   type Engine,
 } from './support.js';
@@ -306,31 +306,24 @@ const BATCH = 10_000;
 const INTEGER_COLUMNS = new Set(['key_bits', 'exportable']);
 
 function seedSqlite(file: string, caId: string): void {
-  const db = new BetterSqlite3(file);
-  try {
-    db.pragma('busy_timeout = 5000');
-    const { domain_id } = db.prepare('select domain_id from cert_ca where id = ?').get(caId) as {
-      domain_id: string;
-    };
-    const at = Date.now();
-    const columns = Object.keys(revokedRow(0, caId, domain_id, at));
-    const insert = sqliteInsert(db, 'cert_certificate', columns);
-    const batch = db.transaction((from: number, to: number) => {
-      for (let n = from; n < to; n++) insert.run(Object.values(revokedRow(n, caId, domain_id, at)));
-    });
-    for (let n = 0; n < REVOKED; n += BATCH) batch(n, Math.min(REVOKED, n + BATCH));
-    db.prepare('delete from cert_crl where ca_id = ?').run(caId);
-    db.pragma('wal_checkpoint(TRUNCATE)');
-  } finally {
-    db.close();
-  }
+  seedSqliteFile(file, {
+    total: REVOKED,
+    batch: BATCH,
+    writer: (db) => {
+      const { domain_id } = db.prepare('select domain_id from cert_ca where id = ?').get(caId) as {
+        domain_id: string;
+      };
+      const at = Date.now();
+      const insert = sqliteInsert(db, 'cert_certificate', Object.keys(revokedRow(0, caId, domain_id, at)));
+      return (n) => insert.run(Object.values(revokedRow(n, caId, domain_id, at)));
+    },
+    after: (db) => db.prepare('delete from cert_crl where ca_id = ?').run(caId),
+  });
 }
 
 /** Multi-row inserts as one array per column (`unnest`), BATCH rows per statement. */
-async function seedPostgres(url: string, caId: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
+function seedPostgres(url: string, caId: string): Promise<void> {
+  return withPgClient(url, async (client) => {
     const { rows } = await client.query<{ domain_id: string }>(
       'select domain_id from cert_ca where id = $1',
       [caId],
@@ -348,9 +341,7 @@ async function seedPostgres(url: string, caId: string): Promise<void> {
     await client.query('delete from cert_crl where ca_id = $1', [caId]);
     // What autovacuum does after a bulk load, done now so the planner sees the rows.
     await client.query('vacuum analyze cert_certificate');
-  } finally {
-    await client.end();
-  }
+  });
 }
 
 /* ---- one engine ---- */

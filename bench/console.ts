@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium, type Browser, type BrowserContextOptions, type Page } from 'playwright-core';
-import { initialize, login, root, startServer } from './support.js';
+import { initialize, login, percentile, root, startServer } from './support.js';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 10);
 const LOGIN_TARGET_KB = 300;
@@ -176,11 +176,6 @@ function staticClosure(webDir: string, pageChunks: string[]): Map<string, number
         queue.push(m[1]!);
   }
   return sizes;
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 }
 
 const kb = (bytes: number) => (bytes / 1024).toFixed(1);

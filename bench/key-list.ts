@@ -18,20 +18,22 @@
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
-import pg from 'pg';
 import { api as contract } from '@ksp/contracts';
 import type * as KeyColumns from '../apps/server/src/modules/key/key.columns.js';
 import type { KeyTable, KeyVersionTable } from '../apps/server/src/platform/db/schema.js';
+import { storedKeyRow } from '../apps/server/src/test/key-row.js';
 import {
   aesKey,
   initialize,
   login,
   pgSeedKeys,
   runPerEngine,
+  seedSqliteFile,
   serverData,
   sqliteInsert,
   startServer,
+  timeList,
+  withPgClient,
   type Engine,
 } from './support.js';
 
@@ -90,7 +92,7 @@ function keyRow(n: number, owner: Owner): KeyTable {
   const kind = KINDS[n % KINDS.length]!;
   const state = STATES[Math.floor(n / KINDS.length) % STATES.length]!;
   const at = new Date(START_MS + Math.floor((n * SPAN_MS) / KEYS)).toISOString();
-  return {
+  return storedKeyRow({
     id: seedId(n),
     domain_id: owner.domainId,
     name: `${APPS[n % APPS.length]}-${n}`,
@@ -98,25 +100,13 @@ function keyRow(n: number, owner: Owner): KeyTable {
     object_type: kind.object_type,
     usage_mask: kind.usage_mask,
     state,
-    current_version: 1,
     owner_id: owner.ownerId,
     owner_name: owner.ownerName,
-    exportable: 0,
-    deletable: 1,
-    linked_key_id: null,
-    description: '',
-    labels: '{}',
-    cte: null,
-    kmip_total: 0,
-    operations: 0,
     activation_date: state === 'pre-active' ? null : at,
     deactivation_date: state === 'deactivated' || state === 'destroyed' ? at : null,
-    revocation_reason: null,
-    revocation_message: null,
     destroyed_at: state === 'destroyed' ? at : null,
     created_at: at,
-    updated_at: at,
-  };
+  });
 }
 
 /** A row's values in the order of the server's column list. */
@@ -143,31 +133,28 @@ function versionRow(n: number): KeyVersionTable {
 const BATCH = 10_000;
 
 function seedSqlite(file: string): void {
-  const db = new BetterSqlite3(file);
-  db.pragma('busy_timeout = 5000');
-  const owner = db
-    .prepare(
-      "select domain_id as domainId, owner_id as ownerId, owner_name as ownerName from kms_key where name = 'bench-seed-1'",
-    )
-    .get() as Owner;
-  const insertKey = sqliteInsert(db, 'kms_key', keyColumns);
-  const insertVersion = sqliteInsert(db, 'kms_key_version', keyVersionColumns);
-  const batch = db.transaction((from: number, to: number) => {
-    for (let n = from; n < to; n++) {
-      insertKey.run(valuesOf(keyRow(n, owner), keyColumns));
-      insertVersion.run(valuesOf(versionRow(n), keyVersionColumns));
-    }
+  seedSqliteFile(file, {
+    total: KEYS,
+    batch: BATCH,
+    writer: (db) => {
+      const owner = db
+        .prepare(
+          "select domain_id as domainId, owner_id as ownerId, owner_name as ownerName from kms_key where name = 'bench-seed-1'",
+        )
+        .get() as Owner;
+      const insertKey = sqliteInsert(db, 'kms_key', keyColumns);
+      const insertVersion = sqliteInsert(db, 'kms_key_version', keyVersionColumns);
+      return (n) => {
+        insertKey.run(valuesOf(keyRow(n, owner), keyColumns));
+        insertVersion.run(valuesOf(versionRow(n), keyVersionColumns));
+      };
+    },
   });
-  for (let n = 0; n < KEYS; n += BATCH) batch(n, Math.min(KEYS, n + BATCH));
-  db.pragma('wal_checkpoint(TRUNCATE)');
-  db.close();
 }
 
 /** Multi-row inserts as one array per column (`unnest`), BATCH rows per statement. */
-async function seedPostgres(url: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
+function seedPostgres(url: string): Promise<void> {
+  return withPgClient(url, async (client) => {
     const { rows } = await client.query<{ domainid: string; ownerid: string | null; ownername: string }>(
       "select domain_id as domainId, owner_id as ownerId, owner_name as ownerName from kms_key where name = 'bench-seed-1'",
     );
@@ -185,9 +172,7 @@ async function seedPostgres(url: string): Promise<void> {
         versions: [valuesOf(versionRow(i), keyVersionColumns)],
       }),
     });
-  } finally {
-    await client.end();
-  }
+  });
 }
 
 interface Scenario {
@@ -195,34 +180,11 @@ interface Scenario {
   query: Record<string, string | number>;
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
-async function measure(base: string, token: string, scenario: Scenario) {
+function measure(base: string, token: string, scenario: Scenario) {
   const qs = new URLSearchParams(
     Object.entries(scenario.query).map(([k, v]): [string, string] => [k, String(v)]),
   );
-  const url = `${base}${contract.key.list.path}?${qs.toString()}`;
-  const times: number[] = [];
-  let shown = 0;
-  let total = 0;
-  for (let i = 0; i < WARMUP + RUNS; i++) {
-    const t0 = performance.now();
-    const res = await fetch(url, { headers: { token } });
-    const json = (await res.json()) as {
-      code: number;
-      msg: string;
-      data: { data: unknown[]; total: number };
-    };
-    const ms = performance.now() - t0;
-    if (json.code !== 0) throw new Error(`${scenario.name}: ${json.msg}`);
-    if (i >= WARMUP) times.push(ms);
-    shown = json.data.data.length;
-    total = json.data.total;
-  }
-  times.sort((a, b) => a - b);
-  return { p50: percentile(times, 50), p95: percentile(times, 95), shown, total };
+  return timeList(`${base}${contract.key.list.path}?${qs.toString()}`, token, WARMUP, RUNS);
 }
 
 async function runEngine(engine: Engine): Promise<string[]> {

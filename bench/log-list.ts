@@ -20,17 +20,19 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
-import pg from 'pg';
 import { api as contract } from '@ksp/contracts';
+import { AUDIT_COLUMNS } from '../apps/server/src/platform/db/journal.js';
 import {
   initialize,
   login,
   pgInsertRows,
   runPerEngine,
+  seedSqliteFile,
   serverData,
   sqliteInsert,
   startServer,
+  timeList,
+  withPgClient,
   type Engine,
 } from './support.js';
 
@@ -52,26 +54,8 @@ const ACTIONS = [
   'key.sign',
   'role.update',
 ];
-const COLUMNS = [
-  'id',
-  'at',
-  'user_id',
-  'username',
-  'domain_id',
-  'domain_name',
-  'action',
-  'target',
-  'result',
-  'source_ip',
-  'details',
-  'object_id',
-  'count',
-  'severity',
-  'source',
-  'chain_seq',
-  'chain_mac',
-  'area',
-] as const;
+// What the journal writes, and the place in the chain that sealing adds.
+const COLUMNS = [...AUDIT_COLUMNS, 'chain_seq', 'chain_mac'] as const;
 
 interface Domain {
   id: string;
@@ -82,49 +66,47 @@ interface Domain {
 function row(n: number, domain: Domain, now: number): unknown[] {
   const at = new Date(now - 90 * DAY + Math.floor((n / RECORDS) * 90 * DAY)).toISOString();
   const failure = n % 10 === 7;
-  const id = `0190${n.toString(16).padStart(8, '0')}-0000-7000-8000-${n.toString(16).padStart(12, '0')}`;
-  return [
-    id,
+  const action = ACTIONS[n % ACTIONS.length]!;
+  const record: Record<(typeof COLUMNS)[number], unknown> = {
+    id: `0190${n.toString(16).padStart(8, '0')}-0000-7000-8000-${n.toString(16).padStart(12, '0')}`,
     at,
-    null,
-    `user-${n % 50}`,
-    domain.id,
-    domain.name,
-    ACTIONS[n % ACTIONS.length],
-    `key-${n % 5000}`,
-    failure ? 'failure' : 'success',
-    `10.0.${(n >> 8) & 255}.${n & 255}`,
-    JSON.stringify({ version: 1, reason: failure ? 'bench failure' : undefined }),
-    null,
-    1,
-    failure ? 'WARNING' : 'INFO',
-    n % 3 === 0 ? 'api' : 'web',
+    user_id: null,
+    username: `user-${n % 50}`,
+    domain_id: domain.id,
+    domain_name: domain.name,
+    action,
+    target: `key-${n % 5000}`,
+    result: failure ? 'failure' : 'success',
+    source_ip: `10.0.${(n >> 8) & 255}.${n & 255}`,
+    details: JSON.stringify({ version: 1, reason: failure ? 'bench failure' : undefined }),
+    object_id: null,
+    count: 1,
+    severity: failure ? 'WARNING' : 'INFO',
+    source: n % 3 === 0 ? 'api' : 'web',
+    area: action.split('.')[0],
     // Sealed elsewhere (a negative place): the sealing job leaves them, the chain stays apart.
-    -1 - n,
-    null,
-    ACTIONS[n % ACTIONS.length]!.split('.')[0],
-  ];
+    chain_seq: -1 - n,
+    chain_mac: null,
+  };
+  return COLUMNS.map((c) => record[c]);
 }
 
 function seedSqlite(file: string): void {
-  const db = new BetterSqlite3(file);
-  db.pragma('busy_timeout = 5000');
-  const domain = db.prepare("select id, name from domain where name = 'root'").get() as Domain;
-  const insert = sqliteInsert(db, 'audit_log', COLUMNS);
   const now = Date.now();
-  const batch = db.transaction((from: number, to: number) => {
-    for (let n = from; n < to; n++) insert.run(row(n, domain, now));
+  seedSqliteFile(file, {
+    total: RECORDS,
+    batch: BATCH,
+    writer: (db) => {
+      const domain = db.prepare("select id, name from domain where name = 'root'").get() as Domain;
+      const insert = sqliteInsert(db, 'audit_log', COLUMNS);
+      return (n) => insert.run(row(n, domain, now));
+    },
+    after: (db) => db.exec('analyze'),
   });
-  for (let n = 0; n < RECORDS; n += BATCH) batch(n, Math.min(RECORDS, n + BATCH));
-  db.exec('analyze');
-  db.pragma('wal_checkpoint(TRUNCATE)');
-  db.close();
 }
 
-async function seedPostgres(url: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
+function seedPostgres(url: string): Promise<void> {
+  return withPgClient(url, async (client) => {
     const domain = (await client.query<Domain>("select id, name from domain where name = 'root'")).rows[0]!;
     const types = COLUMNS.map((c) => (c === 'count' ? 'int' : c === 'chain_seq' ? 'bigint' : 'text'));
     const now = Date.now();
@@ -134,35 +116,12 @@ async function seedPostgres(url: string): Promise<void> {
       await pgInsertRows(client, 'audit_log', COLUMNS, types, rows);
     }
     await client.query('vacuum analyze audit_log');
-  } finally {
-    await client.end();
-  }
+  });
 }
 
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-
-async function measure(base: string, token: string, query: Record<string, string | number>) {
+function measure(base: string, token: string, query: Record<string, string | number>) {
   const qs = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]));
-  const url = `${base}${contract.log.list.path}?${qs.toString()}`;
-  const times: number[] = [];
-  let shown = 0;
-  let total = 0;
-  for (let i = 0; i < WARMUP + RUNS; i++) {
-    const t0 = performance.now();
-    const json = (await (await fetch(url, { headers: { token } })).json()) as {
-      code: number;
-      msg: string;
-      data: { data: unknown[]; total: number };
-    };
-    const ms = performance.now() - t0;
-    if (json.code !== 0) throw new Error(`${url}: ${json.msg}`);
-    if (i >= WARMUP) times.push(ms);
-    shown = json.data.data.length;
-    total = json.data.total;
-  }
-  times.sort((a, b) => a - b);
-  return { p50: percentile(times, 50), p95: percentile(times, 95), shown, total };
+  return timeList(`${base}${contract.log.list.path}?${qs.toString()}`, token, WARMUP, RUNS);
 }
 
 /** The `next_cursor` of the page before `page` (read once, by number, untimed). */

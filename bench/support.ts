@@ -11,9 +11,10 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type BetterSqlite3 from 'better-sqlite3';
+import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { api as contract, licenseFeatures, Usage } from '@ksp/contracts';
+import { newEcKeyArgs } from '../tools/ukey-bridge/src/self-signed.js';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
 export const PG_ADMIN_URL = process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -196,6 +197,46 @@ export function sqliteInsert(db: BetterSqlite3.Database, table: string, columns:
 }
 
 /**
+ * Writes `total` rows into a stopped server's SQLite file, `batch` to a transaction: `writer`
+ * reads what it needs from the database and answers the writing of row n; `after` runs last,
+ * before the write-ahead log is folded into the file.
+ */
+export function seedSqliteFile(
+  file: string,
+  o: {
+    total: number;
+    batch: number;
+    writer: (db: BetterSqlite3.Database) => (n: number) => void;
+    after?: (db: BetterSqlite3.Database) => void;
+  },
+): void {
+  const db = new BetterSqlite3(file);
+  try {
+    db.pragma('busy_timeout = 5000');
+    const write = o.writer(db);
+    const batch = db.transaction((from: number, to: number) => {
+      for (let n = from; n < to; n++) write(n);
+    });
+    for (let n = 0; n < o.total; n += o.batch) batch(n, Math.min(o.total, n + o.batch));
+    o.after?.(db);
+    db.pragma('wal_checkpoint(TRUNCATE)');
+  } finally {
+    db.close();
+  }
+}
+
+/** Runs `use` with a client of the PostgreSQL database `url`, ended afterwards. */
+export async function withPgClient<T>(url: string, use: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await use(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
  * Writes `rows` (values in the order of `columns`) in one PostgreSQL statement: one array per
  * column (`unnest`), each cast to its entry of `types`.
  */
@@ -322,24 +363,42 @@ export async function aesKey(base: string, token: string, name: string): Promise
 }
 
 /** openssl's options for a new EC P-256 key, unencrypted. */
-const EC_P256_KEY = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes'];
-
 /**
  * A new EC P-256 key written to `files.key` and, by `openssl req`, a CSR (`csr`) or a
  * certificate the key signs itself, valid a day (`self-signed`), written to `files.out`.
  */
 export function ecP256(kind: 'csr' | 'self-signed', files: { key: string; out: string }, cn: string): void {
   const made = kind === 'csr' ? ['-new'] : ['-x509', '-days', '1'];
-  const args = [
-    'req',
-    ...made,
-    ...EC_P256_KEY,
-    '-keyout',
-    files.key,
-    '-out',
-    files.out,
-    '-subj',
-    `/CN=${cn}`,
-  ];
+  const args = ['req', ...made, ...newEcKeyArgs(files.key), '-out', files.out, '-subj', `/CN=${cn}`];
   execFileSync('openssl', args, { stdio: 'pipe' });
+}
+
+/** The `p`th percentile of `values` (nearest rank); NaN when there are none. */
+export function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
+}
+
+/**
+ * Times a list call (`url` with its query): `warmup` untimed requests, then `runs` one at a time.
+ * Its p50 and p95 in ms, and the rows shown and the total of the last answer.
+ */
+export async function timeList(url: string, token: string, warmup: number, runs: number) {
+  const times: number[] = [];
+  let shown = 0;
+  let total = 0;
+  for (let i = 0; i < warmup + runs; i++) {
+    const t0 = performance.now();
+    const json = (await (await fetch(url, { headers: { token } })).json()) as {
+      code: number;
+      msg: string;
+      data: { data: unknown[]; total: number };
+    };
+    const ms = performance.now() - t0;
+    if (json.code !== 0) throw new Error(`${url}: ${json.msg}`);
+    if (i >= warmup) times.push(ms);
+    shown = json.data.data.length;
+    total = json.data.total;
+  }
+  return { p50: percentile(times, 50), p95: percentile(times, 95), shown, total };
 }

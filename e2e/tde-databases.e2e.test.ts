@@ -1,8 +1,6 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, DB_KEY_PATH, DB_TOKEN_PREFIX } from '@ksp/contracts';
 import { newPage, shot } from './support/browser.js';
@@ -10,8 +8,7 @@ import { consoleRun } from './support/run.js';
 import { apiCall, httpsRequest } from './support/server.js';
 import { loginByApi } from './support/setup.js';
 import { aesKcv, chooseOption, signIn } from './support/ui.js';
-
-const run = promisify(execFile);
+import { makeSelfSignedEc } from '../tools/ukey-bridge/src/self-signed.js';
 
 interface KeyRead {
   data: { data: { data: string }; metadata: { version: number } };
@@ -29,25 +26,7 @@ describe('TDE › Database clients, in the browser and over the key endpoint', (
   const key = join(dir, 'server.key');
   // Made before consoleRun's hook starts the server with it (hooks run in the order they are declared).
   beforeAll(async () => {
-    await run('openssl', [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:P-256',
-      '-nodes',
-      '-keyout',
-      key,
-      '-out',
-      cert,
-      '-days',
-      '2',
-      '-subj',
-      '/CN=127.0.0.1',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1',
-    ]);
+    await makeSelfSignedEc({ key, cert, cn: '127.0.0.1', days: 2, san: ['IP:127.0.0.1'] });
   });
   const { ksp, browser } = consoleRun({
     name: 'tde-databases',

@@ -42,7 +42,8 @@ import {
   type PrimaryFault,
   type ReplicationReport,
 } from './pg-formation.js';
-import { cleanUp, run, sleep } from './proc.js';
+import { cleanUp, sleep } from './proc.js';
+import { makeSelfSignedEc } from '../../tools/ukey-bridge/src/self-signed.js';
 
 const { values: args } = parseArgs({
   options: {
@@ -318,23 +319,7 @@ function haproxyTransitions(log: string): string[] {
 async function kmipMaterial(dir: string) {
   const cert = join(dir, 'kmip.pem');
   const key = join(dir, 'kmip.key');
-  await run('openssl', [
-    'req',
-    '-x509',
-    '-newkey',
-    'ec',
-    '-pkeyopt',
-    'ec_paramgen_curve:P-256',
-    '-nodes',
-    '-keyout',
-    key,
-    '-out',
-    cert,
-    '-days',
-    '1',
-    '-subj',
-    '/CN=ksp-kmip',
-  ]);
+  await makeSelfSignedEc({ key, cert, cn: 'ksp-kmip', days: 1 });
   return { cert, key };
 }
 

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { selfSignedEcArgs } from './self-signed.js';
 
 export const SOFTHSM_MODULE = '/usr/lib/softhsm/libsofthsm2.so';
 
@@ -69,28 +70,7 @@ function initToken(pin: string) {
  */
 export function createTestToken(cn: string, pin = '123456'): TestToken {
   const { dir, conf, env, label } = initToken(pin);
-  run(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:P-256',
-      '-nodes',
-      '-keyout',
-      'key.pem',
-      '-out',
-      'cert.pem',
-      '-days',
-      '30',
-      '-subj',
-      `/CN=${cn}`,
-    ],
-    dir,
-    env,
-  );
+  run('openssl', selfSignedEcArgs({ key: 'key.pem', cert: 'cert.pem', cn, days: 30 }), dir, env);
   run('openssl', ['pkcs8', '-topk8', '-nocrypt', '-in', 'key.pem', '-out', 'key.p8'], dir, env);
   run(
     'softhsm2-util',

@@ -1,6 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { newEcKeyArgs, selfSignedEcArgs, type SelfSignedEc } from '@ksp/ukey-bridge/testing';
+
+export { makeSelfSignedEc, newEcKeyArgs as newEcKey } from '@ksp/ukey-bridge/testing';
 
 /** Runs openssl in `cwd`; its error output is the thrown message. */
 export function openssl(args: string[], cwd: string): void {
@@ -8,34 +11,12 @@ export function openssl(args: string[], cwd: string): void {
   if (r.status !== 0) throw new Error(`openssl ${args.join(' ')}: ${r.stderr}`);
 }
 
-/** The openssl `req` arguments of a new, unencrypted EC P-256 key written to `keyFile`. */
-export function newEcKey(keyFile: string): string[] {
-  return ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', keyFile];
-}
-
 /**
- * A self-signed EC P-256 certificate for `/CN=cn`, written with its key to `dir`; `addext`: one
- * more extension (`subjectAltName=IP:127.0.0.1`).
+ * Synchronously, the certificate `c` describes and its key, written to `dir`: for set-ups made
+ * before any server of the test runs (otherwise `makeSelfSignedEc`).
  */
-export function selfSignedEc(
-  dir: string,
-  files: { key: string; cert: string; cn: string; days: number; addext?: string },
-): void {
-  openssl(
-    [
-      'req',
-      '-x509',
-      ...newEcKey(files.key),
-      '-out',
-      files.cert,
-      '-days',
-      String(files.days),
-      '-subj',
-      `/CN=${files.cn}`,
-      ...(files.addext ? ['-addext', files.addext] : []),
-    ],
-    dir,
-  );
+export function selfSignedEc(dir: string, c: SelfSignedEc): void {
+  openssl(selfSignedEcArgs(c), dir);
 }
 
 /**
@@ -47,7 +28,7 @@ export function caSignedEc(
   files: { name: string; cn: string; ext: string; days: number },
 ): void {
   const { name, cn, ext, days } = files;
-  openssl(['req', ...newEcKey(`${name}.key`), '-out', `${name}.csr`, '-subj', `/CN=${cn}`], dir);
+  openssl(['req', ...newEcKeyArgs(`${name}.key`), '-out', `${name}.csr`, '-subj', `/CN=${cn}`], dir);
   writeFileSync(join(dir, `${name}.ext`), `${ext}\n`);
   openssl(
     [

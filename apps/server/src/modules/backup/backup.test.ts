@@ -1,9 +1,7 @@
-import { execFile } from 'node:child_process';
 import { createHash, randomBytes, randomUUID, scryptSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, BACKUP_FORMAT_VERSION, Code, formatMessage, PRODUCT_VERSION, Usage } from '@ksp/contracts';
 import { keyCheckValue } from '../../platform/crypto/symmetric.js';
@@ -26,6 +24,7 @@ import {
   type TestServer,
 } from '../../test/harness.js';
 import { downloadKey, fetchArchive, finished, uploadArchive } from '../../test/backup.js';
+import { makeSelfSignedEc } from '../../test/openssl.js';
 
 const b64 = (s: string) => Buffer.from(s, 'utf8').toString('base64');
 const text = (b: string) => Buffer.from(b, 'base64').toString('utf8');
@@ -747,27 +746,8 @@ describe.each(available)('backups on %s', (engine) => {
     });
     const dir = mkdtempSync(join(tmpdir(), 'ksp-kinds-'));
     try {
-      const run = promisify(execFile);
       const certificate = async (name: string, ca: boolean) => {
-        await run('openssl', [
-          'req',
-          '-x509',
-          '-newkey',
-          'ec',
-          '-pkeyopt',
-          'ec_paramgen_curve:P-256',
-          '-nodes',
-          '-keyout',
-          join(dir, `${name}.key`),
-          '-out',
-          join(dir, `${name}.pem`),
-          '-days',
-          '2',
-          '-subj',
-          `/CN=${name}`,
-          '-addext',
-          `basicConstraints=critical,CA:${ca ? 'TRUE' : 'FALSE'}`,
-        ]);
+        await makeSelfSignedEc({ key: `${name}.key`, cert: `${name}.pem`, cn: name, days: 2, ca, cwd: dir });
         return readFileSync(join(dir, `${name}.pem`), 'utf8');
       };
       const upload = async (content: string, kind: 'ca' | 'certificate') => {

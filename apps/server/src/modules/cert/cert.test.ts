@@ -19,7 +19,7 @@ import {
   type TestServer,
 } from '../../test/harness.js';
 import { signedInServer } from '../../test/fixtures.js';
-import { newEcKey, openssl } from '../../test/openssl.js';
+import { makeSelfSignedEc, newEcKey, openssl } from '../../test/openssl.js';
 import { sign as cryptoSign, sm2Sign } from '../../platform/crypto/asymmetric.js';
 import { sm2PublicKeyFromSpki } from '../../platform/crypto/encoding.js';
 import { generateKey } from '../../platform/crypto/generate.js';
@@ -347,21 +347,24 @@ describe.each(await engines())('certificates on %s', (engine) => {
     const viaGet = await fetch(getUrl);
     expect(viaGet.headers.get('content-type')).toBe('application/ocsp-response');
     write('resp.der', Buffer.from(await viaGet.arrayBuffer()));
-    const parsed = tryOpenssl(
-      [
-        'ocsp',
-        '-respin',
-        'resp.der',
-        '-issuer',
-        'inter.pem',
-        '-cert',
-        'web.pem',
-        '-CAfile',
-        'root.pem',
-        '-no_nonce',
-      ],
-      dir,
-    ).out;
+    /** What openssl reads in the OCSP answer `file` about web.pem, checked against the root. */
+    const answerOf = (file: string) =>
+      tryOpenssl(
+        [
+          'ocsp',
+          '-respin',
+          file,
+          '-issuer',
+          'inter.pem',
+          '-cert',
+          'web.pem',
+          '-CAfile',
+          'root.pem',
+          '-no_nonce',
+        ],
+        dir,
+      ).out;
+    const parsed = answerOf('resp.der');
     expect(parsed).toMatch(/Response verify OK/);
     expect(parsed).toMatch(/web.pem: good/);
     // A tampered answer fails verification.
@@ -371,21 +374,7 @@ describe.each(await engines())('certificates on %s', (engine) => {
     expect(producedAt).toBeGreaterThan(0);
     tampered.writeUInt8(tampered.readUInt8(producedAt + 15) ^ 0x01, producedAt + 15);
     write('tampered.der', tampered);
-    const broken = tryOpenssl(
-      [
-        'ocsp',
-        '-respin',
-        'tampered.der',
-        '-issuer',
-        'inter.pem',
-        '-cert',
-        'web.pem',
-        '-CAfile',
-        'root.pem',
-        '-no_nonce',
-      ],
-      dir,
-    ).out;
+    const broken = answerOf('tampered.der');
     expect(broken).toMatch(/Response Verify Failure|verify error/i);
     // Garbage is a malformedRequest answer, not a crash.
     const garbage = await fetch(`${base}/pki/ocsp/${inter.id}`, {
@@ -1185,18 +1174,9 @@ describe.each(await engines())('certificates on %s', (engine) => {
     const run = promisify(execFile);
     const here = mkdtempSync(join(tmpdir(), 'ksp-leaf-'));
     const ssl = (args: string[]) => run('openssl', args, { cwd: here });
-    const ec = (key: string) => [
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:P-256',
-      '-nodes',
-      '-keyout',
-      key,
-    ];
     /** A certificate for `/CN=cn` with a new key, signed by `by` (its .pem and .key). */
     const signed = async (name: string, cn: string, by: string, ext: string) => {
-      await ssl(['req', ...ec(`${name}.key`), '-out', `${name}.csr`, '-subj', `/CN=${cn}`]);
+      await ssl(['req', ...newEcKey(`${name}.key`), '-out', `${name}.csr`, '-subj', `/CN=${cn}`]);
       writeFileSync(join(here, `${name}.ext`), `${ext}\n`);
       await ssl(
         ['x509', '-req', '-in', `${name}.csr`, '-CA', `${by}.pem`, '-CAkey', `${by}.key`].concat([
@@ -1213,12 +1193,13 @@ describe.each(await engines())('certificates on %s', (engine) => {
       return readFileSync(join(here, `${name}.pem`), 'utf8');
     };
     try {
-      await ssl(
-        ['req', '-x509', ...ec('anchor.key'), '-subj', '/CN=Leaf Test Anchor', '-days', '30'].concat([
-          '-out',
-          'anchor.pem',
-        ]),
-      );
+      await makeSelfSignedEc({
+        key: 'anchor.key',
+        cert: 'anchor.pem',
+        cn: 'Leaf Test Anchor',
+        days: 30,
+        cwd: here,
+      });
       const leafPem = await signed('array', 'storage-array-7', 'anchor', 'basicConstraints=CA:FALSE');
       // What a client of the leaf's key could present, and what one of the anchor's would.
       const byLeaf = await signed('by-leaf', 'client-of-leaf', 'array', 'basicConstraints=CA:FALSE');

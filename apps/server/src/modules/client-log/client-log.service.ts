@@ -1,6 +1,5 @@
 import { v7 as uuidv7 } from 'uuid';
 import {
-  LOG_COUNT_MAX,
   LOG_EXPORT_MAX,
   type ClientLogEffect,
   type ClientLogLevel,
@@ -16,8 +15,9 @@ import { RefusalCounter } from '../../platform/http/refusal-counter.js';
 import { exportDetails, exportFile } from '../../platform/csv.js';
 import type { CopyOut, Db, Engine } from '../../platform/db/database.js';
 import type { ClientLogTable } from '../../platform/db/schema.js';
-import { invalid, notFound, UnauthorizedError } from '../../platform/errors.js';
+import { notFound, UnauthorizedError } from '../../platform/errors.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
+import { logPage } from '../../platform/log-pages.js';
 import type { ModuleServices } from '../../platform/module.js';
 import {
   AgentAuthError,
@@ -87,18 +87,6 @@ export const CLIENT_CSV_COLUMNS = [
  * can neither keep the server verifying signatures nor fill the audit trail.
  */
 export const UPLOAD_REFUSALS_PER_MINUTE = 30;
-
-/** A list position as handed out: base64url of the record's receipt time and sequence number. */
-const cursorOf = (r: { received_at: string; seq: number | string }) =>
-  Buffer.from(`${r.received_at}|${String(r.seq)}`).toString('base64url');
-
-/** A cursor read back; anything that is not one this server handed out is refused by name. */
-function readCursor(cursor: string): store.Position {
-  const [at = '', seq = '', ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  if (rest.length > 0 || !/^\d{4}-\d\d-\d\dT[\d:.]+Z$/.test(at) || !/^\d{1,15}$/.test(seq))
-    throw invalid('log.badCursor');
-  return { at, seq: Number(seq) };
-}
 
 const visibleDomain = (actor: Actor) => (actor.systemScope ? null : actor.domainId);
 
@@ -289,25 +277,13 @@ export function createClientLogService(deps: {
       return { accepted: rows.length };
     },
 
-    async list(actor: Actor, query: QueryInput<typeof api.clientLog.list>) {
-      // As the server records: pages by number stop where the count does; by position (`after`)
-      // they go as deep as the records do.
-      if (!query.after && (query.page - 1) * query.page_size >= LOG_COUNT_MAX)
-        throw invalid('log.pageTooDeep', { max: LOG_COUNT_MAX.toLocaleString('en') });
-      const { rows, total, exact } = await store.listRecords(
-        db,
-        filterOf(actor, query),
-        (query.page - 1) * query.page_size,
-        query.page_size,
-        query.after ? readCursor(query.after) : null,
-      );
-      const last = rows.at(-1);
-      return {
-        data: await views(rows),
-        total,
-        total_exact: exact,
-        next_cursor: last && rows.length === query.page_size ? cursorOf(last) : null,
-      };
+    list(actor: Actor, query: QueryInput<typeof api.clientLog.list>) {
+      return logPage(query, {
+        keyOf: (text) => (/^\d{1,15}$/.test(text) ? Number(text) : undefined),
+        read: (offset, limit, from) => store.listRecords(db, filterOf(actor, query), offset, limit, from),
+        positionOf: (row) => ({ at: row.received_at, key: row.seq }),
+        views,
+      });
     },
 
     async detail(actor: Actor, id: string) {

@@ -1,7 +1,15 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
-import { LOG_COUNT_MAX } from '@ksp/contracts';
 import { escapeLike, type Engine, type Executor } from '../../platform/db/database.js';
-import { csvLineSql, inlineParameters, jsonLineSql } from '../../platform/db/copy-out.js';
+import { inlineParameters, viewLineSql } from '../../platform/db/copy-out.js';
+import {
+  after,
+  chunksNewestFirst,
+  countUpTo,
+  newestFirst,
+  pageNewestFirst,
+  type NewestFirst,
+  type Position as NewestPosition,
+} from '../../platform/db/newest-first.js';
 import type { ClientLogTable, Database } from '../../platform/db/schema.js';
 
 export interface ClientLogFilter {
@@ -96,59 +104,29 @@ export async function forgetExpiredJtis(db: Executor, now: string): Promise<numb
   return Number(result.numDeletedRows);
 }
 
-/** A place in the newest-first order: a record's receipt time and sequence number. */
-export interface Position {
-  at: string;
-  seq: number;
-}
+const LOG: NewestFirst<'client_log'> = { time: 'received_at', key: 'seq' };
 
-/** One page, newest first by receipt; the total counted up to the cap. */
-export async function listRecords(
+/** A place in the newest-first order: a record's receipt time and sequence number. */
+export type Position = NewestPosition<number>;
+
+/** One page, newest first by receipt (`pageNewestFirst`). */
+export function listRecords(
   db: Executor,
   f: ClientLogFilter,
   offset: number,
   limit: number,
-  after?: Position | null,
+  from?: Position | null,
 ) {
-  const base = filtered(db, f);
-  // After a position: one index range whatever the depth (a row-value comparison, as the
-  // server records' reader); by number: skip index entries.
-  const seqs = (
-    after ? base.where(sql<boolean>`(received_at, seq) < (${after.at}, ${after.seq})`) : base.offset(offset)
-  )
-    .select('seq')
-    .orderBy('received_at', 'desc')
-    .orderBy('seq', 'desc')
-    .limit(limit);
-  const [rows, total] = await Promise.all([
-    db
-      .selectFrom('client_log')
-      .selectAll()
-      .where('seq', 'in', seqs)
-      .orderBy('received_at', 'desc')
-      .orderBy('seq', 'desc')
-      .execute(),
-    db
-      .selectFrom(
-        base
-          .select('seq')
-          .limit(LOG_COUNT_MAX + 1)
-          .as('matched'),
-      )
-      .select((eb) => eb.fn.countAll<number | string>().as('n'))
-      .executeTakeFirstOrThrow(),
-  ]);
-  const counted = Number(total.n);
-  return { rows, total: Math.min(counted, LOG_COUNT_MAX), exact: counted <= LOG_COUNT_MAX };
+  return pageNewestFirst(db, LOG, filtered(db, f), db.selectFrom('client_log').selectAll(), {
+    offset,
+    limit,
+    from: from ?? null,
+  });
 }
 
 /** How many records match, counting no further than `limit`. */
-export async function countRecords(db: Executor, f: ClientLogFilter, limit: number): Promise<number> {
-  const total = await db
-    .selectFrom(filtered(db, f).select('seq').limit(Math.max(0, limit)).as('matched'))
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .executeTakeFirstOrThrow();
-  return Number(total.n);
+export function countRecords(db: Executor, f: ClientLogFilter, limit: number): Promise<number> {
+  return countUpTo(db, LOG, filtered(db, f), limit);
 }
 
 export function findRecord(db: Executor, id: string, domainId: string | null) {
@@ -157,30 +135,23 @@ export function findRecord(db: Executor, id: string, domainId: string | null) {
   return q.executeTakeFirst();
 }
 
-/** The filtered records newest first, `chunk` rows at a time by keyset (received_at, seq). */
-export async function* streamRecords(
+/** The filtered records newest first by receipt, `chunk` rows at a time (`chunksNewestFirst`). */
+export function streamRecords(
   db: Executor,
   f: ClientLogFilter,
   max: number,
   chunk = 250,
 ): AsyncGenerator<ClientLogRow[]> {
-  let after: { at: string; seq: number } | null = null;
-  let sent = 0;
-  while (sent < max) {
-    let q = filtered(db, f).selectAll();
-    // A row-value range: one index range on both engines (see the server records' reader).
-    if (after) q = q.where(sql<boolean>`(received_at, seq) < (${after.at}, ${after.seq})`);
-    const rows = await q
-      .orderBy('received_at', 'desc')
-      .orderBy('seq', 'desc')
-      .limit(Math.min(chunk, max - sent))
-      .execute();
-    if (rows.length > 0) yield rows;
-    sent += rows.length;
-    const last = rows.at(-1);
-    if (!last || rows.length < chunk) return;
-    after = { at: last.received_at, seq: Number(last.seq) };
-  }
+  return chunksNewestFirst(
+    max,
+    chunk,
+    (from, limit) =>
+      newestFirst(from ? after(filtered(db, f), LOG, from) : filtered(db, f), LOG)
+        .selectAll()
+        .limit(limit)
+        .execute(),
+    (row) => ({ at: row.received_at, key: Number(row.seq) }),
+  );
 }
 
 /** Records received after `seq` (the syslog forwarder's position), in order. */
@@ -242,18 +213,8 @@ export function exportSelect(
   format: 'csv' | 'json',
   csvColumns: readonly ClientViewMember[],
 ): string {
-  const line =
-    format === 'csv'
-      ? csvLineSql(csvColumns.map((c) => VIEW_SQL[c]))
-      : jsonLineSql(
-          Object.entries(VIEW_SQL).map(([name, expr]) =>
-            name === 'details' ? { name, json: expr } : { name, expr },
-          ),
-        );
-  const q = filtered(db, f)
-    .select(sql<string>`${sql.raw(line)}`.as('line'))
-    .orderBy('received_at', 'desc')
-    .orderBy('seq', 'desc')
+  const q = newestFirst(filtered(db, f), LOG)
+    .select(sql<string>`${sql.raw(viewLineSql(format, VIEW_SQL, csvColumns))}`.as('line'))
     .limit(max);
   return inlineParameters(q.compile());
 }

@@ -219,7 +219,7 @@ describe('the agent listener with TLS', () => {
       cert: 'server.pem',
       cn: '127.0.0.1',
       days: 2,
-      addext: 'subjectAltName=IP:127.0.0.1',
+      san: ['IP:127.0.0.1'],
     });
     server = await startServer('sqlite', {
       KSP_AGENT_PORT: '0',

@@ -10,13 +10,11 @@ import {
   callUnchecked,
   domainWithAdmin,
   engines,
-  initialize,
   login,
-  startServer,
   type TestServer,
 } from '../../test/harness.js';
 import { auditRecords, userWithRole } from '../../test/fixtures.js';
-import { licenseEverything, testLicenseKeys } from '../../test/license.js';
+import { licensedServer, testLicenseKeys } from '../../test/license.js';
 import { selfSignedEc } from '../../test/openssl.js';
 import { generatePassword } from './credential.value.js';
 
@@ -50,10 +48,7 @@ describe.each(await engines())('credentials on %s', (engine) => {
 
   beforeAll(async () => {
     // The suite makes more SMS servers than the community limit (1) allows.
-    const licenseKeys = testLicenseKeys();
-    server = await startServer(engine, { KSP_LICENSE_TEST_PUBLIC_KEY: licenseKeys.publicKeyBase64 });
-    ({ token } = await initialize(server));
-    await licenseEverything(server, token, licenseKeys);
+    ({ server, token } = await licensedServer(engine, testLicenseKeys()));
     dir = mkdtempSync(join(tmpdir(), 'ksp-cred-'));
     selfSignedEc(dir, { key: 'a.key', cert: 'a.crt', cn: 'a.example', days: 30 });
     selfSignedEc(dir, { key: 'b.key', cert: 'b.crt', cn: 'b.example', days: 30 });

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { api, KEY_TOTAL_CAP, Usage, type AlgorithmId, type QueryOf } from '@ksp/contracts';
 import { call, engines, type TestServer } from '../../test/harness.js';
 import { signedInServer } from '../../test/fixtures.js';
+import { storedKeyRow } from '../../test/key-row.js';
 
 /**
  * The key list as a user pages through it: order, filters, pages and totals. The totals come
@@ -33,33 +34,19 @@ describe.each(await engines())('the key list on %s', (engine) => {
   const names = (page: { data: { name: string }[] }) => page.data.map((r) => r.name);
 
   /** A key as a restore or another node would write it: straight into the table, not yet active. */
-  const restored = (name: string, at: string, algorithm: AlgorithmId = 'AES-256') => ({
-    id: `00000000-0000-7000-8000-${createHash('sha256').update(name).digest('hex').slice(0, 12)}`,
-    domain_id: domainId,
-    name,
-    algorithm,
-    object_type: 'symmetric' as const,
-    usage_mask: Usage.Encrypt,
-    state: 'pre-active',
-    current_version: 1,
-    owner_id: null,
-    owner_name: 'restore',
-    exportable: 0,
-    deletable: 1,
-    linked_key_id: null,
-    description: '',
-    labels: '{}',
-    cte: null,
-    kmip_total: 0,
-    operations: 0,
-    activation_date: null,
-    deactivation_date: null,
-    revocation_reason: null,
-    revocation_message: null,
-    destroyed_at: null,
-    created_at: at,
-    updated_at: at,
-  });
+  const restored = (name: string, at: string, algorithm: AlgorithmId = 'AES-256') =>
+    storedKeyRow({
+      id: `00000000-0000-7000-8000-${createHash('sha256').update(name).digest('hex').slice(0, 12)}`,
+      domain_id: domainId,
+      name,
+      algorithm,
+      object_type: 'symmetric',
+      usage_mask: Usage.Encrypt,
+      state: 'pre-active',
+      owner_id: null,
+      owner_name: 'restore',
+      created_at: at,
+    });
 
   signedInServer(engine, (started) => ({ server, token } = started));
   beforeAll(async () => {

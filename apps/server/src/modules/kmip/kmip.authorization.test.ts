@@ -1,15 +1,15 @@
-import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { connect } from 'node:tls';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, builtInRoles } from '@ksp/contracts';
 import { call, domainWithAdmin, ok, type TestServer } from '../../test/harness.js';
+import { makeSelfSignedEc } from '../../test/openssl.js';
 import { ttlv } from './kmip.message.js';
 import { startKmipServer, type KmipServer } from './test/kmip-fixture.js';
+import { requestMessage } from './test/kmip-request.js';
 import { OPERATION, TAG, type OperationName } from './kmip.tags.js';
-import { decodeTtlv, encodeTtlv, type Ttlv } from './kmip.ttlv.js';
+import { decodeTtlv, type Ttlv } from './kmip.ttlv.js';
 
 /**
  * The permission each KMIP operation needs, written from docs/kmip.md's table (the REST twin's
@@ -188,49 +188,21 @@ function everyObjectOperation(o: { der: Buffer; cert: string; secret: string; na
     'Get Attribute List of secret data': ['GetAttributeList', uid(o.secret)],
     'Destroy secret data': ['Destroy', uid(o.secret)],
   };
-  const items = Object.values(steps);
-  return encodeTtlv(
-    ttlv.structure(TAG.RequestMessage, [
-      ttlv.structure(TAG.RequestHeader, [
-        ttlv.structure(TAG.ProtocolVersion, [
-          ttlv.integer(TAG.ProtocolVersionMajor, 2),
-          ttlv.integer(TAG.ProtocolVersionMinor, 0),
-        ]),
-        ttlv.enumeration(TAG.BatchErrorContinuationOption, 1),
-        ttlv.integer(TAG.BatchCount, items.length),
-      ]),
-      ...items.map(([op, payload]) =>
-        ttlv.structure(TAG.BatchItem, [
-          ttlv.enumeration(TAG.Operation, OPERATION[op]),
-          ttlv.structure(TAG.RequestPayload, payload),
-        ]),
-      ),
-    ]),
-  );
+  return batch(Object.values(steps));
 }
 
 /** One message holding every operation (Continue: each item answered on its own). */
 function everyOperation(key: string): Buffer {
-  const ops = Object.keys(NEEDS) as OperationName[];
-  return encodeTtlv(
-    ttlv.structure(TAG.RequestMessage, [
-      ttlv.structure(TAG.RequestHeader, [
-        ttlv.structure(TAG.ProtocolVersion, [
-          ttlv.integer(TAG.ProtocolVersionMajor, 2),
-          ttlv.integer(TAG.ProtocolVersionMinor, 0),
-        ]),
-        ttlv.enumeration(TAG.BatchErrorContinuationOption, 1),
-        ttlv.integer(TAG.BatchCount, ops.length),
-      ]),
-      ...ops.map((op) =>
-        ttlv.structure(TAG.BatchItem, [
-          ttlv.enumeration(TAG.Operation, OPERATION[op]),
-          ttlv.structure(TAG.RequestPayload, payloadOf(op, key)),
-        ]),
-      ),
-    ]),
-  );
+  return batch((Object.keys(NEEDS) as OperationName[]).map((op) => [op, payloadOf(op, key)]));
 }
+
+/** A KMIP 2.0 request of `items`, each answered on its own (Continue). */
+const batch = (items: [OperationName, Ttlv[]][]) =>
+  requestMessage(
+    [2, 0],
+    items.map(([op, payload]) => [OPERATION[op], payload]),
+    true,
+  );
 
 interface Item {
   op: OperationName;
@@ -399,30 +371,15 @@ describe('KMIP authorization matrix', () => {
    */
   const caCertificate = async (kind: CertKind = 'CA') => {
     const name = `m-${kind === 'CA' ? 'ca' : 'leaf'}-${crypto.randomUUID().slice(0, 8)}`;
-    await promisify(execFile)(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:P-256',
-        '-nodes',
-        '-keyout',
-        `${name}.key`,
-        '-outform',
-        'DER',
-        '-out',
-        `${name}.der`,
-        '-days',
-        '2',
-        '-subj',
-        `/CN=${name}`,
-        ...(kind === 'leaf' ? ['-addext', 'basicConstraints=critical,CA:FALSE'] : []),
-      ],
-      { cwd: kmip.dir },
-    );
+    await makeSelfSignedEc({
+      key: `${name}.key`,
+      cert: `${name}.der`,
+      der: true,
+      cn: name,
+      days: 2,
+      ...(kind === 'leaf' ? { ca: false } : {}),
+      cwd: kmip.dir,
+    });
     return readFileSync(join(kmip.dir, `${name}.der`));
   };
 

@@ -1,11 +1,20 @@
-import { api } from '@ksp/contracts';
+import { api, type CallDef } from '@ksp/contracts';
 
 import { isV2 } from './kmip.attributes.js';
 import { KmipError, optional, required, ttlv, type ProtocolVersion } from './kmip.message.js';
 
 import { BLOCK_CIPHER_MODE, HASHING_ALGORITHM, PADDING_METHOD, TAG } from './kmip.tags.js';
 
-import { type Structure, type KeyRow, type Handler, twin, uid, uidItem, detail } from './kmip.op-context.js';
+import {
+  type Structure,
+  type KeyRow,
+  type Handler,
+  type OperationContext,
+  twin,
+  uid,
+  uidItem,
+  detail,
+} from './kmip.op-context.js';
 
 /** The Basic Cryptographic Server profile: Encrypt, Decrypt, Sign, Signature Verify, MAC, MAC Verify, RNG Retrieve. */
 
@@ -120,33 +129,34 @@ function signatureFields(p: Params) {
 
 const isRsaRow = (row: KeyRow) => row.algorithm.startsWith('RSA');
 
-export const sign: Handler = async (ctx, payload) => {
+/** What Sign and Signature Verify ask the key service: the key, the data and an RSA key's padding. */
+async function signingRequest(ctx: OperationContext, payload: Structure, call: CallDef) {
   const id = uid(ctx, payload);
   const p = params(payload);
   const row = await detail(ctx, id);
-  await twin(ctx, api.crypto.sign);
-  const out = await ctx.crypto.sign(ctx.actor, ctx.meta, {
+  await twin(ctx, call);
+  return {
     key_id: id,
     data: required(payload, TAG.Data, 'ByteString').value.toString('base64'),
     ...(isRsaRow(row) ? signatureFields(p) : {}),
-  });
-  ctx.touched.add(id);
-  return [uidItem(id), ttlv.bytes(TAG.SignatureData, Buffer.from(out.signature, 'base64'))];
+  };
+}
+
+export const sign: Handler = async (ctx, payload) => {
+  const request = await signingRequest(ctx, payload, api.crypto.sign);
+  const out = await ctx.crypto.sign(ctx.actor, ctx.meta, request);
+  ctx.touched.add(request.key_id);
+  return [uidItem(request.key_id), ttlv.bytes(TAG.SignatureData, Buffer.from(out.signature, 'base64'))];
 };
 
 export const signatureVerify: Handler = async (ctx, payload) => {
-  const id = uid(ctx, payload);
-  const p = params(payload);
-  const row = await detail(ctx, id);
-  await twin(ctx, api.crypto.verify);
+  const request = await signingRequest(ctx, payload, api.crypto.verify);
   const out = await ctx.crypto.verify(ctx.actor, ctx.meta, {
-    key_id: id,
-    data: required(payload, TAG.Data, 'ByteString').value.toString('base64'),
+    ...request,
     signature: required(payload, TAG.SignatureData, 'ByteString').value.toString('base64'),
-    ...(isRsaRow(row) ? signatureFields(p) : {}),
   });
-  ctx.touched.add(id);
-  return [uidItem(id), ttlv.enumeration(TAG.ValidityIndicator, out.valid ? 1 : 2)];
+  ctx.touched.add(request.key_id);
+  return [uidItem(request.key_id), ttlv.enumeration(TAG.ValidityIndicator, out.valid ? 1 : 2)];
 };
 
 export const mac: Handler = async (ctx, payload) => {

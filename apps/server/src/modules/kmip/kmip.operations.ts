@@ -385,16 +385,19 @@ function attributeOf(
   throw new KmipError('MissingData', `${tagName(tag)} is required`);
 }
 
-const attributeAnswer = (ctx: OperationContext, id: string, attr: Attribute | null) =>
-  !attr || isV2(ctx.version) ? [uidItem(id)] : [uidItem(id), writeAttribute(ctx.version, attr)];
-
-const addAttribute: Handler = async (ctx, payload) => {
-  const id = uid(ctx, payload);
-  const attr = attributeOf(ctx, payload, 'new');
-  await changeAttribute(ctx, id, attr, 'add');
-  ctx.touched.add(id);
-  return attributeAnswer(ctx, id, attr);
-};
+/**
+ * Add, Modify or Delete Attribute: one change of the attribute named in the request (Delete names
+ * the value it removes), answered with the attribute in KMIP 1.x, without it in 2.
+ */
+const attributeChange =
+  (how: 'add' | 'modify' | 'delete'): Handler =>
+  async (ctx, payload) => {
+    const id = uid(ctx, payload);
+    const attr = attributeOf(ctx, payload, how === 'delete' ? 'current' : 'new');
+    await changeAttribute(ctx, id, attr, how);
+    ctx.touched.add(id);
+    return isV2(ctx.version) ? [uidItem(id)] : [uidItem(id), writeAttribute(ctx.version, attr)];
+  };
 const setAttribute: Handler = async (ctx, payload) => {
   const id = uid(ctx, payload);
   const attr = attributeOf(ctx, payload, 'new');
@@ -403,20 +406,6 @@ const setAttribute: Handler = async (ctx, payload) => {
   await changeAttribute(ctx, id, attr, present ? 'modify' : 'add');
   ctx.touched.add(id);
   return [uidItem(id)];
-};
-const modifyAttribute: Handler = async (ctx, payload) => {
-  const id = uid(ctx, payload);
-  const attr = attributeOf(ctx, payload, 'new');
-  await changeAttribute(ctx, id, attr, 'modify');
-  ctx.touched.add(id);
-  return attributeAnswer(ctx, id, attr);
-};
-const deleteAttribute: Handler = async (ctx, payload) => {
-  const id = uid(ctx, payload);
-  const attr = attributeOf(ctx, payload, 'current');
-  await changeAttribute(ctx, id, attr, 'delete');
-  ctx.touched.add(id);
-  return attributeAnswer(ctx, id, isV2(ctx.version) ? null : attr);
 };
 
 /** An operation that names a key and changes its state through one key call, answering its id. */
@@ -602,9 +591,9 @@ export const HANDLERS: Partial<Record<OperationName, Handler>> = {
   Get: get,
   GetAttributes: getAttributes,
   GetAttributeList: getAttributeList,
-  AddAttribute: addAttribute,
-  ModifyAttribute: modifyAttribute,
-  DeleteAttribute: deleteAttribute,
+  AddAttribute: attributeChange('add'),
+  ModifyAttribute: attributeChange('modify'),
+  DeleteAttribute: attributeChange('delete'),
   SetAttribute: setAttribute,
   Activate: activate,
   Revoke: revoke,

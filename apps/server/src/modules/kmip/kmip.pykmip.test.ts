@@ -8,10 +8,11 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '@ksp/contracts';
 import { ADMIN, call, domainWithAdmin, ok, type TestServer } from '../../test/harness.js';
-import { newEcKey, openssl } from '../../test/openssl.js';
+import { makeSelfSignedEc, newEcKey, openssl } from '../../test/openssl.js';
 import { startKmipServer, type ClientFiles, type KmipServer } from './test/kmip-fixture.js';
+import { requestMessage } from './test/kmip-request.js';
 import { TAG } from './kmip.tags.js';
-import { decodeTtlv, encodeTtlv, type Ttlv } from './kmip.ttlv.js';
+import { decodeTtlv, type Ttlv } from './kmip.ttlv.js';
 import { ttlv } from './kmip.message.js';
 
 const script = fileURLToPath(new URL('./test/pykmip_client.py', import.meta.url));
@@ -71,18 +72,12 @@ function rawExchange(
 
 /** A Request Message of one Create item in KMIP 1.2 (AES-128). */
 const createRequest = () =>
-  encodeTtlv(
-    ttlv.structure(TAG.RequestMessage, [
-      ttlv.structure(TAG.RequestHeader, [
-        ttlv.structure(TAG.ProtocolVersion, [
-          ttlv.integer(TAG.ProtocolVersionMajor, 1),
-          ttlv.integer(TAG.ProtocolVersionMinor, 2),
-        ]),
-        ttlv.integer(TAG.BatchCount, 1),
-      ]),
-      ttlv.structure(TAG.BatchItem, [
-        ttlv.enumeration(TAG.Operation, 0x01),
-        ttlv.structure(TAG.RequestPayload, [
+  requestMessage(
+    [1, 2],
+    [
+      [
+        0x01,
+        [
           ttlv.enumeration(TAG.ObjectType, 2),
           ttlv.structure(TAG.TemplateAttribute, [
             ttlv.structure(TAG.Attribute, [
@@ -94,9 +89,9 @@ const createRequest = () =>
               ttlv.integer(TAG.AttributeValue, 128),
             ]),
           ]),
-        ]),
-      ]),
-    ]),
+        ],
+      ],
+    ],
   );
 
 /** The Result Status, Reason and Message of each batch item of an answer. */
@@ -191,25 +186,15 @@ describe('KMIP with PyKMIP (sqlite)', () => {
 
   /** A self-signed EC certificate's DER file in the test's directory: a CA's, or a leaf's. */
   const certificateFile = async (name: string, ca = true) => {
-    await run(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        ...newEcKey(`${name}.key`),
-        '-outform',
-        'DER',
-        '-out',
-        `${name}.der`,
-        '-days',
-        '2',
-        '-subj',
-        `/CN=${name}`,
-        '-addext',
-        `basicConstraints=critical,CA:${ca ? 'TRUE' : 'FALSE'}`,
-      ],
-      { cwd: dir },
-    );
+    await makeSelfSignedEc({
+      key: `${name}.key`,
+      cert: `${name}.der`,
+      der: true,
+      cn: name,
+      days: 2,
+      ca,
+      cwd: dir,
+    });
     return join(dir, `${name}.der`);
   };
 

@@ -1,5 +1,4 @@
 import {
-  LOG_COUNT_MAX,
   LOG_EXPORT_MAX,
   type LogRecord,
   type LogSeverity,
@@ -11,10 +10,11 @@ import type { AuditWriter } from '../../platform/audit.js';
 import { csvCell, exportDetails, exportFile } from '../../platform/csv.js';
 import type { Clock } from '../../platform/auth/session.service.js';
 import type { CopyOut, Db, Engine } from '../../platform/db/database.js';
-import { invalid, notFound, stateForbids } from '../../platform/errors.js';
+import { notFound, stateForbids } from '../../platform/errors.js';
 import * as chain from './log.chain.js';
 import * as chainStore from './log.chain.store.js';
 import type { Actor, RequestMeta } from '../../platform/http/route.js';
+import { logPage } from '../../platform/log-pages.js';
 import * as store from './log.store.js';
 
 function view(row: store.ExportedRecord): LogRecord {
@@ -41,17 +41,6 @@ function view(row: store.ExportedRecord): LogRecord {
     object_id: row.object_id,
     details,
   };
-}
-
-/** A list position as handed out: base64url of the record's time and id. */
-export const cursorOf = (p: store.Position) => Buffer.from(`${p.at}|${p.id}`).toString('base64url');
-
-/** A cursor read back; anything that is not one this server handed out is refused by name. */
-export function readCursor(cursor: string): store.Position {
-  const [at = '', id = '', ...rest] = Buffer.from(cursor, 'base64url').toString('utf8').split('|');
-  if (rest.length > 0 || !/^\d{4}-\d\d-\d\dT[\d:.]+Z$/.test(at) || !/^[\w-]{1,64}$/.test(id))
-    throw invalid('log.badCursor');
-  return { at, id };
 }
 
 /** What a session may see: its domain's records, or every record from the root domain. */
@@ -149,25 +138,13 @@ export function createLogService(deps: {
       return chain.dropBefore(db, new Date(clock().getTime() - days * 86_400_000).toISOString(), clock);
     },
 
-    async list(actor: Actor, query: QueryInput<typeof api.log.list>) {
-      // Pages by number stop where the count does: beyond, each page would cost the reading of
-      // every index entry above it. Pages by position (`after`) go as deep as the records do.
-      if (!query.after && (query.page - 1) * query.page_size >= LOG_COUNT_MAX)
-        throw invalid('log.pageTooDeep', { max: LOG_COUNT_MAX.toLocaleString('en') });
-      const { rows, total, exact } = await store.listRecords(
-        db,
-        filterOf(actor, query),
-        (query.page - 1) * query.page_size,
-        query.page_size,
-        query.after ? readCursor(query.after) : null,
-      );
-      const last = rows.at(-1);
-      return {
-        data: rows.map(view),
-        total,
-        total_exact: exact,
-        next_cursor: last && rows.length === query.page_size ? cursorOf(last) : null,
-      };
+    list(actor: Actor, query: QueryInput<typeof api.log.list>) {
+      return logPage(query, {
+        keyOf: (text) => (/^[\w-]{1,64}$/.test(text) ? text : undefined),
+        read: (offset, limit, from) => store.listRecords(db, filterOf(actor, query), offset, limit, from),
+        positionOf: (row) => ({ at: row.at, key: row.id }),
+        views: (rows) => rows.map(view),
+      });
     },
 
     async detail(actor: Actor, id: string) {

@@ -1,7 +1,14 @@
 import { sql, type SelectQueryBuilder } from 'kysely';
-import { LOG_COUNT_MAX } from '@ksp/contracts';
 import { escapeLike, type Executor } from '../../platform/db/database.js';
-import { csvLineSql, inlineParameters, jsonLineSql } from '../../platform/db/copy-out.js';
+import { inlineParameters, viewLineSql } from '../../platform/db/copy-out.js';
+import {
+  after,
+  chunksNewestFirst,
+  newestFirst,
+  pageNewestFirst,
+  type NewestFirst,
+  type Position as NewestPosition,
+} from '../../platform/db/newest-first.js';
 import type { AuditTable, Database } from '../../platform/db/schema.js';
 
 export interface LogFilter {
@@ -45,60 +52,24 @@ function filtered(db: Executor, f: LogFilter): AuditQuery {
   return q;
 }
 
-/**
- * One page, newest first. The page's ids come first, from the index alone where the filters
- * allow (a deep page skips index entries, not rows), then its rows by id.
- */
-export async function listRecords(
+const LOG: NewestFirst<'audit_log'> = { time: 'at', key: 'id' };
+
+/** A place in the newest-first order: a record's time and id. */
+export type Position = NewestPosition<string>;
+
+/** One page, newest first (`pageNewestFirst`). */
+export function listRecords(
   db: Executor,
   f: LogFilter,
   offset: number,
   limit: number,
-  after?: Position | null,
+  from?: Position | null,
 ) {
-  const base = filtered(db, f);
-  // After a position: an index seek to it, whatever the depth; by number: skip index entries.
-  const ids = (after ? before(base, after) : base.offset(offset))
-    .select('id')
-    .orderBy('at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(limit);
-  const [rows, total] = await Promise.all([
-    db
-      .selectFrom('audit_log')
-      .selectAll()
-      .where('id', 'in', ids)
-      .orderBy('at', 'desc')
-      .orderBy('id', 'desc')
-      .execute(),
-    // Counted up to the cap plus one: a million matching records cost no more than the cap.
-    db
-      .selectFrom(
-        base
-          .select('id')
-          .limit(LOG_COUNT_MAX + 1)
-          .as('matched'),
-      )
-      .select((eb) => eb.fn.countAll<number | string>().as('n'))
-      .executeTakeFirstOrThrow(),
-  ]);
-  const counted = Number(total.n);
-  return { rows, total: Math.min(counted, LOG_COUNT_MAX), exact: counted <= LOG_COUNT_MAX };
-}
-
-/** A place in the newest-first order: a record's time and id. */
-export interface Position {
-  at: string;
-  id: string;
-}
-
-/**
- * The records after `p` in the newest-first order. A row-value comparison, which both engines
- * serve as one range of the `(…, at, id)` indexes; the same condition spelt with OR is a filter
- * that PostgreSQL applies while walking the index from the newest record, every time.
- */
-function before(q: AuditQuery, p: Position): AuditQuery {
-  return q.where(sql<boolean>`(at, id) < (${p.at}, ${p.id})`);
+  return pageNewestFirst(db, LOG, filtered(db, f), db.selectFrom('audit_log').selectAll(), {
+    offset,
+    limit,
+    from: from ?? null,
+  });
 }
 
 export function findRecord(db: Executor, id: string, domainId: string | null) {
@@ -133,33 +104,23 @@ export type ViewMember = keyof typeof VIEW_COLUMNS;
 const EXPORTED = Object.values(VIEW_COLUMNS);
 export type ExportedRecord = Pick<AuditTable, (typeof VIEW_COLUMNS)[ViewMember]>;
 
-/**
- * The records the filters select, newest first, `chunk` rows at a time by keyset (at, id):
- * memory stays at one chunk whatever the total. Yields each chunk whole, so that a writer can
- * hand the stream one piece per chunk rather than one per record.
- */
-export async function* streamRecords(
+/** The records the filters select, newest first, `chunk` rows at a time (`chunksNewestFirst`). */
+export function streamRecords(
   db: Executor,
   f: LogFilter,
   max: number,
   chunk = 250,
 ): AsyncGenerator<ExportedRecord[]> {
-  let after: Position | null = null;
-  let sent = 0;
-  while (sent < max) {
-    const q: AuditQuery = after ? before(filtered(db, f), after) : filtered(db, f);
-    const rows = await q
-      .select(EXPORTED)
-      .orderBy('at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(Math.min(chunk, max - sent))
-      .execute();
-    if (rows.length > 0) yield rows;
-    sent += rows.length;
-    const last = rows.at(-1);
-    if (!last || rows.length < chunk) return;
-    after = { at: last.at, id: last.id };
-  }
+  return chunksNewestFirst(
+    max,
+    chunk,
+    (from, limit) =>
+      newestFirst(from ? after(filtered(db, f), LOG, from) : filtered(db, f), LOG)
+        .select(EXPORTED)
+        .limit(limit)
+        .execute(),
+    (row) => ({ at: row.at, key: row.id }),
+  );
 }
 
 /**
@@ -173,18 +134,8 @@ export function exportSelect(
   format: 'csv' | 'json',
   csvColumns: readonly ViewMember[],
 ): string {
-  const line =
-    format === 'csv'
-      ? csvLineSql(csvColumns.map((c) => VIEW_COLUMNS[c]))
-      : jsonLineSql(
-          Object.entries(VIEW_COLUMNS).map(([name, column]) =>
-            name === 'details' ? { name, json: column } : { name, expr: column },
-          ),
-        );
-  const q = filtered(db, f)
-    .select(sql<string>`${sql.raw(line)}`.as('line'))
-    .orderBy('at', 'desc')
-    .orderBy('id', 'desc')
+  const q = newestFirst(filtered(db, f), LOG)
+    .select(sql<string>`${sql.raw(viewLineSql(format, VIEW_COLUMNS, csvColumns))}`.as('line'))
     .limit(max);
   return inlineParameters(q.compile());
 }

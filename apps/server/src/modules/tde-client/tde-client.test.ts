@@ -242,38 +242,38 @@ describe.each(await engines())('TDE and RDM clients on %s', (engine) => {
   it('checks guard points: absolute path, policy by type and domain, one per path', async () => {
     const create = (body: Record<string, unknown>, t = token, calls: typeof api.rdmClient = api.tdeClient) =>
       call(server, calls.guardPointCreate, { token: t, body: body as never });
-    const relative = await create({
-      client_id: clients.ec,
-      path: 'data',
-      type: 'directory_auto',
-      policy_id: ids.std,
-    });
-    expect(relative.code).toBe(Code.INVALID);
-    expect(relative.msg).toContain('path');
-    const noPolicy = await create({ client_id: clients.ec, path: '/data', type: 'directory_auto' });
-    expect(noPolicy).toMatchObject({ code: Code.INVALID });
-    expect(noPolicy.msg).toContain('policy_id');
-    expect(
-      (await create({ client_id: clients.ec, path: '/data', type: 'rwp', policy_id: ids.std })).code,
-    ).toBe(Code.INVALID);
-    expect(
-      (await create({ client_id: clients.ec, path: '/data', type: 'directory_auto', policy_id: ids.foreign }))
-        .msg,
-    ).toContain(ids.foreign);
-    const rdmOnTde = await create({
-      client_id: clients.ec,
-      path: '/data',
-      type: 'directory_auto',
-      policy_id: ids.rdm,
-    });
-    expect(rdmOnTde.code).toBe(Code.INVALID);
-    expect(rdmOnTde.msg).toContain('ransomware');
+    // Each refused create, with the code and a word its message names.
+    const refused: [Record<string, unknown>, number, string | undefined][] = [
+      [
+        { client_id: clients.ec, path: 'data', type: 'directory_auto', policy_id: ids.std },
+        Code.INVALID,
+        'path',
+      ],
+      [{ client_id: clients.ec, path: '/data', type: 'directory_auto' }, Code.INVALID, 'policy_id'],
+      [{ client_id: clients.ec, path: '/data', type: 'rwp', policy_id: ids.std }, Code.INVALID, undefined],
+      [
+        { client_id: clients.ec, path: '/data', type: 'directory_auto', policy_id: ids.foreign },
+        Code.INVALID,
+        ids.foreign,
+      ],
+      [
+        { client_id: clients.ec, path: '/data', type: 'directory_auto', policy_id: ids.rdm },
+        Code.INVALID,
+        'ransomware',
+      ],
+      // Another domain's client: not found.
+      [
+        { client_id: clients.tenant, path: '/x', type: 'directory_auto', policy_id: ids.std },
+        Code.NOT_FOUND,
+        undefined,
+      ],
+    ];
+    for (const [body, code, named] of refused) {
+      const res = await create(body);
+      expect(res.code, JSON.stringify(body)).toBe(code);
+      if (named) expect(res.msg).toContain(named);
+    }
     expect((await failures('tde-client.guard-point.create')).join(' ')).toContain('tdeClient.policyType');
-    // Another domain's client: not found.
-    expect(
-      (await create({ client_id: clients.tenant, path: '/x', type: 'directory_auto', policy_id: ids.std }))
-        .code,
-    ).toBe(Code.NOT_FOUND);
 
     const before = await epoch();
     const gp = ok(

@@ -1,15 +1,12 @@
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, type LogRecord } from '@ksp/contracts';
 import { call, initialize, ok, startServer, type TestServer } from '../../test/harness.js';
+import { makeSelfSignedEc } from '../../test/openssl.js';
 import { mariadbAvailable, startMariadb, type Mariadb } from './test/mariadb.js';
-
-const run = promisify(execFile);
 
 if (!mariadbAvailable()) {
   if (process.env.CI === 'true')
@@ -98,29 +95,14 @@ describe.runIf(mariadbAvailable())('MariaDB reads its keys from the key endpoint
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'ksp-tde-mariadb-'));
     // KSP's HTTPS certificate names 127.0.0.1: the plugin checks the address against it.
-    await run(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:P-256',
-        '-nodes',
-        '-keyout',
-        'server.key',
-        '-out',
-        'server.pem',
-        '-days',
-        '2',
-        '-subj',
-        '/CN=127.0.0.1',
-        '-addext',
-        'subjectAltName=IP:127.0.0.1',
-      ],
-      { cwd: dir },
-    );
+    await makeSelfSignedEc({
+      key: 'server.key',
+      cert: 'server.pem',
+      cn: '127.0.0.1',
+      days: 2,
+      san: ['IP:127.0.0.1'],
+      cwd: dir,
+    });
     server = await startServer('sqlite', {
       KSP_TLS_CERT: join(dir, 'server.pem'),
       KSP_TLS_KEY: join(dir, 'server.key'),

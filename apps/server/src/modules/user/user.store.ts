@@ -116,6 +116,15 @@ export async function updateUser(
   await db.updateTable('app_user').set(changes).where('id', '=', id).execute();
 }
 
+/** The tables that tie a user to a domain (its members) and to a role (its holders). */
+const LINKS = { domain: ['user_domain', 'domain_id'], role: ['user_role', 'role_id'] } as const;
+
+/** The users tied to the domain or the role `id`. */
+function linkedTo(to: keyof typeof LINKS, id: string) {
+  const [table, column] = LINKS[to];
+  return sql<boolean>`exists (select 1 from ${sql.table(table)} where ${sql.ref(`${table}.user_id`)} = app_user.id and ${sql.ref(`${table}.${column}`)} = ${id})`;
+}
+
 export async function listUsers(
   db: Executor,
   args: {
@@ -128,31 +137,9 @@ export async function listUsers(
   page: PageQuery,
 ) {
   let q = db.selectFrom('app_user');
-  if (args.domainId) {
-    const domainId = args.domainId;
-    q = q.where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('user_domain')
-          .select('user_id')
-          .whereRef('user_domain.user_id', '=', 'app_user.id')
-          .where('user_domain.domain_id', '=', domainId),
-      ),
-    );
-  }
+  if (args.domainId) q = q.where(linkedTo('domain', args.domainId));
   if (args.username) q = q.where('username', 'like', `%${escapeLike(args.username)}%`);
-  if (args.roleId) {
-    const roleId = args.roleId;
-    q = q.where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('user_role')
-          .select('user_id')
-          .whereRef('user_role.user_id', '=', 'app_user.id')
-          .where('user_role.role_id', '=', roleId),
-      ),
-    );
-  }
+  if (args.roleId) q = q.where(linkedTo('role', args.roleId));
   if (args.locked === true) q = q.where('locked_until', '>', args.now);
   if (args.locked === false)
     q = q.where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', args.now)]));

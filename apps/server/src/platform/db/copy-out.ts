@@ -133,3 +133,21 @@ export function jsonLineSql(members: readonly JsonMember[]): string {
   });
   return `${parts.join(' || ')} || '}'`;
 }
+
+/**
+ * SQL of a record's export line: the CSV cells `csvColumns` of `view` (each member's SQL by its
+ * name, in the view's order), or the JSON object of every member, `details` written as the JSON
+ * text it is stored as.
+ */
+export function viewLineSql<M extends string>(
+  format: 'csv' | 'json',
+  view: Readonly<Record<M, string>>,
+  csvColumns: readonly M[],
+): string {
+  if (format === 'csv') return csvLineSql(csvColumns.map((c) => view[c]));
+  return jsonLineSql(
+    Object.entries<string>(view).map(([name, expr]) =>
+      name === 'details' ? { name, json: expr } : { name, expr },
+    ),
+  );
+}

@@ -91,28 +91,28 @@ interface Pending {
 /** Rows per INSERT: well under SQLite's and PostgreSQL's limits on bound parameters. */
 const ROWS_PER_INSERT = 200;
 
+/** The columns of an audit record the journal writes (its place in the chain is the sealing job's). */
+export const AUDIT_COLUMNS = [
+  'id',
+  'at',
+  'user_id',
+  'username',
+  'domain_id',
+  'domain_name',
+  'action',
+  'target',
+  'result',
+  'source_ip',
+  'details',
+  'object_id',
+  'count',
+  'severity',
+  'source',
+  'area',
+] as const satisfies readonly (keyof AuditTable)[];
+
 /** The platform's own table; modules register theirs (`ModuleContext.journal.registerTable`). */
-const auditTable: JournalTableSpec<'audit_log'> = {
-  table: 'audit_log',
-  columns: [
-    'id',
-    'at',
-    'user_id',
-    'username',
-    'domain_id',
-    'domain_name',
-    'action',
-    'target',
-    'result',
-    'source_ip',
-    'details',
-    'object_id',
-    'count',
-    'severity',
-    'source',
-    'area',
-  ],
-};
+const auditTable: JournalTableSpec<'audit_log'> = { table: 'audit_log', columns: AUDIT_COLUMNS };
 
 /** One record per identical operation in a commit, counting how many it stands for. */
 function mergeOperations(batch: readonly JournalWrites[]): AuditTable[] {

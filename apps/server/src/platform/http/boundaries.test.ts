@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { agentAuthorization, agentKeyAndCsr } from '../../test/agent.js';
 import { openssl } from '../../test/openssl.js';
 import { finished } from '../../test/backup.js';
-import { call, initialize, login, roleIdByName, startServer, type TestServer } from '../../test/harness.js';
-import { licenseEverything, testLicenseKeys } from '../../test/license.js';
+import { call, login, roleIdByName, type TestServer } from '../../test/harness.js';
+import { licensedServer, testLicenseKeys } from '../../test/license.js';
 
 /**
  * The cross-domain half of the authorization matrix, and the holes outside testing found
@@ -58,10 +58,7 @@ describe('domain boundaries', () => {
 
   beforeAll(async () => {
     // A server of the SMS sub-console in each of two domains: more than the community limit (1).
-    const licenseKeys = testLicenseKeys();
-    server = await startServer('sqlite', { KSP_LICENSE_TEST_PUBLIC_KEY: licenseKeys.publicKeyBase64 });
-    ({ token: root } = await initialize(server));
-    await licenseEverything(server, root, licenseKeys);
+    ({ server, token: root } = await licensedServer('sqlite', testLicenseKeys()));
     const db = server.database.db;
     adminId = (await call(server, api.user.info, { token: root })).data.userinfo.id;
     domain.root = (
