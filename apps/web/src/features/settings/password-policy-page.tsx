@@ -7,12 +7,11 @@ import { userKeys } from '../../api/user';
 import { api } from '@ksp/contracts';
 import { useCanCall } from '../../components/permissions';
 import { PasswordRuleList } from '../../components/password-rules';
-import { requiredRule } from '../../components/schema-rules';
 import { useT } from '../../i18n/i18n';
 import { policyProblems, previewRules, problemText, type PasswordPolicyValues } from './policy-checks';
 import { formatDateTime } from '../../components/date-time';
 import { SwitchField } from '../../components/switch-field';
-import { WholeNumberInput } from '../../components/whole-number-input';
+import { WholeNumberField } from '../../components/whole-number-field';
 
 type NumberField = Exclude<keyof PasswordPolicyValues, 'lockout_disabled'>;
 
@@ -64,14 +63,6 @@ export default function PasswordPolicyPage() {
     min_change_days: t('access:policy.fields.minChangeDays'),
   } satisfies Record<NumberField, string>;
 
-  const numberRules = (name: NumberField): Rule[] => {
-    const [min, max] = bounds[name];
-    return [
-      requiredRule(label[name]),
-      { type: 'number', min, max, message: t('access:policy.range', { label: label[name], min, max }) },
-    ];
-  };
-
   const crossRule: Rule = ({ getFieldsValue }) => ({
     validator: () => {
       const found = policyProblems(getFieldsValue() as Partial<PasswordPolicyValues>);
@@ -81,21 +72,22 @@ export default function PasswordPolicyPage() {
     },
   });
 
-  const number = (name: NumberField, extra?: string, disabled = false) => (
-    <Form.Item
-      name={name}
-      label={label[name]}
-      extra={extra}
-      rules={name === 'max_length' ? [...numberRules(name), crossRule] : numberRules(name)}
-      dependencies={name === 'max_length' ? crossFields : undefined}
-    >
-      <WholeNumberInput
-        range={{ min: bounds[name][0], max: bounds[name][1] }}
+  const number = (name: NumberField, extra?: string, disabled = false) => {
+    const [min, max] = bounds[name];
+    return (
+      <WholeNumberField
+        name={name}
+        label={label[name]}
+        extra={extra}
+        range={{ min, max }}
+        message={t('access:policy.range', { label: label[name], min, max })}
+        rules={name === 'max_length' ? [crossRule] : []}
+        dependencies={name === 'max_length' ? crossFields : undefined}
         disabled={disabled}
-        data-testid={`policy-${name}`}
+        testId={`policy-${name}`}
       />
-    </Form.Item>
-  );
+    );
+  };
 
   const save = async (next: PasswordPolicyValues) => {
     setSaving(true);

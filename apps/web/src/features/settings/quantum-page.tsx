@@ -23,7 +23,7 @@ import { SwitchField } from '../../components/switch-field';
 import { useSubmit } from '../../components/use-submit';
 import { useViewActive } from '../../components/view-activity';
 import { requiredRule } from '../../components/schema-rules';
-import { WholeNumberInput } from '../../components/whole-number-input';
+import { WholeNumberField } from '../../components/whole-number-field';
 import { useT } from '../../i18n/i18n';
 import {
   endpointProblem,
@@ -86,22 +86,14 @@ export default function QuantumPage() {
   const wholeNumber = (name: keyof typeof quantumBounds, extra?: string) => {
     const [min, max] = quantumBounds[name];
     return (
-      <Form.Item
+      <WholeNumberField
         name={name}
         label={label[name]}
         extra={extra}
-        rules={[
-          requiredRule(label[name]),
-          {
-            type: 'integer',
-            min,
-            max,
-            message: t('quantum:validation.range', { label: label[name], min, max }),
-          },
-        ]}
-      >
-        <WholeNumberInput range={{ min, max }} data-testid={`quantum-${name.replaceAll('_', '-')}`} />
-      </Form.Item>
+        range={{ min, max }}
+        message={t('quantum:validation.range', { label: label[name], min, max })}
+        testId={`quantum-${name.replaceAll('_', '-')}`}
+      />
     );
   };
 
