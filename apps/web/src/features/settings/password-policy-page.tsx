@@ -4,29 +4,17 @@ import { Alert, App, Button, Card, Col, Divider, Form, Input, Row, Skeleton, Typ
 import type { Rule } from 'antd/es/form';
 import { fetchPasswordPolicy, passwordPolicyKeys, savePasswordPolicy } from '../../api/password-policy';
 import { userKeys } from '../../api/user';
-import { api } from '@ksp/contracts';
+import { api, PasswordPolicy } from '@ksp/contracts';
 import { useCanCall } from '../../components/permissions';
 import { PasswordRuleList } from '../../components/password-rules';
 import { useT } from '../../i18n/i18n';
 import { policyProblems, previewRules, problemText, type PasswordPolicyValues } from './policy-checks';
 import { formatDateTime } from '../../components/date-time';
 import { SwitchField } from '../../components/switch-field';
+import { limitsAt } from '../../components/schema-limits';
 import { WholeNumberField } from '../../components/whole-number-field';
 
 type NumberField = Exclude<keyof PasswordPolicyValues, 'lockout_disabled'>;
-
-/** The bounds of each number (the contract's). */
-const bounds: Record<NumberField, [number, number]> = {
-  min_length: [1, 128],
-  max_length: [1, 128],
-  min_lowercase: [0, 128],
-  min_uppercase: [0, 128],
-  min_digits: [0, 128],
-  min_special: [0, 128],
-  max_failed_attempts: [1, 100],
-  expiry_days: [0, 3650],
-  min_change_days: [0, 365],
-};
 
 const crossFields: NumberField[] = [
   'min_length',
@@ -72,22 +60,18 @@ export default function PasswordPolicyPage() {
     },
   });
 
-  const number = (name: NumberField, extra?: string, disabled = false) => {
-    const [min, max] = bounds[name];
-    return (
-      <WholeNumberField
-        name={name}
-        label={label[name]}
-        extra={extra}
-        range={{ min, max }}
-        message={t('access:policy.range', { label: label[name], min, max })}
-        rules={name === 'max_length' ? [crossRule] : []}
-        dependencies={name === 'max_length' ? crossFields : undefined}
-        disabled={disabled}
-        testId={`policy-${name}`}
-      />
-    );
-  };
+  const number = (name: NumberField, extra?: string, disabled = false) => (
+    <WholeNumberField
+      name={name}
+      label={label[name]}
+      range={limitsAt(PasswordPolicy, [name])}
+      rules={name === 'max_length' ? [crossRule] : []}
+      dependencies={name === 'max_length' ? crossFields : undefined}
+      extra={extra}
+      disabled={disabled}
+      testId={`policy-${name}`}
+    />
+  );
 
   const save = async (next: PasswordPolicyValues) => {
     setSaving(true);

@@ -16,12 +16,13 @@ import {
   Typography,
 } from 'antd';
 import type { Rule } from 'antd/es/form';
-import { api, quantumSourceTypes, type QuantumSourceType } from '@ksp/contracts';
+import { api, QuantumSettings, quantumSourceTypes, type QuantumSourceType } from '@ksp/contracts';
 import { fetchQuantumStatus, quantumKeys, testQuantum, updateQuantum } from '../../api/quantum';
 import { useCanCall } from '../../components/permissions';
 import { SwitchField } from '../../components/switch-field';
 import { useSubmit } from '../../components/use-submit';
 import { useViewActive } from '../../components/view-activity';
+import { limitsAt } from '../../components/schema-limits';
 import { requiredRule } from '../../components/schema-rules';
 import { WholeNumberField } from '../../components/whole-number-field';
 import { useT } from '../../i18n/i18n';
@@ -30,7 +31,6 @@ import {
   failureInMessage,
   MAX_MIN_ENTROPY,
   QUANTUM_REFRESH_MS,
-  quantumBounds,
   settingsOf,
   updateBody,
   validMinEntropy,
@@ -83,19 +83,15 @@ export default function QuantumPage() {
     },
   });
 
-  const wholeNumber = (name: keyof typeof quantumBounds, extra?: string) => {
-    const [min, max] = quantumBounds[name];
-    return (
-      <WholeNumberField
-        name={name}
-        label={label[name]}
-        extra={extra}
-        range={{ min, max }}
-        message={t('quantum:validation.range', { label: label[name], min, max })}
-        testId={`quantum-${name.replaceAll('_', '-')}`}
-      />
-    );
-  };
+  const wholeNumber = (name: 'block_bytes' | 'interval_seconds', extra?: string) => (
+    <WholeNumberField
+      name={name}
+      label={label[name]}
+      extra={extra}
+      range={limitsAt(QuantumSettings, [name])}
+      testId={`quantum-${name.replaceAll('_', '-')}`}
+    />
+  );
 
   const onSave = (values: QuantumFormValues) =>
     void save.run(async () => {
