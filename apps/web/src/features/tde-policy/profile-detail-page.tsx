@@ -8,7 +8,8 @@ import { recordPlaceholder } from '../../components/not-found';
 import { PageHeader } from '../../components/page-header';
 import { useT } from '../../i18n/i18n';
 import { profilePaths } from './area';
-import { ProfileNumberCards, ProfileSection, SwitchItem } from './profile-fields';
+import { FieldsCard } from './fields-card';
+import { ProfileNumberCards, SwitchItem } from './profile-fields';
 import { ProfileQosCard } from './profile-qos-card';
 import { ProfileSyslogCard } from './profile-syslog-card';
 import { useProfileForm, type ProfileValues } from './use-profile-form';
@@ -85,7 +86,7 @@ export default function ProfileDetailPage() {
               <Input data-testid="profile-description" maxLength={256} />
             </Form.Item>
           </Card>
-          <ProfileSection title={t('tdePolicy:sections.logging')}>
+          <FieldsCard title={t('tdePolicy:sections.logging')}>
             <Form.Item
               name={['logging', 'threshold']}
               label={t('tdePolicy:fields.logThreshold')}
@@ -118,9 +119,9 @@ export default function ProfileDetailPage() {
               label={t('tdePolicy:fields.uploadLogging')}
               testId="profile-upload-enabled"
             />
-          </ProfileSection>
+          </FieldsCard>
           <ProfileNumberCards />
-          <ProfileSection title={t('tdePolicy:sections.rdm')}>
+          <FieldsCard title={t('tdePolicy:sections.rdm')}>
             <Form.Item
               name="rwp_operation"
               label={t('tdePolicy:fields.rwpOperation')}
@@ -145,7 +146,7 @@ export default function ProfileDetailPage() {
                 options={processSets.map((s) => ({ value: s.id, label: s.name }))}
               />
             </Form.Item>
-          </ProfileSection>
+          </FieldsCard>
           <ProfileSyslogCard servers={servers} />
           <ProfileQosCard schedule={schedule} />
           {canWrite && (

@@ -1,31 +1,9 @@
-import type { ReactNode } from 'react';
-import { Card, Flex, Form, InputNumber, Switch } from 'antd';
+import { Form, InputNumber, Switch } from 'antd';
 import { ProfileSettingsInput } from '@ksp/contracts';
 import { limitsAt } from '../../components/schema-limits';
 import { useT } from '../../i18n/i18n';
+import { FieldsCard } from './fields-card';
 import type { tdePolicy } from '../../i18n/en/tde-policy';
-
-/** A card of the profile's settings: its fields side by side, wrapping, then what goes `below` them. */
-export function ProfileSection({
-  title,
-  testId,
-  below,
-  children,
-}: {
-  title: string;
-  testId?: string;
-  below?: ReactNode;
-  children: ReactNode;
-}) {
-  return (
-    <Card title={title} size="small" style={{ marginTop: 16 }} data-testid={testId}>
-      <Flex gap={16} wrap>
-        {children}
-      </Flex>
-      {below}
-    </Card>
-  );
-}
 
 /** A number field of a profile, with the range its contract declares. */
 export function NumberField({ name, label, testId }: { name: string[]; label: string; testId: string }) {
@@ -109,7 +87,7 @@ const SECTIONS: SettingsSection[] = [
 export function ProfileNumberCards() {
   const t = useT();
   return SECTIONS.map((s) => (
-    <ProfileSection key={s.title} title={t(`tdePolicy:sections.${s.title}`)}>
+    <FieldsCard key={s.title} title={t(`tdePolicy:sections.${s.title}`)}>
       {s.numbers.map((f) => (
         <NumberField
           key={f.testId}
@@ -121,6 +99,6 @@ export function ProfileNumberCards() {
       {s.switches.map((f) => (
         <SwitchItem key={f.testId} name={f.name} label={t(`tdePolicy:fields.${f.label}`)} testId={f.testId} />
       ))}
-    </ProfileSection>
+    </FieldsCard>
   ));
 }

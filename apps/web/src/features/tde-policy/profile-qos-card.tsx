@@ -3,7 +3,8 @@ import { Button, Flex, Form, Input, InputNumber, Select, Typography } from 'antd
 import { LDT_QOS, ldtQosSchedules, QosSchedule, weekdays } from '@ksp/contracts';
 import { limitsAt } from '../../components/schema-limits';
 import { useT } from '../../i18n/i18n';
-import { NumberField, ProfileSection } from './profile-fields';
+import { FieldsCard } from './fields-card';
+import { NumberField } from './profile-fields';
 
 /** The schedules that take windows of their own. */
 export const CUSTOM_SCHEDULES: readonly string[] = ['CUSTOM', 'CUSTOM_WITH_OVERWRITE'];
@@ -77,7 +78,7 @@ export function ProfileQosCard({ schedule }: { schedule: string | undefined }) {
   const t = useT();
   const { rekey_rate_mbps: rate, cpu_percent: cpu } = LDT_QOS;
   return (
-    <ProfileSection
+    <FieldsCard
       title={t('tdePolicy:sections.ldtQos')}
       testId="profile-qos"
       below={
@@ -122,6 +123,6 @@ export function ProfileQosCard({ schedule }: { schedule: string | undefined }) {
         label={t('tdePolicy:fields.statusCheckRate')}
         testId="profile-qos-check-rate"
       />
-    </ProfileSection>
+    </FieldsCard>
   );
 }

@@ -10,7 +10,8 @@ import {
 } from '@ksp/contracts';
 import { limitsAt } from '../../components/schema-limits';
 import { useT } from '../../i18n/i18n';
-import { ProfileSection, SwitchItem } from './profile-fields';
+import { FieldsCard } from './fields-card';
+import { SwitchItem } from './profile-fields';
 import type { ServerValues } from './use-profile-form';
 
 const NAME = limitsAt(ProfileSyslogServerInput, ['name']);
@@ -162,7 +163,7 @@ function SyslogServers({ servers }: { servers: (string | undefined)[] | undefine
 export function ProfileSyslogCard({ servers }: { servers: (string | undefined)[] | undefined }) {
   const t = useT();
   return (
-    <ProfileSection
+    <FieldsCard
       title={t('tdePolicy:sections.syslog')}
       testId="profile-syslog"
       below={<SyslogServers servers={servers} />}
@@ -182,6 +183,6 @@ export function ProfileSyslogCard({ servers }: { servers: (string | undefined)[]
           options={logThresholds.map((v) => ({ value: v, label: v }))}
         />
       </Form.Item>
-    </ProfileSection>
+    </FieldsCard>
   );
 }
