@@ -1,5 +1,4 @@
 import type { ReactNode } from 'react';
-import { Button } from 'antd';
 import { OnceModal } from '../../components/once-modal';
 import { SecretText } from '../../components/secret-text';
 import { useT } from '../../i18n/i18n';
@@ -25,11 +24,7 @@ export function SecretModal({ value, onClose }: { value: OnceSecret | null; onCl
       title={value?.title}
       onClose={onClose}
       width={600}
-      footer={
-        <Button type="primary" onClick={onClose} data-testid="secret-close">
-          {t('access:secret.saved')}
-        </Button>
-      }
+      done={{ label: t('access:secret.saved'), testId: 'secret-close' }}
     >
       {value && (
         <SecretText

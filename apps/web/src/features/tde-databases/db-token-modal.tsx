@@ -1,4 +1,4 @@
-import { Button, Typography } from 'antd';
+import { Typography } from 'antd';
 import { OnceModal } from '../../components/once-modal';
 import { SecretText } from '../../components/secret-text';
 import { useT } from '../../i18n/i18n';
@@ -23,11 +23,7 @@ export function DbTokenModal({ value, onClose }: { value: IssuedToken; onClose: 
       title={value.title}
       onClose={onClose}
       width={640}
-      footer={
-        <Button type="primary" onClick={onClose} data-testid="db-token-done">
-          {t('tdeDatabase:token.done')}
-        </Button>
-      }
+      done={{ label: t('tdeDatabase:token.done'), testId: 'db-token-done' }}
     >
       <SecretText
         warning={t('tdeDatabase:token.once')}
