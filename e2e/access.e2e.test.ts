@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { newPage, shot } from './support/browser.js';
+import { newPage, newPageIn, shot } from './support/browser.js';
 import {
   openMenu,
   pickOptions,
@@ -13,7 +13,7 @@ import {
   visibleList,
 } from './support/console-ui.js';
 import { apiCall } from './support/server.js';
-import { ADMIN, loginByApi } from './support/setup.js';
+import { ADMIN, createUserByApi, idByName, loginByApi } from './support/setup.js';
 import { cellShown, cellUnder } from './support/geometry.js';
 import { startBridge } from './support/ukey-bridge.js';
 import { ADMIN_DN, ADMIN_PW, BASE_DN, slapdAvailable, startSlapd } from '../apps/server/src/test/slapd.js';
@@ -53,17 +53,6 @@ const FIONA = {
 
 describe('access management through the console', () => {
   const { ksp, browser } = consoleRun({ name: 'access' });
-
-  async function rootDomainId(token: string): Promise<string> {
-    const list = await apiCall<{ data: { id: string; name: string }[] }>(
-      ksp.url,
-      api.domain.list,
-      undefined,
-      token,
-      { page: 1, page_size: 50 },
-    );
-    return list.data.data.find((d) => d.name === 'root')!.id;
-  }
 
   async function adminPage(): Promise<{ page: Page; errors: string[] }> {
     const { page, errors } = await newPage(browser);
@@ -321,28 +310,14 @@ describe('access management through the console', () => {
     const rootToken = await loginByApi(ksp.url);
     const branch = await apiCall<{ id: string }>(ksp.url, api.domain.create, { name: 'branch' }, rootToken);
     expect(branch.code).toBe(0);
-    const roles = await apiCall<{ data: { id: string; name: string }[] }>(
-      ksp.url,
-      api.role.list,
-      undefined,
-      rootToken,
-      { page: 1, page_size: 50 },
-    );
-    const adminRole = roles.data.data.find((r) => r.name === 'Administrator')!.id;
-    const created = await apiCall(
-      ksp.url,
-      api.user.create,
-      {
-        username: 'bea',
-        password: 'Branch-Pass-1',
-        email: 'bea@example.test',
-        role_ids: [adminRole],
-        domain_ids: [branch.data.id],
-        must_change_password: false,
-      },
-      rootToken,
-    );
-    expect(created.code).toBe(0);
+    const adminRole = await idByName(ksp.url, rootToken, api.role.list, 'Administrator');
+    await createUserByApi(ksp.url, rootToken, {
+      username: 'bea',
+      password: 'Branch-Pass-1',
+      email: 'bea@example.test',
+      role_ids: [adminRole],
+      domain_ids: [branch.data.id],
+    });
 
     const { page, errors } = await newPage(browser);
     await signInToConsole(page, ksp.url, 'bea', 'Branch-Pass-1');
@@ -388,7 +363,7 @@ describe('access management through the console', () => {
         password: 'Branch-Pass-1',
         email: 'm@example.test',
         role_ids: [adminRole],
-        domain_ids: [await rootDomainId(rootToken)],
+        domain_ids: [await idByName(ksp.url, rootToken, api.domain.list, 'root')],
       },
       token,
     );
@@ -424,27 +399,12 @@ describe('access management through the console', () => {
     await page.getByText('Saved').first().waitFor();
 
     const token = await loginByApi(ksp.url);
-    const roles = await apiCall<{ data: { id: string; name: string }[] }>(
-      ksp.url,
-      api.role.list,
-      undefined,
-      token,
-      { page: 1, page_size: 50 },
-    );
-    const auditor = roles.data.data.find((r) => r.name === 'Auditor')!;
-    const created = await apiCall(
-      ksp.url,
-      api.user.create,
-      {
-        username: 'lucy',
-        password: 'Lucy-Pass-1',
-        email: 'lucy@example.test',
-        role_ids: [auditor.id],
-        must_change_password: false,
-      },
-      token,
-    );
-    expect(created.code).toBe(0);
+    await createUserByApi(ksp.url, token, {
+      username: 'lucy',
+      password: 'Lucy-Pass-1',
+      email: 'lucy@example.test',
+      role_ids: [await idByName(ksp.url, token, api.role.list, 'Auditor')],
+    });
 
     const { page: lucy } = await newPage(browser);
     for (let i = 0; i < 3; i++) {
@@ -552,13 +512,7 @@ describe('access management through the console', () => {
     { width: 1280, height: 800, lang: 'en', status: 'Status', email: 'Email', roles: 'Roles' },
   ] as const) {
     it(`shows a user's status, e-mail and roles beside the pinned columns at ${view.width} px (${view.lang})`, async () => {
-      const { page, errors } = await newPage(browser, {
-        locale: view.lang === 'zh' ? 'zh-CN' : 'en-US',
-        width: view.width,
-        height: view.height,
-      });
-      if (view.lang === 'zh')
-        await page.context().addCookies([{ name: 'language', value: 'zh', url: ksp.url }]);
+      const { page, errors } = await newPageIn(browser, ksp.url, view);
       await signInToConsole(page, ksp.url, ADMIN.username, ADMIN.password);
       await page.goto(`${ksp.url}/console/access/user`);
       const row = rowWith(page, ADMIN.email);

@@ -4,7 +4,7 @@ import { api } from '@ksp/contracts';
 import { newPage, shot } from './support/browser.js';
 import { signInToConsole, signInUi } from './support/console-ui.js';
 import { apiCall } from './support/server.js';
-import { ADMIN, loginByApi } from './support/setup.js';
+import { ADMIN, createUserByApi, idByName, loginByApi } from './support/setup.js';
 import { startBridge, type RunningBridge } from './support/ukey-bridge.js';
 import { createTestToken, softhsmAvailable } from '../tools/ukey-bridge/src/softhsm-token.js';
 import { consoleRun } from './support/run.js';
@@ -256,22 +256,9 @@ describe('console checks (issue 31), en and zh', () => {
   });
 
   it('the lockout message names the end of the lock in local time (en, zh)', async () => {
-    const roles = await apiCall<{ data: { id: string; name: string }[] }>(
-      ksp.url,
-      api.role.list,
-      undefined,
-      token,
-      { page: 1, page_size: 50 },
-    );
-    const operator = roles.data.data.find((role) => role.name !== 'Administrator')!;
+    const operator = await idByName(ksp.url, token, api.role.list, (name) => name !== 'Administrator');
     const user = { username: 'locky', password: 'Locky-Pass-1', email: 'locky@example.test' };
-    const created = await apiCall(
-      ksp.url,
-      api.user.create,
-      { ...user, role_ids: [operator.id], must_change_password: false },
-      token,
-    );
-    expect(created.code).toBe(0);
+    await createUserByApi(ksp.url, token, { ...user, role_ids: [operator] });
     let until = '';
     for (let i = 0; i < 100 && !until; i++) {
       const wrong = await apiCall(ksp.url, api.user.login, {

@@ -1,38 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import BetterSqlite3 from 'better-sqlite3';
 import { join } from 'node:path';
-import type { Page } from 'playwright-core';
 import { newPage, shot } from './support/browser.js';
-import { signInUi } from './support/console-ui.js';
+import { signInToConsole, signInUi, storedToken } from './support/console-ui.js';
+import { ADMIN } from './support/setup.js';
 import { apiCall } from './support/server.js';
 import { api } from '@ksp/contracts';
 import { consoleRun } from './support/run.js';
-
-const ADMIN = { username: 'admin', password: 'Admin-Pass-1', email: 'admin@example.test' };
-
-async function storedToken(page: Page): Promise<string> {
-  const token = await page.evaluate(() => {
-    for (let i = 0; i < localStorage.length; i++) {
-      const key = localStorage.key(i)!;
-      if (/token/i.test(key) && !/time/i.test(key)) return localStorage.getItem(key);
-    }
-    return null;
-  });
-  if (!token) throw new Error('no token in localStorage');
-  return token;
-}
-
-async function signIn(page: Page, base: string, username = ADMIN.username, password = ADMIN.password) {
-  // The console may itself be on its way to /login (after a logout it reloads there).
-  await page.goto(`${base}/login`).catch((err: Error) => {
-    if (!/interrupted by another navigation/.test(err.message)) throw err;
-  });
-  await page.getByTestId('login-username').waitFor();
-  await page.getByTestId('login-username').fill(username);
-  await page.getByTestId('login-password').fill(password);
-  await page.getByTestId('login-submit').click();
-  await page.getByTestId('side-menu').waitFor();
-}
 
 describe('the console, from a fresh install', () => {
   const { ksp, browser } = consoleRun({
@@ -84,7 +58,7 @@ describe('the console, from a fresh install', () => {
 
   it('navigates with the menu, tags and breadcrumb; switches language to 中文 and back', async () => {
     const { page, errors } = await newPage(browser, { motion: true });
-    await signIn(page, ksp.url);
+    await signInToConsole(page, ksp.url, ADMIN.username, ADMIN.password);
     await page.getByTestId('side-menu').getByText('Settings').click();
     await page.getByTestId('side-menu').getByText('Configuration').click();
     await page.waitForURL(/\/console\/setting\/config/);
@@ -131,7 +105,7 @@ describe('the console, from a fresh install', () => {
 
   it('switches domain from the top bar with a new token', async () => {
     const { page } = await newPage(browser, { motion: true });
-    await signIn(page, ksp.url);
+    await signInToConsole(page, ksp.url, ADMIN.username, ADMIN.password);
     const token = await storedToken(page);
     const created = await apiCall<{ id: string }>(
       ksp.url,
@@ -172,7 +146,7 @@ describe('the console, from a fresh install', () => {
 
   it('tells the user when the session expired, then signs out', async () => {
     const { page } = await newPage(browser, { motion: true });
-    await signIn(page, ksp.url);
+    await signInToConsole(page, ksp.url, ADMIN.username, ADMIN.password);
     // Make this session idle for longer than the server allows.
     const db = new BetterSqlite3(join(ksp.dataDir, 'ksp.sqlite'));
     db.prepare('update session set last_seen_at = ?').run(new Date(Date.now() - 3600_000).toISOString());
@@ -188,7 +162,7 @@ describe('the console, from a fresh install', () => {
     await page.getByRole('button', { name: 'Log In Again' }).click();
     await page.waitForURL(/\/login/);
 
-    await signIn(page, ksp.url);
+    await signInToConsole(page, ksp.url, ADMIN.username, ADMIN.password);
     await page.getByTestId('user-menu').click();
     await page.getByTestId('logout').click();
     await page.waitForURL(/\/login/);
@@ -210,7 +184,7 @@ describe('the console, from a fresh install', () => {
 
   it('shows every side-menu label whole, in English and in Chinese', async () => {
     const { page, errors } = await newPage(browser, { motion: true });
-    await signIn(page, ksp.url);
+    await signInToConsole(page, ksp.url, ADMIN.username, ADMIN.password);
     const menu = page.getByTestId('side-menu');
     /** Labels the menu cuts (an ellipsis): none at the menu's width. */
     const cutLabels = () =>

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { api } from '@ksp/contracts';
-import { newPage, shot } from './support/browser.js';
+import { newPage, newPageIn, shot } from './support/browser.js';
 import { apiCall } from './support/server.js';
 import { boxOf, cellShown, cellUnder, onTop, overlapArea } from './support/geometry.js';
 import { loginByApi } from './support/setup.js';
@@ -82,13 +82,7 @@ describe('the dashboard, in the browser', () => {
     { width: 1280, height: 800, lang: 'zh' },
   ] as const) {
     it(`leaves the Services card uncovered by the settings button at ${view.width} px (${view.lang})`, async () => {
-      const { page, errors } = await newPage(browser, {
-        locale: view.lang === 'zh' ? 'zh-CN' : 'en-US',
-        width: view.width,
-        height: view.height,
-      });
-      if (view.lang === 'zh')
-        await page.context().addCookies([{ name: 'language', value: 'zh', url: ksp.url }]);
+      const { page, errors } = await newPageIn(browser, ksp.url, view);
       await signIn(page, ksp.url);
       await page.goto(`${ksp.url}/console/dashboard`);
       const services = page.getByTestId('dashboard-services');
@@ -116,13 +110,7 @@ describe('the dashboard, in the browser', () => {
     { width: 1280, height: 800, lang: 'en', titles: ['Result', 'Source address', 'Time', 'User'] },
   ] as const) {
     it(`shows the recent records' result and address whole at ${view.width} px (${view.lang})`, async () => {
-      const { page, errors } = await newPage(browser, {
-        locale: view.lang === 'zh' ? 'zh-CN' : 'en-US',
-        width: view.width,
-        height: view.height,
-      });
-      if (view.lang === 'zh')
-        await page.context().addCookies([{ name: 'language', value: 'zh', url: ksp.url }]);
+      const { page, errors } = await newPageIn(browser, ksp.url, view);
       await signIn(page, ksp.url);
       await page.goto(`${ksp.url}/console/dashboard`);
       const row = page.getByTestId('dashboard-recent').locator('tr.ant-table-row').first();

@@ -1,10 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api } from '@ksp/contracts';
 import { newPage, shot } from './support/browser.js';
-import { apiCall } from './support/server.js';
 import { loginByApi } from './support/setup.js';
 import { signIn } from './support/ui.js';
-import { agentCsr } from './support/agent.js';
+import { enrolAgent } from './support/agent.js';
 import { consoleRun } from './support/run.js';
 
 const langs = [
@@ -19,25 +17,15 @@ describe('KADP › clients, in the browser', () => {
 
   beforeAll(async () => {
     const token = await loginByApi(ksp.url);
-    const created = await apiCall<{ secret: string }>(
-      ksp.url,
-      api.registrationToken.create,
-      { name: 'e2e-apps', usage: 'kadp' },
-      token,
-    );
-    expect(created.code).toBe(0);
-    const enrolled = await apiCall<{ client_id: string; serial: string }>(ksp.url, api.client.enrol, {
-      token: created.data.secret,
-      csr: agentCsr('e2e-billing').csr,
+    const agent = await enrolAgent(ksp.url, token, {
+      usage: 'kadp',
+      tokenName: 'e2e-apps',
       name: 'e2e-billing',
-      type: 'kadp',
-      os: 'Linux 6.1',
-      agent_version: '1.0.0',
-      mac: '02:00:00:00:00:01',
       host: 'billing.e2e.test',
+      mac: '02:00:00:00:00:01',
+      agentVersion: '1.0.0',
     });
-    expect(enrolled.code).toBe(0);
-    serial = enrolled.data.serial;
+    serial = agent.serial;
   });
 
   for (const lang of langs) {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { api } from '@ksp/contracts';
+import { newEcKey } from './support/agent.js';
 import { newPage, shot } from './support/browser.js';
 import { openMenu } from './support/console-ui.js';
 import { consoleRun } from './support/run.js';
@@ -18,16 +19,6 @@ function openssl(dir: string, args: string[]): string {
   return r.stdout;
 }
 
-const ecKey = (out: string) => [
-  '-newkey',
-  'ec',
-  '-pkeyopt',
-  'ec_paramgen_curve:P-256',
-  '-nodes',
-  '-keyout',
-  out,
-];
-
 /**
  * Keys › KMIP clients: with the KMIP listener on (its certificate made by openssl here), a client
  * is added in the browser from a CSR openssl made (its key stays in this test's folder), its
@@ -38,7 +29,7 @@ describe('Keys › KMIP clients, in the browser', () => {
   openssl(dir, [
     'req',
     '-x509',
-    ...ecKey('server.key'),
+    ...newEcKey('server.key'),
     '-out',
     'server.pem',
     '-days',
@@ -46,7 +37,7 @@ describe('Keys › KMIP clients, in the browser', () => {
     '-subj',
     '/CN=127.0.0.1',
   ]);
-  openssl(dir, ['req', '-new', ...ecKey('client.key'), '-out', 'client.csr', '-subj', '/CN=e2e-array']);
+  openssl(dir, ['req', '-new', ...newEcKey('client.key'), '-out', 'client.csr', '-subj', '/CN=e2e-array']);
   const { ksp, browser } = consoleRun({
     name: 'kmip-clients',
     env: {

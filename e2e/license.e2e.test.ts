@@ -6,7 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { api, Code, Usage, type LicenseOverview } from '@ksp/contracts';
-import { launch, newPage, shot } from './support/browser.js';
+import { launch, newPage, newPageIn, shot } from './support/browser.js';
 import { openMenu } from './support/console-ui.js';
 import { apiCall, startKsp, type RunningServer } from './support/server.js';
 import { boxOf, onTop, overlapArea } from './support/geometry.js';
@@ -116,13 +116,7 @@ describe('settings › licenses, in the browser', () => {
     { width: 1440, height: 900, lang: 'zh' },
   ] as const) {
     it(`keeps the settings button off the page's content at ${view.width}×${view.height} (${view.lang})`, async () => {
-      const { page, errors } = await newPage(browser, {
-        locale: view.lang === 'zh' ? 'zh-CN' : 'en-US',
-        width: view.width,
-        height: view.height,
-      });
-      if (view.lang === 'zh')
-        await page.context().addCookies([{ name: 'language', value: 'zh', url: ksp.url }]);
+      const { page, errors } = await newPageIn(browser, ksp.url, view);
       await signIn(page, ksp.url);
       await page.goto(`${ksp.url}/console/setting/license`);
       const activate = page.getByTestId('license-activate');

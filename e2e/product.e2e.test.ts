@@ -7,7 +7,7 @@ import { apiCall } from './support/server.js';
 import { boxOf, inside, viewportBox } from './support/geometry.js';
 import { loginByApi } from './support/setup.js';
 import { signIn } from './support/ui.js';
-import { agentCsr } from './support/agent.js';
+import { enrolAgent } from './support/agent.js';
 import { consoleRun } from './support/run.js';
 
 const langs = [
@@ -42,26 +42,15 @@ describe('product page and /remote-add, in the browser', () => {
 
   beforeAll(async () => {
     const token = await loginByApi(ksp.url);
-    const created = await apiCall<{ secret: string }>(
-      ksp.url,
-      api.registrationToken.create,
-      { name: 'e2e-product-apps', usage: 'kadp' },
-      token,
-    );
-    expect(created.code).toBe(0);
-    const agent = agentCsr('e2e-product-app');
-    const enrolled = await apiCall<{ client_id: string }>(ksp.url, api.client.enrol, {
-      token: created.data.secret,
-      csr: agent.csr,
+    const agent = await enrolAgent(ksp.url, token, {
+      usage: 'kadp',
+      tokenName: 'e2e-product-apps',
       name: 'e2e-product-app',
-      type: 'kadp',
-      os: 'Linux 6.1',
-      agent_version: '1.0.0',
-      mac: '02:00:00:00:00:02',
       host: 'product.e2e.test',
+      mac: '02:00:00:00:00:02',
+      agentVersion: '1.0.0',
     });
-    expect(enrolled.code).toBe(0);
-    clientId = enrolled.data.client_id;
+    clientId = agent.clientId;
     // The client encrypts with a key of its domain, signing the call with its own key.
     const key = await apiCall<{ id: string }>(
       ksp.url,

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { api, type QuantumState } from '@ksp/contracts';
-import { launch, newPage, shot } from './support/browser.js';
+import { launch, newPage, newPageIn, shot } from './support/browser.js';
+import { pageOverflow } from './support/geometry.js';
 import { openMenu } from './support/console-ui.js';
 import { apiCall, startKsp, type RunningServer } from './support/server.js';
 import { initializeByApi, loginByApi } from './support/setup.js';
@@ -107,9 +108,8 @@ describe('settings › quantum, in the browser', () => {
   });
 
   it('shows the status in Chinese', async () => {
-    const { page, errors } = await newPage(browser, { locale: 'zh-CN' });
+    const { page, errors } = await newPageIn(browser, ksp.url, { lang: 'zh' });
     await signIn(page, ksp.url);
-    await page.context().addCookies([{ name: 'language', value: 'zh', url: ksp.url }]);
     await openQuantum(page, ksp.url);
     const state = await serverState(ksp.url);
     const zh = { normal: '正常', invalid: '无效', disabled: '已停用' }[state.status];
@@ -127,9 +127,7 @@ describe('settings › quantum, in the browser', () => {
     await openQuantum(page, ksp.url);
     const card = page.getByTestId('quantum-status-card');
     await card.waitFor();
-    expect(
-      await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
-    ).toBeLessThanOrEqual(1);
+    expect(await pageOverflow(page)).toBeLessThanOrEqual(1);
     const box = await card.boundingBox();
     expect(box && box.x >= 0 && box.x + box.width <= 800).toBe(true);
     expect(await card.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(1);

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { api } from '@ksp/contracts';
-import { agentCsr } from './support/agent.js';
+import { enrolAgent } from './support/agent.js';
 import { launch, newPage, shot } from './support/browser.js';
 import { apiCall, startKsp, type RunningServer } from './support/server.js';
 import { freePort } from '../apps/server/src/test/free-port.js';
@@ -83,27 +83,17 @@ describe('TDE and RDM sub-consoles, standalone and embedded in another site, in 
     ksp = await startKsp({ KSP_FRAME_ANCESTORS: `'self' ${portalUrl}` });
     await initializeByApi(ksp.url);
     adminToken = await loginByApi(ksp.url);
-    const enrol = async (usage: 'cte' | 'rdm', name: string) => {
-      const created = await apiCall<{ secret: string }>(
-        ksp.url,
-        api.registrationToken.create,
-        { name: `sub-${usage}`, usage },
-        adminToken,
-      );
-      expect(created.code, created.msg).toBe(0);
-      const enrolled = await apiCall<{ client_id: string }>(ksp.url, api.client.enrol, {
-        token: created.data.secret,
-        csr: agentCsr(name).csr,
-        name,
-        type: usage === 'cte' ? 'tde' : 'rdm',
-        os: 'Linux 6.1',
-        agent_version: '7.0.0',
-        mac: '02:00:00:00:00:03',
-        host: `${name}.e2e.test`,
-      });
-      expect(enrolled.code, enrolled.msg).toBe(0);
-      return enrolled.data.client_id;
-    };
+    const enrol = async (usage: 'cte' | 'rdm', name: string) =>
+      (
+        await enrolAgent(ksp.url, adminToken, {
+          usage,
+          tokenName: `sub-${usage}`,
+          name,
+          host: `${name}.e2e.test`,
+          mac: '02:00:00:00:00:03',
+          agentVersion: '7.0.0',
+        })
+      ).clientId;
     await enrol('cte', 'sub-db');
     const rdmId = await enrol('rdm', 'sub-files');
     const gp = await apiCall(

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSocket, type Socket } from 'node:dgram';
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
-import { launch, newPage, shot } from './support/browser.js';
+import { launch, newPage, newPageIn, shot } from './support/browser.js';
+import { pageOverflow } from './support/geometry.js';
 import { openMenu } from './support/console-ui.js';
 import { startKsp, type RunningServer } from './support/server.js';
 import { initializeByApi } from './support/setup.js';
@@ -154,9 +155,8 @@ describe('settings › syslog, in the browser', () => {
   });
 
   it('shows the column titles and the menu entry in Chinese', async () => {
-    const { page, errors } = await newPage(browser, { locale: 'zh-CN' });
+    const { page, errors } = await newPageIn(browser, ksp.url, { lang: 'zh' });
     await signIn(page, ksp.url);
-    await page.context().addCookies([{ name: 'language', value: 'zh', url: ksp.url }]);
     await openSyslog(page, ksp.url);
     await page.getByTestId('syslog-row-tcp-receiver').waitFor();
     const header = page.getByTestId('syslog-list').locator('thead');
@@ -188,7 +188,7 @@ describe('settings › syslog, in the browser', () => {
     await signIn(page, ksp.url);
     await openSyslog(page, ksp.url);
     await page.getByTestId('syslog-row-udp-receiver').waitFor();
-    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    const overflow = () => pageOverflow(page);
     expect(await overflow()).toBeLessThanOrEqual(1);
     const list = await page.getByTestId('syslog-list').boundingBox();
     expect(list && list.x >= 0 && list.x + list.width <= 800).toBe(true);

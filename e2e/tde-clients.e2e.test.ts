@@ -4,7 +4,7 @@ import { newPage, shot } from './support/browser.js';
 import { apiCall } from './support/server.js';
 import { loginByApi } from './support/setup.js';
 import { signIn } from './support/ui.js';
-import { agentCsr } from './support/agent.js';
+import { enrolAgent } from './support/agent.js';
 import { consoleRun } from './support/run.js';
 
 const langs = [
@@ -39,27 +39,17 @@ describe('TDE and RDM clients, in the browser', () => {
 
   beforeAll(async () => {
     const token = await loginByApi(ksp.url);
-    const enrol = async (usage: 'cte' | 'rdm', name: string, host: string) => {
-      const created = await apiCall<{ secret: string }>(
-        ksp.url,
-        api.registrationToken.create,
-        { name: `e2e-${usage}`, usage },
-        token,
-      );
-      expect(created.code).toBe(0);
-      const enrolled = await apiCall<{ client_id: string }>(ksp.url, api.client.enrol, {
-        token: created.data.secret,
-        csr: agentCsr(name).csr,
-        name,
-        type: usage === 'cte' ? 'tde' : 'rdm',
-        os: 'Linux 6.1',
-        agent_version: '7.0.0',
-        mac: '02:00:00:00:00:02',
-        host,
-      });
-      expect(enrolled.code, enrolled.msg).toBe(0);
-      return enrolled.data.client_id;
-    };
+    const enrol = async (usage: 'cte' | 'rdm', name: string, host: string) =>
+      (
+        await enrolAgent(ksp.url, token, {
+          usage,
+          tokenName: `e2e-${usage}`,
+          name,
+          host,
+          mac: '02:00:00:00:00:02',
+          agentVersion: '7.0.0',
+        })
+      ).clientId;
     tdeId = await enrol('cte', 'e2e-db', 'db.e2e.test');
     rdmId = await enrol('rdm', 'e2e-files', 'files.e2e.test');
     const group = await apiCall<{ id: string }>(

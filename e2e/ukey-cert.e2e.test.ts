@@ -4,7 +4,7 @@ import { api } from '@ksp/contracts';
 import { newPage, shot } from './support/browser.js';
 import { openMenu, rowWith, signInToConsole, signInUi, signOutUi } from './support/console-ui.js';
 import { apiCall } from './support/server.js';
-import { ADMIN, loginByApi } from './support/setup.js';
+import { ADMIN, createUserByApi, idByName, loginByApi } from './support/setup.js';
 import { chooseOption, signIn } from './support/ui.js';
 import { startBridge, type RunningBridge } from './support/ukey-bridge.js';
 import {
@@ -49,21 +49,10 @@ describe('UKEY certificates through the console', () => {
 
   beforeAll(async () => {
     rootToken = await loginByApi(ksp.url);
-    const roles = await apiCall<{ data: { id: string; name: string }[] }>(
-      ksp.url,
-      api.role.list,
-      undefined,
-      rootToken,
-      { page: 1, page_size: 50 },
-    );
-    const adminRole = roles.data.data.find((r) => r.name === 'Administrator')!.id;
-    const created = await apiCall(
-      ksp.url,
-      api.user.create,
-      { ...UNA, role_ids: [adminRole], must_change_password: false },
-      rootToken,
-    );
-    expect(created.code).toBe(0);
+    await createUserByApi(ksp.url, rootToken, {
+      ...UNA,
+      role_ids: [await idByName(ksp.url, rootToken, api.role.list, 'Administrator')],
+    });
     if (softhsmAvailable()) {
       // A blank UKEY; SoftHSM2 has no SM2 signing mechanism, so the bridge signs SM2 itself.
       token = createEmptyTestToken('123456');

@@ -54,6 +54,24 @@ export async function newPage(
   return { context, page, errors };
 }
 
+/**
+ * A page that shows the console in `view.lang`: Chromium's locale, and for Chinese the language
+ * cookie of `base` (the console's own choice), set before the first visit.
+ */
+export async function newPageIn(
+  browser: Browser,
+  base: string,
+  view: { lang: 'en' | 'zh'; width?: number; height?: number },
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const opened = await newPage(browser, {
+    locale: view.lang === 'zh' ? 'zh-CN' : 'en-US',
+    ...(view.width ? { width: view.width } : {}),
+    ...(view.height ? { height: view.height } : {}),
+  });
+  if (view.lang === 'zh') await opened.context.addCookies([{ name: 'language', value: 'zh', url: base }]);
+  return opened;
+}
+
 /** Saves a screenshot under .e2e-artifacts/ (for a person to look at when a run fails). */
 export async function shot(page: Page, name: string): Promise<void> {
   mkdirSync(artifacts, { recursive: true });

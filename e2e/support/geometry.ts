@@ -33,6 +33,11 @@ export function inside(box: Box, outer: Box): boolean {
   );
 }
 
+/** How many CSS pixels the page is wider than the window: 1 at most is rounding, more scrolls sideways. */
+export function pageOverflow(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+}
+
 /** The viewport as a box. */
 export function viewportBox(page: Page): Box {
   const size = page.viewportSize();

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { apiCall } from './server.js';
-import { api } from '@ksp/contracts';
+import { api, type CallDef } from '@ksp/contracts';
 
 export const ADMIN = { username: 'admin', password: 'Admin-Pass-1', email: 'admin@example.test' };
 
@@ -27,4 +27,31 @@ export async function loginByApi(
   });
   if (res.code !== 0) throw new Error(`login: ${res.msg}`);
   return res.data.token;
+}
+
+/** The id of the first entry of a paged list call (roles, domains) whose name is `name` or passes it. */
+export async function idByName(
+  base: string,
+  token: string,
+  list: Pick<CallDef, 'method' | 'path'>,
+  name: string | ((name: string) => boolean),
+): Promise<string> {
+  const res = await apiCall<{ data: { id: string; name: string }[] }>(base, list, undefined, token, {
+    page: 1,
+    page_size: 50,
+  });
+  const wanted = typeof name === 'string' ? (entry: string) => entry === name : name;
+  const found = res.data.data.find((entry) => wanted(entry.name));
+  if (!found) throw new Error(`${list.path}: no entry named ${String(name)}`);
+  return found.id;
+}
+
+/** A further account, made by the administrator, that signs in without being asked to change its password. */
+export async function createUserByApi(
+  base: string,
+  token: string,
+  user: { username: string; password: string; email: string; role_ids: string[]; domain_ids?: string[] },
+): Promise<void> {
+  const created = await apiCall(base, api.user.create, { ...user, must_change_password: false }, token);
+  if (created.code !== 0) throw new Error(`create user ${user.username}: ${created.msg}`);
 }

@@ -152,6 +152,21 @@ export function useColumnKit<Row extends object>() {
       dataIndex,
       render: (value: string | null) => formatDateTime(value),
     }),
+    /** A row's "Edit" action; `show` false leaves it out. */
+    edit: (onClick: () => void, testId: string, show = true): RowAction => ({
+      label: t('common:actions.edit'),
+      onClick,
+      testId,
+      show,
+    }),
+    /** A row's "Delete" action, in red; `show` false leaves it out. */
+    remove: (onClick: () => void, testId: string, show = true): RowAction => ({
+      label: t('common:actions.delete'),
+      onClick,
+      testId,
+      show,
+      danger: true,
+    }),
     /** The last column: the row's actions, pinned right on wide screens. */
     actions: (render: (row: Row) => ReactNode): ColumnType<Row> => ({
       title: t('common:actions.operations'),

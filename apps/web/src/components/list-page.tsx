@@ -200,12 +200,20 @@ function FilterForm({
   );
 }
 
-/** The "Add" button of a list's toolbar. */
-export function ListAddButton({ onClick, testId }: { onClick: () => void; testId: string }) {
+/** The "Add" button of a list's toolbar (or another `label`, e.g. "Create policy"). */
+export function ListAddButton({
+  onClick,
+  testId,
+  label,
+}: {
+  onClick: () => void;
+  testId: string;
+  label?: ReactNode;
+}) {
   const t = useT();
   return (
     <Button type="primary" icon={<PlusOutlined />} onClick={onClick} data-testid={testId}>
-      {t('common:actions.add')}
+      {label ?? t('common:actions.add')}
     </Button>
   );
 }

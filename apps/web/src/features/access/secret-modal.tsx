@@ -1,7 +1,6 @@
 import type { ReactNode } from 'react';
-import { Alert, Button, Flex, Typography } from 'antd';
-import { CopyButton } from '../../components/copy-button';
 import { OnceModal } from '../../components/once-modal';
+import { SecretText } from '../../components/secret-text';
 import { useT } from '../../i18n/i18n';
 
 export interface OnceSecret {
@@ -25,27 +24,16 @@ export function SecretModal({ value, onClose }: { value: OnceSecret | null; onCl
       title={value?.title}
       onClose={onClose}
       width={600}
-      footer={
-        <Button type="primary" onClick={onClose} data-testid="secret-close">
-          {t('access:secret.saved')}
-        </Button>
-      }
+      done={{ label: t('access:secret.saved'), testId: 'secret-close' }}
     >
       {value && (
-        <Flex vertical gap={12} data-testid="secret-modal">
-          <Alert type="warning" showIcon title={t('access:secret.once')} />
-          <Typography.Paragraph
-            code
-            style={{ wordBreak: 'break-all', margin: 0, fontSize: 15 }}
-            data-testid="secret-value"
-          >
-            {value.secret}
-          </Typography.Paragraph>
-          {value.details}
-          <Flex>
-            <CopyButton text={value.copyText ?? value.secret} testId="secret-copy" />
-          </Flex>
-        </Flex>
+        <SecretText
+          warning={t('access:secret.once')}
+          value={value.secret}
+          copyText={value.copyText}
+          details={value.details}
+          testIds={{ box: 'secret-modal', value: 'secret-value', copy: 'secret-copy' }}
+        />
       )}
     </OnceModal>
   );

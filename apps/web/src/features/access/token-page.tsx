@@ -169,11 +169,7 @@ export default function TokenPage() {
       kit.actions((row) => (
         <RowActions
           items={[
-            {
-              label: t('common:actions.edit'),
-              onClick: () => setEditing(row),
-              testId: `token-edit-${row.name}`,
-            },
+            kit.edit(() => setEditing(row), `token-edit-${row.name}`),
             { label: t('access:token.renew'), onClick: () => renew(row), testId: `token-renew-${row.name}` },
             {
               // Without the secret (shown once, at creation): the operator pastes it there.
@@ -187,12 +183,7 @@ export default function TokenPage() {
               show: enrolTypeOfUsage[row.usage] !== undefined,
               testId: `token-enrol-${row.name}`,
             },
-            {
-              label: t('common:actions.delete'),
-              onClick: () => remove(row),
-              testId: `token-delete-${row.name}`,
-              danger: true,
-            },
+            kit.remove(() => remove(row), `token-delete-${row.name}`),
           ]}
         />
       )),

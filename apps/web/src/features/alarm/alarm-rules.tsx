@@ -122,17 +122,8 @@ export function AlarmRules({ keepParams }: { keepParams?: readonly string[] }) {
       kit.actions((row) => (
         <RowActions
           items={[
-            {
-              label: t('common:actions.edit'),
-              onClick: () => setEditing(row),
-              testId: `alarm-rule-edit-${row.name}`,
-            },
-            {
-              label: t('common:actions.delete'),
-              onClick: () => remove(row),
-              danger: true,
-              testId: `alarm-rule-delete-${row.name}`,
-            },
+            kit.edit(() => setEditing(row), `alarm-rule-edit-${row.name}`),
+            kit.remove(() => remove(row), `alarm-rule-delete-${row.name}`),
           ]}
         />
       )),

@@ -5,6 +5,7 @@ import { envelope } from '../../test-fixtures';
 import { renderPage } from '../../test-render';
 import ExternalCertPage from './external-page';
 import { answerWith, inLanguageEachTest, signedInEachTest } from '../../test-session';
+import { choose, optionTexts } from '../../test-select';
 
 const row = {
   id: '55555555-5555-4555-8555-555555555555',
@@ -57,26 +58,6 @@ function serve() {
 }
 
 signedInEachTest({ permissions: ['cert:read', 'cert:write'] });
-
-/** Opens an antd Select by its test id and picks the option with this text. */
-async function choose(testId: string, text: string) {
-  const select = screen.getByTestId(testId);
-  fireEvent.mouseDown(within(select.closest('.ant-select') ?? select).getByRole('combobox'));
-  const options = await screen.findAllByTitle(text);
-  fireEvent.click(options.at(-1)!);
-}
-
-/** Opens a Select and reads the texts of its options. */
-function optionTexts(testId: string): string[] {
-  const select = screen.getByTestId(testId);
-  const combobox = within(select.closest('.ant-select') ?? select).getByRole('combobox');
-  fireEvent.mouseDown(combobox);
-  const listId = combobox.getAttribute('aria-controls') ?? combobox.getAttribute('aria-owns') ?? '';
-  const dropdown = document.getElementById(listId)?.closest('.ant-select-dropdown');
-  return [...(dropdown?.querySelectorAll('.ant-select-item-option') ?? [])].map(
-    (item) => item.textContent ?? '',
-  );
-}
 
 describe('external CAs page', () => {
   it('lists the CAs and uploads a binary .p7b as Base64, keeping the dialog open on a refusal', async () => {

@@ -9,6 +9,7 @@ import { renderPage } from '../../test-render';
 import LocalCertPage from './local-page';
 import { caRow, certRow, PENDING_ID } from './cert-test-fixtures';
 import { answerWith, signedInEachTest } from '../../test-session';
+import { choose, optionTexts } from '../../test-select';
 
 const cas = [
   caRow(),
@@ -87,26 +88,6 @@ afterEach(async () => {
 });
 
 const rowOf = (name: string) => screen.getByTestId(`cert-row-${name}`);
-
-/** Opens an antd Select by its test id and picks the option with this text. */
-async function choose(testId: string, text: string) {
-  const select = screen.getByTestId(testId);
-  fireEvent.mouseDown(within(select.closest('.ant-select') ?? select).getByRole('combobox'));
-  const options = await screen.findAllByTitle(text);
-  fireEvent.click(options.at(-1)!);
-}
-
-/** Opens a Select and reads the texts of its options. */
-function optionTexts(testId: string): string[] {
-  const select = screen.getByTestId(testId);
-  const combobox = within(select.closest('.ant-select') ?? select).getByRole('combobox');
-  fireEvent.mouseDown(combobox);
-  const listId = combobox.getAttribute('aria-controls') ?? combobox.getAttribute('aria-owns') ?? '';
-  const dropdown = document.getElementById(listId)?.closest('.ant-select-dropdown');
-  return [...(dropdown?.querySelectorAll('.ant-select-item-option') ?? [])].map(
-    (item) => item.textContent ?? '',
-  );
-}
 
 describe('local certificates page', () => {
   it('opens the certificate a link names (?cert=<id>, as the key list links), and forgets it on close', async () => {

@@ -9,6 +9,7 @@ import { renderPage } from '../../test-render';
 import LocalCertPage from './local-page';
 import { certRow } from './cert-test-fixtures';
 import { answerWith, signedInEachTest } from '../../test-session';
+import { choose } from '../../test-select';
 
 const BRIDGE = 'http://127.0.0.1:5555';
 const PIN = '246810';
@@ -109,14 +110,6 @@ afterEach(async () => {
   vi.unstubAllGlobals();
   await changeLanguage('en');
 });
-
-/** Opens an antd Select by its test id and picks the option with this text. */
-async function choose(testId: string, text: string) {
-  const select = screen.getByTestId(testId);
-  fireEvent.mouseDown(within(select.closest('.ant-select') ?? select).getByRole('combobox'));
-  const options = await screen.findAllByTitle(text);
-  fireEvent.click(options.at(-1)!);
-}
 
 async function openForm() {
   const view = renderPage('/console/cert/local?tab=ukey', '/console/cert/local', <LocalCertPage />);

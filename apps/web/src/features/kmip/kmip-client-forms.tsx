@@ -7,7 +7,7 @@ import { PemInput } from '../../components/pem-input';
 import { SingleRoleSelect } from '../../components/role-select';
 import { limitsAt } from '../../components/schema-limits';
 import { fieldSchema, rulesFromSchema } from '../../components/schema-rules';
-import { WholeNumberInput } from '../../components/whole-number-input';
+import { WholeNumberField } from '../../components/whole-number-field';
 import { useT } from '../../i18n/i18n';
 import type { IssuedCertificate } from './kmip-issued-modal';
 
@@ -180,22 +180,14 @@ export function CreateKmipClientModal({
           </Form.Item>
         </Col>
         <Col xs={24} md={12}>
-          <Form.Item
+          <WholeNumberField
             name="validity_days"
             label={label.validity}
             extra={t('kmip:create.validityHint', { min: VALIDITY.min, max: VALIDITY.max })}
-            rules={[
-              { required: true, message: t('common:validation.required', { label: label.validity }) },
-              {
-                type: 'integer',
-                min: VALIDITY.min,
-                max: VALIDITY.max,
-                message: t('kmip:create.validityHint', { min: VALIDITY.min, max: VALIDITY.max }),
-              },
-            ]}
-          >
-            <WholeNumberInput range={VALIDITY} data-testid="kmip-create-validity" />
-          </Form.Item>
+            range={VALIDITY}
+            message={t('kmip:create.validityHint', { min: VALIDITY.min, max: VALIDITY.max })}
+            testId="kmip-create-validity"
+          />
         </Col>
       </Row>
       <Form.Item name="key_source" label={t('kmip:create.keySource')}>

@@ -9,6 +9,7 @@ import { envelope, fakeAdapter, signedInFixture } from '../../test-fixtures';
 import { captureDownloads } from '../../test-downloads';
 import { renderPage } from '../../test-render';
 import KmipClientPage from './kmip-client-page';
+import { choose } from '../../test-select';
 
 const originalAdapter = http.defaults.adapter;
 const PATH = '/console/kmip';
@@ -93,14 +94,6 @@ function serve() {
 
 const bodiesOf = (seen: InternalAxiosRequestConfig[], path: string) =>
   seen.filter((c) => c.url === path).map((c) => JSON.parse(String(c.data)) as unknown);
-
-/** Opens an antd Select by its test id and picks the option with this text. */
-async function choose(testId: string, text: string) {
-  const select = screen.getByTestId(testId);
-  fireEvent.mouseDown(within(select.closest('.ant-select') ?? select).getByRole('combobox'));
-  const options = await screen.findAllByTitle(text);
-  fireEvent.click(options.at(-1)!);
-}
 
 beforeEach(() => {
   resetClient();

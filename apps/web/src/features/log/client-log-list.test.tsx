@@ -8,6 +8,7 @@ import { captureDownloads } from '../../test-downloads';
 import { renderPage } from '../../test-render';
 import LogPage from '../../app/log-tabs-page';
 import { signedInEachTest } from '../../test-session';
+import { choose } from '../../test-select';
 
 function record(overrides: Partial<ClientLogRecord> = {}): ClientLogRecord {
   return {
@@ -61,13 +62,6 @@ function serve() {
 const clientCalls = (seen: ReturnType<typeof serve>) =>
   seen.filter((config) => config.url === api.clientLog.list.path);
 const rowOf = (index: number) => screen.getByTestId(`client-log-row-${records[index]!.id}`);
-
-async function choose(testId: string, text: string) {
-  const select = screen.getByTestId(testId);
-  fireEvent.mouseDown(within(select.closest('.ant-select') ?? select).getByRole('combobox'));
-  const options = await screen.findAllByTitle(text);
-  fireEvent.click(options.at(-1)!);
-}
 
 signedInEachTest({ permissions: ['log:read'] });
 afterEach(async () => {

@@ -10,6 +10,7 @@ import { captureDownloads, type SavedFile } from '../../test-downloads';
 import { renderPage } from '../../test-render';
 import LogPage from './log-page';
 import { signedInEachTest } from '../../test-session';
+import { choose } from '../../test-select';
 
 function record(overrides: Partial<LogRecord> = {}): LogRecord {
   return {
@@ -64,14 +65,6 @@ function serve() {
 const listCalls = (seen: ReturnType<typeof serve>) =>
   seen.filter((config) => config.url === api.log.list.path);
 const rowOf = (index: number) => screen.getByTestId(`log-row-${records[index]!.id}`);
-
-/** Opens an antd Select by its test id and picks the option with this text. */
-async function choose(testId: string, text: string) {
-  const select = screen.getByTestId(testId);
-  fireEvent.mouseDown(within(select.closest('.ant-select') ?? select).getByRole('combobox'));
-  const options = await screen.findAllByTitle(text);
-  fireEvent.click(options.at(-1)!);
-}
 
 function typeInto(testId: string, value: string) {
   fireEvent.change(screen.getByTestId(testId), { target: { value } });

@@ -4,30 +4,17 @@ import { Alert, App, Button, Card, Col, Divider, Form, Input, Row, Skeleton, Typ
 import type { Rule } from 'antd/es/form';
 import { fetchPasswordPolicy, passwordPolicyKeys, savePasswordPolicy } from '../../api/password-policy';
 import { userKeys } from '../../api/user';
-import { api } from '@ksp/contracts';
+import { api, PasswordPolicy } from '@ksp/contracts';
 import { useCanCall } from '../../components/permissions';
 import { PasswordRuleList } from '../../components/password-rules';
-import { requiredRule } from '../../components/schema-rules';
 import { useT } from '../../i18n/i18n';
 import { policyProblems, previewRules, problemText, type PasswordPolicyValues } from './policy-checks';
 import { formatDateTime } from '../../components/date-time';
 import { SwitchField } from '../../components/switch-field';
-import { WholeNumberInput } from '../../components/whole-number-input';
+import { limitsAt } from '../../components/schema-limits';
+import { WholeNumberField } from '../../components/whole-number-field';
 
 type NumberField = Exclude<keyof PasswordPolicyValues, 'lockout_disabled'>;
-
-/** The bounds of each number (the contract's). */
-const bounds: Record<NumberField, [number, number]> = {
-  min_length: [1, 128],
-  max_length: [1, 128],
-  min_lowercase: [0, 128],
-  min_uppercase: [0, 128],
-  min_digits: [0, 128],
-  min_special: [0, 128],
-  max_failed_attempts: [1, 100],
-  expiry_days: [0, 3650],
-  min_change_days: [0, 365],
-};
 
 const crossFields: NumberField[] = [
   'min_length',
@@ -64,14 +51,6 @@ export default function PasswordPolicyPage() {
     min_change_days: t('access:policy.fields.minChangeDays'),
   } satisfies Record<NumberField, string>;
 
-  const numberRules = (name: NumberField): Rule[] => {
-    const [min, max] = bounds[name];
-    return [
-      requiredRule(label[name]),
-      { type: 'number', min, max, message: t('access:policy.range', { label: label[name], min, max }) },
-    ];
-  };
-
   const crossRule: Rule = ({ getFieldsValue }) => ({
     validator: () => {
       const found = policyProblems(getFieldsValue() as Partial<PasswordPolicyValues>);
@@ -82,19 +61,16 @@ export default function PasswordPolicyPage() {
   });
 
   const number = (name: NumberField, extra?: string, disabled = false) => (
-    <Form.Item
+    <WholeNumberField
       name={name}
       label={label[name]}
-      extra={extra}
-      rules={name === 'max_length' ? [...numberRules(name), crossRule] : numberRules(name)}
+      range={limitsAt(PasswordPolicy, [name])}
+      rules={name === 'max_length' ? [crossRule] : []}
       dependencies={name === 'max_length' ? crossFields : undefined}
-    >
-      <WholeNumberInput
-        range={{ min: bounds[name][0], max: bounds[name][1] }}
-        disabled={disabled}
-        data-testid={`policy-${name}`}
-      />
-    </Form.Item>
+      extra={extra}
+      disabled={disabled}
+      testId={`policy-${name}`}
+    />
   );
 
   const save = async (next: PasswordPolicyValues) => {

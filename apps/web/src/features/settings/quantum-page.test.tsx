@@ -9,6 +9,7 @@ import { envelope, signedInFixture, type FakeReply } from '../../test-fixtures';
 import { renderPage } from '../../test-render';
 import QuantumPage from './quantum-page';
 import { answerWith, restoreAdapterAfterEach } from '../../test-session';
+import { choose } from '../../test-select';
 
 // Whole antd pages render here: on a loaded shared machine the first one can take seconds.
 
@@ -68,14 +69,6 @@ beforeEach(() => {
 async function open() {
   renderPage(PATH, PATH, <QuantumPage />);
   return screen.findByTestId('quantum-status');
-}
-
-/** Opens the source type Select and picks the option with this text. */
-async function chooseSourceType(text: string) {
-  const select = screen.getByTestId('quantum-source-type');
-  fireEvent.mouseDown(within(select.closest('.ant-select') ?? select).getByRole('combobox'));
-  const options = await screen.findAllByTitle(text);
-  fireEvent.click(options.at(-1)!);
 }
 
 function typeEndpoint(value: string) {
@@ -148,7 +141,7 @@ describe('quantum page', () => {
     typeEndpoint('dev/hwrng');
     expect(await screen.findByText('A device or file path must be absolute (start with "/")')).toBeTruthy();
 
-    await chooseSourceType('Network');
+    await choose('quantum-source-type', 'Network');
     expect(await screen.findByText('An http(s) URL answering raw random bytes')).toBeTruthy();
     typeEndpoint('/dev/hwrng');
     expect(await screen.findByText('A network source must be an http:// or https:// URL')).toBeTruthy();
@@ -167,7 +160,7 @@ describe('quantum page', () => {
     });
     await open();
     fireEvent.click(screen.getByTestId('quantum-enabled'));
-    await chooseSourceType('File');
+    await choose('quantum-source-type', 'File');
     typeEndpoint('  /tmp/healthy.bin ');
     fireEvent.change(screen.getByTestId('quantum-min-entropy'), { target: { value: '7.5' } });
     fireEvent.click(screen.getByTestId('quantum-save'));
@@ -190,7 +183,7 @@ describe('quantum page', () => {
     serve({ update: () => envelope(null, Code.INVALID, refusal) });
     await open();
     fireEvent.click(screen.getByTestId('quantum-enabled'));
-    await chooseSourceType('File');
+    await choose('quantum-source-type', 'File');
     typeEndpoint('/tmp/stuck.bin');
     fireEvent.click(screen.getByTestId('quantum-save'));
     const error = await screen.findByTestId('quantum-save-error');

@@ -16,21 +16,21 @@ import {
   Typography,
 } from 'antd';
 import type { Rule } from 'antd/es/form';
-import { api, quantumSourceTypes, type QuantumSourceType } from '@ksp/contracts';
+import { api, QuantumSettings, quantumSourceTypes, type QuantumSourceType } from '@ksp/contracts';
 import { fetchQuantumStatus, quantumKeys, testQuantum, updateQuantum } from '../../api/quantum';
 import { useCanCall } from '../../components/permissions';
 import { SwitchField } from '../../components/switch-field';
 import { useSubmit } from '../../components/use-submit';
 import { useViewActive } from '../../components/view-activity';
+import { limitsAt } from '../../components/schema-limits';
 import { requiredRule } from '../../components/schema-rules';
-import { WholeNumberInput } from '../../components/whole-number-input';
+import { WholeNumberField } from '../../components/whole-number-field';
 import { useT } from '../../i18n/i18n';
 import {
   endpointProblem,
   failureInMessage,
   MAX_MIN_ENTROPY,
   QUANTUM_REFRESH_MS,
-  quantumBounds,
   settingsOf,
   updateBody,
   validMinEntropy,
@@ -83,27 +83,15 @@ export default function QuantumPage() {
     },
   });
 
-  const wholeNumber = (name: keyof typeof quantumBounds, extra?: string) => {
-    const [min, max] = quantumBounds[name];
-    return (
-      <Form.Item
-        name={name}
-        label={label[name]}
-        extra={extra}
-        rules={[
-          requiredRule(label[name]),
-          {
-            type: 'integer',
-            min,
-            max,
-            message: t('quantum:validation.range', { label: label[name], min, max }),
-          },
-        ]}
-      >
-        <WholeNumberInput range={{ min, max }} data-testid={`quantum-${name.replaceAll('_', '-')}`} />
-      </Form.Item>
-    );
-  };
+  const wholeNumber = (name: 'block_bytes' | 'interval_seconds', extra?: string) => (
+    <WholeNumberField
+      name={name}
+      label={label[name]}
+      extra={extra}
+      range={limitsAt(QuantumSettings, [name])}
+      testId={`quantum-${name.replaceAll('_', '-')}`}
+    />
+  );
 
   const onSave = (values: QuantumFormValues) =>
     void save.run(async () => {

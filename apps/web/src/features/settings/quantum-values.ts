@@ -10,12 +10,6 @@ import {
 /** The form's values: the contract's settings. */
 export type QuantumFormValues = QuantumSettings;
 
-/** Bounds of the whole-number fields (the contract's). */
-export const quantumBounds = {
-  block_bytes: [64, 65536],
-  interval_seconds: [1, 86400],
-} as const satisfies Record<'block_bytes' | 'interval_seconds', readonly [number, number]>;
-
 export const MAX_MIN_ENTROPY = 8;
 
 /** How often the page reads the status again. */

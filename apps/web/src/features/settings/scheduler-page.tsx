@@ -249,19 +249,8 @@ export default function SchedulerPage() {
             onClick: () => setWatching(row),
             testId: `scheduler-history-${row.name}`,
           },
-          {
-            label: t('common:actions.edit'),
-            onClick: () => setEditing(row),
-            show: canWrite,
-            testId: `scheduler-edit-${row.name}`,
-          },
-          {
-            label: t('common:actions.delete'),
-            onClick: () => remove(row),
-            show: canWrite,
-            danger: true,
-            testId: `scheduler-delete-${row.name}`,
-          },
+          kit.edit(() => setEditing(row), `scheduler-edit-${row.name}`, canWrite),
+          kit.remove(() => remove(row), `scheduler-delete-${row.name}`, canWrite),
         ]}
       />
     )),

@@ -13,9 +13,9 @@ import {
 import { ModalForm } from '../../components/form-modal';
 import { PemInput } from '../../components/pem-input';
 import { limitsAt } from '../../components/schema-limits';
-import { fieldSchema, requiredRule, rulesFromSchema } from '../../components/schema-rules';
+import { fieldSchema, rulesFromSchema } from '../../components/schema-rules';
 import { SwitchField } from '../../components/switch-field';
-import { WholeNumberInput } from '../../components/whole-number-input';
+import { WholeNumberField } from '../../components/whole-number-field';
 import { useT } from '../../i18n/i18n';
 import {
   clientPairProblem,
@@ -163,20 +163,17 @@ export function SyslogFormModal({ open, stored, onSubmit, onClose }: SyslogFormM
           </Form.Item>
         </Col>
         <Col xs={24} sm={8}>
-          <Form.Item
+          <WholeNumberField
             name="port"
             label={label.port}
             extra={t('syslog:hints.port', {
               port: SYSLOG_DEFAULT_PORTS[protocol],
               protocol: t(`syslog:protocols.${protocol}`),
             })}
-            rules={[
-              requiredRule(label.port),
-              { type: 'integer', min: PORT.min, max: PORT.max, message: t('syslog:validation.port') },
-            ]}
-          >
-            <WholeNumberInput range={PORT} data-testid="syslog-port" />
-          </Form.Item>
+            range={PORT}
+            message={t('syslog:validation.port')}
+            testId="syslog-port"
+          />
         </Col>
       </Row>
       <Form.Item name="format" label={t('syslog:fields.format')}>

@@ -234,19 +234,8 @@ export default function SyslogPage() {
               show: canTest,
               testId: `syslog-test-${row.name}`,
             },
-            {
-              label: t('common:actions.edit'),
-              onClick: () => setEditing(row),
-              show: canWrite,
-              testId: `syslog-edit-${row.name}`,
-            },
-            {
-              label: t('common:actions.delete'),
-              onClick: () => remove(row),
-              show: canWrite,
-              danger: true,
-              testId: `syslog-delete-${row.name}`,
-            },
+            kit.edit(() => setEditing(row), `syslog-edit-${row.name}`, canWrite),
+            kit.remove(() => remove(row), `syslog-delete-${row.name}`, canWrite),
           ]}
         />
       )),

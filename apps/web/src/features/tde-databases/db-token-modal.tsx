@@ -1,5 +1,6 @@
-import { Alert, Button, Flex, Modal, Typography } from 'antd';
-import { CopyButton } from '../../components/copy-button';
+import { Typography } from 'antd';
+import { OnceModal } from '../../components/once-modal';
+import { SecretText } from '../../components/secret-text';
 import { useT } from '../../i18n/i18n';
 
 /** A database client's new access token, as a create or a regeneration answered it. */
@@ -17,32 +18,20 @@ export interface IssuedToken {
 export function DbTokenModal({ value, onClose }: { value: IssuedToken; onClose: () => void }) {
   const t = useT();
   return (
-    <Modal
+    <OnceModal
       open
       title={value.title}
-      onCancel={onClose}
-      mask={{ closable: false }}
+      onClose={onClose}
       width={640}
-      footer={
-        <Button type="primary" onClick={onClose} data-testid="db-token-done">
-          {t('tdeDatabase:token.done')}
-        </Button>
-      }
+      done={{ label: t('tdeDatabase:token.done'), testId: 'db-token-done' }}
     >
-      <Flex vertical gap={12} data-testid="db-token">
-        <Alert type="warning" showIcon title={t('tdeDatabase:token.once')} />
-        <Typography.Paragraph
-          code
-          style={{ wordBreak: 'break-all', margin: 0, fontSize: 15 }}
-          data-testid="db-token-value"
-        >
-          {value.token}
-        </Typography.Paragraph>
-        <Flex>
-          <CopyButton text={value.token} testId="db-token-copy" />
-        </Flex>
+      <SecretText
+        warning={t('tdeDatabase:token.once')}
+        value={value.token}
+        testIds={{ box: 'db-token', value: 'db-token-value', copy: 'db-token-copy' }}
+      >
         <Typography.Text type="secondary">{t('tdeDatabase:token.use')}</Typography.Text>
-      </Flex>
-    </Modal>
+      </SecretText>
+    </OnceModal>
   );
 }

@@ -35,6 +35,7 @@ import { policyPaths, usePolicyArea } from './area';
 import type { Values } from './element-values';
 import { bodyOf, valuesOf } from './element-values';
 import { EntryList } from './element-entry-list';
+import { FieldsCard } from './fields-card';
 
 const NAME = limitsAt(api.tdePolicy.elementCreate.body!, ['name']);
 const DESCRIPTION = limitsAt(api.tdePolicy.elementCreate.body!, ['description']);
@@ -148,32 +149,30 @@ export default function ElementEditorPage() {
         }}
         onFinish={(v) => void save(v)}
       >
-        <Card title={t('tdePolicy:sections.general')} size="small">
-          <Flex gap={16} wrap>
-            <Form.Item name="kind" label={t('tdePolicy:fields.kind')} style={{ minWidth: 200 }}>
-              <Select
-                disabled={Boolean(id) || disabled}
-                data-testid="element-kind"
-                options={policyElementKinds.map((k) => ({ value: k, label: t(`tdePolicy:kinds.${k}`) }))}
-              />
-            </Form.Item>
-            <Form.Item
-              name="name"
-              label={t('tdePolicy:fields.name')}
-              rules={[{ required: true, whitespace: true, max: NAME.max }]}
-              style={{ minWidth: 240, flex: 1 }}
-            >
-              <Input data-testid="element-name" maxLength={NAME.max} />
-            </Form.Item>
-            <Form.Item
-              name="description"
-              label={t('tdePolicy:fields.description')}
-              style={{ minWidth: 240, flex: 2 }}
-            >
-              <Input data-testid="element-description" maxLength={DESCRIPTION.max} />
-            </Form.Item>
-          </Flex>
-        </Card>
+        <FieldsCard title={t('tdePolicy:sections.general')} first>
+          <Form.Item name="kind" label={t('tdePolicy:fields.kind')} style={{ minWidth: 200 }}>
+            <Select
+              disabled={Boolean(id) || disabled}
+              data-testid="element-kind"
+              options={policyElementKinds.map((k) => ({ value: k, label: t(`tdePolicy:kinds.${k}`) }))}
+            />
+          </Form.Item>
+          <Form.Item
+            name="name"
+            label={t('tdePolicy:fields.name')}
+            rules={[{ required: true, whitespace: true, max: NAME.max }]}
+            style={{ minWidth: 240, flex: 1 }}
+          >
+            <Input data-testid="element-name" maxLength={NAME.max} />
+          </Form.Item>
+          <Form.Item
+            name="description"
+            label={t('tdePolicy:fields.description')}
+            style={{ minWidth: 240, flex: 2 }}
+          >
+            <Input data-testid="element-description" maxLength={DESCRIPTION.max} />
+          </Form.Item>
+        </FieldsCard>
         <Card title={t('tdePolicy:fields.entries')} size="small" style={{ marginTop: 16 }}>
           {kind === 'resource' && (
             <EntryList

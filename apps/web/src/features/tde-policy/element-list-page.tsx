@@ -1,11 +1,10 @@
-import { PlusOutlined } from '@ant-design/icons';
-import { Alert, Button, Space, Tabs, Tag } from 'antd';
+import { Alert, Space, Tabs, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useNavigate } from 'react-router';
 import { api, policyElementKinds, type PolicyElementKind } from '@ksp/contracts';
 import type { DataOf } from '@ksp/contracts';
 import { deleteElement, listElements, tdePolicyKeys } from '../../api/tde-policy';
-import { ListPage } from '../../components/list-page';
+import { ListAddButton, ListPage } from '../../components/list-page';
 import { useCanCall } from '../../components/permissions';
 import { useViewSearchParams } from '../../components/view-activity';
 import { useT } from '../../i18n/i18n';
@@ -93,16 +92,13 @@ export default function ElementListPage() {
         keepParams={['kind']}
         filters={[{ name: 'name', label: t('tdePolicy:fields.name') }]}
         toolbar={
-          canWrite ? (
-            <Button
-              type="primary"
-              icon={<PlusOutlined />}
+          canWrite && (
+            <ListAddButton
+              label={t('tdePolicy:elements.create')}
               onClick={() => void navigate(`${paths.createElement}?kind=${kind}`)}
-              data-testid="element-create"
-            >
-              {t('tdePolicy:elements.create')}
-            </Button>
-          ) : null
+              testId="element-create"
+            />
+          )
         }
       />
     </>

@@ -1,10 +1,9 @@
-import { PlusOutlined } from '@ant-design/icons';
-import { Button, Tag } from 'antd';
+import { Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useNavigate } from 'react-router';
 import { api, policyTypes, type PolicyRow } from '@ksp/contracts';
 import { deletePolicy, listPolicies, tdePolicyKeys } from '../../api/tde-policy';
-import { ListPage } from '../../components/list-page';
+import { ListAddButton, ListPage } from '../../components/list-page';
 import { useCanCall } from '../../components/permissions';
 import { useT } from '../../i18n/i18n';
 import { policyPaths, usePolicyArea } from './area';
@@ -77,16 +76,13 @@ export default function PolicyListPage() {
           : []),
       ]}
       toolbar={
-        canWrite ? (
-          <Button
-            type="primary"
-            icon={<PlusOutlined />}
+        canWrite && (
+          <ListAddButton
+            label={t('tdePolicy:policies.create')}
             onClick={() => void navigate(paths.create)}
-            data-testid="policy-create"
-          >
-            {t('tdePolicy:policies.create')}
-          </Button>
-        ) : null
+            testId="policy-create"
+          />
+        )
       }
     />
   );

@@ -8,6 +8,7 @@ import { recordPlaceholder } from '../../components/not-found';
 import { PageHeader } from '../../components/page-header';
 import { useT } from '../../i18n/i18n';
 import { profilePaths } from './area';
+import { FieldsCard } from './fields-card';
 import { ProfileNumberCards, SwitchItem } from './profile-fields';
 import { ProfileQosCard } from './profile-qos-card';
 import { ProfileSyslogCard } from './profile-syslog-card';
@@ -85,71 +86,67 @@ export default function ProfileDetailPage() {
               <Input data-testid="profile-description" maxLength={256} />
             </Form.Item>
           </Card>
-          <Card title={t('tdePolicy:sections.logging')} size="small" style={{ marginTop: 16 }}>
-            <Flex gap={16} wrap>
-              <Form.Item
-                name={['logging', 'threshold']}
-                label={t('tdePolicy:fields.logThreshold')}
-                style={{ minWidth: 160 }}
-              >
-                <Select
-                  data-testid="profile-threshold"
-                  options={logThresholds.map((v) => ({ value: v, label: v }))}
-                />
-              </Form.Item>
-              <Form.Item
-                name={['logging', 'duplicates']}
-                label={t('tdePolicy:fields.duplicates')}
-                style={{ minWidth: 160 }}
-              >
-                <Select options={['ALLOW', 'SUPPRESS'].map((v) => ({ value: v, label: v }))} />
-              </Form.Item>
-              <SwitchItem
-                name={['logging', 'file_enabled']}
-                label={t('tdePolicy:fields.fileLogging')}
-                testId="profile-file-enabled"
+          <FieldsCard title={t('tdePolicy:sections.logging')}>
+            <Form.Item
+              name={['logging', 'threshold']}
+              label={t('tdePolicy:fields.logThreshold')}
+              style={{ minWidth: 160 }}
+            >
+              <Select
+                data-testid="profile-threshold"
+                options={logThresholds.map((v) => ({ value: v, label: v }))}
               />
-              <SwitchItem
-                name={['logging', 'syslog_enabled']}
-                label={t('tdePolicy:fields.syslogLogging')}
-                testId="profile-syslog-enabled"
-              />
-              <SwitchItem
-                name={['logging', 'upload_enabled']}
-                label={t('tdePolicy:fields.uploadLogging')}
-                testId="profile-upload-enabled"
-              />
-            </Flex>
-          </Card>
+            </Form.Item>
+            <Form.Item
+              name={['logging', 'duplicates']}
+              label={t('tdePolicy:fields.duplicates')}
+              style={{ minWidth: 160 }}
+            >
+              <Select options={['ALLOW', 'SUPPRESS'].map((v) => ({ value: v, label: v }))} />
+            </Form.Item>
+            <SwitchItem
+              name={['logging', 'file_enabled']}
+              label={t('tdePolicy:fields.fileLogging')}
+              testId="profile-file-enabled"
+            />
+            <SwitchItem
+              name={['logging', 'syslog_enabled']}
+              label={t('tdePolicy:fields.syslogLogging')}
+              testId="profile-syslog-enabled"
+            />
+            <SwitchItem
+              name={['logging', 'upload_enabled']}
+              label={t('tdePolicy:fields.uploadLogging')}
+              testId="profile-upload-enabled"
+            />
+          </FieldsCard>
           <ProfileNumberCards />
-          <Card title={t('tdePolicy:sections.rdm')} size="small" style={{ marginTop: 16 }}>
-            <Flex gap={16} wrap>
-              <Form.Item
-                name="rwp_operation"
-                label={t('tdePolicy:fields.rwpOperation')}
-                style={{ minWidth: 220 }}
-              >
-                <Select
-                  data-testid="profile-rwp-operation"
-                  options={(['permit', 'deny'] as const).map((v) => ({
-                    value: v,
-                    label: t(`tdePolicy:rwp.${v}`),
-                  }))}
-                />
-              </Form.Item>
-              <Form.Item
-                name="rwp_process_set_id"
-                label={t('tdePolicy:fields.rwpProcessSet')}
-                style={{ minWidth: 240 }}
-              >
-                <Select
-                  allowClear
-                  data-testid="profile-rwp-set"
-                  options={processSets.map((s) => ({ value: s.id, label: s.name }))}
-                />
-              </Form.Item>
-            </Flex>
-          </Card>
+          <FieldsCard title={t('tdePolicy:sections.rdm')}>
+            <Form.Item
+              name="rwp_operation"
+              label={t('tdePolicy:fields.rwpOperation')}
+              style={{ minWidth: 220 }}
+            >
+              <Select
+                data-testid="profile-rwp-operation"
+                options={(['permit', 'deny'] as const).map((v) => ({
+                  value: v,
+                  label: t(`tdePolicy:rwp.${v}`),
+                }))}
+              />
+            </Form.Item>
+            <Form.Item
+              name="rwp_process_set_id"
+              label={t('tdePolicy:fields.rwpProcessSet')}
+              style={{ minWidth: 240 }}
+            >
+              <Select
+                allowClear
+                data-testid="profile-rwp-set"
+                options={processSets.map((s) => ({ value: s.id, label: s.name }))}
+              />
+            </Form.Item>
+          </FieldsCard>
           <ProfileSyslogCard servers={servers} />
           <ProfileQosCard schedule={schedule} />
           {canWrite && (

@@ -1,7 +1,8 @@
-import { Card, Flex, Form, InputNumber, Switch } from 'antd';
+import { Form, InputNumber, Switch } from 'antd';
 import { ProfileSettingsInput } from '@ksp/contracts';
 import { limitsAt } from '../../components/schema-limits';
 import { useT } from '../../i18n/i18n';
+import { FieldsCard } from './fields-card';
 import type { tdePolicy } from '../../i18n/en/tde-policy';
 
 /** A number field of a profile, with the range its contract declares. */
@@ -86,25 +87,18 @@ const SECTIONS: SettingsSection[] = [
 export function ProfileNumberCards() {
   const t = useT();
   return SECTIONS.map((s) => (
-    <Card key={s.title} title={t(`tdePolicy:sections.${s.title}`)} size="small" style={{ marginTop: 16 }}>
-      <Flex gap={16} wrap>
-        {s.numbers.map((f) => (
-          <NumberField
-            key={f.testId}
-            name={f.name}
-            label={t(`tdePolicy:fields.${f.label}`)}
-            testId={f.testId}
-          />
-        ))}
-        {s.switches.map((f) => (
-          <SwitchItem
-            key={f.testId}
-            name={f.name}
-            label={t(`tdePolicy:fields.${f.label}`)}
-            testId={f.testId}
-          />
-        ))}
-      </Flex>
-    </Card>
+    <FieldsCard key={s.title} title={t(`tdePolicy:sections.${s.title}`)}>
+      {s.numbers.map((f) => (
+        <NumberField
+          key={f.testId}
+          name={f.name}
+          label={t(`tdePolicy:fields.${f.label}`)}
+          testId={f.testId}
+        />
+      ))}
+      {s.switches.map((f) => (
+        <SwitchItem key={f.testId} name={f.name} label={t(`tdePolicy:fields.${f.label}`)} testId={f.testId} />
+      ))}
+    </FieldsCard>
   ));
 }

@@ -1,12 +1,11 @@
 import { useState } from 'react';
-import { PlusOutlined } from '@ant-design/icons';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Form, Input, Modal, Tag } from 'antd';
+import { Form, Input, Modal, Tag } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { useNavigate } from 'react-router';
 import { api, type ProfileRow } from '@ksp/contracts';
 import { createProfile, deleteProfile, listProfiles, tdePolicyKeys } from '../../api/tde-policy';
-import { ListPage } from '../../components/list-page';
+import { ListAddButton, ListPage } from '../../components/list-page';
 import { useCanCall } from '../../components/permissions';
 import { limitsAt } from '../../components/schema-limits';
 import { useSubmit } from '../../components/use-submit';
@@ -64,19 +63,16 @@ export default function ProfileListPage() {
       columns={columns}
       filters={[{ name: 'name', label: t('tdePolicy:fields.name') }]}
       toolbar={
-        canWrite ? (
-          <Button
-            type="primary"
-            icon={<PlusOutlined />}
-            data-testid="profile-create"
+        canWrite && (
+          <ListAddButton
+            label={t('tdePolicy:profiles.create')}
             onClick={() => {
               form.resetFields();
               setCreating(true);
             }}
-          >
-            {t('tdePolicy:profiles.create')}
-          </Button>
-        ) : null
+            testId="profile-create"
+          />
+        )
       }
     >
       <Modal

@@ -1,8 +1,9 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { Button, Card, Flex, Form, Input, InputNumber, Select, Typography } from 'antd';
+import { Button, Flex, Form, Input, InputNumber, Select, Typography } from 'antd';
 import { LDT_QOS, ldtQosSchedules, QosSchedule, weekdays } from '@ksp/contracts';
 import { limitsAt } from '../../components/schema-limits';
 import { useT } from '../../i18n/i18n';
+import { FieldsCard } from './fields-card';
 import { NumberField } from './profile-fields';
 
 /** The schedules that take windows of their own. */
@@ -77,57 +78,51 @@ export function ProfileQosCard({ schedule }: { schedule: string | undefined }) {
   const t = useT();
   const { rekey_rate_mbps: rate, cpu_percent: cpu } = LDT_QOS;
   return (
-    <Card
+    <FieldsCard
       title={t('tdePolicy:sections.ldtQos')}
-      size="small"
-      style={{ marginTop: 16 }}
-      data-testid="profile-qos"
+      testId="profile-qos"
+      below={
+        schedule &&
+        CUSTOM_SCHEDULES.includes(schedule) && (
+          <>
+            <Typography.Text strong>{t('tdePolicy:fields.qosWindows')}</Typography.Text>
+            <QosWindows />
+          </>
+        )
+      }
     >
-      <Flex gap={16} wrap>
-        <Form.Item
-          name={['ldt_qos', 'ldt_qos_schedule']}
-          label={t('tdePolicy:fields.ldtSchedule')}
-          style={{ minWidth: 220 }}
-        >
-          <Select
-            data-testid="profile-qos-schedule"
-            options={ldtQosSchedules.map((v) => ({ value: v, label: t(`tdePolicy:schedules.${v}`) }))}
-          />
-        </Form.Item>
-        <Form.Item
-          name={['ldt_qos', 'rekey_rate_mbps']}
-          label={t('tdePolicy:fields.rekeyRate')}
-          extra={t('tdePolicy:fields.rateHelp')}
-          rules={[{ type: 'number', min: rate.min, max: rate.max }]}
-          style={{ minWidth: 220 }}
-        >
-          <InputNumber
-            min={rate.min}
-            max={rate.max}
-            style={{ width: '100%' }}
-            data-testid="profile-qos-rate"
-          />
-        </Form.Item>
-        <Form.Item
-          name={['ldt_qos', 'cpu_percent']}
-          label={t('tdePolicy:fields.cpuPercent')}
-          rules={[{ type: 'number', min: cpu.min, max: cpu.max }]}
-          style={{ minWidth: 160 }}
-        >
-          <InputNumber min={cpu.min} max={cpu.max} style={{ width: '100%' }} data-testid="profile-qos-cpu" />
-        </Form.Item>
-        <NumberField
-          name={['ldt_qos', 'ldt_qos_status_check_rate']}
-          label={t('tdePolicy:fields.statusCheckRate')}
-          testId="profile-qos-check-rate"
+      <Form.Item
+        name={['ldt_qos', 'ldt_qos_schedule']}
+        label={t('tdePolicy:fields.ldtSchedule')}
+        style={{ minWidth: 220 }}
+      >
+        <Select
+          data-testid="profile-qos-schedule"
+          options={ldtQosSchedules.map((v) => ({ value: v, label: t(`tdePolicy:schedules.${v}`) }))}
         />
-      </Flex>
-      {schedule && CUSTOM_SCHEDULES.includes(schedule) && (
-        <>
-          <Typography.Text strong>{t('tdePolicy:fields.qosWindows')}</Typography.Text>
-          <QosWindows />
-        </>
-      )}
-    </Card>
+      </Form.Item>
+      <Form.Item
+        name={['ldt_qos', 'rekey_rate_mbps']}
+        label={t('tdePolicy:fields.rekeyRate')}
+        extra={t('tdePolicy:fields.rateHelp')}
+        rules={[{ type: 'number', min: rate.min, max: rate.max }]}
+        style={{ minWidth: 220 }}
+      >
+        <InputNumber min={rate.min} max={rate.max} style={{ width: '100%' }} data-testid="profile-qos-rate" />
+      </Form.Item>
+      <Form.Item
+        name={['ldt_qos', 'cpu_percent']}
+        label={t('tdePolicy:fields.cpuPercent')}
+        rules={[{ type: 'number', min: cpu.min, max: cpu.max }]}
+        style={{ minWidth: 160 }}
+      >
+        <InputNumber min={cpu.min} max={cpu.max} style={{ width: '100%' }} data-testid="profile-qos-cpu" />
+      </Form.Item>
+      <NumberField
+        name={['ldt_qos', 'ldt_qos_status_check_rate']}
+        label={t('tdePolicy:fields.statusCheckRate')}
+        testId="profile-qos-check-rate"
+      />
+    </FieldsCard>
   );
 }

@@ -10,6 +10,7 @@ import {
 } from '@ksp/contracts';
 import { limitsAt } from '../../components/schema-limits';
 import { useT } from '../../i18n/i18n';
+import { FieldsCard } from './fields-card';
 import { SwitchItem } from './profile-fields';
 import type { ServerValues } from './use-profile-form';
 
@@ -110,33 +111,11 @@ function SyslogServer({
   );
 }
 
-/** The profile's syslog settings: local logging, the threshold and up to two servers. */
-export function ProfileSyslogCard({ servers }: { servers: (string | undefined)[] | undefined }) {
+/** The profile's syslog servers: up to two, each in its own card. */
+function SyslogServers({ servers }: { servers: (string | undefined)[] | undefined }) {
   const t = useT();
   return (
-    <Card
-      title={t('tdePolicy:sections.syslog')}
-      size="small"
-      style={{ marginTop: 16 }}
-      data-testid="profile-syslog"
-    >
-      <Flex gap={16} wrap>
-        <SwitchItem
-          name={['syslog_settings', 'local']}
-          label={t('tdePolicy:fields.syslogLocal')}
-          testId="profile-syslog-local"
-        />
-        <Form.Item
-          name={['syslog_settings', 'syslog_threshold']}
-          label={t('tdePolicy:fields.syslogThreshold')}
-          style={{ minWidth: 160 }}
-        >
-          <Select
-            data-testid="profile-syslog-threshold"
-            options={logThresholds.map((v) => ({ value: v, label: v }))}
-          />
-        </Form.Item>
-      </Flex>
+    <>
       <Typography.Text strong>{t('tdePolicy:fields.syslogServers')}</Typography.Text>
       <Form.List name={['syslog_settings', 'servers']}>
         {(fields, { add, remove }) => (
@@ -176,6 +155,34 @@ export function ProfileSyslogCard({ servers }: { servers: (string | undefined)[]
           </Flex>
         )}
       </Form.List>
-    </Card>
+    </>
+  );
+}
+
+/** The profile's syslog settings: local logging, the threshold and up to two servers. */
+export function ProfileSyslogCard({ servers }: { servers: (string | undefined)[] | undefined }) {
+  const t = useT();
+  return (
+    <FieldsCard
+      title={t('tdePolicy:sections.syslog')}
+      testId="profile-syslog"
+      below={<SyslogServers servers={servers} />}
+    >
+      <SwitchItem
+        name={['syslog_settings', 'local']}
+        label={t('tdePolicy:fields.syslogLocal')}
+        testId="profile-syslog-local"
+      />
+      <Form.Item
+        name={['syslog_settings', 'syslog_threshold']}
+        label={t('tdePolicy:fields.syslogThreshold')}
+        style={{ minWidth: 160 }}
+      >
+        <Select
+          data-testid="profile-syslog-threshold"
+          options={logThresholds.map((v) => ({ value: v, label: v }))}
+        />
+      </Form.Item>
+    </FieldsCard>
   );
 }

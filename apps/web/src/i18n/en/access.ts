@@ -321,7 +321,6 @@ export const access = {
     lockoutHint: 'Off: the account locks after the allowed failed attempts in a row',
     expiryHint: '0 = never',
     minChangeHint: '0 = no limit',
-    range: '{{label}} must be between {{min}} and {{max}}',
     minAboveMax: 'The minimum length ({{min}}) cannot exceed the maximum length ({{max}})',
     minimaTooLong:
       'The required lowercase, uppercase, digit and special characters ({{sum}}) exceed the maximum length ({{max}})',

@@ -49,6 +49,7 @@ export const common = {
     invalidUrl: 'Invalid URL. Please check the URL parameters',
     selectAtLeastOne: 'Please select at least 1 item!',
     capsLock: 'Caps Lock is on',
+    wholeNumberRange: '{{label}} must be a whole number from {{min}} to {{max}}',
   },
   password: {
     rulesTitle: 'The password must have',

@@ -64,7 +64,6 @@ export const quantum = {
     endpointPath: 'A device or file path must be absolute (start with "/")',
     endpointUrl: 'A network source must be an http:// or https:// URL',
     minEntropy: 'The min-entropy must be greater than 0 and at most 8',
-    range: '{{label}} must be a whole number from {{min}} to {{max}}',
   },
   readOnly: 'You can view the source; changing or testing it needs the quantum:write permission.',
   saveRefused: 'The server refused the settings',

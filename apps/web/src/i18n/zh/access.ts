@@ -318,7 +318,6 @@ export const access: Catalogue<typeof en> = {
     lockoutHint: '关闭时：连续失败达到允许次数后锁定账户',
     expiryHint: '0 = 永不过期',
     minChangeHint: '0 = 不限',
-    range: '{{label}}必须在 {{min}} 到 {{max}} 之间',
     minAboveMax: '最小长度（{{min}}）不能大于最大长度（{{max}}）',
     minimaTooLong: '要求的小写、大写、数字和特殊字符总数（{{sum}}）超过最大长度（{{max}}）',
     updatedAt: '更新于 {{time}}',

@@ -52,6 +52,7 @@ export const common: Catalogue<typeof en> = {
     invalidUrl: 'URL 无效，请检查 URL 参数',
     selectAtLeastOne: '请至少选择 1 项！',
     capsLock: '大写锁定已打开',
+    wholeNumberRange: '{{label}}必须是 {{min}} 到 {{max}} 之间的整数',
   },
   password: {
     rulesTitle: '密码需要满足',

@@ -66,7 +66,6 @@ export const quantum: Catalogue<typeof en> = {
     endpointPath: '设备或文件路径必须是绝对路径（以“/”开头）',
     endpointUrl: '网络熵源必须是 http:// 或 https:// URL',
     minEntropy: '最小熵必须大于 0 且不超过 8',
-    range: '{{label}}必须是 {{min}} 到 {{max}} 之间的整数',
   },
   readOnly: '您可以查看熵源；修改或测试需要 quantum:write 权限。',
   saveRefused: '服务器拒绝了该设置',
