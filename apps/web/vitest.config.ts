@@ -36,6 +36,9 @@ export default defineConfig({
     // (session 21's CI run: the certificate issue form). A test waiting for what never comes
     // still fails, only later.
     testTimeout: 60_000,
+    // The same room for hooks (a language switch after each test ran out of the default 10 s at
+    // a load of 27).
+    hookTimeout: 60_000,
     // Console output goes straight to the terminal instead of through the worker's RPC: a
     // warning printed as a file's worker closed (antd's, from a timer) failed a whole CI run
     // with "Closing rpc while onUserConsoleLog was pending" though every test had passed.
