@@ -16,7 +16,7 @@ describe('the console, from a fresh install', () => {
   });
 
   it('initializes, activates, signs in and shows the layout', async () => {
-    const { page, errors } = await newPage(browser, { motion: true });
+    const { page, errors } = await newPage(browser);
     await page.goto(`${ksp.url}/`);
     await page.waitForURL(/\/system-active/);
     await page.getByTestId('init-start').click();
@@ -57,7 +57,7 @@ describe('the console, from a fresh install', () => {
   });
 
   it('navigates with the menu, tags and breadcrumb; switches language to 中文 and back', async () => {
-    const { page, errors } = await newPage(browser, { motion: true });
+    const { page, errors } = await newPage(browser);
     await signInToConsole(page, ksp.url, ADMIN.username, ADMIN.password);
     await page.getByTestId('side-menu').getByText('Settings').click();
     await page.getByTestId('side-menu').getByText('Configuration').click();
@@ -104,7 +104,7 @@ describe('the console, from a fresh install', () => {
   });
 
   it('switches domain from the top bar with a new token', async () => {
-    const { page } = await newPage(browser, { motion: true });
+    const { page } = await newPage(browser);
     await signInToConsole(page, ksp.url, ADMIN.username, ADMIN.password);
     const token = await storedToken(page);
     const created = await apiCall<{ id: string }>(
@@ -145,7 +145,7 @@ describe('the console, from a fresh install', () => {
   });
 
   it('tells the user when the session expired, then signs out', async () => {
-    const { page } = await newPage(browser, { motion: true });
+    const { page } = await newPage(browser);
     await signInToConsole(page, ksp.url, ADMIN.username, ADMIN.password);
     // Make this session idle for longer than the server allows.
     const db = new BetterSqlite3(join(ksp.dataDir, 'ksp.sqlite'));
@@ -183,7 +183,7 @@ describe('the console, from a fresh install', () => {
   });
 
   it('shows every side-menu label whole, in English and in Chinese', async () => {
-    const { page, errors } = await newPage(browser, { motion: true });
+    const { page, errors } = await newPage(browser);
     await signInToConsole(page, ksp.url, ADMIN.username, ADMIN.password);
     const menu = page.getByTestId('side-menu');
     /** Labels the menu cuts (an ellipsis): none at the menu's width. */
@@ -210,7 +210,7 @@ describe('the console, from a fresh install', () => {
   });
 
   it('works on a 375 px phone screen', async () => {
-    const { page, errors } = await newPage(browser, { width: 375, height: 740, motion: true });
+    const { page, errors } = await newPage(browser, { width: 375, height: 740 });
     // On a phone the menu is a closed drawer: wait for the dashboard, not for the menu.
     await signInUi(page, ksp.url, ADMIN.username, ADMIN.password);
     await page.waitForURL(/\/console\/dashboard/);

@@ -32,13 +32,6 @@ export async function newPage(
     timezoneId?: string;
     /** For a server started over TLS with a self-signed certificate (`startKsp`). */
     ignoreHTTPSErrors?: boolean;
-    /**
-     * The console's animations, as most people see them. Otherwise the page is opened as by
-     * someone whose system asks for less motion, and the console opens dialogs and menus without
-     * animating them: what a step waits for is there at once (session 24: a file in 184 s with
-     * animations, 109 s without). console.e2e walks the console with them.
-     */
-    motion?: boolean;
   } = {},
 ): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
   const context = await browser.newContext({
@@ -46,7 +39,6 @@ export async function newPage(
     ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}),
     ...(options.ignoreHTTPSErrors ? { ignoreHTTPSErrors: true } : {}),
     viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
-    reducedMotion: options.motion ? 'no-preference' : 'reduce',
   });
   const page = await context.newPage();
   const errors: string[] = [];

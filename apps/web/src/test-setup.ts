@@ -6,10 +6,7 @@ import { i18n, loadPageNamespaces } from './i18n/i18n';
 Object.defineProperty(window, 'matchMedia', {
   writable: true,
   value: (query: string) => ({
-    // As if the system asked for less motion: antd then opens and closes dialogs and menus at
-    // once instead of waiting out animations (a third of the page tests' time). The console's
-    // own handling of the setting is tested in app/reduced-motion.test.tsx.
-    matches: query === '(prefers-reduced-motion: reduce)',
+    matches: false,
     media: query,
     onchange: null,
     addListener() {},

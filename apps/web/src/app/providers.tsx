@@ -4,7 +4,6 @@ import { App as AntApp, ConfigProvider } from 'antd';
 import { configureClient } from '../api/client-environment';
 import { antdLocale, currentLanguage, useT } from '../i18n/i18n';
 import { LayoutStateProvider, useLayoutState } from './layout-state';
-import { usePrefersReducedMotion } from './reduced-motion';
 import { SettingsProvider, useSettings } from './settings';
 
 export function createQueryClient(): QueryClient {
@@ -35,7 +34,6 @@ function ThemedApp({ children }: { children: ReactNode }) {
   const { settings } = useSettings();
   const { size } = useLayoutState();
   const language = currentLanguage();
-  const reducedMotion = usePrefersReducedMotion();
 
   useEffect(() => {
     document.documentElement.style.setProperty('--ksp-primary', settings.theme);
@@ -45,7 +43,7 @@ function ThemedApp({ children }: { children: ReactNode }) {
     <ConfigProvider
       locale={antdLocale(language)}
       componentSize={size}
-      theme={{ token: { colorPrimary: settings.theme, motion: !reducedMotion } }}
+      theme={{ token: { colorPrimary: settings.theme } }}
     >
       <AntApp style={{ minHeight: '100%' }}>
         <ClientFeedback />
