@@ -1178,18 +1178,24 @@ describe.each(await engines())('certificates on %s', (engine) => {
     const signed = async (name: string, cn: string, by: string, ext: string) => {
       await ssl(['req', ...newEcKey(`${name}.key`), '-out', `${name}.csr`, '-subj', `/CN=${cn}`]);
       writeFileSync(join(here, `${name}.ext`), `${ext}\n`);
-      await ssl(
-        ['x509', '-req', '-in', `${name}.csr`, '-CA', `${by}.pem`, '-CAkey', `${by}.key`].concat([
-          '-set_serial',
-          String(Date.now()),
-          '-days',
-          '30',
-          '-extfile',
-          `${name}.ext`,
-          '-out',
-          `${name}.pem`,
-        ]),
-      );
+      await ssl([
+        'x509',
+        '-req',
+        '-in',
+        `${name}.csr`,
+        '-CA',
+        `${by}.pem`,
+        '-CAkey',
+        `${by}.key`,
+        '-set_serial',
+        String(Date.now()),
+        '-days',
+        '30',
+        '-extfile',
+        `${name}.ext`,
+        '-out',
+        `${name}.pem`,
+      ]);
       return readFileSync(join(here, `${name}.pem`), 'utf8');
     };
     try {
