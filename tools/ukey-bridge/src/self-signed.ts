@@ -14,6 +14,8 @@ export interface SelfSignedEc {
   san?: string[];
   /** A critical basicConstraints CA:TRUE or CA:FALSE; left out, openssl's default (a CA). */
   ca?: boolean;
+  /** The serial number as hex digits; left out, openssl picks a random one. */
+  serial?: string;
   /** The certificate in DER rather than PEM. */
   der?: boolean;
   cwd?: string;
@@ -37,6 +39,7 @@ export function selfSignedEcArgs(c: SelfSignedEc): string[] {
     String(c.days),
     '-subj',
     `/CN=${c.cn}`,
+    ...(c.serial ? ['-set_serial', `0x${c.serial}`] : []),
     ...(c.san?.length ? ['-addext', `subjectAltName=${c.san.join(',')}`] : []),
     ...(c.ca === undefined ? [] : ['-addext', `basicConstraints=critical,CA:${c.ca ? 'TRUE' : 'FALSE'}`]),
   ];

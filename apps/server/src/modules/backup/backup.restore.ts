@@ -39,6 +39,9 @@ import { DOMAIN_TABLES, SYSTEM_TABLES, type Row } from './backup.tables.js';
 /** Rows per insert: 1,000 rows of the widest table (25 columns) stay under both engines’ parameter limits. */
 const BATCH = 1000;
 const materialAad = (keyId: string, version: number) => `ksp/key/${keyId}/${version}`;
+/** The tables whose `serial` is a certificate's, and the stored form migration 039 shortens. */
+const SERIAL_TABLES = new Set(['cert_ca', 'cert_certificate', 'cert_external']);
+const PADDED_SERIAL = /^00[89A-F]/;
 
 /** Where one backed-up domain goes on restore, and how its wrapped material follows. */
 interface DomainTarget {
@@ -272,6 +275,10 @@ export function createBackupRestore(deps: {
       }
       // A backup written before migration 038 has no kind: every external certificate was a CA's then.
       if (table === 'cert_external' && out.kind === undefined) out = { ...out, kind: 'ca' };
+      // A backup written before migration 039 may keep an outside serial with DER's leading zero octet.
+      if (SERIAL_TABLES.has(table) && typeof out.serial === 'string' && PADDED_SERIAL.test(out.serial)) {
+        out = { ...out, serial: out.serial.slice(2) };
+      }
       batch.rows.push(out);
     }
     await flush();

@@ -781,16 +781,25 @@ describe.each(available)('backups on %s', (engine) => {
       expect(restored.code, restored.msg).toBe(0);
       expect(await listed()).toEqual({ 'kinds-ca': 'ca', 'kinds-leaf': 'certificate' });
 
-      // A backup of an older KSP has no kind: every external certificate was a CA's then.
+      // A backup of an older KSP has no kind: every external certificate was a CA's then. Before
+      // migration 039 a serial with its top bit set could be stored with DER's leading zero octet.
       const row = await a.database.db
         .selectFrom('cert_external')
         .selectAll()
         .where('id', '=', ca.id)
         .executeTakeFirstOrThrow();
       const { kind: _kind, ...older } = row;
-      const old = await forgedRestore(kinds, 'kinds', [{ t: 'cert_external', r: older }]);
+      const old = await forgedRestore(kinds, 'kinds', [
+        { t: 'cert_external', r: { ...older, serial: '00F1E2D3' } },
+      ]);
       expect(old.code, old.msg).toBe(0);
       expect(await listed()).toEqual({ 'kinds-ca': 'ca' });
+      const serial = await a.database.db
+        .selectFrom('cert_external')
+        .select('serial')
+        .where('id', '=', ca.id)
+        .executeTakeFirstOrThrow();
+      expect(serial.serial).toBe('F1E2D3');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

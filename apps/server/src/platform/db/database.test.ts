@@ -217,3 +217,29 @@ describe('migration 038', () => {
     expect(left.rows).toEqual([{ id: 'old' }]);
   });
 });
+
+describe('migration 039', () => {
+  it('stores outside serials without the zero octet DER puts before a top bit, and leaves the rest', async () => {
+    const { handle, migrator } = await migratedTo('038-external-leaf');
+    const at = '2026-01-01T00:00:00.000Z';
+    const serials = { padded: '0091DC', plain: '0A1B', ours: '4F00', zero: '00' };
+    for (const [id, serial] of Object.entries(serials)) {
+      await sql`insert into cert_external (id, domain_id, name, subject, issuer, serial, fingerprint, algorithm,
+        not_before, not_after, self_signed, cert_der, created_at, kind)
+        values (${id}, 'd1', ${id}, 'CN=x', 'CN=x', ${serial}, ${id}, 'EC-P256', ${at}, ${at}, 1, 'MA==', ${at}, 'ca')`.execute(
+        handle.db,
+      );
+    }
+    expect((await migrator.migrateToLatest()).error).toBeUndefined();
+    const stored = await sql<{
+      id: string;
+      serial: string;
+    }>`select id, serial from cert_external order by id`.execute(handle.db);
+    expect(stored.rows).toEqual([
+      { id: 'ours', serial: '4F00' },
+      { id: 'padded', serial: '91DC' },
+      { id: 'plain', serial: '0A1B' },
+      { id: 'zero', serial: '00' },
+    ]);
+  });
+});

@@ -55,6 +55,7 @@ import * as m035 from './migrations/035-cert-key-owner.js';
 import * as m036 from './migrations/036-kmip-client.js';
 import * as m037 from './migrations/037-tde-database.js';
 import * as m038 from './migrations/038-external-leaf.js';
+import * as m039 from './migrations/039-serial-value.js';
 
 export type Db = Kysely<Database>;
 /** A store function takes either the database or an open transaction. */
@@ -126,6 +127,7 @@ export const migrations: Record<string, Migration> = {
   '036-kmip-client': m036,
   '037-tde-database': m037,
   '038-external-leaf': m038,
+  '039-serial-value': m039,
 };
 
 export interface OpenOptions {

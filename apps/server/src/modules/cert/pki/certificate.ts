@@ -79,9 +79,16 @@ export function serialContent(serial: Buffer | string): Buffer {
   return content;
 }
 
-/** Uppercase hex of the serial's DER INTEGER content. */
-export const serialHex = (content: ArrayBuffer | Buffer): string =>
-  (Buffer.isBuffer(content) ? content : Buffer.from(content)).toString('hex').toUpperCase();
+/**
+ * Uppercase hex of a serial given as its DER INTEGER content, as `openssl x509 -serial` prints it:
+ * the value's octets, without the zero octet DER puts before a value whose top bit is set.
+ */
+export function serialHex(content: ArrayBuffer | Buffer): string {
+  const bytes = Buffer.isBuffer(content) ? content : Buffer.from(content);
+  const value =
+    bytes.length > 1 && bytes[0] === 0 && ((bytes[1] ?? 0) & 0x80) !== 0 ? bytes.subarray(1) : bytes;
+  return value.toString('hex').toUpperCase();
+}
 
 export type CertificateProfile =
   | {

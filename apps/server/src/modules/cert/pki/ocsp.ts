@@ -16,7 +16,7 @@ import {
 } from '@peculiar/asn1-ocsp';
 import { AsnConvert, OctetString } from '@peculiar/asn1-schema';
 import { CRLReason, Extension, Name } from '@peculiar/asn1-x509';
-import { certificateParts } from './certificate.js';
+import { certificateParts, serialHex } from './certificate.js';
 import { type RevocationReason, REVOCATION_REASONS } from './crl.js';
 import { bitString, readTlv, sequence, tlv } from './der.js';
 import { keyIdentifierOf } from './extensions.js';
@@ -83,7 +83,7 @@ export function parseOcspRequest(der: Buffer): OcspRequestInfo {
       hashAlgorithm: HASH_OIDS[reqCert.hashAlgorithm.algorithm] ?? reqCert.hashAlgorithm.algorithm,
       issuerNameHash: bytes(reqCert.issuerNameHash),
       issuerKeyHash: bytes(reqCert.issuerKeyHash),
-      serial: bytes(reqCert.serialNumber).toString('hex').toUpperCase(),
+      serial: serialHex(bytes(reqCert.serialNumber)),
       certId: Buffer.from(AsnConvert.serialize(reqCert)),
     }));
     const nonce = tbsRequest.requestExtensions?.find((ext) => ext.extnID === id_pkix_ocsp_nonce);

@@ -273,16 +273,27 @@ describe('profiles', () => {
     expect(description.serial).toMatch(/^[4-7][0-9A-F]{31}$/);
   });
 
-  it('describes a certificate openssl made', () => {
-    selfSignedEc(dir, { key: 'o.key', cert: 'o.pem', cn: 'openssl-made', days: 2 });
+  // A serial whose top bit is set carries a zero octet in DER; one with a leading zero digit does not.
+  it.each([
+    ['a serial openssl picks', undefined],
+    ['a serial with its top bit set', '91DCA0A644D81BB626BC104CFC7B2256C42FEA'],
+    ['a serial starting with a zero digit', '0A1B'],
+  ])('describes a certificate openssl made, with %s, giving the serial openssl prints', (_, serial) => {
+    selfSignedEc(dir, {
+      key: 'o.key',
+      cert: 'o.pem',
+      cn: 'openssl-made',
+      days: 2,
+      ...(serial ? { serial } : {}),
+    });
     const der = fromPem(readFileSync(join(dir, 'o.pem'), 'utf8'), ['CERTIFICATE']);
     const description = describeCertificate(der);
     expect(description.subject).toBe('CN=openssl-made');
     expect(description.algorithm).toBe('EC-P256');
     expect(description.is_ca).toBe(true);
-    expect(description.serial).toBe(
-      openssl(['x509', '-in', 'o.pem', '-noout', '-serial'], dir).trim().split('=')[1],
-    );
+    const printed = openssl(['x509', '-in', 'o.pem', '-noout', '-serial'], dir).trim().split('=')[1];
+    if (serial) expect(printed).toBe(serial);
+    expect(description.serial).toBe(printed);
   });
 });
 
