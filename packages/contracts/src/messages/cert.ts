@@ -5,7 +5,7 @@ export const certMessages = defineMessages({
   en: {
     'cert.notFound': 'Certificate {id} not found',
     'cert.caNotFound': 'Local CA {id} not found',
-    'cert.externalNotFound': 'External CA certificate {id} not found',
+    'cert.externalNotFound': 'External certificate {id} not found',
     'cert.caNameTaken': "A local CA named '{name}' already exists",
     'cert.invalidName': '{field}: Invalid name data format',
     'cert.invalidDns': 'dns_names: "{value}" is not a valid DNS name',
@@ -56,7 +56,7 @@ export const certMessages = defineMessages({
   zh: {
     'cert.notFound': '证书 {id} 不存在',
     'cert.caNotFound': '本地 CA {id} 不存在',
-    'cert.externalNotFound': '外部 CA 证书 {id} 不存在',
+    'cert.externalNotFound': '外部证书 {id} 不存在',
     'cert.caNameTaken': '本地 CA“{name}”已存在',
     'cert.invalidName': '{field}：名称数据格式无效',
     'cert.invalidDns': 'dns_names：“{value}”不是有效的 DNS 名称',

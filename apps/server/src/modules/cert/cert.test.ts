@@ -1271,6 +1271,9 @@ describe.each(await engines())('certificates on %s', (engine) => {
 
       ok(await call(server, api.cert.externalDelete, { token, body: { ids: [leaf.id, anchor.id] } }));
       expect(await certs.externalIssuerOf(domainId, der(byAnchor))).toBeNull();
+      // A deleted end-entity certificate is named as what it was, not as a CA's.
+      const gone = await call(server, api.cert.externalDelete, { token, body: { ids: [leaf.id] } });
+      expect([gone.code, gone.msg]).toEqual([4040, `External certificate ${leaf.id} not found`]);
     } finally {
       rmSync(here, { recursive: true, force: true });
     }
