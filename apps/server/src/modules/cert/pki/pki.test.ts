@@ -656,6 +656,9 @@ describe('OCSP', () => {
     expect(request?.issuerNameHash.equals(hashes.issuerNameHash)).toBe(true);
     expect(request?.issuerKeyHash.equals(hashes.issuerKeyHash)).toBe(true);
     expect(parsed.nonce?.length).toBe(18);
+    // A serial with its top bit set reads as openssl writes it, without DER's zero octet.
+    openssl(['ocsp', '-issuer', 'ocsp-ca.pem', '-serial', '0x91DC', '-reqout', 'o91.der', '-no_nonce'], dir);
+    expect(parseOcspRequest(readFileSync(join(dir, 'o91.der'))).requests[0]?.serial).toBe('91DC');
     expect(ocspErrorResponse('malformedRequest').toString('hex')).toBe('30030a0101');
     writeFileSync(join(dir, 'err.der'), ocspErrorResponse('unauthorized'));
     const error = spawnSync('openssl', ['ocsp', '-respin', 'err.der', '-resp_text', '-noverify'], {
