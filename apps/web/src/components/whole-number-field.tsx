@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { CSSProperties, ReactNode } from 'react';
 import { Form } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { i18n } from '../i18n/i18n';
@@ -6,7 +6,8 @@ import { requiredRule } from './schema-rules';
 import { WholeNumberInput } from './whole-number-input';
 
 interface WholeNumberFieldProps {
-  name: string;
+  /** The form's field, or its path in a nested value (`['ldt_qos', 'cpu_percent']`). */
+  name: string | readonly string[];
   label: string;
   /** The least and the greatest number allowed (a schema's limits). */
   range: { min?: number | undefined; max?: number | undefined };
@@ -17,6 +18,8 @@ interface WholeNumberFieldProps {
   rules?: Rule[];
   dependencies?: string[] | undefined;
   disabled?: boolean;
+  /** The form item's style (a least width among fields side by side). */
+  style?: CSSProperties;
   testId: string;
 }
 
@@ -30,13 +33,15 @@ export function WholeNumberField({
   rules = [],
   dependencies,
   disabled,
+  style,
   testId,
 }: WholeNumberFieldProps) {
   return (
     <Form.Item
-      name={name}
+      name={typeof name === 'string' ? name : [...name]}
       label={label}
       extra={extra}
+      style={style}
       rules={[
         requiredRule(label),
         {
@@ -49,7 +54,7 @@ export function WholeNumberField({
       ]}
       dependencies={dependencies}
     >
-      <WholeNumberInput range={range} disabled={disabled} data-testid={testId} />
+      <WholeNumberInput disabled={disabled} data-testid={testId} />
     </Form.Item>
   );
 }

@@ -144,10 +144,7 @@ export function AlarmRuleForm({ stored, onSubmit, onClose }: AlarmRuleFormProps)
               },
             ]}
           >
-            <WholeNumberInput
-              range={{ min: 1, max: ALARM_THRESHOLD_MAX }}
-              data-testid="alarm-rule-threshold"
-            />
+            <WholeNumberInput data-testid="alarm-rule-threshold" />
           </Form.Item>
         </Col>
         <Col xs={24} sm={16}>

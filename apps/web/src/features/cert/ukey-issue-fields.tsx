@@ -12,7 +12,6 @@ import type { UkeyValues, useUkeyIssue } from './use-ukey-issue';
 
 const schema = api.cert.ukeyIssue.body!;
 const UKEY_TYPE = limitsAt(schema, ['ukey_type']);
-const VALIDITY = limitsAt(schema, ['validity_days']);
 
 interface Props {
   algorithm: UkeyAlgorithm;
@@ -172,7 +171,7 @@ export function UkeyIssueFields({ algorithm, locked, issue }: Props) {
               ...schemaRules('validity_days', t('cert:ukey.validityDays')),
             ]}
           >
-            <WholeNumberInput range={VALIDITY} disabled={locked} data-testid="ukey-validity" />
+            <WholeNumberInput disabled={locked} data-testid="ukey-validity" />
           </Form.Item>
         </Col>
       </Row>

@@ -1,6 +1,7 @@
-import { Form, InputNumber, Select } from 'antd';
+import { Form, Select } from 'antd';
 import { RdmSettings, RDM_THRESHOLD, rdmModes } from '@ksp/contracts';
 import { limitsAt } from '../../components/schema-limits';
+import { WholeNumberField } from '../../components/whole-number-field';
 import { useT } from '../../i18n/i18n';
 import { FieldsCard } from './fields-card';
 import type { PolicyOptions } from './use-policy-options';
@@ -31,30 +32,20 @@ export function PolicyRdmStep({ options }: { options: PolicyOptions }) {
       >
         <Select mode="multiple" data-testid="policy-trusted" options={options.setOptions('process')} />
       </Form.Item>
-      <Form.Item
+      <WholeNumberField
         name="threshold_files"
         label={t('tdePolicy:fields.thresholdFiles')}
-        rules={[{ required: true }]}
-      >
-        <InputNumber
-          min={RDM_THRESHOLD.files.min}
-          max={RDM_THRESHOLD.files.max}
-          precision={0}
-          data-testid="policy-threshold-files"
-        />
-      </Form.Item>
-      <Form.Item
+        range={RDM_THRESHOLD.files}
+        style={{ minWidth: 160 }}
+        testId="policy-threshold-files"
+      />
+      <WholeNumberField
         name="threshold_window_s"
         label={t('tdePolicy:fields.thresholdWindow')}
-        rules={[{ required: true }]}
-      >
-        <InputNumber
-          min={RDM_THRESHOLD.window_s.min}
-          max={RDM_THRESHOLD.window_s.max}
-          precision={0}
-          data-testid="policy-threshold-window"
-        />
-      </Form.Item>
+        range={RDM_THRESHOLD.window_s}
+        style={{ minWidth: 160 }}
+        testId="policy-threshold-window"
+      />
     </FieldsCard>
   );
 }

@@ -1,22 +1,21 @@
-import { Form, InputNumber, Switch } from 'antd';
+import { Form, Switch } from 'antd';
 import { ProfileSettingsInput } from '@ksp/contracts';
 import { limitsAt } from '../../components/schema-limits';
+import { WholeNumberField } from '../../components/whole-number-field';
 import { useT } from '../../i18n/i18n';
 import { FieldsCard } from './fields-card';
 import type { tdePolicy } from '../../i18n/en/tde-policy';
 
 /** A number field of a profile, with the range its contract declares. */
 export function NumberField({ name, label, testId }: { name: string[]; label: string; testId: string }) {
-  const { min, max } = limitsAt(ProfileSettingsInput, name);
   return (
-    <Form.Item
+    <WholeNumberField
       name={name}
       label={label}
-      rules={[{ required: true, type: 'number', min, max }]}
+      range={limitsAt(ProfileSettingsInput, name)}
       style={{ minWidth: 200 }}
-    >
-      <InputNumber min={min} max={max} style={{ width: '100%' }} data-testid={testId} />
-    </Form.Item>
+      testId={testId}
+    />
   );
 }
 

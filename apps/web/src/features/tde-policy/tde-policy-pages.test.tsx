@@ -368,6 +368,46 @@ describe.each(['en', 'zh'] as const)('TDE policy pages (%s)', (lang) => {
     expect(seen.some((c) => c.url === api.tdePolicy.policyList.path)).toBe(false);
   });
 
+  it('says the range of an RDM threshold typed outside it, and stays on that step', async () => {
+    const seen = serve();
+    const path = '/rdm/policies/create-policies';
+    renderPage(path, path, <PolicyEditorPage />, { '/rdm/policies/policies-details/:id': 'detail' });
+    fireEvent.change(await screen.findByTestId('policy-name'), { target: { value: 'ransom-2' } });
+    fireEvent.click(screen.getByTestId('policy-next'));
+    fireEvent.change(await screen.findByTestId('policy-threshold-files'), { target: { value: '3' } });
+    fireEvent.click(screen.getByTestId('policy-next'));
+    expect(
+      await screen.findByText(
+        lang === 'en'
+          ? 'Files rewritten must be a whole number from 5 to 100000'
+          : '改写文件数必须是 5 到 100000 之间的整数',
+      ),
+    ).toBeTruthy();
+    expect(screen.queryByTestId('rule-add')).toBeNull();
+    expect(sent(seen, api.rdmPolicy.policyCreate.path)).toHaveLength(0);
+  });
+
+  it('says the range of a profile number typed outside it, and saves nothing', async () => {
+    const seen = serve();
+    const path = '/cte/setting/profiles-details/DefaultClientProfile';
+    renderPage(path, '/cte/setting/profiles-details/:name', <ProfileDetailPage />);
+    const rule =
+      lang === 'en'
+        ? 'Connect timeout (s) must be a whole number from 5 to 150'
+        : '连接超时（秒）必须是 5 到 150 之间的整数';
+    const timeout = await screen.findByTestId('profile-connect-timeout');
+    // Out of range, then a fraction: each is named, neither is changed into another number.
+    for (const value of ['200', '7.5']) {
+      fireEvent.change(timeout, { target: { value: '60' } });
+      await waitFor(() => expect(screen.queryByText(rule)).toBeNull());
+      fireEvent.change(timeout, { target: { value } });
+      fireEvent.click(screen.getByTestId('profile-save'));
+      expect(await screen.findByText(rule)).toBeTruthy();
+      expect((timeout as HTMLInputElement).value).toBe(value);
+    }
+    expect(sent(seen, api.tdePolicy.profileUpdate.path)).toHaveLength(0);
+  });
+
   it('shows no profile form before the profile came, and says when it does not exist', async () => {
     const seen = serve();
     renderPage(
