@@ -1,12 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { connect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, builtInRoles } from '@ksp/contracts';
 import { call, domainWithAdmin, ok, type TestServer } from '../../test/harness.js';
-import { makeSelfSignedEc } from '../../test/openssl.js';
 import { ttlv } from './kmip.message.js';
-import { startKmipServer, type KmipServer } from './test/kmip-fixture.js';
+import { selfSignedDerFile, startKmipServer, type KmipServer } from './test/kmip-fixture.js';
 import { requestMessage } from './test/kmip-request.js';
 import { OPERATION, TAG, type OperationName } from './kmip.tags.js';
 import { decodeTtlv, type Ttlv } from './kmip.ttlv.js';
@@ -365,23 +363,15 @@ describe('KMIP authorization matrix', () => {
     expect(detail.labels).toEqual({});
   }, 60_000);
 
-  /**
-   * A new self-signed certificate (DER) made by openssl in the fixture's directory: a CA's, or an
-   * end-entity one (a storage array's own, say: basicConstraints CA:FALSE).
-   */
-  const caCertificate = async (kind: CertKind = 'CA') => {
-    const name = `m-${kind === 'CA' ? 'ca' : 'leaf'}-${crypto.randomUUID().slice(0, 8)}`;
-    await makeSelfSignedEc({
-      key: `${name}.key`,
-      cert: `${name}.der`,
-      der: true,
-      cn: name,
-      days: 2,
-      ...(kind === 'leaf' ? { ca: false } : {}),
-      cwd: kmip.dir,
-    });
-    return readFileSync(join(kmip.dir, `${name}.der`));
-  };
+  /** A new self-signed certificate's DER, made in the fixture's directory: a CA's, or a leaf's. */
+  const caCertificate = async (kind: CertKind = 'CA') =>
+    readFileSync(
+      await selfSignedDerFile(
+        kmip.dir,
+        `m-${kind === 'CA' ? 'ca' : 'leaf'}-${crypto.randomUUID().slice(0, 8)}`,
+        kind === 'CA',
+      ),
+    );
 
   /**
    * A root-domain certificate (an external CA, or an end-entity certificate) and secret data (a

@@ -8,8 +8,13 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api } from '@ksp/contracts';
 import { ADMIN, call, domainWithAdmin, ok, type TestServer } from '../../test/harness.js';
-import { makeSelfSignedEc, newEcKey, openssl } from '../../test/openssl.js';
-import { startKmipServer, type ClientFiles, type KmipServer } from './test/kmip-fixture.js';
+import { newEcKey, openssl } from '../../test/openssl.js';
+import {
+  selfSignedDerFile,
+  startKmipServer,
+  type ClientFiles,
+  type KmipServer,
+} from './test/kmip-fixture.js';
 import { requestMessage } from './test/kmip-request.js';
 import { TAG } from './kmip.tags.js';
 import { decodeTtlv, type Ttlv } from './kmip.ttlv.js';
@@ -185,18 +190,7 @@ describe('KMIP with PyKMIP (sqlite)', () => {
   }
 
   /** A self-signed EC certificate's DER file in the test's directory: a CA's, or a leaf's. */
-  const certificateFile = async (name: string, ca = true) => {
-    await makeSelfSignedEc({
-      key: `${name}.key`,
-      cert: `${name}.der`,
-      der: true,
-      cn: name,
-      days: 2,
-      ca,
-      cwd: dir,
-    });
-    return join(dir, `${name}.der`);
-  };
+  const certificateFile = (name: string, ca = true) => selfSignedDerFile(dir, name, ca);
 
   for (const version of ['1.2', '2.0']) {
     it(`keeps certificates (CA and leaf) and secret data over KMIP ${version}, as the console's external certificates and credentials`, async () => {

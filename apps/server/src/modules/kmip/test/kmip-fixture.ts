@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { api, type KmipClientRow } from '@ksp/contracts';
 import { call, initialize, ok, startServer, type TestServer } from '../../../test/harness.js';
-import { newEcKey, openssl, selfSignedEc } from '../../../test/openssl.js';
+import { makeSelfSignedEc, newEcKey, openssl, selfSignedEc } from '../../../test/openssl.js';
 import { kmipPortOf } from '../kmip.module.js';
 
 /** A KMIP client's files: its certificate (followed by the chain), its key, and the listener's CA. */
@@ -67,4 +67,21 @@ export async function startKmipServer(env: Record<string, string> = {}): Promise
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A new self-signed EC certificate, written as `<name>.der` in `dir` with its key beside it: a
+ * CA's, or an end-entity one (a storage array's own, say: basicConstraints CA:FALSE). Its path.
+ */
+export async function selfSignedDerFile(dir: string, name: string, ca = true): Promise<string> {
+  await makeSelfSignedEc({
+    key: `${name}.key`,
+    cert: `${name}.der`,
+    der: true,
+    cn: name,
+    days: 2,
+    ca,
+    cwd: dir,
+  });
+  return join(dir, `${name}.der`);
 }
