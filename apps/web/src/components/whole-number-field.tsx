@@ -18,12 +18,14 @@ interface WholeNumberFieldProps {
   rules?: Rule[];
   dependencies?: string[] | undefined;
   disabled?: boolean;
+  /** Left empty, the field is not asked for (the value is null); a number typed is still checked. */
+  optional?: boolean;
   /** The form item's style (a least width among fields side by side). */
   style?: CSSProperties;
   testId: string;
 }
 
-/** A form's required whole number within a range, as wide as its column. */
+/** A form's whole number within a range (required unless `optional`), as wide as its column. */
 export function WholeNumberField({
   name,
   label,
@@ -33,6 +35,7 @@ export function WholeNumberField({
   rules = [],
   dependencies,
   disabled,
+  optional = false,
   style,
   testId,
 }: WholeNumberFieldProps) {
@@ -43,7 +46,7 @@ export function WholeNumberField({
       extra={extra}
       style={style}
       rules={[
-        requiredRule(label),
+        ...(optional ? [] : [requiredRule(label)]),
         {
           type: 'integer',
           min: range.min,

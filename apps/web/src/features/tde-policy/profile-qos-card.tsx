@@ -1,7 +1,8 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { Button, Flex, Form, Input, InputNumber, Select, Typography } from 'antd';
+import { Button, Flex, Form, Input, Select, Typography } from 'antd';
 import { LDT_QOS, ldtQosSchedules, QosSchedule, weekdays } from '@ksp/contracts';
 import { limitsAt } from '../../components/schema-limits';
+import { WholeNumberField } from '../../components/whole-number-field';
 import { useT } from '../../i18n/i18n';
 import { FieldsCard } from './fields-card';
 import { NumberField } from './profile-fields';
@@ -101,23 +102,23 @@ export function ProfileQosCard({ schedule }: { schedule: string | undefined }) {
           options={ldtQosSchedules.map((v) => ({ value: v, label: t(`tdePolicy:schedules.${v}`) }))}
         />
       </Form.Item>
-      <Form.Item
+      <WholeNumberField
         name={['ldt_qos', 'rekey_rate_mbps']}
         label={t('tdePolicy:fields.rekeyRate')}
         extra={t('tdePolicy:fields.rateHelp')}
-        rules={[{ type: 'number', min: rate.min, max: rate.max }]}
+        range={rate}
+        optional
         style={{ minWidth: 220 }}
-      >
-        <InputNumber min={rate.min} max={rate.max} style={{ width: '100%' }} data-testid="profile-qos-rate" />
-      </Form.Item>
-      <Form.Item
+        testId="profile-qos-rate"
+      />
+      <WholeNumberField
         name={['ldt_qos', 'cpu_percent']}
         label={t('tdePolicy:fields.cpuPercent')}
-        rules={[{ type: 'number', min: cpu.min, max: cpu.max }]}
+        range={cpu}
+        optional
         style={{ minWidth: 160 }}
-      >
-        <InputNumber min={cpu.min} max={cpu.max} style={{ width: '100%' }} data-testid="profile-qos-cpu" />
-      </Form.Item>
+        testId="profile-qos-cpu"
+      />
       <NumberField
         name={['ldt_qos', 'ldt_qos_status_check_rate']}
         label={t('tdePolicy:fields.statusCheckRate')}

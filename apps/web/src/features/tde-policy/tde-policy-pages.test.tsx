@@ -387,7 +387,7 @@ describe.each(['en', 'zh'] as const)('TDE policy pages (%s)', (lang) => {
     expect(sent(seen, api.rdmPolicy.policyCreate.path)).toHaveLength(0);
   });
 
-  it('says the range of a profile number typed outside it, and saves nothing', async () => {
+  it('says the range of a profile number typed outside it, and saves only a good one', async () => {
     const seen = serve();
     const path = '/cte/setting/profiles-details/DefaultClientProfile';
     renderPage(path, '/cte/setting/profiles-details/:name', <ProfileDetailPage />);
@@ -405,7 +405,24 @@ describe.each(['en', 'zh'] as const)('TDE policy pages (%s)', (lang) => {
       expect(await screen.findByText(rule)).toBeTruthy();
       expect((timeout as HTMLInputElement).value).toBe(value);
     }
+    fireEvent.change(timeout, { target: { value: '60' } });
+    await waitFor(() => expect(screen.queryByText(rule)).toBeNull());
+    // An optional number: left empty it is not asked for; typed, its range is checked the same way.
+    const cpuRule =
+      lang === 'en'
+        ? 'CPU use (%) must be a whole number from 0 to 100'
+        : 'CPU 占用（%）必须是 0 到 100 之间的整数';
+    fireEvent.change(screen.getByTestId('profile-qos-cpu'), { target: { value: '150' } });
+    fireEvent.click(screen.getByTestId('profile-save'));
+    expect(await screen.findByText(cpuRule)).toBeTruthy();
     expect(sent(seen, api.tdePolicy.profileUpdate.path)).toHaveLength(0);
+    fireEvent.change(screen.getByTestId('profile-qos-cpu'), { target: { value: '' } });
+    fireEvent.click(screen.getByTestId('profile-save'));
+    await waitFor(() => expect(sent(seen, api.tdePolicy.profileUpdate.path)).toHaveLength(1));
+    expect(sent(seen, api.tdePolicy.profileUpdate.path)[0]).toMatchObject({
+      connect_timeout_s: 60,
+      ldt_qos: { cpu_percent: null, rekey_rate_mbps: 0 },
+    });
   });
 
   it('shows no profile form before the profile came, and says when it does not exist', async () => {
