@@ -162,6 +162,11 @@ describe('quantum page', () => {
     fireEvent.click(screen.getByTestId('quantum-enabled'));
     await choose('quantum-source-type', 'File');
     typeEndpoint('  /tmp/healthy.bin ');
+    // Above 8 the rule speaks and nothing is sent (the box keeps what was typed).
+    fireEvent.change(screen.getByTestId('quantum-min-entropy'), { target: { value: '9' } });
+    fireEvent.click(screen.getByTestId('quantum-save'));
+    expect(await screen.findByText('The min-entropy must be greater than 0 and at most 8')).toBeTruthy();
+    expect(sent(seen, api.quantum.update.path)).toHaveLength(0);
     fireEvent.change(screen.getByTestId('quantum-min-entropy'), { target: { value: '7.5' } });
     fireEvent.click(screen.getByTestId('quantum-save'));
     await waitFor(() => expect(sent(seen, api.quantum.update.path)).toHaveLength(1));

@@ -29,7 +29,6 @@ import { useT } from '../../i18n/i18n';
 import {
   endpointProblem,
   failureInMessage,
-  MAX_MIN_ENTROPY,
   QUANTUM_REFRESH_MS,
   settingsOf,
   updateBody,
@@ -197,13 +196,8 @@ export default function QuantumPage() {
                     },
                   ]}
                 >
-                  <InputNumber
-                    min={0}
-                    max={MAX_MIN_ENTROPY}
-                    step={0.1}
-                    style={{ width: '100%' }}
-                    data-testid="quantum-min-entropy"
-                  />
+                  {/* No min / max: antd would keep a number out of range to itself; the rule above says the range. */}
+                  <InputNumber step={0.1} style={{ width: '100%' }} data-testid="quantum-min-entropy" />
                 </Form.Item>
               </Col>
               <Col xs={24} sm={8}>

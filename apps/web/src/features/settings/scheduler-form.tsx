@@ -1,19 +1,21 @@
 import { useState } from 'react';
-import { Alert, Checkbox, Col, Form, Input, InputNumber, Radio, Row, Select, Switch, Typography } from 'antd';
+import { Alert, Checkbox, Col, Form, Input, Radio, Row, Select, Switch, Typography } from 'antd';
 import {
   ALGORITHM_IDS,
   api,
   intervalToCron,
+  KeyRotationQuery,
+  SchedulerInterval,
   schedulerPeriods,
   WEEKDAYS,
   type AlgorithmId,
   type BodyOf,
-  type SchedulerInterval,
   type SchedulerPeriod,
   type SchedulerTask,
 } from '@ksp/contracts';
 import { ModalForm } from '../../components/form-modal';
 import { limitsAt } from '../../components/schema-limits';
+import { WholeNumberField } from '../../components/whole-number-field';
 import { useT } from '../../i18n/i18n';
 
 type CreateBody = BodyOf<typeof api.scheduler.create>;
@@ -42,6 +44,7 @@ export interface SchedulerFormValues {
 /** `2026-03-02T03:00` (read as UTC) → RFC 3339; empty → null. */
 const NAME = limitsAt(api.scheduler.create.body!, ['name']);
 const DESCRIPTION = limitsAt(api.scheduler.create.body!, ['description']);
+const MIN_AGE = limitsAt(KeyRotationQuery, ['min_age_days']);
 
 const toInstant = (text: string | undefined) => (text ? new Date(`${text}:00.000Z`).toISOString() : null);
 const fromInstant = (iso: string | null) => (iso ? iso.slice(0, 16) : undefined);
@@ -204,16 +207,24 @@ export function SchedulerFormModal({ open, stored, onSubmit, onClose }: Schedule
             </Col>
             {period === 'year' && (
               <Col span={8}>
-                <Form.Item name="month" label={t('scheduler:fields.month')}>
-                  <InputNumber min={1} max={12} style={{ width: '100%' }} data-testid="scheduler-month" />
-                </Form.Item>
+                <WholeNumberField
+                  name="month"
+                  label={t('scheduler:fields.month')}
+                  range={limitsAt(SchedulerInterval, ['month'])}
+                  optional
+                  testId="scheduler-month"
+                />
               </Col>
             )}
             {(period === 'year' || period === 'month') && (
               <Col span={8}>
-                <Form.Item name="day_of_month" label={t('scheduler:fields.dayOfMonth')}>
-                  <InputNumber min={1} max={31} style={{ width: '100%' }} data-testid="scheduler-day" />
-                </Form.Item>
+                <WholeNumberField
+                  name="day_of_month"
+                  label={t('scheduler:fields.dayOfMonth')}
+                  range={limitsAt(SchedulerInterval, ['day_of_month'])}
+                  optional
+                  testId="scheduler-day"
+                />
               </Col>
             )}
           </Row>
@@ -230,14 +241,22 @@ export function SchedulerFormModal({ open, stored, onSubmit, onClose }: Schedule
           )}
           <Row gutter={12}>
             <Col span={8}>
-              <Form.Item name="hour" label={t('scheduler:fields.hour')}>
-                <InputNumber min={0} max={23} style={{ width: '100%' }} data-testid="scheduler-hour" />
-              </Form.Item>
+              <WholeNumberField
+                name="hour"
+                label={t('scheduler:fields.hour')}
+                range={limitsAt(SchedulerInterval, ['hour'])}
+                optional
+                testId="scheduler-hour"
+              />
             </Col>
             <Col span={8}>
-              <Form.Item name="minute" label={t('scheduler:fields.minute')}>
-                <InputNumber min={0} max={59} style={{ width: '100%' }} data-testid="scheduler-minute" />
-              </Form.Item>
+              <WholeNumberField
+                name="minute"
+                label={t('scheduler:fields.minute')}
+                range={limitsAt(SchedulerInterval, ['minute'])}
+                optional
+                testId="scheduler-minute"
+              />
             </Col>
           </Row>
           <Typography.Paragraph data-testid="scheduler-compiled-cron">
@@ -291,9 +310,13 @@ export function SchedulerFormModal({ open, stored, onSubmit, onClose }: Schedule
           </Form.Item>
         </Col>
         <Col span={12}>
-          <Form.Item name="min_age_days" label={t('scheduler:fields.minAge')}>
-            <InputNumber min={0} max={36500} style={{ width: '100%' }} />
-          </Form.Item>
+          <WholeNumberField
+            name="min_age_days"
+            label={t('scheduler:fields.minAge')}
+            range={MIN_AGE}
+            optional
+            testId="scheduler-min-age"
+          />
         </Col>
       </Row>
       <Form.Item name="labels" label={t('scheduler:fields.labels')} extra={t('scheduler:hints.labels')}>

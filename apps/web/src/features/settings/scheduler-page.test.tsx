@@ -95,6 +95,12 @@ describe('scheduler page', () => {
     expect((await screen.findByTestId('scheduler-compiled-cron')).textContent).toContain('0 3 * * 1');
     fireEvent.click(screen.getByText('Friday'));
     fireEvent.change(screen.getByTestId('scheduler-hour'), { target: { value: '4' } });
+    // A minute out of range is named, stays as typed and stops the save.
+    fireEvent.change(screen.getByTestId('scheduler-minute'), { target: { value: '75' } });
+    fireEvent.click(screen.getByTestId('scheduler-form-ok'));
+    expect(await screen.findByText('Minute must be a whole number from 0 to 59')).toBeTruthy();
+    expect(screen.getByTestId<HTMLInputElement>('scheduler-minute').value).toBe('75');
+    expect(sent(seen, api.scheduler.create.path)).toHaveLength(0);
     fireEvent.change(screen.getByTestId('scheduler-minute'), { target: { value: '30' } });
     await waitFor(() =>
       expect(screen.getByTestId('scheduler-compiled-cron').textContent).toContain('30 4 * * 1,5'),

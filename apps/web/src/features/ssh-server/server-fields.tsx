@@ -1,8 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
-import { Checkbox, Col, Form, Input, InputNumber, Row, Select, Switch } from 'antd';
+import { Checkbox, Col, Form, Input, Row, Select, Switch } from 'antd';
 import { api, serverAuthTypes, serverOses, type ServerAuthType } from '@ksp/contracts';
 import { listCredentials } from '../../api/credential';
 import { limitsAt } from '../../components/schema-limits';
+import { WholeNumberField } from '../../components/whole-number-field';
 import { useT } from '../../i18n/i18n';
 import { TerminalRolePicker } from './terminal-roles';
 
@@ -101,9 +102,7 @@ export function ServerFields() {
         </Form.Item>
       </Col>
       <Col xs={12} lg={4}>
-        <Form.Item name="port" label={t('sshServer:fields.port')} rules={[{ required: true }]}>
-          <InputNumber min={PORT.min} max={PORT.max} style={{ width: '100%' }} data-testid="server-port" />
-        </Form.Item>
+        <WholeNumberField name="port" label={t('sshServer:fields.port')} range={PORT} testId="server-port" />
       </Col>
       <Col xs={12} lg={6}>
         <Form.Item name="os" label={t('sshServer:fields.os')}>
@@ -162,33 +161,30 @@ export function ServerFields() {
       {rotation && (
         <>
           <Col xs={12} lg={6}>
-            <Form.Item
+            <WholeNumberField
               name="rotation_days"
               label={t('sshServer:fields.rotationDays')}
-              rules={[{ required: true }]}
-            >
-              <InputNumber min={ROTATION_DAYS.min} max={ROTATION_DAYS.max} style={{ width: '100%' }} />
-            </Form.Item>
+              range={ROTATION_DAYS}
+              testId="server-rotation-days"
+            />
           </Col>
           <Col xs={12} lg={6}>
-            <Form.Item
+            <WholeNumberField
               name="rotation_hour"
               label={t('sshServer:fields.rotationHour')}
-              rules={[{ required: true }]}
-            >
-              <InputNumber min={ROTATION_HOUR.min} max={ROTATION_HOUR.max} style={{ width: '100%' }} />
-            </Form.Item>
+              range={ROTATION_HOUR}
+              testId="server-rotation-hour"
+            />
           </Col>
         </>
       )}
       <Col xs={12} lg={6}>
-        <Form.Item
+        <WholeNumberField
           name="rotation_length"
           label={t('sshServer:fields.rotationLength')}
-          rules={[{ required: true }]}
-        >
-          <InputNumber min={ROTATION_LENGTH.min} max={ROTATION_LENGTH.max} style={{ width: '100%' }} />
-        </Form.Item>
+          range={ROTATION_LENGTH}
+          testId="server-rotation-length"
+        />
       </Col>
       <Col xs={24} lg={6}>
         <Form.Item

@@ -164,6 +164,14 @@ describe('servers pages', () => {
     });
     fireEvent.change(await screen.findByTestId('server-name'), { target: { value: 'web-1' } });
     fireEvent.change(screen.getByTestId('server-host'), { target: { value: '10.0.0.5' } });
+    // A port out of range is named, stays as typed and stops the save (before the
+    // fingerprint: a new port asks for it again).
+    fireEvent.change(screen.getByTestId('server-port'), { target: { value: '70000' } });
+    fireEvent.click(screen.getByTestId('server-submit'));
+    expect(await screen.findByText('Port must be a whole number from 1 to 65535')).toBeTruthy();
+    expect(screen.getByTestId<HTMLInputElement>('server-port').value).toBe('70000');
+    expect(sent(seen, api.sshServer.create.path)).toHaveLength(0);
+    fireEvent.change(screen.getByTestId('server-port'), { target: { value: '22' } });
     // The button waits for a host.
     await waitFor(() =>
       expect(screen.getByTestId<HTMLButtonElement>('server-fetch-fp').disabled).toBe(false),
