@@ -7,7 +7,7 @@
 // chosen stages only.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const reports = join(root, '.tmp', 'test-reports');
@@ -87,16 +87,37 @@ function runStage(stage, live) {
       console.log(
         `=== ${stage.label}: ${ok ? 'ok' : `FAILED (exit ${code ?? signal})`} in ${seconds.toFixed(1)} s`,
       );
-      const result = { label: stage.label, ok, seconds, passed: null, failed: null };
+      const result = { label: stage.label, ok, seconds, passed: null, failed: null, failures: [] };
       if (stage.json && existsSync(out)) {
         const report = JSON.parse(readFileSync(out, 'utf8'));
         result.passed = report.numPassedTests ?? 0;
         result.failed = report.numFailedTests ?? 0;
+        result.failures = failuresOf(report);
       }
       results.push(result);
       resolve(ok);
     });
   });
+}
+
+/** The failed tests of a vitest JSON report (and files that failed to load), each with its first message lines. */
+function failuresOf(report) {
+  const failures = [];
+  const firstLines = (text) =>
+    String(text ?? '')
+      .split('\n')
+      .slice(0, 12)
+      .join('\n');
+  for (const file of report.testResults ?? []) {
+    const name = relative(root, file.name ?? '');
+    const failedTests = (file.assertionResults ?? []).filter((t) => t.status === 'failed');
+    for (const t of failedTests) {
+      failures.push(`${name} > ${t.fullName}\n${firstLines((t.failureMessages ?? []).join('\n'))}`);
+    }
+    if (file.status === 'failed' && failedTests.length === 0)
+      failures.push(`${name}\n${firstLines(file.message)}`);
+  }
+  return failures;
 }
 
 /** One lane: its groups in order, the stages of a group at once, until a stage fails. */
@@ -130,5 +151,9 @@ for (const r of results) {
   console.log(`${pad(r.label, 14)}${pad(r.ok ? 'ok' : 'FAILED', 9)}${pad(r.seconds.toFixed(1), 10)}${tests}`);
 }
 console.log(`${pad('(wall clock)', 23)}${((Date.now() - started) / 1000).toFixed(1)}`);
+// The failures again, last: a log cut to its tail still names them.
+for (const r of results) {
+  for (const failure of r.failures ?? []) console.log(`\nFAILED in ${r.label}: ${failure}`);
+}
 console.log(`\nTotal: ${passed} passed, ${failed} failed`);
 process.exit(ok ? 0 : 1);
