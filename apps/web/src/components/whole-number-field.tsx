@@ -6,8 +6,8 @@ import { requiredRule } from './schema-rules';
 import { WholeNumberInput } from './whole-number-input';
 
 interface WholeNumberFieldProps {
-  /** The form's field, or its path in a nested value (`['ldt_qos', 'cpu_percent']`). */
-  name: string | readonly string[];
+  /** The form's field, or its path in a nested value (`['ldt_qos', 'cpu_percent']`, `[0, 'port']` in a list). */
+  name: string | readonly (string | number)[];
   label: string;
   /** The least and the greatest number allowed (a schema's limits). */
   range: { min?: number | undefined; max?: number | undefined };

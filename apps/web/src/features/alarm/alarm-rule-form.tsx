@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Col, Form, Input, InputNumber, Radio, Row, Select } from 'antd';
+import { Col, Form, Input, Radio, Row, Select } from 'antd';
 import {
   ALARM_THRESHOLD_MAX,
   alarmSeverities,
@@ -164,7 +164,7 @@ export function AlarmRuleForm({ stored, onSubmit, onClose }: AlarmRuleFormProps)
                   }),
                 ]}
               >
-                <InputNumber min={1} precision={0} style={{ flex: 1 }} data-testid="alarm-rule-interval" />
+                <WholeNumberInput style={{ flex: 1 }} data-testid="alarm-rule-interval" />
               </Form.Item>
               <Form.Item name="interval_unit" noStyle>
                 <Select

@@ -1,4 +1,4 @@
-import { Alert, Col, Form, Input, InputNumber, Radio, Row, Select } from 'antd';
+import { Alert, Col, Form, Input, Radio, Row, Select } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { api, caAlgorithms, certPurposes } from '@ksp/contracts';
 import { issueCert, type LocalCaRow } from '../../api/cert';
@@ -10,8 +10,12 @@ import { PemInput } from '../../components/pem-input';
 import { readCertFile } from './cert-files';
 import { certFieldRules } from './cert-rules';
 import { requiredRule } from '../../components/schema-rules';
+import { limitsAt } from '../../components/schema-limits';
+import { WholeNumberField } from '../../components/whole-number-field';
 
 const schema = api.cert.issue.body;
+const VALIDITY_DAYS = limitsAt(schema!, ['validity_days']);
+const PATH_LEN = limitsAt(schema!, ['path_len']);
 
 /**
  * Issue a certificate: from a pasted or uploaded CSR, or for a key pair the server
@@ -196,27 +200,23 @@ export function IssueModal({
           </Form.Item>
         </Col>
         <Col xs={24} md={8}>
-          <Form.Item
+          <WholeNumberField
             name="validity_days"
             label={t('cert:fields.validityDays')}
-            rules={[
-              requiredRule(t('cert:fields.validityDays')),
-              ...rules('validity_days', t('cert:fields.validityDays')),
-            ]}
-          >
-            <InputNumber min={1} style={{ width: '100%' }} data-testid="issue-validity" />
-          </Form.Item>
+            range={VALIDITY_DAYS}
+            testId="issue-validity"
+          />
         </Col>
         {shape.pathLen && (
           <Col xs={24} md={8}>
-            <Form.Item
+            <WholeNumberField
               name="path_len"
               label={t('cert:fields.pathLen')}
               extra={t('cert:certs.pathLenHint')}
-              rules={rules('path_len', t('cert:fields.pathLen'))}
-            >
-              <InputNumber min={0} max={16} style={{ width: '100%' }} data-testid="issue-path-len" />
-            </Form.Item>
+              range={PATH_LEN}
+              optional
+              testId="issue-path-len"
+            />
           </Col>
         )}
       </Row>

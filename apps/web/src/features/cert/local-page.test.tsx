@@ -169,7 +169,9 @@ describe('local certificates page', () => {
 
     // Only the intermediate purpose has a path length.
     await choose('issue-purpose', 'Intermediate CA');
-    expect(await screen.findByTestId('issue-path-len')).toBeTruthy();
+    // A path length beyond 16 is named at once.
+    fireEvent.change(await screen.findByTestId('issue-path-len'), { target: { value: '17' } });
+    expect(await screen.findByText('Path length must be a whole number from 0 to 16')).toBeTruthy();
     await choose('issue-purpose', 'Client');
     await waitFor(() => expect(screen.queryByTestId('issue-path-len')).toBeNull());
 
@@ -194,6 +196,13 @@ describe('local certificates page', () => {
     expect(await screen.findByText('Please enter Common name')).toBeTruthy();
     fireEvent.change(screen.getByTestId('issue-cn'), { target: { value: 'edge.example.com' } });
     fireEvent.click(screen.getByTestId('issue-exportable'));
+    // A validity of 0 days is named and stays as typed; nothing is sent until it is mended.
+    fireEvent.change(screen.getByTestId('issue-validity'), { target: { value: '0' } });
+    fireEvent.click(screen.getByTestId('issue-ok'));
+    expect(await screen.findByText('Validity (days) must be a whole number from 1 to 36500')).toBeTruthy();
+    expect(screen.getByTestId<HTMLInputElement>('issue-validity').value).toBe('0');
+    expect(seen.some((config) => config.url === api.cert.issue.path)).toBe(false);
+    fireEvent.change(screen.getByTestId('issue-validity'), { target: { value: '365' } });
     fireEvent.click(screen.getByTestId('issue-ok'));
     await waitFor(() => expect(seen.some((config) => config.url === api.cert.issue.path)).toBe(true));
     expect(bodyOf(seen.find((config) => config.url === api.cert.issue.path))).toEqual({

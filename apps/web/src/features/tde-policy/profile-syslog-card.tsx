@@ -1,5 +1,5 @@
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
-import { Button, Card, Flex, Form, Input, InputNumber, Select, Typography } from 'antd';
+import { Button, Card, Flex, Form, Input, Select, Typography } from 'antd';
 import type { FormListFieldData } from 'antd';
 import {
   logThresholds,
@@ -9,6 +9,7 @@ import {
   ProfileSyslogServerInput,
 } from '@ksp/contracts';
 import { limitsAt } from '../../components/schema-limits';
+import { WholeNumberField } from '../../components/whole-number-field';
 import { useT } from '../../i18n/i18n';
 import { FieldsCard } from './fields-card';
 import { SwitchItem } from './profile-fields';
@@ -41,13 +42,12 @@ function SyslogServer({
         >
           <Input data-testid={`syslog-name-${i}`} maxLength={NAME.max} />
         </Form.Item>
-        <Form.Item
+        <WholeNumberField
           name={[field.name, 'port']}
           label={t('tdePolicy:fields.port')}
-          rules={[{ required: true, type: 'number', min: PORT.min, max: PORT.max }]}
-        >
-          <InputNumber min={PORT.min} max={PORT.max} data-testid={`syslog-port-${i}`} />
-        </Form.Item>
+          range={PORT}
+          testId={`syslog-port-${i}`}
+        />
         <Form.Item
           name={[field.name, 'protocol']}
           label={t('tdePolicy:fields.protocol')}

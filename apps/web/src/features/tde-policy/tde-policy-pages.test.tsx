@@ -482,6 +482,17 @@ describe.each(['en', 'zh'] as const)('TDE policy pages (%s)', (lang) => {
     // At most two servers.
     await waitFor(() => expect(screen.queryByTestId('syslog-add')).toBeNull());
     fireEvent.change(screen.getByTestId('profile-qos-check-rate'), { target: { value: '900' } });
+    // A port out of range is named and stays as typed; nothing is saved until it is mended.
+    fireEvent.change(screen.getByTestId('syslog-port-1'), { target: { value: '70000' } });
+    fireEvent.click(screen.getByTestId('profile-save'));
+    expect(
+      await screen.findByText(
+        lang === 'en' ? 'Port must be a whole number from 1 to 65535' : '端口必须是 1 到 65535 之间的整数',
+      ),
+    ).toBeTruthy();
+    expect(screen.getByTestId<HTMLInputElement>('syslog-port-1').value).toBe('70000');
+    expect(sent(seen, api.tdePolicy.profileUpdate.path)).toHaveLength(0);
+    fireEvent.change(screen.getByTestId('syslog-port-1'), { target: { value: '514' } });
     fireEvent.click(screen.getByTestId('profile-save'));
     await waitFor(() => expect(sent(seen, api.tdePolicy.profileUpdate.path)).toHaveLength(1));
     const body = sent(seen, api.tdePolicy.profileUpdate.path)[0]!;
