@@ -28,10 +28,22 @@ export default function AddServerPage() {
 
   const fetchKey = async () => {
     setError(null);
+    // The form's own values at the click (the watched ones may not have caught up with the last
+    // keystroke), checked first: a port out of range is named at its field, not asked of the server.
+    let values: Pick<ServerFormValues, 'host' | 'port'>;
+    try {
+      values = await form.validateFields(['host', 'port']);
+    } catch {
+      return;
+    }
     setBusy(true);
     try {
-      const key = await fetchFingerprint({ host: host.trim(), port });
-      setFetched({ fingerprint: key.fingerprint, key_type: key.key_type, for: target });
+      const key = await fetchFingerprint({ host: values.host.trim(), port: values.port });
+      setFetched({
+        fingerprint: key.fingerprint,
+        key_type: key.key_type,
+        for: `${values.host}:${values.port}`,
+      });
       setConfirmed(null);
     } catch (err) {
       setError(err instanceof ApiError ? err.message : String(err));

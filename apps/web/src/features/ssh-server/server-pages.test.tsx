@@ -171,13 +171,11 @@ describe('servers pages', () => {
     expect(await screen.findByText('Port must be a whole number from 1 to 65535')).toBeTruthy();
     expect(screen.getByTestId<HTMLInputElement>('server-port').value).toBe('70000');
     expect(sent(seen, api.sshServer.create.path)).toHaveLength(0);
+    // The host key is fetched for the port as typed at the click, at once after the keystroke.
     fireEvent.change(screen.getByTestId('server-port'), { target: { value: '22' } });
-    // The button waits for a host.
-    await waitFor(() =>
-      expect(screen.getByTestId<HTMLButtonElement>('server-fetch-fp').disabled).toBe(false),
-    );
     fireEvent.click(screen.getByTestId('server-fetch-fp'));
     expect((await screen.findByTestId('server-fp')).textContent).toContain(FP);
+    expect(sent(seen, api.sshServer.fetchFingerprint.path)).toEqual([{ host: '10.0.0.5', port: 22 }]);
     fireEvent.click(screen.getByTestId('server-confirm-fp'));
     expect(await screen.findByText('Fingerprint confirmed')).toBeTruthy();
     // The credential select: the only password credential of the domain.
