@@ -34,6 +34,10 @@ export function after<DB, TB extends keyof DB, O>(
   return q.where(sql<boolean>`(${sql.ref(log.time)}, ${sql.ref(log.key)}) < (${p.at}, ${p.key})`);
 }
 
+/**
+ * The records newest first: by time, then by key, both descending (ties in time keep one order
+ * from page to page, the one `after` continues).
+ */
 export function newestFirst<DB, TB extends keyof DB, O>(
   q: SelectQueryBuilder<DB, TB, O>,
   log: Order,
