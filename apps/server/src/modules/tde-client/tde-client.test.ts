@@ -243,14 +243,18 @@ describe.each(await engines())('TDE and RDM clients on %s', (engine) => {
     const create = (body: Record<string, unknown>, t = token, calls: typeof api.rdmClient = api.tdeClient) =>
       call(server, calls.guardPointCreate, { token: t, body: body as never });
     // Each refused create, with the code and a word its message names.
-    const refused: [Record<string, unknown>, number, string | undefined][] = [
+    const refused: [Record<string, unknown>, number, string][] = [
       [
         { client_id: clients.ec, path: 'data', type: 'directory_auto', policy_id: ids.std },
         Code.INVALID,
         'path',
       ],
       [{ client_id: clients.ec, path: '/data', type: 'directory_auto' }, Code.INVALID, 'policy_id'],
-      [{ client_id: clients.ec, path: '/data', type: 'rwp', policy_id: ids.std }, Code.INVALID, undefined],
+      [
+        { client_id: clients.ec, path: '/data', type: 'rwp', policy_id: ids.std },
+        Code.INVALID,
+        'takes no policy',
+      ],
       [
         { client_id: clients.ec, path: '/data', type: 'directory_auto', policy_id: ids.foreign },
         Code.INVALID,
@@ -265,13 +269,13 @@ describe.each(await engines())('TDE and RDM clients on %s', (engine) => {
       [
         { client_id: clients.tenant, path: '/x', type: 'directory_auto', policy_id: ids.std },
         Code.NOT_FOUND,
-        undefined,
+        clients.tenant,
       ],
     ];
     for (const [body, code, named] of refused) {
       const res = await create(body);
       expect(res.code, JSON.stringify(body)).toBe(code);
-      if (named) expect(res.msg).toContain(named);
+      expect(res.msg, JSON.stringify(body)).toContain(named);
     }
     expect((await failures('tde-client.guard-point.create')).join(' ')).toContain('tdeClient.policyType');
 
