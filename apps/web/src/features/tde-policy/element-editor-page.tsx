@@ -78,8 +78,12 @@ export default function ElementEditorPage() {
 
   const save = (values: Values) =>
     submit.run(async () => {
-      const body = bodyOf({ ...values, kind });
-      const saved = id ? await updateElement({ id, ...body }) : await createElement({ kind, ...body });
+      // The kind the form holds, not the watched one: that may not have caught up with a choice
+      // made just before the click.
+      const body = bodyOf(values);
+      const saved = id
+        ? await updateElement({ id, ...body })
+        : await createElement({ kind: values.kind, ...body });
       void message.success(t('tdePolicy:elements.saved', { name: saved.name }));
       await queryClient.invalidateQueries({ queryKey: tdePolicyKeys.elements });
       if (!id) void navigate(paths.element(saved.id), { replace: true });

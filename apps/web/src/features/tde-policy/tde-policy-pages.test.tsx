@@ -4,6 +4,7 @@ import { api, Code, type PolicyDetail, type PolicyElementDetail, type ProfileRow
 import type { InternalAxiosRequestConfig } from 'axios';
 import { envelope } from '../../test-fixtures';
 import { renderPage } from '../../test-render';
+import { choose } from '../../test-select';
 import ElementEditorPage from './element-editor-page';
 import ElementListPage from './element-list-page';
 import PolicyEditorPage from './policy-editor-page';
@@ -356,6 +357,24 @@ describe.each(['en', 'zh'] as const)('TDE policy pages (%s)', (lang) => {
       name: 'hr-files',
       description: '',
       resources: [{ directory: '/hr', file: '*.pdf', include_subfolders: false }],
+    });
+  });
+
+  it('creates an element of the kind chosen just before Save', async () => {
+    const seen = serve();
+    const path = '/cte/policies/create-policies-elements';
+    renderPage(`${path}?kind=resource`, path, <ElementEditorPage />, {
+      '/cte/policies/policy-elements-details/:id': 'detail',
+    });
+    fireEvent.change(await screen.findByTestId('element-name'), { target: { value: 'admins' } });
+    await choose('element-kind', lang === 'en' ? 'User set' : '用户集');
+    fireEvent.click(screen.getByTestId('element-save'));
+    await waitFor(() => expect(sent(seen, api.tdePolicy.elementCreate.path)).toHaveLength(1));
+    expect(sent(seen, api.tdePolicy.elementCreate.path)[0]).toEqual({
+      kind: 'user',
+      name: 'admins',
+      description: '',
+      users: [],
     });
   });
 
