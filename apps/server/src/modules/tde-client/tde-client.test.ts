@@ -269,7 +269,7 @@ describe.each(await engines())('TDE and RDM clients on %s', (engine) => {
       [
         { client_id: clients.tenant, path: '/x', type: 'directory_auto', policy_id: ids.std },
         Code.NOT_FOUND,
-        clients.tenant,
+        String(clients.tenant),
       ],
     ];
     for (const [body, code, named] of refused) {
