@@ -46,6 +46,20 @@ const NAME = limitsAt(api.scheduler.create.body!, ['name']);
 const DESCRIPTION = limitsAt(api.scheduler.create.body!, ['description']);
 const MIN_AGE = limitsAt(KeyRotationQuery, ['min_age_days']);
 
+/**
+ * One number of the interval in the contract's range; optional here, as the period decides which
+ * are needed (the compiled cron line under the fields names a missing one).
+ */
+const intervalField = (name: 'month' | 'day_of_month' | 'hour' | 'minute', label: string, testId: string) => (
+  <WholeNumberField
+    name={name}
+    label={label}
+    range={limitsAt(SchedulerInterval, [name])}
+    optional
+    testId={testId}
+  />
+);
+
 const toInstant = (text: string | undefined) => (text ? new Date(`${text}:00.000Z`).toISOString() : null);
 const fromInstant = (iso: string | null) => (iso ? iso.slice(0, 16) : undefined);
 
@@ -206,25 +220,11 @@ export function SchedulerFormModal({ open, stored, onSubmit, onClose }: Schedule
               </Form.Item>
             </Col>
             {period === 'year' && (
-              <Col span={8}>
-                <WholeNumberField
-                  name="month"
-                  label={t('scheduler:fields.month')}
-                  range={limitsAt(SchedulerInterval, ['month'])}
-                  optional
-                  testId="scheduler-month"
-                />
-              </Col>
+              <Col span={8}>{intervalField('month', t('scheduler:fields.month'), 'scheduler-month')}</Col>
             )}
             {(period === 'year' || period === 'month') && (
               <Col span={8}>
-                <WholeNumberField
-                  name="day_of_month"
-                  label={t('scheduler:fields.dayOfMonth')}
-                  range={limitsAt(SchedulerInterval, ['day_of_month'])}
-                  optional
-                  testId="scheduler-day"
-                />
+                {intervalField('day_of_month', t('scheduler:fields.dayOfMonth'), 'scheduler-day')}
               </Col>
             )}
           </Row>
@@ -240,24 +240,8 @@ export function SchedulerFormModal({ open, stored, onSubmit, onClose }: Schedule
             </Form.Item>
           )}
           <Row gutter={12}>
-            <Col span={8}>
-              <WholeNumberField
-                name="hour"
-                label={t('scheduler:fields.hour')}
-                range={limitsAt(SchedulerInterval, ['hour'])}
-                optional
-                testId="scheduler-hour"
-              />
-            </Col>
-            <Col span={8}>
-              <WholeNumberField
-                name="minute"
-                label={t('scheduler:fields.minute')}
-                range={limitsAt(SchedulerInterval, ['minute'])}
-                optional
-                testId="scheduler-minute"
-              />
-            </Col>
+            <Col span={8}>{intervalField('hour', t('scheduler:fields.hour'), 'scheduler-hour')}</Col>
+            <Col span={8}>{intervalField('minute', t('scheduler:fields.minute'), 'scheduler-minute')}</Col>
           </Row>
           <Typography.Paragraph data-testid="scheduler-compiled-cron">
             {'cron' in compiled ? (
