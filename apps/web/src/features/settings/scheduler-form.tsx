@@ -41,7 +41,6 @@ export interface SchedulerFormValues {
   min_age_days?: number | null;
 }
 
-/** `2026-03-02T03:00` (read as UTC) → RFC 3339; empty → null. */
 const NAME = limitsAt(api.scheduler.create.body!, ['name']);
 const DESCRIPTION = limitsAt(api.scheduler.create.body!, ['description']);
 const MIN_AGE = limitsAt(KeyRotationQuery, ['min_age_days']);
@@ -60,6 +59,7 @@ const intervalField = (name: 'month' | 'day_of_month' | 'hour' | 'minute', label
   />
 );
 
+/** `2026-03-02T03:00` (read as UTC) → RFC 3339; empty → null. */
 const toInstant = (text: string | undefined) => (text ? new Date(`${text}:00.000Z`).toISOString() : null);
 const fromInstant = (iso: string | null) => (iso ? iso.slice(0, 16) : undefined);
 
